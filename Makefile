@@ -1,0 +1,80 @@
+# pmubench build.  `make` builds, `make check` runs every test, `make demo`
+# runs the shipped demo scenario.  See README.md.
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+STD := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+WARN := -Wall -Wextra -Werror
+EXTRA ?=
+BUILD ?= build
+ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(EXTRA) -I.
+LDFLAGS_ALL = $(EXTRA)
+
+LIB_SRCS := $(sort $(wildcard pmu/*.c bench/*.c))
+CLI_SRCS := $(sort $(wildcard cli/*.c))
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+LIB := $(BUILD)/libpmubench.a
+BIN := $(BUILD)/pmubench
+NEED := sh tools/need-packages.sh
+
+.PHONY: all check unit-tests test-deps demo asan memcheck coverage clang-check clean
+
+all: $(BIN) $(LIB)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(CLI_OBJS) $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJS) $(LIB)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB) | test-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS_ALL) -lcmocka
+
+test-deps:
+	@$(NEED) /usr/include/cmocka.h libcmocka-dev
+
+unit-tests: $(UNIT_BINS)
+
+# The tests: cmocka unit tests, then every bench script against its
+# expected output.  RUN_WRAPPER runs each under valgrind for memcheck.
+check: all unit-tests clang-check
+	@sh tests/run_tests.sh $(BUILD) $(RUN_WRAPPER)
+
+# Warning-free under clang as well as gcc.
+clang-check:
+	@$(NEED) clang clang
+	@clang $(STD) $(WARN) -I. -fsyntax-only $(LIB_SRCS) $(CLI_SRCS)
+
+demo: $(BIN)
+	$(BIN) run tests/bench/demo.pmu --vcd $(BUILD)/demo.vcd
+	@echo "waveform: $(BUILD)/demo.vcd (open it with gtkwave)"
+
+asan:
+	$(MAKE) BUILD=build/asan CC=clang CFLAGS="-O1 -g" \
+	    EXTRA="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" check
+
+memcheck:
+	@$(NEED) valgrind valgrind
+	$(MAKE) BUILD=build/memcheck RUN_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full \
+	    --show-leak-kinds=all --errors-for-leak-kinds=all" check
+
+coverage:
+	@$(NEED) gcovr gcovr
+	rm -rf build/coverage
+	$(MAKE) BUILD=build/coverage CFLAGS="-O0 -g" EXTRA="--coverage" check
+	@sh tests/coverage_report.sh build/coverage
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)

@@ -1,0 +1,52 @@
+#include "atomic_file.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+bool atomic_open(struct atomic_file *file, const char *path, char *error, size_t error_size)
+{
+    memset(file, 0, sizeof *file);
+    snprintf(file->path, sizeof file->path, "%s", path);
+    snprintf(file->temp, sizeof file->temp, "%s.XXXXXX", path);
+    int fd = mkstemp(file->temp);
+    if (fd >= 0) {
+        /* mkstemp makes the file private; give it the usual mode. */
+        mode_t mask = umask(0);
+        umask(mask);
+        fchmod(fd, 0666 & ~mask);
+        file->stream = fdopen(fd, "w");
+    }
+    if (file->stream)
+        return true;
+    snprintf(error, error_size, "%s: cannot create: %s", path, strerror(errno));
+    if (fd >= 0) {
+        close(fd);
+        unlink(file->temp);
+    }
+    return false;
+}
+
+bool atomic_commit(struct atomic_file *file, char *error, size_t error_size)
+{
+    bool ok = !ferror(file->stream);
+    ok = fclose(file->stream) == 0 && ok;
+    file->stream = NULL;
+    if (ok && rename(file->temp, file->path) == 0)
+        return true;
+    snprintf(error, error_size, "%s: cannot write: %s", file->path,
+             errno ? strerror(errno) : "I/O error");
+    unlink(file->temp);
+    return false;
+}
+
+void atomic_abort(struct atomic_file *file)
+{
+    if (!file->stream)
+        return;
+    fclose(file->stream);
+    file->stream = NULL;
+    unlink(file->temp);
+}

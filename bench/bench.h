@@ -1,0 +1,62 @@
+/* The stimulus test bench: `pmubench run SCRIPT [--vcd FILE]`.
+ * The script language is a contract documented in README.md ("Bench
+ * scripts") and docs/semantics.md. */
+#ifndef BENCH_BENCH_H
+#define BENCH_BENCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pmu/msr.h"
+
+enum bench_cpu { BENCH_NETBURST, BENCH_P5 };
+
+enum bench_stmt_kind {
+    STMT_CPU, STMT_WRMSR, STMT_RDMSR, STMT_RDPMC, STMT_THREAD, STMT_EVENT, STMT_TICK,
+};
+
+struct bench_stmt {
+    enum bench_stmt_kind kind;
+    int line;
+    uint32_t msr;        /* wrmsr, rdmsr; the ECX of rdpmc */
+    uint64_t value;      /* wrmsr value; tick count */
+    int thread;          /* thread, event */
+    bool active;         /* thread */
+    int cpl;             /* thread: -1 keeps the current CPL */
+    int event;           /* netburst: index into nb_events; p5: the event code */
+    uint16_t mask;       /* netburst sub-event bits */
+    uint32_t count;      /* event */
+};
+
+struct bench_script {
+    const char *path;
+    enum bench_cpu cpu;
+    int model;           /* netburst CPUID model */
+    bool ht;
+    struct bench_stmt *stmts;
+    size_t n_stmts;
+};
+
+/* Exit statuses of the bench. */
+enum { BENCH_OK = 0, BENCH_RUNTIME_ERROR = 1, BENCH_SCRIPT_ERROR = 2 };
+
+/* Parses a whole script.  On error returns BENCH_SCRIPT_ERROR with
+ * "file:line: message" in `error`. */
+int bench_parse(FILE *in, const char *path, struct bench_script *script, char *error,
+                size_t error_size);
+void bench_script_free(struct bench_script *script);
+
+struct bench_options {
+    FILE *out;                     /* statement output (rdmsr, rdpmc, #GP, pmi) */
+    const char *vcd_path;          /* write a waveform here, or NULL */
+    FILE *record_log;              /* log every MSR access here, or NULL */
+    struct msr_backend *hardware;  /* run wrmsr/rdmsr on this instead of a simulation */
+};
+
+/* Runs a parsed script.  Returns BENCH_OK, or BENCH_RUNTIME_ERROR with a
+ * one-line message in `error` (a backend failure, an unwritable VCD). */
+int bench_run(const struct bench_script *script, const struct bench_options *options,
+              char *error, size_t error_size);
+
+#endif

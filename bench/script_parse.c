@@ -1,0 +1,428 @@
+/* Parser of bench scripts: one statement a line, tokens separated by white
+ * space, '#' starts a comment.  The whole script is parsed before anything
+ * runs, so a bad script produces no output at all. */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bench.h"
+#include "pmu/netburst_events.h"
+#include "pmu/netburst_msrs.h"
+#include "pmu/netburst_pmu.h"
+#include "pmu/p5_events.h"
+#include "pmu/p5_pmu.h"
+
+enum { MAX_TOKENS = 16, MAX_LINE = 4096 };
+
+struct parser {
+    const char *path;
+    int line;
+    char *tokens[MAX_TOKENS];
+    int n_tokens;
+    struct bench_script *script;
+    char *error;
+    size_t error_size;
+};
+
+__attribute__((format(printf, 2, 3))) static int fail(struct parser *p, const char *fmt, ...)
+{
+    int used = snprintf(p->error, p->error_size, "%s:%d: ", p->path, p->line);
+    if (used < 0 || (size_t)used >= p->error_size)
+        return BENCH_SCRIPT_ERROR;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->error + used, p->error_size - (size_t)used, fmt, ap);
+    va_end(ap);
+    return BENCH_SCRIPT_ERROR;
+}
+
+/* A number in hex (0x...) or decimal that fits in `max`. */
+static bool parse_number(const char *text, uint64_t max, uint64_t *value)
+{
+    if (!*text || *text == '-' || *text == '+')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 0);
+    bool octal_looking = text[0] == '0' && text[1] >= '0' && text[1] <= '9';
+    if (errno || *end || octal_looking || v > max)
+        return false;
+    *value = v;
+    return true;
+}
+
+static int number_arg(struct parser *p, const char *text, const char *what, uint64_t max,
+                      uint64_t *value)
+{
+    if (parse_number(text, max, value))
+        return BENCH_OK;
+    return fail(p, "expected %s as a number (hex 0x... or decimal, at most 0x%llx), got '%s'",
+                what, (unsigned long long)max, text);
+}
+
+/* "key=value" with a number value; returns 1 when `token` has that key,
+ * 0 when it has not, BENCH_SCRIPT_ERROR for a bad value. */
+static int keyed_number(struct parser *p, const char *token, const char *key, uint64_t max,
+                        uint64_t *value)
+{
+    size_t n = strlen(key);
+    if (strncmp(token, key, n) != 0 || token[n] != '=')
+        return 0;
+    return number_arg(p, token + n + 1, key, max, value) == BENCH_OK ? 1 : BENCH_SCRIPT_ERROR;
+}
+
+static uint32_t msr_by_name(const struct bench_script *script, const char *name)
+{
+    return script->cpu == BENCH_NETBURST ? nb_msr_by_name(name) : p5_msr_by_name(name);
+}
+
+static int msr_arg(struct parser *p, const char *text, uint32_t *msr)
+{
+    uint64_t value;
+    if (parse_number(text, UINT32_MAX, &value)) {
+        *msr = (uint32_t)value;
+        return BENCH_OK;
+    }
+    *msr = msr_by_name(p->script, text);
+    if (*msr)
+        return BENCH_OK;
+    return fail(p, "expected an MSR address or name (e.g. %s), got '%s'",
+                p->script->cpu == BENCH_NETBURST ? "0x360 or MSR_BPU_CCCR0" : "0x11 or CESR",
+                text);
+}
+
+static int expect_tokens(struct parser *p, int min, int max, const char *usage)
+{
+    if (p->n_tokens < min || p->n_tokens > max)
+        return fail(p, "expected '%s'", usage);
+    return BENCH_OK;
+}
+
+static int parse_cpu(struct parser *p)
+{
+    struct bench_script *s = p->script;
+    if (s->n_stmts > 0)
+        return fail(p, "'cpu' must be the first statement and appear once");
+    if (p->n_tokens < 2)
+        return fail(p, "expected 'cpu netburst [model=N] [ht=on|off]' or 'cpu p5'");
+    if (strcmp(p->tokens[1], "p5") == 0) {
+        s->cpu = BENCH_P5;
+        return expect_tokens(p, 2, 2, "cpu p5");
+    }
+    if (strcmp(p->tokens[1], "netburst") != 0)
+        return fail(p, "unknown cpu '%s' (expected netburst or p5)", p->tokens[1]);
+    s->cpu = BENCH_NETBURST;
+    for (int i = 2; i < p->n_tokens; i++) {
+        uint64_t model;
+        int got = keyed_number(p, p->tokens[i], "model", 255, &model);
+        if (got == BENCH_SCRIPT_ERROR)
+            return got;
+        if (got) {
+            if (!nb_model_supported((int)model))
+                return fail(p, "unknown NetBurst model %llu (expected 0, 1, 2, 3, 4 or 6)",
+                            (unsigned long long)model);
+            s->model = (int)model;
+        } else if (strcmp(p->tokens[i], "ht=on") == 0) {
+            s->ht = true;
+        } else if (strcmp(p->tokens[i], "ht=off") == 0) {
+            s->ht = false;
+        } else {
+            return fail(p, "unexpected '%s' (expected model=N or ht=on|off)", p->tokens[i]);
+        }
+    }
+    return BENCH_OK;
+}
+
+static int thread_count(const struct bench_script *s)
+{
+    return s->cpu == BENCH_NETBURST && s->ht ? 2 : 1;
+}
+
+static int thread_arg(struct parser *p, const char *text, int *thread)
+{
+    uint64_t t;
+    if (!parse_number(text, 1, &t) || (int)t >= thread_count(p->script))
+        return fail(p, "expected a thread number below %d, got '%s'%s",
+                    thread_count(p->script), text,
+                    p->script->cpu == BENCH_NETBURST && !p->script->ht
+                        ? " (thread 1 needs ht=on)" : "");
+    *thread = (int)t;
+    return BENCH_OK;
+}
+
+static int parse_thread(struct parser *p, struct bench_stmt *st)
+{
+    int rc = expect_tokens(p, 3, 4, "thread T active|idle [cpl=N]");
+    if (rc == BENCH_OK)
+        rc = thread_arg(p, p->tokens[1], &st->thread);
+    if (rc != BENCH_OK)
+        return rc;
+    if (strcmp(p->tokens[2], "active") == 0)
+        st->active = true;
+    else if (strcmp(p->tokens[2], "idle") == 0)
+        st->active = false;
+    else
+        return fail(p, "expected 'active' or 'idle', got '%s'", p->tokens[2]);
+    if (p->script->cpu == BENCH_P5 && !st->active)
+        return fail(p, "the P5 has one processor and no idle state to model; use 'thread 0 active'");
+    st->cpl = -1;
+    if (p->n_tokens == 4) {
+        uint64_t cpl;
+        int got = keyed_number(p, p->tokens[3], "cpl", 3, &cpl);
+        if (got == BENCH_SCRIPT_ERROR)
+            return got;
+        if (!got)
+            return fail(p, "unexpected '%s' (expected cpl=N)", p->tokens[3]);
+        st->cpl = (int)cpl;
+    }
+    return BENCH_OK;
+}
+
+static void list_subevents(const struct nb_event *event, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < event->n_subevents && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "",
+                                 event->subevents[i].name);
+}
+
+static const char *models_of(const struct nb_event *event, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int m = 0; m < 8 && used < size; m++)
+        if (event->models & (1u << m))
+            used += (size_t)snprintf(buf + used, size - used, "%s%d", used ? ", " : "", m);
+    return buf;
+}
+
+/* NetBurst: NAME:SUB[:SUB...] with the SDM's names. */
+static int netburst_event_name(struct parser *p, char *name, struct bench_stmt *st)
+{
+    char *save = NULL;
+    char *event_name = strtok_r(name, ":", &save);
+    int index = event_name ? nb_event_find(event_name) : -1;
+    if (index < 0)
+        return fail(p, "unknown NetBurst event '%s' (pmubench's catalog has the SDM's names, "
+                       "e.g. branch_retired)", event_name ? event_name : "");
+    const struct nb_event *event = &nb_events[index];
+    char names[512];
+    if (!(event->models & (1u << p->script->model)))
+        return fail(p, "event %s does not exist on model %d (models %s only)", event->name,
+                    p->script->model, models_of(event, names, sizeof names));
+    st->event = index;
+    st->mask = 0;
+    for (char *sub = strtok_r(NULL, ":", &save); sub; sub = strtok_r(NULL, ":", &save)) {
+        const struct nb_subevent *found = nb_subevent_find(event, sub);
+        if (!found) {
+            list_subevents(event, names, sizeof names);
+            return fail(p, "unknown sub-event '%s' of %s (expected one of %s)", sub,
+                        event->name, names);
+        }
+        st->mask |= (uint16_t)(1u << found->bit);
+    }
+    if (st->mask == 0) {
+        list_subevents(event, names, sizeof names);
+        return fail(p, "expected %s:SUBEVENT, with SUBEVENT one of %s", event->name, names);
+    }
+    return BENCH_OK;
+}
+
+/* P5: the enumerated name of seed 001 Table 3.2, or the event code. */
+static int p5_event_name(struct parser *p, const char *name, struct bench_stmt *st)
+{
+    const struct p5_event *event = p5_event_by_name(name);
+    uint64_t code;
+    if (!event && parse_number(name, 0x3f, &code))
+        event = p5_event_by_code((unsigned)code);
+    if (!event)
+        return fail(p, "unknown P5 event '%s' (expected a name of seed 001 Table 3.2 such as "
+                       "data_read_miss, or a defined code such as 0x03)", name);
+    st->event = event->code;
+    return BENCH_OK;
+}
+
+static int parse_event(struct parser *p, struct bench_stmt *st)
+{
+    int rc = expect_tokens(p, 2, 4, "event NAME[:SUBEVENT...] [thread=T] [count=N]");
+    if (rc != BENCH_OK)
+        return rc;
+    rc = p->script->cpu == BENCH_NETBURST ? netburst_event_name(p, p->tokens[1], st)
+                                          : p5_event_name(p, p->tokens[1], st);
+    if (rc != BENCH_OK)
+        return rc;
+    st->count = 1;
+    st->thread = 0;
+    for (int i = 2; i < p->n_tokens; i++) {
+        uint64_t value;
+        int got = keyed_number(p, p->tokens[i], "count", UINT32_MAX, &value);
+        if (got == 1) {
+            st->count = (uint32_t)value;
+            continue;
+        }
+        if (got == BENCH_SCRIPT_ERROR)
+            return got;
+        if (strncmp(p->tokens[i], "thread=", 7) == 0) {
+            rc = thread_arg(p, p->tokens[i] + 7, &st->thread);
+            if (rc != BENCH_OK)
+                return rc;
+            continue;
+        }
+        return fail(p, "unexpected '%s' (expected thread=T or count=N)", p->tokens[i]);
+    }
+    return BENCH_OK;
+}
+
+static int parse_statement(struct parser *p, struct bench_stmt *st)
+{
+    const char *verb = p->tokens[0];
+    uint64_t value;
+    int rc;
+    st->line = p->line;
+    if (strcmp(verb, "cpu") == 0) {
+        st->kind = STMT_CPU;
+        return parse_cpu(p);
+    }
+    if (p->script->n_stmts == 0)
+        return fail(p, "expected 'cpu netburst ...' or 'cpu p5' as the first statement, got '%s'",
+                    verb);
+    if (strcmp(verb, "wrmsr") == 0) {
+        st->kind = STMT_WRMSR;
+        rc = expect_tokens(p, 3, 3, "wrmsr ADDR VALUE");
+        if (rc == BENCH_OK)
+            rc = msr_arg(p, p->tokens[1], &st->msr);
+        return rc == BENCH_OK ? number_arg(p, p->tokens[2], "VALUE", UINT64_MAX, &st->value) : rc;
+    }
+    if (strcmp(verb, "rdmsr") == 0) {
+        st->kind = STMT_RDMSR;
+        rc = expect_tokens(p, 2, 2, "rdmsr ADDR");
+        return rc == BENCH_OK ? msr_arg(p, p->tokens[1], &st->msr) : rc;
+    }
+    if (strcmp(verb, "rdpmc") == 0) {
+        st->kind = STMT_RDPMC;
+        if (p->script->cpu == BENCH_P5)
+            return fail(p, "the P5 has no RDPMC instruction (it came with the Pentium MMX); "
+                           "use rdmsr CTR0");
+        rc = expect_tokens(p, 2, 2, "rdpmc ECX");
+        if (rc == BENCH_OK)
+            rc = number_arg(p, p->tokens[1], "ECX", UINT32_MAX, &value);
+        st->msr = (uint32_t)value;
+        return rc;
+    }
+    if (strcmp(verb, "thread") == 0) {
+        st->kind = STMT_THREAD;
+        return parse_thread(p, st);
+    }
+    if (strcmp(verb, "event") == 0) {
+        st->kind = STMT_EVENT;
+        return parse_event(p, st);
+    }
+    if (strcmp(verb, "tick") == 0) {
+        st->kind = STMT_TICK;
+        st->value = 1;
+        rc = expect_tokens(p, 1, 2, "tick [N]");
+        if (rc == BENCH_OK && p->n_tokens == 2) {
+            rc = number_arg(p, p->tokens[1], "N", UINT64_MAX, &st->value);
+            if (rc == BENCH_OK && st->value == 0)
+                rc = fail(p, "expected 'tick N' with N of 1 or more");
+        }
+        return rc;
+    }
+    return fail(p, "unknown statement '%s' (expected cpu, wrmsr, rdmsr, rdpmc, thread, event "
+                   "or tick)", verb);
+}
+
+static void tokenize(struct parser *p, char *line)
+{
+    char *comment = strchr(line, '#');
+    if (comment)
+        *comment = '\0';
+    p->n_tokens = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(line, " \t\r\n\f\v", &save); t && p->n_tokens < MAX_TOKENS;
+         t = strtok_r(NULL, " \t\r\n\f\v", &save))
+        p->tokens[p->n_tokens++] = t;
+}
+
+static int append(struct parser *p, const struct bench_stmt *st, size_t *cap)
+{
+    struct bench_script *s = p->script;
+    if (s->n_stmts == *cap) {
+        size_t grown_cap = *cap ? 2 * *cap : 64;
+        struct bench_stmt *grown = realloc(s->stmts, grown_cap * sizeof *grown);
+        if (!grown)
+            return fail(p, "out of memory");
+        s->stmts = grown;
+        *cap = grown_cap;
+    }
+    s->stmts[s->n_stmts++] = *st;
+    return BENCH_OK;
+}
+
+/* Reads one line; fails on an over-long line or a NUL byte. */
+static int read_line(struct parser *p, FILE *in, char *buf, bool *eof)
+{
+    *eof = fgets(buf, MAX_LINE, in) == NULL;
+    if (*eof)
+        return ferror(in) ? fail(p, "read error: %s", strerror(errno)) : BENCH_OK;
+    size_t len = strlen(buf);
+    if (len == MAX_LINE - 1 && buf[len - 1] != '\n' && !feof(in))
+        return fail(p, "line longer than %d characters", MAX_LINE - 2);
+    if (memchr(buf, '\0', len + 1) != buf + len)
+        return fail(p, "unexpected NUL byte");
+    return BENCH_OK;
+}
+
+int bench_parse(FILE *in, const char *path, struct bench_script *script, char *error,
+                size_t error_size)
+{
+    memset(script, 0, sizeof *script);
+    script->path = path;
+    script->model = 2;
+    script->ht = true;
+    struct parser p = {.path = path, .script = script, .error = error, .error_size = error_size};
+    char *buf = malloc(MAX_LINE);
+    if (!buf)
+        return fail(&p, "out of memory");
+    size_t cap = 0;
+    int rc = BENCH_OK;
+    for (;;) {
+        bool eof;
+        p.line++;
+        rc = read_line(&p, in, buf, &eof);
+        if (rc != BENCH_OK || eof)
+            break;
+        tokenize(&p, buf);
+        if (p.n_tokens == 0)
+            continue;
+        if (p.n_tokens == MAX_TOKENS) {
+            rc = fail(&p, "too many tokens (at most %d)", MAX_TOKENS - 1);
+            break;
+        }
+        struct bench_stmt st = {0};
+        rc = parse_statement(&p, &st);
+        if (rc == BENCH_OK)
+            rc = append(&p, &st, &cap);
+        if (rc != BENCH_OK)
+            break;
+    }
+    if (rc == BENCH_OK && script->n_stmts == 0) {
+        p.line = 1;
+        rc = fail(&p, "empty script: expected 'cpu netburst' or 'cpu p5'");
+    }
+    free(buf);
+    if (rc != BENCH_OK)
+        bench_script_free(script);
+    return rc;
+}
+
+void bench_script_free(struct bench_script *script)
+{
+    free(script->stmts);
+    script->stmts = NULL;
+    script->n_stmts = 0;
+}

@@ -1,0 +1,358 @@
+/* Runs a parsed bench script against the simulated PMU (or, for wrmsr and
+ * rdmsr only, against hardware), printing one line per result. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "pmu/netburst_fields.h"
+#include "pmu/netburst_pmu.h"
+#include "pmu/p5_pmu.h"
+#include "vcd.h"
+
+/* Signals of one counter in the waveform. */
+enum { SIG_ENABLE, SIG_COMPARE, SIG_INCREMENT, SIG_VALUE, SIG_OVF, SIG_PMI, SIGS_PER_COUNTER };
+
+struct runner {
+    const struct bench_script *script;
+    FILE *out;
+    struct msr_backend *simulation;  /* owned; NULL when running on hardware */
+    struct msr_backend *msrs;        /* where wrmsr/rdmsr go */
+    struct msr_backend *recorder;    /* owned; wraps the above, or NULL */
+    struct nb_pmu *nb;
+    struct p5_pmu *p5;
+
+    /* What the waveform shows: ESCRs that were ever programmed and
+     * counters that were ever enabled (found by a first, silent pass). */
+    uint64_t used_escrs;
+    uint32_t used_counters;
+    struct vcd *vcd;
+    int escr_signal[NB_NUM_ESCRS];
+    int counter_signal[NB_NUM_COUNTERS][SIGS_PER_COUNTER];
+
+    char *error;
+    size_t error_size;
+};
+
+__attribute__((format(printf, 3, 4))) static int runtime_error(struct runner *r, int line,
+                                                               const char *fmt, ...)
+{
+    int used = snprintf(r->error, r->error_size, "%s:%d: ", r->script->path, line);
+    va_list ap;
+    va_start(ap, fmt);
+    if (used >= 0 && (size_t)used < r->error_size)
+        vsnprintf(r->error + used, r->error_size - (size_t)used, fmt, ap);
+    va_end(ap);
+    return BENCH_RUNTIME_ERROR;
+}
+
+__attribute__((format(printf, 2, 3))) static int failure(struct runner *r, const char *fmt,
+                                                         ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->error, r->error_size, fmt, ap);
+    va_end(ap);
+    return BENCH_RUNTIME_ERROR;
+}
+
+static void print(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void print(struct runner *r, const char *fmt, ...)
+{
+    if (!r->out)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(r->out, fmt, ap);
+    va_end(ap);
+}
+
+static uint64_t cycles(const struct runner *r)
+{
+    return r->nb ? r->nb->cycles : r->p5 ? r->p5->cycles : 0;
+}
+
+static int do_msr(struct runner *r, const struct bench_stmt *st)
+{
+    bool write = st->kind == STMT_WRMSR;
+    uint64_t value = st->value;
+    msr_status status = write ? msr_write(r->msrs, 0, st->msr, value)
+                              : msr_read(r->msrs, 0, st->msr, &value);
+    const char *op = write ? "wrmsr" : "rdmsr";
+    unsigned long long c = (unsigned long long)cycles(r);
+    if (status == MSR_OS_ERROR)
+        return runtime_error(r, st->line, "%s 0x%x: %s", op, st->msr,
+                             msr_error_message(r->msrs));
+    if (status == MSR_GP)
+        print(r, "@%llu %s 0x%x #GP\n", c, op, st->msr);
+    else if (!write)
+        print(r, "@%llu rdmsr 0x%x = 0x%016llx\n", c, st->msr, (unsigned long long)value);
+    return BENCH_OK;
+}
+
+static void do_rdpmc(struct runner *r, const struct bench_stmt *st)
+{
+    uint64_t value = 0;
+    unsigned long long c = (unsigned long long)cycles(r);
+    if (nb_pmu_rdpmc(r->nb, st->msr, &value) == MSR_GP)
+        print(r, "@%llu rdpmc 0x%x #GP\n", c, st->msr);
+    else
+        print(r, "@%llu rdpmc 0x%x = 0x%016llx\n", c, st->msr, (unsigned long long)value);
+}
+
+static void do_thread(struct runner *r, const struct bench_stmt *st)
+{
+    if (r->p5) {
+        if (st->cpl >= 0)
+            p5_pmu_set_cpl(r->p5, st->cpl);
+        return;
+    }
+    int cpl = st->cpl >= 0 ? st->cpl : r->nb->thread[st->thread].cpl;
+    nb_pmu_set_thread(r->nb, st->thread, st->active, cpl);
+}
+
+static int do_event(struct runner *r, const struct bench_stmt *st)
+{
+    if (r->p5) {
+        p5_pmu_event(r->p5, (unsigned)st->event, st->count);
+        return BENCH_OK;
+    }
+    if (!nb_pmu_event(r->nb, st->event, st->mask, st->thread, st->count))
+        return runtime_error(r, st->line, "out of memory");
+    return BENCH_OK;
+}
+
+/* ---- waveform */
+
+static void note_usage(struct runner *r)
+{
+    for (int e = 0; e < NB_NUM_ESCRS; e++)
+        if (r->nb->escr[e])
+            r->used_escrs |= 1ull << e;
+    for (int c = 0; c < NB_NUM_COUNTERS; c++)
+        if (r->nb->cccr[c] & CCCR_ENABLE)
+            r->used_counters |= 1u << c;
+}
+
+static void declare_netburst_signals(struct runner *r)
+{
+    static const struct {
+        const char *name;
+        int width;
+    } counter_signals[SIGS_PER_COUNTER] = {
+        [SIG_ENABLE] = {"enable", 1}, [SIG_COMPARE] = {"compare", 1},
+        [SIG_INCREMENT] = {"increment", 4}, [SIG_VALUE] = {"value", 40},
+        [SIG_OVF] = {"ovf", 1}, [SIG_PMI] = {"pmi", 2},
+    };
+    for (int e = 0; e < NB_NUM_ESCRS; e++)
+        if (r->used_escrs & (1ull << e))
+            r->escr_signal[e] = vcd_signal(r->vcd, "detectors", nb_escrs[e].name + 4, 4);
+    for (int c = 0; c < NB_NUM_COUNTERS; c++)
+        if (r->used_counters & (1u << c))
+            for (int s = 0; s < SIGS_PER_COUNTER; s++)
+                r->counter_signal[c][s] = vcd_signal(r->vcd, nb_counter_name(c) + 4,
+                                                     counter_signals[s].name,
+                                                     counter_signals[s].width);
+}
+
+static void declare_p5_signals(struct runner *r)
+{
+    static const char *const names[2] = {"CTR0", "CTR1"};
+    for (int c = 0; c < 2; c++) {
+        r->counter_signal[c][SIG_INCREMENT] = vcd_signal(r->vcd, names[c], "increment", 32);
+        r->counter_signal[c][SIG_VALUE] = vcd_signal(r->vcd, names[c], "value", 40);
+    }
+}
+
+static void sample_netburst(struct runner *r)
+{
+    const struct nb_pmu *pmu = r->nb;
+    for (int e = 0; e < NB_NUM_ESCRS; e++)
+        if (r->used_escrs & (1ull << e))
+            vcd_set(r->vcd, r->escr_signal[e], pmu->last.bus[e]);
+    for (int c = 0; c < NB_NUM_COUNTERS; c++) {
+        if (!(r->used_counters & (1u << c)))
+            continue;
+        const int *sig = r->counter_signal[c];
+        vcd_set(r->vcd, sig[SIG_ENABLE], pmu->last.counted[c]);
+        vcd_set(r->vcd, sig[SIG_COMPARE], pmu->last.compare[c]);
+        vcd_set(r->vcd, sig[SIG_INCREMENT], pmu->last.increment[c]);
+        vcd_set(r->vcd, sig[SIG_VALUE], pmu->counter[c]);
+        vcd_set(r->vcd, sig[SIG_OVF], (pmu->cccr[c] & CCCR_OVF) != 0);
+        vcd_set(r->vcd, sig[SIG_PMI], pmu->last.pmi[c]);
+    }
+}
+
+static void sample_p5(struct runner *r)
+{
+    for (int c = 0; c < 2; c++) {
+        vcd_set(r->vcd, r->counter_signal[c][SIG_INCREMENT], r->p5->last_increment[c]);
+        vcd_set(r->vcd, r->counter_signal[c][SIG_VALUE], r->p5->ctr[c]);
+    }
+}
+
+/* ---- cycles */
+
+static void one_cycle(struct runner *r)
+{
+    uint64_t cycle = cycles(r);
+    if (r->p5) {
+        p5_pmu_tick(r->p5);
+        if (r->vcd) {
+            vcd_time(r->vcd, cycle);
+            sample_p5(r);
+        }
+        return;
+    }
+    note_usage(r);
+    nb_pmu_tick(r->nb);
+    if (r->vcd) {
+        vcd_time(r->vcd, cycle);
+        sample_netburst(r);
+    }
+    for (int c = 0; c < NB_NUM_COUNTERS; c++)
+        for (int t = 0; t < 2; t++)
+            if (r->nb->last.pmi[c] & (1u << t))
+                print(r, "@%llu pmi thread=%d counter=%d\n", (unsigned long long)r->nb->cycles,
+                      t, c);
+}
+
+static int execute(struct runner *r, const struct bench_stmt *st)
+{
+    switch (st->kind) {
+    case STMT_CPU:
+        return BENCH_OK;
+    case STMT_WRMSR:
+    case STMT_RDMSR:
+        return do_msr(r, st);
+    case STMT_RDPMC:
+        do_rdpmc(r, st);
+        return BENCH_OK;
+    case STMT_THREAD:
+        do_thread(r, st);
+        return BENCH_OK;
+    case STMT_EVENT:
+        return do_event(r, st);
+    case STMT_TICK:
+        for (uint64_t i = 0; i < st->value; i++)
+            one_cycle(r);
+        return BENCH_OK;
+    }
+    return BENCH_OK;
+}
+
+static bool start_simulation(struct runner *r)
+{
+    const struct bench_script *s = r->script;
+    if (s->cpu == BENCH_P5) {
+        r->simulation = p5_backend_create();
+        r->p5 = r->simulation ? p5_backend_pmu(r->simulation) : NULL;
+    } else {
+        r->simulation = nb_backend_create((struct nb_config){.model = s->model, .ht = s->ht});
+        r->nb = r->simulation ? nb_backend_pmu(r->simulation) : NULL;
+    }
+    r->msrs = r->simulation;
+    return r->simulation != NULL;
+}
+
+static int run_statements(struct runner *r)
+{
+    for (size_t i = 0; i < r->script->n_stmts; i++) {
+        int rc = execute(r, &r->script->stmts[i]);
+        if (rc != BENCH_OK)
+            return rc;
+    }
+    return BENCH_OK;
+}
+
+static void stop(struct runner *r)
+{
+    msr_backend_destroy(r->recorder);
+    msr_backend_destroy(r->simulation);
+    vcd_abort(r->vcd);
+}
+
+/* The first, silent pass: which detectors and counters the waveform shows. */
+static int find_waveform_signals(struct runner *r)
+{
+    struct runner probe = {.script = r->script, .error = r->error, .error_size = r->error_size};
+    if (!start_simulation(&probe))
+        return failure(r, "out of memory");
+    int rc = run_statements(&probe);
+    if (probe.nb)
+        note_usage(&probe);
+    r->used_escrs = probe.used_escrs;
+    r->used_counters = probe.used_counters;
+    stop(&probe);
+    return rc;
+}
+
+static int open_waveform(struct runner *r, const char *path)
+{
+    int rc = find_waveform_signals(r);
+    if (rc != BENCH_OK)
+        return rc;
+    r->vcd = vcd_create(path, r->error, r->error_size);
+    if (!r->vcd)
+        return BENCH_RUNTIME_ERROR;
+    if (r->nb)
+        declare_netburst_signals(r);
+    else
+        declare_p5_signals(r);
+    vcd_begin(r->vcd);
+    return BENCH_OK;
+}
+
+/* On hardware only register accesses make sense. */
+static int check_hardware_script(struct runner *r)
+{
+    for (size_t i = 0; i < r->script->n_stmts; i++) {
+        const struct bench_stmt *st = &r->script->stmts[i];
+        static const char *const verbs[] = {[STMT_RDPMC] = "rdpmc", [STMT_THREAD] = "thread",
+                                            [STMT_EVENT] = "event", [STMT_TICK] = "tick"};
+        if (st->kind == STMT_RDPMC || st->kind == STMT_THREAD || st->kind == STMT_EVENT ||
+            st->kind == STMT_TICK) {
+            runtime_error(r, st->line,
+                          "'%s' needs the simulated PMU; on a real MSR device a script may "
+                          "only use cpu, wrmsr and rdmsr", verbs[st->kind]);
+            return BENCH_SCRIPT_ERROR;
+        }
+    }
+    return BENCH_OK;
+}
+
+int bench_run(const struct bench_script *script, const struct bench_options *options,
+              char *error, size_t error_size)
+{
+    struct runner r = {.script = script, .error = error, .error_size = error_size};
+    int rc = BENCH_OK;
+    if (options->hardware) {
+        rc = check_hardware_script(&r);
+        r.msrs = options->hardware;
+    } else if (!start_simulation(&r)) {
+        rc = failure(&r, "out of memory");
+    }
+    if (rc == BENCH_OK && options->vcd_path) {
+        if (options->hardware)
+            rc = failure(&r, "--vcd needs the simulated PMU");
+        else
+            rc = open_waveform(&r, options->vcd_path);
+    }
+    if (rc == BENCH_OK && options->record_log) {
+        r.recorder = msr_record_create(r.msrs, options->record_log);
+        r.msrs = r.recorder;
+        if (!r.recorder)
+            rc = failure(&r, "out of memory");
+    }
+    r.out = options->out;
+    if (rc == BENCH_OK)
+        rc = run_statements(&r);
+    if (rc == BENCH_OK && r.vcd) {
+        struct vcd *vcd = r.vcd;
+        r.vcd = NULL;
+        if (!vcd_close(vcd, cycles(&r), error, error_size))
+            rc = BENCH_RUNTIME_ERROR;
+    }
+    stop(&r);
+    return rc;
+}

@@ -1,0 +1,149 @@
+#include "vcd.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic_file.h"
+
+enum { MAX_SIGNALS = 512 };
+
+struct vcd_var {
+    char scope[40];
+    char name[40];
+    int width;
+    uint64_t value;
+};
+
+struct vcd {
+    struct atomic_file out;
+    FILE *file;
+    struct vcd_var vars[MAX_SIGNALS];
+    int n_vars;
+    uint64_t time;
+    bool time_written;
+};
+
+/* Identifiers are printable ASCII 33-126, base 94. */
+static void identifier(int index, char out[4])
+{
+    int i = 0;
+    do {
+        out[i++] = (char)(33 + index % 94);
+        index /= 94;
+    } while (index && i < 3);
+    out[i] = '\0';
+}
+
+struct vcd *vcd_create(const char *path, char *error, size_t error_size)
+{
+    struct vcd *vcd = calloc(1, sizeof *vcd);
+    if (!vcd) {
+        snprintf(error, error_size, "%s: out of memory", path);
+        return NULL;
+    }
+    if (!atomic_open(&vcd->out, path, error, error_size)) {
+        free(vcd);
+        return NULL;
+    }
+    vcd->file = vcd->out.stream;
+    return vcd;
+}
+
+int vcd_signal(struct vcd *vcd, const char *scope, const char *name, int width)
+{
+    if (vcd->n_vars == MAX_SIGNALS)
+        return -1;
+    struct vcd_var *var = &vcd->vars[vcd->n_vars];
+    snprintf(var->scope, sizeof var->scope, "%s", scope);
+    snprintf(var->name, sizeof var->name, "%s", name);
+    var->width = width;
+    return vcd->n_vars++;
+}
+
+static void write_value(struct vcd *vcd, int index)
+{
+    const struct vcd_var *var = &vcd->vars[index];
+    char id[4];
+    identifier(index, id);
+    if (var->width == 1) {
+        fprintf(vcd->file, "%d%s\n", (int)(var->value & 1), id);
+        return;
+    }
+    fputc('b', vcd->file);
+    int top = var->width - 1;
+    while (top > 0 && !((var->value >> top) & 1))
+        top--;
+    for (int bit = top; bit >= 0; bit--)
+        fputc('0' + (int)((var->value >> bit) & 1), vcd->file);
+    fprintf(vcd->file, " %s\n", id);
+}
+
+void vcd_begin(struct vcd *vcd)
+{
+    fprintf(vcd->file, "$comment pmubench bench waveform; one time unit is one cycle $end\n"
+                       "$timescale 1 ns $end\n");
+    const char *open_scope = NULL;
+    for (int i = 0; i < vcd->n_vars; i++) {
+        const struct vcd_var *var = &vcd->vars[i];
+        if (!open_scope || strcmp(open_scope, var->scope) != 0) {
+            if (open_scope)
+                fprintf(vcd->file, "$upscope $end\n");
+            fprintf(vcd->file, "$scope module %s $end\n", var->scope);
+            open_scope = var->scope;
+        }
+        char id[4];
+        identifier(i, id);
+        fprintf(vcd->file, "$var wire %d %s %s", var->width, id, var->name);
+        if (var->width > 1)
+            fprintf(vcd->file, " [%d:0]", var->width - 1);
+        fprintf(vcd->file, " $end\n");
+    }
+    if (open_scope)
+        fprintf(vcd->file, "$upscope $end\n");
+    fprintf(vcd->file, "$enddefinitions $end\n#0\n$dumpvars\n");
+    for (int i = 0; i < vcd->n_vars; i++)
+        write_value(vcd, i);
+    fprintf(vcd->file, "$end\n");
+    vcd->time_written = true;
+}
+
+void vcd_time(struct vcd *vcd, uint64_t time)
+{
+    if (time != vcd->time) {
+        vcd->time = time;
+        vcd->time_written = false;
+    }
+}
+
+void vcd_set(struct vcd *vcd, int signal, uint64_t value)
+{
+    struct vcd_var *var = &vcd->vars[signal];
+    if (var->width < 64)
+        value &= (1ull << var->width) - 1;
+    if (var->value == value)
+        return;
+    var->value = value;
+    if (!vcd->time_written) {
+        fprintf(vcd->file, "#%llu\n", (unsigned long long)vcd->time);
+        vcd->time_written = true;
+    }
+    write_value(vcd, signal);
+}
+
+bool vcd_close(struct vcd *vcd, uint64_t end_time, char *error, size_t error_size)
+{
+    if (end_time > vcd->time || !vcd->time_written)
+        fprintf(vcd->file, "#%llu\n", (unsigned long long)end_time);
+    bool ok = atomic_commit(&vcd->out, error, error_size);
+    free(vcd);
+    return ok;
+}
+
+void vcd_abort(struct vcd *vcd)
+{
+    if (!vcd)
+        return;
+    atomic_abort(&vcd->out);
+    free(vcd);
+}

@@ -1,0 +1,8 @@
+#ifndef CLI_COMMANDS_H
+#define CLI_COMMANDS_H
+
+/* Each takes argv with argv[0] = the command's name; returns the exit
+ * status. */
+int cmd_run(int argc, char **argv);
+
+#endif

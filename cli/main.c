@@ -1,0 +1,39 @@
+/* pmubench: one binary, subcommands like git or perf. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    {"run", cmd_run, "run a bench script cycle by cycle against the simulated PMU"},
+};
+
+static void usage(FILE *to)
+{
+    fprintf(to, "usage: pmubench COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(to, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(to, "\n'pmubench COMMAND --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "pmubench: unknown command '%s' (try 'pmubench --help')\n", argv[1]);
+    return 2;
+}

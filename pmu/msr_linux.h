@@ -1,0 +1,37 @@
+/* The Linux msr-device backend: /dev/cpu/N/msr, 8-byte pread/pwrite at
+ * offset = MSR address.  Safety first: it writes only PMU MSRs on an
+ * allowlist, and only after CPUID says the processor is the one the
+ * programming code was written for.  docs/semantics.md, "Linux msr
+ * backend". */
+#ifndef PMU_MSR_LINUX_H
+#define PMU_MSR_LINUX_H
+
+#include <stdbool.h>
+
+#include "msr.h"
+
+enum msr_target { MSR_TARGET_NETBURST, MSR_TARGET_P5 };
+
+struct cpu_identity {
+    char vendor[13];
+    unsigned family;   /* CPUID.1:EAX[11:8] (the base family) */
+    unsigned model;    /* CPUID.1:EAX[7:4] */
+};
+
+/* Fills `id` from the processor this code runs on (the CPUID instruction).
+ * Returns false where CPUID is unavailable. */
+bool cpu_identity_read(struct cpu_identity *id);
+
+typedef bool (*cpu_identity_fn)(struct cpu_identity *id);
+
+/* `device` is the device path; "%d" in it is replaced by the CPU number
+ * ("/dev/cpu/%d/msr").  `identify` says what processor this is: pass
+ * cpu_identity_read for real hardware, or a stand-in for tests. */
+struct msr_backend *msr_linux_create(const char *device, enum msr_target target,
+                                     cpu_identity_fn identify);
+
+/* Whether the backend would read, or write, this MSR for that target. */
+bool msr_linux_allows_read(enum msr_target target, uint32_t msr);
+bool msr_linux_allows_write(enum msr_target target, uint32_t msr);
+
+#endif

@@ -1,0 +1,130 @@
+/* One cycle of the NetBurst PMU, in the order of docs/semantics.md,
+ * "Per-cycle order": detectors, CCCR filters and counters, overflow, PMI
+ * delivery, cascade starts. */
+#include <string.h>
+
+#include "cccr_filter.h"
+#include "escr_detector.h"
+#include "netburst_events.h"
+#include "netburst_fields.h"
+#include "netburst_pmu.h"
+
+/* Counters whose overflow starts counter c when c has CASCADE set and
+ * ENABLE clear: the alternate counter of the other pair in its block, and
+ * for IQ_COUNTER4/5 only IQ_COUNTER2/3 (SDM 18.15.5.6, older 18.18.6.6;
+ * Sprunt, seed 002). */
+#define FROM(n) (1u << (n))
+static const uint32_t cascade_sources[NB_NUM_COUNTERS] = {
+    FROM(2), FROM(3), FROM(0), FROM(1),       /* BPU */
+    FROM(6), FROM(7), FROM(4), FROM(5),       /* MS */
+    FROM(10), FROM(11), FROM(8), FROM(9),     /* FLAME */
+    FROM(14), FROM(15), FROM(12), FROM(13),   /* IQ 0-3 */
+    FROM(14), FROM(15),                       /* IQ 4-5 */
+};
+
+/* Extended cascading, bit 11 of IQ_CCCR0/3/4/5 on models 2, 3, 4, 6:
+ * CASCNT4INTO0, CASCNT5INTO3, CASCNT5INTO4, CASCNT4INTO5 (SDM 18.15.5.7). */
+static const uint32_t extended_cascade_sources[NB_NUM_COUNTERS] = {
+    [12] = FROM(16), [15] = FROM(17), [16] = FROM(17), [17] = FROM(16),
+};
+
+static unsigned active_threads(const struct nb_pmu *pmu)
+{
+    return (unsigned)pmu->thread[0].active + (pmu->config.ht ? pmu->thread[1].active : 0);
+}
+
+/* Stage 1: every occurrence drives the buses of the ESCRs programmed for
+ * its event. */
+static void run_detectors(struct nb_pmu *pmu, uint8_t bus[NB_NUM_ESCRS])
+{
+    for (int e = 0; e < NB_NUM_ESCRS; e++) {
+        int event = pmu->escr_event[e];
+        if (event < 0)
+            continue;
+        uint64_t escr = pmu->escr[e];
+        uint16_t ti_mask = nb_event_ti_mask(&nb_events[event]);
+        for (size_t i = 0; i < pmu->n_occurrences; i++)
+            if (pmu->occurrences[i].event == event)
+                escr_detect(escr, &pmu->occurrences[i], ti_mask, pmu->config.ht, &bus[e]);
+    }
+}
+
+/* Stage 2: filter the bus and add to the counter; returns whether the
+ * counter overflowed. */
+static bool count_one(struct nb_pmu *pmu, int c, unsigned threads)
+{
+    struct nb_cycle_report *report = &pmu->last;
+    uint64_t cccr = pmu->cccr[c];
+    int escr = nb_escr_routed(c, cccr_escr_select(cccr), pmu->config.model);
+    unsigned bus = escr >= 0 ? report->bus[escr] : 0;
+
+    struct cccr_filter_out out = cccr_filter(cccr, bus, threads, &pmu->edge_history[c]);
+    report->counted[c] = true;
+    report->compare[c] = out.compare;
+    report->increment[c] = (uint8_t)out.increment;
+    if (out.increment == 0)
+        return false;
+
+    uint64_t sum = pmu->counter[c] + out.increment;
+    pmu->counter[c] = sum & NB_COUNTER_MASK;
+    bool carried_out = sum > NB_COUNTER_MASK;
+    return carried_out || (cccr & CCCR_FORCE_OVF);
+}
+
+/* Stage 3-4: a PMI armed by an earlier overflow is delivered on the
+ * counter's next increment ("the PMI is generated on the next event count
+ * after the counter has overflowed", SDM 18.18.3); this cycle's overflow
+ * sets the sticky OVF flag and arms a new one. */
+static void overflow_and_pmi(struct nb_pmu *pmu, int c, bool overflowed)
+{
+    struct nb_cycle_report *report = &pmu->last;
+    if (pmu->pmi_armed[c] && report->increment[c] > 0) {
+        report->pmi[c] = pmu->pmi_armed[c];
+        pmu->pmi_armed[c] = 0;
+    }
+    if (!overflowed)
+        return;
+    report->overflow[c] = true;
+    pmu->cccr[c] |= CCCR_OVF;
+    pmu->pmi_armed[c] |= (uint8_t)(((pmu->cccr[c] & CCCR_OVF_PMI_T0) ? 1 : 0) |
+                                   ((pmu->cccr[c] & CCCR_OVF_PMI_T1) ? 2 : 0));
+}
+
+/* Stage 5: a waiting counter is started by its source's overflow; the
+ * hardware sets its ENABLE bit, so it counts from the next cycle. */
+static void start_cascaded(struct nb_pmu *pmu, uint32_t overflowed)
+{
+    for (int c = 0; c < NB_NUM_COUNTERS; c++) {
+        uint64_t cccr = pmu->cccr[c];
+        if (cccr & CCCR_ENABLE)
+            continue;
+        bool by_cascade = (cccr & CCCR_CASCADE) && (cascade_sources[c] & overflowed);
+        bool by_extended = (cccr & CCCR_EXTENDED_CASCADE) &&
+                           (extended_cascade_sources[c] & overflowed);
+        if (by_cascade || by_extended)
+            pmu->cccr[c] = cccr | CCCR_ENABLE;
+    }
+}
+
+void nb_pmu_tick(struct nb_pmu *pmu)
+{
+    struct nb_cycle_report *report = &pmu->last;
+    memset(report, 0, sizeof *report);
+    run_detectors(pmu, report->bus);
+
+    unsigned threads = active_threads(pmu);
+    uint32_t overflowed = 0;
+    for (int c = 0; c < NB_NUM_COUNTERS; c++) {
+        if (!(pmu->cccr[c] & CCCR_ENABLE))
+            continue;
+        bool overflow = count_one(pmu, c, threads);
+        overflow_and_pmi(pmu, c, overflow);
+        if (overflow)
+            overflowed |= 1u << c;
+    }
+    if (overflowed)
+        start_cascaded(pmu, overflowed);
+
+    pmu->n_occurrences = 0;
+    pmu->cycles++;
+}

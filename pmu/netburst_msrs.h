@@ -1,0 +1,108 @@
+/* The NetBurst PMU's MSRs: 45 ESCRs, 18 CCCRs, 18 counters and the
+ * tagging/PEBS MSRs, with the routing from (counter, CCCR ESCR-select) to
+ * ESCR.  All of it is data in netburst_msrs.c (one table each); sources in
+ * docs/semantics.md, "NetBurst register map".
+ */
+#ifndef PMU_NETBURST_MSRS_H
+#define PMU_NETBURST_MSRS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum {
+    NB_NUM_ESCRS = 45,
+    NB_NUM_COUNTERS = 18,
+    NB_COUNTER_BASE = 0x300,
+    NB_CCCR_BASE = 0x360,
+};
+
+enum {
+    MSR_IA32_MISC_ENABLE = 0x1a0,
+    MSR_TC_PRECISE_EVENT = 0x3f0,
+    MSR_IA32_PEBS_ENABLE = 0x3f1,
+    MSR_PEBS_MATRIX_VERT = 0x3f2,
+    MSR_IA32_DS_AREA = 0x600,
+};
+
+/* Indices into nb_escrs, in address order. */
+enum nb_escr_id {
+    NB_ESCR_BSU0,
+    NB_ESCR_BSU1,
+    NB_ESCR_FSB0,
+    NB_ESCR_FSB1,
+    NB_ESCR_FIRM0,
+    NB_ESCR_FIRM1,
+    NB_ESCR_FLAME0,
+    NB_ESCR_FLAME1,
+    NB_ESCR_DAC0,
+    NB_ESCR_DAC1,
+    NB_ESCR_MOB0,
+    NB_ESCR_MOB1,
+    NB_ESCR_PMH0,
+    NB_ESCR_PMH1,
+    NB_ESCR_SAAT0,
+    NB_ESCR_SAAT1,
+    NB_ESCR_U2L0,
+    NB_ESCR_U2L1,
+    NB_ESCR_BPU0,
+    NB_ESCR_BPU1,
+    NB_ESCR_IS0,
+    NB_ESCR_IS1,
+    NB_ESCR_ITLB0,
+    NB_ESCR_ITLB1,
+    NB_ESCR_CRU0,
+    NB_ESCR_CRU1,
+    NB_ESCR_IQ0,
+    NB_ESCR_IQ1,
+    NB_ESCR_RAT0,
+    NB_ESCR_RAT1,
+    NB_ESCR_SSU0,
+    NB_ESCR_MS0,
+    NB_ESCR_MS1,
+    NB_ESCR_TBPU0,
+    NB_ESCR_TBPU1,
+    NB_ESCR_TC0,
+    NB_ESCR_TC1,
+    NB_ESCR_IX0,
+    NB_ESCR_IX1,
+    NB_ESCR_ALF0,
+    NB_ESCR_ALF1,
+    NB_ESCR_CRU2,
+    NB_ESCR_CRU3,
+    NB_ESCR_CRU4,
+    NB_ESCR_CRU5,
+};
+
+struct nb_escr_info {
+    const char *name;     /* the SDM's name, e.g. "MSR_CRU_ESCR2" */
+    uint32_t msr;
+    uint8_t select;       /* the CCCR ESCR-select value that picks it */
+    uint32_t counters;    /* bit c set: counter c can take this ESCR */
+    bool early_models_only; /* exists on CPUID models 0-2 only (IQ_ESCR0/1) */
+};
+
+extern const struct nb_escr_info nb_escrs[NB_NUM_ESCRS];
+
+/* The counter names, e.g. "MSR_IQ_COUNTER4"; the CCCR is the same name with
+ * COUNTER replaced by CCCR. */
+const char *nb_counter_name(int counter);
+const char *nb_cccr_name(int counter);
+
+/* Index into nb_escrs of the ESCR at `msr`, or -1. */
+int nb_escr_index(uint32_t msr);
+
+/* Index of the ESCR that CCCR `counter` reads with ESCR-select `select` on
+ * CPUID model `model`, or -1 when no ESCR sits behind that select. */
+int nb_escr_routed(int counter, unsigned select, int model);
+
+/* Whether the ESCR exists on that model. */
+bool nb_escr_present(int escr, int model);
+
+/* Address of a NetBurst PMU MSR given its name (case-insensitive, "MSR_" or
+ * "IA32_" prefix as in the SDM); 0 when unknown. */
+uint32_t nb_msr_by_name(const char *name);
+
+/* Name of a NetBurst PMU MSR, or NULL. */
+const char *nb_msr_name(uint32_t msr);
+
+#endif

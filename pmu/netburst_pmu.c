@@ -1,0 +1,236 @@
+/* Register state of the simulated NetBurst PMU: reset, RDMSR, WRMSR with
+ * reserved-bit checks, RDPMC, thread state and event injection.  The
+ * per-cycle pipeline is in netburst_cycle.c. */
+#include "netburst_pmu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "netburst_events.h"
+#include "netburst_fields.h"
+
+/* IA32_MISC_ENABLE: bit 7 performance monitoring available, bit 11 BTS
+ * unavailable, bit 12 PEBS unavailable; read-only (SDM Vol. 3B, the
+ * IA32_MISC_ENABLE entry of the MSR tables; perfctr x86.c). */
+#define MISC_PERFMON_AVAILABLE NB_BIT(7)
+#define MISC_READ_ONLY (NB_BIT(7) | NB_BIT(11) | NB_BIT(12))
+
+/* IA32_PEBS_ENABLE: metric bits 12:0 plus 15 and 16 (Tagged_mispred_branch),
+ * 24 UOP_TAG, 25 ENABLE_PEBS(_MY_THR), 26 ENABLE_PEBS_OTH_THR with HT (SDM
+ * "IA32_PEBS_ENABLE" and the replay-tagging table). */
+#define PEBS_ENABLE_BITS (0x1fffull | NB_BIT(15) | NB_BIT(16) | NB_BIT(24) | NB_BIT(25))
+#define PEBS_ENABLE_OTH_THR NB_BIT(26)
+/* MSR_PEBS_MATRIX_VERT: bits 0, 1 and 4 are the ones the replay-tagging
+ * table uses. */
+#define MATRIX_VERT_BITS 0x13ull
+/* MSR_TC_PRECISE_EVENT is undocumented beyond its name; perfctr reports it
+ * reads 0xFC00 after reset.  Its low 32 bits are stored as written. */
+#define TC_PRECISE_RESET 0xfc00ull
+#define LOW32 0xffffffffull
+
+/* The extended-cascade bit (11) exists on IQ_CCCR0, 3, 4 and 5 of models
+ * 2, 3, 4 and 6 (SDM 18.15.5.7 / older 18.18.6.7). */
+static bool has_extended_cascade_bit(const struct nb_config *config, int counter)
+{
+    bool model_has_it = config->model >= 2;
+    return model_has_it && (counter == 12 || counter == 15 || counter == 16 || counter == 17);
+}
+
+bool nb_model_supported(int model)
+{
+    return model == 0 || model == 1 || model == 2 || model == 3 || model == 4 || model == 6;
+}
+
+bool nb_pmu_init(struct nb_pmu *pmu, struct nb_config config)
+{
+    memset(pmu, 0, sizeof *pmu);
+    if (!nb_model_supported(config.model))
+        return false;
+    pmu->config = config;
+    for (int e = 0; e < NB_NUM_ESCRS; e++)
+        pmu->escr_event[e] = -1;
+    pmu->misc_enable = MISC_PERFMON_AVAILABLE;
+    pmu->tc_precise_event = TC_PRECISE_RESET;
+    pmu->thread[0] = (struct nb_thread){.active = true, .cpl = 3};
+    pmu->thread[1] = (struct nb_thread){.active = false, .cpl = 3};
+    return true;
+}
+
+void nb_pmu_fini(struct nb_pmu *pmu)
+{
+    free(pmu->occurrences);
+    pmu->occurrences = NULL;
+    pmu->n_occurrences = pmu->cap_occurrences = 0;
+}
+
+static uint64_t escr_writable_bits(const struct nb_config *config)
+{
+    /* Without HT, the T1 bits (1:0) are reserved (SDM figure "ESCR ...
+     * without Hyper-Threading"). */
+    return config->ht ? ESCR_DEFINED_BITS : ESCR_DEFINED_BITS & ~(ESCR_T1_OS | ESCR_T1_USR);
+}
+
+static bool cccr_value_valid(const struct nb_config *config, int counter, uint64_t value)
+{
+    uint64_t writable = CCCR_DEFINED_BITS;
+    if (has_extended_cascade_bit(config, counter))
+        writable |= CCCR_EXTENDED_CASCADE;
+    if (!config->ht) {
+        /* Without HT, OVF_PMI_T1 is reserved and bits 17:16 "must be set
+         * to 11B" (SDM figure "CCCR ... without Hyper-Threading"). */
+        writable &= ~CCCR_OVF_PMI_T1;
+        if (cccr_active_thread(value) != 3)
+            return false;
+    }
+    return (value & ~writable) == 0;
+}
+
+static uint64_t *plain_register(struct nb_pmu *pmu, uint32_t msr, uint64_t *writable)
+{
+    switch (msr) {
+    case MSR_IA32_PEBS_ENABLE:
+        *writable = PEBS_ENABLE_BITS | (pmu->config.ht ? PEBS_ENABLE_OTH_THR : 0);
+        return &pmu->pebs_enable;
+    case MSR_PEBS_MATRIX_VERT:
+        *writable = MATRIX_VERT_BITS;
+        return &pmu->pebs_matrix_vert;
+    case MSR_TC_PRECISE_EVENT:
+        *writable = LOW32;
+        return &pmu->tc_precise_event;
+    case MSR_IA32_DS_AREA:
+        /* A linear address: 32 bits before the 64-bit models 3, 4, 6. */
+        *writable = pmu->config.model >= 3 ? ~0ull : LOW32;
+        return &pmu->ds_area;
+    default:
+        return NULL;
+    }
+}
+
+/* The event an ESCR value selects on this model, or -1. */
+static int selected_event(const struct nb_config *config, int escr, uint64_t value)
+{
+    int event = nb_event_on_escr(escr, escr_event_select(value));
+    if (event < 0 || !(nb_events[event].models & (1u << config->model)))
+        return -1;
+    return event;
+}
+
+static int counter_of(uint32_t msr, uint32_t base)
+{
+    return (msr >= base && msr < base + NB_NUM_COUNTERS) ? (int)(msr - base) : -1;
+}
+
+msr_status nb_pmu_rdmsr(const struct nb_pmu *pmu, uint32_t msr, uint64_t *value)
+{
+    int escr = nb_escr_index(msr);
+    int counter;
+    uint64_t ignored;
+
+    if (escr >= 0) {
+        if (!nb_escr_present(escr, pmu->config.model))
+            return MSR_GP;
+        *value = pmu->escr[escr];
+    } else if ((counter = counter_of(msr, NB_CCCR_BASE)) >= 0) {
+        *value = pmu->cccr[counter];
+    } else if ((counter = counter_of(msr, NB_COUNTER_BASE)) >= 0) {
+        *value = pmu->counter[counter];
+    } else if (msr == MSR_IA32_MISC_ENABLE) {
+        *value = pmu->misc_enable;
+    } else {
+        const uint64_t *reg = plain_register((struct nb_pmu *)pmu, msr, &ignored);
+        if (!reg)
+            return MSR_GP;
+        *value = *reg;
+    }
+    return MSR_OK;
+}
+
+static msr_status write_cccr(struct nb_pmu *pmu, int counter, uint64_t value)
+{
+    if (!cccr_value_valid(&pmu->config, counter, value))
+        return MSR_GP;
+    pmu->cccr[counter] = value;
+    /* The edge history restarts with every CCCR write; a PMI still waiting
+     * is kept only for the threads whose OVF_PMI bit stays set. */
+    pmu->edge_history[counter] = false;
+    uint8_t still_wanted = (uint8_t)(((value & CCCR_OVF_PMI_T0) ? 1 : 0) |
+                                     ((value & CCCR_OVF_PMI_T1) ? 2 : 0));
+    pmu->pmi_armed[counter] &= still_wanted;
+    return MSR_OK;
+}
+
+msr_status nb_pmu_wrmsr(struct nb_pmu *pmu, uint32_t msr, uint64_t value)
+{
+    int escr = nb_escr_index(msr);
+    int counter;
+
+    if (escr >= 0) {
+        if (!nb_escr_present(escr, pmu->config.model) ||
+            (value & ~escr_writable_bits(&pmu->config)))
+            return MSR_GP;
+        pmu->escr[escr] = value;
+        pmu->escr_event[escr] = (int16_t)selected_event(&pmu->config, escr, value);
+        return MSR_OK;
+    }
+    if ((counter = counter_of(msr, NB_CCCR_BASE)) >= 0)
+        return write_cccr(pmu, counter, value);
+    if ((counter = counter_of(msr, NB_COUNTER_BASE)) >= 0) {
+        /* Bits 63:40 are dropped, not faulted: perfctr writes sign-extended
+         * values to P4 counters (docs/semantics.md, "Counters"). */
+        pmu->counter[counter] = value & NB_COUNTER_MASK;
+        return MSR_OK;
+    }
+    if (msr == MSR_IA32_MISC_ENABLE) {
+        pmu->misc_enable = (pmu->misc_enable & MISC_READ_ONLY) | (value & ~MISC_READ_ONLY);
+        return MSR_OK;
+    }
+    uint64_t writable;
+    uint64_t *reg = plain_register(pmu, msr, &writable);
+    if (!reg || (value & ~writable))
+        return MSR_GP;
+    *reg = value;
+    return MSR_OK;
+}
+
+msr_status nb_pmu_rdpmc(const struct nb_pmu *pmu, uint32_t ecx, uint64_t *value)
+{
+    const uint32_t fast_read = 1u << 31;
+    uint32_t counter = ecx & ~fast_read;
+    if (counter >= NB_NUM_COUNTERS)
+        return MSR_GP;
+    *value = pmu->counter[counter];
+    if (ecx & fast_read)
+        *value &= LOW32;
+    return MSR_OK;
+}
+
+bool nb_pmu_set_thread(struct nb_pmu *pmu, int thread, bool active, int cpl)
+{
+    int threads = pmu->config.ht ? 2 : 1;
+    if (thread < 0 || thread >= threads || cpl < 0 || cpl > 3)
+        return false;
+    pmu->thread[thread] = (struct nb_thread){.active = active, .cpl = (uint8_t)cpl};
+    return true;
+}
+
+bool nb_pmu_event(struct nb_pmu *pmu, int event, uint16_t mask, int thread, uint32_t count)
+{
+    if (event < 0 || event >= nb_num_events || thread < 0 || thread > (pmu->config.ht ? 1 : 0))
+        return false;
+    if (pmu->n_occurrences == pmu->cap_occurrences) {
+        size_t cap = pmu->cap_occurrences ? 2 * pmu->cap_occurrences : 16;
+        struct nb_occurrence *grown = realloc(pmu->occurrences, cap * sizeof *grown);
+        if (!grown)
+            return false;
+        pmu->occurrences = grown;
+        pmu->cap_occurrences = cap;
+    }
+    pmu->occurrences[pmu->n_occurrences++] = (struct nb_occurrence){
+        .event = (uint16_t)event,
+        .mask = mask,
+        .thread = (uint8_t)thread,
+        .cpl = {pmu->thread[0].cpl, pmu->thread[1].cpl},
+        .count = count,
+    };
+    return true;
+}

@@ -1,0 +1,94 @@
+/* The simulated NetBurst PMU: register state and the per-cycle pipeline
+ * detector (ESCR) -> filter (CCCR) -> counter -> overflow -> PMI -> cascade.
+ * docs/semantics.md describes every rule and its source.
+ *
+ * Typical use: inject the cycle's event occurrences with nb_pmu_event(),
+ * then end the cycle with nb_pmu_tick(); nb_pmu->last tells what happened.
+ */
+#ifndef PMU_NETBURST_PMU_H
+#define PMU_NETBURST_PMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "msr.h"
+#include "netburst_msrs.h"
+
+struct nb_config {
+    int model;  /* CPUID family 15 model: 0, 1, 2, 3, 4 or 6 */
+    bool ht;    /* Hyper-Threading: two logical processors */
+};
+
+struct nb_thread {
+    bool active;
+    uint8_t cpl;  /* 0-3; 0 counts as OS, 1-3 as USR */
+};
+
+/* One occurrence of an event in the current cycle. */
+struct nb_occurrence {
+    uint16_t event;   /* index into nb_events */
+    uint16_t mask;    /* its sub-event bits */
+    uint8_t thread;
+    uint8_t cpl[2];   /* both logical processors' CPLs when it occurred */
+    uint32_t count;
+};
+
+/* What the last completed cycle did, for waveforms and tests. */
+struct nb_cycle_report {
+    uint8_t bus[NB_NUM_ESCRS];
+    bool counted[NB_NUM_COUNTERS];   /* the counter was enabled this cycle */
+    bool compare[NB_NUM_COUNTERS];
+    uint8_t increment[NB_NUM_COUNTERS];
+    bool overflow[NB_NUM_COUNTERS];
+    uint8_t pmi[NB_NUM_COUNTERS];    /* bit t: PMI delivered to thread t */
+};
+
+struct nb_pmu {
+    struct nb_config config;
+    uint64_t escr[NB_NUM_ESCRS];
+    int16_t escr_event[NB_NUM_ESCRS];    /* event each ESCR selects, or -1 */
+    uint64_t cccr[NB_NUM_COUNTERS];
+    uint64_t counter[NB_NUM_COUNTERS];
+    uint64_t pebs_enable, pebs_matrix_vert, tc_precise_event, ds_area, misc_enable;
+    bool edge_history[NB_NUM_COUNTERS];
+    uint8_t pmi_armed[NB_NUM_COUNTERS];  /* bit t: a PMI for thread t waits */
+    struct nb_thread thread[2];
+    uint64_t cycles;                     /* completed cycles */
+    struct nb_cycle_report last;
+
+    struct nb_occurrence *occurrences;   /* this cycle's; reset by each tick */
+    size_t n_occurrences, cap_occurrences;
+};
+
+/* Whether `model` is a NetBurst CPUID model this PMU knows. */
+bool nb_model_supported(int model);
+
+/* Initialises to the reset state: all PMU MSRs zero, thread 0 active at
+ * CPL 3, thread 1 idle at CPL 3.  Returns false for an unknown model. */
+bool nb_pmu_init(struct nb_pmu *pmu, struct nb_config config);
+void nb_pmu_fini(struct nb_pmu *pmu);
+
+msr_status nb_pmu_rdmsr(const struct nb_pmu *pmu, uint32_t msr, uint64_t *value);
+msr_status nb_pmu_wrmsr(struct nb_pmu *pmu, uint32_t msr, uint64_t value);
+
+/* RDPMC: ECX bits 30:0 pick the counter, bit 31 asks for the low 32 bits. */
+msr_status nb_pmu_rdpmc(const struct nb_pmu *pmu, uint32_t ecx, uint64_t *value);
+
+/* Sets a logical processor's state; thread 1 exists only with HT. */
+bool nb_pmu_set_thread(struct nb_pmu *pmu, int thread, bool active, int cpl);
+
+/* Adds `count` occurrences of an event with sub-event bits `mask` by
+ * `thread` (at its current CPL) to the current cycle.  False for an unknown
+ * event or thread, or when out of memory. */
+bool nb_pmu_event(struct nb_pmu *pmu, int event, uint16_t mask, int thread, uint32_t count);
+
+/* Ends the current cycle: runs detectors, filters, counters, overflow,
+ * PMI delivery and cascading, and fills pmu->last. */
+void nb_pmu_tick(struct nb_pmu *pmu);
+
+/* The simulated NetBurst backend of the MSR interface.  Logical CPUs 0 and
+ * (with HT) 1 share the package's PMU, as on the real processor. */
+struct msr_backend *nb_backend_create(struct nb_config config);
+struct nb_pmu *nb_backend_pmu(struct msr_backend *backend);
+
+#endif

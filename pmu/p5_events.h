@@ -1,0 +1,24 @@
+/* The 38 P5 (Pentium) events of seed 001 Table 2.3, with the enumerated
+ * names of its Table 3.2.  Data in p5_events.c; notes in docs/events.md. */
+#ifndef PMU_P5_EVENTS_H
+#define PMU_P5_EVENTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct p5_event {
+    uint8_t code;          /* the 6-bit CESR event select */
+    const char *name;      /* seed 001 Table 3.2, e.g. "data_read_miss" */
+    const char *description;
+    bool duration;         /* counts clocks while a condition holds */
+};
+
+extern const struct p5_event p5_events[];
+extern const int p5_num_events;
+
+/* The event with that name (case-insensitive), or NULL. */
+const struct p5_event *p5_event_by_name(const char *name);
+/* The event with that code, or NULL when the code is undefined. */
+const struct p5_event *p5_event_by_code(unsigned code);
+
+#endif

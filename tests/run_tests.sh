@@ -1,0 +1,76 @@
+#!/bin/sh
+# run_tests.sh BUILD [WRAPPER...]
+# Runs the cmocka unit tests and the bench scripts, prints one line per
+# failure and a closing "check: N passed, N failed" line; exits non-zero on
+# any failure.  WRAPPER (e.g. valgrind ...) runs in front of every program.
+set -u
+build=$1
+shift
+wrapper="$*"
+passed=0
+failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# 1. cmocka unit tests: each binary is one test group.
+for t in "$build"/tests/test_*; do
+    [ -x "$t" ] || continue
+    if $wrapper "$t" >"$tmp/unit.out" 2>&1; then
+        pass
+    else
+        cat "$tmp/unit.out"
+        fail "$t"
+    fi
+    grep -E '^\[  (PASSED|FAILED)  \]' "$tmp/unit.out" | sed "s|^|$(basename "$t"): |"
+done
+
+# 2. Bench scripts.  NAME.pmu runs; its stdout must equal NAME.out.  A script
+# with NAME.err must instead fail with exit status 2 (or NAME.status) and
+# print exactly NAME.err on stderr.  NAME.vcd, where present, is the
+# expected waveform.  NAME.args holds extra arguments.
+for script in tests/bench/*.pmu tests/bench/errors/*.pmu; do
+    [ -f "$script" ] || continue
+    base=${script%.pmu}
+    args=""
+    [ -f "$base.args" ] && args=$(cat "$base.args")
+    vcd_args=""
+    [ -f "$base.vcd" ] && vcd_args="--vcd $tmp/out.vcd"
+    rm -f "$tmp/out.vcd"
+    # shellcheck disable=SC2086
+    $wrapper "$build/pmubench" run "$script" $vcd_args $args >"$tmp/stdout" 2>"$tmp/stderr"
+    status=$?
+    if [ -f "$base.err" ]; then
+        want=2
+        [ -f "$base.status" ] && want=$(cat "$base.status")
+        if [ "$status" -ne "$want" ]; then
+            fail "$script: exit status $status, expected $want"; cat "$tmp/stderr"; continue
+        fi
+        if ! diff -u "$base.err" "$tmp/stderr"; then fail "$script: stderr differs"; continue; fi
+        if [ -s "$tmp/stdout" ] && [ ! -f "$base.out" ]; then
+            fail "$script: printed output although it failed"; continue
+        fi
+    else
+        if [ "$status" -ne 0 ]; then
+            fail "$script: exit status $status"; cat "$tmp/stderr"; continue
+        fi
+        if [ -s "$tmp/stderr" ]; then fail "$script: wrote to stderr"; cat "$tmp/stderr"; continue; fi
+    fi
+    if [ -f "$base.out" ] && ! diff -u "$base.out" "$tmp/stdout"; then
+        fail "$script: output differs"; continue
+    fi
+    if [ -f "$base.vcd" ] && ! diff -u "$base.vcd" "$tmp/out.vcd"; then
+        fail "$script: waveform differs"; continue
+    fi
+    pass
+done
+
+# 3. Command-line tests (exit codes and messages of the CLI itself).
+if [ -f tests/cli_tests.sh ]; then
+    . tests/cli_tests.sh
+fi
+
+echo "check: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
