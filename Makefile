@@ -20,7 +20,7 @@ LIB := $(BUILD)/libpmubench.a
 BIN := $(BUILD)/pmubench
 NEED := sh tools/need-packages.sh
 
-.PHONY: all check unit-tests test-deps demo asan memcheck coverage clang-check clean
+.PHONY: all check unit-tests test-deps demo asan memcheck coverage clang-check fuzz clean
 
 all: $(BIN) $(LIB)
 
@@ -73,6 +73,18 @@ coverage:
 	rm -rf build/coverage
 	$(MAKE) BUILD=build/coverage CFLAGS="-O0 -g" EXTRA="--coverage" check
 	@sh tests/coverage_report.sh build/coverage
+
+# libFuzzer on the script parser, seeded with the bench scripts.
+FUZZ_SECONDS ?= 60
+fuzz:
+	@$(NEED) clang clang "$$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a" libclang-rt-14-dev
+	$(MAKE) BUILD=build/fuzz CC=clang CFLAGS="-O1 -g" \
+	    EXTRA="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" build/fuzz/libpmubench.a
+	clang $(STD) $(WARN) -I. -g -fsanitize=fuzzer,address,undefined tests/fuzz/fuzz_script.c \
+	    build/fuzz/libpmubench.a -o build/fuzz/fuzz_script
+	@mkdir -p build/fuzz/corpus
+	cp tests/bench/*.pmu tests/bench/errors/*.pmu build/fuzz/corpus/ 2>/dev/null || true
+	build/fuzz/fuzz_script -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/fuzz/corpus
 
 clean:
 	rm -rf build

@@ -310,7 +310,8 @@ static int parse_statement(struct parser *p, struct bench_stmt *st)
         rc = expect_tokens(p, 2, 2, "rdpmc ECX");
         if (rc == BENCH_OK)
             rc = number_arg(p, p->tokens[1], "ECX", UINT32_MAX, &value);
-        st->msr = (uint32_t)value;
+        if (rc == BENCH_OK)
+            st->msr = (uint32_t)value;
         return rc;
     }
     if (strcmp(verb, "thread") == 0) {
