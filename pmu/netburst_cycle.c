@@ -55,7 +55,7 @@ static bool count_one(struct nb_pmu *pmu, int c, unsigned threads)
 {
     struct nb_cycle_report *report = &pmu->last;
     uint64_t cccr = pmu->cccr[c];
-    int escr = nb_escr_routed(c, cccr_escr_select(cccr), pmu->config.model);
+    int escr = pmu->cccr_escr[c];
     unsigned bus = escr >= 0 ? report->bus[escr] : 0;
 
     struct cccr_filter_out out = cccr_filter(cccr, bus, threads, &pmu->edge_history[c]);

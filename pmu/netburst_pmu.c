@@ -3,6 +3,7 @@
  * per-cycle pipeline is in netburst_cycle.c. */
 #include "netburst_pmu.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,8 @@ bool nb_pmu_init(struct nb_pmu *pmu, struct nb_config config)
     pmu->config = config;
     for (int e = 0; e < NB_NUM_ESCRS; e++)
         pmu->escr_event[e] = -1;
+    for (int c = 0; c < NB_NUM_COUNTERS; c++)
+        pmu->cccr_escr[c] = (int8_t)nb_escr_routed(c, 0, config.model);
     pmu->misc_enable = MISC_PERFMON_AVAILABLE;
     pmu->tc_precise_event = TC_PRECISE_RESET;
     pmu->thread[0] = (struct nb_thread){.active = true, .cpl = 3};
@@ -85,24 +88,37 @@ static bool cccr_value_valid(const struct nb_config *config, int counter, uint64
     return (value & ~writable) == 0;
 }
 
-static uint64_t *plain_register(struct nb_pmu *pmu, uint32_t msr, uint64_t *writable)
+/* The registers kept as plain values: where they live in struct nb_pmu. */
+static const struct {
+    uint32_t msr;
+    size_t offset;
+} plain_registers[] = {
+    {MSR_IA32_PEBS_ENABLE, offsetof(struct nb_pmu, pebs_enable)},
+    {MSR_PEBS_MATRIX_VERT, offsetof(struct nb_pmu, pebs_matrix_vert)},
+    {MSR_TC_PRECISE_EVENT, offsetof(struct nb_pmu, tc_precise_event)},
+    {MSR_IA32_DS_AREA, offsetof(struct nb_pmu, ds_area)},
+};
+
+static int plain_register(uint32_t msr)
+{
+    for (size_t i = 0; i < sizeof plain_registers / sizeof plain_registers[0]; i++)
+        if (plain_registers[i].msr == msr)
+            return (int)i;
+    return -1;
+}
+
+static uint64_t plain_writable_bits(const struct nb_config *config, uint32_t msr)
 {
     switch (msr) {
     case MSR_IA32_PEBS_ENABLE:
-        *writable = PEBS_ENABLE_BITS | (pmu->config.ht ? PEBS_ENABLE_OTH_THR : 0);
-        return &pmu->pebs_enable;
+        return PEBS_ENABLE_BITS | (config->ht ? PEBS_ENABLE_OTH_THR : 0);
     case MSR_PEBS_MATRIX_VERT:
-        *writable = MATRIX_VERT_BITS;
-        return &pmu->pebs_matrix_vert;
-    case MSR_TC_PRECISE_EVENT:
-        *writable = LOW32;
-        return &pmu->tc_precise_event;
+        return MATRIX_VERT_BITS;
     case MSR_IA32_DS_AREA:
         /* A linear address: 32 bits before the 64-bit models 3, 4, 6. */
-        *writable = pmu->config.model >= 3 ? ~0ull : LOW32;
-        return &pmu->ds_area;
-    default:
-        return NULL;
+        return config->model >= 3 ? ~0ull : LOW32;
+    default: /* MSR_TC_PRECISE_EVENT */
+        return LOW32;
     }
 }
 
@@ -123,8 +139,7 @@ static int counter_of(uint32_t msr, uint32_t base)
 msr_status nb_pmu_rdmsr(const struct nb_pmu *pmu, uint32_t msr, uint64_t *value)
 {
     int escr = nb_escr_index(msr);
-    int counter;
-    uint64_t ignored;
+    int counter, plain;
 
     if (escr >= 0) {
         if (!nb_escr_present(escr, pmu->config.model))
@@ -136,11 +151,10 @@ msr_status nb_pmu_rdmsr(const struct nb_pmu *pmu, uint32_t msr, uint64_t *value)
         *value = pmu->counter[counter];
     } else if (msr == MSR_IA32_MISC_ENABLE) {
         *value = pmu->misc_enable;
+    } else if ((plain = plain_register(msr)) >= 0) {
+        memcpy(value, (const char *)pmu + plain_registers[plain].offset, sizeof *value);
     } else {
-        const uint64_t *reg = plain_register((struct nb_pmu *)pmu, msr, &ignored);
-        if (!reg)
-            return MSR_GP;
-        *value = *reg;
+        return MSR_GP;
     }
     return MSR_OK;
 }
@@ -150,6 +164,8 @@ static msr_status write_cccr(struct nb_pmu *pmu, int counter, uint64_t value)
     if (!cccr_value_valid(&pmu->config, counter, value))
         return MSR_GP;
     pmu->cccr[counter] = value;
+    pmu->cccr_escr[counter] =
+        (int8_t)nb_escr_routed(counter, cccr_escr_select(value), pmu->config.model);
     /* The edge history restarts with every CCCR write; a PMI still waiting
      * is kept only for the threads whose OVF_PMI bit stays set. */
     pmu->edge_history[counter] = false;
@@ -184,11 +200,10 @@ msr_status nb_pmu_wrmsr(struct nb_pmu *pmu, uint32_t msr, uint64_t value)
         pmu->misc_enable = (pmu->misc_enable & MISC_READ_ONLY) | (value & ~MISC_READ_ONLY);
         return MSR_OK;
     }
-    uint64_t writable;
-    uint64_t *reg = plain_register(pmu, msr, &writable);
-    if (!reg || (value & ~writable))
+    int plain = plain_register(msr);
+    if (plain < 0 || (value & ~plain_writable_bits(&pmu->config, msr)))
         return MSR_GP;
-    *reg = value;
+    memcpy((char *)pmu + plain_registers[plain].offset, &value, sizeof value);
     return MSR_OK;
 }
 

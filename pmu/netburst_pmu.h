@@ -48,6 +48,7 @@ struct nb_pmu {
     uint64_t escr[NB_NUM_ESCRS];
     int16_t escr_event[NB_NUM_ESCRS];    /* event each ESCR selects, or -1 */
     uint64_t cccr[NB_NUM_COUNTERS];
+    int8_t cccr_escr[NB_NUM_COUNTERS];   /* ESCR each CCCR's select routes to, or -1 */
     uint64_t counter[NB_NUM_COUNTERS];
     uint64_t pebs_enable, pebs_matrix_vert, tc_precise_event, ds_area, misc_enable;
     bool edge_history[NB_NUM_COUNTERS];
