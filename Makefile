@@ -68,8 +68,8 @@ memcheck:
 	$(MAKE) BUILD=build/memcheck RUN_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full \
 	    --show-leak-kinds=all --errors-for-leak-kinds=all" check
 
+# Line coverage per directory with gcov (part of gcc).
 coverage:
-	@$(NEED) gcovr gcovr
 	rm -rf build/coverage
 	$(MAKE) BUILD=build/coverage CFLAGS="-O0 -g" EXTRA="--coverage" check
 	@sh tests/coverage_report.sh build/coverage

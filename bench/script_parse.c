@@ -364,16 +364,18 @@ static int append(struct parser *p, const struct bench_stmt *st, size_t *cap)
     return BENCH_OK;
 }
 
-/* Reads one line; fails on an over-long line or a NUL byte. */
-static int read_line(struct parser *p, FILE *in, char *buf, bool *eof)
+/* Reads one line into *buf (grown by getline); fails on an over-long line
+ * or a NUL byte, which a text script cannot hold. */
+static int read_line(struct parser *p, FILE *in, char **buf, size_t *cap, bool *eof)
 {
-    *eof = fgets(buf, MAX_LINE, in) == NULL;
+    errno = 0;
+    ssize_t len = getline(buf, cap, in);
+    *eof = len < 0;
     if (*eof)
-        return ferror(in) ? fail(p, "read error: %s", strerror(errno)) : BENCH_OK;
-    size_t len = strlen(buf);
-    if (len == MAX_LINE - 1 && buf[len - 1] != '\n' && !feof(in))
-        return fail(p, "line longer than %d characters", MAX_LINE - 2);
-    if (memchr(buf, '\0', len + 1) != buf + len)
+        return errno && ferror(in) ? fail(p, "read error: %s", strerror(errno)) : BENCH_OK;
+    if (len > MAX_LINE)
+        return fail(p, "line longer than %d characters", MAX_LINE);
+    if (memchr(*buf, '\0', (size_t)len))
         return fail(p, "unexpected NUL byte");
     return BENCH_OK;
 }
@@ -386,15 +388,13 @@ int bench_parse(FILE *in, const char *path, struct bench_script *script, char *e
     script->model = 2;
     script->ht = true;
     struct parser p = {.path = path, .script = script, .error = error, .error_size = error_size};
-    char *buf = malloc(MAX_LINE);
-    if (!buf)
-        return fail(&p, "out of memory");
-    size_t cap = 0;
+    char *buf = NULL;
+    size_t buf_cap = 0, cap = 0;
     int rc = BENCH_OK;
     for (;;) {
         bool eof;
         p.line++;
-        rc = read_line(&p, in, buf, &eof);
+        rc = read_line(&p, in, &buf, &buf_cap, &eof);
         if (rc != BENCH_OK || eof)
             break;
         tokenize(&p, buf);

@@ -42,6 +42,6 @@ void escr_detect(uint64_t escr, const struct nb_occurrence *occ, uint16_t ti_mas
                      ((selected & ti_mask) && escr_qualifies(escr, occ, true, ht));
     if (!qualifies)
         return;
-    uint32_t sum = *bus + occ->count;
+    uint64_t sum = (uint64_t)*bus + occ->count;
     *bus = (uint8_t)(sum > BUS_MAX ? BUS_MAX : sum);
 }

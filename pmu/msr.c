@@ -4,8 +4,10 @@
 
 msr_status msr_read(struct msr_backend *backend, int cpu, uint32_t msr, uint64_t *value)
 {
-    *value = 0;
-    return backend->ops->read(backend, cpu, msr, value);
+    msr_status status = backend->ops->read(backend, cpu, msr, value);
+    if (status != MSR_OK)
+        *value = 0; /* a failed read yields nothing, whatever a backend left there */
+    return status;
 }
 
 msr_status msr_write(struct msr_backend *backend, int cpu, uint32_t msr, uint64_t value)

@@ -1,0 +1,357 @@
+/* The simulated P5 PMU and its event table: docs/semantics.md, "P5". */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pmu/p5_events.h"
+#include "pmu/p5_pmu.h"
+
+static struct p5_pmu pmu;
+
+#define CESR(es0, cc0, pc0, es1, cc1, pc1)                                                  \
+    ((uint64_t)(es0) | ((uint64_t)(cc0) << 6) | ((uint64_t)(pc0) << 9) |                    \
+     ((uint64_t)(es1) << 16) | ((uint64_t)(cc1) << 22) | ((uint64_t)(pc1) << 25))
+
+static uint64_t rd(uint32_t msr)
+{
+    uint64_t v = 0x5a5a;
+    assert_int_equal(p5_pmu_rdmsr(&pmu, msr, &v), MSR_OK);
+    return v;
+}
+
+static void wr(uint32_t msr, uint64_t v)
+{
+    assert_int_equal(p5_pmu_wrmsr(&pmu, msr, v), MSR_OK);
+}
+
+static void test_reset(void **state)
+{
+    (void)state;
+    memset(&pmu, 0xff, sizeof pmu);
+    p5_pmu_init(&pmu);
+    assert_int_equal(rd(P5_MSR_TSC), 0);
+    assert_int_equal(rd(P5_MSR_CESR), 0);
+    assert_int_equal(rd(P5_MSR_CTR0), 0);
+    assert_int_equal(rd(P5_MSR_CTR1), 0);
+    assert_int_equal(pmu.cpl, 3);
+    assert_int_equal(pmu.cycles, 0);
+    assert_int_equal(P5_MSR_TSC, 0x10);
+    assert_int_equal(P5_MSR_CESR, 0x11);
+    assert_int_equal(P5_MSR_CTR0, 0x12);
+    assert_int_equal(P5_MSR_CTR1, 0x13);
+}
+
+static void test_cesr_fields(void **state)
+{
+    (void)state;
+    /* seed 001 Fig. 3.4: data read miss and data read, user level */
+    uint64_t c = 0x00800083;
+    assert_int_equal(p5_cesr_event(c, 0), 0x03);
+    assert_int_equal(p5_cesr_control(c, 0), 2);
+    assert_int_equal(p5_cesr_event(c, 1), 0x00);
+    assert_int_equal(p5_cesr_control(c, 1), 2);
+    c = CESR(0x3f, 7, 1, 0x2a, 5, 1);
+    assert_int_equal(c, 0x036a03ffull);
+    assert_int_equal(p5_cesr_event(c, 0), 0x3f);
+    assert_int_equal(p5_cesr_control(c, 0), 7);
+    assert_int_equal(p5_cesr_event(c, 1), 0x2a);
+    assert_int_equal(p5_cesr_control(c, 1), 5);
+    /* PC bits are not part of the fields */
+    assert_int_equal(p5_cesr_control(CESR(0, 0, 1, 0, 0, 1), 0), 0);
+    assert_int_equal(p5_cesr_control(CESR(0, 0, 1, 0, 0, 1), 1), 0);
+    assert_int_equal(p5_cesr_event(CESR(0, 7, 1, 0, 7, 1), 1), 0);
+}
+
+static void test_cesr_reserved_bits(void **state)
+{
+    (void)state;
+    p5_pmu_init(&pmu);
+    wr(P5_MSR_CESR, 0x03ff03ff);
+    assert_int_equal(rd(P5_MSR_CESR), 0x03ff03ff);
+    for (int b = 0; b < 64; b++) {
+        bool defined = b <= 9 || (b >= 16 && b <= 25);
+        if (defined) {
+            wr(P5_MSR_CESR, 1ull << b);
+            assert_int_equal(rd(P5_MSR_CESR), 1ull << b);
+        } else {
+            wr(P5_MSR_CESR, 0x00800083);
+            assert_int_equal(p5_pmu_wrmsr(&pmu, P5_MSR_CESR, 1ull << b), MSR_GP);
+            assert_int_equal(rd(P5_MSR_CESR), 0x00800083);
+        }
+    }
+}
+
+static void test_unknown_msrs(void **state)
+{
+    (void)state;
+    p5_pmu_init(&pmu);
+    static const uint32_t bad[] = {0x0, 0xe, 0xf, 0x14, 0x15, 0x300, 0x360, 0x1a0, 0x3a0};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint64_t v = 7;
+        assert_int_equal(p5_pmu_rdmsr(&pmu, bad[i], &v), MSR_GP);
+        assert_int_equal(p5_pmu_wrmsr(&pmu, bad[i], 0), MSR_GP);
+    }
+}
+
+static void test_tsc(void **state)
+{
+    (void)state;
+    p5_pmu_init(&pmu);
+    p5_pmu_tick(&pmu);
+    p5_pmu_tick(&pmu);
+    assert_int_equal(rd(P5_MSR_TSC), 2);
+    wr(P5_MSR_TSC, 0xfffffffffffffffeull); /* 64 bits, writable */
+    assert_int_equal(rd(P5_MSR_TSC), 0xfffffffffffffffeull);
+    p5_pmu_tick(&pmu);
+    assert_int_equal(rd(P5_MSR_TSC), 0xffffffffffffffffull);
+    p5_pmu_tick(&pmu);
+    assert_int_equal(rd(P5_MSR_TSC), 0);
+    assert_int_equal(pmu.cycles, 4);
+    /* the TSC ticks whatever the CESR says */
+    wr(P5_MSR_CESR, 0);
+    p5_pmu_tick(&pmu);
+    assert_int_equal(rd(P5_MSR_TSC), 1);
+}
+
+/* The cycles of one scenario: (cpl, occurrences of code 0x16). */
+static const struct {
+    int cpl;
+    uint32_t events;
+} scenario[] = {{3, 2}, {0, 3}, {1, 5}, {2, 7}, {3, 0}, {3, 11}};
+
+static void run_scenario(unsigned cc, uint64_t *ctr0, uint64_t *ctr1)
+{
+    p5_pmu_init(&pmu);
+    wr(P5_MSR_CESR, CESR(0x16, cc, 0, 0x16, cc, 1));
+    for (size_t i = 0; i < sizeof scenario / sizeof scenario[0]; i++) {
+        assert_true(p5_pmu_set_cpl(&pmu, scenario[i].cpl));
+        p5_pmu_event(&pmu, 0x16, scenario[i].events);
+        p5_pmu_event(&pmu, 0x17, 100); /* another code: never counted */
+        p5_pmu_tick(&pmu);
+    }
+    *ctr0 = rd(P5_MSR_CTR0);
+    *ctr1 = rd(P5_MSR_CTR1);
+}
+
+static void test_cc_modes(void **state)
+{
+    (void)state;
+    /* events at CPL 3: 2 + 0 + 11 = 13; at CPL 0-2: 3 + 5 + 7 = 15;
+     * clocks at CPL 3: 3; at CPL 0-2: 3 */
+    static const uint64_t want[8] = {
+        0,  /* 000 disabled */
+        15, /* 001 events, CPL 0-2 */
+        13, /* 010 events, CPL 3 */
+        28, /* 011 events, any CPL */
+        0,  /* 100 disabled */
+        3,  /* 101 clocks, CPL 0-2 */
+        3,  /* 110 clocks, CPL 3 */
+        6,  /* 111 clocks, any CPL */
+    };
+    for (unsigned cc = 0; cc < 8; cc++) {
+        uint64_t c0, c1;
+        run_scenario(cc, &c0, &c1);
+        assert_int_equal(c0, want[cc]);
+        assert_int_equal(c1, want[cc]);
+    }
+}
+
+static void test_clock_mode_cpl_per_cycle(void **state)
+{
+    (void)state;
+    p5_pmu_init(&pmu);
+    wr(P5_MSR_CESR, CESR(0, 6, 0, 0, 5, 0)); /* ctr0 clocks at CPL 3, ctr1 at CPL 0-2 */
+    p5_pmu_tick(&pmu);
+    assert_int_equal(pmu.last_increment[0], 1);
+    assert_int_equal(pmu.last_increment[1], 0);
+    assert_true(p5_pmu_set_cpl(&pmu, 0));
+    p5_pmu_tick(&pmu);
+    p5_pmu_tick(&pmu);
+    assert_int_equal(pmu.last_increment[0], 0);
+    assert_int_equal(pmu.last_increment[1], 1);
+    assert_int_equal(rd(P5_MSR_CTR0), 1);
+    assert_int_equal(rd(P5_MSR_CTR1), 2);
+}
+
+static void test_two_counters_different_events(void **state)
+{
+    (void)state;
+    p5_pmu_init(&pmu);
+    wr(P5_MSR_CESR, 0x00800083); /* ctr0 data_read_miss user, ctr1 data_read user */
+    p5_pmu_event(&pmu, 0x03, 2); /* count=2 */
+    p5_pmu_event(&pmu, 0x00, 5);
+    p5_pmu_event(&pmu, 0x03, 1);
+    p5_pmu_tick(&pmu);
+    assert_int_equal(rd(P5_MSR_CTR0), 3);
+    assert_int_equal(rd(P5_MSR_CTR1), 5);
+    assert_int_equal(pmu.last_increment[0], 3);
+    assert_int_equal(pmu.last_increment[1], 5);
+    /* occurrences belong to their cycle */
+    p5_pmu_tick(&pmu);
+    assert_int_equal(rd(P5_MSR_CTR0), 3);
+    assert_int_equal(pmu.last_increment[0], 0);
+    /* the CPL is the one when the event occurred */
+    assert_true(p5_pmu_set_cpl(&pmu, 0));
+    p5_pmu_event(&pmu, 0x03, 4); /* at CPL 0: not counted by a user-only counter */
+    assert_true(p5_pmu_set_cpl(&pmu, 3));
+    p5_pmu_tick(&pmu);
+    assert_int_equal(rd(P5_MSR_CTR0), 3);
+    /* writing the CESR does not clear the counters */
+    wr(P5_MSR_CESR, 0);
+    assert_int_equal(rd(P5_MSR_CTR0), 3);
+    assert_int_equal(rd(P5_MSR_CTR1), 5);
+    p5_pmu_event(&pmu, 0x03, 4);
+    p5_pmu_tick(&pmu);
+    assert_int_equal(rd(P5_MSR_CTR0), 3);
+}
+
+static void test_counter_40_bits(void **state)
+{
+    (void)state;
+    p5_pmu_init(&pmu);
+    wr(P5_MSR_CTR0, 0xffffffffffull);
+    wr(P5_MSR_CTR1, 0xfffffffffeull);
+    wr(P5_MSR_CESR, CESR(0x16, 3, 0, 0x16, 3, 0));
+    p5_pmu_event(&pmu, 0x16, 3);
+    p5_pmu_tick(&pmu);
+    assert_int_equal(rd(P5_MSR_CTR0), 2);
+    assert_int_equal(rd(P5_MSR_CTR1), 1);
+    /* bits 63:40 of a write are dropped */
+    wr(P5_MSR_CTR0, 0xff00000000000005ull);
+    assert_int_equal(rd(P5_MSR_CTR0), 5);
+    wr(P5_MSR_CTR1, ~0ull);
+    assert_int_equal(rd(P5_MSR_CTR1), 0xffffffffffull);
+}
+
+static void test_set_cpl(void **state)
+{
+    (void)state;
+    p5_pmu_init(&pmu);
+    for (int c = 0; c < 4; c++) {
+        assert_true(p5_pmu_set_cpl(&pmu, c));
+        assert_int_equal(pmu.cpl, c);
+    }
+    assert_false(p5_pmu_set_cpl(&pmu, 4));
+    assert_false(p5_pmu_set_cpl(&pmu, -1));
+    assert_int_equal(pmu.cpl, 3);
+}
+
+static void test_msr_by_name(void **state)
+{
+    (void)state;
+    assert_int_equal(p5_msr_by_name("TSC"), 0x10);
+    assert_int_equal(p5_msr_by_name("tsc"), 0x10);
+    assert_int_equal(p5_msr_by_name("CESR"), 0x11);
+    assert_int_equal(p5_msr_by_name("Cesr"), 0x11);
+    assert_int_equal(p5_msr_by_name("CTR0"), 0x12);
+    assert_int_equal(p5_msr_by_name("ctr1"), 0x13);
+    assert_int_equal(p5_msr_by_name("MSR_CESR"), 0x11);
+    assert_int_equal(p5_msr_by_name("msr_ctr0"), 0x12);
+    assert_int_equal(p5_msr_by_name("CTR2"), 0);
+    assert_int_equal(p5_msr_by_name("MSR_IQ_CCCR0"), 0);
+    assert_int_equal(p5_msr_by_name(""), 0);
+    assert_int_equal(p5_msr_by_name("MSR_"), 0);
+}
+
+static void test_backend(void **state)
+{
+    (void)state;
+    struct msr_backend *b = p5_backend_create();
+    assert_non_null(b);
+    assert_string_equal(b->kind, "p5");
+    struct p5_pmu *p = p5_backend_pmu(b);
+    assert_non_null(p);
+    assert_int_equal(msr_write(b, 0, P5_MSR_CESR, 0x00800083), MSR_OK);
+    assert_int_equal(p->cesr, 0x00800083);
+    uint64_t v = 9;
+    assert_int_equal(msr_read(b, 0, P5_MSR_CESR, &v), MSR_OK);
+    assert_int_equal(v, 0x00800083);
+    assert_int_equal(msr_write(b, 0, P5_MSR_CESR, 1ull << 10), MSR_GP);
+    assert_int_equal(msr_read(b, 0, 0x14, &v), MSR_GP);
+    assert_int_equal(msr_read(b, 1, P5_MSR_CESR, &v), MSR_OS_ERROR);
+    assert_int_equal(msr_errno(b), ENXIO);
+    assert_non_null(strstr(msr_error_message(b), "CPU 1"));
+    assert_null(strchr(msr_error_message(b), '\n'));
+    assert_int_equal(msr_write(b, -1, P5_MSR_CESR, 0), MSR_OS_ERROR);
+    assert_int_equal(msr_errno(b), ENXIO);
+    assert_int_equal(p->cesr, 0x00800083);
+    msr_backend_destroy(b);
+}
+
+/* ---- the event table */
+
+static void test_events_table(void **state)
+{
+    (void)state;
+    assert_int_equal(p5_num_events, 38);
+    for (int i = 0; i < p5_num_events; i++) {
+        assert_true(p5_events[i].code < 64);
+        assert_non_null(p5_events[i].name);
+        assert_non_null(p5_events[i].description);
+        for (int j = i + 1; j < p5_num_events; j++) {
+            assert_true(p5_events[i].code != p5_events[j].code);
+            assert_true(strcasecmp(p5_events[i].name, p5_events[j].name) != 0);
+        }
+        assert_ptr_equal(p5_event_by_code(p5_events[i].code), &p5_events[i]);
+        assert_ptr_equal(p5_event_by_name(p5_events[i].name), &p5_events[i]);
+    }
+    /* the defined codes: 0x00-0x0f, 0x12-0x1f, 0x22-0x29 */
+    for (unsigned code = 0; code < 64; code++) {
+        bool defined = code <= 0x0f || (code >= 0x12 && code <= 0x1f) ||
+                       (code >= 0x22 && code <= 0x29);
+        assert_int_equal(p5_event_by_code(code) != NULL, defined);
+    }
+    assert_null(p5_event_by_code(64));
+    assert_null(p5_event_by_code(0x103)); /* no masking to 6 bits in the lookup */
+
+    const struct p5_event *e = p5_event_by_name("data_read_miss");
+    assert_non_null(e);
+    assert_int_equal(e->code, 0x03);
+    assert_false(e->duration);
+    assert_ptr_equal(p5_event_by_name("DATA_READ_MISS"), e);
+    assert_ptr_equal(p5_event_by_name("Data_Read_Miss"), e);
+    assert_int_equal(p5_event_by_name("data_read")->code, 0x00);
+    assert_int_equal(p5_event_by_name("data_write")->code, 0x01);
+    assert_int_equal(p5_event_by_name("data_read_or_write")->code, 0x28);
+    assert_int_equal(p5_event_by_name("data_read_or_write_miss")->code, 0x29);
+    assert_int_equal(p5_event_by_name("instructions_executed")->code, 0x16);
+    assert_int_equal(p5_event_by_name("flops")->code, 0x22);
+    assert_int_equal(p5_event_by_name("hardware_interrupts")->code, 0x27);
+    assert_true(p5_event_by_name("clocks_while_bus_cycle_in_progress")->duration);
+    assert_int_equal(p5_event_by_name("clocks_while_bus_cycle_in_progress")->code, 0x18);
+    assert_true(p5_event_by_code(0x1f)->duration);
+    assert_false(p5_event_by_code(0x1c)->duration);
+    assert_null(p5_event_by_name("data_read_mis"));
+    assert_null(p5_event_by_name(""));
+    assert_null(p5_event_by_name("0x03"));
+    int durations = 0;
+    for (int i = 0; i < p5_num_events; i++)
+        durations += p5_events[i].duration;
+    assert_int_equal(durations, 5); /* 0x18-0x1b and 0x1f */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reset),
+        cmocka_unit_test(test_cesr_fields),
+        cmocka_unit_test(test_cesr_reserved_bits),
+        cmocka_unit_test(test_unknown_msrs),
+        cmocka_unit_test(test_tsc),
+        cmocka_unit_test(test_cc_modes),
+        cmocka_unit_test(test_clock_mode_cpl_per_cycle),
+        cmocka_unit_test(test_two_counters_different_events),
+        cmocka_unit_test(test_counter_40_bits),
+        cmocka_unit_test(test_set_cpl),
+        cmocka_unit_test(test_msr_by_name),
+        cmocka_unit_test(test_backend),
+        cmocka_unit_test(test_events_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
