@@ -50,10 +50,10 @@ unit-tests: $(UNIT_BINS)
 check: all unit-tests clang-check
 	@sh tests/run_tests.sh $(BUILD) $(RUN_WRAPPER)
 
-# Warning-free under clang as well as gcc.
-clang-check:
+# Warning-free under clang as well as gcc: the library, the CLI, the tests.
+clang-check: test-deps
 	@$(NEED) clang clang
-	@clang $(STD) $(WARN) -I. -fsyntax-only $(LIB_SRCS) $(CLI_SRCS)
+	@clang $(STD) $(WARN) -I. -fsyntax-only $(LIB_SRCS) $(CLI_SRCS) $(UNIT_SRCS) tests/fuzz/*.c
 
 demo: $(BIN)
 	$(BIN) run tests/bench/demo.pmu --vcd $(BUILD)/demo.vcd

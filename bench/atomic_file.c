@@ -31,13 +31,17 @@ bool atomic_open(struct atomic_file *file, const char *path, char *error, size_t
 
 bool atomic_commit(struct atomic_file *file, char *error, size_t error_size)
 {
-    bool ok = !ferror(file->stream);
-    ok = fclose(file->stream) == 0 && ok;
+    int err = 0;
+    if (ferror(file->stream))
+        err = EIO;
+    if (fclose(file->stream) != 0 && !err)
+        err = errno;
     file->stream = NULL;
-    if (ok && rename(file->temp, file->path) == 0)
+    if (!err && rename(file->temp, file->path) != 0)
+        err = errno;
+    if (!err)
         return true;
-    snprintf(error, error_size, "%s: cannot write: %s", file->path,
-             errno ? strerror(errno) : "I/O error");
+    snprintf(error, error_size, "%s: cannot write: %s", file->path, strerror(err));
     unlink(file->temp);
     return false;
 }

@@ -4,7 +4,9 @@
 #ifndef BENCH_BENCH_H
 #define BENCH_BENCH_H
 
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -37,6 +39,16 @@ struct bench_script {
     struct bench_stmt *stmts;
     size_t n_stmts;
 };
+
+/* Formats "path:line: message", or just the message when path is NULL. */
+void bench_format_error(char *error, size_t error_size, const char *path, int line,
+                        const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
+
+/* The statement's keyword, e.g. "tick". */
+const char *bench_stmt_verb(enum bench_stmt_kind kind);
+
+/* The largest N of `tick N`: a run stays bounded. */
+#define BENCH_MAX_TICK 0xffffffffull
 
 /* Exit statuses of the bench. */
 enum { BENCH_OK = 0, BENCH_RUNTIME_ERROR = 1, BENCH_SCRIPT_ERROR = 2 };

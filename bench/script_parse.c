@@ -29,12 +29,9 @@ struct parser {
 
 __attribute__((format(printf, 2, 3))) static int fail(struct parser *p, const char *fmt, ...)
 {
-    int used = snprintf(p->error, p->error_size, "%s:%d: ", p->path, p->line);
-    if (used < 0 || (size_t)used >= p->error_size)
-        return BENCH_SCRIPT_ERROR;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(p->error + used, p->error_size - (size_t)used, fmt, ap);
+    bench_format_error(p->error, p->error_size, p->path, p->line, fmt, ap);
     va_end(ap);
     return BENCH_SCRIPT_ERROR;
 }
@@ -101,8 +98,9 @@ static int expect_tokens(struct parser *p, int min, int max, const char *usage)
     return BENCH_OK;
 }
 
-static int parse_cpu(struct parser *p)
+static int parse_cpu(struct parser *p, struct bench_stmt *st)
 {
+    (void)st; /* the cpu statement configures the script, not a step */
     struct bench_script *s = p->script;
     if (s->n_stmts > 0)
         return fail(p, "'cpu' must be the first statement and appear once");
@@ -115,8 +113,13 @@ static int parse_cpu(struct parser *p)
     if (strcmp(p->tokens[1], "netburst") != 0)
         return fail(p, "unknown cpu '%s' (expected netburst or p5)", p->tokens[1]);
     s->cpu = BENCH_NETBURST;
+    bool model_given = false, ht_given = false;
     for (int i = 2; i < p->n_tokens; i++) {
         uint64_t model;
+        bool is_ht = strncmp(p->tokens[i], "ht=", 3) == 0;
+        bool is_model = strncmp(p->tokens[i], "model=", 6) == 0;
+        if ((is_ht && ht_given) || (is_model && model_given))
+            return fail(p, "'%s' repeats an option already given", p->tokens[i]);
         int got = keyed_number(p, p->tokens[i], "model", 255, &model);
         if (got == BENCH_SCRIPT_ERROR)
             return got;
@@ -125,10 +128,12 @@ static int parse_cpu(struct parser *p)
                 return fail(p, "unknown NetBurst model %llu (expected 0, 1, 2, 3, 4 or 6)",
                             (unsigned long long)model);
             s->model = (int)model;
+            model_given = true;
         } else if (strcmp(p->tokens[i], "ht=on") == 0) {
-            s->ht = true;
+            s->ht = ht_given = true;
         } else if (strcmp(p->tokens[i], "ht=off") == 0) {
             s->ht = false;
+            ht_given = true;
         } else {
             return fail(p, "unexpected '%s' (expected model=N or ht=on|off)", p->tokens[i]);
         }
@@ -203,12 +208,13 @@ static const char *models_of(const struct nb_event *event, char *buf, size_t siz
 /* NetBurst: NAME:SUB[:SUB...] with the SDM's names. */
 static int netburst_event_name(struct parser *p, char *name, struct bench_stmt *st)
 {
-    char *save = NULL;
-    char *event_name = strtok_r(name, ":", &save);
-    int index = event_name ? nb_event_find(event_name) : -1;
+    char *rest = strchr(name, ':');
+    if (rest)
+        *rest++ = '\0';
+    int index = nb_event_find(name);
     if (index < 0)
         return fail(p, "unknown NetBurst event '%s' (pmubench's catalog has the SDM's names, "
-                       "e.g. branch_retired)", event_name ? event_name : "");
+                       "e.g. branch_retired)", name);
     const struct nb_event *event = &nb_events[index];
     char names[512];
     if (!(event->models & (1u << p->script->model)))
@@ -216,7 +222,10 @@ static int netburst_event_name(struct parser *p, char *name, struct bench_stmt *
                     p->script->model, models_of(event, names, sizeof names));
     st->event = index;
     st->mask = 0;
-    for (char *sub = strtok_r(NULL, ":", &save); sub; sub = strtok_r(NULL, ":", &save)) {
+    for (char *sub = rest; sub; sub = rest) {
+        rest = strchr(sub, ':');
+        if (rest)
+            *rest++ = '\0';
         const struct nb_subevent *found = nb_subevent_find(event, sub);
         if (!found) {
             list_subevents(event, names, sizeof names);
@@ -277,62 +286,76 @@ static int parse_event(struct parser *p, struct bench_stmt *st)
     return BENCH_OK;
 }
 
+static int parse_wrmsr(struct parser *p, struct bench_stmt *st)
+{
+    int rc = expect_tokens(p, 3, 3, "wrmsr ADDR VALUE");
+    if (rc == BENCH_OK)
+        rc = msr_arg(p, p->tokens[1], &st->msr);
+    return rc == BENCH_OK ? number_arg(p, p->tokens[2], "VALUE", UINT64_MAX, &st->value) : rc;
+}
+
+static int parse_rdmsr(struct parser *p, struct bench_stmt *st)
+{
+    int rc = expect_tokens(p, 2, 2, "rdmsr ADDR");
+    return rc == BENCH_OK ? msr_arg(p, p->tokens[1], &st->msr) : rc;
+}
+
+static int parse_rdpmc(struct parser *p, struct bench_stmt *st)
+{
+    if (p->script->cpu == BENCH_P5)
+        return fail(p, "the P5 has no RDPMC instruction (it came with the Pentium MMX); "
+                       "use rdmsr CTR0");
+    uint64_t ecx;
+    int rc = expect_tokens(p, 2, 2, "rdpmc ECX");
+    if (rc == BENCH_OK)
+        rc = number_arg(p, p->tokens[1], "ECX", UINT32_MAX, &ecx);
+    if (rc == BENCH_OK)
+        st->msr = (uint32_t)ecx;
+    return rc;
+}
+
+static int parse_tick(struct parser *p, struct bench_stmt *st)
+{
+    st->value = 1;
+    int rc = expect_tokens(p, 1, 2, "tick [N]");
+    if (rc == BENCH_OK && p->n_tokens == 2) {
+        rc = number_arg(p, p->tokens[1], "N", BENCH_MAX_TICK, &st->value);
+        if (rc == BENCH_OK && st->value == 0)
+            rc = fail(p, "expected 'tick N' with N of 1 or more");
+    }
+    return rc;
+}
+
+static const struct {
+    const char *verb;
+    int (*parse)(struct parser *p, struct bench_stmt *st);
+} statements[] = {
+    [STMT_CPU] = {"cpu", parse_cpu},       [STMT_WRMSR] = {"wrmsr", parse_wrmsr},
+    [STMT_RDMSR] = {"rdmsr", parse_rdmsr}, [STMT_RDPMC] = {"rdpmc", parse_rdpmc},
+    [STMT_THREAD] = {"thread", parse_thread}, [STMT_EVENT] = {"event", parse_event},
+    [STMT_TICK] = {"tick", parse_tick},
+};
+
+const char *bench_stmt_verb(enum bench_stmt_kind kind)
+{
+    return statements[kind].verb;
+}
+
 static int parse_statement(struct parser *p, struct bench_stmt *st)
 {
     const char *verb = p->tokens[0];
-    uint64_t value;
-    int rc;
     st->line = p->line;
-    if (strcmp(verb, "cpu") == 0) {
-        st->kind = STMT_CPU;
-        return parse_cpu(p);
+    for (size_t k = 0; k < sizeof statements / sizeof statements[0]; k++) {
+        if (strcmp(verb, statements[k].verb) != 0)
+            continue;
+        st->kind = (enum bench_stmt_kind)k;
+        if (st->kind != STMT_CPU && p->script->n_stmts == 0)
+            break;
+        return statements[k].parse(p, st);
     }
     if (p->script->n_stmts == 0)
         return fail(p, "expected 'cpu netburst ...' or 'cpu p5' as the first statement, got '%s'",
                     verb);
-    if (strcmp(verb, "wrmsr") == 0) {
-        st->kind = STMT_WRMSR;
-        rc = expect_tokens(p, 3, 3, "wrmsr ADDR VALUE");
-        if (rc == BENCH_OK)
-            rc = msr_arg(p, p->tokens[1], &st->msr);
-        return rc == BENCH_OK ? number_arg(p, p->tokens[2], "VALUE", UINT64_MAX, &st->value) : rc;
-    }
-    if (strcmp(verb, "rdmsr") == 0) {
-        st->kind = STMT_RDMSR;
-        rc = expect_tokens(p, 2, 2, "rdmsr ADDR");
-        return rc == BENCH_OK ? msr_arg(p, p->tokens[1], &st->msr) : rc;
-    }
-    if (strcmp(verb, "rdpmc") == 0) {
-        st->kind = STMT_RDPMC;
-        if (p->script->cpu == BENCH_P5)
-            return fail(p, "the P5 has no RDPMC instruction (it came with the Pentium MMX); "
-                           "use rdmsr CTR0");
-        rc = expect_tokens(p, 2, 2, "rdpmc ECX");
-        if (rc == BENCH_OK)
-            rc = number_arg(p, p->tokens[1], "ECX", UINT32_MAX, &value);
-        if (rc == BENCH_OK)
-            st->msr = (uint32_t)value;
-        return rc;
-    }
-    if (strcmp(verb, "thread") == 0) {
-        st->kind = STMT_THREAD;
-        return parse_thread(p, st);
-    }
-    if (strcmp(verb, "event") == 0) {
-        st->kind = STMT_EVENT;
-        return parse_event(p, st);
-    }
-    if (strcmp(verb, "tick") == 0) {
-        st->kind = STMT_TICK;
-        st->value = 1;
-        rc = expect_tokens(p, 1, 2, "tick [N]");
-        if (rc == BENCH_OK && p->n_tokens == 2) {
-            rc = number_arg(p, p->tokens[1], "N", UINT64_MAX, &st->value);
-            if (rc == BENCH_OK && st->value == 0)
-                rc = fail(p, "expected 'tick N' with N of 1 or more");
-        }
-        return rc;
-    }
     return fail(p, "unknown statement '%s' (expected cpu, wrmsr, rdmsr, rdpmc, thread, event "
                    "or tick)", verb);
 }

@@ -24,6 +24,7 @@ struct runner {
 
     /* What the waveform shows: ESCRs that were ever programmed and
      * counters that were ever enabled (found by a first, silent pass). */
+    bool probing;
     uint64_t used_escrs;
     uint32_t used_counters;
     struct vcd *vcd;
@@ -34,24 +35,23 @@ struct runner {
     size_t error_size;
 };
 
-__attribute__((format(printf, 3, 4))) static int runtime_error(struct runner *r, int line,
-                                                               const char *fmt, ...)
+/* A failure at a statement: "file:line: message". */
+__attribute__((format(printf, 4, 5))) static int fail_at(struct runner *r, int status, int line,
+                                                         const char *fmt, ...)
 {
-    int used = snprintf(r->error, r->error_size, "%s:%d: ", r->script->path, line);
     va_list ap;
     va_start(ap, fmt);
-    if (used >= 0 && (size_t)used < r->error_size)
-        vsnprintf(r->error + used, r->error_size - (size_t)used, fmt, ap);
+    bench_format_error(r->error, r->error_size, r->script->path, line, fmt, ap);
     va_end(ap);
-    return BENCH_RUNTIME_ERROR;
+    return status;
 }
 
-__attribute__((format(printf, 2, 3))) static int failure(struct runner *r, const char *fmt,
-                                                         ...)
+/* A failure of the run as a whole. */
+__attribute__((format(printf, 2, 3))) static int failure(struct runner *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->error, r->error_size, fmt, ap);
+    bench_format_error(r->error, r->error_size, NULL, 0, fmt, ap);
     va_end(ap);
     return BENCH_RUNTIME_ERROR;
 }
@@ -81,8 +81,8 @@ static int do_msr(struct runner *r, const struct bench_stmt *st)
     const char *op = write ? "wrmsr" : "rdmsr";
     unsigned long long c = (unsigned long long)cycles(r);
     if (status == MSR_OS_ERROR)
-        return runtime_error(r, st->line, "%s 0x%x: %s", op, st->msr,
-                             msr_error_message(r->msrs));
+        return fail_at(r, BENCH_RUNTIME_ERROR, st->line, "%s 0x%x: %s", op, st->msr,
+                       msr_error_message(r->msrs));
     if (status == MSR_GP)
         print(r, "@%llu %s 0x%x #GP\n", c, op, st->msr);
     else if (!write)
@@ -118,7 +118,7 @@ static int do_event(struct runner *r, const struct bench_stmt *st)
         return BENCH_OK;
     }
     if (!nb_pmu_event(r->nb, st->event, st->mask, st->thread, st->count))
-        return runtime_error(r, st->line, "out of memory");
+        return fail_at(r, BENCH_RUNTIME_ERROR, st->line, "out of memory");
     return BENCH_OK;
 }
 
@@ -134,7 +134,7 @@ static void note_usage(struct runner *r)
             r->used_counters |= 1u << c;
 }
 
-static void declare_netburst_signals(struct runner *r)
+static bool declare_netburst_signals(struct runner *r)
 {
     static const struct {
         const char *name;
@@ -144,24 +144,33 @@ static void declare_netburst_signals(struct runner *r)
         [SIG_INCREMENT] = {"increment", 4}, [SIG_VALUE] = {"value", 40},
         [SIG_OVF] = {"ovf", 1}, [SIG_PMI] = {"pmi", 2},
     };
+    bool ok = true;
     for (int e = 0; e < NB_NUM_ESCRS; e++)
-        if (r->used_escrs & (1ull << e))
+        if (r->used_escrs & (1ull << e)) {
             r->escr_signal[e] = vcd_signal(r->vcd, "detectors", nb_escrs[e].name + 4, 4);
+            ok = ok && r->escr_signal[e] >= 0;
+        }
     for (int c = 0; c < NB_NUM_COUNTERS; c++)
         if (r->used_counters & (1u << c))
-            for (int s = 0; s < SIGS_PER_COUNTER; s++)
+            for (int s = 0; s < SIGS_PER_COUNTER; s++) {
                 r->counter_signal[c][s] = vcd_signal(r->vcd, nb_counter_name(c) + 4,
                                                      counter_signals[s].name,
                                                      counter_signals[s].width);
+                ok = ok && r->counter_signal[c][s] >= 0;
+            }
+    return ok;
 }
 
-static void declare_p5_signals(struct runner *r)
+static bool declare_p5_signals(struct runner *r)
 {
     static const char *const names[2] = {"CTR0", "CTR1"};
+    bool ok = true;
     for (int c = 0; c < 2; c++) {
-        r->counter_signal[c][SIG_INCREMENT] = vcd_signal(r->vcd, names[c], "increment", 32);
+        r->counter_signal[c][SIG_INCREMENT] = vcd_signal(r->vcd, names[c], "increment", 64);
         r->counter_signal[c][SIG_VALUE] = vcd_signal(r->vcd, names[c], "value", 40);
+        ok = ok && r->counter_signal[c][SIG_INCREMENT] >= 0 && r->counter_signal[c][SIG_VALUE] >= 0;
     }
+    return ok;
 }
 
 static void sample_netburst(struct runner *r)
@@ -204,7 +213,8 @@ static void one_cycle(struct runner *r)
         }
         return;
     }
-    note_usage(r);
+    if (r->probing)
+        note_usage(r);
     nb_pmu_tick(r->nb);
     if (r->vcd) {
         vcd_time(r->vcd, cycle);
@@ -275,7 +285,8 @@ static void stop(struct runner *r)
 /* The first, silent pass: which detectors and counters the waveform shows. */
 static int find_waveform_signals(struct runner *r)
 {
-    struct runner probe = {.script = r->script, .error = r->error, .error_size = r->error_size};
+    struct runner probe = {.script = r->script, .probing = true, .error = r->error,
+                           .error_size = r->error_size};
     if (!start_simulation(&probe))
         return failure(r, "out of memory");
     int rc = run_statements(&probe);
@@ -295,10 +306,8 @@ static int open_waveform(struct runner *r, const char *path)
     r->vcd = vcd_create(path, r->error, r->error_size);
     if (!r->vcd)
         return BENCH_RUNTIME_ERROR;
-    if (r->nb)
-        declare_netburst_signals(r);
-    else
-        declare_p5_signals(r);
+    if (!(r->nb ? declare_netburst_signals(r) : declare_p5_signals(r)))
+        return failure(r, "out of memory");
     vcd_begin(r->vcd);
     return BENCH_OK;
 }
@@ -308,15 +317,12 @@ static int check_hardware_script(struct runner *r)
 {
     for (size_t i = 0; i < r->script->n_stmts; i++) {
         const struct bench_stmt *st = &r->script->stmts[i];
-        static const char *const verbs[] = {[STMT_RDPMC] = "rdpmc", [STMT_THREAD] = "thread",
-                                            [STMT_EVENT] = "event", [STMT_TICK] = "tick"};
-        if (st->kind == STMT_RDPMC || st->kind == STMT_THREAD || st->kind == STMT_EVENT ||
-            st->kind == STMT_TICK) {
-            runtime_error(r, st->line,
-                          "'%s' needs the simulated PMU; on a real MSR device a script may "
-                          "only use cpu, wrmsr and rdmsr", verbs[st->kind]);
-            return BENCH_SCRIPT_ERROR;
-        }
+        bool register_access =
+            st->kind == STMT_CPU || st->kind == STMT_WRMSR || st->kind == STMT_RDMSR;
+        if (!register_access)
+            return fail_at(r, BENCH_SCRIPT_ERROR, st->line,
+                           "'%s' needs the simulated PMU; on a real MSR device a script may "
+                           "only use cpu, wrmsr and rdmsr", bench_stmt_verb(st->kind));
     }
     return BENCH_OK;
 }

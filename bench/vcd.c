@@ -6,8 +6,6 @@
 
 #include "atomic_file.h"
 
-enum { MAX_SIGNALS = 512 };
-
 struct vcd_var {
     char scope[40];
     char name[40];
@@ -18,8 +16,8 @@ struct vcd_var {
 struct vcd {
     struct atomic_file out;
     FILE *file;
-    struct vcd_var vars[MAX_SIGNALS];
-    int n_vars;
+    struct vcd_var *vars;
+    int n_vars, cap_vars;
     uint64_t time;
     bool time_written;
 };
@@ -52,12 +50,19 @@ struct vcd *vcd_create(const char *path, char *error, size_t error_size)
 
 int vcd_signal(struct vcd *vcd, const char *scope, const char *name, int width)
 {
-    if (vcd->n_vars == MAX_SIGNALS)
-        return -1;
+    if (vcd->n_vars == vcd->cap_vars) {
+        int cap = vcd->cap_vars ? 2 * vcd->cap_vars : 64;
+        struct vcd_var *grown = realloc(vcd->vars, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        vcd->vars = grown;
+        vcd->cap_vars = cap;
+    }
     struct vcd_var *var = &vcd->vars[vcd->n_vars];
     snprintf(var->scope, sizeof var->scope, "%s", scope);
     snprintf(var->name, sizeof var->name, "%s", name);
     var->width = width;
+    var->value = 0;
     return vcd->n_vars++;
 }
 
@@ -136,6 +141,7 @@ bool vcd_close(struct vcd *vcd, uint64_t end_time, char *error, size_t error_siz
     if (end_time > vcd->time || !vcd->time_written)
         fprintf(vcd->file, "#%llu\n", (unsigned long long)end_time);
     bool ok = atomic_commit(&vcd->out, error, error_size);
+    free(vcd->vars);
     free(vcd);
     return ok;
 }
@@ -145,5 +151,6 @@ void vcd_abort(struct vcd *vcd)
     if (!vcd)
         return;
     atomic_abort(&vcd->out);
+    free(vcd->vars);
     free(vcd);
 }

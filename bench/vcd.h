@@ -13,7 +13,8 @@ struct vcd;
 /* Starts a dump for `path`; NULL with a message in `error` on failure. */
 struct vcd *vcd_create(const char *path, char *error, size_t error_size);
 
-/* Declares a signal (before vcd_begin); returns its handle. */
+/* Declares a signal (before vcd_begin); returns its handle, or -1 when out
+ * of memory. */
 int vcd_signal(struct vcd *vcd, const char *scope, const char *name, int width);
 
 /* Writes the header and the initial values (all zero). */

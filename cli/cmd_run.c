@@ -1,6 +1,7 @@
 /* pmubench run SCRIPT [--vcd FILE] [--record FILE] [--msr-device PATH] */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench/atomic_file.h"
@@ -64,6 +65,10 @@ static int parse_args(int argc, char **argv, struct run_args *args)
         fprintf(stderr, "pmubench run: --vcd needs the simulated PMU, not --msr-device\n");
         return 2;
     }
+    if (args->vcd && args->record && strcmp(args->vcd, args->record) == 0) {
+        fprintf(stderr, "pmubench run: --vcd and --record name the same file '%s'\n", args->vcd);
+        return 2;
+    }
     return 0;
 }
 
@@ -81,20 +86,50 @@ static int load_script(const char *path, struct bench_script *script, char *erro
     return rc;
 }
 
+static int open_device(const char *device, const struct bench_script *script,
+                       struct msr_backend **backend, char *error, size_t size)
+{
+    enum msr_target target = script->cpu == BENCH_P5 ? MSR_TARGET_P5 : MSR_TARGET_NETBURST;
+    *backend = msr_linux_create(device, target, cpu_identity_read);
+    if (*backend)
+        return BENCH_OK;
+    snprintf(error, size, "%.200s: %s", device, strerror(errno));
+    return BENCH_RUNTIME_ERROR;
+}
+
+/* Runs with the statement output collected in memory, so that stdout gets
+ * all of it after a successful run and none of it after a failure. */
+static int run_collecting_output(const struct bench_script *script, struct bench_options *options,
+                                 char *error, size_t size)
+{
+    char *text = NULL;
+    size_t length = 0;
+    options->out = open_memstream(&text, &length);
+    if (!options->out) {
+        snprintf(error, size, "out of memory");
+        return BENCH_RUNTIME_ERROR;
+    }
+    int rc = bench_run(script, options, error, size);
+    fclose(options->out);
+    if (rc == BENCH_OK)
+        fwrite(text, 1, length, stdout);
+    free(text);
+    return rc;
+}
+
 static int run_script(const struct run_args *args, const struct bench_script *script,
                       char *error, size_t size)
 {
-    struct bench_options options = {.out = stdout, .vcd_path = args->vcd};
+    struct bench_options options = {.vcd_path = args->vcd};
     struct atomic_file record = {0};
-    if (args->record && !atomic_open(&record, args->record, error, size))
+    if (args->device && open_device(args->device, script, &options.hardware, error, size))
         return BENCH_RUNTIME_ERROR;
-    options.record_log = record.stream;
-    if (args->device) {
-        enum msr_target target =
-            script->cpu == BENCH_P5 ? MSR_TARGET_P5 : MSR_TARGET_NETBURST;
-        options.hardware = msr_linux_create(args->device, target, cpu_identity_read);
+    if (args->record && !atomic_open(&record, args->record, error, size)) {
+        msr_backend_destroy(options.hardware);
+        return BENCH_RUNTIME_ERROR;
     }
-    int rc = bench_run(script, &options, error, size);
+    options.record_log = record.stream;
+    int rc = run_collecting_output(script, &options, error, size);
     msr_backend_destroy(options.hardware);
     if (args->record) {
         if (rc == BENCH_OK) {

@@ -9,6 +9,7 @@
 #ifndef PMU_MSR_H
 #define PMU_MSR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -47,6 +48,14 @@ msr_status msr_fail(struct msr_backend *backend, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 const char *msr_status_name(msr_status status);
+
+/* Whether two MSR names are the same, ignoring case and a leading "MSR_"
+ * or "IA32_", so "iq_cccr0", "MSR_IQ_CCCR0" and "PEBS_ENABLE" all match
+ * the SDM's spelling. */
+bool msr_names_match(const char *a, const char *b);
+
+/* Both PMUs' counters are 40 bits wide. */
+#define PMU_COUNTER_MASK ((1ull << 40) - 1)
 
 /* ---- The recording backend: logs every access, one line each, to `log`,
  * and forwards it to `inner` (which it does not own). */

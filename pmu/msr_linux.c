@@ -3,6 +3,7 @@
 #include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +72,7 @@ bool cpu_identity_read(struct cpu_identity *id)
 
 struct linux_backend {
     struct msr_backend base;
-    char device[240];
+    char device[PATH_MAX];
     enum msr_target target;
     cpu_identity_fn identify;
     bool cpu_checked;
@@ -103,13 +104,13 @@ static msr_status check_processor(struct linux_backend *lb)
 
 static msr_status open_device(struct linux_backend *lb, int cpu, int flags, int *fd)
 {
-    char path[256];
+    char path[PATH_MAX];
     const char *slot = strstr(lb->device, "%d");
-    if (slot)
-        snprintf(path, sizeof path, "%.*s%d%s", (int)(slot - lb->device), lb->device, cpu,
-                 slot + 2);
-    else
-        snprintf(path, sizeof path, "%s", lb->device);
+    int length = slot ? snprintf(path, sizeof path, "%.*s%d%s", (int)(slot - lb->device),
+                                 lb->device, cpu, slot + 2)
+                      : snprintf(path, sizeof path, "%s", lb->device);
+    if (length < 0 || (size_t)length >= sizeof path)
+        return msr_fail(&lb->base, ENAMETOOLONG, "device path too long: %.64s...", lb->device);
     *fd = open(path, flags | O_CLOEXEC);
     if (*fd >= 0)
         return MSR_OK;
@@ -183,6 +184,10 @@ static const struct msr_backend_ops linux_ops = {
 struct msr_backend *msr_linux_create(const char *device, enum msr_target target,
                                      cpu_identity_fn identify)
 {
+    if (strlen(device) >= PATH_MAX) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
     struct linux_backend *lb = calloc(1, sizeof *lb);
     if (!lb)
         return NULL;

@@ -26,7 +26,8 @@ typedef bool (*cpu_identity_fn)(struct cpu_identity *id);
 
 /* `device` is the device path; "%d" in it is replaced by the CPU number
  * ("/dev/cpu/%d/msr").  `identify` says what processor this is: pass
- * cpu_identity_read for real hardware, or a stand-in for tests. */
+ * cpu_identity_read for real hardware, or a stand-in for tests.  NULL, with
+ * errno set, when the path is too long or memory runs out. */
 struct msr_backend *msr_linux_create(const char *device, enum msr_target target,
                                      cpu_identity_fn identify);
 

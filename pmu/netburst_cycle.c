@@ -9,25 +9,6 @@
 #include "netburst_fields.h"
 #include "netburst_pmu.h"
 
-/* Counters whose overflow starts counter c when c has CASCADE set and
- * ENABLE clear: the alternate counter of the other pair in its block, and
- * for IQ_COUNTER4/5 only IQ_COUNTER2/3 (SDM 18.15.5.6, older 18.18.6.6;
- * Sprunt, seed 002). */
-#define FROM(n) (1u << (n))
-static const uint32_t cascade_sources[NB_NUM_COUNTERS] = {
-    FROM(2), FROM(3), FROM(0), FROM(1),       /* BPU */
-    FROM(6), FROM(7), FROM(4), FROM(5),       /* MS */
-    FROM(10), FROM(11), FROM(8), FROM(9),     /* FLAME */
-    FROM(14), FROM(15), FROM(12), FROM(13),   /* IQ 0-3 */
-    FROM(14), FROM(15),                       /* IQ 4-5 */
-};
-
-/* Extended cascading, bit 11 of IQ_CCCR0/3/4/5 on models 2, 3, 4, 6:
- * CASCNT4INTO0, CASCNT5INTO3, CASCNT5INTO4, CASCNT4INTO5 (SDM 18.15.5.7). */
-static const uint32_t extended_cascade_sources[NB_NUM_COUNTERS] = {
-    [12] = FROM(16), [15] = FROM(17), [16] = FROM(17), [17] = FROM(16),
-};
-
 static unsigned active_threads(const struct nb_pmu *pmu)
 {
     return (unsigned)pmu->thread[0].active + (pmu->config.ht ? pmu->thread[1].active : 0);
@@ -66,8 +47,8 @@ static bool count_one(struct nb_pmu *pmu, int c, unsigned threads)
         return false;
 
     uint64_t sum = pmu->counter[c] + out.increment;
-    pmu->counter[c] = sum & NB_COUNTER_MASK;
-    bool carried_out = sum > NB_COUNTER_MASK;
+    pmu->counter[c] = sum & PMU_COUNTER_MASK;
+    bool carried_out = sum > PMU_COUNTER_MASK;
     return carried_out || (cccr & CCCR_FORCE_OVF);
 }
 
@@ -86,8 +67,7 @@ static void overflow_and_pmi(struct nb_pmu *pmu, int c, bool overflowed)
         return;
     report->overflow[c] = true;
     pmu->cccr[c] |= CCCR_OVF;
-    pmu->pmi_armed[c] |= (uint8_t)(((pmu->cccr[c] & CCCR_OVF_PMI_T0) ? 1 : 0) |
-                                   ((pmu->cccr[c] & CCCR_OVF_PMI_T1) ? 2 : 0));
+    pmu->pmi_armed[c] |= cccr_pmi_threads(pmu->cccr[c]);
 }
 
 /* Stage 5: a waiting counter is started by its source's overflow; the
@@ -98,9 +78,9 @@ static void start_cascaded(struct nb_pmu *pmu, uint32_t overflowed)
         uint64_t cccr = pmu->cccr[c];
         if (cccr & CCCR_ENABLE)
             continue;
-        bool by_cascade = (cccr & CCCR_CASCADE) && (cascade_sources[c] & overflowed);
+        bool by_cascade = (cccr & CCCR_CASCADE) && (nb_cascade_sources(c) & overflowed);
         bool by_extended = (cccr & CCCR_EXTENDED_CASCADE) &&
-                           (extended_cascade_sources[c] & overflowed);
+                           (nb_extended_cascade_sources(c) & overflowed);
         if (by_cascade || by_extended)
             pmu->cccr[c] = cccr | CCCR_ENABLE;
     }

@@ -49,7 +49,10 @@ static inline unsigned cccr_escr_select(uint64_t cccr) { return (unsigned)NB_FIE
 static inline unsigned cccr_active_thread(uint64_t cccr) { return (unsigned)NB_FIELD(cccr, 16, 2); }
 static inline unsigned cccr_threshold(uint64_t cccr) { return (unsigned)NB_FIELD(cccr, 20, 4); }
 
-/* Counters are 40 bits wide. */
-#define NB_COUNTER_MASK ((1ull << 40) - 1)
+/* The threads whose PMI a CCCR asks for: bit 0 thread 0, bit 1 thread 1. */
+static inline uint8_t cccr_pmi_threads(uint64_t cccr)
+{
+    return (uint8_t)(((cccr & CCCR_OVF_PMI_T0) ? 1 : 0) | ((cccr & CCCR_OVF_PMI_T1) ? 2 : 0));
+}
 
 #endif

@@ -1,8 +1,8 @@
 #include "netburst_msrs.h"
 
+#include "msr.h"
+
 #include <stdio.h>
-#include <string.h>
-#include <strings.h>
 
 /* Counter sets of the four counter blocks (Sprunt, seed 002, Figure 2; SDM
  * Vol. 3B table "Performance Counter MSRs and Associated CCCR and ESCR
@@ -95,6 +95,53 @@ static const struct {
     {"IA32_DS_AREA", MSR_IA32_DS_AREA},
 };
 
+/* CPUID family 15 models (SDM: IQ_ESCR0/1 on models 0-2 only; extended
+ * cascading on models 2, 3, 4, 6, SDM-new 18.15.5.7; EM64T from model 3). */
+static const struct nb_model_info models[] = {
+    {0, "Willamette", true, false, false},
+    {1, "Willamette", true, false, false},
+    {2, "Northwood", true, true, false},
+    {3, "Prescott", false, true, true},
+    {4, "Prescott", false, true, true},
+    {6, "Cedar Mill", false, true, true},
+};
+
+const struct nb_model_info *nb_model_info(int model)
+{
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+        if (models[i].model == model)
+            return &models[i];
+    return NULL;
+}
+
+/* Cascading: a counter is started by the alternate counter of the other
+ * pair in its block; IQ_COUNTER4/5 only by IQ_COUNTER2/3, and they start
+ * nothing (SDM-old 18.18.6.6 / SDM-new 18.15.5.6; seed 002). */
+#define FROM(n) (1u << (n))
+static const uint32_t cascade_sources[NB_NUM_COUNTERS] = {
+    FROM(2), FROM(3), FROM(0), FROM(1),       /* BPU */
+    FROM(6), FROM(7), FROM(4), FROM(5),       /* MS */
+    FROM(10), FROM(11), FROM(8), FROM(9),     /* FLAME */
+    FROM(14), FROM(15), FROM(12), FROM(13),   /* IQ 0-3 */
+    FROM(14), FROM(15),                       /* IQ 4-5 */
+};
+
+/* Extended cascading, bit 11 of IQ_CCCR0/3/4/5: CASCNT4INTO0, CASCNT5INTO3,
+ * CASCNT5INTO4, CASCNT4INTO5 (SDM-new 18.15.5.7, Table 18-65). */
+static const uint32_t extended_cascade_sources[NB_NUM_COUNTERS] = {
+    [12] = FROM(16), [15] = FROM(17), [16] = FROM(17), [17] = FROM(16),
+};
+
+uint32_t nb_cascade_sources(int counter)
+{
+    return cascade_sources[counter];
+}
+
+uint32_t nb_extended_cascade_sources(int counter)
+{
+    return extended_cascade_sources[counter];
+}
+
 const char *nb_counter_name(int counter)
 {
     return counter_names[counter];
@@ -115,7 +162,8 @@ int nb_escr_index(uint32_t msr)
 
 bool nb_escr_present(int escr, int model)
 {
-    return !nb_escrs[escr].early_models_only || model <= 2;
+    const struct nb_model_info *info = nb_model_info(model);
+    return info && (!nb_escrs[escr].iq_escr || info->iq_escrs);
 }
 
 int nb_escr_routed(int counter, unsigned select, int model)
@@ -126,35 +174,19 @@ int nb_escr_routed(int counter, unsigned select, int model)
     return -1;
 }
 
-/* Compares ignoring case and an optional leading "MSR_" or "IA32_" on
- * either side, so "iq_cccr0", "MSR_IQ_CCCR0" and "PEBS_ENABLE" all work. */
-static const char *strip_prefix(const char *name)
-{
-    if (strncasecmp(name, "MSR_", 4) == 0)
-        return name + 4;
-    if (strncasecmp(name, "IA32_", 5) == 0)
-        return name + 5;
-    return name;
-}
-
-static bool same_name(const char *a, const char *b)
-{
-    return strcasecmp(strip_prefix(a), strip_prefix(b)) == 0;
-}
-
 uint32_t nb_msr_by_name(const char *name)
 {
     for (int i = 0; i < NB_NUM_ESCRS; i++)
-        if (same_name(name, nb_escrs[i].name))
+        if (msr_names_match(name, nb_escrs[i].name))
             return nb_escrs[i].msr;
     for (int c = 0; c < NB_NUM_COUNTERS; c++) {
-        if (same_name(name, counter_names[c]))
+        if (msr_names_match(name, counter_names[c]))
             return NB_COUNTER_BASE + (uint32_t)c;
-        if (same_name(name, cccr_names[c]))
+        if (msr_names_match(name, cccr_names[c]))
             return NB_CCCR_BASE + (uint32_t)c;
     }
     for (size_t i = 0; i < sizeof other_msrs / sizeof other_msrs[0]; i++)
-        if (same_name(name, other_msrs[i].name))
+        if (msr_names_match(name, other_msrs[i].name))
             return other_msrs[i].msr;
     return 0;
 }

@@ -78,10 +78,27 @@ struct nb_escr_info {
     uint32_t msr;
     uint8_t select;       /* the CCCR ESCR-select value that picks it */
     uint32_t counters;    /* bit c set: counter c can take this ESCR */
-    bool early_models_only; /* exists on CPUID models 0-2 only (IQ_ESCR0/1) */
+    bool iq_escr;         /* IQ_ESCR0/1: only on models whose nb_model_info says so */
 };
 
 extern const struct nb_escr_info nb_escrs[NB_NUM_ESCRS];
+
+/* What differs between the CPUID family 15 models pmubench knows. */
+struct nb_model_info {
+    int model;
+    const char *core;        /* the processor core, e.g. "Northwood" */
+    bool iq_escrs;           /* IQ_ESCR0/1 exist */
+    bool extended_cascade;   /* bit 11 of IQ_CCCR0/3/4/5 */
+    bool addr64;             /* 64-bit linear addresses (EM64T): a 64-bit DS_AREA */
+};
+
+/* The model's entry, or NULL for a model pmubench does not know. */
+const struct nb_model_info *nb_model_info(int model);
+
+/* Counters whose overflow starts `counter` through CASCADE (bit 30), and
+ * through extended cascading (bit 11 of the IQ CCCRs); bit n is counter n. */
+uint32_t nb_cascade_sources(int counter);
+uint32_t nb_extended_cascade_sources(int counter);
 
 /* The counter names, e.g. "MSR_IQ_COUNTER4"; the CCCR is the same name with
  * COUNTER replaced by CCCR. */

@@ -29,17 +29,17 @@
 #define TC_PRECISE_RESET 0xfc00ull
 #define LOW32 0xffffffffull
 
-/* The extended-cascade bit (11) exists on IQ_CCCR0, 3, 4 and 5 of models
- * 2, 3, 4 and 6 (SDM 18.15.5.7 / older 18.18.6.7). */
+/* The extended-cascade bit (11) exists on the IQ CCCRs that extended
+ * cascading can start, on the models that have it. */
 static bool has_extended_cascade_bit(const struct nb_config *config, int counter)
 {
-    bool model_has_it = config->model >= 2;
-    return model_has_it && (counter == 12 || counter == 15 || counter == 16 || counter == 17);
+    return nb_model_info(config->model)->extended_cascade &&
+           nb_extended_cascade_sources(counter) != 0;
 }
 
 bool nb_model_supported(int model)
 {
-    return model == 0 || model == 1 || model == 2 || model == 3 || model == 4 || model == 6;
+    return nb_model_info(model) != NULL;
 }
 
 bool nb_pmu_init(struct nb_pmu *pmu, struct nb_config config)
@@ -80,9 +80,12 @@ static bool cccr_value_valid(const struct nb_config *config, int counter, uint64
         writable |= CCCR_EXTENDED_CASCADE;
     if (!config->ht) {
         /* Without HT, OVF_PMI_T1 is reserved and bits 17:16 "must be set
-         * to 11B" (SDM figure "CCCR ... without Hyper-Threading"). */
+         * to 11B" (SDM figure "CCCR ... without Hyper-Threading").  They are
+         * enforced on values that can count; writing 0 to stop a counter
+         * stays legal, as drivers (perfctr) do on such parts. */
         writable &= ~CCCR_OVF_PMI_T1;
-        if (cccr_active_thread(value) != 3)
+        bool can_count = value & (CCCR_ENABLE | CCCR_CASCADE | CCCR_EXTENDED_CASCADE);
+        if (can_count && cccr_active_thread(value) != 3)
             return false;
     }
     return (value & ~writable) == 0;
@@ -115,8 +118,8 @@ static uint64_t plain_writable_bits(const struct nb_config *config, uint32_t msr
     case MSR_PEBS_MATRIX_VERT:
         return MATRIX_VERT_BITS;
     case MSR_IA32_DS_AREA:
-        /* A linear address: 32 bits before the 64-bit models 3, 4, 6. */
-        return config->model >= 3 ? ~0ull : LOW32;
+        /* A linear address: 32 bits unless the model has EM64T. */
+        return nb_model_info(config->model)->addr64 ? ~0ull : LOW32;
     default: /* MSR_TC_PRECISE_EVENT */
         return LOW32;
     }
@@ -169,9 +172,7 @@ static msr_status write_cccr(struct nb_pmu *pmu, int counter, uint64_t value)
     /* The edge history restarts with every CCCR write; a PMI still waiting
      * is kept only for the threads whose OVF_PMI bit stays set. */
     pmu->edge_history[counter] = false;
-    uint8_t still_wanted = (uint8_t)(((value & CCCR_OVF_PMI_T0) ? 1 : 0) |
-                                     ((value & CCCR_OVF_PMI_T1) ? 2 : 0));
-    pmu->pmi_armed[counter] &= still_wanted;
+    pmu->pmi_armed[counter] &= cccr_pmi_threads(value);
     return MSR_OK;
 }
 
@@ -193,7 +194,7 @@ msr_status nb_pmu_wrmsr(struct nb_pmu *pmu, uint32_t msr, uint64_t value)
     if ((counter = counter_of(msr, NB_COUNTER_BASE)) >= 0) {
         /* Bits 63:40 are dropped, not faulted: perfctr writes sign-extended
          * values to P4 counters (docs/semantics.md, "Counters"). */
-        pmu->counter[counter] = value & NB_COUNTER_MASK;
+        pmu->counter[counter] = value & PMU_COUNTER_MASK;
         return MSR_OK;
     }
     if (msr == MSR_IA32_MISC_ENABLE) {

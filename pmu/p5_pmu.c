@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* CESR: ES0 5:0, CC0 8:6, PC0 9, ES1 21:16, CC1 24:22, PC1 25 (seed 001
  * section 2.2 and its example of Fig. 3.4; SDM Pentium section). */
@@ -12,7 +11,6 @@
 #define CC_CPL0_2 1u  /* count at CPL 0, 1, 2 */
 #define CC_CPL3 2u    /* count at CPL 3 */
 #define CC_CLOCKS 4u  /* count clocks instead of events */
-#define COUNTER_MASK ((1ull << 40) - 1)
 
 unsigned p5_cesr_event(uint64_t cesr, int counter)
 {
@@ -57,7 +55,7 @@ msr_status p5_pmu_wrmsr(struct p5_pmu *pmu, uint32_t msr, uint64_t value)
     case P5_MSR_CTR0:
     case P5_MSR_CTR1:
         /* 40-bit counters; bits 63:40 are dropped as on the NetBurst. */
-        pmu->ctr[msr - P5_MSR_CTR0] = value & COUNTER_MASK;
+        pmu->ctr[msr - P5_MSR_CTR0] = value & PMU_COUNTER_MASK;
         return MSR_OK;
     default:
         return MSR_GP;
@@ -71,10 +69,8 @@ uint32_t p5_msr_by_name(const char *name)
         uint32_t msr;
     } names[] = {{"TSC", P5_MSR_TSC}, {"CESR", P5_MSR_CESR}, {"CTR0", P5_MSR_CTR0},
                  {"CTR1", P5_MSR_CTR1}};
-    if (strncasecmp(name, "MSR_", 4) == 0)
-        name += 4;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcasecmp(name, names[i].name) == 0)
+        if (msr_names_match(name, names[i].name))
             return names[i].msr;
     return 0;
 }
@@ -93,11 +89,11 @@ void p5_pmu_event(struct p5_pmu *pmu, unsigned code, uint32_t count)
 }
 
 /* What counter `counter` adds this cycle under its CC field. */
-static uint32_t counter_increment(const struct p5_pmu *pmu, int counter)
+static uint64_t counter_increment(const struct p5_pmu *pmu, int counter)
 {
     unsigned control = p5_cesr_control(pmu->cesr, counter);
-    const uint32_t *by_cpl = pmu->occurrences[p5_cesr_event(pmu->cesr, counter)];
-    uint32_t events = 0;
+    const uint64_t *by_cpl = pmu->occurrences[p5_cesr_event(pmu->cesr, counter)];
+    uint64_t events = 0;
     if (control & CC_CPL0_2)
         events += by_cpl[0];
     if (control & CC_CPL3)
@@ -114,7 +110,7 @@ void p5_pmu_tick(struct p5_pmu *pmu)
 {
     for (int c = 0; c < 2; c++) {
         pmu->last_increment[c] = counter_increment(pmu, c);
-        pmu->ctr[c] = (pmu->ctr[c] + pmu->last_increment[c]) & COUNTER_MASK;
+        pmu->ctr[c] = (pmu->ctr[c] + pmu->last_increment[c]) & PMU_COUNTER_MASK;
     }
     pmu->tsc++;
     pmu->cycles++;

@@ -24,8 +24,8 @@ struct p5_pmu {
     uint64_t cycles;
     /* This cycle's occurrences per event code, split by privilege:
      * [code][0] at CPL 0-2, [code][1] at CPL 3. */
-    uint32_t occurrences[P5_NUM_CODES][2];
-    uint32_t last_increment[2];  /* what each counter added last cycle */
+    uint64_t occurrences[P5_NUM_CODES][2];
+    uint64_t last_increment[2];  /* what each counter added last cycle */
 };
 
 /* Reset state: all registers zero, CPL 3. */

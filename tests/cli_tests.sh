@@ -90,3 +90,21 @@ fi
 printf 'cpu netburst\nrdmsr MSR_IQ_CCCR0\ntick\n' >"$tmp/hw.pmu"
 expect 2 "$tmp/hw.pmu:3: 'tick' needs the simulated PMU; on a real MSR device a script may only use cpu, wrmsr and rdmsr" -- \
     run "$tmp/hw.pmu" --msr-device "$tmp/msrfile"
+
+# The waveform and the record log cannot be the same file.
+expect 2 "pmubench run: --vcd and --record name the same file '$tmp/same'" -- \
+    run tests/bench/demo.pmu --vcd "$tmp/same" --record "$tmp/same"
+
+# A failing run prints none of its statement output: the read before the
+# refused one is not shown.
+printf 'cpu netburst\nrdmsr MSR_IQ_CCCR0\nrdmsr 0x10\n' >"$tmp/half.pmu"
+expect 1 "$tmp/half.pmu:3: rdmsr 0x10: refusing to read MSR 0x10: not a family 15 (NetBurst) PMU MSR" -- \
+    run "$tmp/half.pmu" --msr-device "$tmp/msrfile"
+if [ -s "$tmp/cli.out" ]; then fail "a failed run printed: $(cat "$tmp/cli.out")"; else pass; fi
+
+# A stand-in shorter than the MSR offset: no such MSR, a #GP.
+printf 'cpu netburst\nrdmsr MSR_IQ_CCCR0\nrdmsr MSR_IQ_CCCR1\n' >"$tmp/short.pmu"
+head -c $((0x36d)) /dev/zero >"$tmp/short"
+expect 0 "" -- run "$tmp/short.pmu" --msr-device "$tmp/short"
+if [ "$(cat "$tmp/cli.out")" = "@0 rdmsr 0x36c #GP
+@0 rdmsr 0x36d #GP" ]; then pass; else fail "short stand-in: $(cat "$tmp/cli.out")"; fi

@@ -72,5 +72,16 @@ if [ -f tests/cli_tests.sh ]; then
     . tests/cli_tests.sh
 fi
 
+# 4. Every test docs/semantics.md names exists.
+missing=$(grep -o 'bench:[a-z0-9_]\+\|unit:test_[a-z0-9_]\+' docs/semantics.md | sort -u |
+    while read -r ref; do
+        name=${ref#*:}
+        case $ref in
+            bench:*) [ -f "tests/bench/$name.pmu" ] || echo "$ref" ;;
+            unit:*) [ -f "tests/unit/$name.c" ] || echo "$ref" ;;
+        esac
+    done)
+if [ -z "$missing" ]; then pass; else fail "docs/semantics.md names missing tests:" $missing; fi
+
 echo "check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

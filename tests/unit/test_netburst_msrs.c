@@ -59,7 +59,7 @@ static void test_escr_table_matches_sdm(void **state)
         assert_int_equal(nb_escrs[i].msr, sdm[i].msr);
         assert_int_equal(nb_escrs[i].select, sdm[i].select);
         assert_int_equal(nb_escrs[i].counters, sdm[i].counters);
-        assert_int_equal(nb_escrs[i].early_models_only,
+        assert_int_equal(nb_escrs[i].iq_escr,
                          i == NB_ESCR_IQ0 || i == NB_ESCR_IQ1);
         assert_int_equal(nb_escr_index(sdm[i].msr), i);
     }

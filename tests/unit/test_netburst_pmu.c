@@ -253,7 +253,9 @@ static void test_cccr_reserved_bits_no_ht(void **state)
             assert_int_equal(rd(CCCR(c)), 0xc7fff000ull);
             gp(CCCR(c), 0xcffff000ull);                   /* bit 27 OVF_PMI_T1 */
             gp(CCCR(c), AT(3) | CCCR_OVF_PMI_T1);
-            gp(CCCR(c), 0);                               /* ACTIVE_THREAD 00 */
+            wr(CCCR(c), 0);            /* stopping a counter: ACTIVE_THREAD may be 00 */
+            assert_int_equal(rd(CCCR(c)), 0);
+            gp(CCCR(c), CCCR_CASCADE);                    /* can count: must be 11 */
             gp(CCCR(c), CCCR_ENABLE | AT(1));
             gp(CCCR(c), CCCR_ENABLE | AT(2));
             gp(CCCR(c), CCCR_ENABLE);
