@@ -22,41 +22,20 @@ static char dir[64];
 static char dev0[128], dev1[128], pattern[128], missing[128];
 static int identify_calls;
 
-static bool intel_p4(struct cpu_identity *id)
+static bool pretend(struct cpu_identity *id, const char *vendor, unsigned family,
+                    unsigned model)
 {
     identify_calls++;
-    snprintf(id->vendor, sizeof id->vendor, "GenuineIntel");
-    id->family = 15;
-    id->model = 2;
+    snprintf(id->vendor, sizeof id->vendor, "%s", vendor);
+    id->family = family;
+    id->model = model;
     return true;
 }
 
-static bool intel_p5(struct cpu_identity *id)
-{
-    identify_calls++;
-    snprintf(id->vendor, sizeof id->vendor, "GenuineIntel");
-    id->family = 5;
-    id->model = 2;
-    return true;
-}
-
-static bool intel_core(struct cpu_identity *id)
-{
-    identify_calls++;
-    snprintf(id->vendor, sizeof id->vendor, "GenuineIntel");
-    id->family = 6;
-    id->model = 15;
-    return true;
-}
-
-static bool amd_k8(struct cpu_identity *id)
-{
-    identify_calls++;
-    snprintf(id->vendor, sizeof id->vendor, "AuthenticAMD");
-    id->family = 15;
-    id->model = 4;
-    return true;
-}
+static bool intel_p4(struct cpu_identity *id) { return pretend(id, "GenuineIntel", 15, 2); }
+static bool intel_p5(struct cpu_identity *id) { return pretend(id, "GenuineIntel", 5, 2); }
+static bool intel_core(struct cpu_identity *id) { return pretend(id, "GenuineIntel", 6, 15); }
+static bool amd_k8(struct cpu_identity *id) { return pretend(id, "AuthenticAMD", 15, 4); }
 
 static bool no_cpuid(struct cpu_identity *id)
 {
