@@ -18,6 +18,8 @@ struct nb_subevent {
 enum nb_event_flags {
     NB_EVENT_AT_RETIREMENT = 1 << 0,
     NB_EVENT_PEBS = 1 << 1,     /* can be used with PEBS */
+    NB_EVENT_EXEC_TAG_UPSTREAM = 1 << 2,      /* tags uops for execution_event */
+    NB_EVENT_FRONT_END_TAG_UPSTREAM = 1 << 3, /* tags uops for front_end_event */
 };
 
 struct nb_event {

@@ -1,0 +1,96 @@
+/* NetBurst register values for an event spec: the counting event's ESCR and
+ * CCCR, the tagging upstream's ESCR, and the replay-tagging MSRs. */
+#include "event_spec.h"
+#include "netburst_events.h"
+#include "netburst_fields.h"
+
+/* The ESCRs of `event` that exist on the model, and the counters they feed. */
+static uint64_t present_escrs(int event, const struct nb_config *config, uint32_t *counters)
+{
+    uint64_t escrs = 0;
+    *counters = 0;
+    for (int e = 0; e < NB_NUM_ESCRS; e++)
+        if ((nb_events[event].escrs & (1ull << e)) && nb_escr_present(e, config->model)) {
+            escrs |= 1ull << e;
+            *counters |= nb_escrs[e].counters;
+        }
+    return escrs;
+}
+
+static uint64_t privilege_bits(const struct nb_event_spec *spec)
+{
+    uint64_t bits = 0;
+    if (spec->t0)
+        bits |= (spec->os ? ESCR_T0_OS : 0) | (spec->usr ? ESCR_T0_USR : 0);
+    if (spec->t1)
+        bits |= (spec->os ? ESCR_T1_OS : 0) | (spec->usr ? ESCR_T1_USR : 0);
+    return bits;
+}
+
+static uint64_t escr_value(int event, uint16_t mask, const struct nb_event_spec *spec,
+                           bool tag_enable, unsigned tag_value)
+{
+    return (uint64_t)nb_events[event].select << ESCR_EVENT_SELECT_SHIFT |
+           (uint64_t)mask << ESCR_EVENT_MASK_SHIFT | (uint64_t)tag_value << ESCR_TAG_VALUE_SHIFT |
+           (tag_enable ? ESCR_TAG_ENABLE : 0) | privilege_bits(spec);
+}
+
+static uint64_t cccr_value(const struct nb_event_spec *spec, unsigned escr_select)
+{
+    return CCCR_ENABLE | (uint64_t)escr_select << CCCR_ESCR_SELECT_SHIFT |
+           (uint64_t)spec->active_thread << CCCR_ACTIVE_THREAD_SHIFT |
+           (spec->compare ? CCCR_COMPARE : 0) | (spec->complement ? CCCR_COMPLEMENT : 0) |
+           (uint64_t)spec->threshold << CCCR_THRESHOLD_SHIFT | (spec->edge ? CCCR_EDGE : 0) |
+           (spec->force_ovf ? CCCR_FORCE_OVF : 0) |
+           ((spec->ovf_pmi & 1) ? CCCR_OVF_PMI_T0 : 0) | ((spec->ovf_pmi & 2) ? CCCR_OVF_PMI_T1 : 0);
+}
+
+/* The first ESCR of a set: all ESCRs of one event share their select. */
+static int first_escr(uint64_t escrs)
+{
+    for (int e = 0; e < NB_NUM_ESCRS; e++)
+        if (escrs & (1ull << e))
+            return e;
+    return -1;
+}
+
+/* Execution tagging counts NBOGUSn for the tag bit n its upstream sets;
+ * front-end and replay tagging count the metric's sub-event as parsed. */
+static void encode_metric(const struct nb_event_spec *spec, const struct nb_config *config,
+                          struct nb_encoding *enc)
+{
+    const struct nb_metric *metric = spec->metric;
+    if (metric->upstream_event) {
+        enc->upstream_event = nb_event_find(metric->upstream_event);
+        uint32_t ignored;
+        enc->upstream_escrs = present_escrs(enc->upstream_event, config, &ignored);
+        if (metric->upstream_escr >= 0)
+            enc->upstream_escrs &= 1ull << metric->upstream_escr;
+        bool tags = metric->kind == NB_EXECUTION_TAGGING;
+        enc->upstream_escr = escr_value(enc->upstream_event, metric->upstream_mask, spec, tags,
+                                        tags ? 1u << spec->exec_tag_bit : 0);
+    }
+    if (metric->kind == NB_REPLAY_TAGGING) {
+        enc->replay = true;
+        enc->pebs_enable =
+            metric->pebs_enable | PEBS_ENABLE_UOP_TAG | (spec->pebs ? PEBS_ENABLE_PEBS : 0);
+        enc->matrix_vert = metric->matrix_vert;
+    }
+}
+
+void nb_encode(const struct nb_event_spec *spec, const struct nb_config *config,
+               struct nb_encoding *enc)
+{
+    *enc = (struct nb_encoding){.upstream_event = -1};
+    enc->escrs = present_escrs(spec->event, config, &enc->counters);
+    uint16_t mask = spec->mask;
+    if (spec->metric && spec->metric->kind == NB_EXECUTION_TAGGING)
+        mask = (uint16_t)(1u << spec->exec_tag_bit);
+    enc->escr = escr_value(spec->event, mask, spec, spec->tag_enable, spec->tag_value);
+    int escr = first_escr(enc->escrs);
+    enc->cccr = cccr_value(spec, escr >= 0 ? nb_escrs[escr].select : 0);
+    if (spec->metric)
+        encode_metric(spec, config, enc);
+    if (spec->pebs)
+        enc->counters &= 1u << 16; /* PEBS samples through IQ_COUNTER4 only */
+}

@@ -1,0 +1,55 @@
+/* The tagging metrics (data only).  Sources: the SDM's tagging tables
+ * (Vol. 3B appendix: front-end, execution and replay tagging), the replay
+ * rows' PEBS_ENABLE/MATRIX_VERT bits cross-checked with Linux's
+ * p4_pebs_bind_map; docs/events.md, "Tagging metrics". */
+#include "netburst_metrics.h"
+
+#include <stddef.h>
+#include <strings.h>
+
+#include "netburst_msrs.h"
+
+#define FRONT_END(name, tag) \
+    {name, NB_FRONT_END_TAGGING, "front_end_event", "NBOGUS", "uop_type", tag, -1, 0, 0}
+#define EXECUTION(name, upstream, mask) \
+    {name, NB_EXECUTION_TAGGING, "execution_event", "NBOGUS0", upstream, mask, -1, 0, 0}
+#define REPLAY(name, pebs, vert, upstream, mask, escr) \
+    {name, NB_REPLAY_TAGGING, "replay_event", "NBOGUS", upstream, mask, escr, pebs, vert}
+
+#define ALL (1u << 15)
+#define BIT(n) (1u << (n))
+
+const struct nb_metric nb_metrics[] = {
+    FRONT_END("memory_loads", BIT(1)),  /* uop_type TAGLOADS */
+    FRONT_END("memory_stores", BIT(2)), /* uop_type TAGSTORES */
+
+    EXECUTION("packed_SP_retired", "packed_SP_uop", ALL),
+    EXECUTION("packed_DP_retired", "packed_DP_uop", ALL),
+    EXECUTION("scalar_SP_retired", "scalar_SP_uop", ALL),
+    EXECUTION("scalar_DP_retired", "scalar_DP_uop", ALL),
+    EXECUTION("128_bit_MMX_retired", "128bit_MMX_uop", ALL),
+    EXECUTION("64_bit_MMX_retired", "64bit_MMX_uop", ALL),
+    EXECUTION("x87_FP_retired", "x87_FP_uop", ALL),
+    EXECUTION("x87_SIMD_memory_moves_retired", "x87_SIMD_moves_uop", BIT(3) | BIT(4)),
+
+    REPLAY("1stL_cache_load_miss_retired", BIT(0), BIT(0), NULL, 0, -1),
+    REPLAY("2ndL_cache_load_miss_retired", BIT(1), BIT(0), NULL, 0, -1),
+    REPLAY("DTLB_load_miss_retired", BIT(2), BIT(0), NULL, 0, -1),
+    REPLAY("DTLB_store_miss_retired", BIT(2), BIT(1), NULL, 0, -1),
+    REPLAY("DTLB_all_miss_retired", BIT(2), BIT(0) | BIT(1), NULL, 0, -1),
+    REPLAY("Tagged_mispred_branch", BIT(15) | BIT(16), BIT(4), NULL, 0, -1),
+    /* MOB_load_replay with PARTIAL_DATA and UNALGN_ADDR */
+    REPLAY("MOB_load_replay_retired", BIT(9), BIT(0), "MOB_load_replay", BIT(4) | BIT(5), -1),
+    REPLAY("split_load_retired", BIT(10), BIT(0), "load_port_replay", BIT(1), NB_ESCR_SAAT1),
+    REPLAY("split_store_retired", BIT(10), BIT(1), "store_port_replay", BIT(1), NB_ESCR_SAAT0),
+};
+
+const int nb_num_metrics = sizeof nb_metrics / sizeof nb_metrics[0];
+
+const struct nb_metric *nb_metric_find(const char *name)
+{
+    for (int i = 0; i < nb_num_metrics; i++)
+        if (strcasecmp(nb_metrics[i].name, name) == 0)
+            return &nb_metrics[i];
+    return NULL;
+}
