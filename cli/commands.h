@@ -4,5 +4,8 @@
 /* Each takes argv with argv[0] = the command's name; returns the exit
  * status. */
 int cmd_run(int argc, char **argv);
+int cmd_encode(int argc, char **argv);
+int cmd_decode(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 
 #endif

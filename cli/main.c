@@ -10,6 +10,9 @@ static const struct command {
     const char *summary;
 } commands[] = {
     {"run", cmd_run, "run a bench script cycle by cycle against the simulated PMU"},
+    {"encode", cmd_encode, "print the ESCR/CCCR (or CESR) values for event strings"},
+    {"decode", cmd_decode, "decode raw ESCR/CCCR/PEBS/CESR values and check them"},
+    {"list", cmd_list, "list the event catalogs"},
 };
 
 static void usage(FILE *to)

@@ -73,22 +73,24 @@ static uint64_t escr_writable_bits(const struct nb_config *config)
     return config->ht ? ESCR_DEFINED_BITS : ESCR_DEFINED_BITS & ~(ESCR_T1_OS | ESCR_T1_USR);
 }
 
-static bool cccr_value_valid(const struct nb_config *config, int counter, uint64_t value)
+static uint64_t cccr_writable_bits(const struct nb_config *config, int counter)
 {
     uint64_t writable = CCCR_DEFINED_BITS;
     if (has_extended_cascade_bit(config, counter))
         writable |= CCCR_EXTENDED_CASCADE;
-    if (!config->ht) {
-        /* Without HT, OVF_PMI_T1 is reserved and bits 17:16 "must be set
-         * to 11B" (SDM figure "CCCR ... without Hyper-Threading").  They are
-         * enforced on values that can count; writing 0 to stop a counter
-         * stays legal, as drivers (perfctr) do on such parts. */
-        writable &= ~CCCR_OVF_PMI_T1;
-        bool can_count = value & (CCCR_ENABLE | CCCR_CASCADE | CCCR_EXTENDED_CASCADE);
-        if (can_count && cccr_active_thread(value) != 3)
-            return false;
-    }
-    return (value & ~writable) == 0;
+    /* Without HT, OVF_PMI_T1 is reserved (SDM figure "CCCR ... without
+     * Hyper-Threading"). */
+    return config->ht ? writable : writable & ~CCCR_OVF_PMI_T1;
+}
+
+bool nb_cccr_active_thread_ok(const struct nb_config *config, uint64_t cccr)
+{
+    /* Without HT, bits 17:16 "must be set to 11B" (SDM figure "CCCR ...
+     * without Hyper-Threading").  They are enforced on values that can
+     * count; writing 0 to stop a counter stays legal, as drivers (perfctr)
+     * do on such parts. */
+    bool can_count = cccr & (CCCR_ENABLE | CCCR_CASCADE | CCCR_EXTENDED_CASCADE);
+    return config->ht || !can_count || cccr_active_thread(cccr) == 3;
 }
 
 /* The registers kept as plain values: where they live in struct nb_pmu. */
@@ -125,6 +127,31 @@ static uint64_t plain_writable_bits(const struct nb_config *config, uint32_t msr
     }
 }
 
+static int counter_of(uint32_t msr, uint32_t base)
+{
+    return (msr >= base && msr < base + NB_NUM_COUNTERS) ? (int)(msr - base) : -1;
+}
+
+bool nb_msr_writable(const struct nb_config *config, uint32_t msr, uint64_t *writable)
+{
+    int escr = nb_escr_index(msr);
+    int counter;
+    if (escr >= 0) {
+        *writable = escr_writable_bits(config);
+        return nb_escr_present(escr, config->model);
+    }
+    if ((counter = counter_of(msr, NB_CCCR_BASE)) >= 0) {
+        *writable = cccr_writable_bits(config, counter);
+        return true;
+    }
+    if (counter_of(msr, NB_COUNTER_BASE) >= 0 || msr == MSR_IA32_MISC_ENABLE) {
+        *writable = ~0ull; /* nothing faults; see nb_pmu_wrmsr */
+        return true;
+    }
+    *writable = plain_writable_bits(config, msr);
+    return plain_register(msr) >= 0;
+}
+
 /* The event an ESCR value selects on this model, or -1. */
 static int selected_event(const struct nb_config *config, int escr, uint64_t value)
 {
@@ -132,11 +159,6 @@ static int selected_event(const struct nb_config *config, int escr, uint64_t val
     if (event < 0 || !(nb_events[event].models & (1u << config->model)))
         return -1;
     return event;
-}
-
-static int counter_of(uint32_t msr, uint32_t base)
-{
-    return (msr >= base && msr < base + NB_NUM_COUNTERS) ? (int)(msr - base) : -1;
 }
 
 msr_status nb_pmu_rdmsr(const struct nb_pmu *pmu, uint32_t msr, uint64_t *value)
@@ -162,10 +184,8 @@ msr_status nb_pmu_rdmsr(const struct nb_pmu *pmu, uint32_t msr, uint64_t *value)
     return MSR_OK;
 }
 
-static msr_status write_cccr(struct nb_pmu *pmu, int counter, uint64_t value)
+static void write_cccr(struct nb_pmu *pmu, int counter, uint64_t value)
 {
-    if (!cccr_value_valid(&pmu->config, counter, value))
-        return MSR_GP;
     pmu->cccr[counter] = value;
     pmu->cccr_escr[counter] =
         (int8_t)nb_escr_routed(counter, cccr_escr_select(value), pmu->config.model);
@@ -173,38 +193,32 @@ static msr_status write_cccr(struct nb_pmu *pmu, int counter, uint64_t value)
      * is kept only for the threads whose OVF_PMI bit stays set. */
     pmu->edge_history[counter] = false;
     pmu->pmi_armed[counter] &= cccr_pmi_threads(value);
-    return MSR_OK;
 }
 
 msr_status nb_pmu_wrmsr(struct nb_pmu *pmu, uint32_t msr, uint64_t value)
 {
+    uint64_t writable;
+    if (!nb_msr_writable(&pmu->config, msr, &writable) || (value & ~writable))
+        return MSR_GP;
+
     int escr = nb_escr_index(msr);
     int counter;
-
     if (escr >= 0) {
-        if (!nb_escr_present(escr, pmu->config.model) ||
-            (value & ~escr_writable_bits(&pmu->config)))
-            return MSR_GP;
         pmu->escr[escr] = value;
         pmu->escr_event[escr] = (int16_t)selected_event(&pmu->config, escr, value);
-        return MSR_OK;
-    }
-    if ((counter = counter_of(msr, NB_CCCR_BASE)) >= 0)
-        return write_cccr(pmu, counter, value);
-    if ((counter = counter_of(msr, NB_COUNTER_BASE)) >= 0) {
+    } else if ((counter = counter_of(msr, NB_CCCR_BASE)) >= 0) {
+        if (!nb_cccr_active_thread_ok(&pmu->config, value))
+            return MSR_GP;
+        write_cccr(pmu, counter, value);
+    } else if ((counter = counter_of(msr, NB_COUNTER_BASE)) >= 0) {
         /* Bits 63:40 are dropped, not faulted: perfctr writes sign-extended
          * values to P4 counters (docs/semantics.md, "Counters"). */
         pmu->counter[counter] = value & PMU_COUNTER_MASK;
-        return MSR_OK;
-    }
-    if (msr == MSR_IA32_MISC_ENABLE) {
+    } else if (msr == MSR_IA32_MISC_ENABLE) {
         pmu->misc_enable = (pmu->misc_enable & MISC_READ_ONLY) | (value & ~MISC_READ_ONLY);
-        return MSR_OK;
+    } else {
+        memcpy((char *)pmu + plain_registers[plain_register(msr)].offset, &value, sizeof value);
     }
-    int plain = plain_register(msr);
-    if (plain < 0 || (value & ~plain_writable_bits(&pmu->config, msr)))
-        return MSR_GP;
-    memcpy((char *)pmu + plain_registers[plain].offset, &value, sizeof value);
     return MSR_OK;
 }
 

@@ -69,6 +69,15 @@ bool nb_model_supported(int model);
 bool nb_pmu_init(struct nb_pmu *pmu, struct nb_config config);
 void nb_pmu_fini(struct nb_pmu *pmu);
 
+/* Whether `msr` exists on this configuration; *writable gets the bits
+ * software may set in it (for counters and IA32_MISC_ENABLE all of them:
+ * nothing faults there, see docs/semantics.md). */
+bool nb_msr_writable(const struct nb_config *config, uint32_t msr, uint64_t *writable);
+
+/* Without HT, a CCCR value that can count (ENABLE, CASCADE or the
+ * extended-cascade bit) must have ACTIVE_THREAD 11. */
+bool nb_cccr_active_thread_ok(const struct nb_config *config, uint64_t cccr);
+
 msr_status nb_pmu_rdmsr(const struct nb_pmu *pmu, uint32_t msr, uint64_t *value);
 msr_status nb_pmu_wrmsr(struct nb_pmu *pmu, uint32_t msr, uint64_t value);
 

@@ -1,0 +1,249 @@
+/* pmubench encode [--model N] [--ht on|off] [--perfex | --json] EVENT... */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "cpu_option.h"
+#include "pmu/event_spec.h"
+#include "pmu/netburst_events.h"
+#include "pmu/netburst_msrs.h"
+
+static const char encode_usage[] =
+    "usage: pmubench encode [--model N] [--ht on|off] [--perfex | --json] EVENT...\n"
+    "  prints the ESCR and CCCR values (and any extra MSRs) for each event string,\n"
+    "  e.g. netburst::branch_retired:MMTP:u=1:t0, netburst::1stL_cache_load_miss_retired,\n"
+    "  p5::data_read_miss:u; --model/--ht describe the NetBurst (default model 2, HT on)\n";
+
+enum format { TEXT, PERFEX, JSON };
+
+static int first_bit(uint64_t set)
+{
+    for (int i = 0; i < 64; i++)
+        if (set & (1ull << i))
+            return i;
+    return -1;
+}
+
+/* ---- text */
+
+static void print_escr_choices(uint64_t escrs, uint64_t value, const char *what)
+{
+    int first = first_bit(escrs);
+    printf("  %-9s %s (0x%x) = 0x%016llx", what, nb_escrs[first].name, nb_escrs[first].msr,
+           (unsigned long long)value);
+    for (int e = first + 1; e < NB_NUM_ESCRS; e++)
+        if (escrs & (1ull << e))
+            printf(", or %s (0x%x)", nb_escrs[e].name, nb_escrs[e].msr);
+    printf("\n");
+}
+
+static void print_counters(const struct nb_encoding *enc)
+{
+    printf("  counters ");
+    for (int e = 0; e < NB_NUM_ESCRS; e++) {
+        uint32_t through = nb_escrs[e].counters & enc->counters;
+        if (!(enc->escrs & (1ull << e)) || !through)
+            continue;
+        for (int c = 0; c < NB_NUM_COUNTERS; c++)
+            if (through & (1u << c))
+                printf(" %d", c);
+        printf(" (%s);", nb_escrs[e].name + 4);
+    }
+    printf("\n");
+}
+
+static void print_netburst_text(const struct nb_event_spec *spec, const struct nb_encoding *enc)
+{
+    const struct nb_event *event = &nb_events[spec->event];
+    printf("  event     %s (select 0x%02x), mask 0x%04x\n", event->name, event->select,
+           (unsigned)((enc->escr >> 9) & 0xffff));
+    print_escr_choices(enc->escrs, enc->escr, "ESCR");
+    printf("  CCCR      0x%016llx\n", (unsigned long long)enc->cccr);
+    print_counters(enc);
+    if (enc->upstream_event >= 0) {
+        char what[64];
+        snprintf(what, sizeof what, "upstream %s:", nb_events[enc->upstream_event].name);
+        printf("  %s\n", what);
+        print_escr_choices(enc->upstream_escrs, enc->upstream_escr, "ESCR");
+    }
+    if (enc->replay) {
+        printf("  IA32_PEBS_ENABLE (0x%x) = 0x%016llx\n", MSR_IA32_PEBS_ENABLE,
+               (unsigned long long)enc->pebs_enable);
+        printf("  MSR_PEBS_MATRIX_VERT (0x%x) = 0x%016llx\n", MSR_PEBS_MATRIX_VERT,
+               (unsigned long long)enc->matrix_vert);
+    }
+}
+
+/* ---- perfex: -e CCCR/ESCR@PMC as seed 000 section 11 writes it; PMC bit
+ * 31 asks perfex for fast RDPMC. */
+
+static unsigned long long perfex_cccr_for(int escr)
+{
+    return 0x00031000ull | (unsigned long long)nb_escrs[escr].select << 13;
+}
+
+static void print_netburst_perfex(const struct nb_encoding *enc)
+{
+    printf("-e 0x%08llX/0x%08llX@0x%X", (unsigned long long)enc->cccr,
+           (unsigned long long)enc->escr, 0x80000000u | (unsigned)first_bit(enc->counters));
+    if (enc->upstream_event >= 0) {
+        int escr = first_bit(enc->upstream_escrs);
+        /* perfex programs an ESCR only through a counter: the upstream gets
+         * the first counter of its ESCR, plainly enabled. */
+        int counter = first_bit(nb_escrs[escr].counters);
+        printf(" -e 0x%08llX/0x%08llX@0x%X", perfex_cccr_for(escr),
+               (unsigned long long)enc->upstream_escr, 0x80000000u | (unsigned)counter);
+    }
+    if (enc->replay)
+        printf(" --p4pe=0x%llX --p4pmv=0x%llX", (unsigned long long)enc->pebs_enable,
+               (unsigned long long)enc->matrix_vert);
+    printf("\n");
+}
+
+/* ---- JSON */
+
+static void json_counters(uint32_t counters)
+{
+    printf("\"counters\": [");
+    for (int c = 0, n = 0; c < 32; c++)
+        if (counters & (1u << c))
+            printf("%s%d", n++ ? ", " : "", c);
+    printf("]");
+}
+
+static void print_json_string(const char *text)
+{
+    putchar('"');
+    for (const char *p = text; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            putchar('\\');
+        if ((unsigned char)*p < 0x20)
+            printf("\\u%04x", *p);
+        else
+            putchar(*p);
+    }
+    putchar('"');
+}
+
+static void print_netburst_json(const char *text, const struct nb_encoding *enc)
+{
+    int escr = first_bit(enc->escrs);
+    printf("{\"event\": ");
+    print_json_string(text);
+    printf(", \"escr_name\": \"%s\", \"escr_msr\": \"0x%x\", \"escr\": \"0x%llx\", "
+           "\"cccr\": \"0x%llx\", ",
+           nb_escrs[escr].name, nb_escrs[escr].msr, (unsigned long long)enc->escr,
+           (unsigned long long)enc->cccr);
+    json_counters(enc->counters);
+    printf(", \"extra_msrs\": {");
+    const char *sep = "";
+    if (enc->upstream_event >= 0) {
+        printf("\"0x%x\": \"0x%llx\"", nb_escrs[first_bit(enc->upstream_escrs)].msr,
+               (unsigned long long)enc->upstream_escr);
+        sep = ", ";
+    }
+    if (enc->replay)
+        printf("%s\"0x%x\": \"0x%llx\", \"0x%x\": \"0x%llx\"", sep, MSR_IA32_PEBS_ENABLE,
+               (unsigned long long)enc->pebs_enable, MSR_PEBS_MATRIX_VERT,
+               (unsigned long long)enc->matrix_vert);
+    printf("}}");
+}
+
+/* ---- P5: the CESR holds both counters' selections. */
+
+static void print_p5(const char *text, const struct p5_event_spec *spec, enum format format)
+{
+    uint32_t half = p5_encode_half(spec);
+    unsigned long long ctr0 = half, ctr1 = (unsigned long long)half << 16;
+    if (format == JSON) {
+        printf("{\"event\": ");
+        print_json_string(text);
+        printf(", \"escr_name\": \"CESR\", \"escr_msr\": \"0x11\", \"escr\": \"0x%llx\", "
+               "\"cccr\": \"0x0\", \"counters\": [0, 1], \"cesr_ctr1\": \"0x%llx\", "
+               "\"extra_msrs\": {}}",
+               ctr0, ctr1);
+    } else if (format == PERFEX) {
+        printf("-e 0x%08llX@0x0\n", ctr0);
+    } else {
+        printf("  CESR (0x11) = 0x%016llx on CTR0, 0x%016llx on CTR1\n", ctr0, ctr1);
+    }
+}
+
+static int parse_args(int argc, char **argv, struct nb_config *config, enum format *format,
+                      int *first_event)
+{
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
+        int taken = cpu_option("encode", argc, argv, &i, config);
+        if (taken < 0)
+            return 2;
+        if (taken)
+            continue;
+        if (strcmp(argv[i], "--perfex") == 0) {
+            *format = PERFEX;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            *format = JSON;
+        } else if (strcmp(argv[i], "--help") == 0) {
+            fputs(encode_usage, stdout);
+            return -1;
+        } else {
+            fprintf(stderr, "pmubench encode: unknown option '%s'\n%s", argv[i], encode_usage);
+            return 2;
+        }
+    }
+    if (i == argc) {
+        fprintf(stderr, "pmubench encode: no event given\n%s", encode_usage);
+        return 2;
+    }
+    *first_event = i;
+    return 0;
+}
+
+int cmd_encode(int argc, char **argv)
+{
+    struct nb_config config = CPU_OPTION_DEFAULT;
+    enum format format = TEXT;
+    int first;
+    int rc = parse_args(argc, argv, &config, &format, &first);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+
+    /* Parse everything first: a bad string prints nothing else. */
+    struct event_spec *specs = calloc((size_t)argc, sizeof *specs);
+    char error[512];
+    if (!specs) {
+        fprintf(stderr, "pmubench encode: out of memory\n");
+        return 1;
+    }
+    for (int i = first; i < argc; i++)
+        if (!event_spec_parse(argv[i], &config, &specs[i], error, sizeof error)) {
+            fprintf(stderr, "pmubench encode: %s\n", error);
+            free(specs);
+            return 2;
+        }
+    if (format == JSON)
+        printf("[");
+    for (int i = first; i < argc; i++) {
+        if (format == JSON)
+            printf(i > first ? ",\n " : "");
+        else if (format == TEXT)
+            printf("%s\n", argv[i]);
+        if (specs[i].pmu == PMU_P5) {
+            print_p5(argv[i], &specs[i].p5, format);
+            continue;
+        }
+        struct nb_encoding enc;
+        nb_encode(&specs[i].nb, &config, &enc);
+        if (format == JSON)
+            print_netburst_json(argv[i], &enc);
+        else if (format == PERFEX)
+            print_netburst_perfex(&enc);
+        else
+            print_netburst_text(&specs[i].nb, &enc);
+    }
+    if (format == JSON)
+        printf("]\n");
+    free(specs);
+    return 0;
+}

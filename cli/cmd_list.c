@@ -1,0 +1,109 @@
+/* pmubench list [--long] [netburst|p5]: the event catalogs, like perfex -l/-L. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "pmu/netburst_events.h"
+#include "pmu/netburst_metrics.h"
+#include "pmu/netburst_msrs.h"
+#include "pmu/p5_events.h"
+
+static const char list_usage[] = "usage: pmubench list [--long] [netburst|p5]\n";
+
+static void print_escrs(uint64_t escrs)
+{
+    const char *sep = "";
+    for (int e = 0; e < NB_NUM_ESCRS; e++)
+        if (escrs & (1ull << e)) {
+            printf("%s%s", sep, nb_escrs[e].name);
+            sep = ", ";
+        }
+}
+
+static void print_models(uint8_t models)
+{
+    if (models == 0x5f)
+        return;
+    printf("  models:");
+    for (int m = 0; m < 8; m++)
+        if (models & (1u << m))
+            printf(" %d", m);
+    printf("\n");
+}
+
+static void list_netburst_event(const struct nb_event *event, bool verbose)
+{
+    printf("netburst::%s\n", event->name);
+    if (!verbose)
+        return;
+    printf("  select 0x%02x on ", event->select);
+    print_escrs(event->escrs);
+    printf("\n");
+    if (event->flags & NB_EVENT_AT_RETIREMENT)
+        printf("  at-retirement event\n");
+    if (event->flags & (NB_EVENT_EXEC_TAG_UPSTREAM | NB_EVENT_FRONT_END_TAG_UPSTREAM))
+        printf("  tagging upstream (%s tagging)\n",
+               (event->flags & NB_EVENT_EXEC_TAG_UPSTREAM) ? "execution" : "front-end");
+    print_models(event->models);
+    for (int s = 0; s < event->n_subevents; s++)
+        printf("  :%-16s mask bit %2d  %s\n", event->subevents[s].name, event->subevents[s].bit,
+               event->subevents[s].thread_independent ? "thread-independent" : "thread-specific");
+}
+
+static void list_metric(const struct nb_metric *metric, bool verbose)
+{
+    static const char *const kinds[] = {"front-end", "execution", "replay"};
+    printf("netburst::%s\n", metric->name);
+    if (!verbose)
+        return;
+    printf("  %s tagging metric, counted by %s:%s", kinds[metric->kind], metric->counting_event,
+           metric->counting_subevent);
+    if (metric->upstream_event)
+        printf(", tagged by %s", metric->upstream_event);
+    if (metric->kind == NB_REPLAY_TAGGING)
+        printf(", IA32_PEBS_ENABLE 0x%x | bit 24, MSR_PEBS_MATRIX_VERT 0x%x",
+               metric->pebs_enable, metric->matrix_vert);
+    printf("\n");
+}
+
+static void list_p5_event(const struct p5_event *event, bool verbose)
+{
+    printf("p5::%s\n", event->name);
+    if (verbose)
+        printf("  code 0x%02x, %s, %s\n", event->code, event->description,
+               event->duration ? "duration" : "occurrence");
+}
+
+int cmd_list(int argc, char **argv)
+{
+    bool verbose = false, netburst = true, p5 = true;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--long") == 0) {
+            verbose = true;
+        } else if (strcmp(argv[i], "netburst") == 0) {
+            p5 = false;
+        } else if (strcmp(argv[i], "p5") == 0) {
+            netburst = false;
+        } else if (strcmp(argv[i], "--help") == 0) {
+            fputs(list_usage, stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "pmubench list: unexpected '%s' (expected --long, netburst or p5)\n",
+                    argv[i]);
+            return 2;
+        }
+    }
+    if (!netburst && !p5) {
+        fprintf(stderr, "pmubench list: name one catalog, netburst or p5\n");
+        return 2;
+    }
+    for (int i = 0; netburst && i < nb_num_events; i++)
+        list_netburst_event(&nb_events[i], verbose);
+    for (int i = 0; netburst && i < nb_num_metrics; i++)
+        list_metric(&nb_metrics[i], verbose);
+    for (int i = 0; p5 && i < p5_num_events; i++)
+        list_p5_event(&p5_events[i], verbose);
+    if (verbose)
+        printf("\np5::clocks counts clocks instead of an event.\n");
+    return 0;
+}

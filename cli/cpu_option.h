@@ -1,0 +1,16 @@
+#ifndef CLI_CPU_OPTION_H
+#define CLI_CPU_OPTION_H
+
+#include <stdbool.h>
+
+#include "pmu/netburst_pmu.h"
+
+/* Handles "--model N" and "--ht on|off" at argv[*i] (advancing *i past the
+ * value).  Returns 1 when it took the option, 0 when argv[*i] is another
+ * argument, -1 after printing an error for a bad value. */
+int cpu_option(const char *command, int argc, char **argv, int *i, struct nb_config *config);
+
+/* The default NetBurst configuration: model 2 with Hyper-Threading. */
+#define CPU_OPTION_DEFAULT ((struct nb_config){.model = 2, .ht = true})
+
+#endif
