@@ -83,5 +83,17 @@ missing=$(grep -o 'bench:[a-z0-9_]\+\|unit:test_[a-z0-9_]\+' docs/semantics.md |
     done)
 if [ -z "$missing" ]; then pass; else fail "docs/semantics.md names missing tests:" $missing; fi
 
+# 5. Differential test against libpfm4 (docs/events.md, "Differential test
+# against libpfm4"): one test; its own summary line is shown.
+if [ -x "$build/tests/libpfm4_diff" ]; then
+    if $wrapper "$build/tests/libpfm4_diff" tests/diff/libpfm4_exceptions.txt >"$tmp/diff.out" 2>&1; then
+        pass
+    else
+        grep -v '^netburst' "$tmp/diff.out"
+        fail "$build/tests/libpfm4_diff"
+    fi
+    grep '^libpfm4-diff: [0-9]* passed' "$tmp/diff.out"
+fi
+
 echo "check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
