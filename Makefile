@@ -20,7 +20,8 @@ LIB := $(BUILD)/libpmubench.a
 BIN := $(BUILD)/pmubench
 NEED := sh tools/need-packages.sh
 
-.PHONY: all check unit-tests test-deps demo asan memcheck coverage clang-check fuzz clean
+.PHONY: all check unit-tests test-deps diff-deps libpfm4-diff demo asan memcheck coverage \
+    clang-check fuzz clean
 
 all: $(BIN) $(LIB)
 
@@ -45,15 +46,27 @@ test-deps:
 
 unit-tests: $(UNIT_BINS)
 
+# The differential test against libpfm4's NetBurst encoder (docs/events.md).
+DIFF_BIN := $(BUILD)/tests/libpfm4_diff
+libpfm4-diff: $(DIFF_BIN)
+
+$(DIFF_BIN): tests/diff/libpfm4_diff.c $(LIB) | diff-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS_ALL) -lpfm
+
+diff-deps:
+	@$(NEED) /usr/include/perfmon/pfmlib.h libpfm4-dev
+
 # The tests: cmocka unit tests, then every bench script against its
 # expected output.  RUN_WRAPPER runs each under valgrind for memcheck.
-check: all unit-tests clang-check
+check: all unit-tests libpfm4-diff clang-check
 	@sh tests/run_tests.sh $(BUILD) $(RUN_WRAPPER)
 
 # Warning-free under clang as well as gcc: the library, the CLI, the tests.
-clang-check: test-deps
+clang-check: test-deps diff-deps
 	@$(NEED) clang clang
-	@clang $(STD) $(WARN) -I. -fsyntax-only $(LIB_SRCS) $(CLI_SRCS) $(UNIT_SRCS) tests/fuzz/*.c
+	@clang $(STD) $(WARN) -I. -fsyntax-only $(LIB_SRCS) $(CLI_SRCS) $(UNIT_SRCS) tests/fuzz/*.c \
+	    tests/diff/*.c
 
 demo: $(BIN)
 	$(BIN) run tests/bench/demo.pmu --vcd $(BUILD)/demo.vcd
@@ -74,17 +87,23 @@ coverage:
 	$(MAKE) BUILD=build/coverage CFLAGS="-O0 -g" EXTRA="--coverage" check
 	@sh tests/coverage_report.sh build/coverage
 
-# libFuzzer on the script parser, seeded with the bench scripts.
+# libFuzzer on the parsers of untrusted input: bench scripts (seeded with
+# tests/bench), event strings (seeded with tests/fuzz/corpus_event_spec).
 FUZZ_SECONDS ?= 60
+FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined
 fuzz:
 	@$(NEED) clang clang "$$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a" libclang-rt-14-dev
 	$(MAKE) BUILD=build/fuzz CC=clang CFLAGS="-O1 -g" \
 	    EXTRA="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" build/fuzz/libpmubench.a
-	clang $(STD) $(WARN) -I. -g -fsanitize=fuzzer,address,undefined tests/fuzz/fuzz_script.c \
-	    build/fuzz/libpmubench.a -o build/fuzz/fuzz_script
-	@mkdir -p build/fuzz/corpus
-	cp tests/bench/*.pmu tests/bench/errors/*.pmu build/fuzz/corpus/ 2>/dev/null || true
-	build/fuzz/fuzz_script -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/fuzz/corpus
+	@mkdir -p build/fuzz/corpus_script build/fuzz/corpus_event_spec
+	cp tests/bench/*.pmu tests/bench/errors/*.pmu build/fuzz/corpus_script/
+	cp tests/fuzz/corpus_event_spec/* build/fuzz/corpus_event_spec/
+	for target in script event_spec; do \
+	    clang $(STD) $(WARN) -I. -g $(FUZZ_FLAGS) tests/fuzz/fuzz_$$target.c \
+	        build/fuzz/libpmubench.a -o build/fuzz/fuzz_$$target && \
+	    build/fuzz/fuzz_$$target -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+	        build/fuzz/corpus_$$target || exit 1; \
+	done
 
 clean:
 	rm -rf build

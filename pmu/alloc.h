@@ -1,0 +1,73 @@
+/* The counter allocator: gives each event of a set an ESCR and a counter so
+ * that they count together, and splits the set into the fewest runs when
+ * they cannot.  The rules, the exact search and the Hyper-Threading
+ * convention are in docs/alloc.md.
+ *
+ *   struct alloc_plan plan;
+ *   struct alloc_error error;
+ *   if (alloc_plan_make(requests, n, &config, &plan, &error)) {
+ *       ... plan.runs[r].assignments[i] ...; program_setup() them ...
+ *       alloc_plan_free(&plan);
+ *   }
+ */
+#ifndef PMU_ALLOC_H
+#define PMU_ALLOC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "event_spec.h"
+
+enum {
+    ALLOC_MAX_REQUESTS = 256,
+    ALLOC_MAX_PER_RUN = NB_NUM_COUNTERS, /* the P5 has two counters */
+    ALLOC_NO_GROUP = -1,
+};
+
+struct alloc_request {
+    struct event_spec spec;  /* as event_spec_parse() left it */
+    int group;               /* requests with one group id >= 0 share a run;
+                                ALLOC_NO_GROUP: the event may go anywhere */
+};
+
+/* One event of a run and the registers that count it. */
+struct alloc_assignment {
+    int request;          /* index into the requests */
+    int counter;          /* NetBurst 0-17; P5 0 (CTR0) or 1 (CTR1) */
+    int escr;             /* index into nb_escrs; -1 on the P5 */
+    int upstream_escr;    /* the tagging upstream event's ESCR, or -1 */
+    uint64_t escr_value;  /* NetBurst ESCR; P5: this counter's bits of the CESR */
+    uint64_t cccr_value;  /* NetBurst CCCR with ENABLE set; 0 on the P5 */
+    uint64_t upstream_value;
+};
+
+struct alloc_run {
+    enum pmu_kind pmu;
+    int n;                /* assignments, ordered by request */
+    struct alloc_assignment assignments[ALLOC_MAX_PER_RUN];
+    bool replay;          /* the run writes IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT */
+    uint64_t pebs_enable, matrix_vert;
+};
+
+struct alloc_plan {
+    int n_runs;           /* ordered by their first request */
+    struct alloc_run *runs;
+};
+
+struct alloc_error {
+    int request;          /* the event (first event of the group) at fault, or -1 */
+    char message[256];    /* one line, without the event's name */
+};
+
+/* Plans `n` requests, all NetBurst (for `config`) or all P5, into the fewest
+ * runs.  False with `error` filled when a request or group can never count,
+ * the PMUs are mixed, there are more than ALLOC_MAX_REQUESTS or memory runs
+ * out. */
+bool alloc_plan_make(const struct alloc_request *requests, int n, const struct nb_config *config,
+                     struct alloc_plan *plan, struct alloc_error *error);
+void alloc_plan_free(struct alloc_plan *plan);
+
+/* The P5 CESR value of a run: both counters' bits. */
+uint64_t alloc_p5_cesr(const struct alloc_run *run);
+
+#endif
