@@ -20,7 +20,7 @@ LIB := $(BUILD)/libpmubench.a
 BIN := $(BUILD)/pmubench
 NEED := sh tools/need-packages.sh
 
-.PHONY: all check unit-tests test-deps diff-deps libpfm4-diff demo asan memcheck coverage \
+.PHONY: all check unit-tests test-deps diff-deps libpfm4-diff bench demo asan memcheck coverage \
     clang-check fuzz clean
 
 all: $(BIN) $(LIB)
@@ -62,11 +62,18 @@ diff-deps:
 check: all unit-tests libpfm4-diff clang-check
 	@sh tests/run_tests.sh $(BUILD) $(RUN_WRAPPER)
 
+# Figures, not tests: encoding speed against libpfm4, the PMU's cycle rate,
+# the allocator's planning time.
+bench: $(LIB) | diff-deps
+	@mkdir -p $(BUILD)/perf
+	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/bench_encode tests/perf/bench_encode.c $(LIB) -lpfm
+	$(BUILD)/perf/bench_encode
+
 # Warning-free under clang as well as gcc: the library, the CLI, the tests.
 clang-check: test-deps diff-deps
 	@$(NEED) clang clang
 	@clang $(STD) $(WARN) -I. -fsyntax-only $(LIB_SRCS) $(CLI_SRCS) $(UNIT_SRCS) tests/fuzz/*.c \
-	    tests/diff/*.c
+	    tests/diff/*.c tests/perf/*.c
 
 demo: $(BIN)
 	$(BIN) run tests/bench/demo.pmu --vcd $(BUILD)/demo.vcd
