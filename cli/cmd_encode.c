@@ -85,13 +85,14 @@ static unsigned long long perfex_cccr_for(int escr)
 
 static void print_netburst_perfex(const struct nb_encoding *enc)
 {
+    int counting = first_bit(enc->counters);
     printf("-e 0x%08llX/0x%08llX@0x%X", (unsigned long long)enc->cccr,
-           (unsigned long long)enc->escr, 0x80000000u | (unsigned)first_bit(enc->counters));
+           (unsigned long long)enc->escr, 0x80000000u | (unsigned)counting);
     if (enc->upstream_event >= 0) {
         int escr = first_bit(enc->upstream_escrs);
         /* perfex programs an ESCR only through a counter: the upstream gets
-         * the first counter of its ESCR, plainly enabled. */
-        int counter = first_bit(nb_escrs[escr].counters);
+         * the first other counter of its ESCR, plainly enabled. */
+        int counter = first_bit(nb_escrs[escr].counters & ~(1u << counting));
         printf(" -e 0x%08llX/0x%08llX@0x%X", perfex_cccr_for(escr),
                (unsigned long long)enc->upstream_escr, 0x80000000u | (unsigned)counter);
     }

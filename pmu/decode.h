@@ -14,7 +14,7 @@ enum { DECODE_MAX_PROBLEMS = 24 };
 
 struct decode_problem {
     bool error;
-    char text[200];
+    char text[400];
 };
 
 struct decode_report {

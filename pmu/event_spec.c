@@ -27,7 +27,8 @@ struct parse {
 
 __attribute__((format(printf, 2, 3))) static bool fail(struct parse *p, const char *fmt, ...)
 {
-    int used = snprintf(p->error, p->error_size, "%s: ", p->text);
+    int used = strlen(p->text) > 80 ? snprintf(p->error, p->error_size, "%.60s...: ", p->text)
+                                    : snprintf(p->error, p->error_size, "%s: ", p->text);
     va_list ap;
     va_start(ap, fmt);
     if (used >= 0 && (size_t)used < p->error_size)
@@ -83,6 +84,8 @@ enum { NOT_A_MODIFIER, MODIFIER_OK, MODIFIER_BAD };
 
 static int netburst_modifier(struct parse *p, char *token)
 {
+    char whole[MAX_TEXT];
+    snprintf(whole, sizeof whole, "%s", token); /* for messages: key=value */
     static const char *const active_threads[] = {"none", "single", "both", "any"};
     static const char *const pmi_targets[] = {"", "t0", "t1", "both"};
     struct nb_event_spec *nb = &p->spec->nb;
@@ -93,35 +96,35 @@ static int netburst_modifier(struct parse *p, char *token)
     bool ok = true;
 
     if (strcmp(token, "k") == 0) {
-        ok = flag_value(p, token, value, &nb->os);
+        ok = flag_value(p, whole, value, &nb->os);
         p->k_given = true;
     } else if (strcmp(token, "u") == 0) {
-        ok = flag_value(p, token, value, &nb->usr);
+        ok = flag_value(p, whole, value, &nb->usr);
         p->u_given = true;
     } else if (strcmp(token, "e") == 0) {
-        ok = flag_value(p, token, value, &nb->edge);
+        ok = flag_value(p, whole, value, &nb->edge);
     } else if (strcmp(token, "cmpl") == 0) {
-        ok = flag_value(p, token, value, &nb->complement);
+        ok = flag_value(p, whole, value, &nb->complement);
     } else if (strcmp(token, "thr") == 0) {
-        ok = small_number(p, token, value, 15, &nb->threshold);
+        ok = small_number(p, whole, value, 15, &nb->threshold);
     } else if (strcmp(token, "t0") == 0 || strcmp(token, "t1") == 0) {
-        ok = flag_value(p, token, value, &on);
+        ok = flag_value(p, whole, value, &on);
         if (!p->thread_given)
             nb->t0 = nb->t1 = false;
         p->thread_given = true;
         *(token[1] == '0' ? &nb->t0 : &nb->t1) = on;
     } else if (strcmp(token, "at") == 0) {
-        ok = choice(p, token, value, active_threads, 4, &nb->active_thread);
+        ok = choice(p, whole, value, active_threads, 4, &nb->active_thread);
     } else if (strcmp(token, "ovf_pmi") == 0) {
-        ok = choice(p, token, value, pmi_targets + 1, 3, &nb->ovf_pmi);
+        ok = choice(p, whole, value, pmi_targets + 1, 3, &nb->ovf_pmi);
         nb->ovf_pmi++;
     } else if (strcmp(token, "force_ovf") == 0) {
-        ok = flag_value(p, token, value, &nb->force_ovf);
+        ok = flag_value(p, whole, value, &nb->force_ovf);
     } else if (strcmp(token, "tag") == 0) {
-        ok = small_number(p, token, value, 15, &nb->tag_value);
+        ok = small_number(p, whole, value, 15, &nb->tag_value);
         nb->tag_enable = true;
     } else if (strcmp(token, "pebs") == 0) {
-        ok = flag_value(p, token, value, &nb->pebs);
+        ok = flag_value(p, whole, value, &nb->pebs);
     } else {
         return NOT_A_MODIFIER;
     }
@@ -201,6 +204,25 @@ static bool netburst_name(struct parse *p, const char *name)
     return true;
 }
 
+/* On an execution-tagging metric, :tag=N picks the tag bit its upstream
+ * sets and execution_event counts (NBOGUSn for tag value 1 << n). */
+static bool metric_tag(struct parse *p)
+{
+    struct nb_event_spec *nb = &p->spec->nb;
+    if (nb->metric->kind != NB_EXECUTION_TAGGING)
+        return fail(p, "':tag' applies to execution-tagging metrics and upstream events, not "
+                       "to %s", nb->metric->name);
+    static const uint8_t one_bit[] = {1, 2, 4, 8};
+    for (uint8_t bit = 0; bit < 4; bit++)
+        if (nb->tag_value == one_bit[bit]) {
+            nb->exec_tag_bit = bit;
+            nb->tag_enable = false; /* the tag goes on the upstream ESCR */
+            nb->tag_value = 0;
+            return true;
+        }
+    return fail(p, "':tag' on a tagging metric takes one tag bit: 1, 2, 4 or 8");
+}
+
 static bool check_netburst(struct parse *p)
 {
     struct nb_event_spec *nb = &p->spec->nb;
@@ -226,7 +248,9 @@ static bool check_netburst(struct parse *p)
             return fail(p, "':ovf_pmi' can only name t0 without Hyper-Threading");
         nb->t1 = false;
     }
-    if (nb->tag_enable && !(event->flags & NB_EVENT_EXEC_TAG_UPSTREAM) && !nb->metric)
+    if (nb->tag_enable && nb->metric && !metric_tag(p))
+        return false;
+    if (nb->tag_enable && !(event->flags & NB_EVENT_EXEC_TAG_UPSTREAM))
         return fail(p, "':tag' applies to the execution-tagging upstream events (the FIRM "
                        "uop events such as x87_FP_uop), not %s", event->name);
     if (nb->pebs && !(nb->metric && nb->metric->kind == NB_REPLAY_TAGGING))
@@ -289,6 +313,8 @@ static bool parse_p5(struct parse *p, char *rest)
         rest = strchr(rest, ':');
         if (rest)
             *rest++ = '\0';
+        if (!*token)
+            return fail(p, "empty field between ':' separators");
         if (strcmp(token, "u") == 0)
             p5->usr = true;
         else if (strcmp(token, "k") == 0)
@@ -322,13 +348,13 @@ bool event_spec_parse(const char *text, const struct nb_config *config, struct e
         pmu = buf;
         rest = sep + 2;
     }
-    if (strcmp(pmu, "p5") == 0) {
+    if (strcasecmp(pmu, "p5") == 0) {
         spec->pmu = PMU_P5;
         return parse_p5(&p, rest);
     }
-    if (strcmp(pmu, "netburst") != 0 && strcmp(pmu, "netburst_p") != 0)
+    if (strcasecmp(pmu, "netburst") != 0 && strcasecmp(pmu, "netburst_p") != 0)
         return fail(&p, "unknown PMU '%s' (expected netburst, netburst_p or p5)", pmu);
-    if (strcmp(pmu, "netburst_p") == 0 && config->model < 3)
+    if (strcasecmp(pmu, "netburst_p") == 0 && config->model < 3)
         return fail(&p, "netburst_p is the PMU of models 3, 4 and 6, not model %d",
                     config->model);
     spec->pmu = PMU_NETBURST;

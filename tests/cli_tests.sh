@@ -108,3 +108,296 @@ head -c $((0x36d)) /dev/zero >"$tmp/short"
 expect 0 "" -- run "$tmp/short.pmu" --msr-device "$tmp/short"
 if [ "$(cat "$tmp/cli.out")" = "@0 rdmsr 0x36c #GP
 @0 rdmsr 0x36d #GP" ]; then pass; else fail "short stand-in: $(cat "$tmp/cli.out")"; fi
+
+# ---- encode, decode, list: seed 000 section 11.1's perfex examples
+# (docs/seed-examples.md, "Section 11.1 as encode/decode tests").  Every
+# expected value is the seed's, checked by hand against the SDM field
+# layouts (pmu/netburst_fields.h).
+
+# decode_has STATUS "ARGS" LINE...: `pmubench decode ARGS` exits STATUS,
+# prints nothing on stderr, and prints each LINE (a fixed string) as a line
+# of its own.
+decode_has() {
+    want_status=$1 args=$2
+    shift 2
+    # shellcheck disable=SC2086
+    pmubench decode $args >"$tmp/dec.out" 2>"$tmp/dec.err"
+    status=$?
+    if [ "$status" -ne "$want_status" ] || [ -s "$tmp/dec.err" ]; then
+        fail "pmubench decode $args: exit status $status, expected $want_status ($(cat "$tmp/dec.err"))"
+        return
+    fi
+    for line in "$@"; do
+        if ! grep -qxF -- "$line" "$tmp/dec.out"; then
+            fail "pmubench decode $args: no line '$line' in:
+$(cat "$tmp/dec.out")"
+            return
+        fi
+    done
+    pass
+}
+
+# perfex_norm "ARGS": perfex arguments in a canonical form, one per line,
+# sorted: CCCR/ESCR pairs as %X without the counter (encode picks the first
+# counter of the event, the seed another), --p4pe/--p4pmv values as %X.
+perfex_norm() {
+    for tok in $1; do
+        case $tok in
+            -e) ;;
+            --p4pe=*) printf 'pe=%X\n' $((${tok#--p4pe=})) ;;
+            --p4pmv=*) printf 'pmv=%X\n' $((${tok#--p4pmv=})) ;;
+            */*@*)
+                c=${tok%%/*} r=${tok#*/}
+                r=${r%@*}
+                printf '%X/%X\n' $((c)) $((r)) ;;
+            *) printf '?%s\n' "$tok" ;;
+        esac
+    done | sort
+}
+
+# encode_is "ENCODE ARGS" "PERFEX ARGS": `pmubench encode --perfex ENCODE
+# ARGS` prints the register values of the perfex command line.
+encode_is() {
+    # shellcheck disable=SC2086
+    got=$(pmubench encode --perfex $1 2>&1)
+    status=$?
+    if [ "$status" -ne 0 ]; then
+        fail "pmubench encode --perfex $1: exit status $status ($got)"
+    elif [ "$(perfex_norm "$got")" != "$(perfex_norm "$2")" ]; then
+        fail "pmubench encode --perfex $1: '$got', expected the values of '$2'"
+    else
+        pass
+    fi
+}
+
+# 9.4 / 11.1, lines 3066-3097: replay tagging, 1stL_cache_load_miss_retired
+# (HT, model 2).  perfex -e 0x0003B000/0x1200020C@0x8000000C
+# --p4pe=0x01000001 --p4pmv=0x1: replay_event NBOGUS, T0_OS|T0_USR on
+# CRU_ESCR2 (counter 12, select 5); PEBS_ENABLE bits 0 and 24, bit 25 left
+# clear on purpose (lines 2919-2926); MATRIX_VERT bit 0.  The command line
+# agrees with the listing.
+decode_has 0 "0x0003B000/0x1200020C@0x8000000C --pebs-enable 0x01000001 --matrix-vert 0x1" \
+    "ESCR 0x000000001200020c (MSR_CRU_ESCR2, 0x3cc)" \
+    "  event select 0x09  replay_event" \
+    "  event mask   0x0001  NBOGUS" \
+    "  tag value 0  tag enable 0" \
+    "  T0_OS 1  T0_USR 1  T1_OS 0  T1_USR 0" \
+    "CCCR 0x000000000003b000 (MSR_IQ_CCCR0, counter 12)" \
+    "  ENABLE 1  ESCR select 5 (MSR_CRU_ESCR2)  ACTIVE_THREAD 11 (any)" \
+    "  COMPARE 0  COMPLEMENT 0  THRESHOLD 0  EDGE 0" \
+    "IA32_PEBS_ENABLE 0x0000000001000001" \
+    "  metric bits 0x00001  UOP_TAG (24) 1  ENABLE_PEBS (25) 0" \
+    "MSR_PEBS_MATRIX_VERT 0x0000000000000001" \
+    "verdict: valid"
+# ... the Intel table's bit 25, which the seed leaves out: a warning, which
+# fails only with --strict.
+decode_has 0 "0x0003B000/0x1200020C@0x8000000C --pebs-enable 0x03000001 --matrix-vert 0x1" \
+    "  metric bits 0x00001  UOP_TAG (24) 1  ENABLE_PEBS (25) 1" \
+    "verdict: valid with warnings (0 errors, 1 warning)" \
+    "  warning: IA32_PEBS_ENABLE bit 25 (ENABLE_PEBS) set: precise sampling, not just replay tagging; seed 000 (section 9.4) reports suspicious counts with it"
+decode_has 1 "--strict 0x0003B000/0x1200020C@0x8000000C --pebs-enable 0x03000001 --matrix-vert 0x1" \
+    "verdict: invalid (0 errors, 1 warning)"
+encode_is "netburst::1stL_cache_load_miss_retired:t0" \
+    "-e 0x0003B000/0x1200020C@0x8000000C --p4pe=0x01000001 --p4pmv=0x1"
+encode_is "netburst::replay_event:NBOGUS:t0" "-e 0x0003B000/0x1200020C@0x8000000C"
+
+# 9.1 / 11.1, lines 3099-3112: branch_retired MMTP|MMTM, user mode, thread
+# 0, more than 2 per cycle (HT).  Listing: ESCR 0x0C001804, CCCR 0x0027B000
+# on counter 14 (select 5 reaches CRU_ESCR3).
+decode_has 0 "0x0027B000/0x0C001804@0x8000000E" \
+    "ESCR 0x000000000c001804 (MSR_CRU_ESCR3, 0x3cd)" \
+    "  event select 0x06  branch_retired" \
+    "  event mask   0x000c  MMTP  MMTM" \
+    "  tag value 0  tag enable 0" \
+    "  T0_OS 0  T0_USR 1  T1_OS 0  T1_USR 0" \
+    "CCCR 0x000000000027b000 (MSR_IQ_CCCR2, counter 14)" \
+    "  ENABLE 1  ESCR select 5 (MSR_CRU_ESCR3)  ACTIVE_THREAD 11 (any)" \
+    "  COMPARE 1  COMPLEMENT 0  THRESHOLD 2  EDGE 0" \
+    "verdict: valid"
+encode_is "netburst::branch_retired:MMTP:MMTM:u=1:t0:thr=2" "-e 0x0027B000/0x0C001804@0x8000000E"
+# The seed's command line (line 3112), "perfex -e 0x00039000/0x0200020A@0x8000000E",
+# contradicts the listing: the listing is right, because it is what the text
+# derives field by field (select 06H, MMTP|MMTM, T0_USR, COMPARE, threshold
+# 2, select 5).  The command line's CCCR has ESCR select 4 and no COMPARE;
+# on counter 14 select 4 reads CRU_ESCR1, where 0x0200020A is event 01H
+# (uops_retired) NBOGUS with T0_OS|T1_OS: kernel-mode retired uops of both
+# threads, a valid configuration of another event.
+decode_has 0 "0x00039000/0x0200020A@0x8000000E" \
+    "ESCR 0x000000000200020a (MSR_CRU_ESCR1, 0x3b9)" \
+    "  event select 0x01  uops_retired" \
+    "  event mask   0x0001  NBOGUS" \
+    "  T0_OS 1  T0_USR 0  T1_OS 1  T1_USR 0" \
+    "  ENABLE 1  ESCR select 4 (MSR_CRU_ESCR1)  ACTIVE_THREAD 11 (any)" \
+    "  COMPARE 0  COMPLEMENT 0  THRESHOLD 0  EDGE 0" \
+    "verdict: valid"
+encode_is "netburst::uops_retired:NBOGUS:k=1" "-e 0x00039000/0x0200020A@0x8000000E"
+
+# 9.2 / 11.1, lines 3114-3139: front-end tagging, memory_loads (HT, user
+# mode on both threads).  uop_type TAGLOADS on RAT_ESCR1 (counter 14,
+# select 2) = 0x04000405 / 0x00035000; front_end_event NBOGUS on CRU_ESCR3
+# (counter 15, select 5) = 0x10000205 / 0x0003B000.
+decode_has 0 "0x00035000/0x04000405@0x8000000E" \
+    "ESCR 0x0000000004000405 (MSR_RAT_ESCR1, 0x3bd)" \
+    "  event select 0x02  uop_type" \
+    "  event mask   0x0002  TAGLOADS" \
+    "  T0_OS 0  T0_USR 1  T1_OS 0  T1_USR 1" \
+    "  ENABLE 1  ESCR select 2 (MSR_RAT_ESCR1)  ACTIVE_THREAD 11 (any)" \
+    "verdict: valid"
+decode_has 0 "0x0003B000/0x10000205@0x8000000F" \
+    "ESCR 0x0000000010000205 (MSR_CRU_ESCR3, 0x3cd)" \
+    "  event select 0x08  front_end_event" \
+    "  event mask   0x0001  NBOGUS" \
+    "  T0_OS 0  T0_USR 1  T1_OS 0  T1_USR 1" \
+    "CCCR 0x000000000003b000 (MSR_IQ_CCCR3, counter 15)" \
+    "verdict: valid"
+encode_is "netburst::uop_type:TAGLOADS:u=1" "-e 0x00035000/0x04000405@0x8000000E"
+encode_is "netburst::front_end_event:NBOGUS:u=1" "-e 0x0003B000/0x10000205@0x8000000F"
+encode_is "netburst::memory_loads:u=1" \
+    "-e 0x00035000/0x04000405@0x8000000E -e 0x0003B000/0x10000205@0x8000000F"
+# The seed's command line gives the uop_type ESCR as 0x04000205: wrong,
+# the listing's 0x04000405 is right (TAGLOADS is mask bit 1 = ESCR bit 10,
+# as the text says at lines 2765-2766 and the SDM's uop_type row).
+# 0x04000205 sets mask bit 0, which uop_type does not define: nothing is
+# tagged, so front_end_event would count nothing.
+decode_has 1 "0x00035000/0x04000205@0x8000000E" \
+    "  event select 0x02  uop_type" \
+    "  event mask   0x0001" \
+    "verdict: invalid (1 error, 0 warnings)" \
+    "  error: event mask bits 0x0001 are not defined by uop_type"
+# perfex cannot give two events one counter (lines 3036-3038): the
+# upstream and the counting event of a front-end metric need two counters.
+got=$(pmubench encode --perfex netburst::memory_loads:u=1)
+pmcs=$(echo "$got" | tr ' ' '\n' | sed -n 's/.*@//p' | sort -u | wc -l)
+if [ "$pmcs" -eq 2 ]; then pass; else fail "encode --perfex netburst::memory_loads:u=1 puts both events on one counter: $got"; fi
+
+# 9.3 / 11.1, lines 3141-3165: execution tagging, x87_FP_retired (NO
+# Hyper-Threading, user mode: --ht off).  x87_FP_uop ALL, tag 0001, tag
+# enable, T0_USR on FIRM_ESCR0 (counter 8, select 1) = 0x09000034 /
+# 0x00033000; execution_event NBOGUS0, T0_USR on CRU_ESCR2 (counter 12,
+# select 5) = 0x18000204 / 0x0003B000.
+decode_has 0 "--ht off 0x00033000/0x09000034@0x80000008" \
+    "ESCR 0x0000000009000034 (MSR_FIRM_ESCR0, 0x3a4)" \
+    "  event select 0x04  x87_FP_uop" \
+    "  event mask   0x8000  ALL" \
+    "  tag value 1  tag enable 1" \
+    "  T0_OS 0  T0_USR 1  T1_OS 0  T1_USR 0" \
+    "CCCR 0x0000000000033000 (MSR_FLAME_CCCR0, counter 8)" \
+    "  ENABLE 1  ESCR select 1 (MSR_FIRM_ESCR0)  ACTIVE_THREAD 11 (any)" \
+    "verdict: valid"
+decode_has 0 "--ht off 0x0003B000/0x18000204@0x8000000C" \
+    "ESCR 0x0000000018000204 (MSR_CRU_ESCR2, 0x3cc)" \
+    "  event select 0x0c  execution_event" \
+    "  event mask   0x0001  NBOGUS0" \
+    "  T0_OS 0  T0_USR 1  T1_OS 0  T1_USR 0" \
+    "  ENABLE 1  ESCR select 5 (MSR_CRU_ESCR2)  ACTIVE_THREAD 11 (any)" \
+    "verdict: valid"
+encode_is "--ht off netburst::x87_FP_uop:ALL:u=1:tag=1" "-e 0x00033000/0x09000034@0x80000008"
+encode_is "--ht off netburst::x87_FP_uop:ALL:TAG0:u=1" "-e 0x00033000/0x09000034@0x80000008"
+encode_is "--ht off netburst::execution_event:NBOGUS0:u=1" "-e 0x0003B000/0x18000204@0x8000000C"
+encode_is "--ht off netburst::x87_FP_retired:u=1" \
+    "-e 0x00033000/0x09000034@0x80000008 -e 0x0003B000/0x18000204@0x8000000C"
+# The seed's command line has the upstream ESCR 0x18008035: wrong, the
+# listing's 0x09000034 is right (x87_FP_uop 04H, ALL = mask bit 15 = ESCR
+# bit 24, tag 0001, T0_USR, derived at lines 2838-2845).  0x18008035 is
+# select 0CH (on FIRM_ESCR0: packed_DP_uop), mask bit 6 (undefined: ALL's
+# 0x8000 not shifted by 9), tag 0001 with enable, T0_USR|T1_USR; without HT
+# the T1 bit is reserved (#GP).
+decode_has 1 "--ht off 0x00033000/0x18008035@0x80000008" \
+    "ESCR 0x0000000018008035 (MSR_FIRM_ESCR0, 0x3a4)" \
+    "  event select 0x0c  packed_DP_uop" \
+    "  event mask   0x0040" \
+    "  tag value 1  tag enable 1" \
+    "  T0_OS 0  T0_USR 1  T1_OS 0  T1_USR 1" \
+    "verdict: invalid (2 errors, 0 warnings)" \
+    "  error: T1_OS/T1_USR set on a processor without Hyper-Threading (reserved: #GP)" \
+    "  error: event mask bits 0x0040 are not defined by packed_DP_uop"
+# ... and its execution_event ESCR 0x18000205 (the listing's hex, line
+# 3155): the binary, 0x18000204, is right; the hex adds T1_USR, reserved
+# without HT.  On an HT part it is valid (and also counts thread 1).
+decode_has 1 "--ht off 0x0003B000/0x18000205@0x8000000C" \
+    "  event select 0x0c  execution_event" \
+    "  T0_OS 0  T0_USR 1  T1_OS 0  T1_USR 1" \
+    "verdict: invalid (1 error, 0 warnings)" \
+    "  error: T1_OS/T1_USR set on a processor without Hyper-Threading (reserved: #GP)"
+decode_has 0 "0x0003B000/0x18000205@0x8000000C" "verdict: valid"
+# ... and the listing's execution_event CCCR 0x00033000 (line 3159), a copy
+# of the upstream's: the text's select 5 (0x0003B000, the command line's) is
+# right; select 1 on counter 12 reads ALF_ESCR0, which has no event 0CH.
+decode_has 1 "--ht off 0x00033000/0x18000204@0x8000000C" \
+    "  ENABLE 1  ESCR select 1 (MSR_ALF_ESCR0)  ACTIVE_THREAD 11 (any)" \
+    "verdict: invalid (1 error, 0 warnings)" \
+    "  error: event select 0x0c is not defined on MSR_ALF_ESCR0 (defined there: resource_stall 0x01)"
+
+# encode --json: the exact output for two events.
+expect 0 "" -- encode --json netburst::branch_retired:MMTP:MMTM:u=1:t0:thr=2 \
+    netburst::1stL_cache_load_miss_retired:t0
+cat >"$tmp/json.want" <<'JSON'
+[{"event": "netburst::branch_retired:MMTP:MMTM:u=1:t0:thr=2", "escr_name": "MSR_CRU_ESCR2", "escr_msr": "0x3cc", "escr": "0xc001804", "cccr": "0x27b000", "counters": [12, 13, 14, 15, 16, 17], "extra_msrs": {}},
+ {"event": "netburst::1stL_cache_load_miss_retired:t0", "escr_name": "MSR_CRU_ESCR2", "escr_msr": "0x3cc", "escr": "0x1200020c", "cccr": "0x3b000", "counters": [12, 13, 14, 15, 16, 17], "extra_msrs": {"0x3f1": "0x1000001", "0x3f2": "0x1"}}]
+JSON
+if diff -u "$tmp/json.want" "$tmp/cli.out"; then pass; else fail "encode --json of two events"; fi
+
+# list: the catalogs.
+expect 0 "" -- list netburst
+if grep -qx 'netburst::branch_retired' "$tmp/cli.out" && grep -qx 'netburst::1stL_cache_load_miss_retired' "$tmp/cli.out" &&
+    ! grep -q '^p5::' "$tmp/cli.out"; then pass; else fail "list netburst"; fi
+expect 0 "" -- list p5
+if grep -qx 'p5::data_read_miss' "$tmp/cli.out" && ! grep -q '^netburst::' "$tmp/cli.out"; then pass; else fail "list p5"; fi
+
+# Bad inputs: one line on stderr, exit status 2, nothing on stdout.
+expect_bad() {
+    expect 2 "$@"
+    if [ -s "$tmp/cli.out" ]; then shift 2; fail "pmubench $*: printed output although it failed"; else pass; fi
+}
+expect_bad "pmubench encode: netburst::nope: unknown NetBurst event 'nope' ('pmubench list netburst' shows the events and tagging metrics)" -- \
+    encode netburst::nope
+expect_bad "pmubench encode: netburst::branch_retired:FOO: unknown sub-event or modifier 'FOO' of branch_retired (sub-events: MMNP, MMNM, MMTP, MMTM; modifiers: k, u, e, cmpl, thr, t0, t1, at, ovf_pmi, force_ovf, tag, pebs)" -- \
+    encode netburst::branch_retired:MMTP netburst::branch_retired:FOO
+expect_bad "pmubench encode: netburst::branch_retired:MMTP:k=2: bad value in 'k=2' (expected 0 or 1)" -- \
+    encode netburst::branch_retired:MMTP:k=2
+expect_bad "pmubench encode: netburst::branch_retired:MMTP:thr=16: bad value in 'thr=16' (expected a number from 0 to 15)" -- \
+    encode --perfex netburst::branch_retired:MMTP:thr=16
+expect_bad "pmubench encode: netburst::branch_retired:MMTP:at=foo: bad value in 'at=foo' (expected one of none, single, both, any)" -- \
+    encode --json netburst::branch_retired:MMTP:at=foo
+expect_bad "pmubench encode: netburst::branch_retired::MMTP: empty field between ':' separators" -- \
+    encode netburst::branch_retired::MMTP
+expect_bad "pmubench encode: netburst::branch_retired:MMTP:: empty field between ':' separators" -- \
+    encode netburst::branch_retired:MMTP:
+expect_bad "pmubench encode: perf::cycles: unknown PMU 'perf' (expected netburst, netburst_p or p5)" -- \
+    encode perf::cycles
+expect_bad "pmubench encode: netburst::branch_retired:MMTP:t1: ':t1' needs Hyper-Threading (this model runs with ht=off)" -- \
+    encode --ht off netburst::branch_retired:MMTP:t1
+expect_bad "pmubench encode: netburst::instr_completed:NBOGUS: event instr_completed does not exist on model 2 (it needs netburst_p: models 3, 4, 6)" -- \
+    encode netburst::instr_completed:NBOGUS
+expect_bad "pmubench encode: netburst_p::instr_completed:NBOGUS: netburst_p is the PMU of models 3, 4 and 6, not model 2" -- \
+    encode netburst_p::instr_completed:NBOGUS
+expect_bad "pmubench encode: p5::nope: unknown P5 event 'nope' ('pmubench list p5' shows the events; p5::clocks counts clocks)" -- \
+    encode p5::nope
+expect_bad "pmubench encode: bad --model '5' (expected 0, 1, 2, 3, 4 or 6)" -- \
+    encode --model 5 netburst::branch_retired:MMTP
+expect_bad "pmubench encode: bad --ht 'maybe' (expected on or off)" -- \
+    encode --ht maybe netburst::branch_retired:MMTP
+expect_bad "pmubench decode: bad --escr 'zz' (expected a number, hex 0x... or decimal)" -- decode --escr zz
+expect_bad "pmubench decode: bad --cesr '-1' (expected a number, hex 0x... or decimal)" -- decode --cesr -1
+expect_bad "pmubench decode: bad perfex spec '0x3b000/0x1200020c' (expected 0xCCCR/0xESCR@0xPMC)" -- \
+    decode 0x3b000/0x1200020c
+expect_bad "pmubench decode: bad perfex spec '0x3b000/0x1200020c@0x80000012' (expected 0xCCCR/0xESCR@0xPMC with a counter of 0-17)" -- \
+    decode 0x3b000/0x1200020c@0x80000012
+expect_bad "pmubench decode: bad --counter '18' (expected a counter number 0-17)" -- \
+    decode --cccr 0x3b000 --counter 18
+expect_bad "pmubench decode: bad --escr-msr '0x300' (expected an ESCR address 0x3a0-0x3e1 or name)" -- \
+    decode --escr 0x0c001804 --escr-msr 0x300
+expect_bad "pmubench decode: --cesr needs a value" -- decode --cesr
+expect_bad "pmubench decode: bad --model '7' (expected 0, 1, 2, 3, 4 or 6)" -- decode --model 7 --cesr 0
+expect_bad "pmubench list: unexpected 'x86' (expected --long, netburst or p5)" -- list x86
+expect_bad "pmubench list: name one catalog, netburst or p5" -- list netburst p5
+# A string too long to parse: the one line must say why.
+long="netburst::$(printf '%0600d' 0)"
+pmubench encode "$long" >"$tmp/cli.out" 2>"$tmp/cli.err"
+status=$?
+if [ "$status" -eq 2 ] && [ "$(wc -l <"$tmp/cli.err")" -eq 1 ] && [ ! -s "$tmp/cli.out" ] &&
+    grep -q 'event string longer than 511 characters$' "$tmp/cli.err"; then
+    pass
+else
+    fail "encode of a 610-character string: status $status, stderr '$(cut -c1-80 "$tmp/cli.err")...'"
+fi

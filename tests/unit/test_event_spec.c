@@ -1,0 +1,684 @@
+/* Event strings (pmu/event_spec.c) and their register values
+ * (pmu/netburst_encode.c, pmu/netburst_metrics.c).
+ *
+ * Every expected value is computed by hand from the SDM field layouts
+ * (pmu/netburst_fields.h, docs/semantics.md):
+ *   ESCR: select 30:25, mask 24:9, tag value 8:5, tag enable 4, T0_OS 3,
+ *         T0_USR 2, T1_OS 1, T1_USR 0;
+ *   CCCR: ENABLE 12, ESCR select 15:13, ACTIVE_THREAD 17:16, COMPARE 18,
+ *         COMPLEMENT 19, THRESHOLD 23:20, EDGE 24, FORCE_OVF 25,
+ *         OVF_PMI_T0 26, OVF_PMI_T1 27;
+ *   P5 CESR half: ES 5:0, CC 8:6 (bit 2 clocks, bit 1 CPL 3, bit 0 CPL 0-2).
+ * Modifier meanings are libpfm4's (checked against libpfm4 4.13 where it
+ * has the modifier): k/u given select exactly those levels, neither means
+ * both; thr > 0, cmpl or e set COMPARE.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "pmu/event_spec.h"
+#include "pmu/netburst_events.h"
+#include "pmu/netburst_metrics.h"
+#include "pmu/netburst_msrs.h"
+
+static const struct nb_config HT = {.model = 2, .ht = true};
+static const struct nb_config NOHT = {.model = 2, .ht = false};
+static const struct nb_config M3 = {.model = 3, .ht = true};
+
+#define E(id) (1ull << NB_ESCR_##id)
+#define IQ_COUNTERS 0x3f000u /* 12-17: CRU_ESCR2 feeds 12, 13, 16; CRU_ESCR3 14, 15, 17 */
+
+/* CCCR of an event behind ESCR select 5 (CRU_ESCR2/3): ENABLE (0x1000),
+ * select 5 << 13 (0xa000), ACTIVE_THREAD 11 (0x30000). */
+#define CCCR_SEL5 0x0003b000ull
+#define CCCR_SEL4 0x00039000ull /* CRU_ESCR0/1 */
+#define CCCR_SEL2 0x00035000ull /* RAT_ESCR0/1 */
+#define CCCR_SEL1 0x00033000ull /* FIRM_ESCR0/1 */
+
+/* branch_retired (06H << 25 = 0x0c000000) with MMTP (mask bit 2, ESCR bit
+ * 11 = 0x800) and the given T bits. */
+#define BR_MMTP(tbits) (0x0c000800ull | (tbits))
+
+static struct event_spec parse_ok(const char *text, const struct nb_config *config)
+{
+    struct event_spec spec;
+    char error[512];
+    bool ok = event_spec_parse(text, config, &spec, error, sizeof error);
+    if (!ok)
+        print_error("%s: unexpected error: %s\n", text, error);
+    assert_true(ok);
+    assert_string_equal(error, "");
+    return spec;
+}
+
+static struct nb_encoding encode(const char *text, const struct nb_config *config)
+{
+    struct event_spec spec = parse_ok(text, config);
+    assert_int_equal(spec.pmu, PMU_NETBURST);
+    struct nb_encoding enc;
+    nb_encode(&spec.nb, config, &enc);
+    return enc;
+}
+
+/* The ESCR and CCCR of an event string. */
+static void check_values(const char *text, const struct nb_config *config, uint64_t escr,
+                         uint64_t cccr)
+{
+    struct nb_encoding enc = encode(text, config);
+    if (enc.escr != escr || enc.cccr != cccr)
+        print_error("%s: got %#llx/%#llx, expected %#llx/%#llx\n", text,
+                    (unsigned long long)enc.escr, (unsigned long long)enc.cccr,
+                    (unsigned long long)escr, (unsigned long long)cccr);
+    assert_int_equal(enc.escr, escr);
+    assert_int_equal(enc.cccr, cccr);
+}
+
+/* The CLI's buffer size (cli/cmd_encode.c). */
+static void parse_error(const char *text, const struct nb_config *config, const char *want)
+{
+    struct event_spec spec;
+    char error[512];
+    assert_false(event_spec_parse(text, config, &spec, error, sizeof error));
+    assert_string_equal(error, want);
+}
+
+static int event(const char *name)
+{
+    int i = nb_event_find(name);
+    assert_true(i >= 0);
+    return i;
+}
+
+/* ---- defaults */
+
+static void test_defaults(void **state)
+{
+    (void)state;
+    struct event_spec spec = parse_ok("netburst::branch_retired:MMTP", &HT);
+    const struct nb_event_spec *nb = &spec.nb;
+    assert_int_equal(spec.pmu, PMU_NETBURST);
+    assert_int_equal(nb->event, event("branch_retired"));
+    assert_int_equal(nb->mask, 0x4);
+    assert_null(nb->metric);
+    assert_true(nb->os && nb->usr && nb->t0 && nb->t1);
+    assert_false(nb->compare || nb->complement || nb->edge);
+    assert_int_equal(nb->threshold, 0);
+    assert_int_equal(nb->active_thread, 3);
+    assert_int_equal(nb->ovf_pmi, 0);
+    assert_false(nb->force_ovf || nb->tag_enable || nb->pebs);
+    assert_int_equal(nb->tag_value, 0);
+
+    struct nb_encoding enc = encode("netburst::branch_retired:MMTP", &HT);
+    assert_int_equal(enc.escr, BR_MMTP(0xf)); /* 0x0c00080f, as libpfm4 */
+    assert_int_equal(enc.cccr, CCCR_SEL5);
+    assert_int_equal(enc.escrs, E(CRU2) | E(CRU3));
+    assert_int_equal(enc.counters, IQ_COUNTERS);
+    assert_int_equal(enc.upstream_event, -1);
+    assert_false(enc.replay);
+
+    /* No PMU prefix means netburst; names are case-insensitive. */
+    check_values("branch_retired:MMTP", &HT, BR_MMTP(0xf), CCCR_SEL5);
+    check_values("netburst::BRANCH_RETIRED:mmtp", &HT, BR_MMTP(0xf), CCCR_SEL5);
+    /* All four sub-events: mask 0xf << 9 = 0x1e00. */
+    check_values("netburst::branch_retired:MMNP:MMNM:MMTP:MMTM", &HT, 0x0c001e0full, CCCR_SEL5);
+}
+
+/* libpfm4 accepts the PMU name in any case ("NETBURST::..." encodes like
+ * "netburst::..."); pmubench's event and sub-event names are
+ * case-insensitive too. */
+static void test_pmu_name_case(void **state)
+{
+    (void)state;
+    check_values("NETBURST::branch_retired:MMTP", &HT, BR_MMTP(0xf), CCCR_SEL5);
+}
+
+static void test_privilege_levels(void **state)
+{
+    (void)state;
+    /* T0_OS 8, T0_USR 4, T1_OS 2, T1_USR 1. */
+    check_values("netburst::branch_retired:MMTP:k", &HT, BR_MMTP(0xa), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:k=1", &HT, BR_MMTP(0xa), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:u", &HT, BR_MMTP(0x5), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:u=1", &HT, BR_MMTP(0x5), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:k:u", &HT, BR_MMTP(0xf), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:u=1:k=1", &HT, BR_MMTP(0xf), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:k=1:u=0", &HT, BR_MMTP(0xa), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:k=0:u=1", &HT, BR_MMTP(0x5), CCCR_SEL5);
+    /* libpfm4: k=0 alone gives no privilege level at all (0x0c000800). */
+    check_values("netburst::branch_retired:MMTP:k=0", &HT, BR_MMTP(0), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:u=0", &HT, BR_MMTP(0), CCCR_SEL5);
+
+    struct event_spec spec = parse_ok("netburst::branch_retired:MMTP:k", &HT);
+    assert_true(spec.nb.os);
+    assert_false(spec.nb.usr);
+}
+
+static void test_threads(void **state)
+{
+    (void)state;
+    check_values("netburst::branch_retired:MMTP:t0", &HT, BR_MMTP(0xc), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:t1", &HT, BR_MMTP(0x3), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:t0:t1", &HT, BR_MMTP(0xf), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:t1:t0", &HT, BR_MMTP(0xf), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:t0:u", &HT, BR_MMTP(0x4), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:k:t1", &HT, BR_MMTP(0x2), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:t0=1", &HT, BR_MMTP(0xc), CCCR_SEL5);
+    struct event_spec spec = parse_ok("netburst::branch_retired:MMTP:t1", &HT);
+    assert_false(spec.nb.t0);
+    assert_true(spec.nb.t1);
+}
+
+static void test_compare_modifiers(void **state)
+{
+    (void)state;
+    /* thr=2: COMPARE 0x40000 | THRESHOLD 2 << 20 = 0x200000. */
+    check_values("netburst::branch_retired:MMTP:thr=2", &HT, BR_MMTP(0xf), 0x0027b000ull);
+    check_values("netburst::branch_retired:MMTP:thr=15", &HT, BR_MMTP(0xf), 0x00f7b000ull);
+    /* thr=0 alone leaves COMPARE clear (libpfm4 too). */
+    check_values("netburst::branch_retired:MMTP:thr=0", &HT, BR_MMTP(0xf), CCCR_SEL5);
+    struct event_spec spec = parse_ok("netburst::branch_retired:MMTP:thr=0", &HT);
+    assert_false(spec.nb.compare);
+    /* cmpl: COMPARE | COMPLEMENT 0x80000. */
+    check_values("netburst::branch_retired:MMTP:cmpl", &HT, BR_MMTP(0xf), 0x000fb000ull);
+    check_values("netburst::branch_retired:MMTP:cmpl=1", &HT, BR_MMTP(0xf), 0x000fb000ull);
+    check_values("netburst::branch_retired:MMTP:cmpl=0", &HT, BR_MMTP(0xf), CCCR_SEL5);
+    /* e: COMPARE | EDGE 0x1000000. */
+    check_values("netburst::branch_retired:MMTP:e", &HT, BR_MMTP(0xf), 0x0107b000ull);
+    check_values("netburst::branch_retired:MMTP:e=1", &HT, BR_MMTP(0xf), 0x0107b000ull);
+    check_values("netburst::branch_retired:MMTP:e=0", &HT, BR_MMTP(0xf), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:thr=0:e=1", &HT, BR_MMTP(0xf), 0x0107b000ull);
+    /* All three: 0x3b000 | 0x40000 | 0x80000 | 3 << 20 | 0x1000000. */
+    check_values("netburst::branch_retired:MMTP:thr=3:cmpl:e", &HT, BR_MMTP(0xf), 0x013fb000ull);
+    spec = parse_ok("netburst::branch_retired:MMTP:thr=3:cmpl:e", &HT);
+    assert_true(spec.nb.compare && spec.nb.complement && spec.nb.edge);
+    assert_int_equal(spec.nb.threshold, 3);
+}
+
+static void test_cccr_extensions(void **state)
+{
+    (void)state;
+    /* ACTIVE_THREAD: ENABLE 0x1000 | select 5 0xa000 | AT << 16. */
+    check_values("netburst::branch_retired:MMTP:at=none", &HT, BR_MMTP(0xf), 0x0000b000ull);
+    check_values("netburst::branch_retired:MMTP:at=single", &HT, BR_MMTP(0xf), 0x0001b000ull);
+    check_values("netburst::branch_retired:MMTP:at=both", &HT, BR_MMTP(0xf), 0x0002b000ull);
+    check_values("netburst::branch_retired:MMTP:at=any", &HT, BR_MMTP(0xf), CCCR_SEL5);
+    /* OVF_PMI_T0 bit 26, OVF_PMI_T1 bit 27, FORCE_OVF bit 25. */
+    check_values("netburst::branch_retired:MMTP:ovf_pmi=t0", &HT, BR_MMTP(0xf), 0x0403b000ull);
+    check_values("netburst::branch_retired:MMTP:ovf_pmi=t1", &HT, BR_MMTP(0xf), 0x0803b000ull);
+    check_values("netburst::branch_retired:MMTP:ovf_pmi=both", &HT, BR_MMTP(0xf), 0x0c03b000ull);
+    check_values("netburst::branch_retired:MMTP:force_ovf", &HT, BR_MMTP(0xf), 0x0203b000ull);
+    check_values("netburst::branch_retired:MMTP:force_ovf=0", &HT, BR_MMTP(0xf), CCCR_SEL5);
+    struct event_spec spec = parse_ok("netburst::branch_retired:MMTP:ovf_pmi=t1", &HT);
+    assert_int_equal(spec.nb.ovf_pmi, 2);
+    spec = parse_ok("netburst::branch_retired:MMTP:at=single", &HT);
+    assert_int_equal(spec.nb.active_thread, 1);
+}
+
+/* ---- sub-events, aliases, tags */
+
+static void test_single_subevent_default(void **state)
+{
+    (void)state;
+    /* x87_FP_uop 04H: 0x08000000 | ALL (bit 15 -> ESCR bit 24) 0x01000000
+     * | 0xf; FIRM_ESCR0/1 behind select 1.  libpfm4 gives 0x900000f too. */
+    check_values("netburst::x87_FP_uop", &HT, 0x0900000full, CCCR_SEL1);
+    struct event_spec spec = parse_ok("netburst::x87_FP_uop", &HT);
+    assert_int_equal(spec.nb.mask, 0x8000);
+    /* mispred_branch_retired 03H on CRU_ESCR0/1 (select 4): NBOGUS bit 0. */
+    check_values("netburst::mispred_branch_retired", &HT, 0x0600020full, CCCR_SEL4);
+    /* An event with several sub-events needs one. */
+    parse_error("netburst::branch_retired", &HT,
+                "netburst::branch_retired: branch_retired needs a sub-event (one or more of "
+                "MMNP, MMNM, MMTP, MMTM)");
+    parse_error("netburst::branch_retired:u=1", &HT,
+                "netburst::branch_retired:u=1: branch_retired needs a sub-event (one or more of "
+                "MMNP, MMNM, MMTP, MMTM)");
+}
+
+static void test_libpfm4_aliases(void **state)
+{
+    (void)state;
+    /* uop_type 02H: 0x04000000 | TAGLOADS (bit 1 -> 0x400) | 0xf. */
+    check_values("netburst::uops_type:TAGLOADS", &HT, 0x0400040full, CCCR_SEL2);
+    check_values("netburst::uop_type:TAGLOADS", &HT, 0x0400040full, CCCR_SEL2);
+    assert_int_equal(parse_ok("netburst::uops_type:TAGSTORES", &HT).nb.event, event("uop_type"));
+    check_values("netburst::uops_type:TAGSTORES", &HT, 0x0400080full, CCCR_SEL2);
+
+    /* TAGn: tag enable (0x10) and tag value bit n (ESCR bit 5 + n). */
+    check_values("netburst::x87_FP_uop:ALL:TAG0", &HT, 0x0900003full, CCCR_SEL1);
+    check_values("netburst::x87_FP_uop:ALL:TAG1", &HT, 0x0900005full, CCCR_SEL1);
+    check_values("netburst::x87_FP_uop:ALL:TAG2", &HT, 0x0900009full, CCCR_SEL1);
+    check_values("netburst::x87_FP_uop:ALL:TAG3", &HT, 0x0900011full, CCCR_SEL1);
+    check_values("netburst::x87_FP_uop:ALL:TAG0:TAG2", &HT, 0x090000bfull, CCCR_SEL1);
+    struct event_spec spec = parse_ok("netburst::x87_FP_uop:ALL:TAG0:TAG2", &HT);
+    assert_true(spec.nb.tag_enable);
+    assert_int_equal(spec.nb.tag_value, 5);
+    /* packed_SP_uop 08H: 0x10000000 | ALL 0x01000000 | TAG3 0x100 | 0x10 | 0xf. */
+    check_values("netburst::packed_SP_uop:ALL:TAG3", &HT, 0x1100011full, CCCR_SEL1);
+    /* TAGn only on the execution-tagging upstream events. */
+    parse_error("netburst::branch_retired:MMTP:TAG0", &HT,
+                "netburst::branch_retired:MMTP:TAG0: unknown sub-event or modifier 'TAG0' of "
+                "branch_retired (sub-events: MMNP, MMNM, MMTP, MMTM; modifiers: k, u, e, cmpl, "
+                "thr, t0, t1, at, ovf_pmi, force_ovf, tag, pebs)");
+}
+
+static void test_tag_modifier(void **state)
+{
+    (void)state;
+    /* tag=5: value 0101 << 5 = 0xa0, enable 0x10. */
+    check_values("netburst::x87_FP_uop:ALL:tag=5", &HT, 0x090000bfull, CCCR_SEL1);
+    /* tag=0: enable with value 0. */
+    check_values("netburst::x87_FP_uop:ALL:tag=0", &HT, 0x0900001full, CCCR_SEL1);
+    /* Seed 000 9.3's upstream, user mode on thread 0. */
+    check_values("netburst::x87_FP_uop:ALL:tag=1:u=1:t0", &HT, 0x09000034ull, CCCR_SEL1);
+    parse_error("netburst::branch_retired:MMTP:tag=1", &HT,
+                "netburst::branch_retired:MMTP:tag=1: ':tag' applies to the execution-tagging "
+                "upstream events (the FIRM uop events such as x87_FP_uop), not branch_retired");
+}
+
+/* ---- tagging metrics */
+
+static void test_metric_front_end(void **state)
+{
+    (void)state;
+    struct event_spec spec = parse_ok("netburst::memory_loads", &HT);
+    assert_non_null(spec.nb.metric);
+    assert_int_equal(spec.nb.metric->kind, NB_FRONT_END_TAGGING);
+    assert_int_equal(spec.nb.event, event("front_end_event"));
+    assert_int_equal(spec.nb.mask, 0x1); /* NBOGUS */
+
+    struct nb_encoding enc = encode("netburst::memory_loads", &HT);
+    /* front_end_event 08H: 0x10000000 | NBOGUS 0x200 | 0xf. */
+    assert_int_equal(enc.escr, 0x1000020full);
+    assert_int_equal(enc.cccr, CCCR_SEL5);
+    assert_int_equal(enc.escrs, E(CRU2) | E(CRU3));
+    assert_int_equal(enc.upstream_event, event("uop_type"));
+    assert_int_equal(enc.upstream_escrs, E(RAT0) | E(RAT1));
+    assert_int_equal(enc.upstream_escr, 0x0400040full); /* uop_type TAGLOADS */
+    assert_false(enc.replay);
+
+    enc = encode("netburst::memory_stores", &HT);
+    assert_int_equal(enc.escr, 0x1000020full);
+    assert_int_equal(enc.upstream_escr, 0x0400080full); /* TAGSTORES: bit 2 -> 0x800 */
+
+    /* Seed 000 9.2: user mode on both threads. */
+    enc = encode("netburst::memory_loads:u=1", &HT);
+    assert_int_equal(enc.escr, 0x10000205ull);
+    assert_int_equal(enc.upstream_escr, 0x04000405ull);
+}
+
+static void test_metric_execution(void **state)
+{
+    (void)state;
+    struct event_spec spec = parse_ok("netburst::x87_FP_retired", &HT);
+    assert_non_null(spec.nb.metric);
+    assert_int_equal(spec.nb.metric->kind, NB_EXECUTION_TAGGING);
+    assert_int_equal(spec.nb.event, event("execution_event"));
+
+    struct nb_encoding enc = encode("netburst::x87_FP_retired", &HT);
+    /* execution_event 0CH: 0x18000000 | NBOGUS0 0x200 | 0xf. */
+    assert_int_equal(enc.escr, 0x1800020full);
+    assert_int_equal(enc.cccr, CCCR_SEL5);
+    assert_int_equal(enc.upstream_event, event("x87_FP_uop"));
+    assert_int_equal(enc.upstream_escrs, E(FIRM0) | E(FIRM1));
+    /* x87_FP_uop ALL, tag value 0001 (0x20), tag enable (0x10). */
+    assert_int_equal(enc.upstream_escr, 0x0900003full);
+    assert_false(enc.replay);
+
+    /* Seed 000 9.3 (no HT, user mode): 0x18000204 and 0x09000034. */
+    enc = encode("netburst::x87_FP_retired:u=1", &NOHT);
+    assert_int_equal(enc.escr, 0x18000204ull);
+    assert_int_equal(enc.cccr, CCCR_SEL5);
+    assert_int_equal(enc.upstream_escr, 0x09000034ull);
+
+    /* The other upstreams: packed_SP_uop 08H; x87_SIMD_moves_uop 2EH
+     * (0x5c000000) with ALLP0|ALLP2 (bits 3, 4 -> 0x3000). */
+    assert_int_equal(encode("netburst::packed_SP_retired", &HT).upstream_escr, 0x1100003full);
+    assert_int_equal(encode("netburst::packed_DP_retired", &HT).upstream_escr, 0x1900003full);
+    assert_int_equal(encode("netburst::scalar_SP_retired", &HT).upstream_escr, 0x1500003full);
+    assert_int_equal(encode("netburst::scalar_DP_retired", &HT).upstream_escr, 0x1d00003full);
+    assert_int_equal(encode("netburst::64_bit_MMX_retired", &HT).upstream_escr, 0x0500003full);
+    assert_int_equal(encode("netburst::128_bit_MMX_retired", &HT).upstream_escr, 0x3500003full);
+    assert_int_equal(encode("netburst::x87_SIMD_memory_moves_retired", &HT).upstream_escr,
+                     0x5c00303full);
+}
+
+/* :tag=N on an execution-tagging metric chooses the tag: the upstream gets
+ * tag value N and execution_event counts NBOGUSn for its tag bit n (seed
+ * 000 lines 2814-2826: NBOGUS0 is right only for tag 0001).  The counting
+ * ESCR (execution_event) is not an upstream event and must get no tag bits;
+ * the other metric kinds have no tag to choose. */
+static void test_metric_tag_choice(void **state)
+{
+    (void)state;
+    struct nb_encoding enc = encode("netburst::x87_FP_retired:tag=2", &HT);
+    assert_int_equal(enc.upstream_escr, 0x0900005full); /* tag value 0010 */
+    assert_int_equal(enc.escr, 0x1800040full);          /* NBOGUS1, no tag bits */
+
+    struct event_spec spec;
+    char error[512];
+    assert_false(event_spec_parse("netburst::memory_loads:tag=1", &HT, &spec, error,
+                                  sizeof error));
+    assert_false(event_spec_parse("netburst::1stL_cache_load_miss_retired:tag=1", &HT, &spec,
+                                  error, sizeof error));
+}
+
+static void check_replay(const char *text, uint32_t pebs_enable, uint32_t matrix_vert)
+{
+    struct nb_encoding enc = encode(text, &HT);
+    assert_true(enc.replay);
+    /* replay_event 09H: 0x12000000 | NBOGUS 0x200 | 0xf. */
+    assert_int_equal(enc.escr, 0x1200020full);
+    assert_int_equal(enc.cccr, CCCR_SEL5);
+    assert_int_equal(enc.pebs_enable, pebs_enable);
+    assert_int_equal(enc.matrix_vert, matrix_vert);
+}
+
+static void test_metric_replay(void **state)
+{
+    (void)state;
+    struct event_spec spec = parse_ok("netburst::1stL_cache_load_miss_retired", &HT);
+    assert_non_null(spec.nb.metric);
+    assert_int_equal(spec.nb.metric->kind, NB_REPLAY_TAGGING);
+    assert_int_equal(spec.nb.event, event("replay_event"));
+    assert_int_equal(spec.nb.mask, 0x1);
+
+    /* SDM replay-tagging table: metric bits, bit 24 (UOP_TAG); bit 25 only
+     * with :pebs. */
+    check_replay("netburst::1stL_cache_load_miss_retired", 0x01000001, 0x1);
+    check_replay("netburst::2ndL_cache_load_miss_retired", 0x01000002, 0x1);
+    check_replay("netburst::DTLB_load_miss_retired", 0x01000004, 0x1);
+    check_replay("netburst::DTLB_store_miss_retired", 0x01000004, 0x2);
+    check_replay("netburst::DTLB_all_miss_retired", 0x01000004, 0x3);
+    check_replay("netburst::Tagged_mispred_branch", 0x01018000, 0x10);
+    check_replay("netburst::MOB_load_replay_retired", 0x01000200, 0x1);
+    check_replay("netburst::split_load_retired", 0x01000400, 0x1);
+    check_replay("netburst::split_store_retired", 0x01000400, 0x2);
+
+    struct nb_encoding enc = encode("netburst::1stL_cache_load_miss_retired", &HT);
+    assert_int_equal(enc.upstream_event, -1);
+    assert_int_equal(enc.counters, IQ_COUNTERS);
+
+    /* Upstreams: MOB_load_replay 03H with PARTIAL_DATA|UNALGN_ADDR (bits
+     * 4, 5 -> 0x6000); load_port_replay 04H SPLIT_LD (bit 1 -> 0x400) on
+     * SAAT_ESCR1 only; store_port_replay 05H SPLIT_ST on SAAT_ESCR0 only. */
+    enc = encode("netburst::MOB_load_replay_retired", &HT);
+    assert_int_equal(enc.upstream_event, event("MOB_load_replay"));
+    assert_int_equal(enc.upstream_escrs, E(MOB0) | E(MOB1));
+    assert_int_equal(enc.upstream_escr, 0x0600600full);
+    enc = encode("netburst::split_load_retired", &HT);
+    assert_int_equal(enc.upstream_escrs, E(SAAT1));
+    assert_int_equal(enc.upstream_escr, 0x0800040full);
+    enc = encode("netburst::split_store_retired", &HT);
+    assert_int_equal(enc.upstream_escrs, E(SAAT0));
+    assert_int_equal(enc.upstream_escr, 0x0a00040full);
+
+    /* Seed 000 9.4: thread 0, both levels: 0x1200020C. */
+    enc = encode("netburst::1stL_cache_load_miss_retired:t0", &HT);
+    assert_int_equal(enc.escr, 0x1200020cull);
+    assert_int_equal(enc.cccr, CCCR_SEL5);
+}
+
+static void test_metric_pebs(void **state)
+{
+    (void)state;
+    struct nb_encoding enc = encode("netburst::1stL_cache_load_miss_retired:pebs", &HT);
+    assert_int_equal(enc.pebs_enable, 0x03000001u); /* + bit 25 */
+    assert_int_equal(enc.matrix_vert, 0x1u);
+    assert_int_equal(enc.counters, 1u << 16); /* IQ_COUNTER4 only */
+    assert_true(enc.escrs & E(CRU2));          /* which feeds counter 16 */
+    assert_int_equal(enc.escr, 0x1200020full);
+    assert_int_equal(enc.cccr, CCCR_SEL5);
+    enc = encode("netburst::1stL_cache_load_miss_retired:pebs=0", &HT);
+    assert_int_equal(enc.pebs_enable, 0x01000001u);
+    assert_int_equal(enc.counters, IQ_COUNTERS);
+
+    parse_error("netburst::replay_event:NBOGUS:pebs", &HT,
+                "netburst::replay_event:NBOGUS:pebs: ':pebs' applies to the replay-tagging "
+                "metrics (e.g. 1stL_cache_load_miss_retired)");
+    parse_error("netburst::x87_FP_retired:pebs", &HT,
+                "netburst::x87_FP_retired:pebs: ':pebs' applies to the replay-tagging metrics "
+                "(e.g. 1stL_cache_load_miss_retired)");
+    parse_error("netburst::memory_loads:FOO", &HT,
+                "netburst::memory_loads:FOO: unknown modifier 'FOO' (valid: k, u, e, cmpl, thr, "
+                "t0, t1, at, ovf_pmi, force_ovf, tag, pebs)");
+}
+
+/* ---- Hyper-Threading off, models */
+
+static void test_ht_off(void **state)
+{
+    (void)state;
+    /* No thread 1: its T bits are dropped from the default. */
+    check_values("netburst::branch_retired:MMTP", &NOHT, BR_MMTP(0xc), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:t0", &NOHT, BR_MMTP(0xc), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:u=1", &NOHT, BR_MMTP(0x4), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:at=any", &NOHT, BR_MMTP(0xc), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:ovf_pmi=t0", &NOHT, BR_MMTP(0xc), 0x0403b000ull);
+    struct nb_encoding enc = encode("netburst::x87_FP_retired", &NOHT);
+    assert_int_equal(enc.escr, 0x1800020cull);
+    assert_int_equal(enc.upstream_escr, 0x0900003cull);
+
+    parse_error("netburst::branch_retired:MMTP:t1", &NOHT,
+                "netburst::branch_retired:MMTP:t1: ':t1' needs Hyper-Threading (this model runs "
+                "with ht=off)");
+    parse_error("netburst::branch_retired:MMTP:at=single", &NOHT,
+                "netburst::branch_retired:MMTP:at=single: ':at' must be 'any' without "
+                "Hyper-Threading");
+    parse_error("netburst::branch_retired:MMTP:at=none", &NOHT,
+                "netburst::branch_retired:MMTP:at=none: ':at' must be 'any' without "
+                "Hyper-Threading");
+    parse_error("netburst::branch_retired:MMTP:ovf_pmi=t1", &NOHT,
+                "netburst::branch_retired:MMTP:ovf_pmi=t1: ':ovf_pmi' can only name t0 without "
+                "Hyper-Threading");
+    parse_error("netburst::branch_retired:MMTP:ovf_pmi=both", &NOHT,
+                "netburst::branch_retired:MMTP:ovf_pmi=both: ':ovf_pmi' can only name t0 "
+                "without Hyper-Threading");
+}
+
+static void test_models(void **state)
+{
+    (void)state;
+    for (int model = 0; model <= 2; model++) {
+        struct nb_config config = {.model = model, .ht = true};
+        char want[200];
+        snprintf(want, sizeof want,
+                 "netburst::instr_completed:NBOGUS: event instr_completed does not exist on "
+                 "model %d (it needs netburst_p: models 3, 4, 6)",
+                 model);
+        parse_error("netburst::instr_completed:NBOGUS", &config, want);
+        snprintf(want, sizeof want,
+                 "netburst_p::branch_retired:MMTP: netburst_p is the PMU of models 3, 4 and 6, "
+                 "not model %d",
+                 model);
+        parse_error("netburst_p::branch_retired:MMTP", &config, want);
+    }
+    /* instr_completed 07H on CRU_ESCR0/1 (select 4): 0x0e000000 | 0x200 | 0xf. */
+    for (int model = 3; model <= 6; model++) {
+        if (model == 5)
+            continue;
+        struct nb_config config = {.model = model, .ht = true};
+        check_values("netburst_p::instr_completed:NBOGUS", &config, 0x0e00020full, CCCR_SEL4);
+        check_values("netburst_p::instr_completed:BOGUS", &config, 0x0e00040full, CCCR_SEL4);
+        check_values("netburst_p::branch_retired:MMTP", &config, BR_MMTP(0xf), CCCR_SEL5);
+    }
+    check_values("netburst_p::instr_completed:NBOGUS:u=1:t0", &M3, 0x0e000204ull, CCCR_SEL4);
+}
+
+/* ---- P5 */
+
+static uint32_t p5_half(const char *text)
+{
+    struct event_spec spec = parse_ok(text, &HT);
+    assert_int_equal(spec.pmu, PMU_P5);
+    return p5_encode_half(&spec.p5);
+}
+
+static void test_p5(void **state)
+{
+    (void)state;
+    /* CC: 001 CPL 0-2 (k), 010 CPL 3 (u), 011 both, 1xx clocks. */
+    assert_int_equal(p5_half("p5::data_read:u"), 0x080);
+    assert_int_equal(p5_half("p5::data_read:k"), 0x040);
+    assert_int_equal(p5_half("p5::data_read"), 0x0c0);
+    assert_int_equal(p5_half("p5::data_read_miss:k"), 0x043);
+    assert_int_equal(p5_half("p5::data_read_miss:u:k"), 0x0c3);
+    assert_int_equal(p5_half("p5::data_read_miss:k:u"), 0x0c3);
+    assert_int_equal(p5_half("p5::flops"), 0x0e2);
+    assert_int_equal(p5_half("p5::hardware_interrupts:u"), 0x0a7);
+    assert_int_equal(p5_half("p5::DATA_READ_MISS"), 0x0c3);
+    assert_int_equal(p5_half("p5::clocks"), 0x1c0);
+    assert_int_equal(p5_half("p5::clocks:k"), 0x140);
+    assert_int_equal(p5_half("p5::clocks:u"), 0x180);
+
+    struct event_spec spec = parse_ok("p5::data_read_miss:u", &HT);
+    assert_int_equal(spec.p5.code, 0x03);
+    assert_false(spec.p5.clocks);
+    assert_true(spec.p5.usr);
+    assert_false(spec.p5.os);
+    spec = parse_ok("p5::clocks", &HT);
+    assert_true(spec.p5.clocks && spec.p5.os && spec.p5.usr);
+
+    /* p5_encode_half directly: the clocks bit ignores the code. */
+    struct p5_event_spec p5 = {.code = 0x16, .os = true};
+    assert_int_equal(p5_encode_half(&p5), 0x056);
+    p5 = (struct p5_event_spec){.code = 0x3f, .usr = true};
+    assert_int_equal(p5_encode_half(&p5), 0x0bf);
+    p5 = (struct p5_event_spec){.code = 0x16, .clocks = true, .os = true, .usr = true};
+    assert_int_equal(p5_encode_half(&p5), 0x1c0);
+    p5 = (struct p5_event_spec){0};
+    assert_int_equal(p5_encode_half(&p5), 0);
+
+    parse_error("p5::nope", &HT,
+                "p5::nope: unknown P5 event 'nope' ('pmubench list p5' shows the events; "
+                "p5::clocks counts clocks)");
+    parse_error("p5::flops:x", &HT, "p5::flops:x: unknown P5 modifier 'x' (valid: u, k)");
+    parse_error("p5::flops:u=1", &HT, "p5::flops:u=1: unknown P5 modifier 'u=1' (valid: u, k)");
+}
+
+/* ---- errors */
+
+static void test_errors(void **state)
+{
+    (void)state;
+    parse_error("netburst::nope", &HT,
+                "netburst::nope: unknown NetBurst event 'nope' ('pmubench list netburst' shows "
+                "the events and tagging metrics)");
+    parse_error("netburst::", &HT,
+                "netburst::: unknown NetBurst event '' ('pmubench list netburst' shows the "
+                "events and tagging metrics)");
+    parse_error("netburst::branch_retired:FOO", &HT,
+                "netburst::branch_retired:FOO: unknown sub-event or modifier 'FOO' of "
+                "branch_retired (sub-events: MMNP, MMNM, MMTP, MMTM; modifiers: k, u, e, cmpl, "
+                "thr, t0, t1, at, ovf_pmi, force_ovf, tag, pebs)");
+    parse_error("netburst::uop_type:NBOGUS", &HT,
+                "netburst::uop_type:NBOGUS: unknown sub-event or modifier 'NBOGUS' of uop_type "
+                "(sub-events: TAGLOADS, TAGSTORES; modifiers: k, u, e, cmpl, thr, t0, t1, at, "
+                "ovf_pmi, force_ovf, tag, pebs)");
+    parse_error("netburst::branch_retired:MMTP:k=2", &HT,
+                "netburst::branch_retired:MMTP:k=2: bad value in 'k=2' (expected 0 or 1)");
+    parse_error("netburst::branch_retired:MMTP:u=yes", &HT,
+                "netburst::branch_retired:MMTP:u=yes: bad value in 'u=yes' (expected 0 or 1)");
+    parse_error("netburst::branch_retired:MMTP:e=", &HT,
+                "netburst::branch_retired:MMTP:e=: bad value in 'e=' (expected 0 or 1)");
+    parse_error("netburst::branch_retired:MMTP:thr=16", &HT,
+                "netburst::branch_retired:MMTP:thr=16: bad value in 'thr=16' (expected a number "
+                "from 0 to 15)");
+    parse_error("netburst::branch_retired:MMTP:thr=", &HT,
+                "netburst::branch_retired:MMTP:thr=: bad value in 'thr=' (expected a number from "
+                "0 to 15)");
+    parse_error("netburst::branch_retired:MMTP:thr", &HT,
+                "netburst::branch_retired:MMTP:thr: bad value in 'thr' (expected a number from "
+                "0 to 15)");
+    parse_error("netburst::branch_retired:MMTP:thr=2x", &HT,
+                "netburst::branch_retired:MMTP:thr=2x: bad value in 'thr=2x' (expected a number "
+                "from 0 to 15)");
+    parse_error("netburst::x87_FP_uop:tag=16", &HT,
+                "netburst::x87_FP_uop:tag=16: bad value in 'tag=16' (expected a number from 0 to "
+                "15)");
+    parse_error("netburst::branch_retired:MMTP:at=foo", &HT,
+                "netburst::branch_retired:MMTP:at=foo: bad value in 'at=foo' (expected one of none, "
+                "single, both, any)");
+    parse_error("netburst::branch_retired:MMTP:at", &HT,
+                "netburst::branch_retired:MMTP:at: bad value in 'at' (expected one of none, "
+                "single, both, any)");
+    parse_error("netburst::branch_retired:MMTP:ovf_pmi=t2", &HT,
+                "netburst::branch_retired:MMTP:ovf_pmi=t2: bad value in 'ovf_pmi=t2' (expected one "
+                "of t0, t1, both)");
+    /* Empty fields: a doubled ':' and a trailing one. */
+    parse_error("netburst::branch_retired::MMTP", &HT,
+                "netburst::branch_retired::MMTP: empty field between ':' separators");
+    parse_error("netburst::branch_retired:MMTP:", &HT,
+                "netburst::branch_retired:MMTP:: empty field between ':' separators");
+    parse_error("netburst::branch_retired:MMTP::u", &HT,
+                "netburst::branch_retired:MMTP::u: empty field between ':' separators");
+    parse_error("perf::cycles", &HT,
+                "perf::cycles: unknown PMU 'perf' (expected netburst, netburst_p or p5)");
+    parse_error("::branch_retired:MMTP", &HT,
+                "::branch_retired:MMTP: unknown PMU '' (expected netburst, netburst_p or p5)");
+}
+
+/* A string too long for the parser: one line that says so.  With the
+ * CLI's 512-byte buffer the reason must not be cut off by the echoed
+ * string. */
+static void test_too_long(void **state)
+{
+    (void)state;
+    char text[700];
+    memcpy(text, "netburst::", 10);
+    memset(text + 10, 'a', sizeof text - 11);
+    text[sizeof text - 1] = '\0';
+    struct event_spec spec;
+    char error[512];
+    assert_false(event_spec_parse(text, &HT, &spec, error, sizeof error));
+    assert_null(strchr(error, '\n'));
+    const char *reason = "event string longer than 511 characters";
+    size_t n = strlen(error), r = strlen(reason);
+    if (n < r || strcmp(error + n - r, reason) != 0)
+        print_error("error does not end with the reason: '%s'\n", error);
+    assert_true(n >= r && strcmp(error + n - r, reason) == 0);
+
+    /* Exactly 511 characters parse (as an unknown event); 512 do not. */
+    char big[600];
+    char want[700];
+    memcpy(big, "netburst::", 10);
+    memset(big + 10, 'b', 501);
+    big[511] = '\0';
+    assert_false(event_spec_parse(big, &HT, &spec, error, sizeof error));
+    assert_null(strstr(error, "longer than"));
+    big[511] = 'b';
+    big[512] = '\0';
+    assert_false(event_spec_parse(big, &HT, &spec, want, sizeof want));
+    assert_non_null(strstr(want, "event string longer than 511 characters"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_pmu_name_case),
+        cmocka_unit_test(test_privilege_levels),
+        cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_compare_modifiers),
+        cmocka_unit_test(test_cccr_extensions),
+        cmocka_unit_test(test_single_subevent_default),
+        cmocka_unit_test(test_libpfm4_aliases),
+        cmocka_unit_test(test_tag_modifier),
+        cmocka_unit_test(test_metric_front_end),
+        cmocka_unit_test(test_metric_execution),
+        cmocka_unit_test(test_metric_tag_choice),
+        cmocka_unit_test(test_metric_replay),
+        cmocka_unit_test(test_metric_pebs),
+        cmocka_unit_test(test_ht_off),
+        cmocka_unit_test(test_models),
+        cmocka_unit_test(test_p5),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_too_long),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
