@@ -186,15 +186,6 @@ static int parse_thread(struct parser *p, struct bench_stmt *st)
     return BENCH_OK;
 }
 
-static void list_subevents(const struct nb_event *event, char *buf, size_t size)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < event->n_subevents && used < size; i++)
-        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "",
-                                 event->subevents[i].name);
-}
-
 static const char *models_of(const struct nb_event *event, char *buf, size_t size)
 {
     size_t used = 0;
@@ -228,14 +219,14 @@ static int netburst_event_name(struct parser *p, char *name, struct bench_stmt *
             *rest++ = '\0';
         const struct nb_subevent *found = nb_subevent_find(event, sub);
         if (!found) {
-            list_subevents(event, names, sizeof names);
+            nb_subevent_names(event, names, sizeof names);
             return fail(p, "unknown sub-event '%s' of %s (expected one of %s)", sub,
                         event->name, names);
         }
         st->mask |= (uint16_t)(1u << found->bit);
     }
     if (st->mask == 0) {
-        list_subevents(event, names, sizeof names);
+        nb_subevent_names(event, names, sizeof names);
         return fail(p, "expected %s:SUBEVENT, with SUBEVENT one of %s", event->name, names);
     }
     return BENCH_OK;

@@ -78,6 +78,16 @@ static bool choice(struct parse *p, const char *token, const char *value,
     return fail(p, "bad value in '%s' (expected one of %s)", token, list);
 }
 
+/* Cuts the next ':'-separated field off *rest (NULL after the last). */
+static char *next_field(char **rest)
+{
+    char *field = *rest;
+    *rest = strchr(field, ':');
+    if (*rest)
+        *(*rest)++ = '\0';
+    return field;
+}
+
 /* ---- NetBurst modifiers */
 
 enum { NOT_A_MODIFIER, MODIFIER_OK, MODIFIER_BAD };
@@ -134,15 +144,6 @@ static int netburst_modifier(struct parse *p, char *token)
 static const char modifier_list[] =
     "k, u, e, cmpl, thr, t0, t1, at, ovf_pmi, force_ovf, tag, pebs";
 
-static void subevent_names(const struct nb_event *event, char *buf, size_t size)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < event->n_subevents && used < size; i++)
-        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "",
-                                 event->subevents[i].name);
-}
-
 /* libpfm4's pseudo sub-events TAG0-TAG3 of the execution-tagging upstream
  * events set tag enable and one bit of the tag value. */
 static bool libpfm4_tag_subevent(struct nb_event_spec *nb, const char *name)
@@ -167,7 +168,7 @@ static bool netburst_subevent(struct parse *p, const char *name)
     if (libpfm4_tag_subevent(nb, name))
         return true;
     char names[400];
-    subevent_names(event, names, sizeof names);
+    nb_subevent_names(event, names, sizeof names);
     if (nb->metric)
         return fail(p, "unknown modifier '%s' (valid: %s)", name, modifier_list);
     return fail(p, "unknown sub-event or modifier '%s' of %s (sub-events: %s; modifiers: %s)",
@@ -231,7 +232,7 @@ static bool check_netburst(struct parse *p)
     if (nb->mask == 0 && event->n_subevents == 1)
         nb->mask = (uint16_t)(1u << event->subevents[0].bit);
     if (nb->mask == 0) {
-        subevent_names(event, names, sizeof names);
+        nb_subevent_names(event, names, sizeof names);
         return fail(p, "%s needs a sub-event (one or more of %s)", event->name, names);
     }
     if (p->k_given || p->u_given) {
@@ -265,25 +266,16 @@ static bool parse_netburst(struct parse *p, char *rest)
     *nb = (struct nb_event_spec){
         .event = -1, .os = true, .usr = true, .t0 = true, .t1 = true, .active_thread = 3,
     };
-    char *name = rest;
-    rest = strchr(rest, ':');
-    if (rest)
-        *rest++ = '\0';
-    if (!netburst_name(p, name))
+    if (!netburst_name(p, next_field(&rest)))
         return false;
     while (rest) {
-        char *token = rest;
-        rest = strchr(rest, ':');
-        if (rest)
-            *rest++ = '\0';
+        char *token = next_field(&rest);
         if (!*token)
             return fail(p, "empty field between ':' separators");
-        char whole[MAX_TEXT];
-        snprintf(whole, sizeof whole, "%s", token); /* the modifier parser splits at '=' */
         int modifier = netburst_modifier(p, token);
         if (modifier == MODIFIER_BAD)
             return false;
-        if (modifier == NOT_A_MODIFIER && !netburst_subevent(p, whole))
+        if (modifier == NOT_A_MODIFIER && !netburst_subevent(p, token))
             return false;
     }
     return check_netburst(p);
@@ -295,10 +287,7 @@ static bool parse_p5(struct parse *p, char *rest)
 {
     struct p5_event_spec *p5 = &p->spec->p5;
     *p5 = (struct p5_event_spec){0};
-    char *name = rest;
-    rest = strchr(rest, ':');
-    if (rest)
-        *rest++ = '\0';
+    char *name = next_field(&rest);
     const struct p5_event *event = p5_event_by_name(name);
     if (event)
         p5->code = event->code;
@@ -309,10 +298,7 @@ static bool parse_p5(struct parse *p, char *rest)
                        "p5::clocks counts clocks)", name);
     bool any_given = false;
     while (rest) {
-        char *token = rest;
-        rest = strchr(rest, ':');
-        if (rest)
-            *rest++ = '\0';
+        char *token = next_field(&rest);
         if (!*token)
             return fail(p, "empty field between ':' separators");
         if (strcmp(token, "u") == 0)

@@ -8,6 +8,7 @@
 #include "netburst_events.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <strings.h>
 
 #include "netburst_msrs.h"
@@ -408,6 +409,15 @@ int nb_event_on_escr(int escr, unsigned select)
         if (nb_events[i].select == select && (nb_events[i].escrs & (1ull << escr)))
             return i;
     return -1;
+}
+
+void nb_subevent_names(const struct nb_event *event, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < event->n_subevents && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "",
+                                 event->subevents[i].name);
 }
 
 uint16_t nb_event_ti_mask(const struct nb_event *event)

@@ -7,6 +7,7 @@
 #define PMU_NETBURST_EVENTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct nb_subevent {
@@ -44,6 +45,9 @@ const struct nb_subevent *nb_subevent_find(const struct nb_event *event, const c
 /* Index of the event an ESCR detects when its event select is `select`, or
  * -1 when that select means nothing on that ESCR. */
 int nb_event_on_escr(int escr, unsigned select);
+
+/* The names of the event's sub-events, ", "-separated, into buf. */
+void nb_subevent_names(const struct nb_event *event, char *buf, size_t size);
 
 /* Mask bits of `event` whose sub-events are thread-independent. */
 uint16_t nb_event_ti_mask(const struct nb_event *event);
