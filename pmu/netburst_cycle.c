@@ -18,15 +18,13 @@ static unsigned active_threads(const struct nb_pmu *pmu)
  * its event. */
 static void run_detectors(struct nb_pmu *pmu, uint8_t bus[NB_NUM_ESCRS])
 {
-    for (int e = 0; e < NB_NUM_ESCRS; e++) {
+    for (uint64_t left = pmu->detecting; left; left &= left - 1) {
+        int e = __builtin_ctzll(left);
         int event = pmu->escr_event[e];
-        if (event < 0)
-            continue;
-        uint64_t escr = pmu->escr[e];
-        uint16_t ti_mask = nb_event_ti_mask(&nb_events[event]);
         for (size_t i = 0; i < pmu->n_occurrences; i++)
             if (pmu->occurrences[i].event == event)
-                escr_detect(escr, &pmu->occurrences[i], ti_mask, pmu->config.ht, &bus[e]);
+                escr_detect(pmu->escr[e], &pmu->occurrences[i], pmu->escr_ti_mask[e],
+                            pmu->config.ht, &bus[e]);
     }
 }
 

@@ -205,7 +205,11 @@ msr_status nb_pmu_wrmsr(struct nb_pmu *pmu, uint32_t msr, uint64_t value)
     int counter;
     if (escr >= 0) {
         pmu->escr[escr] = value;
-        pmu->escr_event[escr] = (int16_t)selected_event(&pmu->config, escr, value);
+        int event = selected_event(&pmu->config, escr, value);
+        pmu->escr_event[escr] = (int16_t)event;
+        pmu->escr_ti_mask[escr] = event >= 0 ? nb_event_ti_mask(&nb_events[event]) : 0;
+        pmu->detecting = event >= 0 ? pmu->detecting | 1ull << escr
+                                    : pmu->detecting & ~(1ull << escr);
     } else if ((counter = counter_of(msr, NB_CCCR_BASE)) >= 0) {
         if (!nb_cccr_active_thread_ok(&pmu->config, value))
             return MSR_GP;

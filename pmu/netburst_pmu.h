@@ -47,6 +47,8 @@ struct nb_pmu {
     struct nb_config config;
     uint64_t escr[NB_NUM_ESCRS];
     int16_t escr_event[NB_NUM_ESCRS];    /* event each ESCR selects, or -1 */
+    uint16_t escr_ti_mask[NB_NUM_ESCRS]; /* its thread-independent mask bits */
+    uint64_t detecting;                  /* bit e: escr_event[e] >= 0 */
     uint64_t cccr[NB_NUM_COUNTERS];
     int8_t cccr_escr[NB_NUM_COUNTERS];   /* ESCR each CCCR's select routes to, or -1 */
     uint64_t counter[NB_NUM_COUNTERS];
