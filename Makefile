@@ -67,7 +67,9 @@ check: all unit-tests libpfm4-diff clang-check
 bench: $(LIB) | diff-deps
 	@mkdir -p $(BUILD)/perf
 	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/bench_encode tests/perf/bench_encode.c $(LIB) -lpfm
+	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/bench_alloc tests/perf/bench_alloc.c $(LIB)
 	$(BUILD)/perf/bench_encode
+	$(BUILD)/perf/bench_alloc
 
 # Warning-free under clang as well as gcc: the library, the CLI, the tests.
 clang-check: test-deps diff-deps

@@ -7,5 +7,6 @@ int cmd_run(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_alloc(int argc, char **argv);
 
 #endif

@@ -13,6 +13,7 @@ static const struct command {
     {"encode", cmd_encode, "print the ESCR/CCCR (or CESR) values for event strings"},
     {"decode", cmd_decode, "decode raw ESCR/CCCR/PEBS/CESR values and check them"},
     {"list", cmd_list, "list the event catalogs"},
+    {"alloc", cmd_alloc, "plan events onto ESCRs and counters in the fewest runs"},
 };
 
 static void usage(FILE *to)

@@ -10,6 +10,8 @@
  */
 #include "alloc.h"
 
+#include "netburst_events.h"
+
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -51,6 +53,7 @@ struct request_info {
 
 struct unit {
     int first, n;                 /* its requests: planner.members[first .. first + n) */
+    int pressure;                 /* how scarce its busiest ESCRs are (64: just enough) */
 };
 
 struct planner {
@@ -60,8 +63,9 @@ struct planner {
     enum pmu_kind pmu;
     int capacity;                 /* counters per run */
     struct request_info *info;
+    bool metric_values_distinct;  /* no request counts execution_event:NBOGUSn or sets a tag */
     int n_units;
-    struct unit *units;           /* largest first */
+    struct unit *units;           /* hardest first */
     int *members;
 };
 
@@ -218,9 +222,22 @@ static bool tagging_compatible(struct run_search *s)
     }
     if (pebs && popcount64(mechanisms) > 1)
         return false;
-    unsigned free_bits = ~explicit_tags & ((1u << NUM_TAG_BITS) - 1);
+    /* Tag bits the user chose (":tag=N" on a metric) are kept; the others
+     * get the lowest bits still free. */
+    unsigned chosen = 0;
     for (int i = 0; i < s->n; i++) {
-        if (!is_execution_metric(info_of(s, i)))
+        const struct nb_event_spec *spec = &s->p->requests[s->req[i]].spec.nb;
+        if (!is_execution_metric(info_of(s, i)) || !spec->exec_tag_given)
+            continue;
+        unsigned bit = 1u << spec->exec_tag_bit;
+        if ((chosen | explicit_tags) & bit)
+            return false;
+        chosen |= bit;
+    }
+    unsigned free_bits = ~(explicit_tags | chosen) & ((1u << NUM_TAG_BITS) - 1);
+    for (int i = 0; i < s->n; i++) {
+        if (!is_execution_metric(info_of(s, i)) ||
+            s->p->requests[s->req[i]].spec.nb.exec_tag_given)
             continue;
         if (!free_bits)
             return false;
@@ -302,17 +319,22 @@ static int find_root(int *parent, int x)
     return x;
 }
 
+static void join(int *parent, int a, int b)
+{
+    parent[find_root(parent, a)] = find_root(parent, b);
+}
+
 /* Joins every register a request may use, so that requests sharing none
  * can be searched independently. */
 static void join_resources(int *parent, const struct request_info *info)
 {
-    int anchor = find_root(parent, lowest_bit(info->escrs));
+    int anchor = lowest_bit(info->escrs);
     for (int e = 0; e < NB_NUM_ESCRS; e++)
         if ((info->escrs | info->upstream_escrs) & (1ull << e))
-            parent[find_root(parent, e)] = anchor;
+            join(parent, e, anchor);
     for (int c = 0; c < NB_NUM_COUNTERS; c++)
         if (info->counters & (1u << c))
-            parent[find_root(parent, NB_NUM_ESCRS + c)] = anchor;
+            join(parent, NB_NUM_ESCRS + c, anchor);
 }
 
 /* Sort key: connected group, restricted requests first, request. */
@@ -425,50 +447,102 @@ static bool run_feasible(const struct planner *p, const int *req, int n, struct 
     return true;
 }
 
-/* ---- Lower bound on the number of runs */
+/* ---- Lower bound on the number of runs, for a list of requests */
 
-static int counter_bound_for(const struct planner *p, uint32_t group)
+struct request_list {
+    int n;
+    int *req;
+};
+
+static int counter_bound_for(const struct planner *p, const struct request_list *list,
+                             uint32_t group)
 {
     int confined = 0;
-    for (int r = 0; r < p->n_requests; r++)
-        confined += (p->info[r].counters & ~group) == 0;
+    for (int i = 0; i < list->n; i++)
+        confined += (p->info[list->req[i]].counters & ~group) == 0;
     return ceil_div(confined, popcount64(group));
 }
 
-/* Requests confined to the ESCR set `set` need one ESCR of it each per
- * distinct value; execution-tagging metrics are left out (their values
- * change with the tag bits). */
-static int escr_bound_for(const struct planner *p, uint64_t set)
+static bool may_share_run(const struct request_info *a, const struct request_info *b);
+
+/* An ESCR a request occupies: its counting ESCR or its upstream's. */
+struct escr_use {
+    const struct request_info *info;
+    uint64_t escrs;   /* the ESCRs it may be */
+    uint64_t value;
+    bool varies;      /* execution tagging: the value depends on the tag bit */
+};
+
+static bool use_seen_before(const struct escr_use *uses, int i, uint64_t set)
+{
+    for (int j = 0; j < i; j++)
+        if (!uses[j].varies && !(uses[j].escrs & ~set) && uses[j].value == uses[i].value &&
+            may_share_run(uses[j].info, uses[i].info))
+            return true;
+    return false;
+}
+
+/* ESCR values the uses confined to the ESCR set `set` need: one ESCR of
+ * the set per distinct value in every run.  Execution-tagging values differ
+ * from each other within a run (distinct tag bits) and from every other
+ * value unless a request counts execution_event:NBOGUSn or sets a tag
+ * itself. */
+static int escr_demand(const struct planner *p, const struct escr_use *uses, int n, uint64_t set)
 {
     int distinct = 0;
-    for (int r = 0; r < p->n_requests; r++) {
-        const struct request_info *info = &p->info[r];
-        if (is_execution_metric(info) || (info->escrs & ~set))
+    for (int i = 0; i < n; i++) {
+        if (uses[i].escrs & ~set)
             continue;
-        bool seen = false;
-        for (int q = 0; q < r && !seen; q++)
-            seen = !is_execution_metric(&p->info[q]) && !(p->info[q].escrs & ~set) &&
-                   p->info[q].enc.escr == info->enc.escr;
-        distinct += !seen;
+        if (uses[i].varies)
+            distinct += p->metric_values_distinct;
+        else
+            distinct += !use_seen_before(uses, i, set);
     }
-    return ceil_div(distinct, popcount64(set));
+    return distinct;
+}
+
+static int list_uses(const struct planner *p, const struct request_list *list,
+                     struct escr_use *uses)
+{
+    int n = 0;
+    for (int i = 0; i < list->n; i++) {
+        const struct request_info *info = &p->info[list->req[i]];
+        bool varies = is_execution_metric(info);
+        uses[n++] = (struct escr_use){info, info->escrs, info->enc.escr, varies};
+        if (info->enc.upstream_event >= 0)
+            uses[n++] = (struct escr_use){info, info->upstream_escrs, info->enc.upstream_escr,
+                                          varies};
+    }
+    return n;
+}
+
+static bool same_tagging(const struct request_info *a, const struct request_info *b)
+{
+    return a->metric && b->metric && a->metric->kind == b->metric->kind &&
+           a->enc.upstream_escr == b->enc.upstream_escr &&
+           a->enc.pebs_enable == b->enc.pebs_enable && a->enc.matrix_vert == b->enc.matrix_vert;
+}
+
+/* Whether two requests may count in one run as far as tagging goes: two
+ * different front-end tags or replay configurations may not. */
+static bool may_share_run(const struct request_info *a, const struct request_info *b)
+{
+    return !a->metric || !b->metric || a->metric->kind != b->metric->kind ||
+           same_tagging(a, b);
 }
 
 /* Distinct front-end tags and replay configurations: one of each per run;
  * execution-tagging metrics: NUM_TAG_BITS per run. */
-static int tagging_bound(const struct planner *p)
+static int tagging_bound(const struct planner *p, const struct request_list *list)
 {
     int front_ends = 0, replays = 0, executions = 0;
-    for (int r = 0; r < p->n_requests; r++) {
-        const struct request_info *info = &p->info[r];
+    for (int i = 0; i < list->n; i++) {
+        const struct request_info *info = &p->info[list->req[i]];
         if (!info->metric)
             continue;
         bool seen = false;
-        for (int q = 0; q < r && !seen; q++)
-            seen = p->info[q].metric && p->info[q].metric->kind == info->metric->kind &&
-                   p->info[q].enc.upstream_escr == info->enc.upstream_escr &&
-                   p->info[q].enc.pebs_enable == info->enc.pebs_enable &&
-                   p->info[q].enc.matrix_vert == info->enc.matrix_vert;
+        for (int j = 0; j < i && !seen; j++)
+            seen = same_tagging(&p->info[list->req[j]], info);
         front_ends += info->metric->kind == NB_FRONT_END_TAGGING && !seen;
         replays += info->metric->kind == NB_REPLAY_TAGGING && !seen;
         executions += info->metric->kind == NB_EXECUTION_TAGGING;
@@ -483,40 +557,52 @@ static int max_int(int a, int b)
     return a > b ? a : b;
 }
 
-static int lower_bound(const struct planner *p)
+static int lower_bound(const struct planner *p, const struct request_list *list)
 {
-    int bound = ceil_div(p->n_requests, p->capacity);
+    int bound = ceil_div(list->n, p->capacity);
     if (p->pmu == PMU_P5)
         return bound;
     for (size_t g = 0; g < sizeof counter_groups / sizeof counter_groups[0]; g++)
-        bound = max_int(bound, counter_bound_for(p, counter_groups[g]));
-    for (int r = 0; r < p->n_requests; r++) {
-        bound = max_int(bound, counter_bound_for(p, p->info[r].counters));
-        bound = max_int(bound, escr_bound_for(p, p->info[r].escrs));
-    }
-    return max_int(bound, tagging_bound(p));
+        bound = max_int(bound, counter_bound_for(p, list, counter_groups[g]));
+    for (int i = 0; i < list->n; i++)
+        bound = max_int(bound, counter_bound_for(p, list, p->info[list->req[i]].counters));
+    struct escr_use uses[2 * ALLOC_MAX_REQUESTS];
+    int n = list_uses(p, list, uses);
+    for (int i = 0; i < n; i++)
+        bound = max_int(bound, ceil_div(escr_demand(p, uses, n, uses[i].escrs),
+                                        popcount64(uses[i].escrs)));
+    return max_int(bound, tagging_bound(p, list));
 }
 
-/* ---- Packing units into k runs */
+/* ---- Packing the units of one component into k runs */
 
 struct partition {
     const struct planner *p;
+    const int *units;          /* the component's units, indices into planner.units */
+    int n;
     int k, n_used;
     struct run_members *runs;  /* k of them */
     int *unit_run;             /* -1: not placed */
-    bool *fits;                /* fits[u * n_units + j]: unit u fits run j as it stands */
+    bool *fits;                /* fits[u * n + j]: unit u fits run j as it stands */
     bool *saved;               /* per depth: a column of fits */
     int *choices;              /* per depth: the runs to try */
+    long *steps_left;          /* the search budget of the whole plan */
+    bool gave_up;              /* the budget ran out during this search */
 };
+
+static const struct unit *unit_at(const struct partition *s, int u)
+{
+    return &s->p->units[s->units[u]];
+}
 
 static bool *fit(const struct partition *s, int u, int j)
 {
-    return &s->fits[u * s->p->n_units + j];
+    return &s->fits[u * s->n + j];
 }
 
 static bool unit_fits(const struct partition *s, int j, int u)
 {
-    const struct unit *unit = &s->p->units[u];
+    const struct unit *unit = unit_at(s, u);
     const struct run_members *run = &s->runs[j];
     if (run->n + unit->n > s->p->capacity)
         return false;
@@ -541,9 +627,9 @@ static int unit_choices(const struct partition *s, int u, int *choices)
 
 static void place_unit(struct partition *s, int u, int j, bool *saved)
 {
-    const struct unit *unit = &s->p->units[u];
+    const struct unit *unit = unit_at(s, u);
     bool opened = j == s->n_used;
-    for (int v = 0; v < s->p->n_units; v++)
+    for (int v = 0; v < s->n; v++)
         saved[v] = *fit(s, v, j);
     memcpy(s->runs[j].req + s->runs[j].n, s->p->members + unit->first,
            (size_t)unit->n * sizeof(int));
@@ -551,28 +637,28 @@ static void place_unit(struct partition *s, int u, int j, bool *saved)
     s->unit_run[u] = j;
     if (opened)
         s->n_used++;
-    for (int v = 0; v < s->p->n_units; v++)
+    for (int v = 0; v < s->n; v++)
         if (s->unit_run[v] < 0)
             *fit(s, v, j) = (opened || *fit(s, v, j)) && unit_fits(s, j, v);
 }
 
 static void remove_unit(struct partition *s, int u, int j, const bool *saved)
 {
-    s->runs[j].n -= s->p->units[u].n;
+    s->runs[j].n -= unit_at(s, u)->n;
     s->unit_run[u] = -1;
     if (s->runs[j].n == 0)
         s->n_used--;
-    for (int v = 0; v < s->p->n_units; v++)
+    for (int v = 0; v < s->n; v++)
         *fit(s, v, j) = saved[v];
 }
 
-/* The unplaced unit with the fewest runs to go to (ties: the larger, then
- * the earlier unit), or -1 when all are placed. */
+/* The unplaced unit with the fewest runs to go to (ties: the earlier unit,
+ * the units being ordered hardest first), or -1 when all are placed. */
 static int most_constrained_unit(const struct partition *s, int *choices, int *n_choices)
 {
     int best = -1;
     *n_choices = INT_MAX;
-    for (int u = 0; u < s->p->n_units; u++) {
+    for (int u = 0; u < s->n; u++) {
         if (s->unit_run[u] >= 0)
             continue;
         int n = unit_choices(s, u, choices);
@@ -588,13 +674,18 @@ static int most_constrained_unit(const struct partition *s, int *choices, int *n
 
 static bool pack(struct partition *s, int depth)
 {
-    int *choices = s->choices + depth * (s->p->n_units + 1);
+    int *choices = s->choices + depth * (s->n + 1);
     int n_choices;
     int u = most_constrained_unit(s, choices, &n_choices);
     if (u < 0)
         return true;
-    bool *saved = s->saved + depth * s->p->n_units;
+    bool *saved = s->saved + depth * s->n;
     for (int c = 0; c < n_choices; c++) {
+        if (c > 0 && *s->steps_left <= 0) {
+            s->gave_up = true;  /* from here on, first choices only */
+            break;
+        }
+        --*s->steps_left;
         place_unit(s, u, choices[c], saved);
         if (pack(s, depth + 1))
             return true;
@@ -603,15 +694,16 @@ static bool pack(struct partition *s, int depth)
     return false;
 }
 
-static bool partition_alloc(struct partition *s, const struct planner *p)
+static bool partition_alloc(struct partition *s, const struct planner *p, const int *units,
+                            int n, long *steps_left)
 {
-    size_t n = (size_t)p->n_units;
-    *s = (struct partition){.p = p};
-    s->runs = calloc(n, sizeof *s->runs);
-    s->unit_run = malloc(n * sizeof *s->unit_run);
-    s->fits = calloc(n * n, sizeof *s->fits);
-    s->saved = calloc(n * n, sizeof *s->saved);
-    s->choices = calloc(n * (n + 1), sizeof *s->choices);
+    size_t m = (size_t)n;
+    *s = (struct partition){.p = p, .units = units, .n = n, .steps_left = steps_left};
+    s->runs = calloc(m, sizeof *s->runs);
+    s->unit_run = malloc(m * sizeof *s->unit_run);
+    s->fits = calloc(m * m, sizeof *s->fits);
+    s->saved = calloc(m * m, sizeof *s->saved);
+    s->choices = calloc(m * (m + 1), sizeof *s->choices);
     return s->runs && s->unit_run && s->fits && s->saved && s->choices;
 }
 
@@ -627,10 +719,42 @@ static void partition_free(struct partition *s)
 static bool pack_into(struct partition *s, int k)
 {
     s->k = k;
+    s->gave_up = false;
     s->n_used = 0;
-    for (int u = 0; u < s->p->n_units; u++)
+    for (int u = 0; u < s->n; u++)
         s->unit_run[u] = -1;
     return pack(s, 0);
+}
+
+/* ---- Components: units that share no register (and no tagging MSR) are
+ * packed independently; run j of the plan joins run j of each. */
+
+enum { TAGGING_RESOURCE = NUM_RESOURCES, NUM_UNIT_RESOURCES };
+
+static bool uses_tagging(const struct planner *p, int r)
+{
+    return p->info[r].metric || p->info[r].explicit_tags || p->requests[r].spec.nb.pebs;
+}
+
+/* Component id of each unit (one component on the P5). */
+static void find_components(const struct planner *p, int *component)
+{
+    int parent[NUM_UNIT_RESOURCES];
+    for (int r = 0; r < NUM_UNIT_RESOURCES; r++)
+        parent[r] = r;
+    for (int u = 0; u < p->n_units; u++) {
+        const int *req = p->members + p->units[u].first;
+        for (int i = 0; i < p->units[u].n && p->pmu == PMU_NETBURST; i++) {
+            int anchor = lowest_bit(p->info[req[i]].escrs);
+            join_resources(parent, &p->info[req[i]]);
+            if (uses_tagging(p, req[i]))
+                join(parent, TAGGING_RESOURCE, anchor);
+            join(parent, anchor, lowest_bit(p->info[req[0]].escrs));
+        }
+        component[u] = p->pmu == PMU_P5 ? 0 : lowest_bit(p->info[req[0]].escrs);
+    }
+    for (int u = 0; u < p->n_units; u++)
+        component[u] = find_root(parent, component[u]);
 }
 
 /* ---- The plan */
@@ -641,15 +765,17 @@ static int compare_runs(const void *a, const void *b)
            ((const struct alloc_run *)b)->assignments[0].request;
 }
 
-static bool write_plan(const struct partition *s, struct alloc_plan *plan)
+static bool write_plan(const struct planner *p, const struct run_members *runs, int n_runs,
+                       bool minimal, struct alloc_plan *plan)
 {
-    plan->runs = calloc((size_t)s->n_used, sizeof *plan->runs);
+    plan->minimal = minimal;
+    plan->runs = calloc((size_t)n_runs, sizeof *plan->runs);
     if (!plan->runs)
         return false;
-    plan->n_runs = s->n_used;
-    for (int j = 0; j < s->n_used; j++)
-        run_feasible(s->p, s->runs[j].req, s->runs[j].n, &plan->runs[j]);
-    qsort(plan->runs, (size_t)plan->n_runs, sizeof *plan->runs, compare_runs);
+    plan->n_runs = n_runs;
+    for (int j = 0; j < n_runs; j++)
+        run_feasible(p, runs[j].req, runs[j].n, &plan->runs[j]);
+    qsort(plan->runs, (size_t)n_runs, sizeof *plan->runs, compare_runs);
     return true;
 }
 
@@ -664,20 +790,15 @@ __attribute__((format(printf, 3, 4))) static bool fail(struct alloc_error *error
     return false;
 }
 
-/* Units: the requests of each group together, in order of first request;
- * then sorted largest first (stable). */
+/* Units: the requests of each group together, in order of first request. */
 static bool build_units(struct planner *p)
 {
     int n = p->n_requests;
     p->units = calloc((size_t)n, sizeof *p->units);
     p->members = calloc((size_t)n, sizeof *p->members);
     bool *taken = calloc((size_t)n, sizeof *taken);
-    if (!p->units || !p->members || !taken) {
-        free(taken);
-        return false;
-    }
-    int m = 0;
-    for (int r = 0; r < n; r++) {
+    bool ok = p->units && p->members && taken;
+    for (int r = 0, m = 0; ok && r < n; r++) {
         if (taken[r])
             continue;
         struct unit *unit = &p->units[p->n_units++];
@@ -691,8 +812,49 @@ static bool build_units(struct planner *p)
         unit->n = m - unit->first;
     }
     free(taken);
+    return ok;
+}
+
+static int set_pressure(const struct planner *p, const struct escr_use *uses, int n,
+                        uint64_t set)
+{
+    return set ? 64 * escr_demand(p, uses, n, set) / popcount64(set) : 0;
+}
+
+static int unit_pressure(const struct planner *p, const struct escr_use *uses, int n,
+                         const struct unit *unit)
+{
+    int pressure = 0;
+    for (int i = 0; i < unit->n; i++) {
+        const struct request_info *info = &p->info[p->members[unit->first + i]];
+        pressure = max_int(pressure, set_pressure(p, uses, n, info->escrs));
+        pressure = max_int(pressure, set_pressure(p, uses, n, info->upstream_escrs));
+    }
+    return pressure;
+}
+
+static bool harder(const struct unit *a, const struct unit *b)
+{
+    if (a->pressure != b->pressure)
+        return a->pressure > b->pressure;
+    if (a->n != b->n)
+        return a->n > b->n;
+    return a->first < b->first;
+}
+
+/* Hardest first: scarcest ESCRs, then largest, then earliest. */
+static bool order_units(struct planner *p)
+{
+    struct request_list all = {.n = p->n_requests, .req = p->members};
+    struct escr_use *uses = malloc(2 * (size_t)p->n_requests * sizeof *uses);
+    if (!uses)
+        return false;
+    int n = list_uses(p, &all, uses);
+    for (int u = 0; u < p->n_units; u++)
+        p->units[u].pressure = unit_pressure(p, uses, n, &p->units[u]);
+    free(uses);
     for (int i = 1; i < p->n_units; i++)
-        for (int j = i; j > 0 && p->units[j - 1].n < p->units[j].n; j--) {
+        for (int j = i; j > 0 && harder(&p->units[j], &p->units[j - 1]); j--) {
             struct unit t = p->units[j];
             p->units[j] = p->units[j - 1];
             p->units[j - 1] = t;
@@ -732,17 +894,88 @@ static bool check_units(const struct planner *p, struct alloc_error *error)
     return true;
 }
 
+/* The packing of the components of one plan. */
+struct packing {
+    struct run_members *runs;
+    int n_runs;
+    long steps_left;
+    bool minimal;              /* every smaller number of runs was refuted */
+};
+
+/* Packs one component into the fewest runs and adds its run j to runs[j]. */
+static bool pack_component(const struct planner *p, const int *units, int n,
+                           const struct request_list *list, struct packing *packing)
+{
+    struct partition s;
+    bool ok = partition_alloc(&s, p, units, n, &packing->steps_left);
+    for (int k = lower_bound(p, list); ok && !pack_into(&s, k); k++)
+        packing->minimal &= !s.gave_up;
+    struct run_members *runs = packing->runs;
+    for (int j = 0; ok && j < s.n_used; j++) {
+        memcpy(runs[j].req + runs[j].n, s.runs[j].req, (size_t)s.runs[j].n * sizeof(int));
+        runs[j].n += s.runs[j].n;
+    }
+    packing->n_runs = ok ? max_int(packing->n_runs, s.n_used) : packing->n_runs;
+    partition_free(&s);
+    return ok;
+}
+
+/* The units of the component of unit `first` (none before it), and their
+ * requests. */
+static int component_units(const struct planner *p, const int *component, int first, int *units,
+                           struct request_list *list)
+{
+    int n = 0;
+    list->n = 0;
+    for (int u = first; u < p->n_units; u++) {
+        if (component[u] != component[first])
+            continue;
+        units[n++] = u;
+        memcpy(list->req + list->n, p->members + p->units[u].first,
+               (size_t)p->units[u].n * sizeof(int));
+        list->n += p->units[u].n;
+    }
+    return n;
+}
+
+static bool first_of_component(const int *component, int u)
+{
+    for (int v = 0; v < u; v++)
+        if (component[v] == component[u])
+            return false;
+    return true;
+}
+
 static bool plan_units(const struct planner *p, struct alloc_plan *plan,
                        struct alloc_error *error)
 {
-    struct partition s;
-    bool ok = partition_alloc(&s, p);
-    int k = lower_bound(p);
-    while (ok && !pack_into(&s, k))
-        k++;
-    ok = ok && write_plan(&s, plan);
-    partition_free(&s);
+    size_t n = (size_t)p->n_units;
+    int *component = malloc(n * sizeof *component), *units = malloc(n * sizeof *units);
+    struct request_list list = {.req = malloc((size_t)p->n_requests * sizeof(int))};
+    struct packing packing = {.runs = calloc(n, sizeof *packing.runs),
+                              .steps_left = ALLOC_SEARCH_STEPS, .minimal = true};
+    bool ok = component && units && list.req && packing.runs;
+    if (ok)
+        find_components(p, component);
+    for (int u = 0; ok && u < p->n_units; u++)
+        if (first_of_component(component, u)) {
+            int m = component_units(p, component, u, units, &list);
+            ok = pack_component(p, units, m, &list, &packing);
+        }
+    ok = ok && write_plan(p, packing.runs, packing.n_runs, packing.minimal, plan);
+    free(component);
+    free(units);
+    free(list.req);
+    free(packing.runs);
     return ok || fail(error, -1, "out of memory");
+}
+
+/* Whether a request counts execution_event with one NBOGUSn bit, as an
+ * execution-tagging metric does. */
+static bool counts_one_nbogus(const struct nb_event_spec *spec)
+{
+    return !spec->metric && spec->event == nb_event_find("execution_event") &&
+           popcount64(spec->mask) == 1 && spec->mask < (1u << NUM_TAG_BITS);
 }
 
 static bool planner_init(struct planner *p, const struct alloc_request *requests, int n,
@@ -754,9 +987,12 @@ static bool planner_init(struct planner *p, const struct alloc_request *requests
     p->info = calloc((size_t)n, sizeof *p->info);
     if (!p->info)
         return false;
-    if (p->pmu == PMU_NETBURST)
-        for (int r = 0; r < n; r++)
-            describe_netburst(&requests[r].spec.nb, config, &p->info[r]);
+    p->metric_values_distinct = true;
+    for (int r = 0; r < n && p->pmu == PMU_NETBURST; r++) {
+        describe_netburst(&requests[r].spec.nb, config, &p->info[r]);
+        p->metric_values_distinct &=
+            !counts_one_nbogus(&requests[r].spec.nb) && !p->info[r].explicit_tags;
+    }
     return build_units(p);
 }
 
@@ -781,7 +1017,8 @@ bool alloc_plan_make(const struct alloc_request *requests, int n, const struct n
         return false;
     struct planner p;
     bool ok = planner_init(&p, requests, n, config) || fail(error, -1, "out of memory");
-    ok = ok && check_units(&p, error) && plan_units(&p, plan, error);
+    ok = ok && check_units(&p, error) &&
+         (order_units(&p) || fail(error, -1, "out of memory")) && plan_units(&p, plan, error);
     planner_free(&p);
     return ok;
 }

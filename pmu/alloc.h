@@ -22,6 +22,9 @@ enum {
     ALLOC_MAX_REQUESTS = 256,
     ALLOC_MAX_PER_RUN = NB_NUM_COUNTERS, /* the P5 has two counters */
     ALLOC_NO_GROUP = -1,
+    /* Units the search across runs may place before it stops backtracking
+     * (docs/alloc.md, "Search"); ample for the sets of 40 events it meets. */
+    ALLOC_SEARCH_STEPS = 20000,
 };
 
 struct alloc_request {
@@ -52,6 +55,8 @@ struct alloc_run {
 struct alloc_plan {
     int n_runs;           /* ordered by their first request */
     struct alloc_run *runs;
+    bool minimal;         /* proven the fewest runs; false only when the search
+                             ran out of ALLOC_SEARCH_STEPS and finished greedily */
 };
 
 struct alloc_error {

@@ -217,6 +217,7 @@ static bool metric_tag(struct parse *p)
     for (uint8_t bit = 0; bit < 4; bit++)
         if (nb->tag_value == one_bit[bit]) {
             nb->exec_tag_bit = bit;
+            nb->exec_tag_given = true;
             nb->tag_enable = false; /* the tag goes on the upstream ESCR */
             nb->tag_value = 0;
             return true;
@@ -240,6 +241,9 @@ static bool check_netburst(struct parse *p)
         nb->usr = p->u_given && nb->usr;
     }
     nb->compare = nb->threshold > 0 || nb->complement || nb->edge;
+    if (!nb->t0 && !nb->t1)
+        return fail(p, "no logical processor selected (':t0=0' alone leaves none; give :t0 "
+                       "or :t1)");
     if (!p->config->ht) {
         if (nb->t1 && p->thread_given)
             return fail(p, "':t1' needs Hyper-Threading (this model runs with ht=off)");

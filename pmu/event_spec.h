@@ -32,6 +32,7 @@ struct nb_event_spec {
     bool tag_enable;
     uint8_t tag_value;               /* 0-15 */
     uint8_t exec_tag_bit;            /* execution tagging: the tag bit used (0-3) */
+    bool exec_tag_given;             /* ... chosen by ":tag=" rather than the allocator */
     bool pebs;                       /* precise sampling through IQ_COUNTER4 */
 };
 

@@ -78,6 +78,15 @@ static void encode_metric(const struct nb_event_spec *spec, const struct nb_conf
     }
 }
 
+/* Keeps only `counter` and the ESCRs that feed it. */
+static void restrict_to_counter(struct nb_encoding *enc, int counter)
+{
+    enc->counters &= 1u << counter;
+    for (int e = 0; e < NB_NUM_ESCRS; e++)
+        if (!(nb_escrs[e].counters & (1u << counter)))
+            enc->escrs &= ~(1ull << e);
+}
+
 void nb_encode(const struct nb_event_spec *spec, const struct nb_config *config,
                struct nb_encoding *enc)
 {
@@ -92,5 +101,5 @@ void nb_encode(const struct nb_event_spec *spec, const struct nb_config *config,
     if (spec->metric)
         encode_metric(spec, config, enc);
     if (spec->pebs)
-        enc->counters &= 1u << 16; /* PEBS samples through IQ_COUNTER4 only */
+        restrict_to_counter(enc, 16); /* PEBS samples through IQ_COUNTER4 only */
 }

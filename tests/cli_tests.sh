@@ -401,3 +401,33 @@ if [ "$status" -eq 2 ] && [ "$(wc -l <"$tmp/cli.err")" -eq 1 ] && [ ! -s "$tmp/c
 else
     fail "encode of a 610-character string: status $status, stderr '$(cut -c1-80 "$tmp/cli.err")...'"
 fi
+
+# pmubench alloc: bad input is one line naming the event (or file:line) and
+# the valid choices, status 2.
+expect 0 "" -- alloc --help
+expect 2 "pmubench alloc: netburst::bogus: unknown NetBurst event 'bogus' ('pmubench list netburst' shows the events and tagging metrics)" -- \
+    alloc netburst::TC_misc:FLUSH netburst::bogus
+expect 2 "pmubench alloc: bad --model '5' (expected 0, 1, 2, 3, 4 or 6)" -- alloc --model 5 netburst::TC_misc:FLUSH
+expect 2 "pmubench alloc: give events or --exp FILE, not both" -- \
+    alloc --exp tests/alloc/example.exp netburst::TC_misc:FLUSH
+expect 2 "tests/no/such.exp: cannot open: No such file or directory" -- alloc --exp tests/no/such.exp
+expect 2 "pmubench alloc: netburst::1stL_cache_load_miss_retired:pebs:t1: no counter of thread 1's half can count it (with Hyper-Threading each thread has half the counters; docs/alloc.md)" -- \
+    alloc netburst::1stL_cache_load_miss_retired:pebs:t1
+printf '# two experiments\nnetburst::TC_misc:FLUSH\n\nnetburst::branch_retired:MMTP\nnetburst::branch_retired:MMTQ\n' >"$tmp/bad.exp"
+expect 2 "$tmp/bad.exp:5: netburst::branch_retired:MMTQ: unknown sub-event or modifier 'MMTQ' of branch_retired (sub-events: MMNP, MMNM, MMTP, MMTM; modifiers: k, u, e, cmpl, thr, t0, t1, at, ovf_pmi, force_ovf, tag, pebs)" -- \
+    alloc --exp "$tmp/bad.exp"
+printf 'netburst::TC_misc:FLUSH\n\n# together\nnetburst::branch_retired:MMTP\nnetburst::machine_clear:CLEAR\nnetburst::x87_assist:FPSU\n' >"$tmp/big.exp"
+expect 2 "$tmp/big.exp:4: the 3 events of its group cannot count together in one run" -- \
+    alloc --exp "$tmp/big.exp"
+printf '# nothing\n\n' >"$tmp/empty.exp"
+expect 2 "$tmp/empty.exp: no events" -- alloc --exp "$tmp/empty.exp"
+
+# ... the shipped example plans into three runs, as JSON too.
+expect 0 "" -- alloc --exp tests/alloc/example.exp
+if [ "$(grep -c '^run ' "$tmp/cli.out")" = 3 ]; then pass; else fail "alloc example: $(cat "$tmp/cli.out")"; fi
+expect 0 "" -- alloc --json --exp tests/alloc/example.exp
+if grep -q '^{"pmu": "netburst", "model": 2, "ht": true, "minimal": true, "runs": \[{"events": \[{"event": "netburst::branch_retired:MMNP:MMNM:MMTP:MMTM", "counter": 12, ' "$tmp/cli.out"; then
+    pass
+else
+    fail "alloc --json: $(head -c 300 "$tmp/cli.out")"
+fi

@@ -36,9 +36,11 @@ static void random_event(char *buf, size_t size, const struct nb_config *config)
     snprintf(buf + used, size - (size_t)used, "%s", qualifier);
 }
 
-/* A random set of n events that parse (':t1' events are dropped without
- * HT); returns the number of runs, or -1 when the set cannot be planned. */
-static int plan_random_set(int n, const struct nb_config *config, double *seconds)
+/* A random set of n events that parse; returns the number of runs, or -1
+ * when the set cannot be planned; *minimal tells whether the plan is
+ * proven the fewest runs. */
+static int plan_random_set(int n, const struct nb_config *config, double *seconds,
+                           bool *minimal)
 {
     struct alloc_request requests[MAX_EVENTS];
     char text[256], error[512];
@@ -56,6 +58,7 @@ static int plan_random_set(int n, const struct nb_config *config, double *second
     clock_gettime(CLOCK_MONOTONIC, &t1);
     *seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     int runs = ok ? plan.n_runs : -1;
+    *minimal = !ok || plan.minimal;
     alloc_plan_free(&plan);
     return runs;
 }
@@ -65,22 +68,24 @@ int main(int argc, char **argv)
     int sets = argc > 1 ? atoi(argv[1]) : 200;
     srand(argc > 2 ? (unsigned)atoi(argv[2]) : 1);
     const struct nb_config config = {.model = 2, .ht = true};
-    printf("%6s %6s %10s %10s %10s %8s %9s\n", "events", "sets", "mean ms", "max ms",
-           "total s", "runs", "unplanned");
+    printf("%6s %6s %10s %10s %10s %8s %9s %9s\n", "events", "sets", "mean ms", "max ms",
+           "total s", "runs", "unplanned", "unproven");
     for (int n = SIZE_STEP; n <= MAX_EVENTS; n += SIZE_STEP) {
         double total = 0, worst = 0;
         long runs = 0;
-        int unplanned = 0;
+        int unplanned = 0, unproven = 0;
         for (int s = 0; s < sets; s++) {
             double seconds;
-            int r = plan_random_set(n, &config, &seconds);
+            bool minimal;
+            int r = plan_random_set(n, &config, &seconds, &minimal);
+            unproven += !minimal;
             total += seconds;
             worst = seconds > worst ? seconds : worst;
             runs += r > 0 ? r : 0;
             unplanned += r < 0;
         }
-        printf("%6d %6d %10.3f %10.3f %10.3f %8.2f %9d\n", n, sets, 1e3 * total / sets,
-               1e3 * worst, total, (double)runs / sets, unplanned);
+        printf("%6d %6d %10.3f %10.3f %10.3f %8.2f %9d %9d\n", n, sets, 1e3 * total / sets,
+               1e3 * worst, total, (double)runs / sets, unplanned, unproven);
     }
     return 0;
 }

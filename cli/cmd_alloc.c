@@ -1,0 +1,336 @@
+/* pmubench alloc [--model N] [--ht on|off] [--json] EVENT... | --exp FILE */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "cpu_option.h"
+#include "pmu/alloc.h"
+#include "pmu/netburst_msrs.h"
+
+static const char alloc_usage[] =
+    "usage: pmubench alloc [--model N] [--ht on|off] [--json] EVENT... | --exp FILE\n"
+    "  assigns each event an ESCR and a counter so that they count together, and\n"
+    "  splits them into the fewest runs when they cannot (docs/alloc.md)\n"
+    "  --exp FILE   one event string per line, '#' comments; a blank line\n"
+    "               separates experiments, whose events stay in one run\n"
+    "  --json       machine-readable output\n";
+
+/* The events to plan and where each came from, for messages. */
+struct alloc_input {
+    int n;
+    struct alloc_request requests[ALLOC_MAX_REQUESTS];
+    char *text[ALLOC_MAX_REQUESTS];    /* the event string */
+    char *origin[ALLOC_MAX_REQUESTS];  /* "FILE:LINE" or the event string */
+};
+
+struct alloc_args {
+    struct nb_config config;
+    bool json;
+    const char *exp;
+    int first_event;  /* argv index, or argc when none */
+};
+
+static void free_input(struct alloc_input *in)
+{
+    for (int i = 0; i < in->n; i++) {
+        free(in->text[i]);
+        free(in->origin[i]);
+    }
+}
+
+/* Parses one event into the input; 2 after printing the error, prefixed
+ * with `where`. */
+static int add_event(struct alloc_input *in, const struct nb_config *config, const char *text,
+                     const char *where, const char *origin, int group)
+{
+    char error[512];
+    if (in->n == ALLOC_MAX_REQUESTS) {
+        fprintf(stderr, "%s: too many events (at most %d)\n", where, ALLOC_MAX_REQUESTS);
+        return 2;
+    }
+    struct alloc_request *request = &in->requests[in->n];
+    if (!event_spec_parse(text, config, &request->spec, error, sizeof error)) {
+        fprintf(stderr, "%s: %s\n", where, error);
+        return 2;
+    }
+    request->group = group;
+    in->text[in->n] = strdup(text);
+    in->origin[in->n] = strdup(origin);
+    if (!in->text[in->n] || !in->origin[in->n]) {
+        free(in->text[in->n]);
+        free(in->origin[in->n]);
+        fprintf(stderr, "pmubench alloc: out of memory\n");
+        return 1;
+    }
+    in->n++;
+    return 0;
+}
+
+/* Strips a '#' comment and surrounding white space, in place. */
+static char *trim_line(char *line)
+{
+    char *hash = strchr(line, '#');
+    if (hash)
+        *hash = '\0';
+    while (*line == ' ' || *line == '\t')
+        line++;
+    size_t n = strlen(line);
+    while (n > 0 && strchr(" \t\r\n", line[n - 1]))
+        line[--n] = '\0';
+    return line;
+}
+
+static bool blank_line(const char *line)
+{
+    return line[strspn(line, " \t\r\n")] == '\0';
+}
+
+/* The experiment file: each experiment (lines between blank lines) is one
+ * group; comment lines separate nothing. */
+static int read_experiments(struct alloc_input *in, const struct nb_config *config,
+                            const char *path)
+{
+    FILE *file = fopen(path, "r");
+    if (!file) {
+        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+        return 2;
+    }
+    char *line = NULL, origin[300];
+    size_t size = 0;
+    int rc = 0, group = 0, line_no = 0;
+    bool in_experiment = false;
+    while (rc == 0 && getline(&line, &size, file) >= 0) {
+        line_no++;
+        if (blank_line(line)) {
+            group += in_experiment;
+            in_experiment = false;
+            continue;
+        }
+        char *event = trim_line(line);
+        if (!*event)
+            continue;
+        snprintf(origin, sizeof origin, "%s:%d", path, line_no);
+        rc = add_event(in, config, event, origin, origin, group);
+        in_experiment = true;
+    }
+    free(line);
+    fclose(file);
+    if (rc == 0 && in->n == 0) {
+        fprintf(stderr, "%s: no events\n", path);
+        rc = 2;
+    }
+    return rc;
+}
+
+/* Events on the command line: a message about one names its string. */
+static int read_arguments(struct alloc_input *in, const struct alloc_args *args, int argc,
+                          char **argv)
+{
+    int rc = 0;
+    for (int i = args->first_event; i < argc && rc == 0; i++) {
+        char origin[600];
+        snprintf(origin, sizeof origin, "pmubench alloc: %s", argv[i]);
+        rc = add_event(in, &args->config, argv[i], "pmubench alloc", origin, ALLOC_NO_GROUP);
+    }
+    return rc;
+}
+
+/* ---- Text output */
+
+static void print_escr(const char *label, int escr, uint64_t value)
+{
+    printf("    %-9s %s (0x%x) = 0x%016llx\n", label, nb_escrs[escr].name, nb_escrs[escr].msr,
+           (unsigned long long)value);
+}
+
+static void print_netburst_assignment(const struct alloc_assignment *a)
+{
+    printf("    counter   %s (0x%x), counter %d\n", nb_counter_name(a->counter),
+           NB_COUNTER_BASE + a->counter, a->counter);
+    print_escr("ESCR", a->escr, a->escr_value);
+    printf("    CCCR      %s (0x%x) = 0x%016llx\n", nb_cccr_name(a->counter),
+           NB_CCCR_BASE + a->counter, (unsigned long long)a->cccr_value);
+    if (a->upstream_escr >= 0)
+        print_escr("upstream", a->upstream_escr, a->upstream_value);
+}
+
+static void print_text(const struct alloc_plan *plan, const struct alloc_input *in)
+{
+    if (!plan->minimal)
+        printf("note: the search stopped after %d steps; %d runs, not proven the fewest\n",
+               ALLOC_SEARCH_STEPS, plan->n_runs);
+    for (int r = 0; r < plan->n_runs; r++) {
+        const struct alloc_run *run = &plan->runs[r];
+        printf("run %d of %d: %d event%s\n", r + 1, plan->n_runs, run->n, run->n == 1 ? "" : "s");
+        for (int i = 0; i < run->n; i++) {
+            const struct alloc_assignment *a = &run->assignments[i];
+            printf("  %s\n", in->text[a->request]);
+            if (run->pmu == PMU_P5)
+                printf("    counter   CTR%d (0x%x)\n", a->counter, 0x12 + a->counter);
+            else
+                print_netburst_assignment(a);
+        }
+        if (run->pmu == PMU_P5)
+            printf("  CESR (0x11) = 0x%016llx\n", (unsigned long long)alloc_p5_cesr(run));
+        if (run->replay)
+            printf("  IA32_PEBS_ENABLE (0x%x) = 0x%016llx\n  MSR_PEBS_MATRIX_VERT (0x%x) = "
+                   "0x%016llx\n",
+                   MSR_IA32_PEBS_ENABLE, (unsigned long long)run->pebs_enable,
+                   MSR_PEBS_MATRIX_VERT, (unsigned long long)run->matrix_vert);
+    }
+}
+
+/* ---- JSON output */
+
+static void print_json_string(const char *text)
+{
+    putchar('"');
+    for (const char *p = text; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            putchar('\\');
+        if ((unsigned char)*p < 0x20)
+            printf("\\u%04x", *p);
+        else
+            putchar(*p);
+    }
+    putchar('"');
+}
+
+static void print_json_assignment(const struct alloc_run *run, const struct alloc_assignment *a,
+                                  const struct alloc_input *in)
+{
+    printf("{\"event\": ");
+    print_json_string(in->text[a->request]);
+    if (run->pmu == PMU_P5) {
+        printf(", \"counter\": %d, \"counter_name\": \"CTR%d\", \"counter_msr\": \"0x%x\", "
+               "\"escr_name\": \"CESR\", \"escr_msr\": \"0x11\", \"escr\": \"0x%llx\", "
+               "\"extra_msrs\": {}}",
+               a->counter, a->counter, 0x12 + a->counter, (unsigned long long)a->escr_value);
+        return;
+    }
+    printf(", \"counter\": %d, \"counter_name\": \"%s\", \"counter_msr\": \"0x%x\", "
+           "\"escr_name\": \"%s\", \"escr_msr\": \"0x%x\", \"escr\": \"0x%llx\", "
+           "\"cccr_msr\": \"0x%x\", \"cccr\": \"0x%llx\", \"extra_msrs\": {",
+           a->counter, nb_counter_name(a->counter), NB_COUNTER_BASE + a->counter,
+           nb_escrs[a->escr].name, nb_escrs[a->escr].msr, (unsigned long long)a->escr_value,
+           NB_CCCR_BASE + a->counter, (unsigned long long)a->cccr_value);
+    if (a->upstream_escr >= 0)
+        printf("\"0x%x\": \"0x%llx\"", nb_escrs[a->upstream_escr].msr,
+               (unsigned long long)a->upstream_value);
+    printf("}}");
+}
+
+static void print_json_run_msrs(const struct alloc_run *run)
+{
+    printf("\"extra_msrs\": {");
+    if (run->pmu == PMU_P5)
+        printf("\"0x11\": \"0x%llx\"", (unsigned long long)alloc_p5_cesr(run));
+    if (run->replay)
+        printf("\"0x%x\": \"0x%llx\", \"0x%x\": \"0x%llx\"", MSR_IA32_PEBS_ENABLE,
+               (unsigned long long)run->pebs_enable, MSR_PEBS_MATRIX_VERT,
+               (unsigned long long)run->matrix_vert);
+    printf("}");
+}
+
+static void print_json(const struct alloc_plan *plan, const struct alloc_input *in,
+                       const struct nb_config *config)
+{
+    bool p5 = plan->runs[0].pmu == PMU_P5;
+    printf("{\"pmu\": \"%s\", ", p5 ? "p5" : "netburst");
+    if (!p5)
+        printf("\"model\": %d, \"ht\": %s, ", config->model, config->ht ? "true" : "false");
+    printf("\"minimal\": %s, \"runs\": [", plan->minimal ? "true" : "false");
+    for (int r = 0; r < plan->n_runs; r++) {
+        const struct alloc_run *run = &plan->runs[r];
+        printf("%s{\"events\": [", r ? ",\n " : "");
+        for (int i = 0; i < run->n; i++) {
+            printf(i ? ",\n   " : "");
+            print_json_assignment(run, &run->assignments[i], in);
+        }
+        printf("], ");
+        print_json_run_msrs(run);
+        printf("}");
+    }
+    printf("]}\n");
+}
+
+/* ---- Arguments */
+
+static int parse_args(int argc, char **argv, struct alloc_args *args)
+{
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
+        int taken = cpu_option("alloc", argc, argv, &i, &args->config);
+        if (taken < 0)
+            return 2;
+        if (taken)
+            continue;
+        if (strcmp(argv[i], "--json") == 0) {
+            args->json = true;
+        } else if (strcmp(argv[i], "--exp") == 0) {
+            if (++i == argc) {
+                fprintf(stderr, "pmubench alloc: --exp needs a value\n");
+                return 2;
+            }
+            args->exp = argv[i];
+        } else if (strcmp(argv[i], "--help") == 0) {
+            fputs(alloc_usage, stdout);
+            return -1;
+        } else {
+            fprintf(stderr, "pmubench alloc: unknown option '%s'\n%s", argv[i], alloc_usage);
+            return 2;
+        }
+    }
+    args->first_event = i;
+    if (args->exp && i < argc) {
+        fprintf(stderr, "pmubench alloc: give events or --exp FILE, not both\n");
+        return 2;
+    }
+    if (!args->exp && i == argc) {
+        fprintf(stderr, "pmubench alloc: no event given\n%s", alloc_usage);
+        return 2;
+    }
+    return 0;
+}
+
+static int plan_and_print(const struct alloc_input *in, const struct alloc_args *args)
+{
+    struct alloc_plan plan;
+    struct alloc_error error;
+    if (!alloc_plan_make(in->requests, in->n, &args->config, &plan, &error)) {
+        if (error.request < 0) {
+            fprintf(stderr, "pmubench alloc: %s\n", error.message);
+            return 1;
+        }
+        fprintf(stderr, "%s: %s\n", in->origin[error.request], error.message);
+        return 2;
+    }
+    if (args->json)
+        print_json(&plan, in, &args->config);
+    else
+        print_text(&plan, in);
+    alloc_plan_free(&plan);
+    return 0;
+}
+
+int cmd_alloc(int argc, char **argv)
+{
+    struct alloc_args args = {.config = CPU_OPTION_DEFAULT};
+    int rc = parse_args(argc, argv, &args);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    struct alloc_input *in = calloc(1, sizeof *in);
+    if (!in) {
+        fprintf(stderr, "pmubench alloc: out of memory\n");
+        return 1;
+    }
+    rc = args.exp ? read_experiments(in, &args.config, args.exp)
+                  : read_arguments(in, &args, argc, argv);
+    if (rc == 0)
+        rc = plan_and_print(in, &args);
+    free_input(in);
+    free(in);
+    return rc;
+}

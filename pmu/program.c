@@ -1,0 +1,164 @@
+/* The programming library (program.h): one planned run into the PMU,
+ * through msr_write/msr_read only. */
+#include "program.h"
+
+#include "netburst_fields.h"
+#include "p5_pmu.h"
+
+/* The CC fields of both P5 counters (CESR bits 8:6 and 24:22): 000 stops. */
+#define P5_CESR_CC_BITS ((7ull << 6) | (7ull << 22))
+
+static const uint32_t p5_counter_msrs[2] = {P5_MSR_CTR0, P5_MSR_CTR1};
+
+void program_init(struct program *program, struct msr_backend *backend, int cpu,
+                  const struct alloc_run *run)
+{
+    *program = (struct program){.backend = backend, .cpu = cpu, .run = run};
+}
+
+static msr_status write_msr(struct program *program, uint32_t msr, uint64_t value)
+{
+    msr_status status = msr_write(program->backend, program->cpu, msr, value);
+    if (status != MSR_OK)
+        program->failed_msr = msr;
+    return status;
+}
+
+static uint32_t counter_msr(const struct program *program, int i)
+{
+    int counter = program->run->assignments[i].counter;
+    if (program->run->pmu == PMU_P5)
+        return p5_counter_msrs[counter];
+    return NB_COUNTER_BASE + (uint32_t)counter;
+}
+
+/* Every CCCR of the run, with ENABLE as asked. */
+static msr_status write_cccrs(struct program *program, bool enable)
+{
+    for (int i = 0; i < program->run->n; i++) {
+        const struct alloc_assignment *a = &program->run->assignments[i];
+        uint64_t cccr = enable ? a->cccr_value : a->cccr_value & ~CCCR_ENABLE;
+        msr_status status = write_msr(program, NB_CCCR_BASE + (uint32_t)a->counter, cccr);
+        if (status != MSR_OK)
+            return status;
+    }
+    return MSR_OK;
+}
+
+/* Whether one of the first `n` assignments counts through (or tags
+ * through) ESCR `escr`: two users of one ESCR share its value, so it is
+ * written once. */
+static bool counts_through(const struct alloc_run *run, int n, int escr)
+{
+    for (int i = 0; i < n; i++)
+        if (run->assignments[i].escr == escr)
+            return true;
+    return false;
+}
+
+static bool tags_through(const struct alloc_run *run, int n, int escr)
+{
+    for (int i = 0; i < n; i++)
+        if (run->assignments[i].upstream_escr == escr)
+            return true;
+    return false;
+}
+
+/* The counting ESCRs, then the upstream ESCRs. */
+static msr_status write_escrs(struct program *program)
+{
+    const struct alloc_run *run = program->run;
+    for (int i = 0; i < run->n; i++) {
+        const struct alloc_assignment *a = &run->assignments[i];
+        if (counts_through(run, i, a->escr))
+            continue;
+        msr_status status = write_msr(program, nb_escrs[a->escr].msr, a->escr_value);
+        if (status != MSR_OK)
+            return status;
+    }
+    for (int i = 0; i < run->n; i++) {
+        const struct alloc_assignment *a = &run->assignments[i];
+        if (a->upstream_escr < 0 || counts_through(run, run->n, a->upstream_escr) ||
+            tags_through(run, i, a->upstream_escr))
+            continue;
+        msr_status status = write_msr(program, nb_escrs[a->upstream_escr].msr, a->upstream_value);
+        if (status != MSR_OK)
+            return status;
+    }
+    return MSR_OK;
+}
+
+static msr_status write_counters(struct program *program, const uint64_t *presets)
+{
+    for (int i = 0; i < program->run->n; i++) {
+        msr_status status = write_msr(program, counter_msr(program, i), presets ? presets[i] : 0);
+        if (status != MSR_OK)
+            return status;
+    }
+    return MSR_OK;
+}
+
+static msr_status write_replay_msrs(struct program *program)
+{
+    if (!program->run->replay)
+        return MSR_OK;
+    msr_status status = write_msr(program, MSR_IA32_PEBS_ENABLE, program->run->pebs_enable);
+    if (status != MSR_OK)
+        return status;
+    return write_msr(program, MSR_PEBS_MATRIX_VERT, program->run->matrix_vert);
+}
+
+static msr_status setup_netburst(struct program *program, const uint64_t *presets)
+{
+    msr_status status = write_cccrs(program, false);
+    if (status == MSR_OK)
+        status = write_escrs(program);
+    if (status == MSR_OK)
+        status = write_counters(program, presets);
+    if (status == MSR_OK)
+        status = write_replay_msrs(program);
+    return status;
+}
+
+msr_status program_setup(struct program *program, const uint64_t *presets)
+{
+    if (program->run->pmu == PMU_NETBURST)
+        return setup_netburst(program, presets);
+    msr_status status = write_msr(program, P5_MSR_CESR, 0);
+    if (status == MSR_OK)
+        status = write_counters(program, presets);
+    return status;
+}
+
+msr_status program_start(struct program *program)
+{
+    if (program->run->pmu == PMU_NETBURST)
+        return write_cccrs(program, true);
+    return write_msr(program, P5_MSR_CESR, alloc_p5_cesr(program->run));
+}
+
+msr_status program_stop(struct program *program)
+{
+    if (program->run->pmu == PMU_NETBURST)
+        return write_cccrs(program, false);
+    return write_msr(program, P5_MSR_CESR, alloc_p5_cesr(program->run) & ~P5_CESR_CC_BITS);
+}
+
+msr_status program_read(struct program *program, uint64_t *counts)
+{
+    for (int i = 0; i < program->run->n; i++) {
+        uint32_t msr = counter_msr(program, i);
+        msr_status status = msr_read(program->backend, program->cpu, msr, &counts[i]);
+        if (status != MSR_OK) {
+            program->failed_msr = msr;
+            return status;
+        }
+        counts[i] &= PMU_COUNTER_MASK;
+    }
+    return MSR_OK;
+}
+
+msr_status program_reset(struct program *program)
+{
+    return write_counters(program, NULL);
+}

@@ -1,0 +1,49 @@
+/* The programming library: writes one planned run (pmu/alloc.h) into the
+ * PMU through the MSR backend interface, then starts, stops, reads and
+ * resets its counters.  The same code programs the simulated PMUs and a
+ * real processor behind the Linux msr driver.
+ *
+ * NetBurst, program_setup() writes, in this order:
+ *   1. each CCCR with ENABLE clear (nothing counts while it is set up);
+ *   2. each ESCR, then each upstream ESCR (an ESCR two counters share once);
+ *   3. each counter, with its preset;
+ *   4. IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT when the run tags replays.
+ * program_start() writes each CCCR with ENABLE, program_stop() without.
+ *
+ * P5: program_setup() writes CESR 0 (both counters stopped), then CTR0 and
+ * CTR1 with their presets; program_start() writes the run's CESR and
+ * program_stop() the CESR with both CC fields clear.
+ *
+ * Every function returns the status of the first failing access and leaves
+ * its MSR in program.failed_msr; it stops at that access.
+ */
+#ifndef PMU_PROGRAM_H
+#define PMU_PROGRAM_H
+
+#include <stdint.h>
+
+#include "alloc.h"
+#include "msr.h"
+
+struct program {
+    struct msr_backend *backend;
+    int cpu;                      /* the logical CPU the accesses go to */
+    const struct alloc_run *run;
+    uint32_t failed_msr;          /* the MSR of the failing access */
+};
+
+void program_init(struct program *program, struct msr_backend *backend, int cpu,
+                  const struct alloc_run *run);
+
+/* presets[i] is the starting value of assignment i's counter; NULL: 0. */
+msr_status program_setup(struct program *program, const uint64_t *presets);
+msr_status program_start(struct program *program);
+msr_status program_stop(struct program *program);
+
+/* counts[i]: assignment i's counter (40 bits). */
+msr_status program_read(struct program *program, uint64_t *counts);
+
+/* Zeroes the run's counters. */
+msr_status program_reset(struct program *program);
+
+#endif
