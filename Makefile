@@ -97,17 +97,19 @@ coverage:
 	@sh tests/coverage_report.sh build/coverage
 
 # libFuzzer on the parsers of untrusted input: bench scripts (seeded with
-# tests/bench), event strings (seeded with tests/fuzz/corpus_event_spec).
+# tests/bench), event strings and experiment files (seeded with
+# tests/fuzz/corpus_*).
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined
 fuzz:
 	@$(NEED) clang clang "$$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a" libclang-rt-14-dev
 	$(MAKE) BUILD=build/fuzz CC=clang CFLAGS="-O1 -g" \
 	    EXTRA="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" build/fuzz/libpmubench.a
-	@mkdir -p build/fuzz/corpus_script build/fuzz/corpus_event_spec
+	@mkdir -p build/fuzz/corpus_script build/fuzz/corpus_event_spec build/fuzz/corpus_experiment
 	cp tests/bench/*.pmu tests/bench/errors/*.pmu build/fuzz/corpus_script/
 	cp tests/fuzz/corpus_event_spec/* build/fuzz/corpus_event_spec/
-	for target in script event_spec; do \
+	cp tests/fuzz/corpus_experiment/* build/fuzz/corpus_experiment/
+	for target in script event_spec experiment; do \
 	    clang $(STD) $(WARN) -I. -g $(FUZZ_FLAGS) tests/fuzz/fuzz_$$target.c \
 	        build/fuzz/libpmubench.a -o build/fuzz/fuzz_$$target && \
 	    build/fuzz/fuzz_$$target -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \

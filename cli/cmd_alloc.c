@@ -6,7 +6,9 @@
 
 #include "commands.h"
 #include "cpu_option.h"
+#include "json.h"
 #include "pmu/alloc.h"
+#include "pmu/experiment.h"
 #include "pmu/netburst_msrs.h"
 
 static const char alloc_usage[] =
@@ -17,14 +19,6 @@ static const char alloc_usage[] =
     "               separates experiments, whose events stay in one run\n"
     "  --json       machine-readable output\n";
 
-/* The events to plan and where each came from, for messages. */
-struct alloc_input {
-    int n;
-    struct alloc_request requests[ALLOC_MAX_REQUESTS];
-    char *text[ALLOC_MAX_REQUESTS];    /* the event string */
-    char *origin[ALLOC_MAX_REQUESTS];  /* "FILE:LINE" or the event string */
-};
-
 struct alloc_args {
     struct nb_config config;
     bool json;
@@ -32,109 +26,33 @@ struct alloc_args {
     int first_event;  /* argv index, or argc when none */
 };
 
-static void free_input(struct alloc_input *in)
-{
-    for (int i = 0; i < in->n; i++) {
-        free(in->text[i]);
-        free(in->origin[i]);
-    }
-}
-
-/* Parses one event into the input; 2 after printing the error, prefixed
- * with `where`. */
-static int add_event(struct alloc_input *in, const struct nb_config *config, const char *text,
-                     const char *where, const char *origin, int group)
-{
-    char error[512];
-    if (in->n == ALLOC_MAX_REQUESTS) {
-        fprintf(stderr, "%s: too many events (at most %d)\n", where, ALLOC_MAX_REQUESTS);
-        return 2;
-    }
-    struct alloc_request *request = &in->requests[in->n];
-    if (!event_spec_parse(text, config, &request->spec, error, sizeof error)) {
-        fprintf(stderr, "%s: %s\n", where, error);
-        return 2;
-    }
-    request->group = group;
-    in->text[in->n] = strdup(text);
-    in->origin[in->n] = strdup(origin);
-    if (!in->text[in->n] || !in->origin[in->n]) {
-        free(in->text[in->n]);
-        free(in->origin[in->n]);
-        fprintf(stderr, "pmubench alloc: out of memory\n");
-        return 1;
-    }
-    in->n++;
-    return 0;
-}
-
-/* Strips a '#' comment and surrounding white space, in place. */
-static char *trim_line(char *line)
-{
-    char *hash = strchr(line, '#');
-    if (hash)
-        *hash = '\0';
-    while (*line == ' ' || *line == '\t')
-        line++;
-    size_t n = strlen(line);
-    while (n > 0 && strchr(" \t\r\n", line[n - 1]))
-        line[--n] = '\0';
-    return line;
-}
-
-static bool blank_line(const char *line)
-{
-    return line[strspn(line, " \t\r\n")] == '\0';
-}
-
-/* The experiment file: each experiment (lines between blank lines) is one
- * group; comment lines separate nothing. */
-static int read_experiments(struct alloc_input *in, const struct nb_config *config,
+static int read_experiments(struct experiment_set *in, const struct nb_config *config,
                             const char *path)
 {
     FILE *file = fopen(path, "r");
+    char error[1024];
     if (!file) {
         fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
         return 2;
     }
-    char *line = NULL, origin[300];
-    size_t size = 0;
-    int rc = 0, group = 0, line_no = 0;
-    bool in_experiment = false;
-    while (rc == 0 && getline(&line, &size, file) >= 0) {
-        line_no++;
-        if (blank_line(line)) {
-            group += in_experiment;
-            in_experiment = false;
-            continue;
-        }
-        char *event = trim_line(line);
-        if (!*event)
-            continue;
-        snprintf(origin, sizeof origin, "%s:%d", path, line_no);
-        rc = add_event(in, config, event, origin, origin, group);
-        in_experiment = true;
-    }
-    free(line);
+    bool ok = experiment_read(in, file, path, config, error, sizeof error);
     fclose(file);
-    if (rc == 0 && in->n == 0) {
-        fprintf(stderr, "%s: no events\n", path);
-        rc = 2;
-    }
-    return rc;
+    if (!ok)
+        fprintf(stderr, "%s\n", error);
+    return ok ? 0 : 2;
 }
 
 /* Events on the command line: a message about one names its string. */
-static int read_arguments(struct alloc_input *in, const struct alloc_args *args, int argc,
+static int read_arguments(struct experiment_set *in, const struct alloc_args *args, int argc,
                           char **argv)
 {
-    int rc = 0;
-    for (int i = args->first_event; i < argc && rc == 0; i++) {
-        char origin[600];
-        snprintf(origin, sizeof origin, "pmubench alloc: %s", argv[i]);
-        rc = add_event(in, &args->config, argv[i], "pmubench alloc", origin, ALLOC_NO_GROUP);
-    }
-    return rc;
+    char error[1024];
+    for (int i = args->first_event; i < argc; i++)
+        if (!experiment_add(in, &args->config, argv[i], ALLOC_NO_GROUP, 0, error, sizeof error)) {
+            fprintf(stderr, "pmubench alloc: %s\n", error);
+            return 2;
+        }
+    return 0;
 }
 
 /* ---- Text output */
@@ -156,7 +74,7 @@ static void print_netburst_assignment(const struct alloc_assignment *a)
         print_escr("upstream", a->upstream_escr, a->upstream_value);
 }
 
-static void print_text(const struct alloc_plan *plan, const struct alloc_input *in)
+static void print_text(const struct alloc_plan *plan, const struct experiment_set *in)
 {
     if (!plan->minimal)
         printf("note: the search stopped after %d steps; %d runs, not proven the fewest\n",
@@ -184,25 +102,11 @@ static void print_text(const struct alloc_plan *plan, const struct alloc_input *
 
 /* ---- JSON output */
 
-static void print_json_string(const char *text)
-{
-    putchar('"');
-    for (const char *p = text; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            putchar('\\');
-        if ((unsigned char)*p < 0x20)
-            printf("\\u%04x", *p);
-        else
-            putchar(*p);
-    }
-    putchar('"');
-}
-
 static void print_json_assignment(const struct alloc_run *run, const struct alloc_assignment *a,
-                                  const struct alloc_input *in)
+                                  const struct experiment_set *in)
 {
     printf("{\"event\": ");
-    print_json_string(in->text[a->request]);
+    json_print_string(in->text[a->request]);
     if (run->pmu == PMU_P5) {
         printf(", \"counter\": %d, \"counter_name\": \"CTR%d\", \"counter_msr\": \"0x%x\", "
                "\"escr_name\": \"CESR\", \"escr_msr\": \"0x11\", \"escr\": \"0x%llx\", "
@@ -234,7 +138,7 @@ static void print_json_run_msrs(const struct alloc_run *run)
     printf("}");
 }
 
-static void print_json(const struct alloc_plan *plan, const struct alloc_input *in,
+static void print_json(const struct alloc_plan *plan, const struct experiment_set *in,
                        const struct nb_config *config)
 {
     bool p5 = plan->runs[0].pmu == PMU_P5;
@@ -295,7 +199,7 @@ static int parse_args(int argc, char **argv, struct alloc_args *args)
     return 0;
 }
 
-static int plan_and_print(const struct alloc_input *in, const struct alloc_args *args)
+static int plan_and_print(const struct experiment_set *in, const struct alloc_args *args)
 {
     struct alloc_plan plan;
     struct alloc_error error;
@@ -304,7 +208,11 @@ static int plan_and_print(const struct alloc_input *in, const struct alloc_args 
             fprintf(stderr, "pmubench alloc: %s\n", error.message);
             return 1;
         }
-        fprintf(stderr, "%s: %s\n", in->origin[error.request], error.message);
+        int request = error.request;
+        if (in->line[request])
+            fprintf(stderr, "%s:%d: %s\n", args->exp, in->line[request], error.message);
+        else
+            fprintf(stderr, "pmubench alloc: %s: %s\n", in->text[request], error.message);
         return 2;
     }
     if (args->json)
@@ -321,7 +229,7 @@ int cmd_alloc(int argc, char **argv)
     int rc = parse_args(argc, argv, &args);
     if (rc)
         return rc < 0 ? 0 : rc;
-    struct alloc_input *in = calloc(1, sizeof *in);
+    struct experiment_set *in = calloc(1, sizeof *in);
     if (!in) {
         fprintf(stderr, "pmubench alloc: out of memory\n");
         return 1;
@@ -330,7 +238,6 @@ int cmd_alloc(int argc, char **argv)
                   : read_arguments(in, &args, argc, argv);
     if (rc == 0)
         rc = plan_and_print(in, &args);
-    free_input(in);
     free(in);
     return rc;
 }

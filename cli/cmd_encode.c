@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "cpu_option.h"
+#include "json.h"
 #include "pmu/event_spec.h"
 #include "pmu/netburst_events.h"
 #include "pmu/netburst_msrs.h"
@@ -113,25 +114,11 @@ static void json_counters(uint32_t counters)
     printf("]");
 }
 
-static void print_json_string(const char *text)
-{
-    putchar('"');
-    for (const char *p = text; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            putchar('\\');
-        if ((unsigned char)*p < 0x20)
-            printf("\\u%04x", *p);
-        else
-            putchar(*p);
-    }
-    putchar('"');
-}
-
 static void print_netburst_json(const char *text, const struct nb_encoding *enc)
 {
     int escr = first_bit(enc->escrs);
     printf("{\"event\": ");
-    print_json_string(text);
+    json_print_string(text);
     printf(", \"escr_name\": \"%s\", \"escr_msr\": \"0x%x\", \"escr\": \"0x%llx\", "
            "\"cccr\": \"0x%llx\", ",
            nb_escrs[escr].name, nb_escrs[escr].msr, (unsigned long long)enc->escr,
@@ -159,7 +146,7 @@ static void print_p5(const char *text, const struct p5_event_spec *spec, enum fo
     unsigned long long ctr0 = half, ctr1 = (unsigned long long)half << 16;
     if (format == JSON) {
         printf("{\"event\": ");
-        print_json_string(text);
+        json_print_string(text);
         printf(", \"escr_name\": \"CESR\", \"escr_msr\": \"0x11\", \"escr\": \"0x%llx\", "
                "\"cccr\": \"0x0\", \"counters\": [0, 1], \"cesr_ctr1\": \"0x%llx\", "
                "\"extra_msrs\": {}}",

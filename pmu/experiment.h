@@ -1,0 +1,32 @@
+/* Sets of events to plan together: event strings from the command line or
+ * from an experiment file (brink's design, seed 000): one event string per
+ * line, '#' starts a comment, and a blank line ends an experiment, whose
+ * events must count in the same run.  docs/alloc.md, "Experiment files". */
+#ifndef PMU_EXPERIMENT_H
+#define PMU_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "alloc.h"
+
+enum { EXPERIMENT_MAX_TEXT = 512 };
+
+struct experiment_set {
+    int n;
+    struct alloc_request requests[ALLOC_MAX_REQUESTS];
+    char text[ALLOC_MAX_REQUESTS][EXPERIMENT_MAX_TEXT]; /* each event string */
+    int line[ALLOC_MAX_REQUESTS];                       /* its file line; 0 elsewhere */
+};
+
+/* Adds one event string to the set; false with one line in `error`. */
+bool experiment_add(struct experiment_set *set, const struct nb_config *config, const char *text,
+                    int group, int line, char *error, size_t error_size);
+
+/* Reads an experiment file into an empty set; false with "PATH:LINE: ..."
+ * (or "PATH: ...") in `error`. */
+bool experiment_read(struct experiment_set *set, FILE *in, const char *path,
+                     const struct nb_config *config, char *error, size_t error_size);
+
+#endif
