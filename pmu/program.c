@@ -33,11 +33,15 @@ static uint32_t counter_msr(const struct program *program, int i)
 }
 
 /* Every CCCR of the run, with ENABLE as asked. */
-static msr_status write_cccrs(struct program *program, bool enable)
+enum cccr_state { STOPPED, RUNNING, CLEARED };
+
+static msr_status write_cccrs(struct program *program, enum cccr_state state)
 {
     for (int i = 0; i < program->run->n; i++) {
         const struct alloc_assignment *a = &program->run->assignments[i];
-        uint64_t cccr = enable ? a->cccr_value : a->cccr_value & ~CCCR_ENABLE;
+        uint64_t cccr = state == RUNNING   ? a->cccr_value
+                        : state == STOPPED ? a->cccr_value & ~CCCR_ENABLE
+                                           : 0;
         msr_status status = write_msr(program, NB_CCCR_BASE + (uint32_t)a->counter, cccr);
         if (status != MSR_OK)
             return status;
@@ -45,43 +49,36 @@ static msr_status write_cccrs(struct program *program, bool enable)
     return MSR_OK;
 }
 
-/* Whether one of the first `n` assignments counts through (or tags
- * through) ESCR `escr`: two users of one ESCR share its value, so it is
- * written once. */
-static bool counts_through(const struct alloc_run *run, int n, int escr)
+/* Whether one of the first `n` assignments uses ESCR `escr`, to count
+ * through it or (upstream) to tag through it: two users of one ESCR share
+ * its value, so it is written once. */
+static bool used_before(const struct alloc_run *run, int n, int escr, bool upstream)
 {
     for (int i = 0; i < n; i++)
-        if (run->assignments[i].escr == escr)
+        if ((upstream ? run->assignments[i].upstream_escr : run->assignments[i].escr) == escr)
             return true;
     return false;
 }
 
-static bool tags_through(const struct alloc_run *run, int n, int escr)
-{
-    for (int i = 0; i < n; i++)
-        if (run->assignments[i].upstream_escr == escr)
-            return true;
-    return false;
-}
-
-/* The counting ESCRs, then the upstream ESCRs. */
-static msr_status write_escrs(struct program *program)
+/* The counting ESCRs, then the upstream ESCRs; with `clear`, zeroes them. */
+static msr_status write_escrs(struct program *program, bool clear)
 {
     const struct alloc_run *run = program->run;
     for (int i = 0; i < run->n; i++) {
         const struct alloc_assignment *a = &run->assignments[i];
-        if (counts_through(run, i, a->escr))
+        if (used_before(run, i, a->escr, false))
             continue;
-        msr_status status = write_msr(program, nb_escrs[a->escr].msr, a->escr_value);
+        msr_status status = write_msr(program, nb_escrs[a->escr].msr, clear ? 0 : a->escr_value);
         if (status != MSR_OK)
             return status;
     }
     for (int i = 0; i < run->n; i++) {
         const struct alloc_assignment *a = &run->assignments[i];
-        if (a->upstream_escr < 0 || counts_through(run, run->n, a->upstream_escr) ||
-            tags_through(run, i, a->upstream_escr))
+        if (a->upstream_escr < 0 || used_before(run, run->n, a->upstream_escr, false) ||
+            used_before(run, i, a->upstream_escr, true))
             continue;
-        msr_status status = write_msr(program, nb_escrs[a->upstream_escr].msr, a->upstream_value);
+        msr_status status = write_msr(program, nb_escrs[a->upstream_escr].msr,
+                                      clear ? 0 : a->upstream_value);
         if (status != MSR_OK)
             return status;
     }
@@ -98,25 +95,27 @@ static msr_status write_counters(struct program *program, const uint64_t *preset
     return MSR_OK;
 }
 
-static msr_status write_replay_msrs(struct program *program)
+/* The replay-tagging MSRs are global: a run without a replay metric
+ * clears them, so that an earlier run's tagging does not linger. */
+static msr_status write_replay_msrs(struct program *program, bool clear)
 {
-    if (!program->run->replay)
-        return MSR_OK;
-    msr_status status = write_msr(program, MSR_IA32_PEBS_ENABLE, program->run->pebs_enable);
+    bool replay = program->run->replay && !clear;
+    msr_status status =
+        write_msr(program, MSR_IA32_PEBS_ENABLE, replay ? program->run->pebs_enable : 0);
     if (status != MSR_OK)
         return status;
-    return write_msr(program, MSR_PEBS_MATRIX_VERT, program->run->matrix_vert);
+    return write_msr(program, MSR_PEBS_MATRIX_VERT, replay ? program->run->matrix_vert : 0);
 }
 
 static msr_status setup_netburst(struct program *program, const uint64_t *presets)
 {
-    msr_status status = write_cccrs(program, false);
+    msr_status status = write_cccrs(program, STOPPED);
     if (status == MSR_OK)
-        status = write_escrs(program);
+        status = write_escrs(program, false);
     if (status == MSR_OK)
         status = write_counters(program, presets);
     if (status == MSR_OK)
-        status = write_replay_msrs(program);
+        status = write_replay_msrs(program, false);
     return status;
 }
 
@@ -133,15 +132,27 @@ msr_status program_setup(struct program *program, const uint64_t *presets)
 msr_status program_start(struct program *program)
 {
     if (program->run->pmu == PMU_NETBURST)
-        return write_cccrs(program, true);
+        return write_cccrs(program, RUNNING);
     return write_msr(program, P5_MSR_CESR, alloc_p5_cesr(program->run));
 }
 
 msr_status program_stop(struct program *program)
 {
     if (program->run->pmu == PMU_NETBURST)
-        return write_cccrs(program, false);
+        return write_cccrs(program, STOPPED);
     return write_msr(program, P5_MSR_CESR, alloc_p5_cesr(program->run) & ~P5_CESR_CC_BITS);
+}
+
+msr_status program_release(struct program *program)
+{
+    if (program->run->pmu == PMU_P5)
+        return write_msr(program, P5_MSR_CESR, 0);
+    msr_status status = write_cccrs(program, CLEARED);
+    if (status == MSR_OK)
+        status = write_escrs(program, true);
+    if (status == MSR_OK)
+        status = write_replay_msrs(program, true);
+    return status;
 }
 
 msr_status program_read(struct program *program, uint64_t *counts)

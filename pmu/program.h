@@ -7,7 +7,8 @@
  *   1. each CCCR with ENABLE clear (nothing counts while it is set up);
  *   2. each ESCR, then each upstream ESCR (an ESCR two counters share once);
  *   3. each counter, with its preset;
- *   4. IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT when the run tags replays.
+ *   4. IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT: the run's replay-tagging
+ *      values, or 0 when it has none (they are global and would linger).
  * program_start() writes each CCCR with ENABLE, program_stop() without.
  *
  * P5: program_setup() writes CESR 0 (both counters stopped), then CTR0 and
@@ -39,6 +40,10 @@ void program_init(struct program *program, struct msr_backend *backend, int cpu,
 msr_status program_setup(struct program *program, const uint64_t *presets);
 msr_status program_start(struct program *program);
 msr_status program_stop(struct program *program);
+
+/* Gives the PMU back: the run's CCCRs, ESCRs (upstream ones too) and the
+ * replay-tagging MSRs are written 0 (P5: the CESR). */
+msr_status program_release(struct program *program);
 
 /* counts[i]: assignment i's counter (40 bits). */
 msr_status program_read(struct program *program, uint64_t *counts);

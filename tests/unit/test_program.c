@@ -127,7 +127,17 @@ static void test_upstream_escr(void **state)
     expect_log(&rec, "wrmsr cpu=1 0x36c 0x000000000003a000 ok\n"
                      "wrmsr cpu=1 0x3cc 0x0000000018000205 ok\n"  /* execution_event NBOGUS0 */
                      "wrmsr cpu=1 0x3a4 0x0000000009000035 ok\n"
-                     "wrmsr cpu=1 0x30c 0x0000000000000000 ok\n");
+                     "wrmsr cpu=1 0x30c 0x0000000000000000 ok\n"
+                     /* no replay metric: the global tagging MSRs are cleared */
+                     "wrmsr cpu=1 0x3f1 0x0000000000000000 ok\n"
+                     "wrmsr cpu=1 0x3f2 0x0000000000000000 ok\n");
+    /* releasing zeroes the CCCR, both ESCRs and the tagging MSRs */
+    assert_int_equal(program_release(&program), MSR_OK);
+    expect_log(&rec, "wrmsr cpu=1 0x36c 0x0000000000000000 ok\n"
+                     "wrmsr cpu=1 0x3cc 0x0000000000000000 ok\n"
+                     "wrmsr cpu=1 0x3a4 0x0000000000000000 ok\n"
+                     "wrmsr cpu=1 0x3f1 0x0000000000000000 ok\n"
+                     "wrmsr cpu=1 0x3f2 0x0000000000000000 ok\n");
     recording_close(&rec);
     msr_backend_destroy(nb);
 }
@@ -148,7 +158,9 @@ static void test_shared_escr_written_once(void **state)
                      "wrmsr cpu=0 0x36d 0x000000000017a000 ok\n"
                      "wrmsr cpu=0 0x3cc 0x000000000c00080f ok\n"
                      "wrmsr cpu=0 0x30c 0x0000000000000000 ok\n"
-                     "wrmsr cpu=0 0x30d 0x0000000000000000 ok\n");
+                     "wrmsr cpu=0 0x30d 0x0000000000000000 ok\n"
+                     "wrmsr cpu=0 0x3f1 0x0000000000000000 ok\n"
+                     "wrmsr cpu=0 0x3f2 0x0000000000000000 ok\n");
     recording_close(&rec);
     msr_backend_destroy(nb);
 }
