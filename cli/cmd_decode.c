@@ -9,6 +9,7 @@
 #include "pmu/decode.h"
 #include "pmu/netburst_events.h"
 #include "pmu/netburst_fields.h"
+#include "pmu/netburst_metrics.h"
 #include "pmu/p5_events.h"
 #include "pmu/p5_pmu.h"
 
@@ -57,11 +58,17 @@ static int perfex_spec(const char *text, struct nb_decode_input *in)
     snprintf(escr, sizeof escr, "%.*s", (int)(at - slash - 1), slash + 1);
     snprintf(pmc, sizeof pmc, "%s", at + 1);
     uint64_t counter;
+    const uint64_t fast_rdpmc = 1ull << 31;
+    if (in->has_cccr || in->has_escr) {
+        fprintf(stderr, "pmubench decode: one perfex spec (or --escr/--cccr) at a time; run "
+                        "decode once per -e argument\n");
+        return 2;
+    }
     if (!number(cccr, &in->cccr) || !number(escr, &in->escr) || !number(pmc, &counter) ||
-        (counter & 0x7fffffff) >= NB_NUM_COUNTERS)
+        (counter & ~fast_rdpmc) >= NB_NUM_COUNTERS)
         return bad_value("perfex spec", text, "0xCCCR/0xESCR@0xPMC with a counter of 0-17");
     in->has_cccr = in->has_escr = true;
-    in->counter = (int)(counter & 0x7fffffff);
+    in->counter = (int)(counter & ~fast_rdpmc);
     return 0;
 }
 
@@ -139,8 +146,8 @@ static int parse_args(int argc, char **argv, struct decode_args *a)
     bool netburst = in->has_escr || in->has_cccr || in->has_pebs_enable || in->has_matrix_vert;
     if (netburst == a->has_cesr) {
         fprintf(stderr, "pmubench decode: give NetBurst values (--escr, --cccr, --pebs-enable, "
-                        "--matrix-vert, a perfex spec) or --cesr, not %s\n%s",
-                netburst ? "both" : "neither", decode_usage);
+                        "--matrix-vert, a perfex spec) or --cesr%s\n%s",
+                netburst ? ", not both" : "", decode_usage);
         return 2;
     }
     return 0;
@@ -197,7 +204,8 @@ static void print_pebs(const struct nb_decode_input *in)
                "ENABLE_PEBS (25) %d\n",
                (unsigned long long)in->pebs_enable,
                (unsigned long long)(in->pebs_enable & 0x1ffff),
-               (in->pebs_enable & (1u << 24)) != 0, (in->pebs_enable & (1u << 25)) != 0);
+               (in->pebs_enable & PEBS_ENABLE_UOP_TAG) != 0,
+               (in->pebs_enable & PEBS_ENABLE_PEBS) != 0);
     if (in->has_matrix_vert)
         printf("MSR_PEBS_MATRIX_VERT 0x%016llx\n", (unsigned long long)in->matrix_vert);
 }

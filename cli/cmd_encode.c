@@ -168,10 +168,13 @@ static int parse_args(int argc, char **argv, struct nb_config *config, enum form
             return 2;
         if (taken)
             continue;
-        if (strcmp(argv[i], "--perfex") == 0) {
-            *format = PERFEX;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            *format = JSON;
+        if (strcmp(argv[i], "--perfex") == 0 || strcmp(argv[i], "--json") == 0) {
+            enum format wanted = argv[i][2] == 'p' ? PERFEX : JSON;
+            if (*format != TEXT && *format != wanted) {
+                fprintf(stderr, "pmubench encode: --perfex and --json exclude each other\n");
+                return 2;
+            }
+            *format = wanted;
         } else if (strcmp(argv[i], "--help") == 0) {
             fputs(encode_usage, stdout);
             return -1;

@@ -22,7 +22,7 @@ static void print_escrs(uint64_t escrs)
 
 static void print_models(uint8_t models)
 {
-    if (models == 0x5f)
+    if (models == NB_ALL_MODELS)
         return;
     printf("  models:");
     for (int m = 0; m < 8; m++)
@@ -41,6 +41,8 @@ static void list_netburst_event(const struct nb_event *event, bool verbose)
     printf("\n");
     if (event->flags & NB_EVENT_AT_RETIREMENT)
         printf("  at-retirement event\n");
+    if (event->flags & NB_EVENT_PEBS)
+        printf("  PEBS-capable\n");
     if (event->flags & (NB_EVENT_EXEC_TAG_UPSTREAM | NB_EVENT_FRONT_END_TAG_UPSTREAM))
         printf("  tagging upstream (%s tagging)\n",
                (event->flags & NB_EVENT_EXEC_TAG_UPSTREAM) ? "execution" : "front-end");
@@ -69,9 +71,12 @@ static void list_metric(const struct nb_metric *metric, bool verbose)
 static void list_p5_event(const struct p5_event *event, bool verbose)
 {
     printf("p5::%s\n", event->name);
-    if (verbose)
-        printf("  code 0x%02x, %s, %s\n", event->code, event->description,
-               event->duration ? "duration" : "occurrence");
+    if (!verbose)
+        return;
+    printf("  code 0x%02x, %s, %s\n", event->code, event->description,
+           event->duration ? "duration" : "occurrence");
+    if (event->erratum)
+        printf("  erratum: %s\n", event->erratum);
 }
 
 int cmd_list(int argc, char **argv)
@@ -103,7 +108,7 @@ int cmd_list(int argc, char **argv)
         list_metric(&nb_metrics[i], verbose);
     for (int i = 0; p5 && i < p5_num_events; i++)
         list_p5_event(&p5_events[i], verbose);
-    if (verbose)
-        printf("\np5::clocks counts clocks instead of an event.\n");
+    if (p5)
+        printf("p5::clocks\n%s", verbose ? "  counts clocks instead of an event\n" : "");
     return 0;
 }

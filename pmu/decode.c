@@ -78,8 +78,11 @@ static void check_escr_event(uint64_t escr, int index, const struct nb_config *c
     int event = nb_event_on_escr(index, select);
     if (event < 0) {
         list_events_on(index, list, sizeof list);
-        ERROR("event select 0x%02x is not defined on %s (defined there: %s)", select,
-              nb_escrs[index].name, list);
+        if (list[0])
+            ERROR("event select 0x%02x is not defined on %s (defined there: %s)", select,
+                  nb_escrs[index].name, list);
+        else
+            ERROR("event select 0x%02x: no event is defined on %s", select, nb_escrs[index].name);
         return;
     }
     const struct nb_event *ev = &nb_events[event];
@@ -102,12 +105,11 @@ static void check_escr(const struct nb_decode_input *in, int index, const struct
 {
     uint64_t writable;
     uint32_t msr = index >= 0 ? nb_escrs[index].msr : nb_escrs[0].msr;
-    if (index >= 0 && !nb_msr_writable(config, msr, &writable)) {
+    if (!nb_msr_writable(config, msr, &writable)) {
         ERROR("%s does not exist on model %d (IQ_ESCR0/1: models 0-2 only)", nb_escrs[index].name,
               config->model);
         return;
     }
-    nb_msr_writable(config, msr, &writable);
     uint64_t thread1 = ESCR_T1_OS | ESCR_T1_USR;
     if (!config->ht && (in->escr & thread1))
         ERROR("T1_OS/T1_USR set on a processor without Hyper-Threading (reserved: #GP)");
@@ -140,7 +142,8 @@ static void check_cccr(const struct nb_decode_input *in, const struct nb_config 
 {
     uint64_t cccr = in->cccr;
     uint64_t writable;
-    int counter = in->counter >= 0 ? in->counter : 13; /* 13: no extended-cascade bit */
+    /* Without a counter, the bits of a CCCR without the extended-cascade bit. */
+    int counter = in->counter >= 0 ? in->counter : 1;
     nb_msr_writable(config, NB_CCCR_BASE + (uint32_t)counter, &writable);
     if ((cccr & CCCR_EXTENDED_CASCADE) && !(writable & CCCR_EXTENDED_CASCADE))
         ERROR("bit 11 (extended cascading) exists only on IQ_CCCR0/3/4/5 of models 2, 3, 4 "
@@ -185,7 +188,7 @@ static void check_pebs(const struct nb_decode_input *in, const struct nb_config 
         if (in->pebs_enable & ~writable)
             ERROR("reserved IA32_PEBS_ENABLE bits set: 0x%llx (#GP)",
                   (unsigned long long)(in->pebs_enable & ~writable));
-        if ((in->pebs_enable & PEBS_ENABLE_PEBS) && in->counter != 16)
+        if ((in->pebs_enable & PEBS_ENABLE_PEBS) && in->counter != NB_PEBS_COUNTER)
             WARNING("IA32_PEBS_ENABLE bit 25 (ENABLE_PEBS) set: precise sampling, not just "
                     "replay tagging; seed 000 (section 9.4) reports suspicious counts with it");
         bool metric_bits = in->pebs_enable & ~(uint64_t)(PEBS_ENABLE_UOP_TAG | PEBS_ENABLE_PEBS);

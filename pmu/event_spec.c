@@ -161,6 +161,9 @@ static bool netburst_subevent(struct parse *p, const char *name)
     struct nb_event_spec *nb = &p->spec->nb;
     const struct nb_event *event = &nb_events[nb->event];
     const struct nb_subevent *sub = nb_subevent_find(event, name);
+    if (sub && nb->metric)
+        return fail(p, "'%s': a tagging metric fixes its sub-events; it takes modifiers only "
+                       "(%s)", name, modifier_list);
     if (sub) {
         nb->mask |= (uint16_t)(1u << sub->bit);
         return true;

@@ -101,5 +101,5 @@ void nb_encode(const struct nb_event_spec *spec, const struct nb_config *config,
     if (spec->metric)
         encode_metric(spec, config, enc);
     if (spec->pebs)
-        restrict_to_counter(enc, 16); /* PEBS samples through IQ_COUNTER4 only */
+        restrict_to_counter(enc, NB_PEBS_COUNTER);
 }

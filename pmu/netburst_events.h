@@ -33,6 +33,9 @@ struct nb_event {
     const struct nb_subevent *subevents;
 };
 
+/* The `models` of an event every model has: CPUID models 0, 1, 2, 3, 4, 6. */
+#define NB_ALL_MODELS 0x5f
+
 extern const struct nb_event nb_events[];
 extern const int nb_num_events;
 

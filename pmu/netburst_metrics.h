@@ -30,6 +30,9 @@ extern const int nb_num_metrics;
 /* The metric called `name` (case-insensitive), or NULL. */
 const struct nb_metric *nb_metric_find(const char *name);
 
+/* PEBS samples only through IQ_COUNTER4 (SDM: precise event-based sampling). */
+#define NB_PEBS_COUNTER 16
+
 /* IA32_PEBS_ENABLE bit 24 enables replay tagging (UOP_TAG), bit 25 PEBS. */
 #define PEBS_ENABLE_UOP_TAG (1u << 24)
 #define PEBS_ENABLE_PEBS (1u << 25)

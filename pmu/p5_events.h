@@ -11,6 +11,7 @@ struct p5_event {
     const char *name;      /* seed 001 Table 3.2, e.g. "data_read_miss" */
     const char *description;
     bool duration;         /* counts clocks while a condition holds */
+    const char *erratum;   /* how hardware miscounts it (seed 001 appendix A), or NULL */
 };
 
 extern const struct p5_event p5_events[];

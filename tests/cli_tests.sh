@@ -431,3 +431,23 @@ if grep -q '^{"pmu": "netburst", "model": 2, "ht": true, "minimal": true, "runs"
 else
     fail "alloc --json: $(head -c 300 "$tmp/cli.out")"
 fi
+
+# Review fixes of issue 3: each bad input one line, exit status 2.
+expect 2 "pmubench encode: netburst::x87_FP_retired:BOGUS0: 'BOGUS0': a tagging metric fixes its sub-events; it takes modifiers only (k, u, e, cmpl, thr, t0, t1, at, ovf_pmi, force_ovf, tag, pebs)" -- \
+    encode netburst::x87_FP_retired:BOGUS0
+expect 2 "pmubench decode: one perfex spec (or --escr/--cccr) at a time; run decode once per -e argument" -- \
+    decode 0x3B000/0x0C001004@0xC 0x3B000/0x0C001004@0xC
+expect 2 "pmubench decode: bad perfex spec '0x3B000/0x0C001004@0x10000000C' (expected 0xCCCR/0xESCR@0xPMC with a counter of 0-17)" -- \
+    decode 0x3B000/0x0C001004@0x10000000C
+expect 2 "pmubench encode: --perfex and --json exclude each other" -- \
+    encode --perfex --json netburst::uops_retired:NBOGUS
+# An ESCR that detects nothing at all (IX_ESCR0 has no event in the catalog).
+pmubench decode 0x3B000/0x0C001004@0x0 >"$tmp/cli.out" 2>&1
+if [ $? -eq 1 ] && grep -qx "  error: event select 0x06: no event is defined on MSR_IX_ESCR0" "$tmp/cli.out"; then
+    pass; else fail "decode of an ESCR without events: $(cat "$tmp/cli.out")"; fi
+# list --long shows the PEBS flag and the P5 errata; p5::clocks only with the P5.
+pmubench list --long >"$tmp/cli.out"
+if grep -A3 -x "netburst::replay_event" "$tmp/cli.out" | grep -qx "  PEBS-capable" &&
+    grep -A2 -x "p5::data_read_miss" "$tmp/cli.out" | grep -qx "  erratum: counts twice for a misaligned access" &&
+    [ "$(pmubench list netburst | grep -c clocks)" = 0 ] && [ "$(pmubench list p5 | tail -1)" = "p5::clocks" ]; then
+    pass; else fail "list --long flags and errata"; fi

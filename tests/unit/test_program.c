@@ -231,6 +231,10 @@ static void test_p5(void **state)
     assert_int_equal(program_read(&program, counts), MSR_OK);
     assert_int_equal(counts[0], 2);
     assert_int_equal(counts[1], 2);
+    assert_int_equal(program_release(&program), MSR_OK);
+    expect_log(&rec, "rdmsr cpu=0 0x12 0x0000000000000002 ok\n"
+                     "rdmsr cpu=0 0x13 0x0000000000000002 ok\n"
+                     "wrmsr cpu=0 0x11 0x0000000000000000 ok\n");
     recording_close(&rec);
     msr_backend_destroy(p5);
 }
