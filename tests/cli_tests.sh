@@ -451,3 +451,35 @@ if grep -A3 -x "netburst::replay_event" "$tmp/cli.out" | grep -qx "  PEBS-capabl
     grep -A2 -x "p5::data_read_miss" "$tmp/cli.out" | grep -qx "  erratum: counts twice for a misaligned access" &&
     [ "$(pmubench list netburst | grep -c clocks)" = 0 ] && [ "$(pmubench list p5 | tail -1)" = "p5::clocks" ]; then
     pass; else fail "list --long flags and errata"; fi
+
+# encode's text and perfex output, worked out by hand:
+#  execution_event 0x0c<<25 | NBOGUS0 0x200 | T0_USR|T1_USR 0x5 = 0x18000205;
+#  x87_FP_uop 0x04<<25 | ALL 0x8000<<9 | tag 1 <<5 | tag enable 0x10 | 0x5 = 0x09000035;
+#  replay_event 0x09<<25 | NBOGUS 0x200 | T0_OS|T0_USR 0xc = 0x1200020c;
+#  P5 data_read_miss 0x03 | CC 010<<6 = 0x83; clocks at any CPL: CC 111<<6 = 0x1c0.
+pmubench encode netburst::x87_FP_retired:u=1 netburst::1stL_cache_load_miss_retired:t0 \
+    p5::data_read_miss:u >"$tmp/cli.out" 2>&1
+cat >"$tmp/want" <<'OUT'
+netburst::x87_FP_retired:u=1
+  event     execution_event (select 0x0c), mask 0x0001
+  ESCR      MSR_CRU_ESCR2 (0x3cc) = 0x0000000018000205, or MSR_CRU_ESCR3 (0x3cd)
+  CCCR      0x000000000003b000
+  counters  12 13 16 (CRU_ESCR2); 14 15 17 (CRU_ESCR3);
+  upstream x87_FP_uop:
+  ESCR      MSR_FIRM_ESCR0 (0x3a4) = 0x0000000009000035, or MSR_FIRM_ESCR1 (0x3a5)
+netburst::1stL_cache_load_miss_retired:t0
+  event     replay_event (select 0x09), mask 0x0001
+  ESCR      MSR_CRU_ESCR2 (0x3cc) = 0x000000001200020c, or MSR_CRU_ESCR3 (0x3cd)
+  CCCR      0x000000000003b000
+  counters  12 13 16 (CRU_ESCR2); 14 15 17 (CRU_ESCR3);
+  IA32_PEBS_ENABLE (0x3f1) = 0x0000000001000001
+  MSR_PEBS_MATRIX_VERT (0x3f2) = 0x0000000000000001
+p5::data_read_miss:u
+  CESR (0x11) = 0x0000000000000083 on CTR0, 0x0000000000830000 on CTR1
+OUT
+if diff -u "$tmp/want" "$tmp/cli.out"; then pass; else fail "encode text output"; fi
+if [ "$(pmubench encode --perfex p5::clocks netburst::memory_loads)" = "-e 0x000001C0@0x0
+-e 0x0003B000/0x1000020F@0x8000000C -e 0x00035000/0x0400040F@0x8000000D" ]; then
+    pass; else fail "encode --perfex: P5 and an upstream on its own counter"; fi
+if [ "$(pmubench encode --json p5::flops:k)" = '[{"event": "p5::flops:k", "escr_name": "CESR", "escr_msr": "0x11", "escr": "0x62", "cccr": "0x0", "counters": [0, 1], "cesr_ctr1": "0x620000", "extra_msrs": {}}]' ]; then
+    pass; else fail "encode --json of a P5 event"; fi
