@@ -1,0 +1,114 @@
+/* pmubench traces: a versioned, compact binary format of retired
+ * instructions, read and written as streams in constant memory (apart from
+ * a cache of code bytes bounded by the program's code size).  The format is
+ * specified in docs/traces.md.
+ *
+ *   struct trace_writer *w = trace_writer_open(file, &header, error, size);
+ *   trace_write_insn(w, &insn); ... trace_write_end(w, &end); trace_writer_close(w);
+ *
+ *   struct trace_reader *r = trace_reader_open(file, path, error, size);
+ *   struct trace_record rec;
+ *   while (trace_read(r, &rec) == TRACE_OK && rec.kind != TRACE_RECORD_END) ...
+ */
+#ifndef TRACES_TRACE_H
+#define TRACES_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum {
+    TRACE_VERSION = 1,
+    TRACE_MAX_INSN_LENGTH = 15,  /* x86 */
+    TRACE_MAX_ACCESSES = 64,     /* data accesses of one instruction */
+    TRACE_MAX_TEXT = 4096,       /* header strings */
+};
+
+enum trace_isa { TRACE_ISA_32 = 32, TRACE_ISA_64 = 64 };
+
+struct trace_header {
+    enum trace_isa isa;
+    bool lengths_known;             /* false for imports without instruction lengths */
+    char program[TRACE_MAX_TEXT];   /* the program's path */
+    char args[TRACE_MAX_TEXT];      /* its arguments, separated by single spaces */
+    char recorder[TRACE_MAX_TEXT];  /* what made the trace, e.g. "pmubench import --lackey" */
+};
+
+enum trace_access_kind { TRACE_LOAD = 1, TRACE_STORE = 2, TRACE_MODIFY = 3 };
+
+struct trace_access {
+    enum trace_access_kind kind;
+    uint32_t size;
+    uint64_t address;
+};
+
+enum trace_branch { TRACE_NOT_BRANCH, TRACE_BRANCH_NOT_TAKEN, TRACE_BRANCH_TAKEN };
+
+struct trace_insn {
+    uint64_t address;
+    uint8_t length;                             /* 1-15 */
+    bool has_bytes;
+    uint8_t bytes[TRACE_MAX_INSN_LENGTH];
+    uint8_t thread;                             /* 0 or 1 */
+    uint8_t cpl;                                /* 0-3 */
+    enum trace_branch branch;
+    uint64_t target;                            /* of a taken branch: the next instruction */
+    int n_accesses;
+    struct trace_access accesses[TRACE_MAX_ACCESSES];
+};
+
+enum trace_end_status { TRACE_EXITED = 0, TRACE_KILLED = 1 };
+
+struct trace_end {
+    uint64_t instructions;          /* as counted by the writer: a check on the reader */
+    enum trace_end_status status;
+    uint32_t code;                  /* exit status, or the signal that killed it */
+};
+
+enum trace_record_kind {
+    TRACE_RECORD_INSN,
+    TRACE_RECORD_REGION_BEGIN,
+    TRACE_RECORD_REGION_END,
+    TRACE_RECORD_END,
+};
+
+struct trace_record {
+    enum trace_record_kind kind;
+    struct trace_insn insn;         /* TRACE_RECORD_INSN */
+    uint32_t region;                /* TRACE_RECORD_REGION_* */
+    struct trace_end end;           /* TRACE_RECORD_END */
+};
+
+/* ---- writing */
+
+struct trace_writer;
+
+struct trace_writer *trace_writer_open(FILE *out, const struct trace_header *header, char *error,
+                                       size_t error_size);
+bool trace_write_insn(struct trace_writer *writer, const struct trace_insn *insn);
+bool trace_write_region(struct trace_writer *writer, bool begin, uint32_t region);
+bool trace_write_end(struct trace_writer *writer, const struct trace_end *end);
+/* Frees the writer; false if any write failed (the FILE is not closed). */
+bool trace_writer_close(struct trace_writer *writer);
+uint64_t trace_writer_instructions(const struct trace_writer *writer);
+
+/* ---- reading */
+
+enum trace_status { TRACE_OK, TRACE_ERROR };
+
+struct trace_reader;
+
+/* Reads and checks the header; NULL with "PATH: byte offset N: ..." in
+ * `error` for a file that is not a trace of a known version. */
+struct trace_reader *trace_reader_open(FILE *in, const char *path, char *error,
+                                       size_t error_size);
+const struct trace_header *trace_reader_header(const struct trace_reader *reader);
+
+/* The next record; TRACE_ERROR with trace_reader_error() for a corrupt or
+ * truncated trace (a trace ends with exactly one END record). */
+enum trace_status trace_read(struct trace_reader *reader, struct trace_record *record);
+const char *trace_reader_error(const struct trace_reader *reader);
+void trace_reader_close(struct trace_reader *reader);
+
+#endif

@@ -1,0 +1,46 @@
+/* The byte-level encoding shared by the trace writer and reader
+ * (docs/traces.md, "Format"). */
+#ifndef TRACES_TRACE_ENCODING_H
+#define TRACES_TRACE_ENCODING_H
+
+#include <stdint.h>
+
+#define TRACE_MAGIC "PMUTRACE"
+enum { TRACE_MAGIC_SIZE = 8 };
+
+/* Header flags. */
+enum { TRACE_FLAG_ISA64 = 1, TRACE_FLAG_LENGTHS_UNKNOWN = 2 };
+
+/* An instruction record's tag byte: bit 7 clear, bits 3:0 the length,
+ * bit 4 a non-sequential address (a signed delta from the end of the
+ * previous instruction follows), bit 5 data accesses follow, bit 6 the
+ * code bytes follow. */
+enum {
+    TAG_CONTROL = 0x80,
+    TAG_LENGTH_MASK = 0x0f,
+    TAG_JUMP = 0x10,
+    TAG_ACCESSES = 0x20,
+    TAG_BYTES = 0x40,
+};
+
+/* Control records: bit 7 set. */
+enum {
+    CONTROL_BRANCH_NOT_TAKEN = 0x81, /* the next instruction is a branch, not taken */
+    CONTROL_BRANCH_TAKEN = 0x82,     /* ... taken: its target is the next instruction */
+    CONTROL_THREAD = 0x83,           /* a byte: the thread of what follows */
+    CONTROL_CPL = 0x84,              /* a byte: the CPL of what follows */
+    CONTROL_REGION_BEGIN = 0x85,     /* varint region number */
+    CONTROL_REGION_END = 0x86,       /* varint region number */
+    CONTROL_END = 0x8f,              /* varint instructions, byte status, varint code */
+};
+
+/* A data access: a byte with the kind in bits 1:0 and the size in bits 7:2
+ * (63: a varint size follows), then the address as a signed delta from the
+ * previous access's address. */
+enum { ACCESS_SIZE_ESCAPE = 63 };
+
+/* Signed deltas are zigzag-encoded varints. */
+static inline uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+static inline int64_t unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+
+#endif
