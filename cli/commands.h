@@ -8,5 +8,6 @@ int cmd_encode(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_alloc(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 
 #endif

@@ -14,6 +14,7 @@ static const struct command {
     {"decode", cmd_decode, "decode raw ESCR/CCCR/PEBS/CESR values and check them"},
     {"list", cmd_list, "list the event catalogs"},
     {"alloc", cmd_alloc, "plan events onto ESCRs and counters in the fewest runs"},
+    {"trace", cmd_trace, "import, summarise and print traces"},
 };
 
 static void usage(FILE *to)

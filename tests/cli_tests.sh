@@ -483,3 +483,60 @@ if [ "$(pmubench encode --perfex p5::clocks netburst::memory_loads)" = "-e 0x000
     pass; else fail "encode --perfex: P5 and an upstream on its own counter"; fi
 if [ "$(pmubench encode --json p5::flops:k)" = '[{"event": "p5::flops:k", "escr_name": "CESR", "escr_msr": "0x11", "escr": "0x62", "cccr": "0x0", "counters": [0, 1], "cesr_ctr1": "0x620000", "extra_msrs": {}}]' ]; then
     pass; else fail "encode --json of a P5 event"; fi
+
+# Traces (docs/traces.md): import, info, dump.
+expect 0 "" -- trace import --lackey tests/traces/small.lackey -o "$tmp/small.trace"
+expect 0 "" -- trace info --json "$tmp/small.trace"
+if [ "$(cat "$tmp/cli.out")" = "{\"file\": \"$tmp/small.trace\", \"program\": \"\", \"args\": \"\", \"recorder\": \"pmubench trace import --lackey\", \"isa\": 64, \"lengths_known\": true, \"instructions\": 10, \"branches\": 0, \"taken_branches\": 0, \"loads\": 4, \"stores\": 3, \"regions\": 0, \"end\": \"exited\", \"code\": 0, \"bytes\": 93, \"bytes_per_instruction\": 9.30}" ]; then
+    pass; else fail "trace info --json: $(cat "$tmp/cli.out")"; fi
+expect 0 "" -- trace dump "$tmp/small.trace"
+if diff -u tests/traces/small.lackey.dump "$tmp/cli.out"; then pass; else fail "trace dump"; fi
+pmubench trace info "$tmp/small.trace" >"$tmp/cli.out"
+if grep -qx "instructions  10" "$tmp/cli.out" && grep -qx "size          93 bytes (9.30 per instruction)" "$tmp/cli.out"; then
+    pass; else fail "trace info: $(cat "$tmp/cli.out")"; fi
+# ... lackey's output on standard input; Dinero's din format.
+pmubench trace import --lackey - -o "$tmp/stdin.trace" <tests/traces/small.lackey
+if cmp -s "$tmp/small.trace" "$tmp/stdin.trace"; then pass; else fail "trace import --lackey -"; fi
+expect 0 "" -- trace import --dinero tests/traces/small.din -o "$tmp/din.trace"
+expect 0 "" -- trace dump "$tmp/din.trace"
+if [ "$(cat "$tmp/cli.out")" = "insn 0x4014f0 len 1 thread 0 cpl 3
+insn 0x4014f2 len 1 thread 0 cpl 3 load 0x7ffe0660,4 store 0x7ffe0658,8
+insn 0x4014f5 len 3 thread 0 cpl 3
+insn 0x4027a0 len 1 thread 0 cpl 3 load 0x4c6f40,4
+end exited with status 0, 4 instructions" ]; then pass; else fail "trace dump of a din import: $(cat "$tmp/cli.out")"; fi
+# ... bad arguments.
+expect 2 "$(pmubench trace --help)" -- trace
+expect 2 "pmubench trace: unknown subcommand 'show'
+$(pmubench trace --help)" -- trace show x
+expect 2 "pmubench trace import: one input file at a time (--lackey or --dinero, once)" -- \
+    trace import --lackey a --dinero b -o c
+expect 2 "pmubench trace import: no output (-o OUT)" -- trace import --lackey tests/traces/small.lackey
+expect 2 "pmubench trace import: -o needs a value" -- trace import --lackey a -o
+expect 2 "pmubench trace info: unknown option '--yaml'" -- trace info --yaml "$tmp/small.trace"
+expect 2 "pmubench trace dump: one trace at a time ('a' and 'b')" -- trace dump a b
+# ... bad input: one line, status 2, and no output file left behind.
+expect 2 "tests/traces/none.lackey: cannot open: No such file or directory" -- \
+    trace import --lackey tests/traces/none.lackey -o "$tmp/none.trace"
+printf 'I  1000,4\n L 2000,4\nI  1004,16\n' >"$tmp/bad.lackey"
+echo "an older trace" >"$tmp/kept.trace"
+expect 2 "$tmp/bad.lackey:3: instruction size 16 (expected 1-15)" -- \
+    trace import --lackey "$tmp/bad.lackey" -o "$tmp/kept.trace"
+expect 2 "$tmp/bad.lackey:3: instruction size 16 (expected 1-15)" -- \
+    trace import --lackey "$tmp/bad.lackey" -o "$tmp/new.trace"
+if [ "$(cat "$tmp/kept.trace")" = "an older trace" ] && [ -z "$(ls "$tmp" | grep -e '^new\.trace' -e '^kept\.trace\.')" ]; then
+    pass; else fail "a failed import left output behind: $(ls "$tmp")"; fi
+printf '2 1000\n7 1000\n' >"$tmp/bad.din"
+expect 2 "$tmp/bad.din:2: unknown label '7' (expected 0 read, 1 write, 2 instruction fetch, 3 escape or 4 flush)" -- \
+    trace import --dinero "$tmp/bad.din" -o "$tmp/new.trace"
+expect 1 "$tmp/none/x.trace: cannot create: No such file or directory" -- \
+    trace import --lackey tests/traces/small.lackey -o "$tmp/none/x.trace"
+# ... corrupt traces: one line naming the file and byte offset, status 2.
+expect 2 "tests/traces/none.trace: cannot open: No such file or directory" -- trace info tests/traces/none.trace
+expect 2 "tests/traces/small.lackey: byte offset 0: not a pmubench trace (expected the magic \"PMUTRACE\")" -- \
+    trace info tests/traces/small.lackey
+head -c 60 "$tmp/small.trace" >"$tmp/cut.trace"
+expect 2 "$tmp/cut.trace: byte offset 60: truncated: expected a record (a trace ends with an END record)" -- \
+    trace info --json "$tmp/cut.trace"
+if [ ! -s "$tmp/cli.out" ]; then pass; else fail "trace info printed a summary of a corrupt trace"; fi
+expect 2 "$tmp/cut.trace: byte offset 60: truncated: expected a record (a trace ends with an END record)" -- \
+    trace dump "$tmp/cut.trace"

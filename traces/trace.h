@@ -23,6 +23,7 @@ enum {
     TRACE_MAX_INSN_LENGTH = 15,  /* x86 */
     TRACE_MAX_ACCESSES = 64,     /* data accesses of one instruction */
     TRACE_MAX_TEXT = 4096,       /* header strings */
+    TRACE_MAX_MARKERS = 15,      /* region markers between a taken branch and its target */
 };
 
 enum trace_isa { TRACE_ISA_32 = 32, TRACE_ISA_64 = 64 };
@@ -32,7 +33,7 @@ struct trace_header {
     bool lengths_known;             /* false for imports without instruction lengths */
     char program[TRACE_MAX_TEXT];   /* the program's path */
     char args[TRACE_MAX_TEXT];      /* its arguments, separated by single spaces */
-    char recorder[TRACE_MAX_TEXT];  /* what made the trace, e.g. "pmubench import --lackey" */
+    char recorder[TRACE_MAX_TEXT];  /* what made the trace, e.g. "pmubench trace import --lackey" */
 };
 
 enum trace_access_kind { TRACE_LOAD = 1, TRACE_STORE = 2, TRACE_MODIFY = 3 };
@@ -48,7 +49,7 @@ enum trace_branch { TRACE_NOT_BRANCH, TRACE_BRANCH_NOT_TAKEN, TRACE_BRANCH_TAKEN
 struct trace_insn {
     uint64_t address;
     uint8_t length;                             /* 1-15 */
-    bool has_bytes;
+    bool has_bytes;                             /* reading: also when known from earlier */
     uint8_t bytes[TRACE_MAX_INSN_LENGTH];
     uint8_t thread;                             /* 0 or 1 */
     uint8_t cpl;                                /* 0-3 */

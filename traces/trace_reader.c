@@ -1,5 +1,6 @@
 #include <stdarg.h>
 #include <stddef.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,11 +10,11 @@
 
 /* Records read ahead to find a taken branch's target (the next
  * instruction); region markers between them wait here. */
-enum { MAX_PENDING = 16 };
+enum { MAX_PENDING = TRACE_MAX_MARKERS + 1 };
 
 struct trace_reader {
     FILE *in;
-    char path[256];
+    char path[PATH_MAX];
     uint64_t offset;          /* bytes consumed */
     struct trace_header header;
     struct code_cache *code;
@@ -60,6 +61,8 @@ static bool get_varint(struct trace_reader *r, uint64_t *value, const char *expe
         uint8_t byte;
         if (!get_byte(r, &byte, expected))
             return false;
+        if (shift == 63 && byte > 1)
+            return fail(r, "a number above 2^64 where %s was expected", expected);
         *value |= (uint64_t)(byte & 0x7f) << shift;
         if (!(byte & 0x80))
             return true;
@@ -309,7 +312,7 @@ static bool find_target(struct trace_reader *r, struct trace_insn *branch)
 {
     while (!r->ended) {
         if (r->n_pending == MAX_PENDING)
-            return fail(r, "more than %d region markers after a branch", MAX_PENDING - 1);
+            return fail(r, "more than %d region markers after a branch", TRACE_MAX_MARKERS);
         struct trace_record *next = &r->pending[r->n_pending];
         if (!read_stored(r, next))
             return false;

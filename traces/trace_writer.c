@@ -12,6 +12,8 @@ struct trace_writer {
     uint64_t last_access;     /* the previous data access's address */
     uint8_t thread, cpl;
     uint64_t instructions;
+    bool after_taken_branch;  /* region markers may follow, up to a limit */
+    int markers_after_branch;
     bool ended, failed;
 };
 
@@ -108,11 +110,21 @@ static bool bytes_needed(struct trace_writer *w, const struct trace_insn *insn)
     return true;
 }
 
+static bool accesses_valid(const struct trace_insn *insn)
+{
+    if (insn->n_accesses < 0 || insn->n_accesses > TRACE_MAX_ACCESSES)
+        return false;
+    for (int i = 0; i < insn->n_accesses; i++)
+        if (insn->accesses[i].size == 0 || insn->accesses[i].kind < TRACE_LOAD ||
+            insn->accesses[i].kind > TRACE_MODIFY)
+            return false;
+    return true;
+}
+
 bool trace_write_insn(struct trace_writer *w, const struct trace_insn *insn)
 {
     if (w->ended || insn->length < 1 || insn->length > TRACE_MAX_INSN_LENGTH ||
-        insn->n_accesses < 0 || insn->n_accesses > TRACE_MAX_ACCESSES || insn->thread > 1 ||
-        insn->cpl > 3)
+        !accesses_valid(insn) || insn->thread > 1 || insn->cpl > 3)
         return false;
     put_controls(w, insn);
     bool jump = insn->address != w->next_address;
@@ -127,12 +139,15 @@ bool trace_write_insn(struct trace_writer *w, const struct trace_insn *insn)
         put_accesses(w, insn);
     w->next_address = insn->address + insn->length;
     w->instructions++;
+    w->after_taken_branch = insn->branch == TRACE_BRANCH_TAKEN;
+    w->markers_after_branch = 0;
     return !w->failed;
 }
 
 bool trace_write_region(struct trace_writer *w, bool begin, uint32_t region)
 {
-    if (w->ended)
+    /* A reader holds the markers between a taken branch and its target. */
+    if (w->ended || (w->after_taken_branch && ++w->markers_after_branch > TRACE_MAX_MARKERS))
         return false;
     put_byte(w, begin ? CONTROL_REGION_BEGIN : CONTROL_REGION_END);
     put_varint(w, region);
