@@ -10,7 +10,7 @@ BUILD ?= build
 ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(EXTRA) -I.
 LDFLAGS_ALL = $(EXTRA)
 
-LIB_SRCS := $(sort $(wildcard pmu/*.c bench/*.c traces/*.c))
+LIB_SRCS := $(sort $(wildcard pmu/*.c bench/*.c traces/*.c isa/*.c))
 CLI_SRCS := $(sort $(wildcard cli/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -19,13 +19,17 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 LIB := $(BUILD)/libpmubench.a
 BIN := $(BUILD)/pmubench
 NEED := sh tools/need-packages.sh
+# The x86 decoder builds on capstone (docs/isa.md).
+LIBS := -lcapstone
 
-.PHONY: all check unit-tests test-deps diff-deps libpfm4-diff bench demo asan memcheck coverage \
-    clang-check fuzz clean
+include traces/recorder/recorder.mk
+
+.PHONY: all check unit-tests test-deps diff-deps isa-deps libpfm4-diff objdump-check bench demo \
+    asan memcheck coverage clang-check fuzz clean
 
 all: $(BIN) $(LIB)
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c | isa-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -35,11 +39,17 @@ $(LIB): $(LIB_OBJS)
 	ar rcs $@ $^
 
 $(BIN): $(CLI_OBJS) $(LIB)
-	$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJS) $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJS) $(LIB) $(LIBS)
+
+# capstone for the decoder; objdump and a 32-bit libc (gcc-multilib) for
+# the decoder's objdump check.
+isa-deps:
+	@$(NEED) /usr/include/capstone/capstone.h libcapstone-dev objdump binutils \
+	    /usr/lib32/libc.so.6 gcc-multilib
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB) | test-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS_ALL) -lcmocka
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS_ALL) -lcmocka $(LIBS)
 
 test-deps:
 	@$(NEED) /usr/include/cmocka.h libcmocka-dev
@@ -52,22 +62,29 @@ libpfm4-diff: $(DIFF_BIN)
 
 $(DIFF_BIN): tests/diff/libpfm4_diff.c $(LIB) | diff-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS_ALL) -lpfm
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS_ALL) -lpfm $(LIBS)
+
+# The decoder against objdump on libc's whole text (docs/isa.md).
+OBJDUMP_CHECK := $(BUILD)/tests/objdump_check
+objdump-check: $(OBJDUMP_CHECK)
+$(OBJDUMP_CHECK): tests/isa/objdump_check.c $(LIB) | isa-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS_ALL) $(LIBS)
 
 diff-deps:
 	@$(NEED) /usr/include/perfmon/pfmlib.h libpfm4-dev
 
 # The tests: cmocka unit tests, then every bench script against its
 # expected output.  RUN_WRAPPER runs each under valgrind for memcheck.
-check: all unit-tests libpfm4-diff clang-check
+check: all unit-tests libpfm4-diff objdump-check recorder clang-check
 	@sh tests/run_tests.sh $(BUILD) $(RUN_WRAPPER)
 
 # Figures, not tests: encoding speed against libpfm4, the PMU's cycle rate,
 # the allocator's planning time.
 bench: $(LIB) | diff-deps
 	@mkdir -p $(BUILD)/perf
-	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/bench_encode tests/perf/bench_encode.c $(LIB) -lpfm
-	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/bench_alloc tests/perf/bench_alloc.c $(LIB)
+	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/bench_encode tests/perf/bench_encode.c $(LIB) -lpfm $(LIBS)
+	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/bench_alloc tests/perf/bench_alloc.c $(LIB) $(LIBS)
 	$(BUILD)/perf/bench_encode
 	$(BUILD)/perf/bench_alloc
 
@@ -75,7 +92,7 @@ bench: $(LIB) | diff-deps
 clang-check: test-deps diff-deps
 	@$(NEED) clang clang
 	@clang $(STD) $(WARN) -I. -fsyntax-only $(LIB_SRCS) $(CLI_SRCS) $(UNIT_SRCS) tests/fuzz/*.c \
-	    tests/diff/*.c tests/perf/*.c
+	    tests/diff/*.c tests/perf/*.c tests/isa/*.c
 
 demo: $(BIN)
 	$(BIN) run tests/bench/demo.pmu --vcd $(BUILD)/demo.vcd
@@ -105,11 +122,14 @@ fuzz:
 	@$(NEED) clang clang "$$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a" libclang-rt-14-dev
 	$(MAKE) BUILD=build/fuzz CC=clang CFLAGS="-O1 -g" \
 	    EXTRA="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" build/fuzz/libpmubench.a
-	@mkdir -p build/fuzz/corpus_script build/fuzz/corpus_event_spec build/fuzz/corpus_experiment
+	@mkdir -p build/fuzz/corpus_script build/fuzz/corpus_event_spec build/fuzz/corpus_experiment \
+	    build/fuzz/corpus_trace_reader build/fuzz/corpus_lackey
 	cp tests/bench/*.pmu tests/bench/errors/*.pmu build/fuzz/corpus_script/
 	cp tests/fuzz/corpus_event_spec/* build/fuzz/corpus_event_spec/
 	cp tests/fuzz/corpus_experiment/* build/fuzz/corpus_experiment/
-	for target in script event_spec experiment; do \
+	cp tests/fuzz/corpus_trace_reader/* build/fuzz/corpus_trace_reader/
+	cp tests/fuzz/corpus_lackey/* build/fuzz/corpus_lackey/
+	for target in script event_spec experiment trace_reader lackey; do \
 	    clang $(STD) $(WARN) -I. -g $(FUZZ_FLAGS) tests/fuzz/fuzz_$$target.c \
 	        build/fuzz/libpmubench.a -o build/fuzz/fuzz_$$target && \
 	    build/fuzz/fuzz_$$target -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \

@@ -9,5 +9,6 @@ int cmd_decode(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_alloc(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 #endif

@@ -15,6 +15,7 @@ static const struct command {
     {"list", cmd_list, "list the event catalogs"},
     {"alloc", cmd_alloc, "plan events onto ESCRs and counters in the fewest runs"},
     {"trace", cmd_trace, "import, summarise and print traces"},
+    {"record", cmd_record, "record a program's run as a trace (valgrind pmutrace)"},
 };
 
 static void usage(FILE *to)

@@ -540,3 +540,26 @@ expect 2 "$tmp/cut.trace: byte offset 60: truncated: expected a record (a trace 
 if [ ! -s "$tmp/cli.out" ]; then pass; else fail "trace info printed a summary of a corrupt trace"; fi
 expect 2 "$tmp/cut.trace: byte offset 60: truncated: expected a record (a trace ends with an END record)" -- \
     trace dump "$tmp/cut.trace"
+
+# pmubench record (docs/traces.md, "Recording"): a real run, its exit status
+# passed through, a trace that reads back whole.
+if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
+    expect 0 "" -- record -o "$tmp/true.trace" -- /bin/true
+    pmubench trace info --json "$tmp/true.trace" >"$tmp/cli.out" 2>&1
+    if grep -q '"program": "/bin/true", "args": "", "recorder": "pmubench record (valgrind pmutrace)", "isa": 64' "$tmp/cli.out" &&
+        grep -q '"end": "exited", "code": 0' "$tmp/cli.out"; then pass; else fail "record /bin/true: $(cat "$tmp/cli.out")"; fi
+    pmubench record -o "$tmp/seven.trace" -- /bin/sh -c 'exit 7' >/dev/null 2>&1
+    if [ $? -eq 7 ] && pmubench trace info --json "$tmp/seven.trace" | grep -q '"end": "exited", "code": 7'; then
+        pass; else fail "record passes the exit status through"; fi
+    expect 2 "pmubench record: cannot run '$tmp/no-such-program': No such file or directory" -- \
+        record -o "$tmp/none.trace" -- "$tmp/no-such-program"
+    if [ -e "$tmp/none.trace" ]; then fail "a failed record left a trace"; else pass; fi
+    if pmubench record --env | grep -q '^GLIBC_TUNABLES=glibc.cpu.hwcaps='; then pass; else fail "record --env"; fi
+    # A 32-bit program gives a 32-bit trace.
+    if [ -x "$build/recorder/pmutrace-x86-linux" ] && printf 'int main(void){return 3;}\n' |
+        cc -m32 -x c - -o "$tmp/ret3" 2>/dev/null; then
+        pmubench record -o "$tmp/ret3.trace" -- "$tmp/ret3" >/dev/null 2>&1
+        if [ $? -eq 3 ] && pmubench trace info --json "$tmp/ret3.trace" | grep -q '"isa": 32'; then
+            pass; else fail "record of a 32-bit program"; fi
+    fi
+fi

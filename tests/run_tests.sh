@@ -95,5 +95,16 @@ if [ -x "$build/tests/libpfm4_diff" ]; then
     grep '^libpfm4-diff: [0-9]* passed' "$tmp/diff.out"
 fi
 
+# 6. The decoder against objdump (docs/isa.md, "The objdump check"); not
+# under the wrapper: it decodes some 770,000 instructions.
+if [ -x "$build/tests/objdump_check" ]; then
+    if sh tests/isa/objdump_check.sh "$build" >"$tmp/objdump.out" 2>&1; then
+        pass
+    else
+        cat "$tmp/objdump.out"; fail "tests/isa/objdump_check.sh"
+    fi
+    grep '^objdump-check: [0-9]* agreed' "$tmp/objdump.out"
+fi
+
 echo "check: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,290 @@
+/* pmubench record [-o FILE] -- PROGRAM ARGS...
+ * pmubench record --env
+ *
+ * Records a run of PROGRAM as a pmubench trace (docs/traces.md,
+ * "Recording") with the valgrind tool traces/recorder/pmutrace.c, found in
+ * $PMUBENCH_RECORDER_DIR or in recorder/ beside the pmubench binary. */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench/atomic_file.h"
+#include "commands.h"
+#include "traces/trace.h"
+
+static const char record_usage[] =
+    "usage: pmubench record [-o FILE] [--] PROGRAM [ARGS...]\n"
+    "       pmubench record --env\n"
+    "  -o FILE   the trace (default: PROGRAM's basename + \".pmutrace\")\n"
+    "  --env     print the environment variables recorded runs use (NAME=VALUE\n"
+    "            lines); native runs to compare with must use the same\n"
+    "Runs PROGRAM under valgrind with the pmutrace tool (from $PMUBENCH_RECORDER_DIR\n"
+    "or recorder/ beside pmubench) and exits with PROGRAM's exit status (128 + the\n"
+    "signal if a signal killed it).  The trace is written whole or not at all.\n";
+
+/* Pins glibc's CPU-dependent choices (string functions, copy thresholds,
+ * the lazy-binding trampoline) to what they are under valgrind's virtual
+ * CPU, so that native and recorded runs execute the same code
+ * (docs/traces.md, "Recording"). */
+static const char *const record_env[][2] = {
+    {"GLIBC_TUNABLES",
+     "glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-AVX512CD,-AVX512_IFMA,"
+     "-AVX512_VBMI,-AVX512_VBMI2,-AVX512_BITALG,-AVX512_VPOPCNTDQ,-AVX512_VNNI,-AVX512_BF16,"
+     "-AVX512_FP16,-Avoid_Short_Distance_REP_MOVSB,-XSAVEC"
+     ":glibc.cpu.x86_rep_movsb_threshold=8192:glibc.cpu.x86_rep_stosb_threshold=2048"
+     ":glibc.cpu.x86_non_temporal_threshold=2097152:glibc.cpu.x86_data_cache_size=32768"
+     ":glibc.cpu.x86_shared_cache_size=8388608"},
+};
+enum { N_RECORD_ENV = sizeof record_env / sizeof record_env[0] };
+
+static bool is_file(const char *path, bool executable)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+           (!executable || access(path, X_OK) == 0);
+}
+
+/* PROGRAM as execvp would find it; false with errno's message in `error`. */
+static bool find_program(const char *name, char *path, size_t size, char *error,
+                         size_t error_size)
+{
+    if (strchr(name, '/')) {
+        snprintf(path, size, "%s", name);
+        if (is_file(path, true))
+            return true;
+        snprintf(error, error_size, "%s", access(path, F_OK) ? strerror(errno)
+                                                                 : "not an executable file");
+        return false;
+    }
+    const char *dirs = getenv("PATH");
+    if (!dirs || !*dirs)
+        dirs = "/usr/local/bin:/usr/bin:/bin";
+    while (*dirs) {
+        size_t n = strcspn(dirs, ":");
+        snprintf(path, size, "%.*s%s%s", (int)n, dirs, n ? "/" : "", name);
+        if (is_file(path, true))
+            return true;
+        dirs += n + (dirs[n] == ':');
+    }
+    snprintf(error, error_size, "not found in PATH");
+    return false;
+}
+
+/* The folder holding pmutrace-amd64-linux (valgrind's VALGRIND_LIB). */
+static bool find_recorder(char *dir, size_t size)
+{
+    const char *env = getenv("PMUBENCH_RECORDER_DIR");
+    if (env && *env) {
+        snprintf(dir, size, "%s", env);
+    } else {
+        char self[PATH_MAX - 16];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n <= 0)
+            return false;
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash)
+            *slash = '\0';
+        snprintf(dir, size, "%s/recorder", self);
+    }
+    char tool[PATH_MAX + 32];
+    snprintf(tool, sizeof tool, "%s/pmutrace-amd64-linux", dir);
+    return is_file(tool, true);
+}
+
+/* valgrind's launcher.  Debian's /usr/bin/valgrind is a script that adds
+ * LD_LIBRARY_PATH=/usr/lib/debug and two C++ variables to the program's
+ * environment, changing what the dynamic loader does: run the launcher it
+ * wraps, valgrind.bin, when there is one. */
+static const char *valgrind_path(void)
+{
+    const char *env = getenv("PMUBENCH_VALGRIND");
+    if (env && *env)
+        return env;
+    return is_file("/usr/bin/valgrind.bin", true) ? "/usr/bin/valgrind.bin" : "valgrind";
+}
+
+/* The tool ends a killed program's trace with status 1 and a one-byte code
+ * 0; the signal is known here, from waitpid. */
+static bool patch_signal(const char *path, int sig)
+{
+    FILE *f = fopen(path, "r+b");
+    if (!f)
+        return false;
+    bool ok = fseek(f, -2, SEEK_END) == 0 && getc(f) == 1 && fseek(f, -1, SEEK_END) == 0 &&
+              getc(f) == 0 && fseek(f, -1, SEEK_END) == 0 && putc(sig & 0x7f, f) != EOF;
+    return fclose(f) == 0 && ok;
+}
+
+/* Reads the whole trace: a recording is kept only when it is valid. */
+static bool check_trace(const char *path, const char *name, char *error, size_t error_size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(error, error_size, "%.1000s: %s", name, strerror(errno));
+        return false;
+    }
+    struct trace_reader *r = trace_reader_open(f, name, error, error_size);
+    bool ok = r != NULL;
+    if (r) {
+        struct trace_record *rec = malloc(sizeof *rec);
+        ok = rec != NULL;
+        while (ok) {
+            if (trace_read(r, rec) != TRACE_OK) {
+                snprintf(error, error_size, "%s", trace_reader_error(r));
+                ok = false;
+            } else if (rec->kind == TRACE_RECORD_END) {
+                break;
+            }
+        }
+        free(rec);
+        trace_reader_close(r);
+    }
+    fclose(f);
+    return ok;
+}
+
+static int print_env(void)
+{
+    for (int i = 0; i < N_RECORD_ENV; i++)
+        printf("%s=%s\n", record_env[i][0], record_env[i][1]);
+    return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+    const char *out = NULL;
+    int i = 1;
+    for (; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(record_usage, stdout);
+            return 0;
+        }
+        if (strcmp(argv[i], "--env") == 0)
+            return print_env();
+        if (strcmp(argv[i], "-o") == 0) {
+            if (++i == argc) {
+                fprintf(stderr, "pmubench record: -o needs a file\n");
+                return 2;
+            }
+            out = argv[i];
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "pmubench record: unknown option '%s'\n%s", argv[i], record_usage);
+            return 2;
+        } else {
+            break;
+        }
+    }
+    if (i == argc) {
+        fprintf(stderr, "pmubench record: no program to record\n%s", record_usage);
+        return 2;
+    }
+    char program[PATH_MAX], error[PATH_MAX + 1024];
+    if (!find_program(argv[i], program, sizeof program, error, sizeof error)) {
+        fprintf(stderr, "pmubench record: cannot run '%s': %s\n", argv[i], error);
+        return 2;
+    }
+    char recorder[PATH_MAX];
+    if (!find_recorder(recorder, sizeof recorder)) {
+        fprintf(stderr,
+                "pmubench record: no valgrind tool pmutrace-amd64-linux in %s (build it with "
+                "'make recorder', or set PMUBENCH_RECORDER_DIR)\n",
+                recorder);
+        return 2;
+    }
+    char default_out[PATH_MAX];
+    if (!out) {
+        const char *base = strrchr(argv[i], '/');
+        snprintf(default_out, sizeof default_out, "%s.pmutrace", base ? base + 1 : argv[i]);
+        out = default_out;
+    }
+    struct atomic_file file;
+    if (!atomic_open(&file, out, error, sizeof error)) {
+        fprintf(stderr, "pmubench record: %s\n", error);
+        return 2;
+    }
+
+    /* valgrind -q --tool=pmutrace --pmutrace-out=TEMP PROGRAM ARGS... */
+    int n_args = argc - i - 1;
+    char **vg_argv = calloc((size_t)n_args + 6, sizeof *vg_argv);
+    char out_option[sizeof file.temp + 32];
+    snprintf(out_option, sizeof out_option, "--pmutrace-out=%s", file.temp);
+    if (!vg_argv) {
+        atomic_abort(&file);
+        fprintf(stderr, "pmubench record: out of memory\n");
+        return 2;
+    }
+    int k = 0;
+    vg_argv[k++] = (char *)valgrind_path();
+    vg_argv[k++] = "-q";
+    vg_argv[k++] = "--tool=pmutrace";
+    vg_argv[k++] = out_option;
+    vg_argv[k++] = program;
+    for (int j = 0; j < n_args; j++)
+        vg_argv[k++] = argv[i + 1 + j];
+    vg_argv[k] = NULL;
+
+    fflush(NULL);
+    /* Like system(): the terminal's interrupt goes to the program. */
+    struct sigaction ignore = {.sa_handler = SIG_IGN}, old_int, old_quit;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGINT, &ignore, &old_int);
+    sigaction(SIGQUIT, &ignore, &old_quit);
+    pid_t pid = fork();
+    if (pid == 0) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGQUIT, &old_quit, NULL);
+        setenv("VALGRIND_LIB", recorder, 1);
+        for (int e = 0; e < N_RECORD_ENV; e++)
+            setenv(record_env[e][0], record_env[e][1], 0);
+        execvp(vg_argv[0], vg_argv);
+        fprintf(stderr, "pmubench record: cannot run %s: %s\n", vg_argv[0], strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    pid_t waited = pid < 0 ? -1 : 0;
+    while (pid > 0 && (waited = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+        ;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    free(vg_argv);
+    if (pid < 0 || waited < 0) {
+        atomic_abort(&file);
+        fprintf(stderr, "pmubench record: cannot start valgrind: %s\n", strerror(errno));
+        return 2;
+    }
+
+    int code;
+    bool ok = true;
+    if (WIFSIGNALED(status)) {
+        code = 128 + WTERMSIG(status);
+        ok = patch_signal(file.temp, WTERMSIG(status));
+        if (!ok)
+            snprintf(error, sizeof error, "%.1000s: no trace (valgrind was killed by signal %d)", out,
+                     WTERMSIG(status));
+    } else {
+        code = WEXITSTATUS(status);
+    }
+    if (ok)
+        ok = check_trace(file.temp, out, error, sizeof error);
+    if (!ok) {
+        atomic_abort(&file);
+        fprintf(stderr, "pmubench record: recording failed: %s\n", error);
+        return 2;
+    }
+    if (!atomic_commit(&file, error, sizeof error)) {
+        fprintf(stderr, "pmubench record: %s\n", error);
+        return 2;
+    }
+    return code;
+}

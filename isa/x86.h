@@ -1,0 +1,175 @@
+/* The x86 decoder: what the P5 and NetBurst timing models need to know about
+ * one instruction, from its bytes, in 32- or 64-bit mode (docs/isa.md).
+ *
+ *   struct x86_insn insn;
+ *   if (x86_decode(bytes, size, address, X86_MODE_64, &insn))
+ *       ... insn.length, insn.branch, insn.mem[0], insn.p5_class ...
+ *
+ * Built on libcapstone (lengths, operands, register access) with pmubench's
+ * own tables on top: the P5 pairing class (isa/p5_pairing.c) and the
+ * NetBurst micro-op count (isa/netburst_uops.c).  x86_decode() keeps one
+ * decoder per mode and thread, created on first use; x86_decoder_create()
+ * gives an explicit one.  A decoder is not shared between threads.
+ */
+#ifndef ISA_X86_H
+#define ISA_X86_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum x86_mode { X86_MODE_32 = 32, X86_MODE_64 = 64 };
+
+enum {
+    X86_MAX_LENGTH = 15, /* the architectural limit (SDM vol. 2, 2.3.11) */
+    X86_MAX_MEM = 2,
+};
+
+/* Control transfers (docs/isa.md, "Branch kinds"). */
+enum x86_branch {
+    X86_BRANCH_NONE,
+    X86_BRANCH_COND,          /* Jcc, JCXZ/JECXZ/JRCXZ, LOOP/LOOPE/LOOPNE */
+    X86_BRANCH_JUMP,          /* JMP rel8/rel32 */
+    X86_BRANCH_CALL,          /* CALL rel32 */
+    X86_BRANCH_RETURN,        /* RET, RET imm16 (near) */
+    X86_BRANCH_INDIRECT_JUMP, /* JMP r/m */
+    X86_BRANCH_INDIRECT_CALL, /* CALL r/m */
+    X86_BRANCH_FAR,           /* far JMP/CALL/RET, IRET, SYSEXIT, SYSRET */
+    X86_BRANCH_SOFT_INT,      /* INT n, INT3, INTO, INT1, SYSCALL, SYSENTER */
+};
+
+/* Prefix bits of struct x86_insn.prefixes. */
+enum {
+    X86_PFX_LOCK = 1u << 0,
+    X86_PFX_REP = 1u << 1,   /* F3: REP/REPE */
+    X86_PFX_REPNE = 1u << 2, /* F2 */
+    X86_PFX_OPSIZE = 1u << 3,
+    X86_PFX_ADDRSIZE = 1u << 4,
+    X86_PFX_SEGMENT = 1u << 5, /* see struct x86_insn.segment */
+    X86_PFX_REX = 1u << 6,
+    X86_PFX_REX_W = 1u << 7,
+    X86_PFX_VEX = 1u << 8, /* VEX, EVEX or XOP */
+};
+
+enum x86_segment {
+    X86_SEG_NONE, X86_SEG_ES, X86_SEG_CS, X86_SEG_SS, X86_SEG_DS, X86_SEG_FS, X86_SEG_GS,
+};
+
+/* General registers by number (the encoding order), for bitmasks. */
+enum x86_gpr {
+    X86_GPR_AX, X86_GPR_CX, X86_GPR_DX, X86_GPR_BX,
+    X86_GPR_SP, X86_GPR_BP, X86_GPR_SI, X86_GPR_DI,
+    X86_GPR_R8, X86_GPR_R9, X86_GPR_R10, X86_GPR_R11,
+    X86_GPR_R12, X86_GPR_R13, X86_GPR_R14, X86_GPR_R15,
+    X86_GPR_IP = 16,     /* RIP-relative base */
+    X86_GPR_NONE = 0xff, /* no base or index */
+};
+
+/* Bits of x86_insn.regs_read / regs_written: bit n is general register n
+ * (whatever part of it: AL, AH, AX, EAX and RAX are all X86_GPR_AX);
+ * X86_REG_FLAGS is the flags register (any flag). */
+#define X86_REG_BIT(gpr) (1u << (gpr))
+#define X86_REG_FLAGS (1u << 16)
+
+/* Bits of x86_insn.flags_read / flags_written. */
+enum {
+    X86_FLAG_CF = 1u << 0, X86_FLAG_PF = 1u << 1, X86_FLAG_AF = 1u << 2,
+    X86_FLAG_ZF = 1u << 3, X86_FLAG_SF = 1u << 4, X86_FLAG_OF = 1u << 5,
+    X86_FLAG_DF = 1u << 6, X86_FLAG_OTHER = 1u << 7, /* IF, TF, NT, RF, AC */
+};
+
+enum x86_access {
+    X86_ACCESS_NONE = 0, /* address computation only: LEA, NOP r/m, prefetch */
+    X86_ACCESS_READ = 1,
+    X86_ACCESS_WRITE = 2,
+    X86_ACCESS_READ_WRITE = 3,
+};
+
+struct x86_mem {
+    uint8_t base;  /* enum x86_gpr */
+    uint8_t index; /* enum x86_gpr */
+    uint8_t scale; /* 1, 2, 4, 8 */
+    uint8_t segment; /* enum x86_segment: the override, else the default */
+    uint8_t access;  /* enum x86_access */
+    uint8_t size;    /* bytes accessed; 0 when unknown (XSAVE, FXSAVE...) */
+    int64_t disp;
+};
+
+enum x86_fp {
+    X86_FP_NONE,
+    X86_FP_X87,  /* D8-DF escapes, and FWAIT */
+    X86_FP_MMX,
+    X86_FP_SSE,  /* SSE to SSE4.2, AES, SHA, PCLMUL, F16C */
+    X86_FP_AVX,  /* VEX and EVEX encoded */
+};
+
+/* The P5 (Pentium) pairing class (isa/p5_pairing.c, docs/isa.md). */
+enum x86_p5_class {
+    X86_P5_NP, /* not pairable: issues to the U pipe alone */
+    X86_P5_UV, /* pairable in either pipe */
+    X86_P5_PU, /* pairable in the U pipe only (as the first of a pair) */
+    X86_P5_PV, /* pairable in the V pipe only (as the second of a pair) */
+    X86_P5_FX, /* x87 instruction that pairs with a following FXCH */
+};
+
+struct x86_insn {
+    uint64_t address;
+    uint8_t length;
+    uint8_t bytes[X86_MAX_LENGTH];
+    uint16_t prefixes;   /* X86_PFX_* */
+    uint8_t segment;     /* enum x86_segment: the segment-override prefix */
+    uint8_t operand_size; /* bytes: 1, 2, 4, 8; see docs/isa.md */
+    uint8_t address_size; /* bytes: 2, 4, 8 */
+    uint8_t branch;       /* enum x86_branch */
+    bool has_target;      /* a direct branch: target is valid */
+    uint64_t target;
+    uint8_t n_mem;        /* explicit and string memory operands */
+    struct x86_mem mem[X86_MAX_MEM];
+    bool stack;           /* implicit stack access: PUSH, POP, CALL, RET... */
+    uint32_t regs_read;    /* X86_REG_BIT(), X86_REG_FLAGS */
+    uint32_t regs_written;
+    uint8_t flags_read;    /* X86_FLAG_* */
+    uint8_t flags_written;
+    uint8_t fp;            /* enum x86_fp */
+    bool string;           /* MOVS, CMPS, SCAS, LODS, STOS, INS, OUTS */
+    bool rep;              /* a string instruction with a REP/REPNE prefix */
+    bool serializing;      /* SDM vol. 3A 9.3 (8.3 in older editions) */
+    bool has_disp;         /* a displacement field is encoded */
+    bool has_imm;          /* an immediate field is encoded */
+    bool capstone;         /* decoded by capstone (else by the fallback) */
+    uint8_t p5_class;      /* enum x86_p5_class */
+    uint8_t netburst_uops; /* micro-ops (isa/netburst_uops.c) */
+    bool netburst_msrom;   /* more than 4 uops: from the microcode ROM */
+    uint8_t opcode[3];     /* the opcode bytes after prefixes (0F, 0F 38...) */
+    uint8_t opcode_len;
+    uint8_t modrm;         /* valid when has_modrm */
+    bool has_modrm;
+    uint16_t id;           /* capstone's X86_INS_* id, 0 for the fallback */
+    char mnemonic[16];     /* capstone's (Intel syntax), for messages */
+};
+
+struct x86_decoder;
+
+struct x86_decoder *x86_decoder_create(enum x86_mode mode);
+void x86_decoder_destroy(struct x86_decoder *decoder);
+bool x86_decoder_decode(struct x86_decoder *decoder, const uint8_t *bytes, size_t size,
+                        uint64_t address, struct x86_insn *out);
+
+/* With this thread's decoder for MODE, created on first use; false on bytes
+ * that are not a valid instruction (or too few of them), or when the mode is
+ * neither 32 nor 64. */
+bool x86_decode(const uint8_t *bytes, size_t size, uint64_t address, enum x86_mode mode,
+                struct x86_insn *out);
+/* Frees this thread's decoders (for leak checkers); x86_decode() recreates them. */
+void x86_decode_release(void);
+
+const char *x86_branch_name(enum x86_branch branch);
+const char *x86_p5_class_name(enum x86_p5_class cls);
+
+/* The tables, applied by the decoder (exported for tests). */
+enum x86_p5_class x86_p5_class_of(const struct x86_insn *insn);
+/* Sets netburst_uops and netburst_msrom. */
+void x86_netburst_uops_of(struct x86_insn *insn);
+enum { X86_NB_MSROM_UOPS = 5 };
+
+#endif

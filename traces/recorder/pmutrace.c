@@ -1,0 +1,638 @@
+/* pmutrace: the valgrind tool behind `pmubench record` (docs/traces.md,
+ * "Recording").  It writes trace format v1 directly, byte for byte as
+ * traces/trace_writer.c would, from inside valgrind: no libc here, only the
+ * VG_(...) functions of the valgrind core.
+ *
+ *   valgrind --tool=pmutrace --pmutrace-out=FILE PROGRAM ARGS...
+ *
+ * Instrumentation: every guest instruction (IMark) gets a call to
+ * insn_begin() with a descriptor made at translation time (address, length,
+ * code bytes, branch class), and every data access a call to record_access()
+ * with its address.  An instruction stays pending until the next one begins:
+ * only then are its accesses complete and, for a conditional branch, its
+ * outcome known (taken when the next instruction is not the fall-through).
+ * A REP-prefixed string instruction runs under valgrind as one superblock
+ * execution per iteration, each starting with the same IMark; consecutive
+ * executions of it are one instruction, whose per-iteration accesses are
+ * merged into contiguous ranges. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+#include "pub_tool_xarray.h"
+#if defined(VGA_amd64)
+#include "libvex_guest_amd64.h"
+#else
+#include "libvex_guest_x86.h"
+#endif
+
+#if defined(VGA_amd64)
+#define PT_ISA64 1
+#else
+#define PT_ISA64 0
+#endif
+
+/* ---- trace format v1 constants (traces/trace_encoding.h) */
+#define PT_MAGIC "PMUTRACE"
+#define PT_VERSION 1
+#define PT_FLAG_ISA64 1
+#define PT_TAG_JUMP 0x10
+#define PT_TAG_ACCESSES 0x20
+#define PT_TAG_BYTES 0x40
+#define PT_BRANCH_NOT_TAKEN 0x81
+#define PT_BRANCH_TAKEN 0x82
+#define PT_THREAD 0x83
+#define PT_END 0x8f
+#define PT_SIZE_ESCAPE 63
+#define PT_MAX_ACCESSES 64
+#define PT_MAX_TEXT 4095
+#define PT_LOAD 1
+#define PT_STORE 2
+#define PT_MODIFY 3
+#define PT_RECORDER "pmubench record (valgrind pmutrace)"
+
+/* ---- instruction descriptors, made once per translation */
+
+enum { BR_NONE, BR_COND, BR_ALWAYS };
+
+typedef struct {
+    ULong addr;
+    UChar len;
+    UChar branch; /* BR_* */
+    UChar rep;    /* a REP-prefixed string instruction */
+    UChar bytes[16];
+} InsnDesc;
+
+/* The branch class and REP-string flag from the code bytes. */
+static void classify(InsnDesc *d)
+{
+    const UChar *b = d->bytes;
+    Int i = 0, n = d->len;
+    Bool rep = False;
+    for (; i < n; i++) {
+        UChar p = b[i];
+        if (p == 0xf2 || p == 0xf3)
+            rep = True;
+        else if (!(p == 0x66 || p == 0x67 || p == 0x2e || p == 0x36 || p == 0x3e || p == 0x26 ||
+                   p == 0x64 || p == 0x65 || p == 0xf0 || (PT_ISA64 && p >= 0x40 && p <= 0x4f)))
+            break;
+    }
+    d->branch = BR_NONE;
+    d->rep = 0;
+    if (i >= n)
+        return;
+    UChar op = b[i];
+    if ((op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3))
+        d->branch = BR_COND;
+    else if (op == 0xe8 || op == 0xe9 || op == 0xeb || op == 0xc2 || op == 0xc3 || op == 0xca ||
+             op == 0xcb || op == 0xcf || op == 0xcd || op == 0xcc || op == 0xce ||
+             (!PT_ISA64 && (op == 0x9a || op == 0xea)))
+        d->branch = BR_ALWAYS;
+    else if (op == 0xff && i + 1 < n) {
+        UInt reg = (b[i + 1] >> 3) & 7;
+        if (reg >= 2 && reg <= 5)
+            d->branch = BR_ALWAYS;
+    } else if (op == 0x0f && i + 1 < n) {
+        UChar op2 = b[i + 1];
+        if (op2 >= 0x80 && op2 <= 0x8f)
+            d->branch = BR_COND;
+        else if (op2 == 0x05 || op2 == 0x34)
+            d->branch = BR_ALWAYS; /* syscall, sysenter: far transfers */
+    } else if (rep && ((op >= 0xa4 && op <= 0xa7) || (op >= 0xaa && op <= 0xaf) ||
+                       (op >= 0x6c && op <= 0x6f)))
+        d->rep = 1;
+}
+
+/* ---- output: a buffer flushed with VG_(write) */
+
+static const HChar *clo_out = NULL;
+static Bool clo_keep_env = False;
+static Int out_fd = -1;
+static Bool out_failed = False;
+static UChar *obuf;
+static UInt opos;
+#define OBUF_SIZE (1u << 20)
+
+static void out_flush(void)
+{
+    UInt done = 0;
+    while (done < opos && !out_failed) {
+        Int n = VG_(write)(out_fd, obuf + done, opos - done);
+        if (n <= 0)
+            out_failed = True;
+        else
+            done += (UInt)n;
+    }
+    opos = 0;
+}
+
+static inline void put_byte(UInt byte)
+{
+    if (opos == OBUF_SIZE)
+        out_flush();
+    obuf[opos++] = (UChar)byte;
+}
+
+static inline void put_varint(ULong v)
+{
+    while (v >= 0x80) {
+        put_byte((UInt)(v & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    put_byte((UInt)v);
+}
+
+static inline ULong zigzag(Long v) { return ((ULong)v << 1) ^ (ULong)(v >> 63); }
+
+static void put_text(const HChar *s, SizeT length)
+{
+    if (length > PT_MAX_TEXT)
+        length = PT_MAX_TEXT;
+    put_varint(length);
+    for (SizeT i = 0; i < length; i++)
+        put_byte((UChar)s[i]);
+}
+
+/* ---- the code bytes already written, by address (cf. traces/code_cache.c) */
+
+typedef struct {
+    Addr addr;
+    UChar len; /* 0: empty */
+    UChar bytes[15];
+} Seen;
+
+static Seen *seen;
+static SizeT seen_cap, seen_used;
+
+static inline SizeT seen_hash(Addr a) { return (SizeT)(((ULong)a * 0x9e3779b97f4a7c15ull) >> 20); }
+
+static Seen *seen_slot(Seen *table, SizeT cap, Addr a)
+{
+    SizeT i = seen_hash(a) & (cap - 1);
+    while (table[i].len && table[i].addr != a)
+        i = (i + 1) & (cap - 1);
+    return &table[i];
+}
+
+/* True when the bytes must be written (first sight or changed). */
+static Bool bytes_needed(const InsnDesc *d)
+{
+    Seen *s = seen_slot(seen, seen_cap, d->addr);
+    if (s->len == d->len && VG_(memcmp)(s->bytes, d->bytes, d->len) == 0)
+        return False;
+    if (!s->len) {
+        if (2 * (seen_used + 1) > seen_cap) {
+            SizeT cap = seen_cap * 2;
+            Seen *bigger = VG_(calloc)("pmutrace.seen", cap, sizeof *bigger);
+            for (SizeT i = 0; i < seen_cap; i++)
+                if (seen[i].len)
+                    *seen_slot(bigger, cap, seen[i].addr) = seen[i];
+            VG_(free)(seen);
+            seen = bigger;
+            seen_cap = cap;
+            s = seen_slot(seen, seen_cap, d->addr);
+        }
+        seen_used++;
+    }
+    s->addr = d->addr;
+    s->len = d->len;
+    VG_(memcpy)(s->bytes, d->bytes, d->len);
+    return True;
+}
+
+/* ---- the pending instruction and the writer's state */
+
+typedef struct {
+    UChar kind; /* PT_LOAD, PT_STORE, PT_MODIFY */
+    UInt size;
+    ULong addr;
+} Access;
+
+static const InsnDesc *pend;      /* NULL: none */
+static UInt pend_thread;
+static Int n_acc;
+static Access acc[PT_MAX_ACCESSES];
+static ULong dropped_accesses;
+
+static ULong next_address;   /* end of the previous instruction written */
+static ULong last_access;
+static UInt cur_thread;     /* thread of the records written */
+static ULong instructions;
+
+static ThreadId first_tid = VG_INVALID_THREADID, running_tid = VG_INVALID_THREADID;
+static Bool many_threads;
+
+static Bool exited;          /* exit_group (or the last exit) was seen */
+static UInt exit_code;
+
+/* Writes the pending instruction; `next` is the address of the instruction
+ * that follows it in its thread (for a conditional branch's outcome). */
+static void flush_pending(ULong next)
+{
+    const InsnDesc *d = pend;
+    if (!d)
+        return;
+    pend = NULL;
+    if (pend_thread != cur_thread) {
+        put_byte(PT_THREAD);
+        put_byte(pend_thread);
+        cur_thread = pend_thread;
+    }
+    if (d->branch == BR_ALWAYS)
+        put_byte(PT_BRANCH_TAKEN);
+    else if (d->branch == BR_COND)
+        put_byte(next != d->addr + d->len ? PT_BRANCH_TAKEN : PT_BRANCH_NOT_TAKEN);
+
+    /* A load and a store of the same location: one modify. */
+    Int n = 0;
+    for (Int i = 0; i < n_acc; i++) {
+        if (acc[i].kind == PT_STORE) {
+            Int j;
+            for (j = 0; j < n; j++)
+                if (acc[j].kind == PT_LOAD && acc[j].addr == acc[i].addr &&
+                    acc[j].size == acc[i].size)
+                    break;
+            if (j < n) {
+                acc[j].kind = PT_MODIFY;
+                continue;
+            }
+        }
+        acc[n++] = acc[i];
+    }
+
+    Bool jump = d->addr != next_address;
+    Bool bytes = bytes_needed(d);
+    put_byte(d->len | (jump ? PT_TAG_JUMP : 0) | (n ? PT_TAG_ACCESSES : 0) |
+             (bytes ? PT_TAG_BYTES : 0));
+    if (jump)
+        put_varint(zigzag((Long)(d->addr - next_address)));
+    if (bytes)
+        for (Int i = 0; i < d->len; i++)
+            put_byte(d->bytes[i]);
+    if (n) {
+        put_varint((ULong)n);
+        for (Int i = 0; i < n; i++) {
+            UInt code = acc[i].size < PT_SIZE_ESCAPE ? acc[i].size : PT_SIZE_ESCAPE;
+            put_byte(acc[i].kind | code << 2);
+            if (code == PT_SIZE_ESCAPE)
+                put_varint(acc[i].size);
+            put_varint(zigzag((Long)(acc[i].addr - last_access)));
+            last_access = acc[i].addr;
+        }
+    }
+    next_address = d->addr + d->len;
+    instructions++;
+    n_acc = 0;
+}
+
+/* Called at every executed IMark. */
+static VG_REGPARM(1) void insn_begin(InsnDesc *d)
+{
+    if (pend && pend->rep && pend->addr == d->addr)
+        return; /* the next iteration of the same REP string instruction */
+    flush_pending(d->addr);
+    pend = d;
+    pend_thread = running_tid == first_tid ? 0 : 1;
+}
+
+/* Called before every data access; `ks` is size << 2 | kind. */
+static VG_REGPARM(2) void record_access(Addr address, UWord ks)
+{
+    ULong addr = address;
+    UInt kind = ks & 3, size = (UInt)(ks >> 2);
+    if (!pend)
+        return;
+    if (pend->rep) {
+        /* Iterations of a REP string instruction extend its ranges. */
+        for (Int i = 0; i < n_acc; i++) {
+            Access *a = &acc[i];
+            if (a->kind != kind)
+                continue;
+            if (addr == a->addr + a->size) {
+                a->size += size;
+                return;
+            }
+            if (addr + size == a->addr) {
+                a->addr = addr;
+                a->size += size;
+                return;
+            }
+        }
+    }
+    if (n_acc == PT_MAX_ACCESSES) {
+        dropped_accesses++;
+        return;
+    }
+    acc[n_acc].kind = (UChar)kind;
+    acc[n_acc].size = size;
+    acc[n_acc].addr = addr;
+    n_acc++;
+}
+
+/* ---- instrumentation */
+
+static void add_access_call(IRSB *sb, IRExpr *addr, UInt size, UInt kind, IRExpr *guard)
+{
+    if (size == 0)
+        return;
+    IRExpr **args = mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size << 2 | kind));
+    IRDirty *di = unsafeIRDirty_0_N(2, "pmutrace_access", VG_(fnptr_to_fnentry)(&record_access),
+                                    args);
+    if (guard)
+        di->guard = guard;
+    addStmtToIRSB(sb, IRStmt_Dirty(di));
+}
+
+static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
+                           const VexGuestExtents *vge, const VexArchInfo *archinfo_host,
+                           IRType gWordTy, IRType hWordTy)
+{
+    (void)closure; (void)layout; (void)vge; (void)archinfo_host; (void)gWordTy; (void)hWordTy;
+    IRSB *out = deepCopyIRSBExceptStmts(in);
+    IRTypeEnv *env = in->tyenv;
+    Int i = 0;
+    for (; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
+        addStmtToIRSB(out, in->stmts[i]);
+    for (; i < in->stmts_used; i++) {
+        IRStmt *st = in->stmts[i];
+        switch (st->tag) {
+        case Ist_IMark: {
+            InsnDesc *d = VG_(malloc)("pmutrace.insn", sizeof *d);
+            UInt len = st->Ist.IMark.len;
+            d->addr = (ULong)st->Ist.IMark.addr;
+            d->len = (UChar)(len >= 1 && len <= 15 ? len : 1);
+            VG_(memset)(d->bytes, 0, sizeof d->bytes);
+            VG_(memcpy)(d->bytes, (const void *)(Addr)d->addr, d->len);
+            classify(d);
+            IRDirty *di = unsafeIRDirty_0_N(1, "pmutrace_insn",
+                                            VG_(fnptr_to_fnentry)(&insn_begin),
+                                            mkIRExprVec_1(mkIRExpr_HWord((HWord)d)));
+            addStmtToIRSB(out, st);
+            addStmtToIRSB(out, IRStmt_Dirty(di));
+            continue;
+        }
+        case Ist_WrTmp: {
+            IRExpr *e = st->Ist.WrTmp.data;
+            if (e->tag == Iex_Load)
+                add_access_call(out, e->Iex.Load.addr, sizeofIRType(e->Iex.Load.ty), PT_LOAD, NULL);
+            break;
+        }
+        case Ist_Store:
+            add_access_call(out, st->Ist.Store.addr,
+                            sizeofIRType(typeOfIRExpr(env, st->Ist.Store.data)), PT_STORE, NULL);
+            break;
+        case Ist_StoreG: {
+            IRStoreG *sg = st->Ist.StoreG.details;
+            add_access_call(out, sg->addr, sizeofIRType(typeOfIRExpr(env, sg->data)), PT_STORE,
+                            sg->guard);
+            break;
+        }
+        case Ist_LoadG: {
+            IRLoadG *lg = st->Ist.LoadG.details;
+            UInt size = 4;
+            switch (lg->cvt) {
+            case ILGop_IdentV128: size = 16; break;
+            case ILGop_Ident64: size = 8; break;
+            case ILGop_Ident32: size = 4; break;
+            case ILGop_16Uto32: case ILGop_16Sto32: size = 2; break;
+            case ILGop_8Uto32: case ILGop_8Sto32: size = 1; break;
+            default: break;
+            }
+            add_access_call(out, lg->addr, size, PT_LOAD, lg->guard);
+            break;
+        }
+        case Ist_Dirty: {
+            IRDirty *d = st->Ist.Dirty.details;
+            if (d->mFx != Ifx_None) {
+                UInt kind = d->mFx == Ifx_Read ? PT_LOAD : d->mFx == Ifx_Write ? PT_STORE
+                                                                                : PT_MODIFY;
+                add_access_call(out, d->mAddr, (UInt)d->mSize, kind, d->guard);
+            }
+            break;
+        }
+        case Ist_CAS: {
+            IRCAS *cas = st->Ist.CAS.details;
+            UInt size = sizeofIRType(typeOfIRExpr(env, cas->dataLo)) * (cas->dataHi ? 2 : 1);
+            add_access_call(out, cas->addr, size, PT_MODIFY, NULL);
+            break;
+        }
+        default:
+            break;
+        }
+        addStmtToIRSB(out, st);
+    }
+    return out;
+}
+
+/* ---- threads, signals, exit */
+
+/* The environment valgrind gives the client differs from a native run's in
+ * two variables: LD_PRELOAD starts with valgrind's core preload library, and
+ * VALGRIND_LIB is set.  This tool needs nothing from the preload library (no
+ * malloc replacement, no freeres), and the dynamic loader's work for it
+ * (opening, mapping, one more object in every symbol lookup) and glibc's
+ * scans of the longer environment would be recorded though a native run
+ * never does them.  So before the first client instruction the initial
+ * stack is edited: the library is cut out of LD_PRELOAD (the user's own
+ * preloads stay), and when that leaves LD_PRELOAD empty, it and VALGRIND_LIB
+ * are removed from envp by moving argc, argv and envp up two words (which
+ * keeps the stack pointer's 16-byte alignment; auxv stays where it is;
+ * 64-bit only: on i386 the two entries stay, LD_PRELOAD empty). */
+static Bool starts_with(const HChar *s, const HChar *prefix)
+{
+    return VG_(strncmp)(s, prefix, VG_(strlen)(prefix)) == 0;
+}
+
+static void clean_environment(ThreadId tid)
+{
+    Addr *sp = (Addr *)VG_(get_SP)(tid);
+    Addr argc = sp[0];
+    Addr *env = sp + 1 + argc + 1, *preload = NULL, *vglib = NULL;
+    Int n_env = 0;
+    for (; env[n_env]; n_env++) {
+        HChar *var = (HChar *)env[n_env];
+        if (starts_with(var, "LD_PRELOAD=") && !preload)
+            preload = &env[n_env];
+        else if (starts_with(var, "VALGRIND_LIB=") && !vglib)
+            vglib = &env[n_env];
+    }
+    if (!preload)
+        return;
+    HChar *value = (HChar *)*preload + 11, *end = value;
+    while (*end && *end != ':')
+        end++;
+    HChar saved = *end;
+    *end = '\0';
+    Bool ours = VG_(strstr)(value, "/vgpreload_core-") != NULL;
+    *end = saved;
+    if (!ours)
+        return;
+    if (*end == ':')
+        end++;
+    VG_(memmove)(value, end, VG_(strlen)(end) + 1);
+    if (*value || !vglib || !PT_ISA64)
+        return; /* (the i386 ABI's alignment would need four words) */
+    /* Remove the two entries: copy the words below them up by two. */
+    Addr *first = preload < vglib ? preload : vglib, *second = preload < vglib ? vglib : preload;
+    for (Addr *p = second; p > first + 1; p--)
+        p[0] = p[-1];
+    for (Addr *p = first + 1; p >= sp + 2; p--)
+        p[0] = p[-2];
+    Addr new_sp = (Addr)(sp + 2);
+#if defined(VGA_amd64)
+    VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, guest_RSP), sizeof new_sp,
+                              (const UChar *)&new_sp);
+#else
+    VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestX86State, guest_ESP), sizeof new_sp,
+                              (const UChar *)&new_sp);
+#endif
+}
+
+static void pt_start_client_code(ThreadId tid, ULong blocks_done)
+{
+    (void)blocks_done;
+    if (first_tid == VG_INVALID_THREADID) {
+        first_tid = tid;
+        if (!clo_keep_env)
+            clean_environment(tid);
+    }
+    if (tid == running_tid)
+        return;
+    /* The pending instruction's successor in its thread is where that
+     * thread resumes. */
+    if (pend && running_tid != VG_INVALID_THREADID)
+        flush_pending(VG_(get_IP)(running_tid));
+    if (tid != first_tid)
+        many_threads = True;
+    running_tid = tid;
+}
+
+static void pt_pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
+{
+    (void)sig; (void)alt_stack;
+    if (pend)
+        flush_pending(VG_(get_IP)(tid));
+}
+
+static void pt_pre_syscall(ThreadId tid, UInt no, UWord *args, UInt n_args)
+{
+    (void)tid;
+    if (n_args >= 1 && no == __NR_exit_group) {
+        exited = True;
+        exit_code = (UInt)(args[0] & 0xff);
+    }
+}
+
+static void pt_post_syscall(ThreadId tid, UInt no, UWord *args, UInt n_args, SysRes res)
+{
+    (void)tid; (void)no; (void)args; (void)n_args; (void)res;
+}
+
+/* ---- options, start, end */
+
+static Bool pt_process_option(const HChar *arg)
+{
+    if VG_STR_CLO (arg, "--pmutrace-out", clo_out) {
+    } else if VG_BOOL_CLO (arg, "--pmutrace-keep-env", clo_keep_env) {
+    } else
+        return False;
+    return True;
+}
+
+static void pt_print_usage(void)
+{
+    VG_(printf)("    --pmutrace-out=FILE       write the pmubench trace to FILE [required]\n"
+                "    --pmutrace-keep-env=no|yes  leave valgrind's LD_PRELOAD and VALGRIND_LIB\n"
+                "                              in the client's environment [no]\n");
+}
+
+static void pt_print_debug_usage(void)
+{
+    VG_(printf)("    (none)\n");
+}
+
+static void pt_post_clo_init(void)
+{
+    if (!clo_out)
+        VG_(fmsg_bad_option)("--pmutrace-out", "pmutrace needs --pmutrace-out=FILE\n");
+    SysRes sr = VG_(open)(clo_out, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
+    if (sr_isError(sr)) {
+        VG_(fmsg)("pmutrace: cannot create %s\n", clo_out);
+        VG_(exit)(2);
+    }
+    out_fd = (Int)sr_Res(sr);
+    obuf = VG_(malloc)("pmutrace.out", OBUF_SIZE);
+    seen_cap = 1u << 16;
+    seen = VG_(calloc)("pmutrace.seen", seen_cap, sizeof *seen);
+
+    for (Int i = 0; i < 8; i++)
+        put_byte((UChar)PT_MAGIC[i]);
+    put_varint(PT_VERSION);
+    put_varint(PT_ISA64 ? PT_FLAG_ISA64 : 0);
+    const HChar *exe = VG_(args_the_exename) ? VG_(args_the_exename) : "";
+    put_text(exe, VG_(strlen)(exe));
+    /* The arguments, separated by single spaces (cut at 4095 bytes). */
+    HChar args[PT_MAX_TEXT + 1];
+    SizeT used = 0;
+    Word n = VG_(sizeXA)(VG_(args_for_client));
+    for (Word i = 0; i < n; i++) {
+        const HChar *a = *(HChar **)VG_(indexXA)(VG_(args_for_client), i);
+        if (i > 0 && used < PT_MAX_TEXT)
+            args[used++] = ' ';
+        for (; *a && used < PT_MAX_TEXT; a++)
+            args[used++] = *a;
+    }
+    put_text(args, used);
+    put_text(PT_RECORDER, VG_(strlen)(PT_RECORDER));
+}
+
+/* valgrind's fini gets no exit code: the exit status comes from the
+ * exit_group system call.  Without one the program was killed by a signal:
+ * status 1 and code 0, a single byte that `pmubench record` overwrites with
+ * the signal number it learns from waitpid. */
+static void pt_fini(Int exitcode)
+{
+    (void)exitcode;
+    flush_pending(0);
+    put_byte(PT_END);
+    put_varint(instructions);
+    put_byte(exited ? 0 : 1);
+    put_varint(exited ? exit_code : 0);
+    out_flush();
+    VG_(close)(out_fd);
+    if (out_failed)
+        VG_(umsg)("pmutrace: writing %s failed\n", clo_out);
+    if (dropped_accesses)
+        VG_(umsg)("pmutrace: %llu data accesses beyond %d in one instruction were dropped\n",
+                  dropped_accesses, PT_MAX_ACCESSES);
+    if (many_threads)
+        VG_(umsg)("pmutrace: the program ran several threads; all but the first are "
+                  "recorded as thread 1\n");
+}
+
+static void pt_pre_clo_init(void)
+{
+    VG_(details_name)("pmutrace");
+    VG_(details_version)("1");
+    VG_(details_description)("the pmubench trace recorder");
+    VG_(details_copyright_author)("pmubench");
+    VG_(details_bug_reports_to)("the pmubench project");
+    VG_(details_avg_translation_sizeB)(400);
+    VG_(basic_tool_funcs)(pt_post_clo_init, pt_instrument, pt_fini);
+    VG_(needs_command_line_options)(pt_process_option, pt_print_usage, pt_print_debug_usage);
+    VG_(needs_syscall_wrapper)(pt_pre_syscall, pt_post_syscall);
+    VG_(track_start_client_code)(pt_start_client_code);
+    VG_(track_pre_deliver_signal)(pt_pre_deliver_signal);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(pt_pre_clo_init)
