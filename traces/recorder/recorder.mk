@@ -14,7 +14,7 @@ VG_PRELOAD_DIR ?= /usr/libexec/valgrind
 RECORDER_DIR := $(BUILD)/recorder
 RECORDER_SRC := traces/recorder/pmutrace.c
 
-VG_TOOL_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -fno-strict-aliasing \
+VG_TOOL_CFLAGS = -std=gnu11 -O2 -gdwarf-4 -Wall -Wextra -Wno-unused-parameter -fno-strict-aliasing \
     -fno-builtin -fno-stack-protector -fno-pie -fomit-frame-pointer -I$(VG_INCLUDE) \
     -DVGO_linux=1
 VG_TOOL_LDFLAGS = -static -nodefaultlibs -nostartfiles -no-pie -u _start \
