@@ -3,7 +3,7 @@
 # a `make coverage` run left in BUILD; fails when pmu/ is below 90%.
 set -eu
 build=$1
-for src in pmu/*.c bench/*.c cli/*.c; do
+for src in pmu/*.c bench/*.c cli/*.c traces/*.c isa/*.c; do
     obj_dir="$build/$(dirname "$src")"
     [ -f "$obj_dir/$(basename "$src" .c).gcda" ] || { echo "$src 0 0"; continue; }
     # gcov prints "File 'X'" then "Lines executed:P% of N" for each file.
