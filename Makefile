@@ -80,13 +80,14 @@ check: all unit-tests libpfm4-diff objdump-check recorder clang-check
 	@sh tests/run_tests.sh $(BUILD) $(RUN_WRAPPER)
 
 # Figures, not tests: encoding speed against libpfm4, the PMU's cycle rate,
-# the allocator's planning time.
-bench: $(LIB) | diff-deps
+# the allocator's planning time, recording speed and size against lackey.
+bench: $(BIN) $(LIB) recorder | diff-deps
 	@mkdir -p $(BUILD)/perf
 	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/bench_encode tests/perf/bench_encode.c $(LIB) -lpfm $(LIBS)
 	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/bench_alloc tests/perf/bench_alloc.c $(LIB) $(LIBS)
 	$(BUILD)/perf/bench_encode
 	$(BUILD)/perf/bench_alloc
+	sh tests/perf/bench_record.sh $(BUILD)
 
 # Warning-free under clang as well as gcc: the library, the CLI, the tests.
 clang-check: test-deps diff-deps

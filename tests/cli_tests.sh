@@ -563,3 +563,41 @@ if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
             pass; else fail "record of a 32-bit program"; fi
     fi
 fi
+
+# Regions (docs/traces.md, "Regions"): tests/traces/regions.c marks region
+# 1 around a 10-iteration loop, region 2 inside each iteration of another,
+# region 7 with the seed's p5mon_asm_begreg_7/endreg_7.  The recorder turns
+# the calls into markers and leaves the calls and the functions' own
+# instructions out of the trace.
+if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
+    for bits in 64 32; do
+        [ $bits = 64 ] || [ -x "$build/recorder/pmutrace-x86-linux" ] || continue
+        if ! cc -m$bits -std=c11 -O2 -no-pie -I. tests/traces/regions.c -o "$tmp/regions$bits" 2>/dev/null; then
+            [ $bits = 64 ] && fail "cannot compile tests/traces/regions.c"
+            continue
+        fi
+        expect 0 "" -- record -o "$tmp/regions$bits.trace" -- "$tmp/regions$bits"
+        if pmubench trace info --json "$tmp/regions$bits.trace" | grep -q "\"isa\": $bits, .*\"regions\": 12,"; then
+            pass; else fail "regions ($bits-bit): trace info does not count 12 regions"; fi
+        pmubench trace dump "$tmp/regions$bits.trace" >"$tmp/regions.dump"
+        markers=$(grep '^region' "$tmp/regions.dump" | sort | uniq -c | awk '{printf "%s %s %s %s;", $1, $2, $3, $4}')
+        if [ "$markers" = "1 region begin 1;10 region begin 2;1 region begin 7;1 region end 1;10 region end 2;1 region end 7;" ]; then
+            pass; else fail "regions ($bits-bit): markers '$markers'"; fi
+        # The loop's 10 stores to `sink` inside region 1, one in each region 2.
+        sink=0x$(nm "$tmp/regions$bits" | awk '$3 == "sink" {print $1}' | sed 's/^0*//')
+        counts=$(awk -v sink="$sink" '
+            /^region begin/ { open[$3] = 1 } /^region end/ { open[$3] = 0 }
+            /^insn/ && ($0 ~ ("(store|modify) " sink ",4")) { if (open[1]) n1++; if (open[2]) n2++; if (open[7]) n7++ }
+            END { printf "%d %d %d", n1, n2, n7 }' "$tmp/regions.dump")
+        if [ "$counts" = "10 10 1" ]; then pass; else fail "regions ($bits-bit): stores to sink per region 1, 2, 7: $counts"; fi
+        # Neither the region functions' instructions nor the calls to them.
+        objdump -d --no-show-raw-insn "$tmp/regions$bits" | awk '
+            /^[0-9a-f]+ <(pmubench_region_(begin|end)|p5mon_asm_(beg|end)reg_7)>:/ { inside = 1; next }
+            /^[0-9a-f]+ </ { inside = 0 }
+            /^ *[0-9a-f]+:/ { a = $1; sub(":", "", a); if (inside || $0 ~ /call.*<(pmubench_region_|p5mon_asm_)/) print "0x" a }' >"$tmp/regions.left-out"
+        if [ "$(wc -l <"$tmp/regions.left-out")" -ge 10 ] &&
+            ! awk 'NR == FNR { out[$1] = 1; next } /^insn/ && ($2 in out) { found = 1 } END { exit !found }' \
+                "$tmp/regions.left-out" "$tmp/regions.dump"; then
+            pass; else fail "regions ($bits-bit): a region call or function instruction is in the trace"; fi
+    done
+fi

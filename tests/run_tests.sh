@@ -95,6 +95,20 @@ if [ -x "$build/tests/libpfm4_diff" ]; then
     grep '^libpfm4-diff: [0-9]* passed' "$tmp/diff.out"
 fi
 
+# 5. The recorder's accuracy against perf (tests/traces/accuracy.sh), counted
+# only where perf counts instructions:u and branches:u.
+if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
+    sh tests/traces/accuracy.sh "$build" >"$tmp/accuracy.out" 2>&1
+    case $(head -1 "$tmp/accuracy.out") in
+    "accuracy: skipped"*) cat "$tmp/accuracy.out" ;;
+    *)
+        while read -r word rest; do
+            case $word in ok) pass ;; FAIL) fail "accuracy: $rest" ;; esac
+        done <"$tmp/accuracy.out"
+        ;;
+    esac
+fi
+
 # 6. The decoder against objdump (docs/isa.md, "The objdump check"); not
 # under the wrapper: it decodes some 770,000 instructions.
 if [ -x "$build/tests/objdump_check" ]; then

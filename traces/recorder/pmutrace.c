@@ -14,10 +14,14 @@
  * A REP-prefixed string instruction runs under valgrind as one superblock
  * execution per iteration, each starting with the same IMark; consecutive
  * executions of it are one instruction, whose per-iteration accesses are
- * merged into contiguous ranges. */
+ * merged into contiguous ranges.  Calls to the region functions of
+ * traces/pmubench_region.h (and run_p5mon's p5mon_asm_begreg_N/endreg_N),
+ * found by name at translation time, become region markers; the call and
+ * the function's instructions up to its return are left out. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_clientstate.h"
+#include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
@@ -52,6 +56,9 @@
 #define PT_BRANCH_NOT_TAKEN 0x81
 #define PT_BRANCH_TAKEN 0x82
 #define PT_THREAD 0x83
+#define PT_REGION_BEGIN 0x85
+#define PT_REGION_END 0x86
+#define PT_MAX_MARKERS 15 /* region markers between a taken branch and its target */
 #define PT_END 0x8f
 #define PT_SIZE_ESCAPE 63
 #define PT_MAX_ACCESSES 64
@@ -70,6 +77,9 @@ typedef struct {
     UChar len;
     UChar branch; /* BR_* */
     UChar rep;    /* a REP-prefixed string instruction */
+    UChar call;   /* a call (its return address is the fall-through) */
+    UChar region; /* 0, or the first instruction of a region function: PT_REGION_* */
+    UInt region_n; /* p5mon_asm_begreg_N/endreg_N: N (the others take an argument) */
     UChar bytes[16];
 } InsnDesc;
 
@@ -89,9 +99,13 @@ static void classify(InsnDesc *d)
     }
     d->branch = BR_NONE;
     d->rep = 0;
+    d->call = 0;
     if (i >= n)
         return;
     UChar op = b[i];
+    if (op == 0xe8 || (!PT_ISA64 && op == 0x9a) ||
+        (op == 0xff && i + 1 < n && (((b[i + 1] >> 3) & 7) == 2 || ((b[i + 1] >> 3) & 7) == 3)))
+        d->call = 1;
     if ((op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3))
         d->branch = BR_COND;
     else if (op == 0xe8 || op == 0xe9 || op == 0xeb || op == 0xc2 || op == 0xc3 || op == 0xca ||
@@ -111,6 +125,11 @@ static void classify(InsnDesc *d)
     } else if (rep && ((op >= 0xa4 && op <= 0xa7) || (op >= 0xaa && op <= 0xaf) ||
                        (op >= 0x6c && op <= 0x6f)))
         d->rep = 1;
+}
+
+static Bool starts_with(const HChar *s, const HChar *prefix)
+{
+    return VG_(strncmp)(s, prefix, VG_(strlen)(prefix)) == 0;
 }
 
 /* ---- output: a buffer flushed with VG_(write) */
@@ -232,6 +251,16 @@ static ULong instructions;
 static ThreadId first_tid = VG_INVALID_THREADID, running_tid = VG_INVALID_THREADID;
 static Bool many_threads;
 
+/* Region functions (docs/traces.md, "Regions"): from a region function's
+ * first instruction until its thread reaches the return address, nothing is
+ * recorded. */
+static Bool skipping;
+static ThreadId skip_tid;
+static ULong skip_return;
+static Bool after_taken;       /* the last record written is a taken branch's instruction */
+static UInt markers_after;     /* region markers written since then */
+static ULong regions_dropped;  /* markers beyond PT_MAX_MARKERS after a taken branch */
+
 static Bool exited;          /* exit_group (or the last exit) was seen */
 static UInt exit_code;
 
@@ -248,10 +277,10 @@ static void flush_pending(ULong next)
         put_byte(pend_thread);
         cur_thread = pend_thread;
     }
-    if (d->branch == BR_ALWAYS)
-        put_byte(PT_BRANCH_TAKEN);
-    else if (d->branch == BR_COND)
-        put_byte(next != d->addr + d->len ? PT_BRANCH_TAKEN : PT_BRANCH_NOT_TAKEN);
+    after_taken = d->branch == BR_ALWAYS || (d->branch == BR_COND && next != d->addr + d->len);
+    markers_after = 0;
+    if (d->branch != BR_NONE)
+        put_byte(after_taken ? PT_BRANCH_TAKEN : PT_BRANCH_NOT_TAKEN);
 
     /* A load and a store of the same location: one modify. */
     Int n = 0;
@@ -298,11 +327,46 @@ static void flush_pending(ULong next)
 /* Called at every executed IMark. */
 static VG_REGPARM(1) void insn_begin(InsnDesc *d)
 {
+    if (skipping && running_tid == skip_tid) {
+        if (d->addr != skip_return)
+            return; /* inside a region function */
+        skipping = False;
+    }
     if (pend && pend->rep && pend->addr == d->addr)
         return; /* the next iteration of the same REP string instruction */
     flush_pending(d->addr);
     pend = d;
     pend_thread = running_tid == first_tid ? 0 : 1;
+}
+
+/* Called instead of insn_begin() at the first instruction of a region
+ * function, with the return address and the region number (the first
+ * argument, or the N of p5mon_asm_begreg_N) as they are at its entry.  The
+ * call that got here is dropped (it is the pending instruction, a call whose
+ * fall-through is the return address; anything else, e.g. a tail jump, is
+ * written), the marker is written, and the function's instructions are
+ * skipped until its thread reaches the return address. */
+static VG_REGPARM(3) void region_enter(InsnDesc *d, UWord ret, UWord arg)
+{
+    if (skipping && running_tid == skip_tid)
+        return; /* a region function called inside one: part of the skipped code */
+    ULong return_address = ret;
+    if (pend && pend->call && pend->addr + pend->len == return_address) {
+        pend = NULL;
+        n_acc = 0;
+    } else {
+        flush_pending(d->addr);
+    }
+    if (after_taken && markers_after == PT_MAX_MARKERS) {
+        regions_dropped++;
+    } else {
+        markers_after++;
+        put_byte(d->region);
+        put_varint(d->region_n != ~0u ? d->region_n : (UInt)arg);
+    }
+    skipping = True;
+    skip_tid = running_tid;
+    skip_return = return_address;
 }
 
 /* Called before every data access; `ks` is size << 2 | kind. */
@@ -341,6 +405,70 @@ static VG_REGPARM(2) void record_access(Addr address, UWord ks)
 
 /* ---- instrumentation */
 
+/* PT_REGION_BEGIN or PT_REGION_END when `name` is a region function, with
+ * *n the region number in its name (p5mon_asm_begreg_N, p5mon_asm_endreg_N)
+ * or ~0u when it is the first argument (pmubench_region_begin/end). */
+static UChar region_function(const HChar *name, UInt *n)
+{
+    *n = ~0u;
+    if (VG_(strcmp)(name, "pmubench_region_begin") == 0)
+        return PT_REGION_BEGIN;
+    if (VG_(strcmp)(name, "pmubench_region_end") == 0)
+        return PT_REGION_END;
+    UChar kind;
+    if (starts_with(name, "p5mon_asm_begreg_"))
+        kind = PT_REGION_BEGIN;
+    else if (starts_with(name, "p5mon_asm_endreg_"))
+        kind = PT_REGION_END;
+    else
+        return 0;
+    const HChar *digits = name + 17;
+    ULong v = 0;
+    Int count = 0;
+    for (; digits[count] >= '0' && digits[count] <= '9'; count++) {
+        v = v * 10 + (ULong)(digits[count] - '0');
+        if (v >= 0xffffffffull)
+            return 0;
+    }
+    if (count == 0 || digits[count] != '\0')
+        return 0;
+    *n = (UInt)v;
+    return kind;
+}
+
+/* The call to region_enter() for the first instruction of a region
+ * function: the return address is the word at the stack pointer, the first
+ * argument is in rdi (amd64) or the word above the return address (x86). */
+static void add_region_call(IRSB *sb, InsnDesc *d)
+{
+#if defined(VGA_amd64)
+    IRType ty = Ity_I64;
+    Int sp_offset = offsetof(VexGuestAMD64State, guest_RSP);
+#else
+    IRType ty = Ity_I32;
+    Int sp_offset = offsetof(VexGuestX86State, guest_ESP);
+#endif
+    IRTemp sp = newIRTemp(sb->tyenv, ty), ret = newIRTemp(sb->tyenv, ty);
+    addStmtToIRSB(sb, IRStmt_WrTmp(sp, IRExpr_Get(sp_offset, ty)));
+    addStmtToIRSB(sb, IRStmt_WrTmp(ret, IRExpr_Load(Iend_LE, ty, IRExpr_RdTmp(sp))));
+    IRExpr *arg = mkIRExpr_HWord(0);
+    if (d->region_n == ~0u) {
+        IRTemp a = newIRTemp(sb->tyenv, ty);
+#if defined(VGA_amd64)
+        addStmtToIRSB(sb, IRStmt_WrTmp(a, IRExpr_Get(offsetof(VexGuestAMD64State, guest_RDI), ty)));
+#else
+        IRTemp where = newIRTemp(sb->tyenv, ty);
+        addStmtToIRSB(sb, IRStmt_WrTmp(where, IRExpr_Binop(Iop_Add32, IRExpr_RdTmp(sp),
+                                                           IRExpr_Const(IRConst_U32(4)))));
+        addStmtToIRSB(sb, IRStmt_WrTmp(a, IRExpr_Load(Iend_LE, ty, IRExpr_RdTmp(where))));
+#endif
+        arg = IRExpr_RdTmp(a);
+    }
+    IRDirty *di = unsafeIRDirty_0_N(3, "pmutrace_region", VG_(fnptr_to_fnentry)(&region_enter),
+                                    mkIRExprVec_3(mkIRExpr_HWord((HWord)d), IRExpr_RdTmp(ret), arg));
+    addStmtToIRSB(sb, IRStmt_Dirty(di));
+}
+
 static void add_access_call(IRSB *sb, IRExpr *addr, UInt size, UInt kind, IRExpr *guard)
 {
     if (size == 0)
@@ -374,10 +502,19 @@ static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             VG_(memset)(d->bytes, 0, sizeof d->bytes);
             VG_(memcpy)(d->bytes, (const void *)(Addr)d->addr, d->len);
             classify(d);
+            const HChar *name;
+            d->region = 0;
+            d->region_n = 0;
+            if (VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), (Addr)d->addr, &name))
+                d->region = region_function(name, &d->region_n);
+            addStmtToIRSB(out, st);
+            if (d->region) {
+                add_region_call(out, d);
+                continue;
+            }
             IRDirty *di = unsafeIRDirty_0_N(1, "pmutrace_insn",
                                             VG_(fnptr_to_fnentry)(&insn_begin),
                                             mkIRExprVec_1(mkIRExpr_HWord((HWord)d)));
-            addStmtToIRSB(out, st);
             addStmtToIRSB(out, IRStmt_Dirty(di));
             continue;
         }
@@ -448,10 +585,6 @@ static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
  * are removed from envp by moving argc, argv and envp up two words (which
  * keeps the stack pointer's 16-byte alignment; auxv stays where it is;
  * 64-bit only: on i386 the two entries stay, LD_PRELOAD empty). */
-static Bool starts_with(const HChar *s, const HChar *prefix)
-{
-    return VG_(strncmp)(s, prefix, VG_(strlen)(prefix)) == 0;
-}
 
 static void clean_environment(ThreadId tid)
 {
@@ -615,6 +748,9 @@ static void pt_fini(Int exitcode)
     if (dropped_accesses)
         VG_(umsg)("pmutrace: %llu data accesses beyond %d in one instruction were dropped\n",
                   dropped_accesses, PT_MAX_ACCESSES);
+    if (regions_dropped)
+        VG_(umsg)("pmutrace: %llu region markers beyond %d after a taken branch were dropped\n",
+                  regions_dropped, PT_MAX_MARKERS);
     if (many_threads)
         VG_(umsg)("pmutrace: the program ran several threads; all but the first are "
                   "recorded as thread 1\n");
