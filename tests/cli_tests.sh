@@ -601,3 +601,16 @@ if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
             pass; else fail "regions ($bits-bit): a region call or function instruction is in the trace"; fi
     done
 fi
+
+# Static programs, 64- and 32-bit, record as well as dynamic ones.
+if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
+    for bits in 64 32; do
+        [ $bits = 32 ] && [ ! -x "$build/recorder/pmutrace-x86-linux" ] && continue
+        printf 'int main(void){return 5;}\n' | cc -m$bits -static -x c - -o "$tmp/ret5-$bits" 2>/dev/null || continue
+        pmubench record -o "$tmp/ret5-$bits.trace" -- "$tmp/ret5-$bits" >/dev/null 2>&1
+        status=$?
+        if [ $status -eq 5 ] && pmubench trace info --json "$tmp/ret5-$bits.trace" |
+            grep -q "\"isa\": $bits, .*\"end\": \"exited\", \"code\": 5"; then
+            pass; else fail "record of a static $bits-bit program (status $status)"; fi
+    done
+fi
