@@ -6,10 +6,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static bool open_direct(struct atomic_file *file, const char *path, char *error,
+                        size_t error_size)
+{
+    file->direct = true;
+    file->stream = fopen(path, "w");
+    if (file->stream)
+        return true;
+    snprintf(error, error_size, "%s: cannot open: %s", path, strerror(errno));
+    return false;
+}
+
 bool atomic_open(struct atomic_file *file, const char *path, char *error, size_t error_size)
 {
     memset(file, 0, sizeof *file);
     snprintf(file->path, sizeof file->path, "%s", path);
+    struct stat target;
+    if (stat(path, &target) == 0 && !S_ISREG(target.st_mode))
+        return open_direct(file, path, error, error_size);
     snprintf(file->temp, sizeof file->temp, "%s.XXXXXX", path);
     int fd = mkstemp(file->temp);
     if (fd >= 0) {
@@ -37,12 +51,13 @@ bool atomic_commit(struct atomic_file *file, char *error, size_t error_size)
     if (fclose(file->stream) != 0 && !err)
         err = errno;
     file->stream = NULL;
-    if (!err && rename(file->temp, file->path) != 0)
+    if (!err && !file->direct && rename(file->temp, file->path) != 0)
         err = errno;
     if (!err)
         return true;
     snprintf(error, error_size, "%s: cannot write: %s", file->path, strerror(err));
-    unlink(file->temp);
+    if (!file->direct)
+        unlink(file->temp);
     return false;
 }
 
@@ -52,5 +67,6 @@ void atomic_abort(struct atomic_file *file)
         return;
     fclose(file->stream);
     file->stream = NULL;
-    unlink(file->temp);
+    if (!file->direct)
+        unlink(file->temp);
 }

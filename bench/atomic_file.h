@@ -1,5 +1,7 @@
 /* Output files that exist whole or not at all: written under a temporary
- * name beside the target and renamed into place on success. */
+ * name beside the target and renamed into place on success.  A target that
+ * exists and is not a regular file (/dev/null, a FIFO, a terminal) is
+ * written directly: renaming over it would replace the device. */
 #ifndef BENCH_ATOMIC_FILE_H
 #define BENCH_ATOMIC_FILE_H
 
@@ -9,6 +11,7 @@
 
 struct atomic_file {
     FILE *stream;
+    bool direct;     /* writing straight to a non-regular target */
     char path[4096];
     char temp[4096 + 8];
 };

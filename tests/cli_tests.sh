@@ -614,3 +614,9 @@ if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
             pass; else fail "record of a static $bits-bit program (status $status)"; fi
     done
 fi
+
+# An output that is a device is written, not replaced (atomic_file): after
+# writing a trace and a waveform to /dev/null it is still a device.
+pmubench trace import --lackey tests/traces/small.lackey -o /dev/null >/dev/null 2>&1
+pmubench run tests/bench/demo.pmu --vcd /dev/null >/dev/null 2>&1
+if [ -c /dev/null ]; then pass; else fail "an output path of /dev/null replaced the device"; fi
