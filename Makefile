@@ -22,12 +22,14 @@ NEED := sh tools/need-packages.sh
 # The x86 decoder builds on capstone (docs/isa.md).
 LIBS := -lcapstone
 
+.DEFAULT_GOAL := all
+
 include traces/recorder/recorder.mk
 
 .PHONY: all check unit-tests test-deps diff-deps isa-deps libpfm4-diff objdump-check bench demo \
     asan memcheck coverage clang-check fuzz clean
 
-all: $(BIN) $(LIB)
+all: $(BIN) $(LIB) recorder
 
 $(BUILD)/%.o: %.c | isa-deps
 	@mkdir -p $(dir $@)
