@@ -5,6 +5,7 @@
  * "Recording") with the valgrind tool traces/recorder/pmutrace.c, found in
  * $PMUBENCH_RECORDER_DIR or in recorder/ beside the pmubench binary. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -76,8 +77,31 @@ static bool find_program(const char *name, char *path, size_t size, char *error,
     return false;
 }
 
-/* The folder holding pmutrace-amd64-linux (valgrind's VALGRIND_LIB). */
-static bool find_recorder(char *dir, size_t size)
+/* The ELF class of the file at `path`: 32, 64, or 0 (not an ELF file, or
+ * unreadable).  A "#!" script has its interpreter's (one level, the
+ * interpreter taken as the kernel takes it: the first word, no PATH). */
+static int elf_class(const char *path, int depth)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    char head[256];
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    head[n] = '\0';
+    if (n >= 5 && memcmp(head, "\177ELF", 4) == 0)
+        return head[4] == 1 ? 32 : head[4] == 2 ? 64 : 0;
+    if (n >= 2 && head[0] == '#' && head[1] == '!' && depth == 0) {
+        char *interp = head + 2 + strspn(head + 2, " \t");
+        interp[strcspn(interp, " \t\n")] = '\0';
+        return *interp ? elf_class(interp, depth + 1) : 0;
+    }
+    return 0;
+}
+
+/* The folder holding pmutrace-amd64-linux (valgrind's VALGRIND_LIB); false
+ * with a message in `error`. */
+static bool find_recorder(char *dir, size_t size, char *error, size_t error_size)
 {
     const char *env = getenv("PMUBENCH_RECORDER_DIR");
     if (env && *env) {
@@ -85,8 +109,12 @@ static bool find_recorder(char *dir, size_t size)
     } else {
         char self[PATH_MAX - 16];
         ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-        if (n <= 0)
+        if (n <= 0) {
+            snprintf(error, error_size,
+                     "cannot find the recorder: /proc/self/exe: %s (set PMUBENCH_RECORDER_DIR)",
+                     n < 0 ? strerror(errno) : "empty");
             return false;
+        }
         self[n] = '\0';
         char *slash = strrchr(self, '/');
         if (slash)
@@ -95,7 +123,13 @@ static bool find_recorder(char *dir, size_t size)
     }
     char tool[PATH_MAX + 32];
     snprintf(tool, sizeof tool, "%s/pmutrace-amd64-linux", dir);
-    return is_file(tool, true);
+    if (is_file(tool, true))
+        return true;
+    snprintf(error, error_size,
+             "no valgrind tool pmutrace-amd64-linux in %.*s (build it with 'make recorder', or "
+             "set PMUBENCH_RECORDER_DIR)",
+             PATH_MAX, dir);
+    return false;
 }
 
 /* valgrind's launcher.  Debian's /usr/bin/valgrind is a script that adds
@@ -122,8 +156,10 @@ static bool patch_signal(const char *path, int sig)
     return fclose(f) == 0 && ok;
 }
 
-/* Reads the whole trace: a recording is kept only when it is valid. */
-static bool check_trace(const char *path, const char *name, char *error, size_t error_size)
+/* Reads the whole trace: a recording is kept only when it is valid.  Its
+ * END record in *end. */
+static bool check_trace(const char *path, const char *name, struct trace_end *end, char *error,
+                        size_t error_size)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -140,6 +176,7 @@ static bool check_trace(const char *path, const char *name, char *error, size_t 
                 snprintf(error, error_size, "%s", trace_reader_error(r));
                 ok = false;
             } else if (rec->kind == TRACE_RECORD_END) {
+                *end = rec->end;
                 break;
             }
         }
@@ -194,13 +231,24 @@ int cmd_record(int argc, char **argv)
         fprintf(stderr, "pmubench record: cannot run '%s': %s\n", argv[i], error);
         return 2;
     }
+    const char *name = argv[i];
     char recorder[PATH_MAX];
-    if (!find_recorder(recorder, sizeof recorder)) {
-        fprintf(stderr,
-                "pmubench record: no valgrind tool pmutrace-amd64-linux in %s (build it with "
-                "'make recorder', or set PMUBENCH_RECORDER_DIR)\n",
-                recorder);
+    if (!find_recorder(recorder, sizeof recorder, error, sizeof error)) {
+        fprintf(stderr, "pmubench record: %s\n", error);
         return 2;
+    }
+    /* valgrind picks its tool by the program's ELF class: a 32-bit program
+     * needs pmutrace-x86-linux, built only when gcc -m32 links. */
+    if (elf_class(program, 0) == 32) {
+        char tool[PATH_MAX + 32];
+        snprintf(tool, sizeof tool, "%s/pmutrace-x86-linux", recorder);
+        if (!is_file(tool, true)) {
+            fprintf(stderr,
+                    "pmubench record: %s is a 32-bit program and the 32-bit recorder is not "
+                    "built (install gcc-multilib and run make)\n",
+                    name);
+            return 2;
+        }
     }
     char default_out[PATH_MAX];
     if (!out) {
@@ -208,17 +256,33 @@ int cmd_record(int argc, char **argv)
         snprintf(default_out, sizeof default_out, "%s.pmutrace", base ? base + 1 : argv[i]);
         out = default_out;
     }
+    /* The recorder writes a file it reads back: not a device or a pipe. */
+    struct stat target;
+    if (stat(out, &target) == 0 && !S_ISREG(target.st_mode)) {
+        fprintf(stderr, "pmubench record: %s is not a regular file (expected a trace file name)\n",
+                out);
+        return 2;
+    }
     struct atomic_file file;
     if (!atomic_open(&file, out, error, sizeof error)) {
         fprintf(stderr, "pmubench record: %s\n", error);
         return 2;
     }
+    /* The tool writes the trace itself: the program gets no copy of this
+     * descriptor. */
+    fcntl(fileno(file.stream), F_SETFD, FD_CLOEXEC);
+    /* The tool creates this file when the program calls execve (the trace
+     * ends there): beside the temporary trace, with its unique name. */
+    char exec_note[sizeof file.temp + 8];
+    snprintf(exec_note, sizeof exec_note, "%s.exec", file.temp);
+    unlink(exec_note);
 
     /* valgrind -q --tool=pmutrace --pmutrace-out=TEMP PROGRAM ARGS... */
     int n_args = argc - i - 1;
-    char **vg_argv = calloc((size_t)n_args + 6, sizeof *vg_argv);
-    char out_option[sizeof file.temp + 32];
+    char **vg_argv = calloc((size_t)n_args + 7, sizeof *vg_argv);
+    char out_option[sizeof file.temp + 32], note_option[sizeof exec_note + 32];
     snprintf(out_option, sizeof out_option, "--pmutrace-out=%s", file.temp);
+    snprintf(note_option, sizeof note_option, "--pmutrace-exec-note=%s", exec_note);
     if (!vg_argv) {
         atomic_abort(&file);
         fprintf(stderr, "pmubench record: out of memory\n");
@@ -229,6 +293,7 @@ int cmd_record(int argc, char **argv)
     vg_argv[k++] = "-q";
     vg_argv[k++] = "--tool=pmutrace";
     vg_argv[k++] = out_option;
+    vg_argv[k++] = note_option;
     vg_argv[k++] = program;
     for (int j = 0; j < n_args; j++)
         vg_argv[k++] = argv[i + 1 + j];
@@ -258,30 +323,58 @@ int cmd_record(int argc, char **argv)
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
     free(vg_argv);
+    int saved_errno = errno;
+    bool execed = unlink(exec_note) == 0;
     if (pid < 0 || waited < 0) {
         atomic_abort(&file);
-        fprintf(stderr, "pmubench record: cannot start valgrind: %s\n", strerror(errno));
+        fprintf(stderr, "pmubench record: cannot start valgrind: %s\n", strerror(saved_errno));
         return 2;
     }
 
+    /* valgrind could not start the program (a bad "#!" interpreter, a
+     * missing tool, ...): it said why, the trace is empty. */
+    struct stat trace_st;
+    if (!execed && !(WIFEXITED(status) && WEXITSTATUS(status) == 0) &&
+        stat(file.temp, &trace_st) == 0 && trace_st.st_size == 0) {
+        atomic_abort(&file);
+        fprintf(stderr, "pmubench record: cannot start %s\n", name);
+        return 2;
+    }
+
+    /* After an execve the trace ends with the END record the tool wrote
+     * then (exited, code 0); the exit status is the new program's. */
     int code;
     bool ok = true;
     if (WIFSIGNALED(status)) {
         code = 128 + WTERMSIG(status);
-        ok = patch_signal(file.temp, WTERMSIG(status));
+        ok = execed || patch_signal(file.temp, WTERMSIG(status));
         if (!ok)
             snprintf(error, sizeof error, "%.1000s: no trace (valgrind was killed by signal %d)", out,
                      WTERMSIG(status));
     } else {
         code = WEXITSTATUS(status);
     }
+    struct trace_end end = {0};
     if (ok)
-        ok = check_trace(file.temp, out, error, sizeof error);
+        ok = check_trace(file.temp, out, &end, error, sizeof error);
     if (!ok) {
         atomic_abort(&file);
         fprintf(stderr, "pmubench record: recording failed: %s\n", error);
         return 2;
     }
+    if (!execed && WIFEXITED(status) && end.status == TRACE_KILLED) {
+        atomic_abort(&file);
+        fprintf(stderr,
+                "pmubench record: internal error: %s exited with status %d but the recorder saw "
+                "no exit (its trace ends as killed by a signal); no trace written\n",
+                name, code);
+        return 2;
+    }
+    if (execed)
+        fprintf(stderr,
+                "pmubench record: %s called execve: the trace ends there (the new program is not "
+                "recorded)\n",
+                name);
     if (!atomic_commit(&file, error, sizeof error)) {
         fprintf(stderr, "pmubench record: %s\n", error);
         return 2;

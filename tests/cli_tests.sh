@@ -620,3 +620,122 @@ fi
 pmubench trace import --lackey tests/traces/small.lackey -o /dev/null >/dev/null 2>&1
 pmubench run tests/bench/demo.pmu --vcd /dev/null >/dev/null 2>&1
 if [ -c /dev/null ]; then pass; else fail "an output path of /dev/null replaced the device"; fi
+
+# Forks, execve, the plain exit system call and programs that cannot start
+# (docs/traces.md, "Recording"): the child of a fork is not recorded (the
+# parent's trace stays whole), an execve ends the trace with one warning,
+# the last thread's exit is an exit, and a program valgrind cannot start is
+# a one-line error.
+if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
+    # fork without exec: the child runs a loop and exits 3, the parent 4.
+    cat >"$tmp/fork.c" <<'CEOF'
+#include <sys/wait.h>
+#include <unistd.h>
+int main(void)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        volatile int x = 0;
+        for (int i = 0; i < 1000; i++)
+            x += i;
+        _exit(3);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 3 ? 4 : 1;
+}
+CEOF
+    if cc -O2 "$tmp/fork.c" -o "$tmp/fork"; then
+        expect 4 "" -- record -o "$tmp/fork.trace" -- "$tmp/fork"
+        if pmubench trace info --json "$tmp/fork.trace" | grep -q '"end": "exited", "code": 4,'; then
+            pass; else fail "record of a program that forks: $(pmubench trace info --json "$tmp/fork.trace" 2>&1)"; fi
+    else
+        fail "cannot compile fork.c"
+    fi
+
+    # execve: the trace ends there (exited, code 0), the status is the new
+    # program's, and one warning says so.
+    expect 0 "pmubench record: sh called execve: the trace ends there (the new program is not recorded)" -- \
+        record -o "$tmp/exec.trace" -- sh -c 'exec /bin/true'
+    if pmubench trace info --json "$tmp/exec.trace" | grep -q '"program": "[^"]*/sh", "args": "-c exec /bin/true", .*"end": "exited", "code": 0,'; then
+        pass; else fail "record of sh -c 'exec /bin/true': $(pmubench trace info --json "$tmp/exec.trace" 2>&1)"; fi
+    cat >"$tmp/exec.c" <<'CEOF'
+#include <unistd.h>
+int main(void)
+{
+    char *args[] = {"sh", "-c", "exit 8", 0};
+    execv("./no-such-program", args); /* fails: recording goes on */
+    execv("/bin/sh", args);
+    return 1;
+}
+CEOF
+    cat >"$tmp/execfail.c" <<'CEOF'
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+    execv(argv[1], argv + 1); /* an executable file valgrind cannot run: fails */
+    return 5;
+}
+CEOF
+    if cc -O2 "$tmp/exec.c" -o "$tmp/exec" && cc -O2 "$tmp/execfail.c" -o "$tmp/execfail"; then
+        expect 8 "pmubench record: $tmp/exec called execve: the trace ends there (the new program is not recorded)" -- \
+            record -o "$tmp/exec8.trace" -- "$tmp/exec"
+        if pmubench trace info --json "$tmp/exec8.trace" | grep -q '"end": "exited", "code": 0,'; then
+            pass; else fail "record of a program that execs: $(pmubench trace info --json "$tmp/exec8.trace" 2>&1)"; fi
+        printf 'not a program\n' >"$tmp/garbage"
+        chmod +x "$tmp/garbage"
+        expect 5 "" -- record -o "$tmp/execfail.trace" -- "$tmp/execfail" "$tmp/garbage"
+        if pmubench trace info --json "$tmp/execfail.trace" | grep -q '"end": "exited", "code": 5,'; then
+            pass; else fail "record of a failed execve: $(pmubench trace info --json "$tmp/execfail.trace" 2>&1)"; fi
+        if ls -a "$tmp" | grep -q '\.exec$'; then fail "record left an execve note behind"; else pass; fi
+    else
+        fail "cannot compile exec.c"
+    fi
+
+    # The plain exit system call of the only thread: exited, not killed.
+    printf '#include <unistd.h>\nint main(void){ syscall(60, 9); return 1; }\n' >"$tmp/exit9.c"
+    if cc -O2 "$tmp/exit9.c" -o "$tmp/exit9"; then
+        expect 9 "" -- record -o "$tmp/exit9.trace" -- "$tmp/exit9"
+        if pmubench trace info --json "$tmp/exit9.trace" | grep -q '"end": "exited", "code": 9,'; then
+            pass; else fail "record of SYS_exit: $(pmubench trace info --json "$tmp/exit9.trace" 2>&1)"; fi
+    else
+        fail "cannot compile exit9.c"
+    fi
+    if [ -x "$build/recorder/pmutrace-x86-linux" ] &&
+        printf 'int main(void){ __asm__ volatile("int $0x80" :: "a"(1), "b"(11)); return 1; }\n' |
+        cc -m32 -x c - -o "$tmp/exit11-32" 2>/dev/null; then
+        expect 11 "" -- record -o "$tmp/exit11.trace" -- "$tmp/exit11-32"
+        if pmubench trace info --json "$tmp/exit11.trace" | grep -q '"isa": 32, .*"end": "exited", "code": 11,'; then
+            pass; else fail "record of i386 exit: $(pmubench trace info --json "$tmp/exit11.trace" 2>&1)"; fi
+    fi
+
+    # A script whose interpreter does not exist: valgrind's line, then ours.
+    printf '#!/no/such/interpreter\necho hello\n' >"$tmp/bad.sh"
+    chmod +x "$tmp/bad.sh"
+    pmubench record -o "$tmp/bad.trace" -- "$tmp/bad.sh" >"$tmp/cli.out" 2>"$tmp/cli.err"
+    status=$?
+    if [ $status -eq 2 ] && [ "$(tail -n 1 "$tmp/cli.err")" = "pmubench record: cannot start $tmp/bad.sh" ] &&
+        ! grep -q 'recording failed' "$tmp/cli.err" && [ ! -e "$tmp/bad.trace" ]; then
+        pass; else fail "record of a script with a bad interpreter: status $status, $(cat "$tmp/cli.err")"; fi
+
+    # A 32-bit program (or a script run by one) without the 32-bit recorder.
+    if printf 'int main(void){return 3;}\n' | cc -m32 -x c - -o "$tmp/ret3-32" 2>/dev/null; then
+        mkdir -p "$tmp/rec64"
+        ln -sf "$(cd "$build/recorder" && pwd)/pmutrace-amd64-linux" "$tmp/rec64/pmutrace-amd64-linux"
+        printf '#!%s\n' "$tmp/ret3-32" >"$tmp/ret3.sh"
+        chmod +x "$tmp/ret3.sh"
+        saved_wrapper=$wrapper
+        wrapper="env PMUBENCH_RECORDER_DIR=$tmp/rec64 $wrapper"
+        for p in "$tmp/ret3-32" "$tmp/ret3.sh"; do
+            expect 2 "pmubench record: $p is a 32-bit program and the 32-bit recorder is not built (install gcc-multilib and run make)" -- \
+                record -o "$tmp/ret3.trace" -- "$p"
+        done
+        wrapper=$saved_wrapper
+    fi
+fi
+
+# record writes a file it reads back: a device as its output is refused.
+if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
+    expect 2 "pmubench record: /dev/null is not a regular file (expected a trace file name)" -- \
+        record -o /dev/null -- /bin/true
+fi

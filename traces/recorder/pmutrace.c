@@ -26,6 +26,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
@@ -67,6 +68,16 @@
 #define PT_STORE 2
 #define PT_MODIFY 3
 #define PT_RECORDER "pmubench record (valgrind pmutrace)"
+
+/* Two functions of valgrind's core that its tool headers do not declare
+ * (pub_core_threadstate.h, pub_core_libcfile.h); the tool is linked
+ * statically against libcoregrind, as valgrind's own tools are.
+ * count_living_threads counts the threads that have not exited (the one
+ * making a system call included); safe_fd moves a file descriptor into
+ * valgrind's reserved range above the client's limit and makes it
+ * close-on-exec. */
+extern Int VG_(count_living_threads)(void);
+extern Int VG_(safe_fd)(Int oldfd);
 
 /* ---- instruction descriptors, made once per translation */
 
@@ -135,9 +146,13 @@ static Bool starts_with(const HChar *s, const HChar *prefix)
 /* ---- output: a buffer flushed with VG_(write) */
 
 static const HChar *clo_out = NULL;
+static const HChar *clo_exec_note = NULL;
 static Bool clo_keep_env = False;
 static Int out_fd = -1;
 static Bool out_failed = False;
+/* In a child process made by fork (or vfork, clone without CLONE_VM): the
+ * trace is the parent's, so the child writes nothing at all. */
+static Bool in_child = False;
 static UChar *obuf;
 static UInt opos;
 #define OBUF_SIZE (1u << 20)
@@ -145,6 +160,8 @@ static UInt opos;
 static void out_flush(void)
 {
     UInt done = 0;
+    if (in_child)
+        done = opos; /* a forked child's copy of the buffer: discarded */
     while (done < opos && !out_failed) {
         Int n = VG_(write)(out_fd, obuf + done, opos - done);
         if (n <= 0)
@@ -261,8 +278,13 @@ static Bool after_taken;       /* the last record written is a taken branch's in
 static UInt markers_after;     /* region markers written since then */
 static ULong regions_dropped;  /* markers beyond PT_MAX_MARKERS after a taken branch */
 
-static Bool exited;          /* exit_group (or the last exit) was seen */
+static Bool exited;          /* exit_group (or the last thread's exit) was seen */
 static UInt exit_code;
+
+/* An execve in progress: the trace was ended (END at byte exec_offset) and
+ * the note file made before the system call; if it fails, both are undone. */
+static Bool exec_pending;
+static Off64T exec_offset;
 
 /* Writes the pending instruction; `next` is the address of the instruction
  * that follows it in its thread (for a conditional branch's outcome). */
@@ -327,6 +349,8 @@ static void flush_pending(ULong next)
 /* Called at every executed IMark. */
 static VG_REGPARM(1) void insn_begin(InsnDesc *d)
 {
+    if (in_child)
+        return;
     if (skipping && running_tid == skip_tid) {
         if (d->addr != skip_return)
             return; /* inside a region function */
@@ -348,6 +372,8 @@ static VG_REGPARM(1) void insn_begin(InsnDesc *d)
  * skipped until its thread reaches the return address. */
 static VG_REGPARM(3) void region_enter(InsnDesc *d, UWord ret, UWord arg)
 {
+    if (in_child)
+        return;
     if (skipping && running_tid == skip_tid)
         return; /* a region function called inside one: part of the skipped code */
     ULong return_address = ret;
@@ -657,18 +683,90 @@ static void pt_pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
         flush_pending(VG_(get_IP)(tid));
 }
 
+static void write_end(Bool killed, UInt code);
+static void print_notes(void);
+
+static Bool is_execve(UInt no)
+{
+    return no == __NR_execve || no == __NR_execveat;
+}
+
+/* An execve that may succeed (execve of an executable regular file, or any
+ * execveat): the new program replaces valgrind's process (valgrind runs it
+ * natively, --trace-children=no) and no exit hook runs, so the trace ends
+ * here: the pending instruction (the system call) and an END record, status
+ * exited, code 0 (the format has no status for an execve), written out now.
+ * The note file (--pmutrace-exec-note) tells `pmubench record`.  If the
+ * execve fails after all, pt_post_syscall undoes both. */
+static void trace_execve(UInt no, UWord *args, UInt n_args)
+{
+    if (no == __NR_execve) {
+        struct vg_stat st;
+        if (n_args < 1 || !args[0] || sr_isError(VG_(stat)((const HChar *)args[0], &st)) ||
+            !VKI_S_ISREG(st.mode) || !(st.mode & 0111))
+            return; /* fails: e.g. execvp trying the folders of PATH */
+    }
+    flush_pending(0);
+    out_flush();
+    exec_offset = VG_(lseek)(out_fd, 0, VKI_SEEK_CUR);
+    if (exec_offset < 0)
+        return;
+    write_end(False, 0);
+    exec_pending = True;
+    if (clo_exec_note) {
+        SysRes sr = VG_(open)(clo_exec_note, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
+        if (!sr_isError(sr))
+            VG_(close)((Int)sr_Res(sr));
+    }
+    print_notes();
+}
+
 static void pt_pre_syscall(ThreadId tid, UInt no, UWord *args, UInt n_args)
 {
     (void)tid;
-    if (n_args >= 1 && no == __NR_exit_group) {
+    if (in_child || n_args < 1)
+        return;
+    /* The plain exit of the last living thread ends the process as
+     * exit_group does (e.g. syscall(SYS_exit, 9) in a single-threaded
+     * program); another thread's exit does not. */
+    if (no == __NR_exit_group || (no == __NR_exit && VG_(count_living_threads)() <= 1)) {
         exited = True;
         exit_code = (UInt)(args[0] & 0xff);
+    } else if (is_execve(no)) {
+        trace_execve(no, args, n_args);
     }
 }
 
 static void pt_post_syscall(ThreadId tid, UInt no, UWord *args, UInt n_args, SysRes res)
 {
-    (void)tid; (void)no; (void)args; (void)n_args; (void)res;
+    (void)tid; (void)args; (void)n_args; (void)res;
+    /* Back here after an execve: it failed.  The recording goes on over
+     * the END record written (what follows is at least as long: a later END
+     * has at least as many instructions). */
+    if (exec_pending && is_execve(no)) {
+        exec_pending = False;
+        VG_(lseek)(out_fd, exec_offset, VKI_SEEK_SET);
+        if (clo_exec_note)
+            VG_(unlink)(clo_exec_note);
+    }
+}
+
+/* The child of a fork: the parent goes on writing the trace; the child
+ * stops recording (its instructions are not recorded, its exit writes no
+ * END record), drops its copy of the buffer and closes its copy of the
+ * trace file. */
+static void pt_atfork_child(ThreadId tid)
+{
+    (void)tid;
+    in_child = True;
+    opos = 0;
+    pend = NULL;
+    n_acc = 0;
+    skipping = False;
+    exec_pending = False;
+    if (out_fd >= 0)
+        VG_(close)(out_fd);
+    out_fd = -1;
 }
 
 /* ---- options, start, end */
@@ -676,6 +774,7 @@ static void pt_post_syscall(ThreadId tid, UInt no, UWord *args, UInt n_args, Sys
 static Bool pt_process_option(const HChar *arg)
 {
     if VG_STR_CLO (arg, "--pmutrace-out", clo_out) {
+    } else if VG_STR_CLO (arg, "--pmutrace-exec-note", clo_exec_note) {
     } else if VG_BOOL_CLO (arg, "--pmutrace-keep-env", clo_keep_env) {
     } else
         return False;
@@ -686,7 +785,9 @@ static void pt_print_usage(void)
 {
     VG_(printf)("    --pmutrace-out=FILE       write the pmubench trace to FILE [required]\n"
                 "    --pmutrace-keep-env=no|yes  leave valgrind's LD_PRELOAD and VALGRIND_LIB\n"
-                "                              in the client's environment [no]\n");
+                "                              in the client's environment [no]\n"
+                "    --pmutrace-exec-note=FILE  create FILE when the program calls execve\n"
+                "                              (the trace ends there) [none]\n");
 }
 
 static void pt_print_debug_usage(void)
@@ -703,7 +804,9 @@ static void pt_post_clo_init(void)
         VG_(fmsg)("pmutrace: cannot create %s\n", clo_out);
         VG_(exit)(2);
     }
-    out_fd = (Int)sr_Res(sr);
+    /* In valgrind's reserved range, close-on-exec: the program sees the
+     * file descriptors of a native run, and a program it execs none. */
+    out_fd = VG_(safe_fd)((Int)sr_Res(sr));
     obuf = VG_(malloc)("pmutrace.out", OBUF_SIZE);
     seen_cap = 1u << 16;
     seen = VG_(calloc)("pmutrace.seen", seen_cap, sizeof *seen);
@@ -729,20 +832,18 @@ static void pt_post_clo_init(void)
     put_text(PT_RECORDER, VG_(strlen)(PT_RECORDER));
 }
 
-/* valgrind's fini gets no exit code: the exit status comes from the
- * exit_group system call.  Without one the program was killed by a signal:
- * status 1 and code 0, a single byte that `pmubench record` overwrites with
- * the signal number it learns from waitpid. */
-static void pt_fini(Int exitcode)
+/* The END record, written out now. */
+static void write_end(Bool killed, UInt code)
 {
-    (void)exitcode;
-    flush_pending(0);
     put_byte(PT_END);
     put_varint(instructions);
-    put_byte(exited ? 0 : 1);
-    put_varint(exited ? exit_code : 0);
+    put_byte(killed ? 1 : 0);
+    put_varint(code);
     out_flush();
-    VG_(close)(out_fd);
+}
+
+static void print_notes(void)
+{
     if (out_failed)
         VG_(umsg)("pmutrace: writing %s failed\n", clo_out);
     if (dropped_accesses)
@@ -754,6 +855,22 @@ static void pt_fini(Int exitcode)
     if (many_threads)
         VG_(umsg)("pmutrace: the program ran several threads; all but the first are "
                   "recorded as thread 1\n");
+}
+
+/* valgrind's fini gets no exit code: the exit status comes from the
+ * exit_group system call (or the last thread's exit).  Without one the
+ * program was killed by a signal: status 1 and code 0, a single byte that
+ * `pmubench record` overwrites with the signal number it learns from
+ * waitpid. */
+static void pt_fini(Int exitcode)
+{
+    (void)exitcode;
+    if (in_child)
+        return; /* a forked child: the parent ends the trace */
+    flush_pending(0);
+    write_end(!exited, exited ? exit_code : 0);
+    VG_(close)(out_fd);
+    print_notes();
 }
 
 static void pt_pre_clo_init(void)
@@ -769,6 +886,7 @@ static void pt_pre_clo_init(void)
     VG_(needs_syscall_wrapper)(pt_pre_syscall, pt_post_syscall);
     VG_(track_start_client_code)(pt_start_client_code);
     VG_(track_pre_deliver_signal)(pt_pre_deliver_signal);
+    VG_(atfork)(NULL, NULL, pt_atfork_child);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(pt_pre_clo_init)
