@@ -31,9 +31,14 @@ RECORDER_TOOLS := $(RECORDER_DIR)/pmutrace-amd64-linux \
 RECORDER_LINKS := $(RECORDER_DIR)/vgpreload_core-amd64-linux.so \
     $(if $(RECORDER_M32),$(RECORDER_DIR)/vgpreload_core-x86-linux.so)
 
-.PHONY: recorder recorder-deps
+.PHONY: recorder recorder-tools recorder-deps
 
-recorder: $(RECORDER_TOOLS) $(RECORDER_LINKS)
+# A second make reads this file again after isa-deps has installed
+# gcc-multilib, so that a fresh machine builds the 32-bit tool too.
+recorder: | recorder-deps isa-deps
+	@$(MAKE) --no-print-directory recorder-tools
+
+recorder-tools: $(RECORDER_TOOLS) $(RECORDER_LINKS)
 
 recorder-deps:
 	@$(NEED) $(VG_INCLUDE)/pub_tool_basics.h valgrind
