@@ -102,6 +102,7 @@ demo: $(BIN)
 	@echo "waveform: $(BUILD)/demo.vcd (open it with gtkwave)"
 
 asan:
+	@$(NEED) clang clang "$$(clang -print-resource-dir)/lib/linux/libclang_rt.asan-x86_64.a" libclang-rt-14-dev
 	$(MAKE) BUILD=build/asan CC=clang CFLAGS="-O1 -g" \
 	    EXTRA="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" check
 
