@@ -47,24 +47,15 @@
 #define PT_ISA64 0
 #endif
 
-/* ---- trace format v1 constants (traces/trace_encoding.h) */
-#define PT_MAGIC "PMUTRACE"
-#define PT_VERSION 1
-#define PT_FLAG_ISA64 1
-#define PT_TAG_JUMP 0x10
-#define PT_TAG_ACCESSES 0x20
-#define PT_TAG_BYTES 0x40
-#define PT_BRANCH_NOT_TAKEN 0x81
-#define PT_BRANCH_TAKEN 0x82
-#define PT_THREAD 0x83
-#define PT_REGION_BEGIN 0x85
-#define PT_REGION_END 0x86
-#define PT_MAX_MARKERS 15 /* region markers between a taken branch and its target */
-#define PT_END 0x8f
-#define PT_SIZE_ESCAPE 63
-#define PT_MAX_ACCESSES 64
-#define PT_MAX_TEXT 4095
-#define PT_LOAD 1
+/* ---- trace format v1: the byte encoding is traces/trace_encoding.h, shared
+ * with the library's writer; the limits below are traces/trace.h's (that
+ * header is the library's, with stdio, and stays out of the tool). */
+#include "../trace_encoding.h"
+#define PT_VERSION 1              /* TRACE_VERSION */
+#define PT_MAX_MARKERS 15         /* TRACE_MAX_MARKERS */
+#define PT_MAX_ACCESSES 64        /* TRACE_MAX_ACCESSES */
+#define PT_MAX_TEXT 4095          /* TRACE_MAX_TEXT - 1 */
+#define PT_LOAD 1                 /* TRACE_LOAD, TRACE_STORE, TRACE_MODIFY */
 #define PT_STORE 2
 #define PT_MODIFY 3
 #define PT_RECORDER "pmubench record (valgrind pmutrace)"
@@ -188,8 +179,6 @@ static inline void put_varint(ULong v)
     put_byte((UInt)v);
 }
 
-static inline ULong zigzag(Long v) { return ((ULong)v << 1) ^ (ULong)(v >> 63); }
-
 static void put_text(const HChar *s, SizeT length)
 {
     if (length > PT_MAX_TEXT)
@@ -295,14 +284,14 @@ static void flush_pending(ULong next)
         return;
     pend = NULL;
     if (pend_thread != cur_thread) {
-        put_byte(PT_THREAD);
+        put_byte(CONTROL_THREAD);
         put_byte(pend_thread);
         cur_thread = pend_thread;
     }
     after_taken = d->branch == BR_ALWAYS || (d->branch == BR_COND && next != d->addr + d->len);
     markers_after = 0;
     if (d->branch != BR_NONE)
-        put_byte(after_taken ? PT_BRANCH_TAKEN : PT_BRANCH_NOT_TAKEN);
+        put_byte(after_taken ? CONTROL_BRANCH_TAKEN : CONTROL_BRANCH_NOT_TAKEN);
 
     /* A load and a store of the same location: one modify. */
     Int n = 0;
@@ -323,8 +312,8 @@ static void flush_pending(ULong next)
 
     Bool jump = d->addr != next_address;
     Bool bytes = bytes_needed(d);
-    put_byte(d->len | (jump ? PT_TAG_JUMP : 0) | (n ? PT_TAG_ACCESSES : 0) |
-             (bytes ? PT_TAG_BYTES : 0));
+    put_byte(d->len | (jump ? TAG_JUMP : 0) | (n ? TAG_ACCESSES : 0) |
+             (bytes ? TAG_BYTES : 0));
     if (jump)
         put_varint(zigzag((Long)(d->addr - next_address)));
     if (bytes)
@@ -333,9 +322,9 @@ static void flush_pending(ULong next)
     if (n) {
         put_varint((ULong)n);
         for (Int i = 0; i < n; i++) {
-            UInt code = acc[i].size < PT_SIZE_ESCAPE ? acc[i].size : PT_SIZE_ESCAPE;
+            UInt code = acc[i].size < ACCESS_SIZE_ESCAPE ? acc[i].size : ACCESS_SIZE_ESCAPE;
             put_byte(acc[i].kind | code << 2);
-            if (code == PT_SIZE_ESCAPE)
+            if (code == ACCESS_SIZE_ESCAPE)
                 put_varint(acc[i].size);
             put_varint(zigzag((Long)(acc[i].addr - last_access)));
             last_access = acc[i].addr;
@@ -431,21 +420,21 @@ static VG_REGPARM(2) void record_access(Addr address, UWord ks)
 
 /* ---- instrumentation */
 
-/* PT_REGION_BEGIN or PT_REGION_END when `name` is a region function, with
+/* CONTROL_REGION_BEGIN or CONTROL_REGION_END when `name` is a region function, with
  * *n the region number in its name (p5mon_asm_begreg_N, p5mon_asm_endreg_N)
  * or ~0u when it is the first argument (pmubench_region_begin/end). */
 static UChar region_function(const HChar *name, UInt *n)
 {
     *n = ~0u;
     if (VG_(strcmp)(name, "pmubench_region_begin") == 0)
-        return PT_REGION_BEGIN;
+        return CONTROL_REGION_BEGIN;
     if (VG_(strcmp)(name, "pmubench_region_end") == 0)
-        return PT_REGION_END;
+        return CONTROL_REGION_END;
     UChar kind;
     if (starts_with(name, "p5mon_asm_begreg_"))
-        kind = PT_REGION_BEGIN;
+        kind = CONTROL_REGION_BEGIN;
     else if (starts_with(name, "p5mon_asm_endreg_"))
-        kind = PT_REGION_END;
+        kind = CONTROL_REGION_END;
     else
         return 0;
     const HChar *digits = name + 17;
@@ -812,9 +801,9 @@ static void pt_post_clo_init(void)
     seen = VG_(calloc)("pmutrace.seen", seen_cap, sizeof *seen);
 
     for (Int i = 0; i < 8; i++)
-        put_byte((UChar)PT_MAGIC[i]);
+        put_byte((UChar)TRACE_MAGIC[i]);
     put_varint(PT_VERSION);
-    put_varint(PT_ISA64 ? PT_FLAG_ISA64 : 0);
+    put_varint(PT_ISA64 ? TRACE_FLAG_ISA64 : 0);
     const HChar *exe = VG_(args_the_exename) ? VG_(args_the_exename) : "";
     put_text(exe, VG_(strlen)(exe));
     /* The arguments, separated by single spaces (cut at 4095 bytes). */
@@ -835,7 +824,7 @@ static void pt_post_clo_init(void)
 /* The END record, written out now. */
 static void write_end(Bool killed, UInt code)
 {
-    put_byte(PT_END);
+    put_byte(CONTROL_END);
     put_varint(instructions);
     put_byte(killed ? 1 : 0);
     put_varint(code);
