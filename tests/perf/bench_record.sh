@@ -29,22 +29,8 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The input: 102,400+ bytes of random words from a fixed linear
-# congruential sequence (the same text as tests/traces/accuracy.sh).
-awk 'BEGIN {
-    x = 12345; n = 0
-    while (n < 102400) {
-        x = (x * 1103515245 + 12345) % 2147483648
-        len = 2 + int(x / 65536) % 9; w = ""
-        for (k = 0; k < len; k++) {
-            x = (x * 1103515245 + 12345) % 2147483648
-            w = w sprintf("%c", 97 + int(x / 65536) % 26)
-        }
-        x = (x * 1103515245 + 12345) % 2147483648
-        sep = (int(x / 65536) % 8 == 0) ? "\n" : " "
-        printf "%s%s", w, sep; n += len + 1
-    }
-    printf "\n" }' >"$tmp/text"
+# The input: 102,400+ bytes of deterministic random words.
+sh tests/traces/make_text.sh >"$tmp/text"
 
 now() { date +%s.%N; }
 env_vars=$("$pmubench" record --env)

@@ -48,20 +48,7 @@ fi
 mkdir "$tmp/dir"
 i=0
 while [ $i -lt 40 ]; do : >"$tmp/dir/file$i"; i=$((i + 1)); done
-awk 'BEGIN {
-    x = 12345; n = 0
-    while (n < 102400) {
-        x = (x * 1103515245 + 12345) % 2147483648
-        len = 2 + int(x / 65536) % 9; w = ""
-        for (k = 0; k < len; k++) {
-            x = (x * 1103515245 + 12345) % 2147483648
-            w = w sprintf("%c", 97 + int(x / 65536) % 26)
-        }
-        x = (x * 1103515245 + 12345) % 2147483648
-        sep = (int(x / 65536) % 8 == 0) ? "\n" : " "
-        printf "%s%s", w, sep; n += len + 1
-    }
-    printf "\n" }' >"$tmp/text"
+sh tests/traces/make_text.sh >"$tmp/text"
 
 env_vars=$("$pmubench" record --env)
 failed=0
