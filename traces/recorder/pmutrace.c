@@ -111,7 +111,7 @@ static void classify(InsnDesc *d)
     if ((op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3))
         d->branch = BR_COND;
     else if (op == 0xe8 || op == 0xe9 || op == 0xeb || op == 0xc2 || op == 0xc3 || op == 0xca ||
-             op == 0xcb || op == 0xcf || op == 0xcd || op == 0xcc || op == 0xce ||
+             op == 0xcb || op == 0xcf || op == 0xcd || op == 0xcc || op == 0xce || op == 0xf1 ||
              (!PT_ISA64 && (op == 0x9a || op == 0xea)))
         d->branch = BR_ALWAYS;
     else if (op == 0xff && i + 1 < n) {
