@@ -19,6 +19,16 @@ expect() {
     fi
 }
 
+# trace_shows TRACE PATTERN WHAT: `trace info --json TRACE` matches the
+# grep pattern PATTERN (e.g. its END record), or WHAT fails.
+trace_shows() {
+    if pmubench trace info --json "$1" | grep -q "$2"; then
+        pass
+    else
+        fail "$3: $(pmubench trace info --json "$1" 2>&1)"
+    fi
+}
+
 expect 2 "pmubench: unknown command 'frobnicate' (try 'pmubench --help')" -- frobnicate
 expect 0 "" -- --help
 expect 0 "" -- run --help
@@ -647,8 +657,7 @@ int main(void)
 CEOF
     if cc -O2 "$tmp/fork.c" -o "$tmp/fork"; then
         expect 4 "" -- record -o "$tmp/fork.trace" -- "$tmp/fork"
-        if pmubench trace info --json "$tmp/fork.trace" | grep -q '"end": "exited", "code": 4,'; then
-            pass; else fail "record of a program that forks: $(pmubench trace info --json "$tmp/fork.trace" 2>&1)"; fi
+        trace_shows "$tmp/fork.trace" '"end": "exited", "code": 4,' "record of a program that forks"
     else
         fail "cannot compile fork.c"
     fi
@@ -657,8 +666,7 @@ CEOF
     # program's, and one warning says so.
     expect 0 "pmubench record: sh called execve: the trace ends there (the new program is not recorded)" -- \
         record -o "$tmp/exec.trace" -- sh -c 'exec /bin/true'
-    if pmubench trace info --json "$tmp/exec.trace" | grep -q '"program": "[^"]*/sh", "args": "-c exec /bin/true", .*"end": "exited", "code": 0,'; then
-        pass; else fail "record of sh -c 'exec /bin/true': $(pmubench trace info --json "$tmp/exec.trace" 2>&1)"; fi
+    trace_shows "$tmp/exec.trace" '"program": "[^"]*/sh", "args": "-c exec /bin/true", .*"end": "exited", "code": 0,' "record of sh -c 'exec /bin/true'"
     cat >"$tmp/exec.c" <<'CEOF'
 #include <unistd.h>
 int main(void)
@@ -680,13 +688,11 @@ CEOF
     if cc -O2 "$tmp/exec.c" -o "$tmp/exec" && cc -O2 "$tmp/execfail.c" -o "$tmp/execfail"; then
         expect 8 "pmubench record: $tmp/exec called execve: the trace ends there (the new program is not recorded)" -- \
             record -o "$tmp/exec8.trace" -- "$tmp/exec"
-        if pmubench trace info --json "$tmp/exec8.trace" | grep -q '"end": "exited", "code": 0,'; then
-            pass; else fail "record of a program that execs: $(pmubench trace info --json "$tmp/exec8.trace" 2>&1)"; fi
+        trace_shows "$tmp/exec8.trace" '"end": "exited", "code": 0,' "record of a program that execs"
         printf 'not a program\n' >"$tmp/garbage"
         chmod +x "$tmp/garbage"
         expect 5 "" -- record -o "$tmp/execfail.trace" -- "$tmp/execfail" "$tmp/garbage"
-        if pmubench trace info --json "$tmp/execfail.trace" | grep -q '"end": "exited", "code": 5,'; then
-            pass; else fail "record of a failed execve: $(pmubench trace info --json "$tmp/execfail.trace" 2>&1)"; fi
+        trace_shows "$tmp/execfail.trace" '"end": "exited", "code": 5,' "record of a failed execve"
         if ls -a "$tmp" | grep -q '\.exec$'; then fail "record left an execve note behind"; else pass; fi
     else
         fail "cannot compile exec.c"
@@ -696,8 +702,7 @@ CEOF
     printf '#include <unistd.h>\nint main(void){ syscall(60, 9); return 1; }\n' >"$tmp/exit9.c"
     if cc -O2 "$tmp/exit9.c" -o "$tmp/exit9"; then
         expect 9 "" -- record -o "$tmp/exit9.trace" -- "$tmp/exit9"
-        if pmubench trace info --json "$tmp/exit9.trace" | grep -q '"end": "exited", "code": 9,'; then
-            pass; else fail "record of SYS_exit: $(pmubench trace info --json "$tmp/exit9.trace" 2>&1)"; fi
+        trace_shows "$tmp/exit9.trace" '"end": "exited", "code": 9,' "record of SYS_exit"
     else
         fail "cannot compile exit9.c"
     fi
@@ -705,8 +710,7 @@ CEOF
         printf 'int main(void){ __asm__ volatile("int $0x80" :: "a"(1), "b"(11)); return 1; }\n' |
         cc -m32 -x c - -o "$tmp/exit11-32" 2>/dev/null; then
         expect 11 "" -- record -o "$tmp/exit11.trace" -- "$tmp/exit11-32"
-        if pmubench trace info --json "$tmp/exit11.trace" | grep -q '"isa": 32, .*"end": "exited", "code": 11,'; then
-            pass; else fail "record of i386 exit: $(pmubench trace info --json "$tmp/exit11.trace" 2>&1)"; fi
+        trace_shows "$tmp/exit11.trace" '"isa": 32, .*"end": "exited", "code": 11,' "record of i386 exit"
     fi
 
     # A script whose interpreter does not exist: valgrind's line, then ours.
