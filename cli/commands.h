@@ -10,5 +10,8 @@ int cmd_list(int argc, char **argv);
 int cmd_alloc(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+int cmd_p5mon(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

@@ -16,6 +16,9 @@ static const struct command {
     {"alloc", cmd_alloc, "plan events onto ESCRs and counters in the fewest runs"},
     {"trace", cmd_trace, "import, summarise and print traces"},
     {"record", cmd_record, "record a program's run as a trace (valgrind pmutrace)"},
+    {"stat", cmd_stat, "count events of a trace or program on a simulated model (or hardware)"},
+    {"p5mon", cmd_p5mon, "run_p5mon-compatible driver: PARMS file, event pairs, confidence intervals"},
+    {"compare", cmd_compare, "put two count sets side by side (Table 5.6 layout)"},
 };
 
 static void usage(FILE *to)

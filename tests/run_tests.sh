@@ -67,10 +67,13 @@ for script in tests/bench/*.pmu tests/bench/errors/*.pmu; do
     pass
 done
 
-# 3. Command-line tests (exit codes and messages of the CLI itself).
-if [ -f tests/cli_tests.sh ]; then
-    . tests/cli_tests.sh
-fi
+# 3. Command-line tests (exit codes and messages of the CLI itself):
+# tests/cli_tests.sh first (it defines expect and trace_shows), then each
+# command's own tests/cli_*.sh.
+. tests/cli_tests.sh
+for cli_script in tests/cli_*.sh; do
+    [ "$cli_script" = tests/cli_tests.sh ] || . "$cli_script"
+done
 
 # 4. Every test docs/semantics.md names exists.
 missing=$(grep -o 'bench:[a-z0-9_]\+\|unit:test_[a-z0-9_]\+' docs/semantics.md | sort -u |

@@ -1,0 +1,96 @@
+/* The trace-driven P5 (Pentium) timing model: turns a trace (traces/trace.h)
+ * into per-cycle event occurrences fed to the simulated P5 PMU
+ * (pmu/p5_pmu.h), which the programming library programs through the MSR
+ * backend interface exactly as it would program hardware.  docs/p5-model.md
+ * says what each of the 38 events counts here.
+ *
+ *   struct p5_config config;
+ *   p5_config_preset("p5", &config, error, sizeof error);
+ *   p5_config_set(&config, "btb_entries", "512", error, sizeof error);
+ *   struct msr_backend *backend = p5_backend_create();
+ *   ... program_setup()/program_start() through the backend ...
+ *   struct p5_sim_result result;
+ *   p5_simulate_trace(path, &config, backend, &hooks, &result, error, sizeof error);
+ *   ... program_stop()/program_read() ...
+ */
+#ifndef SIM_P5_MODEL_H
+#define SIM_P5_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmu/msr.h"
+
+/* Errata of seed 001 appendix A that change counts; each may be switched
+ * off (p5_config.errata is a mask of these). */
+enum p5_erratum {
+    P5_ERRATUM_MISALIGNED_DOUBLE_MISS = 1u << 0, /* data read/write miss count twice */
+    P5_ERRATUM_MISALIGNED_DOUBLE_ACCESS = 1u << 1, /* data read/write count twice */
+    P5_ERRATUM_FST_MISALIGNED_TWICE = 1u << 2,   /* 0x0b counts twice for FST/FSTP */
+    P5_ERRATUM_MISALIGNED_STALL_2 = 1u << 3,     /* 0x1a: 2 stall clocks, not 3 */
+    P5_ERRATA_ALL = (1u << 4) - 1,
+};
+
+struct p5_cache_config {
+    uint32_t size;      /* bytes */
+    uint32_t ways;
+    uint32_t line;      /* bytes */
+};
+
+struct p5_tlb_config {
+    uint32_t entries;
+    uint32_t ways;
+    uint32_t page;      /* bytes */
+};
+
+struct p5_config {
+    char name[32];                  /* the preset it started from */
+    struct p5_cache_config dcache;  /* L1 data: LRU, write-back, no write allocate */
+    struct p5_cache_config icache;  /* L1 code */
+    struct p5_tlb_config dtlb, itlb;
+    uint32_t dcache_banks;          /* interleave banks of 4 bytes (bank conflicts) */
+    uint32_t btb_entries, btb_ways; /* 2-bit history, allocated on taken branches */
+    uint32_t write_buffers;         /* one per pipe on the P5 */
+    /* Clocks (core clocks) for the clock count: */
+    uint32_t l2_latency;            /* an L1 miss that hits the L2 */
+    uint32_t memory_latency;        /* an L2 miss */
+    uint32_t l2_size, l2_ways, l2_line; /* 0 size: no L2 (every L1 miss goes to memory) */
+    uint32_t mispredict_penalty;    /* clocks lost on a mispredicted branch */
+    uint32_t errata;                /* enum p5_erratum mask */
+};
+
+/* Fills `config` with a named preset: "p5" (seed 001 Table 5.5, the
+ * thesis machine) or "host" (this machine's L1/L2 geometry from
+ * /sys/devices/system/cpu/cpu0/cache).  False with a one-line error naming
+ * the preset (or the /sys file) otherwise. */
+bool p5_config_preset(const char *name, struct p5_config *config, char *error, size_t error_size);
+
+/* Sets one parameter by name (docs/p5-model.md lists them), e.g.
+ * "dcache_size" "16384"; false with a one-line error for an unknown name or
+ * a bad value (not a number, not a power of two where one is needed...). */
+bool p5_config_set(struct p5_config *config, const char *name, const char *value, char *error,
+                   size_t error_size);
+
+/* Region markers in the trace: called at each, so that a driver may start
+ * or stop counters there as run_p5mon's stubs do (seed 001, 4.2.2). */
+struct p5_sim_hooks {
+    void (*region)(void *context, bool begin, uint32_t region);
+    void *context;
+};
+
+struct p5_sim_result {
+    uint64_t instructions;  /* INSN records simulated */
+    uint64_t cycles;        /* clocks the model took */
+    uint64_t regions;       /* region markers seen */
+};
+
+/* Runs the trace at `path` through the model, in constant memory, feeding
+ * the P5 PMU behind `backend` (which must come from p5_backend_create()).
+ * `hooks` may be NULL.  False with a one-line error ("PATH: byte offset N:
+ * ...", or the instruction's address when its bytes do not decode). */
+bool p5_simulate_trace(const char *path, const struct p5_config *config,
+                       struct msr_backend *backend, const struct p5_sim_hooks *hooks,
+                       struct p5_sim_result *result, char *error, size_t error_size);
+
+#endif
