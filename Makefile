@@ -25,7 +25,9 @@ LIBS := -lcapstone
 .DEFAULT_GOAL := all
 
 include traces/recorder/recorder.mk
+include traces/wc/wc.mk
 
+.PHONY: accuracy-deps
 .PHONY: all check unit-tests test-deps diff-deps isa-deps libpfm4-diff objdump-check bench demo \
     asan memcheck coverage clang-check fuzz clean
 
@@ -73,12 +75,26 @@ $(OBJDUMP_CHECK): tests/isa/objdump_check.c $(LIB) | isa-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS_ALL) $(LIBS)
 
+# tests/traces/accuracy.sh: the single-stepping reference counter and the
+# 32-bit static compute kernel (no $(EXTRA): a 32-bit static program has no
+# sanitizer runtime, and the counter is a reference, not code under test).
+ACCURACY_BINS := $(BUILD)/tests/stepcount $(if $(RECORDER_M32),$(BUILD)/tests/kernel32)
+accuracy-deps: $(ACCURACY_BINS)
+
+$(BUILD)/tests/stepcount: tests/traces/stepcount.c
+	@mkdir -p $(dir $@)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -o $@ $<
+
+$(BUILD)/tests/kernel32: tests/traces/kernel.c | isa-deps
+	@mkdir -p $(dir $@)
+	$(CC) -m32 -static $(STD) $(WARN) -O2 -o $@ $<
+
 diff-deps:
 	@$(NEED) /usr/include/perfmon/pfmlib.h libpfm4-dev
 
 # The tests: cmocka unit tests, then every bench script against its
 # expected output.  RUN_WRAPPER runs each under valgrind for memcheck.
-check: all unit-tests libpfm4-diff objdump-check recorder clang-check
+check: all unit-tests libpfm4-diff objdump-check recorder clang-check accuracy-deps wc
 	@sh tests/run_tests.sh $(BUILD) $(RUN_WRAPPER)
 
 # Figures, not tests: encoding speed against libpfm4, the PMU's cycle rate,
@@ -95,7 +111,8 @@ bench: $(BIN) $(LIB) recorder | diff-deps
 clang-check: test-deps diff-deps
 	@$(NEED) clang clang
 	@clang $(STD) $(WARN) -I. -fsyntax-only $(LIB_SRCS) $(CLI_SRCS) $(UNIT_SRCS) tests/fuzz/*.c \
-	    tests/diff/*.c tests/perf/*.c tests/isa/*.c
+	    tests/diff/*.c tests/perf/*.c tests/isa/*.c \
+	    tests/traces/stepcount.c tests/traces/kernel.c
 
 demo: $(BIN)
 	$(BIN) run tests/bench/demo.pmu --vcd $(BUILD)/demo.vcd
@@ -127,13 +144,14 @@ fuzz:
 	$(MAKE) BUILD=build/fuzz CC=clang CFLAGS="-O1 -g" \
 	    EXTRA="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" build/fuzz/libpmubench.a
 	@mkdir -p build/fuzz/corpus_script build/fuzz/corpus_event_spec build/fuzz/corpus_experiment \
-	    build/fuzz/corpus_trace_reader build/fuzz/corpus_lackey
+	    build/fuzz/corpus_trace_reader build/fuzz/corpus_lackey build/fuzz/corpus_parms
 	cp tests/bench/*.pmu tests/bench/errors/*.pmu build/fuzz/corpus_script/
 	cp tests/fuzz/corpus_event_spec/* build/fuzz/corpus_event_spec/
 	cp tests/fuzz/corpus_experiment/* build/fuzz/corpus_experiment/
 	cp tests/fuzz/corpus_trace_reader/* build/fuzz/corpus_trace_reader/
 	cp tests/fuzz/corpus_lackey/* build/fuzz/corpus_lackey/
-	for target in script event_spec experiment trace_reader lackey; do \
+	cp tests/fuzz/corpus_parms/* build/fuzz/corpus_parms/
+	for target in script event_spec experiment trace_reader lackey parms; do \
 	    clang $(STD) $(WARN) -I. -g $(FUZZ_FLAGS) tests/fuzz/fuzz_$$target.c \
 	        build/fuzz/libpmubench.a -o build/fuzz/fuzz_$$target && \
 	    build/fuzz/fuzz_$$target -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \

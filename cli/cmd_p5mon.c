@@ -1,11 +1,373 @@
-/* pmubench p5mon: being written (issue 5). */
+/* pmubench p5mon [PARMS] [-F name=value ...]
+ *
+ * run_p5mon (seed 001 chapter 4, appendix C) on the simulated P5: reads
+ * the IMPACT PARMS file, measures the selected events two at a time over
+ * the repetitions by simulating a trace (recording `command` first when no
+ * trace is given), prints the report and writes the output file.
+ * docs/p5mon.md. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "sim/p5/p5_model.h"
+#include "sim/p5mon/driver.h"
+#include "sim/p5mon/parms.h"
+#include "sim/p5mon/report.h"
+
+static const char p5mon_usage[] =
+    "usage: pmubench p5mon [PARMS] [-F name=value | -Fname=value ...]\n"
+    "  PARMS     an IMPACT parameter file with a (p5mon section (default:\n"
+    "            ./STD_PARMS when it exists)\n"
+    "  -F        sets or replaces one parameter\n"
+    "Parameters: seed 001 Table C.1 (command, repetitions, the 38 events,\n"
+    "count_clocks...), and trace, model, model_NAME, interval (docs/p5mon.md).\n";
+
+static const char default_parms[] = "./STD_PARMS";
+
+struct options {
+    const char *parms_file;       /* NULL: none */
+    int n_overrides;
+    char **overrides;             /* "name=value", in order */
+    char arguments[8192];         /* as given, for the header */
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "pmubench p5mon: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n%s", p5mon_usage);
+    return 2;
+}
+
+static void note_argument(struct options *options, const char *arg)
+{
+    size_t used = strlen(options->arguments);
+    snprintf(options->arguments + used, sizeof options->arguments - used, "%s%s",
+             used ? " " : "", arg);
+}
+
+/* 0 on success, else the exit status. */
+static int parse_options(int argc, char **argv, struct options *options)
+{
+    options->overrides = calloc((size_t)argc, sizeof *options->overrides);
+    if (!options->overrides) {
+        fprintf(stderr, "pmubench p5mon: out of memory\n");
+        return 1;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(p5mon_usage, stdout);
+            return -1;
+        }
+        if (strncmp(arg, "-F", 2) == 0) {
+            if (!arg[2] && i + 1 == argc)
+                return usage_error("%s needs name=value", arg);
+            note_argument(options, arg);
+            if (!arg[2])
+                note_argument(options, argv[i + 1]);
+            options->overrides[options->n_overrides++] = arg[2] ? argv[i] + 2 : argv[++i];
+        } else if (arg[0] == '-' && arg[1]) {
+            return usage_error("unknown option '%s'", arg);
+        } else if (options->parms_file) {
+            return usage_error("one PARMS file at a time (also '%s')", arg);
+        } else {
+            options->parms_file = arg;
+        }
+    }
+    return 0;
+}
+
+static bool read_parms_file(const char *path, struct p5mon_parms *parms, char *error,
+                            size_t error_size)
+{
+    FILE *in = fopen(path, "r");
+    if (!in) {
+        snprintf(error, error_size, "%s: cannot open: %s", path, strerror(errno));
+        return false;
+    }
+    bool ok = p5mon_parms_read(in, path, parms, error, error_size);
+    fclose(in);
+    return ok;
+}
+
+/* Reads PARMS (or ./STD_PARMS), applies the -F arguments, checks. */
+static bool load_parms(struct options *options, struct p5mon_parms *parms, char *error,
+                       size_t error_size)
+{
+    p5mon_parms_defaults(parms);
+    if (!options->parms_file && access(default_parms, F_OK) == 0)
+        options->parms_file = default_parms;
+    if (options->parms_file && !read_parms_file(options->parms_file, parms, error, error_size))
+        return false;
+    for (int i = 0; i < options->n_overrides; i++)
+        if (!p5mon_parms_override(parms, options->overrides[i], i + 1, error, error_size))
+            return false;
+    return p5mon_parms_check(parms, options->parms_file ? options->parms_file : "-F", error,
+                             error_size);
+}
+
+static bool load_model(const struct p5mon_parms *parms, struct p5_config *config, char *error,
+                       size_t error_size)
+{
+    char message[512];
+    if (!p5_config_preset(parms->model.value, config, message, sizeof message)) {
+        snprintf(error, error_size, "%s: %s", parms->model.where, message);
+        return false;
+    }
+    for (int i = 0; i < parms->n_model_parms; i++) {
+        const struct p5mon_model_parm *parm = &parms->model_parms[i];
+        if (!p5_config_set(config, parm->name, parm->setting.value, message, sizeof message)) {
+            snprintf(error, error_size, "%s: %s", parm->setting.where, message);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- Recording `command` when no trace is given */
+
+/* Splits the command into words and `<`/`>` redirections; false with what
+ * was expected. */
+static bool split_command(char *command, char **words, int max_words, const char **input,
+                          const char **output, const char *where, char *error,
+                          size_t error_size)
+{
+    int n = 0;
+    const char **redirect = NULL;
+    for (char *word = strtok(command, " \t"); word; word = strtok(NULL, " \t")) {
+        if (strpbrk(word, "|;&$`'\"\\*?()[]{}~")) {
+            snprintf(error, error_size,
+                     "%s: expected a program, arguments and < > redirections (no shell syntax) "
+                     "in command, got '%s'",
+                     where, word);
+            return false;
+        }
+        if (redirect) {
+            *redirect = word;
+            redirect = NULL;
+        } else if (word[0] == '<' || word[0] == '>') {
+            redirect = word[0] == '<' ? input : output;
+            if (word[1]) {
+                *redirect = word + 1;
+                redirect = NULL;
+            }
+        } else if (n < max_words - 1) {
+            words[n++] = word;
+        } else {
+            snprintf(error, error_size, "%s: expected at most %d words in command", where,
+                     max_words - 1);
+            return false;
+        }
+    }
+    words[n] = NULL;
+    if (redirect || n == 0) {
+        snprintf(error, error_size, "%s: expected %s in command", where,
+                 n == 0 ? "a program" : "a file name after < or >");
+        return false;
+    }
+    return true;
+}
+
+static bool redirect_fd(const char *path, int fd, int *saved, char *error, size_t error_size)
+{
+    FILE *file = fopen(path, fd == 0 ? "r" : "w");
+    if (!file) {
+        snprintf(error, error_size, "%s: cannot open: %s", path, strerror(errno));
+        return false;
+    }
+    fflush(stdout);
+    *saved = dup(fd);
+    dup2(fileno(file), fd);
+    fclose(file);
+    return true;
+}
+
+static void restore_fd(int fd, int saved)
+{
+    if (saved < 0)
+        return;
+    fflush(stdout);
+    dup2(saved, fd);
+    close(saved);
+}
+
+enum { MAX_WORDS = 256 };
+
+/* `command` split for recording. */
+struct command_line {
+    char *copy;                 /* the words point into it */
+    char *words[MAX_WORDS];     /* NULL-terminated */
+    const char *input, *output; /* < and > files, or NULL */
+};
+
+static bool parse_command(const struct p5mon_setting *command, struct command_line *line,
+                          char *error, size_t error_size)
+{
+    memset(line, 0, sizeof *line);
+    line->copy = strdup(command->value);
+    if (!line->copy) {
+        snprintf(error, error_size, "pmubench p5mon: out of memory");
+        return false;
+    }
+    return split_command(line->copy, line->words, MAX_WORDS, &line->input, &line->output,
+                         command->where, error, error_size);
+}
+
+/* Records the command into `trace` with `pmubench record`. */
+static bool record_command(const struct command_line *line, const char *where, const char *trace,
+                           char *error, size_t error_size)
+{
+    int saved_in = -1, saved_out = -1;
+    bool ok = (!line->input || redirect_fd(line->input, 0, &saved_in, error, error_size)) &&
+              (!line->output || redirect_fd(line->output, 1, &saved_out, error, error_size));
+    if (ok) {
+        char *argv[MAX_WORDS + 4] = {"record", "-o", (char *)trace, "--"};
+        int argc = 4;
+        for (int i = 0; line->words[i]; i++)
+            argv[argc++] = line->words[i];
+        argv[argc] = NULL;
+        cmd_record(argc, argv);
+        struct stat st;
+        ok = stat(trace, &st) == 0 && st.st_size > 0;
+        if (!ok)
+            snprintf(error, error_size, "%s: recording the command made no trace", where);
+    }
+    restore_fd(0, saved_in);
+    restore_fd(1, saved_out);
+    return ok;
+}
+
+/* ---- Simulating */
+
+struct simulation {
+    const char *trace;
+    const struct p5_config *config;
+};
+
+static bool simulate(void *context, struct msr_backend *backend, const struct p5_sim_hooks *hooks,
+                     char *error, size_t error_size)
+{
+    const struct simulation *simulation = context;
+    struct p5_sim_result result;
+    return p5_simulate_trace(simulation->trace, simulation->config, backend, hooks, &result,
+                             error, error_size);
+}
+
+static double seconds_since(const struct timespec *start)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+static void print_header(const struct options *options, const struct p5mon_parms *parms,
+                         const char *trace)
+{
+    time_t now = time(NULL);
+    char started[64], directory[4096];
+    snprintf(started, sizeof started, "%s", ctime(&now));
+    started[strcspn(started, "\n")] = '\0';
+    if (!getcwd(directory, sizeof directory))
+        snprintf(directory, sizeof directory, "(unknown)");
+    struct p5mon_header header = {
+        .started = started,
+        .directory = directory,
+        .parms_file = options->parms_file ? options->parms_file : "(none)",
+        .arguments = options->arguments,
+        .command = parms->command.value[0] ? parms->command.value : "(none)",
+        .trace = trace,
+    };
+    p5mon_print_header(stdout, &header);
+}
+
+/* Measures, reports, writes the output file: the exit status. */
+static int measure(const struct options *options, const struct p5mon_parms *parms,
+                   const struct p5_config *config, const char *trace)
+{
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    print_header(options, parms, trace);
+    struct simulation simulation = {trace, config};
+    struct p5mon_results results;
+    char error[1024];
+    if (!p5mon_measure(parms, simulate, &simulation, stderr, &results, error, sizeof error)) {
+        fprintf(stderr, "%s: %s\n", trace, error);
+        return 1;
+    }
+    p5mon_print_results(stdout, &results);
+    p5mon_print_timing(stdout, seconds_since(&start), results.executions);
+    int status = 0;
+    if (parms->output_file.value[0] &&
+        !p5mon_write_output(parms->output_file.value, &results, error, sizeof error)) {
+        fprintf(stderr, "%s\n", error);
+        status = 1;
+    }
+    p5mon_results_free(&results);
+    return status;
+}
+
+/* Records the command into a temporary trace and measures that. */
+static int record_and_measure(const struct options *options, const struct p5mon_parms *parms,
+                              const struct p5_config *config, const struct command_line *line,
+                              char *error, size_t error_size)
+{
+    const char *dir = getenv("TMPDIR");
+    char trace[4096];
+    snprintf(trace, sizeof trace, "%s/pmubench-p5mon-XXXXXX", dir && dir[0] ? dir : "/tmp");
+    int fd = mkstemp(trace);
+    if (fd < 0) {
+        fprintf(stderr, "pmubench p5mon: cannot create a temporary trace in %s: %s\n",
+                dir && dir[0] ? dir : "/tmp", strerror(errno));
+        return 1;
+    }
+    close(fd);
+    int status = 1;
+    if (record_command(line, parms->command.where, trace, error, error_size))
+        status = measure(options, parms, config, trace);
+    else
+        fprintf(stderr, "%s\n", error);
+    unlink(trace);
+    return status;
+}
+
+static int run(struct options *options, struct p5mon_parms *parms)
+{
+    char error[8192];
+    struct p5_config config;
+    if (!load_parms(options, parms, error, sizeof error) ||
+        !load_model(parms, &config, error, sizeof error)) {
+        fprintf(stderr, "%s\n", error);
+        return 2;
+    }
+    if (!parms->user_events && !parms->kernel_events)
+        fprintf(stderr, "pmubench p5mon: warning: user_events and kernel_events are both no: "
+                        "nothing is counted\n");
+    if (parms->trace.value[0])
+        return measure(options, parms, &config, parms->trace.value);
+    struct command_line line;
+    bool parsed = parse_command(&parms->command, &line, error, sizeof error);
+    int status = parsed ? record_and_measure(options, parms, &config, &line, error, sizeof error)
+                        : 2;
+    if (!parsed)
+        fprintf(stderr, "%s\n", error);
+    free(line.copy);
+    return status;
+}
 
 int cmd_p5mon(int argc, char **argv)
 {
-    (void)argc;
-    fprintf(stderr, "pmubench %s: not built yet\n", argv[0]);
-    return 2;
+    struct options options = {0};
+    struct p5mon_parms *parms = malloc(sizeof *parms);
+    int status = parms ? parse_options(argc, argv, &options) : 1;
+    if (status == 0)
+        status = run(&options, parms);
+    free(options.overrides);
+    free(parms);
+    return status < 0 ? 0 : status;
 }

@@ -1,11 +1,451 @@
-/* pmubench stat: being written (issue 5). */
+/* pmubench stat: perf-stat-like counting on the simulated P5, or on real
+ * hardware through the msr device (docs/stat.md). */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "bench/atomic_file.h"
 #include "commands.h"
+#include "json.h"
+#include "pmu/alloc.h"
+#include "pmu/msr_linux.h"
+#include "sim/stat/stat_run.h"
+
+static const char stat_usage[] =
+    "usage: pmubench stat [-m MODEL] [-F NAME=VALUE]... -e EVENT[,EVENT...]... [--region N]\n"
+    "                     [-x SEP | --json] [-o FILE] (--trace FILE | -- PROGRAM [ARGS...])\n"
+    "       pmubench stat --backend msr [--cpu N] [--msr-device PATH] -e EVENT[,EVENT...]...\n"
+    "                     [-x SEP | --json] [-o FILE] -- PROGRAM [ARGS...]\n"
+    "  counts P5 events (names as 'pmubench list p5' shows them, with or without\n"
+    "  'p5::' and ':u'/':k') in the fewest runs of the two counters\n"
+    "  -m MODEL          the simulated model's preset: p5 (default, seed 001 Table 5.5)\n"
+    "                    or host (this machine's cache geometry); docs/p5-model.md\n"
+    "  -F NAME=VALUE     set one model parameter (docs/p5-model.md lists them)\n"
+    "  --trace FILE      simulate a recorded trace; '-- PROGRAM' records one first\n"
+    "  --region N        count only inside region N (its begin to end markers)\n"
+    "  -x SEP            one line per event: VALUE SEP SEP EVENT SEP SEP (perf stat -x)\n"
+    "  --json            {\"model\", \"trace\", \"counts\": {EVENT: COUNT}}\n"
+    "  -o FILE           write the counts to FILE (whole or not at all)\n"
+    "  --backend msr     program real P5 hardware through /dev/cpu/N/msr (refused on\n"
+    "                    any other processor) and count PROGRAM's run on CPU N\n";
+
+enum { MAX_EVENTS = ALLOC_MAX_REQUESTS, MAX_PARAMS = 64, MAX_CPU = 1023 };
+
+struct stat_args {
+    const char *model;
+    const char *params[MAX_PARAMS];
+    int n_params;
+    char *events[MAX_EVENTS];  /* the user's strings, split at commas */
+    int n_events;
+    const char *trace;
+    long region;
+    const char *separator;
+    bool json;
+    const char *output;
+    bool hardware;
+    int cpu;
+    const char *device;
+    int program;               /* argv index of PROGRAM, or 0 */
+};
+
+static int usage_error(const char *fmt, const char *what)
+{
+    fputs("pmubench stat: ", stderr);
+    fprintf(stderr, fmt, what);
+    fputc('\n', stderr);
+    return 2;
+}
+
+static int add_events(struct stat_args *args, char *list)
+{
+    for (char *name = strtok(list, ","); name; name = strtok(NULL, ",")) {
+        if (args->n_events == MAX_EVENTS)
+            return usage_error("more than %s events", "256");
+        args->events[args->n_events++] = name;
+    }
+    return 0;
+}
+
+static bool parse_number(const char *text, long max, long *value)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (!*text || *end || errno || v < 0 || v > max)
+        return false;
+    *value = v;
+    return true;
+}
+
+/* The option at argv[*i] that takes a value; 0 when handled, 2 on error,
+ * -1 when it is not one of them. */
+static int value_option(struct stat_args *args, int argc, char **argv, int *i)
+{
+    static const char *const with_value[] = {"-m", "-F", "-e", "--trace", "--region", "-x", "-o",
+                                             "--backend", "--cpu", "--msr-device"};
+    const char *option = argv[*i];
+    bool known = false;
+    for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
+        known |= strcmp(option, with_value[k]) == 0;
+    if (!known)
+        return -1;
+    if (++*i == argc)
+        return usage_error("%s needs a value", option);
+    char *value = argv[*i];
+    long number;
+    if (strcmp(option, "-m") == 0)
+        args->model = value;
+    else if (strcmp(option, "-F") == 0) {
+        if (args->n_params == MAX_PARAMS)
+            return usage_error("more than %s -F parameters", "64");
+        args->params[args->n_params++] = value;
+    } else if (strcmp(option, "-e") == 0)
+        return add_events(args, value);
+    else if (strcmp(option, "--trace") == 0)
+        args->trace = value;
+    else if (strcmp(option, "--region") == 0) {
+        if (!parse_number(value, UINT32_MAX, &args->region))
+            return usage_error("bad --region '%s' (expected a region number, 0 to 4294967295)",
+                               value);
+    } else if (strcmp(option, "-x") == 0)
+        args->separator = value;
+    else if (strcmp(option, "-o") == 0)
+        args->output = value;
+    else if (strcmp(option, "--backend") == 0) {
+        if (strcmp(value, "msr") != 0 && strcmp(value, "sim") != 0)
+            return usage_error("bad --backend '%s' (expected sim or msr)", value);
+        args->hardware = strcmp(value, "msr") == 0;
+    } else if (strcmp(option, "--cpu") == 0) {
+        if (!parse_number(value, MAX_CPU, &number))
+            return usage_error("bad --cpu '%s' (expected a CPU number)", value);
+        args->cpu = (int)number;
+    } else
+        args->device = value;
+    return 0;
+}
+
+/* 0 to go on, 2 on a usage error, -1 after --help. */
+static int parse_args(int argc, char **argv, struct stat_args *args)
+{
+    *args = (struct stat_args){.model = "p5", .region = STAT_WHOLE_TRACE,
+                               .device = "/dev/cpu/%d/msr"};
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(stat_usage, stdout);
+            return -1;
+        }
+        if (strcmp(argv[i], "--") == 0) {
+            if (i + 1 == argc)
+                return usage_error("%s: no program after '--'", "--");
+            args->program = i + 1;
+            break;
+        }
+        if (strcmp(argv[i], "--json") == 0) {
+            args->json = true;
+            continue;
+        }
+        int rc = value_option(args, argc, argv, &i);
+        if (rc > 0)
+            return rc;
+        if (rc < 0) {
+            fprintf(stderr, "pmubench stat: unknown option '%s'\n%s", argv[i], stat_usage);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* The combinations that make no sense, each with its own message. */
+static int check_args(const struct stat_args *args)
+{
+    if (args->n_events == 0)
+        return usage_error("no events (%s)", "-e EVENT[,EVENT...]");
+    if (!args->trace == !args->program)
+        return usage_error("%s", args->trace ? "--trace FILE or '-- PROGRAM', not both"
+                                             : "nothing to count (--trace FILE or -- PROGRAM)");
+    if (args->json && args->separator)
+        return usage_error("%s", "--json or -x, not both");
+    if (args->hardware && args->trace)
+        return usage_error("%s", "--backend msr counts a program's run, not a trace");
+    if (args->hardware && args->region != STAT_WHOLE_TRACE)
+        return usage_error("%s", "--region needs the simulated model (a trace's markers)");
+    return 0;
+}
+
+/* "p5::data_read:u" and "data_read:u" name the same event; the counts are
+ * keyed by the second form. */
+static const char *event_key(const char *text)
+{
+    return strncmp(text, "p5::", 4) == 0 ? text + 4 : text;
+}
+
+static int plan_events(const struct stat_args *args, struct alloc_request *requests,
+                       struct alloc_plan *plan)
+{
+    struct nb_config config = {0, false};
+    char error[1024], text[1024];
+    for (int i = 0; i < args->n_events; i++) {
+        if (strstr(args->events[i], "::") && strncmp(args->events[i], "p5::", 4) != 0)
+            return usage_error("'%s': only P5 events are counted (p5::EVENT)", args->events[i]);
+        snprintf(text, sizeof text, "p5::%s", event_key(args->events[i]));
+        requests[i].group = ALLOC_NO_GROUP;
+        if (!event_spec_parse(text, &config, &requests[i].spec, error, sizeof error)) {
+            fprintf(stderr, "pmubench stat: %s\n", error);
+            return 2;
+        }
+    }
+    struct alloc_error why;
+    if (!alloc_plan_make(requests, args->n_events, &config, plan, &why)) {
+        fprintf(stderr, "pmubench stat: %s: %s\n",
+                why.request >= 0 ? args->events[why.request] : "events", why.message);
+        return 2;
+    }
+    return 0;
+}
+
+static int configure_model(const struct stat_args *args, struct p5_config *config)
+{
+    char error[1024];
+    if (!p5_config_preset(args->model, config, error, sizeof error)) {
+        fprintf(stderr, "pmubench stat: -m: %s\n", error);
+        return 2;
+    }
+    for (int i = 0; i < args->n_params; i++) {
+        char name[128];
+        const char *eq = strchr(args->params[i], '=');
+        if (!eq || eq == args->params[i] || (size_t)(eq - args->params[i]) >= sizeof name)
+            return usage_error("bad -F '%s' (expected NAME=VALUE)", args->params[i]);
+        snprintf(name, sizeof name, "%.*s", (int)(eq - args->params[i]), args->params[i]);
+        if (!p5_config_set(config, name, eq + 1, error, sizeof error)) {
+            fprintf(stderr, "pmubench stat: -F: %s\n", error);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* ---- recording a program first: `pmubench record -o TRACE -- PROGRAM...`
+ * in a child, so the recorder's checks and messages are the same. */
+
+static int record_program(char **program, char *trace, size_t size, int *exit_status)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(trace, size, "%s/pmubench-stat-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(trace);
+    if (fd < 0) {
+        fprintf(stderr, "pmubench stat: cannot create a trace file in %s: %s\n",
+                dir && *dir ? dir : "/tmp", strerror(errno));
+        return 2;
+    }
+    close(fd);
+    int n = 0;
+    while (program[n])
+        n++;
+    char **argv = calloc((size_t)n + 6, sizeof *argv);
+    if (!argv) {
+        unlink(trace);
+        return usage_error("%s", "out of memory");
+    }
+    argv[0] = "pmubench";
+    argv[1] = "record";
+    argv[2] = "-o";
+    argv[3] = trace;
+    memcpy(argv + 4, program - 1, (size_t)(n + 1) * sizeof *argv); /* "--" PROGRAM... */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execv("/proc/self/exe", argv);
+        fprintf(stderr, "pmubench stat: cannot run the recorder: %s\n", strerror(errno));
+        _exit(2);
+    }
+    free(argv);
+    int status = 0;
+    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    struct stat st;
+    /* The recorder replaces the file only with a whole trace. */
+    if (pid < 0 || stat(trace, &st) != 0 || st.st_size == 0) {
+        unlink(trace);
+        fprintf(stderr, "pmubench stat: no trace of %s was recorded\n", program[0]);
+        return 2;
+    }
+    *exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return 0;
+}
+
+/* ---- output */
+
+struct stat_report {
+    const char *model;        /* "p5", "host" or "msr" */
+    const char *trace;        /* NULL when counted on hardware */
+    const struct stat_args *args;
+    const uint64_t *counts;
+    const struct alloc_plan *plan;
+    const struct stat_totals *totals;
+};
+
+static void print_json(FILE *out, const struct stat_report *r)
+{
+    fprintf(out, "{\"model\": ");
+    json_fprint_string(out, r->model);
+    fprintf(out, ", \"trace\": ");
+    if (r->trace)
+        json_fprint_string(out, r->trace);
+    else
+        fprintf(out, "null");
+    fprintf(out, ", \"runs\": %d, \"counts\": {", r->plan->n_runs);
+    for (int i = 0; i < r->args->n_events; i++) {
+        fprintf(out, "%s", i ? ", " : "");
+        json_fprint_string(out, event_key(r->args->events[i]));
+        fprintf(out, ": %llu", (unsigned long long)r->counts[i]);
+    }
+    fprintf(out, "}}\n");
+}
+
+static void print_separated(FILE *out, const struct stat_report *r)
+{
+    const char *sep = r->args->separator;
+    for (int i = 0; i < r->args->n_events; i++)
+        fprintf(out, "%llu%s%s%s%s%s\n", (unsigned long long)r->counts[i], sep, sep,
+                event_key(r->args->events[i]), sep, sep);
+}
+
+static void print_table(FILE *out, const struct stat_report *r)
+{
+    if (r->trace)
+        fprintf(out, "\n Simulated %s counts for trace '%s' (%d run%s of the trace", r->model,
+                r->trace, r->plan->n_runs, r->plan->n_runs == 1 ? "" : "s");
+    else
+        fprintf(out, "\n Hardware counts (%d run%s of the program", r->plan->n_runs,
+                r->plan->n_runs == 1 ? "" : "s");
+    if (r->args->region != STAT_WHOLE_TRACE)
+        fprintf(out, ", region %ld", r->args->region);
+    fprintf(out, "):\n\n");
+    for (int i = 0; i < r->args->n_events; i++)
+        fprintf(out, " %20llu      %s\n", (unsigned long long)r->counts[i],
+                event_key(r->args->events[i]));
+    if (r->trace) {
+        fprintf(out, "\n %20llu      instructions simulated per run\n %20llu      clocks per run\n",
+                (unsigned long long)r->totals->instructions,
+                (unsigned long long)r->totals->cycles);
+        if (r->args->region != STAT_WHOLE_TRACE)
+            fprintf(out, " %20llu      entries into region %ld\n",
+                    (unsigned long long)r->totals->region_entries, r->args->region);
+    }
+    fprintf(out, "\n");
+}
+
+/* Writes the report to -o FILE or stdout, whole or not at all. */
+static int write_report(const struct stat_report *r)
+{
+    char *text = NULL;
+    size_t length = 0;
+    FILE *mem = open_memstream(&text, &length);
+    if (!mem)
+        return usage_error("%s", "out of memory");
+    if (r->args->json)
+        print_json(mem, r);
+    else if (r->args->separator)
+        print_separated(mem, r);
+    else
+        print_table(mem, r);
+    fclose(mem);
+    char error[1024];
+    bool ok;
+    if (r->args->output) {
+        struct atomic_file file;
+        ok = atomic_open(&file, r->args->output, error, sizeof error);
+        if (ok) {
+            fwrite(text, 1, length, file.stream);
+            ok = atomic_commit(&file, error, sizeof error);
+        }
+    } else {
+        ok = fwrite(text, 1, length, stdout) == length && fflush(stdout) == 0;
+        if (!ok)
+            snprintf(error, sizeof error, "standard output: %s", strerror(errno));
+    }
+    free(text);
+    if (!ok)
+        fprintf(stderr, "pmubench stat: %s\n", error);
+    return ok ? 0 : 2;
+}
+
+/* ---- the two ways of counting */
+
+static int count_simulated(const struct stat_args *args, char **argv, const struct alloc_plan *plan,
+                           uint64_t *counts)
+{
+    struct p5_config config;
+    int rc = configure_model(args, &config);
+    if (rc)
+        return rc;
+    char recorded[PATH_MAX];
+    int exit_status = 0;
+    const char *trace = args->trace;
+    if (!trace) {
+        if ((rc = record_program(argv + args->program, recorded, sizeof recorded, &exit_status)))
+            return rc;
+        trace = recorded;
+    }
+    struct stat_totals totals = {0};
+    char error[1024];
+    bool ok = stat_simulate_p5(trace, &config, plan, args->region, counts, &totals, error,
+                               sizeof error);
+    if (!args->trace)
+        unlink(recorded);
+    if (!ok) {
+        fprintf(stderr, "pmubench stat: %s\n", error);
+        return 2;
+    }
+    struct stat_report report = {args->model, args->trace ? args->trace : argv[args->program],
+                                 args, counts, plan, &totals};
+    rc = write_report(&report);
+    return rc ? rc : exit_status;
+}
+
+static int count_hardware(const struct stat_args *args, char **argv, const struct alloc_plan *plan,
+                          uint64_t *counts)
+{
+    struct msr_backend *backend = msr_linux_create(args->device, MSR_TARGET_P5, cpu_identity_read);
+    if (!backend) {
+        fprintf(stderr, "pmubench stat: %s: %s\n", args->device, strerror(errno));
+        return 2;
+    }
+    char error[1024];
+    int exit_status = 0;
+    bool ok = stat_measure_program(backend, args->cpu, plan, argv + args->program, counts,
+                                   &exit_status, error, sizeof error);
+    msr_backend_destroy(backend);
+    if (!ok) {
+        fprintf(stderr, "pmubench stat: --backend msr: %s\n", error);
+        return 2;
+    }
+    struct stat_totals none = {0};
+    struct stat_report report = {"msr", NULL, args, counts, plan, &none};
+    int rc = write_report(&report);
+    return rc ? rc : exit_status;
+}
 
 int cmd_stat(int argc, char **argv)
 {
-    (void)argc;
-    fprintf(stderr, "pmubench %s: not built yet\n", argv[0]);
-    return 2;
+    struct stat_args args;
+    int rc = parse_args(argc, argv, &args);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if ((rc = check_args(&args)))
+        return rc;
+    struct alloc_request requests[MAX_EVENTS];
+    struct alloc_plan plan;
+    if ((rc = plan_events(&args, requests, &plan)))
+        return rc;
+    uint64_t counts[MAX_EVENTS] = {0};
+    rc = args.hardware ? count_hardware(&args, argv, &plan, counts)
+                       : count_simulated(&args, argv, &plan, counts);
+    alloc_plan_free(&plan);
+    return rc;
 }

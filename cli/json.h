@@ -1,7 +1,12 @@
 #ifndef CLI_JSON_H
 #define CLI_JSON_H
 
-/* Prints `text` to stdout as a JSON string literal, quotes included. */
+#include <stdio.h>
+
+/* Prints `text` to `out` as a JSON string literal, quotes included. */
+void json_fprint_string(FILE *out, const char *text);
+
+/* The same, to stdout. */
 void json_print_string(const char *text);
 
 #endif

@@ -86,6 +86,7 @@ bool p5_pmu_set_cpl(struct p5_pmu *pmu, int cpl)
 void p5_pmu_event(struct p5_pmu *pmu, unsigned code, uint32_t count)
 {
     pmu->occurrences[code & 0x3f][pmu->cpl == 3] += count;
+    pmu->touched |= 1ull << (code & 0x3f);
 }
 
 /* What counter `counter` adds this cycle under its CC field. */
@@ -106,15 +107,32 @@ static uint64_t counter_increment(const struct p5_pmu *pmu, int counter)
     return (control & current) ? 1 : 0;
 }
 
+/* Clears only the codes that have occurrences: a cycle touches a few. */
+static void clear_occurrences(struct p5_pmu *pmu)
+{
+    for (uint64_t touched = pmu->touched; touched; touched &= touched - 1) {
+        unsigned code = (unsigned)__builtin_ctzll(touched);
+        pmu->occurrences[code][0] = pmu->occurrences[code][1] = 0;
+    }
+    pmu->touched = 0;
+}
+
 void p5_pmu_tick(struct p5_pmu *pmu)
 {
+    p5_pmu_ticks(pmu, 1);
+}
+
+void p5_pmu_ticks(struct p5_pmu *pmu, uint64_t n)
+{
+    if (n == 0)
+        return;
     for (int c = 0; c < 2; c++) {
         pmu->last_increment[c] = counter_increment(pmu, c);
-        pmu->ctr[c] = (pmu->ctr[c] + pmu->last_increment[c]) & PMU_COUNTER_MASK;
+        pmu->ctr[c] = (pmu->ctr[c] + pmu->last_increment[c] * n) & PMU_COUNTER_MASK;
     }
-    pmu->tsc++;
-    pmu->cycles++;
-    memset(pmu->occurrences, 0, sizeof pmu->occurrences);
+    pmu->tsc += n;
+    pmu->cycles += n;
+    clear_occurrences(pmu);
 }
 
 /* ---- the simulated P5 backend */

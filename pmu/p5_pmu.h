@@ -25,6 +25,7 @@ struct p5_pmu {
     /* This cycle's occurrences per event code, split by privilege:
      * [code][0] at CPL 0-2, [code][1] at CPL 3. */
     uint64_t occurrences[P5_NUM_CODES][2];
+    uint64_t touched;            /* bit n: code n has occurrences this cycle */
     uint64_t last_increment[2];  /* what each counter added last cycle */
 };
 
@@ -42,6 +43,11 @@ void p5_pmu_event(struct p5_pmu *pmu, unsigned code, uint32_t count);
 
 /* Ends the cycle: the TSC and both counters advance. */
 void p5_pmu_tick(struct p5_pmu *pmu);
+
+/* Ends n cycles that each had this cycle's occurrences: the same as n
+ * times adding them again and calling p5_pmu_tick(), in one step (for
+ * trace-driven models).  Nothing happens when n is 0. */
+void p5_pmu_ticks(struct p5_pmu *pmu, uint64_t n);
 
 /* The CESR fields of counter 0 or 1. */
 unsigned p5_cesr_event(uint64_t cesr, int counter);

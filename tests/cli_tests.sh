@@ -571,6 +571,16 @@ if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
         pmubench record -o "$tmp/ret3.trace" -- "$tmp/ret3" >/dev/null 2>&1
         if [ $? -eq 3 ] && pmubench trace info --json "$tmp/ret3.trace" | grep -q '"isa": 32'; then
             pass; else fail "record of a 32-bit program"; fi
+        # VEX runs i386 PIC's "call +0; pop %reg" as one instruction; the
+        # trace has both, with the push and the pop of the return address.
+        printf 'int main(void){unsigned a; __asm__ volatile("call 1f\\n1: pop %%0" : "=r"(a)); return a == 0;}\n' |
+            cc -m32 -O2 -x c - -o "$tmp/callpop" 2>/dev/null
+        pmubench record -o "$tmp/callpop.trace" -- "$tmp/callpop" >/dev/null 2>&1
+        callpop=$(pmubench trace dump "$tmp/callpop.trace" | grep -A1 'len 5 bytes e8 00 00 00 00 .*taken' |
+            sed -n 's/^insn 0x[0-9a-f]* len \([0-9]\) bytes \(e8 00 00 00 00\|5[89a-f]\) thread 0 cpl 3\( taken 0x[0-9a-f]*\)\{0,1\} \(store\|load\) \(0x[0-9a-f]*\),4$/\1 \4 \5/p' |
+            awk 'NR == 1 {a = $3} {printf "%s %s %s;", $1, $2, ($3 == a) ? "same" : "other"}')
+        if [ "$callpop" = "5 store same;1 load same;" ]; then
+            pass; else fail "record of call +0; pop: '$callpop'"; fi
     fi
 fi
 

@@ -58,6 +58,16 @@ struct p5_config {
     uint32_t l2_size, l2_ways, l2_line; /* 0 size: no L2 (every L1 miss goes to memory) */
     uint32_t mispredict_penalty;    /* clocks lost on a mispredicted branch */
     uint32_t errata;                /* enum p5_erratum mask */
+    /* Extensions (docs/p5-model.md, "Parameters"): */
+    bool dcache_write_back;         /* false: write-through (every write goes to the bus) */
+    bool dcache_write_allocate;     /* true: a write miss fills the line */
+    uint32_t l2_burst;              /* clocks the bus is busy filling a line from the L2 */
+    uint32_t memory_burst;          /* ... from memory */
+    uint32_t bus_write;             /* clocks of one write-buffer write on the bus */
+    uint32_t bus_writeback;         /* clocks of one line written back */
+    uint32_t tlb_miss_penalty;      /* clocks of a page walk */
+    uint32_t misaligned_penalty;    /* clocks lost on a misaligned access */
+    uint32_t bank_conflict_penalty; /* clocks lost on a U/V bank conflict */
 };
 
 /* Fills `config` with a named preset: "p5" (seed 001 Table 5.5, the
@@ -65,6 +75,17 @@ struct p5_config {
  * /sys/devices/system/cpu/cpu0/cache).  False with a one-line error naming
  * the preset (or the /sys file) otherwise. */
 bool p5_config_preset(const char *name, struct p5_config *config, char *error, size_t error_size);
+
+/* The same, reading the "host" preset's cache geometry from `cache_dir`
+ * (a directory laid out as /sys/devices/system/cpu/cpu0/cache, holding
+ * index* subdirectories) instead of the real one; for tests. */
+bool p5_config_preset_from(const char *name, const char *cache_dir, struct p5_config *config,
+                           char *error, size_t error_size);
+
+/* Checks that the parameters fit together (cache size = ways x line x a
+ * power-of-two number of sets...); false with a one-line error naming the
+ * parameter.  p5_simulate_trace() checks too. */
+bool p5_config_check(const struct p5_config *config, char *error, size_t error_size);
 
 /* Sets one parameter by name (docs/p5-model.md lists them), e.g.
  * "dcache_size" "16384"; false with a one-line error for an unknown name or

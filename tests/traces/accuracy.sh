@@ -1,19 +1,33 @@
 #!/bin/sh
 # accuracy.sh BUILD: the recorder's accuracy bar (issue 4, docs/traces.md
-# "Recording"): for three real programs, the instruction and branch counts
-# of a `pmubench record` trace (`pmubench trace info --json`) against
-# `perf stat -e instructions:u,branches:u` of a native run of the same
-# program and input, under the environment `pmubench record --env` prints.
-# Bar: within 0.5% each.
+# "Accuracy tests and the benchmark"): for three real programs, the
+# instruction and branch counts of a `pmubench record` trace (`pmubench trace
+# info --json`) against a native run of the same program and input, under
+# the environment `pmubench record --env` prints.  Bar: within 0.5% each.
+#
+# The native reference is `perf stat -e instructions:u,branches:u` where perf
+# counts those events.  Where it cannot (no perf, or `<not supported>`: a
+# virtual machine without a PMU driver) it is tests/traces/stepcount.c, a
+# ptrace single-stepping counter (BUILD/tests/stepcount, else compiled here),
+# and the first line says so.
+#
+# The programs: tests/traces/kernel.c built 32-bit and static (a compute
+# kernel with REP string instructions; BUILD/tests/kernel32, else compiled
+# here; 64-bit static when there is no 32-bit recorder or libc), and
+# /usr/bin/wc and /usr/bin/sort on deterministic texts (the first 30,000 and
+# 36,000 bytes of tests/traces/make_text.sh, cut at a line end): some 1.4 to
+# 1.7 million instructions each, so that single-stepping them takes about
+# 20-30 s each (the three run at once).
 #
 # Prints one line per program and count, starting "ok" (within the bar) or
-# "FAIL"; exits 1 when any is outside the bar.  Where perf cannot count those
-# events (no perf, or `<not supported>`: a virtual machine without a PMU
-# driver) it prints one line starting "accuracy: skipped" and exits 0:
-# nothing is compared.  PERF names the perf binary (default perf).
+# "FAIL"; exits 1 when any is outside the bar.  Without a recorder, or with
+# neither perf nor a way to build the stepper, it prints one line starting
+# "accuracy: skipped" and exits 0.  PERF names the perf binary (default
+# perf), CC the compiler (default cc).
 set -u
 build=${1:?usage: accuracy.sh BUILD}
 perf=${PERF:-perf}
+cc=${CC:-cc}
 pmubench=$build/pmubench
 bar=0.5
 
@@ -36,56 +50,124 @@ perf_counts() {
         END { if (hi && hb && !bad) printf "%d %d\n", i, b }' "$1"
 }
 
-if ! "$perf" stat -x, -o "$tmp/probe" -e instructions:u,branches:u true >/dev/null 2>&1 ||
-    [ -z "$(perf_counts "$tmp/probe")" ]; then
+cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2"
+if "$perf" stat -x, -o "$tmp/probe" -e instructions:u,branches:u true >/dev/null 2>&1 &&
+    [ -n "$(perf_counts "$tmp/probe")" ]; then
+    reference=perf
+    echo "accuracy: reference: perf stat -e instructions:u,branches:u"
+else
     why=$(awk -F, '!/^#/ && NF >= 3 && $1 !~ /^[0-9]+$/ {print $1 " " $3; exit}' "$tmp/probe" 2>/dev/null)
-    echo "accuracy: skipped: '$perf stat -e instructions:u,branches:u' does not count on this machine (${why:-perf not usable}); no comparison made"
-    exit 0
+    reference=stepcount
+    stepcount=$build/tests/stepcount
+    if [ ! -x "$stepcount" ]; then
+        stepcount=$tmp/stepcount
+        # shellcheck disable=SC2086
+        if ! $cc $cflags -o "$stepcount" tests/traces/stepcount.c 2>"$tmp/cc.err"; then
+            echo "accuracy: skipped: perf cannot count here (${why:-perf not usable}) and tests/traces/stepcount.c does not build: $(head -1 "$tmp/cc.err")"
+            exit 0
+        fi
+    fi
+    echo "accuracy: reference: ptrace single-stepping (perf cannot count here)"
+    echo "accuracy: perf stat -e instructions:u,branches:u: ${why:-perf not usable}"
 fi
 
-# The inputs: a fixed directory for ls, a deterministic ~100 KB text (random
-# words from a fixed linear congruential sequence) for wc and sort.
-mkdir "$tmp/dir"
-i=0
-while [ $i -lt 40 ]; do : >"$tmp/dir/file$i"; i=$((i + 1)); done
+# The compute kernel: 32-bit static where the 32-bit recorder is built (and
+# gcc -m32 links, for a kernel not built by make), else 64-bit static.
+kernel='' kernel_name=kernel32
+if [ -x "$build/recorder/pmutrace-x86-linux" ]; then
+    kernel=$build/tests/kernel32
+    if [ ! -x "$kernel" ]; then
+        kernel=$tmp/kernel32
+        # shellcheck disable=SC2086
+        $cc -m32 -static $cflags -o "$kernel" tests/traces/kernel.c 2>/dev/null || kernel=
+    fi
+fi
+if [ -z "$kernel" ]; then
+    kernel=$tmp/kernel64 kernel_name=kernel64
+    # shellcheck disable=SC2086
+    if ! $cc -static $cflags -o "$kernel" tests/traces/kernel.c 2>"$tmp/cc.err"; then
+        echo "FAIL kernel: tests/traces/kernel.c does not build: $(head -1 "$tmp/cc.err")"
+        exit 1
+    fi
+fi
+
 sh tests/traces/make_text.sh >"$tmp/text"
+head -c 30000 "$tmp/text" | sed '$d' >"$tmp/text30"
+head -c 36000 "$tmp/text" | sed '$d' >"$tmp/text36"
 
 env_vars=$("$pmubench" record --env)
 failed=0
 
-# compare NAME PROGRAM ARGS...
-compare() {
+# native NAME PROGRAM ARGS...: the native run's counts into $tmp/NAME.native
+# ("INSTRUCTIONS BRANCHES", empty on failure, the reason in NAME.err).  The
+# stepper runs in the background (the runs take some 20-30 s each).
+native() {
     name=$1
     shift
-    # shellcheck disable=SC2086
-    if ! env $env_vars "$perf" stat -x, -o "$tmp/perf.out" -e instructions:u,branches:u "$@" \
-        >/dev/null 2>"$tmp/native.err"; then
-        echo "FAIL $name: the native run failed: $(head -1 "$tmp/native.err")"; failed=1; return
+    if [ $reference = perf ]; then
+        # shellcheck disable=SC2086
+        if env $env_vars "$perf" stat -x, -o "$tmp/$name.perf" -e instructions:u,branches:u "$@" \
+            >/dev/null 2>"$tmp/$name.err"; then
+            perf_counts "$tmp/$name.perf" >"$tmp/$name.native"
+            [ -s "$tmp/$name.native" ] ||
+                echo "perf gave no counts: $(grep -v '^#' "$tmp/$name.perf" | head -2 | tr '\n' ' ')" >"$tmp/$name.err"
+        else
+            : >"$tmp/$name.native"
+        fi
+    else
+        # shellcheck disable=SC2086
+        (if env $env_vars "$stepcount" -o "$tmp/$name.out" "$@" >/dev/null 2>"$tmp/$name.err"; then
+            mv "$tmp/$name.out" "$tmp/$name.native"
+        else
+            : >"$tmp/$name.native"
+        fi) &
     fi
-    native=$(perf_counts "$tmp/perf.out")
+}
+
+# record NAME PROGRAM ARGS...: records into $tmp/NAME.trace.
+record() {
+    name=$1
+    shift
+    "$pmubench" record -o "$tmp/$name.trace" -- "$@" >/dev/null 2>"$tmp/$name.record.err"
+    echo $? >"$tmp/$name.record.status"
+}
+
+# compare NAME: the trace's counts against NAME.native.
+compare() {
+    name=$1
+    if [ "$(cat "$tmp/$name.record.status")" != 0 ]; then
+        echo "FAIL $name: pmubench record failed: $(head -1 "$tmp/$name.record.err")"; failed=1; return
+    fi
+    native=$(cat "$tmp/$name.native")
     if [ -z "$native" ]; then
-        echo "FAIL $name: perf gave no counts: $(grep -v '^#' "$tmp/perf.out" | head -2 | tr '\n' ' ')"
-        failed=1; return
-    fi
-    if ! "$pmubench" record -o "$tmp/$name.trace" -- "$@" >/dev/null 2>"$tmp/record.err"; then
-        echo "FAIL $name: pmubench record failed: $(head -1 "$tmp/record.err")"; failed=1; return
+        echo "FAIL $name: the native run failed: $(head -1 "$tmp/$name.err")"; failed=1; return
     fi
     recorded=$("$pmubench" trace info --json "$tmp/$name.trace" |
         sed -n 's/.*"instructions": \([0-9]*\), "branches": \([0-9]*\),.*/\1 \2/p')
+    # shellcheck disable=SC2086
     set -- $native $recorded
     for what in instructions branches; do
         if [ $what = instructions ]; then n=$1 r=$3; else n=$2 r=$4; fi
         line=$(awk -v n="$n" -v r="$r" -v bar="$bar" -v name="$name" -v what="$what" 'BEGIN {
             d = n ? 100 * (r - n) / n : 0
-            printf "%s %-6s %-12s native %11d  recorded %11d  difference %+7.3f%%\n",
+            printf "%s %-8s %-12s native %11d  recorded %11d  difference %+7.3f%%\n",
                 (d <= bar && d >= -bar) ? "ok  " : "FAIL", name, what, n, r, d }')
         echo "$line"
         case $line in FAIL*) failed=1 ;; esac
     done
 }
 
-echo "accuracy: pmubench record against perf stat of native runs (both under pmubench record --env); bar ${bar}%"
-compare ls /bin/ls "$tmp/dir"
-compare wc /usr/bin/wc "$tmp/text"
-compare sort /usr/bin/sort "$tmp/text"
+echo "accuracy: pmubench record against native runs (both under pmubench record --env); bar ${bar}%"
+# The native runs (the steppers in the background), the recordings, then
+# the comparisons once every native count is in.
+native $kernel_name "$kernel"
+native wc /usr/bin/wc "$tmp/text30"
+native sort /usr/bin/sort "$tmp/text36"
+record $kernel_name "$kernel"
+record wc /usr/bin/wc "$tmp/text30"
+record sort /usr/bin/sort "$tmp/text36"
+wait
+for name in $kernel_name wc sort; do
+    compare "$name"
+done
 exit $failed

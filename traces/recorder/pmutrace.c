@@ -496,6 +496,131 @@ static void add_access_call(IRSB *sb, IRExpr *addr, UInt size, UInt kind, IRExpr
     addStmtToIRSB(sb, IRStmt_Dirty(di));
 }
 
+/* ---- CPUID's cache leaves
+ *
+ * glibc's start-up reads the caches from CPUID leaf 2 (descriptor bytes)
+ * and leaf 4 (deterministic cache parameters).  A modern CPU's leaf 2 says
+ * only "see leaf 4" (descriptor 0xff), but valgrind's virtual CPU answers
+ * leaf 2 with a list of legacy descriptors that glibc decodes one by one
+ * (intel_check_word: some 3,000 instructions more at amd64 start-up, 9,600
+ * on i386), though the sizes it finds are then overridden by the
+ * GLIBC_TUNABLES of `pmubench record --env` anyway.  So on an Intel host
+ * leaves 2 and 4 answer as the host CPU does, by a wrapper around valgrind's
+ * own CPUID helper; every other leaf (the features valgrind emulates) stays
+ * valgrind's. */
+static void *cpuid_helper; /* valgrind's helper: the same at every site */
+
+static Bool host_cpuid_leaf(void *state)
+{
+#if PT_ISA64
+    VexGuestAMD64State *g = state;
+    UInt leaf = (UInt)g->guest_RAX, sub = (UInt)g->guest_RCX;
+#else
+    VexGuestX86State *g = state;
+    UInt leaf = g->guest_EAX, sub = g->guest_ECX;
+#endif
+    if (leaf != 2 && leaf != 4)
+        return False;
+    UInt a, b, c, d;
+    static Int intel = -1; /* the host is GenuineIntel (leaves 2 and 4 are Intel's) */
+    if (intel < 0) {
+        __asm__ __volatile__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "0"(0), "2"(0));
+        intel = b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e;
+    }
+    if (!intel)
+        return False;
+    __asm__ __volatile__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "0"(leaf), "2"(sub));
+#if PT_ISA64
+    g->guest_RAX = a;
+    g->guest_RBX = b;
+    g->guest_RCX = c;
+    g->guest_RDX = d;
+#else
+    g->guest_EAX = a;
+    g->guest_EBX = b;
+    g->guest_ECX = c;
+    g->guest_EDX = d;
+#endif
+    return True;
+}
+
+static void cpuid_wrap1(void *state)
+{
+    if (!host_cpuid_leaf(state))
+        ((void (*)(void *))cpuid_helper)(state);
+}
+
+static void cpuid_wrap4(void *state, HWord a1, HWord a2, HWord a3)
+{
+    if (!host_cpuid_leaf(state))
+        ((void (*)(void *, HWord, HWord, HWord))cpuid_helper)(state, a1, a2, a3);
+}
+
+/* Points a call of valgrind's CPUID helper (one argument, the guest state,
+ * or four: amd64's AVX2 helper's feature flags) at the wrapper. */
+static void wrap_cpuid(IRDirty *d)
+{
+    const HChar *name = d->cee->name;
+    if (!starts_with(name, PT_ISA64 ? "amd64g_dirtyhelper_CPUID" : "x86g_dirtyhelper_CPUID"))
+        return;
+    Int n = 0;
+    while (d->args[n])
+        n++;
+    if ((n != 1 && n != 4) || (cpuid_helper && cpuid_helper != d->cee->addr))
+        return;
+    cpuid_helper = d->cee->addr;
+    d->cee = mkIRCallee(d->cee->regparms, n == 1 ? "pmutrace_cpuid1" : "pmutrace_cpuid4",
+                        n == 1 ? VG_(fnptr_to_fnentry)(&cpuid_wrap1)
+                               : VG_(fnptr_to_fnentry)(&cpuid_wrap4));
+}
+
+static void add_insn_call(IRSB *sb, InsnDesc *d)
+{
+    IRDirty *di = unsafeIRDirty_0_N(1, "pmutrace_insn", VG_(fnptr_to_fnentry)(&insn_begin),
+                                    mkIRExprVec_1(mkIRExpr_HWord((HWord)d)));
+    addStmtToIRSB(sb, IRStmt_Dirty(di));
+}
+
+/* i386 position-independent code gets its own address with "call +0;
+ * pop %reg" (E8 00 00 00 00, 58+r).  VEX translates the pair as one 6-byte
+ * instruction, "mov $next, %reg", without the stack accesses (valgrind's
+ * guest_x86_toIR.c, the CALL J4 case), but the processor runs two: a call
+ * that pushes its return address and a pop that loads it back.  Both are
+ * recorded, with the 4-byte store and load at ESP - 4. */
+static Bool is_call_pop(const InsnDesc *d)
+{
+    static const UChar call_next[5] = {0xe8, 0, 0, 0, 0};
+    return !PT_ISA64 && d->len == 6 && VG_(memcmp)(d->bytes, call_next, 5) == 0 &&
+           d->bytes[5] >= 0x58 && d->bytes[5] <= 0x5f;
+}
+
+static void add_call_pop(IRSB *sb, InsnDesc *call)
+{
+#if PT_ISA64
+    (void)sb; (void)call;
+#else
+    InsnDesc *pop = VG_(malloc)("pmutrace.insn", sizeof *pop);
+    *pop = *call;
+    pop->addr = call->addr + 5;
+    pop->len = 1;
+    VG_(memset)(pop->bytes, 0, sizeof pop->bytes);
+    pop->bytes[0] = call->bytes[5];
+    call->len = 5;
+    call->bytes[5] = 0;
+    classify(call);
+    classify(pop);
+    IRTemp esp = newIRTemp(sb->tyenv, Ity_I32), slot = newIRTemp(sb->tyenv, Ity_I32);
+    addStmtToIRSB(sb, IRStmt_WrTmp(esp, IRExpr_Get(offsetof(VexGuestX86State, guest_ESP),
+                                                   Ity_I32)));
+    addStmtToIRSB(sb, IRStmt_WrTmp(slot, IRExpr_Binop(Iop_Sub32, IRExpr_RdTmp(esp),
+                                                      IRExpr_Const(IRConst_U32(4)))));
+    add_insn_call(sb, call);
+    add_access_call(sb, IRExpr_RdTmp(slot), 4, PT_STORE, NULL);
+    add_insn_call(sb, pop);
+    add_access_call(sb, IRExpr_RdTmp(slot), 4, PT_LOAD, NULL);
+#endif
+}
+
 static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
                            const VexGuestExtents *vge, const VexArchInfo *archinfo_host,
                            IRType gWordTy, IRType hWordTy)
@@ -527,10 +652,11 @@ static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
                 add_region_call(out, d);
                 continue;
             }
-            IRDirty *di = unsafeIRDirty_0_N(1, "pmutrace_insn",
-                                            VG_(fnptr_to_fnentry)(&insn_begin),
-                                            mkIRExprVec_1(mkIRExpr_HWord((HWord)d)));
-            addStmtToIRSB(out, IRStmt_Dirty(di));
+            if (is_call_pop(d)) {
+                add_call_pop(out, d);
+                continue;
+            }
+            add_insn_call(out, d);
             continue;
         }
         case Ist_WrTmp: {
@@ -565,6 +691,7 @@ static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
         }
         case Ist_Dirty: {
             IRDirty *d = st->Ist.Dirty.details;
+            wrap_cpuid(d);
             if (d->mFx != Ifx_None) {
                 UInt kind = d->mFx == Ifx_Read ? PT_LOAD : d->mFx == Ifx_Write ? PT_STORE
                                                                                 : PT_MODIFY;
@@ -788,6 +915,13 @@ static void pt_post_clo_init(void)
 {
     if (!clo_out)
         VG_(fmsg_bad_option)("--pmutrace-out", "pmutrace needs --pmutrace-out=FILE\n");
+    /* No superblock chasing: with it VEX also recognises the AND/OR idiom
+     * (a conditional branch whose fall-through is a conditional branch to
+     * the same target) and merges both into one block that evaluates the
+     * second speculatively, so its IMarks run, and the instructions would
+     * be recorded, also when the first branch is taken (docs/traces.md,
+     * "Mechanism, and why"). */
+    VG_(clo_vex_control).guest_chase = False;
     SysRes sr = VG_(open)(clo_out, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
     if (sr_isError(sr)) {
         VG_(fmsg)("pmutrace: cannot create %s\n", clo_out);

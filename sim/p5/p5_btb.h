@@ -1,0 +1,35 @@
+/* The branch target buffer: set-associative by branch address, LRU, each
+ * entry a target and a 2-bit history (SDM, Pentium branch prediction;
+ * docs/p5-model.md, "Branches"). */
+#ifndef SIM_P5_BTB_H
+#define SIM_P5_BTB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct p5_btb_entry {
+    uint64_t branch;  /* address + 1; 0 empty */
+    uint64_t target;
+    uint8_t history;  /* 0-3: predicted taken from 2 */
+};
+
+struct p5_btb {
+    struct p5_btb_entry *entries; /* sets x ways, most recently used first */
+    uint32_t ways;
+    uint64_t set_mask;
+};
+
+bool p5_btb_init(struct p5_btb *btb, uint32_t entries, uint32_t ways);
+void p5_btb_free(struct p5_btb *btb);
+
+/* The entry of the branch at `address` (made most recently used), or NULL. */
+struct p5_btb_entry *p5_btb_lookup(struct p5_btb *btb, uint64_t address);
+
+/* Allocates an entry for a taken branch that missed, evicting the least
+ * recently used: history 3 (strongly taken), the given target. */
+void p5_btb_allocate(struct p5_btb *btb, uint64_t address, uint64_t target);
+
+/* The outcome of the branch: history moves one step towards it. */
+void p5_btb_update(struct p5_btb_entry *entry, bool taken, uint64_t target);
+
+#endif

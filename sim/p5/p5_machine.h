@@ -1,0 +1,121 @@
+/* Internal to sim/p5: the state of one simulation and the steps of one
+ * issue (a lone instruction or a U/V pair). */
+#ifndef SIM_P5_MACHINE_H
+#define SIM_P5_MACHINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pmu/p5_pmu.h"
+#include "sim/p5/p5_btb.h"
+#include "sim/p5/p5_bus.h"
+#include "sim/p5/p5_cache.h"
+#include "sim/p5/p5_model.h"
+#include "sim/p5/p5_op.h"
+
+/* Event codes (seed 001 Table 2.3; pmu/p5_events.c). */
+enum p5_event_code {
+    EV_DATA_READ = 0x00,
+    EV_DATA_WRITE = 0x01,
+    EV_DATA_TLB_MISS = 0x02,
+    EV_DATA_READ_MISS = 0x03,
+    EV_DATA_WRITE_MISS = 0x04,
+    EV_WRITE_HIT_M_OR_E = 0x05,
+    EV_LINES_WRITTEN_BACK = 0x06,
+    EV_BOTH_PIPES_MEMORY = 0x09,
+    EV_BANK_CONFLICT = 0x0a,
+    EV_MISALIGNED = 0x0b,
+    EV_CODE_READ = 0x0c,
+    EV_CODE_TLB_MISS = 0x0d,
+    EV_CODE_CACHE_MISS = 0x0e,
+    EV_SEGMENT_LOAD = 0x0f,
+    EV_BRANCH = 0x12,
+    EV_BTB_HIT = 0x13,
+    EV_TAKEN_OR_BTB_HIT = 0x14,
+    EV_PIPELINE_FLUSH = 0x15,
+    EV_INSTRUCTION = 0x16,
+    EV_V_PIPE = 0x17,
+    EV_BUS_BUSY = 0x18,
+    EV_WRITE_BUFFERS_FULL = 0x19,
+    EV_DATA_READ_STALL = 0x1a,
+    EV_LOCKED_BUS_CYCLE = 0x1c,
+    EV_AGI = 0x1f,
+    EV_FLOP = 0x22,
+    EV_DATA_READ_OR_WRITE = 0x28,
+    EV_DATA_MISS = 0x29,
+    EV_NONE = 0xff,
+};
+
+struct p5_machine {
+    const struct p5_config *config;
+    struct p5_pmu *pmu;
+    struct p5_cache dcache, icache, l2, dtlb, itlb;
+    struct p5_btb btb;
+    struct p5_bus bus;
+    uint64_t now;           /* the clock being issued */
+    uint64_t fetch_line;    /* code line last read + 1; 0 after a taken branch */
+    uint32_t agi_regs;      /* written by the instructions of the clock before */
+    bool occurrences_pending; /* occurrences wait for the next clock emitted */
+    uint64_t wanted;        /* bit n: a counter's CESR field selects code n */
+    uint64_t cesr_seen;     /* the CESR `wanted` was computed from */
+};
+
+/* Occurrences of event `code` in the clock being issued.  Only the codes
+ * the CESR selects go to the PMU: the others cannot change a counter, and
+ * skipping them keeps the model fast (docs/p5-model.md, "Speed").  The
+ * next clock emitted then carries them, alone (p5_pipeline.c). */
+static inline void p5_event(struct p5_machine *m, unsigned code, uint32_t count)
+{
+    if ((m->wanted >> code) & 1) {
+        p5_pmu_event(m->pmu, code, count);
+        m->occurrences_pending = true;
+    }
+}
+
+/* One instruction being issued: its op (in the decode cache, valid until
+ * the next decode, or held by the driver) and its trace record. */
+struct p5_slot {
+    const struct p5_op *op;
+    const struct trace_insn *insn;
+};
+
+/* Clocks lost by one issue, by cause (each its duration event). */
+struct p5_stalls {
+    uint32_t fetch;   /* code TLB and code cache misses */
+    uint32_t read;    /* 0x1a: data reads, data TLB misses for reads */
+    uint32_t buffers; /* 0x19: every write buffer full */
+    uint32_t other;   /* misaligned writes, write TLB misses, write-allocate fills */
+};
+
+bool p5_machine_init(struct p5_machine *m, const struct p5_config *config, struct p5_pmu *pmu);
+void p5_machine_free(struct p5_machine *m);
+
+static inline bool p5_erratum_on(const struct p5_machine *m, enum p5_erratum erratum)
+{
+    return (m->config->errata & erratum) != 0;
+}
+
+/* p5_memory.c: the code reads of an instruction, and its data accesses;
+ * each starts at m->now plus the stalls already in `stalls`, and adds its
+ * own. */
+void p5_fetch_lines(struct p5_machine *m, const struct p5_slot *slot, struct p5_stalls *stalls);
+void p5_data_accesses(struct p5_machine *m, const struct p5_slot *slot, struct p5_stalls *stalls);
+
+/* Inline: most instructions lie in the code line last read. */
+static inline void p5_fetch(struct p5_machine *m, const struct p5_slot *slot,
+                            struct p5_stalls *stalls)
+{
+    unsigned shift = m->icache.block_shift;
+    uint64_t first = slot->op->address >> shift;
+    uint64_t last = (slot->op->address + slot->op->length - 1) >> shift;
+    if (first + 1 != m->fetch_line || last != first)
+        p5_fetch_lines(m, slot, stalls);
+}
+
+/* p5_pipeline.c */
+bool p5_can_lead_pair(const struct p5_op *op);
+bool p5_can_pair(const struct p5_slot *u, const struct p5_slot *v);
+/* Issues u alone (v NULL) or u and v paired: their events and clocks. */
+void p5_issue(struct p5_machine *m, const struct p5_slot *u, const struct p5_slot *v);
+
+#endif

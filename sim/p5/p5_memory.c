@@ -1,0 +1,233 @@
+/* Code reads and data accesses: the TLBs, the L1 caches, the L2, the bus
+ * and the write buffers, with the events they raise (docs/p5-model.md,
+ * "Memory"). */
+#include "sim/p5/p5_machine.h"
+
+enum { WIDEST_ACCESS = 8 }; /* the P5's 64-bit data bus: wider accesses split */
+
+static uint32_t stall_total(const struct p5_stalls *s)
+{
+    return s->fetch + s->read + s->buffers + s->other;
+}
+
+static uint64_t issue_clock(const struct p5_machine *m, const struct p5_stalls *s)
+{
+    return m->now + stall_total(s);
+}
+
+/* Fills a line from the L2 or memory at clock t; the clocks until its
+ * first (critical) 8 bytes arrive. */
+static uint32_t line_fill(struct p5_machine *m, uint64_t address, uint64_t t)
+{
+    const struct p5_config *c = m->config;
+    bool l2_hit = false;
+    if (c->l2_size) {
+        long slot;
+        l2_hit = p5_cache_lookup(&m->l2, address) >= 0;
+        if (!l2_hit)
+            p5_cache_fill(&m->l2, address, &slot);
+    }
+    uint32_t latency = l2_hit ? c->l2_latency : c->memory_latency;
+    uint64_t start = p5_bus_transfer(&m->bus, t, l2_hit ? c->l2_burst : c->memory_burst);
+    return (uint32_t)(start - t) + latency;
+}
+
+/* A TLB lookup of the page of `address`; on a miss the page walk. */
+static bool tlb_miss(struct p5_cache *tlb, uint64_t address)
+{
+    if (p5_cache_lookup(tlb, address) >= 0)
+        return false;
+    long slot;
+    p5_cache_fill(tlb, address, &slot);
+    return true;
+}
+
+/* ---- code */
+
+static void read_code_line(struct p5_machine *m, uint64_t address, struct p5_stalls *stalls)
+{
+    p5_event(m, EV_CODE_READ, 1);
+    if (tlb_miss(&m->itlb, address)) {
+        p5_event(m, EV_CODE_TLB_MISS, 1);
+        stalls->fetch += m->config->tlb_miss_penalty;
+    }
+    if (p5_cache_lookup(&m->icache, address) < 0) {
+        long slot;
+        p5_event(m, EV_CODE_CACHE_MISS, 1);
+        stalls->fetch += line_fill(m, address, issue_clock(m, stalls));
+        p5_cache_fill(&m->icache, address, &slot);
+    }
+}
+
+/* The prefetcher reads a code line when execution enters it, sequentially
+ * or at a taken branch's target. */
+void p5_fetch_lines(struct p5_machine *m, const struct p5_slot *slot, struct p5_stalls *stalls)
+{
+    unsigned shift = m->icache.block_shift;
+    uint64_t first = slot->op->address >> shift;
+    uint64_t last = (slot->op->address + slot->op->length - 1) >> shift;
+    for (uint64_t line = first; line <= last; line++) {
+        if (line + 1 == m->fetch_line)
+            continue;
+        m->fetch_line = line + 1;
+        read_code_line(m, line << shift, stalls);
+    }
+}
+
+/* ---- data */
+
+/* Seed 001 appendix A (L1455): a 2- or 4-byte access crossing a 4-byte
+ * boundary, an 8-byte access crossing an 8-byte boundary. */
+static bool is_misaligned(uint64_t address, uint32_t size)
+{
+    if (size <= 1)
+        return false;
+    uint32_t boundary = size <= 4 ? 4 : 8;
+    return (address & (boundary - 1)) + size > boundary;
+}
+
+struct reference {
+    uint64_t address;
+    uint32_t size;
+    bool write;
+    bool misaligned;
+    bool fst;
+};
+
+/* The data TLB for each page the reference touches; true on a miss. */
+static bool data_tlb(struct p5_machine *m, const struct reference *r)
+{
+    unsigned shift = m->dtlb.block_shift;
+    bool missed = false;
+    for (uint64_t page = r->address >> shift; page <= (r->address + r->size - 1) >> shift;
+         page++)
+        if (tlb_miss(&m->dtlb, page << shift)) {
+            p5_event(m, EV_DATA_TLB_MISS, 1);
+            missed = true;
+        }
+    return missed;
+}
+
+/* A line brought into the data cache: its fill, and the write-back of a
+ * dirty victim. */
+static uint32_t fill_data_line(struct p5_machine *m, uint64_t address, uint64_t t, bool dirty)
+{
+    uint32_t stall = line_fill(m, address, t);
+    long slot;
+    if (p5_cache_fill(&m->dcache, address, &slot)) {
+        p5_event(m, EV_LINES_WRITTEN_BACK, 1);
+        p5_bus_transfer(&m->bus, t + stall, m->config->bus_writeback);
+    }
+    m->dcache.dirty[slot] = dirty;
+    return stall;
+}
+
+/* One line of a read; true on a miss. */
+static bool read_line(struct p5_machine *m, uint64_t address, struct p5_stalls *stalls)
+{
+    if (p5_cache_lookup(&m->dcache, address) >= 0)
+        return false;
+    stalls->read += fill_data_line(m, address, issue_clock(m, stalls), false);
+    return true;
+}
+
+/* One line of a write (write-back, no write allocate by default); true on
+ * a miss.  *hit_m_or_e: it hit a line in the E or M state. */
+static bool write_line(struct p5_machine *m, uint64_t address, struct p5_stalls *stalls,
+                       bool *hit_m_or_e)
+{
+    const struct p5_config *c = m->config;
+    long slot = p5_cache_lookup(&m->dcache, address);
+    if (slot >= 0 && c->dcache_write_back) {
+        m->dcache.dirty[slot] = true;
+        *hit_m_or_e = true;
+        return false;
+    }
+    if (slot < 0 && c->dcache_write_allocate) {
+        stalls->other += fill_data_line(m, address, issue_clock(m, stalls), c->dcache_write_back);
+        if (c->dcache_write_back)
+            return true;
+    }
+    /* Write-through (S-state lines) or a miss: out through a write buffer. */
+    stalls->buffers +=
+        p5_bus_buffer_write(&m->bus, issue_clock(m, stalls), c->write_buffers, c->bus_write);
+    return slot < 0;
+}
+
+static void count_twice_if(struct p5_machine *m, bool twice, unsigned code, unsigned sum_code)
+{
+    p5_event(m, code, twice ? 2 : 1);
+    p5_event(m, sum_code, twice ? 2 : 1);
+}
+
+static void misaligned_penalty(struct p5_machine *m, const struct reference *r, bool tlb_missed,
+                               struct p5_stalls *stalls)
+{
+    uint32_t penalty = m->config->misaligned_penalty;
+    bool fst_twice = r->fst && r->write && p5_erratum_on(m, P5_ERRATUM_FST_MISALIGNED_TWICE);
+    p5_event(m, EV_MISALIGNED, fst_twice ? 2 : 1);
+    if (r->write) {
+        stalls->other += penalty;
+        return;
+    }
+    /* Erratum: 2 stall clocks counted instead of 3, unless the TLB missed. */
+    uint32_t counted = penalty;
+    if (penalty && !tlb_missed && p5_erratum_on(m, P5_ERRATUM_MISALIGNED_STALL_2))
+        counted = penalty - 1;
+    stalls->read += counted;
+    stalls->other += penalty - counted;
+}
+
+static void data_reference(struct p5_machine *m, const struct reference *r,
+                           struct p5_stalls *stalls)
+{
+    bool double_access = r->misaligned && p5_erratum_on(m, P5_ERRATUM_MISALIGNED_DOUBLE_ACCESS);
+    count_twice_if(m, double_access, r->write ? EV_DATA_WRITE : EV_DATA_READ,
+                   EV_DATA_READ_OR_WRITE);
+    bool tlb_missed = data_tlb(m, r);
+    if (tlb_missed)
+        *(r->write ? &stalls->other : &stalls->read) += m->config->tlb_miss_penalty;
+
+    unsigned shift = m->dcache.block_shift;
+    bool missed = false, hit_m_or_e = false;
+    for (uint64_t line = r->address >> shift; line <= (r->address + r->size - 1) >> shift;
+         line++)
+        missed |= r->write ? write_line(m, line << shift, stalls, &hit_m_or_e)
+                           : read_line(m, line << shift, stalls);
+    if (missed)
+        count_twice_if(m, r->misaligned && p5_erratum_on(m, P5_ERRATUM_MISALIGNED_DOUBLE_MISS),
+                       r->write ? EV_DATA_WRITE_MISS : EV_DATA_READ_MISS, EV_DATA_MISS);
+    else if (hit_m_or_e)
+        p5_event(m, EV_WRITE_HIT_M_OR_E, 1);
+    if (r->misaligned)
+        misaligned_penalty(m, r, tlb_missed, stalls);
+}
+
+/* An access split into the P5's widest, 8 bytes (a 10-byte x87 access is
+ * 8 + 2, seed L1455); a modify is a read, then a write. */
+static void data_access(struct p5_machine *m, const struct p5_slot *slot,
+                        const struct trace_access *a, struct p5_stalls *stalls)
+{
+    for (uint32_t offset = 0; offset < a->size; offset += WIDEST_ACCESS) {
+        struct reference r = {
+            .address = a->address + offset,
+            .size = a->size - offset < WIDEST_ACCESS ? a->size - offset : WIDEST_ACCESS,
+            .fst = slot->op->fst,
+        };
+        r.misaligned = is_misaligned(r.address, r.size);
+        if (a->kind & TRACE_LOAD) {
+            r.write = false;
+            data_reference(m, &r, stalls);
+        }
+        if (a->kind & TRACE_STORE) {
+            r.write = true;
+            data_reference(m, &r, stalls);
+        }
+    }
+}
+
+void p5_data_accesses(struct p5_machine *m, const struct p5_slot *slot, struct p5_stalls *stalls)
+{
+    for (int i = 0; i < slot->insn->n_accesses; i++)
+        data_access(m, slot, &slot->insn->accesses[i], stalls);
+}

@@ -1,0 +1,107 @@
+/* What the P5 model needs of one instruction, derived once from the x86
+ * decoder (isa/x86.h) and kept in a decode cache keyed by address, checked
+ * against the code bytes (code may change). */
+#ifndef SIM_P5_OP_H
+#define SIM_P5_OP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "isa/x86.h"
+#include "traces/trace.h"
+
+struct p5_op {
+    uint64_t address;
+    uint8_t length;          /* 0: an empty decode-cache slot */
+    uint8_t bytes[X86_MAX_LENGTH];
+    uint8_t cls;             /* enum x86_p5_class */
+    uint8_t branch;          /* enum x86_branch */
+    uint8_t clocks;          /* execution clocks, at least 1 */
+    uint8_t flops;           /* event 0x22 */
+    uint8_t segment_loads;   /* event 0x0f */
+    bool fxch;               /* pairs in the V pipe after an FX instruction */
+    bool fst;                /* FST/FSTP to memory (erratum on 0x0b) */
+    bool stack;              /* PUSH, POP...: pairs with another despite ESP */
+    bool rep_string;         /* a clock per data access */
+    bool locked;             /* LOCK prefix, or XCHG with memory: a locked bus cycle */
+    bool rare_events;        /* flops, segment_loads or locked: events to count */
+    uint32_t regs_read, regs_written; /* X86_REG_BIT(), X86_REG_FLAGS */
+    uint32_t address_regs;   /* base and index registers (AGI) */
+};
+
+/* From a decoded instruction. */
+void p5_op_from_insn(const struct x86_insn *insn, struct p5_op *op);
+
+/* A record without code bytes (an import without lengths): a simple
+ * instruction pairable in either pipe, with no known registers. */
+void p5_op_generic(uint64_t address, uint8_t length, struct p5_op *op);
+
+struct p5_decode_cache {
+    struct p5_op *slots;     /* open addressing, linear probing */
+    size_t capacity, used;   /* capacity a power of two, at most half used */
+    struct x86_decoder *decoder;
+};
+
+bool p5_decode_cache_init(struct p5_decode_cache *cache, enum x86_mode mode);
+void p5_decode_cache_free(struct p5_decode_cache *cache);
+
+enum p5_decode_status { P5_DECODED, P5_UNDECODABLE, P5_OUT_OF_MEMORY };
+
+/* The low n bytes of a little-endian load (all of it from 8). */
+static inline uint64_t p5_low_bytes(uint64_t v, unsigned n)
+{
+    return n >= 8 ? v : v & ((1ull << (8 * n)) - 1);
+}
+
+/* memcmp() of 1-15 code bytes, in two loads (the decode cache's hot path). */
+static inline bool p5_same_code(const uint8_t *a, const uint8_t *b, unsigned length)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t a0, b0, a1, b1;
+    memcpy(&a0, a, 8);
+    memcpy(&b0, b, 8);
+    if (p5_low_bytes(a0 ^ b0, length) || length <= 8)
+        return p5_low_bytes(a0 ^ b0, length) == 0;
+    memcpy(&a1, a + 7, 8); /* bytes 7-14 */
+    memcpy(&b1, b + 7, 8);
+    return p5_low_bytes(a1 ^ b1, length - 7) == 0;
+#else
+    return memcmp(a, b, length) == 0;
+#endif
+}
+
+static inline size_t p5_hash_address(uint64_t address, size_t capacity)
+{
+    return (size_t)((address * 0x9e3779b97f4a7c15ull) >> 32) & (capacity - 1);
+}
+
+static inline struct p5_op *p5_decode_slot(struct p5_op *slots, size_t capacity, uint64_t address)
+{
+    size_t i = p5_hash_address(address, capacity);
+    while (slots[i].length && slots[i].address != address)
+        i = (i + 1) & (capacity - 1);
+    return &slots[i];
+}
+
+/* Decodes into the cache an instruction not there (or whose bytes changed). */
+enum p5_decode_status p5_decode_miss(struct p5_decode_cache *cache, const struct trace_insn *insn,
+                                     const struct p5_op **op);
+
+/* The op of a trace instruction with code bytes, from the cache or decoded
+ * into it (replacing a stale entry whose bytes differ).  Inline: the hit is
+ * the model's most frequent path. */
+static inline enum p5_decode_status p5_decode(struct p5_decode_cache *cache,
+                                              const struct trace_insn *insn,
+                                              const struct p5_op **op)
+{
+    struct p5_op *slot = p5_decode_slot(cache->slots, cache->capacity, insn->address);
+    if (slot->length == insn->length && p5_same_code(slot->bytes, insn->bytes, insn->length)) {
+        *op = slot;
+        return P5_DECODED;
+    }
+    return p5_decode_miss(cache, insn, op);
+}
+
+#endif

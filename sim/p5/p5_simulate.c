@@ -1,0 +1,211 @@
+/* The trace driver: reads the trace as a stream, decodes each instruction
+ * once (p5_op.c's cache), holds one back to see whether the next pairs
+ * with it, and issues them through p5_pipeline.c. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdio_ext.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/p5/p5_machine.h"
+
+bool p5_machine_init(struct p5_machine *m, const struct p5_config *c, struct p5_pmu *pmu)
+{
+    memset(m, 0, sizeof *m);
+    m->config = c;
+    m->pmu = pmu;
+    p5_bus_init(&m->bus);
+    bool ok = p5_cache_init(&m->dcache, c->dcache.size / c->dcache.line, c->dcache.ways,
+                            c->dcache.line) &&
+              p5_cache_init(&m->icache, c->icache.size / c->icache.line, c->icache.ways,
+                            c->icache.line) &&
+              p5_cache_init(&m->dtlb, c->dtlb.entries, c->dtlb.ways, c->dtlb.page) &&
+              p5_cache_init(&m->itlb, c->itlb.entries, c->itlb.ways, c->itlb.page) &&
+              (!c->l2_size || p5_cache_init(&m->l2, c->l2_size / c->l2_line, c->l2_ways,
+                                            c->l2_line)) &&
+              p5_btb_init(&m->btb, c->btb_entries, c->btb_ways);
+    if (!ok)
+        p5_machine_free(m);
+    return ok;
+}
+
+void p5_machine_free(struct p5_machine *m)
+{
+    p5_cache_free(&m->dcache);
+    p5_cache_free(&m->icache);
+    p5_cache_free(&m->dtlb);
+    p5_cache_free(&m->itlb);
+    p5_cache_free(&m->l2);
+    p5_btb_free(&m->btb);
+}
+
+/* ---- one run */
+
+struct run {
+    struct p5_machine machine;
+    struct p5_decode_cache decoded;
+    struct trace_reader *reader;
+    bool lengths_known;
+    struct trace_record records[2]; /* the held-back instruction's, and the next */
+    struct p5_slot held;
+    struct p5_op held_op;           /* a copy: decoding the next may move the cache */
+    struct p5_op generic;           /* the op of a record without code bytes */
+    bool holding;
+    int free_record;                /* the one the next read goes into */
+    char *error;
+    size_t error_size;
+};
+
+__attribute__((format(printf, 2, 3))) static bool fail(struct run *run, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(run->error, run->error_size, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* Records without code bytes (imports): a simple instruction, or a
+ * conditional branch when the trace says it branched. */
+static void generic_op(const struct trace_insn *insn, struct p5_op *op)
+{
+    p5_op_generic(insn->address, insn->length, op);
+    if (insn->branch != TRACE_NOT_BRANCH) {
+        op->branch = X86_BRANCH_COND;
+        op->cls = X86_P5_PV;
+    }
+}
+
+static bool make_slot(struct run *run, const struct trace_insn *insn, struct p5_slot *slot)
+{
+    slot->insn = insn;
+    if (!run->lengths_known || !insn->has_bytes) {
+        generic_op(insn, &run->generic);
+        slot->op = &run->generic;
+        return true;
+    }
+    switch (p5_decode(&run->decoded, insn, &slot->op)) {
+    case P5_DECODED:
+        return true;
+    case P5_UNDECODABLE:
+        return fail(run, "instruction at 0x%" PRIx64 ": its %u code bytes do not decode",
+                    insn->address, insn->length);
+    default:
+        return fail(run, "out of memory decoding the instruction at 0x%" PRIx64, insn->address);
+    }
+}
+
+static void issue_held(struct run *run)
+{
+    if (run->holding)
+        p5_issue(&run->machine, &run->held, NULL);
+    run->holding = false;
+}
+
+static bool instruction(struct run *run, int record)
+{
+    struct p5_slot slot;
+    if (!make_slot(run, &run->records[record].insn, &slot))
+        return false;
+    if (run->holding && p5_can_pair(&run->held, &slot)) {
+        p5_issue(&run->machine, &run->held, &slot);
+        run->holding = false;
+        return true;
+    }
+    issue_held(run);
+    if (!p5_can_lead_pair(slot.op)) {
+        p5_issue(&run->machine, &slot, NULL);
+        return true;
+    }
+    run->held_op = *slot.op;
+    run->held = (struct p5_slot){&run->held_op, slot.insn};
+    run->holding = true;
+    run->free_record = 1 - record; /* keep this record until it issues */
+    return true;
+}
+
+static bool simulate(struct run *run, const struct p5_sim_hooks *hooks,
+                     struct p5_sim_result *result)
+{
+    for (;;) {
+        int record = run->free_record;
+        struct trace_record *rec = &run->records[record];
+        if (trace_read(run->reader, rec) != TRACE_OK)
+            return fail(run, "%s", trace_reader_error(run->reader));
+        switch (rec->kind) {
+        case TRACE_RECORD_INSN:
+            result->instructions++;
+            if (!instruction(run, record))
+                return false;
+            break;
+        case TRACE_RECORD_REGION_BEGIN:
+        case TRACE_RECORD_REGION_END:
+            issue_held(run);
+            result->regions++;
+            if (hooks && hooks->region)
+                hooks->region(hooks->context, rec->kind == TRACE_RECORD_REGION_BEGIN,
+                              rec->region);
+            break;
+        case TRACE_RECORD_END:
+            issue_held(run);
+            return true;
+        }
+    }
+}
+
+static bool run_file(struct run *run, FILE *in, const char *path, const struct p5_sim_hooks *hooks,
+                     struct p5_sim_result *result)
+{
+    run->reader = trace_reader_open(in, path, run->error, run->error_size);
+    if (!run->reader)
+        return false;
+    const struct trace_header *header = trace_reader_header(run->reader);
+    run->lengths_known = header->lengths_known;
+    enum x86_mode mode = header->isa == TRACE_ISA_64 ? X86_MODE_64 : X86_MODE_32;
+    bool ok = p5_decode_cache_init(&run->decoded, mode);
+    if (!ok)
+        fail(run, "%s: out of memory for the decoder", path);
+    ok = ok && simulate(run, hooks, result);
+    result->cycles = run->machine.now;
+    p5_decode_cache_free(&run->decoded);
+    trace_reader_close(run->reader);
+    return ok;
+}
+
+bool p5_simulate_trace(const char *path, const struct p5_config *config,
+                       struct msr_backend *backend, const struct p5_sim_hooks *hooks,
+                       struct p5_sim_result *result, char *error, size_t error_size)
+{
+    memset(result, 0, sizeof *result);
+    if (!p5_config_check(config, error, error_size))
+        return false;
+    struct p5_pmu *pmu = p5_backend_pmu(backend);
+    if (!pmu) {
+        snprintf(error, error_size, "the P5 model needs the simulated P5 backend, not '%s'",
+                 backend->kind);
+        return false;
+    }
+    FILE *in = fopen(path, "rb");
+    if (!in) {
+        snprintf(error, error_size, "%s: %s", path, strerror(errno));
+        return false;
+    }
+    __fsetlocking(in, FSETLOCKING_BYCALLER); /* one thread reads it: no stdio locks */
+    struct run *run = calloc(1, sizeof *run);
+    bool ok = run != NULL;
+    if (!ok)
+        snprintf(error, error_size, "%s: out of memory", path);
+    else if (!(ok = p5_machine_init(&run->machine, config, pmu)))
+        snprintf(error, error_size, "%s: out of memory for the model's caches", path);
+    if (ok) {
+        run->error = error;
+        run->error_size = error_size;
+        ok = run_file(run, in, path, hooks, result);
+        p5_machine_free(&run->machine);
+    }
+    free(run);
+    fclose(in);
+    return ok;
+}

@@ -1,0 +1,44 @@
+/* Counting runs for `pmubench stat`: each run of an allocator plan
+ * (pmu/alloc.h) is programmed through the programming library
+ * (pmu/program.h), counted over the trace on the simulated P5 (or over a
+ * program's run on hardware), and read back.  docs/stat.md. */
+#ifndef SIM_STAT_RUN_H
+#define SIM_STAT_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmu/alloc.h"
+#include "pmu/msr.h"
+#include "sim/p5/p5_model.h"
+
+enum { STAT_WHOLE_TRACE = -1 };
+
+struct stat_totals {
+    uint64_t instructions;  /* trace records simulated, per run */
+    uint64_t cycles;
+    uint64_t region_entries; /* times the counted region began, per run */
+};
+
+/* Simulates the trace once per run of `plan` on a fresh simulated P5
+ * programmed for that run, and leaves in counts[request] each request's
+ * count.  With `region` >= 0 the counters run only between the trace's
+ * begin and end markers of that region (as run_p5mon's stubs start and
+ * stop them); STAT_WHOLE_TRACE counts from the first instruction to the
+ * last.  False with a one-line error. */
+bool stat_simulate_p5(const char *trace, const struct p5_config *config,
+                      const struct alloc_plan *plan, long region, uint64_t *counts,
+                      struct stat_totals *totals, char *error, size_t error_size);
+
+/* Runs `argv` (a program and its arguments) once per run of `plan` on CPU
+ * `cpu`, with the run's counters programmed through `backend` (the Linux
+ * msr backend) and started just before the program starts; counts as
+ * above.  *exit_status is the last run's.  False with a one-line error
+ * (the backend's own when it refuses: a processor other than the one the
+ * plan is for). */
+bool stat_measure_program(struct msr_backend *backend, int cpu, const struct alloc_plan *plan,
+                          char *const argv[], uint64_t *counts, int *exit_status, char *error,
+                          size_t error_size);
+
+#endif

@@ -1,0 +1,76 @@
+# pmubench stat (docs/stat.md), sourced by run_tests.sh after
+# tests/cli_tests.sh (its helpers, and its traces in $tmp).
+
+expect 0 "" -- stat --help
+expect 2 "pmubench stat: no events (-e EVENT[,EVENT...])" -- stat --trace x.trace
+expect 2 "pmubench stat: nothing to count (--trace FILE or -- PROGRAM)" -- stat -e branches
+expect 2 "pmubench stat: --trace FILE or '-- PROGRAM', not both" -- \
+    stat -e branches --trace x.trace -- /bin/true
+expect 2 "pmubench stat: -e needs a value" -- stat -e
+expect 2 "pmubench stat: --: no program after '--'" -- stat -e branches --
+expect 2 "pmubench stat: --json or -x, not both" -- stat -e branches --json -x , --trace x.trace
+expect 2 "pmubench stat: --backend msr counts a program's run, not a trace" -- \
+    stat --backend msr -e branches --trace x.trace
+expect 2 "pmubench stat: --region needs the simulated model (a trace's markers)" -- \
+    stat --backend msr --region 1 -e branches -- /bin/true
+expect 2 "pmubench stat: bad --backend 'gpu' (expected sim or msr)" -- stat --backend gpu
+expect 2 "pmubench stat: bad --region '-1' (expected a region number, 0 to 4294967295)" -- \
+    stat --region -1
+expect 2 "pmubench stat: bad --cpu 'x' (expected a CPU number)" -- stat --cpu x
+expect 2 "pmubench stat: 'netburst::instr_retired': only P5 events are counted (p5::EVENT)" -- \
+    stat -e netburst::instr_retired --trace x.trace
+expect 2 "pmubench stat: p5::bogus: unknown P5 event 'bogus' ('pmubench list p5' shows the events; p5::clocks counts clocks)" -- \
+    stat -e bogus --trace x.trace
+expect 2 "pmubench stat: bad -F 'dcache_size' (expected NAME=VALUE)" -- \
+    stat -e branches -F dcache_size --trace x.trace
+expect 2 "pmubench stat: $tmp/missing.trace: No such file or directory" -- \
+    stat -e branches --trace "$tmp/missing.trace"
+
+# --backend msr on a processor other than a P5: the msr backend refuses the
+# first write (CESR 0x11, program_setup's first), so the program never runs.
+# The message names CPUID's vendor, base family and base model.
+: >"$tmp/stat-msr"
+cpuid=$(awk -F': *' '/^vendor_id/ && !v {v = $2} /^cpu family/ && !f {f = $2}
+    /^model[ \t]*:/ && m == "" {m = $2}
+    END { if (f < 15) printf "%s family %d model %d", v, f, m % 16 }' /proc/cpuinfo)
+if [ -n "$cpuid" ]; then
+    expect 2 "pmubench stat: --backend msr: setup: MSR 0x11: refusing to write MSRs: CPUID reports $cpuid, not a GenuineIntel family 5 (P5 Pentium) processor" -- \
+        stat --backend msr --msr-device "$tmp/stat-msr" -e branches -- /bin/sh -c "touch $tmp/stat-ran"
+    if [ -e "$tmp/stat-ran" ]; then fail "stat --backend msr ran the program after a refusal"; else pass; fi
+fi
+
+# Counting a trace: the model's instructions_executed is the trace's INSN
+# records (trace info counts them independently), per region too: region 2
+# of tests/traces/regions.c is entered 10 times, and the instructions
+# between its markers are counted in the dump.
+if [ -f "$tmp/regions64.trace" ]; then
+    trace=$tmp/regions64.trace
+    insns=$(pmubench trace info --json "$trace" | sed -n 's/.*"instructions": \([0-9]*\),.*/\1/p')
+    in_region=$(pmubench trace dump "$trace" | awk '/^region begin 2$/ {open = 1}
+        /^region end 2$/ {open = 0} /^insn/ && open {n++} END {print n + 0}')
+    expect 0 "" -- stat -e instructions_executed,p5::data_read:u --json --trace "$trace"
+    want="{\"model\": \"p5\", \"trace\": \"$trace\", \"runs\": 1, \"counts\": {\"instructions_executed\": $insns, \"data_read:u\": "
+    case $(cat "$tmp/cli.out") in "$want"*) pass ;; *) fail "stat --json: $(cat "$tmp/cli.out")" ;; esac
+    expect 0 "" -- stat -e instructions_executed --region 2 -x , --trace "$trace"
+    if [ "$(cat "$tmp/cli.out")" = "$in_region,,instructions_executed,," ] && [ "$in_region" -gt 0 ]; then
+        pass; else fail "stat --region 2: '$(cat "$tmp/cli.out")', the dump has $in_region"; fi
+    expect 0 "" -- stat -e instructions_executed --region 2 --trace "$trace"
+    if grep -q "^ *10      entries into region 2$" "$tmp/cli.out"; then pass; else fail "stat: region entries"; fi
+    # Three events on two counters: two runs of the trace, each count as
+    # when counted alone.
+    expect 0 "" -- stat -e instructions_executed,branches,data_write -x ';' -o "$tmp/three.csv" --trace "$trace"
+    expect 0 "" -- stat -e branches -x ';' --trace "$trace"
+    alone=$(cat "$tmp/cli.out")
+    if [ "$(sed -n 2p "$tmp/three.csv")" = "$alone" ] && [ "$(head -1 "$tmp/three.csv")" = "$insns;;instructions_executed;;" ]; then
+        pass; else fail "stat -o with three events: $(cat "$tmp/three.csv")"; fi
+    # '-- PROGRAM' records the program first: the same counts.
+    expect 0 "" -- stat -e instructions_executed -x , -- "$tmp/regions64"
+    if [ "$(cat "$tmp/cli.out")" = "$insns,,instructions_executed,," ]; then
+        pass; else fail "stat -- PROGRAM: $(cat "$tmp/cli.out")"; fi
+    expect 2 "pmubench stat: -m: unknown P5 model preset 'k6' (expected p5 or host)" -- \
+        stat -m k6 -e branches --trace "$trace"
+    # An output that cannot be written leaves nothing behind.
+    expect 2 "pmubench stat: $tmp/nodir/out.csv: cannot create: No such file or directory" -- \
+        stat -e branches -x , -o "$tmp/nodir/out.csv" --trace "$trace"
+    if [ -e "$tmp/nodir" ]; then fail "stat -o left something"; else pass; fi
+fi

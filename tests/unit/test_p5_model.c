@@ -1,0 +1,734 @@
+/* The P5 timing model (sim/p5): tiny traces written with trace_writer,
+ * every count computed by hand (docs/p5-model.md explains the rules). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "isa/x86.h"
+#include "pmu/p5_pmu.h"
+#include "sim/p5/p5_model.h"
+#include "traces/trace.h"
+
+/* ---- a trace in a temporary file */
+
+struct tb {
+    char path[64];
+    FILE *out;
+    struct trace_writer *writer;
+};
+
+static void tb_open_isa(struct tb *t, enum trace_isa isa, bool lengths_known)
+{
+    char error[256];
+    strcpy(t->path, "/tmp/test_p5_model_XXXXXX");
+    int fd = mkstemp(t->path);
+    assert_true(fd >= 0);
+    t->out = fdopen(fd, "wb");
+    assert_non_null(t->out);
+    struct trace_header header = {.isa = isa, .lengths_known = lengths_known};
+    strcpy(header.recorder, "test_p5_model");
+    t->writer = trace_writer_open(t->out, &header, error, sizeof error);
+    assert_non_null(t->writer);
+}
+
+static void tb_open(struct tb *t)
+{
+    tb_open_isa(t, TRACE_ISA_64, true);
+}
+
+static void tb_close(struct tb *t)
+{
+    struct trace_end end = {trace_writer_instructions(t->writer), TRACE_EXITED, 0};
+    assert_true(trace_write_end(t->writer, &end));
+    assert_true(trace_writer_close(t->writer));
+    assert_int_equal(fclose(t->out), 0);
+}
+
+/* An instruction with its bytes, at most one data access (kind 0: none). */
+static void tb_insn(struct tb *t, uint64_t address, const char *bytes, int length,
+                    enum trace_branch branch, uint64_t target, enum trace_access_kind kind,
+                    uint64_t data, uint32_t size)
+{
+    struct trace_insn insn;
+    memset(&insn, 0, sizeof insn);
+    insn.address = address;
+    insn.length = (uint8_t)length;
+    insn.has_bytes = bytes != NULL;
+    if (bytes)
+        memcpy(insn.bytes, bytes, (size_t)length);
+    insn.cpl = 3;
+    insn.branch = branch;
+    insn.target = target;
+    if (kind) {
+        insn.n_accesses = 1;
+        insn.accesses[0] = (struct trace_access){kind, size, data};
+    }
+    assert_true(trace_write_insn(t->writer, &insn));
+}
+
+/* A straight-line instruction without data access. */
+static void tb_plain(struct tb *t, uint64_t address, const char *bytes, int length)
+{
+    tb_insn(t, address, bytes, length, TRACE_NOT_BRANCH, 0, 0, 0, 0);
+}
+
+/* ---- running the model */
+
+struct counts {
+    uint64_t ctr0, ctr1;
+    struct p5_sim_result result;
+};
+
+static struct p5_config preset_p5(void)
+{
+    struct p5_config config;
+    char error[256];
+    assert_true(p5_config_preset("p5", &config, error, sizeof error));
+    return config;
+}
+
+static void set(struct p5_config *config, const char *name, const char *value)
+{
+    char error[256];
+    if (!p5_config_set(config, name, value, error, sizeof error))
+        fail_msg("%s", error);
+}
+
+/* A machine without memory latencies: only the pipeline's clocks. */
+static struct p5_config zero_latency(void)
+{
+    struct p5_config config = preset_p5();
+    static const char *const zero[] = {"l2_size", "memory_latency", "memory_burst",
+                                       "tlb_miss_penalty", "bus_writeback"};
+    for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++)
+        set(&config, zero[i], "0");
+    return config;
+}
+
+static uint64_t cesr_for(unsigned code0, unsigned code1)
+{
+    const uint64_t any_cpl = 3;
+    return code0 | any_cpl << 6 | (uint64_t)code1 << 16 | any_cpl << 22;
+}
+
+static struct counts run_with_hooks(const char *path, const struct p5_config *config,
+                                    unsigned code0, unsigned code1,
+                                    const struct p5_sim_hooks *hooks)
+{
+    char error[512];
+    struct msr_backend *backend = p5_backend_create();
+    assert_non_null(backend);
+    struct p5_pmu *pmu = p5_backend_pmu(backend);
+    assert_int_equal(p5_pmu_wrmsr(pmu, P5_MSR_CESR, cesr_for(code0, code1)), MSR_OK);
+    struct counts c;
+    if (!p5_simulate_trace(path, config, backend, hooks, &c.result, error, sizeof error))
+        fail_msg("%s", error);
+    c.ctr0 = pmu->ctr[0];
+    c.ctr1 = pmu->ctr[1];
+    assert_int_equal(pmu->tsc, c.result.cycles);
+    backend->ops->destroy(backend);
+    return c;
+}
+
+static struct counts run(const char *path, const struct p5_config *config, unsigned code0,
+                         unsigned code1)
+{
+    return run_with_hooks(path, config, code0, code1, NULL);
+}
+
+static uint64_t count(const char *path, const struct p5_config *config, unsigned code)
+{
+    return run(path, config, code, code).ctr0;
+}
+
+/* ---- instruction encodings (64-bit) */
+
+#define MOV_EAX_MEM_RBX "\x8b\x03"  /* mov eax, [rbx] */
+#define MOV_MEM_RBX_EAX "\x89\x03"  /* mov [rbx], eax */
+#define MOV_ECX_MEM_RSI "\x8b\x0e"  /* mov ecx, [rsi] */
+#define ADD_EDX_EAX "\x01\xc2"      /* add edx, eax */
+#define DEC_ECX "\xff\xc9"          /* dec ecx */
+#define JNE_LOOP "\x75\xf8"         /* jne -8 */
+#define NOP "\x90"
+#define MOV_EBX_EAX "\x89\xc3"      /* mov ebx, eax */
+#define MOV_ECX_EBX "\x89\xd9"      /* mov ecx, ebx */
+#define MOV_ECX_EAX "\x89\xc1"      /* mov ecx, eax */
+#define ADD_EBX_4 "\x83\xc3\x04"    /* add ebx, 4 */
+#define ADD_ESI_4 "\x83\xc6\x04"    /* add esi, 4 */
+#define ADD_EAX_MEM_RBX "\x03\x03"  /* add eax, [rbx]: 2 clocks */
+#define MUL_ECX "\xf7\xe1"          /* mul ecx */
+#define MOV_DS_AX "\x8e\xd8"        /* mov ds, ax */
+#define FADD_ST1 "\xd8\xc1"         /* fadd st(0), st(1) */
+#define FXCH_ST1 "\xd9\xc9"         /* fxch st(1) */
+#define FSTP_MEM_RBX "\xd9\x1b"     /* fstp dword [rbx] */
+#define LOCK_ADD_MEM "\xf0\x01\x03" /* lock add [rbx], eax */
+#define XCHG_MEM "\x87\x03"         /* xchg [rbx], eax */
+#define XCHG_REGS "\x87\xc3"        /* xchg ebx, eax */
+
+enum { CODE = 0x401000, DATA = 0x600000 };
+
+/* ---- a counted loop: 10 iterations of mov, add, dec, jne */
+
+enum { ITERATIONS = 10 };
+
+static void write_loop(struct tb *t)
+{
+    tb_open(t);
+    for (int i = 0; i < ITERATIONS; i++) {
+        bool last = i == ITERATIONS - 1;
+        tb_insn(t, CODE, MOV_EAX_MEM_RBX, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA, 4);
+        tb_plain(t, CODE + 2, ADD_EDX_EAX, 2);
+        tb_plain(t, CODE + 4, DEC_ECX, 2);
+        tb_insn(t, CODE + 6, JNE_LOOP, 2, last ? TRACE_BRANCH_NOT_TAKEN : TRACE_BRANCH_TAKEN,
+                last ? 0 : CODE, 0, 0, 0);
+    }
+    tb_close(t);
+}
+
+static void test_loop_instructions_and_pairs(void **state)
+{
+    (void)state;
+    struct tb t;
+    write_loop(&t);
+    struct p5_config config = preset_p5();
+    struct counts c = run(t.path, &config, 0x16, 0x17);
+    assert_int_equal(c.result.instructions, 4 * ITERATIONS);
+    assert_int_equal(c.ctr0, 4 * ITERATIONS);
+    /* mov | add+dec | jne: add reads the eax mov writes; jne cannot lead */
+    assert_int_equal(c.ctr1, ITERATIONS);
+    unlink(t.path);
+}
+
+static void test_loop_branches_and_btb(void **state)
+{
+    (void)state;
+    struct tb t;
+    write_loop(&t);
+    struct p5_config config = preset_p5();
+    struct counts c = run(t.path, &config, 0x12, 0x13);
+    assert_int_equal(c.ctr0, ITERATIONS);
+    /* allocated on the first taken execution, hit from the second on */
+    assert_int_equal(c.ctr1, ITERATIONS - 1);
+    c = run(t.path, &config, 0x14, 0x15);
+    assert_int_equal(c.ctr0, ITERATIONS);  /* taken 1-9, BTB hit 2-10 */
+    assert_int_equal(c.ctr1, 2);           /* first taken (BTB miss), last (not taken) */
+    unlink(t.path);
+}
+
+static void test_loop_memory(void **state)
+{
+    (void)state;
+    struct tb t;
+    write_loop(&t);
+    struct p5_config config = preset_p5();
+    struct counts c = run(t.path, &config, 0x00, 0x03);
+    assert_int_equal(c.ctr0, ITERATIONS);
+    assert_int_equal(c.ctr1, 1);
+    c = run(t.path, &config, 0x02, 0x0d);
+    assert_int_equal(c.ctr0, 1);
+    assert_int_equal(c.ctr1, 1);
+    /* the loop's 8 bytes sit in one line, read again at each taken branch */
+    c = run(t.path, &config, 0x0c, 0x0e);
+    assert_int_equal(c.ctr0, ITERATIONS);
+    assert_int_equal(c.ctr1, 1);
+    c = run(t.path, &config, 0x28, 0x29);
+    assert_int_equal(c.ctr0, ITERATIONS);
+    assert_int_equal(c.ctr1, 1);
+    unlink(t.path);
+}
+
+/* Clocks, hand-computed (no L2): the first issue waits for the ITLB walk
+ * (10) and the code line from memory (15): clocks 0-24, the line's burst
+ * keeping the bus busy from 10 to 39.  mov issues at 25; its read waits for
+ * the DTLB walk (to 35), then for the bus (39) and the data (+15 = 54): 29
+ * stall clocks, 26-54, the burst taking the bus to 68.  add+dec at 55, jne
+ * at 56 (BTB miss: 3 clocks flushed).  Iterations 2-9: 3 clocks; the
+ * tenth 3 + 3 (predicted taken, not taken). */
+static void test_loop_clocks(void **state)
+{
+    (void)state;
+    struct tb t;
+    write_loop(&t);
+    struct p5_config config = preset_p5();
+    set(&config, "l2_size", "0");
+    struct counts c = run(t.path, &config, 0x1a, 0x18);
+    assert_int_equal(c.ctr0, 29);
+    assert_int_equal(c.ctr1, 68 - 10);
+    assert_int_equal(c.result.cycles, 55 + 1 + 4 + 8 * 3 + 6);
+    unlink(t.path);
+}
+
+/* ---- pairing and AGI */
+
+static uint64_t clocks_of(const char *path)
+{
+    struct p5_config config = zero_latency();
+    return run(path, &config, 0x16, 0x16).result.cycles;
+}
+
+static void test_pairs_and_dependent_non_pair(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open(&t);
+    tb_plain(&t, CODE, NOP, 1);
+    tb_plain(&t, CODE + 1, NOP, 1);
+    tb_plain(&t, CODE + 2, MOV_EBX_EAX, 2);
+    tb_plain(&t, CODE + 4, MOV_ECX_EBX, 2); /* reads the ebx just written: no pair */
+    tb_close(&t);
+    struct p5_config config = zero_latency();
+    struct counts c = run(t.path, &config, 0x16, 0x17);
+    assert_int_equal(c.ctr0, 4);
+    assert_int_equal(c.ctr1, 1);
+    assert_int_equal(c.result.cycles, 3); /* nop+nop | mov ebx | mov ecx */
+    unlink(t.path);
+
+    tb_open(&t);
+    tb_plain(&t, CODE, MOV_EBX_EAX, 2);
+    tb_plain(&t, CODE + 2, MOV_ECX_EAX, 2); /* independent: a pair */
+    tb_close(&t);
+    c = run(t.path, &config, 0x16, 0x17);
+    assert_int_equal(c.ctr1, 1);
+    assert_int_equal(c.result.cycles, 1);
+    unlink(t.path);
+}
+
+static void test_agi_stall(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open(&t);
+    tb_plain(&t, CODE, ADD_EBX_4, 3);
+    tb_insn(&t, CODE + 3, MOV_EAX_MEM_RBX, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA, 4);
+    tb_close(&t);
+    struct p5_config config = zero_latency();
+    struct counts c = run(t.path, &config, 0x1f, 0x17);
+    assert_int_equal(c.ctr0, 1);
+    assert_int_equal(c.ctr1, 0);
+    assert_int_equal(c.result.cycles, 3); /* add, AGI, mov */
+    unlink(t.path);
+
+    tb_open(&t);
+    tb_plain(&t, CODE, ADD_ESI_4, 3); /* another register: the two pair */
+    tb_insn(&t, CODE + 3, MOV_EAX_MEM_RBX, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA, 4);
+    tb_close(&t);
+    c = run(t.path, &config, 0x1f, 0x17);
+    assert_int_equal(c.ctr0, 0);
+    assert_int_equal(c.ctr1, 1);
+    assert_int_equal(clocks_of(t.path), 1);
+    unlink(t.path);
+}
+
+/* An issue of 2 clocks after an AGI clock: its occurrences count once. */
+static void test_occurrences_once_in_long_issue(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open(&t);
+    tb_plain(&t, CODE, ADD_EBX_4, 3);
+    tb_insn(&t, CODE + 3, ADD_EAX_MEM_RBX, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA, 4);
+    tb_insn(&t, CODE + 5, "\x75\x10", 2, TRACE_BRANCH_NOT_TAKEN, 0, 0, 0, 0); /* jne: pairs */
+    tb_close(&t);
+    struct p5_config config = zero_latency();
+    struct counts c = run(t.path, &config, 0x12, 0x00);
+    assert_int_equal(c.ctr0, 1);
+    assert_int_equal(c.ctr1, 1);
+    assert_int_equal(c.result.cycles, 1 + 1 + 2); /* add | AGI | add eax,[rbx] + jne */
+    c = run(t.path, &config, 0x1f, 0x17);
+    assert_int_equal(c.ctr0, 1);
+    assert_int_equal(c.ctr1, 1);
+    unlink(t.path);
+}
+
+static void test_bank_conflict(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open(&t);
+    tb_insn(&t, CODE, MOV_EAX_MEM_RBX, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA, 4);
+    tb_insn(&t, CODE + 2, MOV_ECX_MEM_RSI, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA + 32, 4);
+    tb_close(&t);
+    struct p5_config config = zero_latency();
+    struct counts c = run(t.path, &config, 0x09, 0x0a);
+    assert_int_equal(c.ctr0, 1);
+    assert_int_equal(c.ctr1, 1); /* bank 0 in both, two dwords */
+    assert_int_equal(c.result.cycles, 2);
+    unlink(t.path);
+
+    tb_open(&t);
+    tb_insn(&t, CODE, MOV_EAX_MEM_RBX, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA, 4);
+    tb_insn(&t, CODE + 2, MOV_ECX_MEM_RSI, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA + 4, 4);
+    tb_close(&t);
+    c = run(t.path, &config, 0x09, 0x0a);
+    assert_int_equal(c.ctr0, 1);
+    assert_int_equal(c.ctr1, 0);
+    assert_int_equal(c.result.cycles, 1);
+    unlink(t.path);
+}
+
+static void test_x87_pair_flops_segment_loads(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open(&t);
+    tb_plain(&t, CODE, FADD_ST1, 2);
+    tb_plain(&t, CODE + 2, FXCH_ST1, 2); /* FX then FXCH: a pair */
+    tb_plain(&t, CODE + 4, MUL_ECX, 2);  /* integer multiply: a FLOP, 10 clocks */
+    tb_plain(&t, CODE + 6, MOV_DS_AX, 2);
+    tb_close(&t);
+    struct p5_config config = zero_latency();
+    struct counts c = run(t.path, &config, 0x22, 0x17);
+    assert_int_equal(c.ctr0, 2);
+    assert_int_equal(c.ctr1, 1);
+    assert_int_equal(c.result.cycles, 1 + 10 + 1);
+    assert_int_equal(count(t.path, &config, 0x0f), 1);
+    unlink(t.path);
+}
+
+static void test_locked_bus_cycles(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open(&t);
+    tb_insn(&t, CODE, LOCK_ADD_MEM, 3, TRACE_NOT_BRANCH, 0, TRACE_MODIFY, DATA, 4);
+    tb_insn(&t, CODE + 3, XCHG_MEM, 2, TRACE_NOT_BRANCH, 0, TRACE_MODIFY, DATA, 4);
+    tb_plain(&t, CODE + 5, XCHG_REGS, 2);
+    tb_close(&t);
+    struct p5_config config = zero_latency();
+    struct counts c = run(t.path, &config, 0x1c, 0x28);
+    assert_int_equal(c.ctr0, 2);
+    assert_int_equal(c.ctr1, 4); /* each modify: a read and a write */
+    unlink(t.path);
+}
+
+/* ---- the data cache */
+
+/* One load (or store) per instruction, each its own issue (the same
+ * register written: no pairs). */
+static void write_accesses(struct tb *t, const enum trace_access_kind *kinds,
+                           const uint64_t *addresses, int n)
+{
+    tb_open(t);
+    for (int i = 0; i < n; i++)
+        tb_insn(t, CODE + 2 * (uint64_t)i,
+                kinds[i] == TRACE_LOAD ? MOV_EAX_MEM_RBX : MOV_MEM_RBX_EAX, 2, TRACE_NOT_BRANCH,
+                0, kinds[i], addresses[i], 4);
+    tb_close(t);
+}
+
+static void test_lru_eviction(void **state)
+{
+    (void)state;
+    /* 8 KB, 2 ways, 32-byte lines: 128 sets, addresses 4 KB apart share one */
+    enum { A = DATA, B = DATA + 0x1000, C = DATA + 0x2000 };
+    const enum trace_access_kind kinds[] = {TRACE_LOAD, TRACE_LOAD, TRACE_LOAD, TRACE_LOAD,
+                                            TRACE_LOAD};
+    const uint64_t addresses[] = {A, B, A, C, B}; /* miss miss hit miss(evicts B) miss */
+    struct tb t;
+    write_accesses(&t, kinds, addresses, 5);
+    struct p5_config config = preset_p5();
+    struct counts c = run(t.path, &config, 0x00, 0x03);
+    assert_int_equal(c.ctr0, 5);
+    assert_int_equal(c.ctr1, 4);
+    set(&config, "dcache_ways", "4"); /* 4 ways of 64 sets: all fit */
+    assert_int_equal(count(t.path, &config, 0x03), 3);
+    unlink(t.path);
+}
+
+static void test_no_write_allocate(void **state)
+{
+    (void)state;
+    const enum trace_access_kind kinds[] = {TRACE_STORE, TRACE_LOAD, TRACE_STORE};
+    const uint64_t addresses[] = {DATA, DATA, DATA};
+    struct tb t;
+    write_accesses(&t, kinds, addresses, 3);
+    struct p5_config config = preset_p5();
+    struct counts c = run(t.path, &config, 0x04, 0x03);
+    assert_int_equal(c.ctr0, 1); /* the store missed, the line was not brought in */
+    assert_int_equal(c.ctr1, 1); /* so the load misses */
+    c = run(t.path, &config, 0x05, 0x01);
+    assert_int_equal(c.ctr0, 1); /* the last store hits the E line */
+    assert_int_equal(c.ctr1, 2);
+    set(&config, "dcache_write_allocate", "on");
+    c = run(t.path, &config, 0x04, 0x03);
+    assert_int_equal(c.ctr0, 1);
+    assert_int_equal(c.ctr1, 0);
+    unlink(t.path);
+}
+
+static void test_dirty_line_written_back(void **state)
+{
+    (void)state;
+    enum { A = DATA, B = DATA + 0x1000, C = DATA + 0x2000 };
+    const enum trace_access_kind kinds[] = {TRACE_LOAD, TRACE_STORE, TRACE_LOAD, TRACE_LOAD};
+    const uint64_t addresses[] = {A, A, B, C}; /* C evicts A, dirty */
+    struct tb t;
+    write_accesses(&t, kinds, addresses, 4);
+    struct p5_config config = preset_p5();
+    assert_int_equal(count(t.path, &config, 0x06), 1);
+    set(&config, "dcache_write_back", "off"); /* write-through: nothing dirty */
+    assert_int_equal(count(t.path, &config, 0x06), 0);
+    assert_int_equal(count(t.path, &config, 0x05), 0);
+    unlink(t.path);
+}
+
+/* Three store misses, two write buffers draining in 10 clocks each. */
+static void test_write_buffers_full(void **state)
+{
+    (void)state;
+    const enum trace_access_kind kinds[] = {TRACE_STORE, TRACE_STORE, TRACE_STORE};
+    const uint64_t addresses[] = {DATA, DATA, DATA};
+    struct tb t;
+    write_accesses(&t, kinds, addresses, 3);
+    struct p5_config config = zero_latency();
+    set(&config, "bus_write", "10");
+    struct counts c = run(t.path, &config, 0x19, 0x18);
+    /* stores 1+2 pair at clock 0 (buffers done at 10 and 20); store 3 at
+     * clock 1 waits for the first buffer until clock 10 */
+    assert_int_equal(c.ctr0, 9);
+    assert_int_equal(c.ctr1, 11); /* the bus is busy through clock 29 */
+    assert_int_equal(c.result.cycles, 11);
+    assert_int_equal(count(t.path, &config, 0x04), 3);
+    unlink(t.path);
+}
+
+/* ---- errata */
+
+struct erratum_case {
+    unsigned code;
+    const char *erratum;
+    uint64_t with, without;
+};
+
+static void check_erratum(const char *path, const struct erratum_case *e)
+{
+    struct p5_config config = zero_latency();
+    assert_int_equal(count(path, &config, e->code), e->with);
+    set(&config, e->erratum, "off");
+    assert_int_equal(count(path, &config, e->code), e->without);
+    set(&config, "errata", "none");
+    assert_int_equal(count(path, &config, e->code), e->without);
+}
+
+static void test_misaligned_errata(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open(&t);
+    /* warm the DTLB (another line of the page), then a 4-byte read at
+     * offset 2 that crosses a 4-byte boundary and misses */
+    tb_insn(&t, CODE, MOV_EAX_MEM_RBX, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA + 0x40, 4);
+    tb_insn(&t, CODE + 2, MOV_EAX_MEM_RBX, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA + 2, 4);
+    tb_close(&t);
+    const struct erratum_case cases[] = {
+        {0x00, "erratum_misaligned_double_access", 3, 2},
+        {0x03, "erratum_misaligned_double_miss", 3, 2},
+        {0x1a, "erratum_misaligned_stall_2", 2, 3},
+        {0x0b, "erratum_fst_misaligned_twice", 1, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_erratum(t.path, &cases[i]);
+    unlink(t.path);
+}
+
+static void test_fst_erratum(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open(&t);
+    tb_insn(&t, CODE, FSTP_MEM_RBX, 2, TRACE_NOT_BRANCH, 0, TRACE_STORE, DATA + 2, 4);
+    tb_close(&t);
+    const struct erratum_case fst = {0x0b, "erratum_fst_misaligned_twice", 2, 1};
+    check_erratum(t.path, &fst);
+    unlink(t.path);
+}
+
+/* 40 and 48 are INC and DEC in 32-bit mode (REX prefixes in 64-bit), 07
+ * POP ES (invalid in 64-bit). */
+static void test_32_bit_trace(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open_isa(&t, TRACE_ISA_32, true);
+    tb_plain(&t, CODE, "\x40", 1);     /* inc eax */
+    tb_plain(&t, CODE + 1, "\x48", 1); /* dec eax: writes the eax inc wrote */
+    tb_insn(&t, CODE + 2, "\x07", 1, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA, 2); /* pop es */
+    tb_close(&t);
+    struct p5_config config = zero_latency();
+    struct counts c = run(t.path, &config, 0x16, 0x17);
+    assert_int_equal(c.ctr0, 3);
+    assert_int_equal(c.ctr1, 0);
+    assert_int_equal(count(t.path, &config, 0x0f), 1);
+    unlink(t.path);
+}
+
+/* Code that changes under the same address is decoded again. */
+static void test_changed_code_decoded_again(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open(&t);
+    tb_plain(&t, CODE, "\x89\xc2", 2);     /* mov edx, eax */
+    tb_plain(&t, CODE + 2, MOV_ECX_EBX, 2); /* independent: a pair */
+    tb_plain(&t, CODE, MOV_EBX_EAX, 2);     /* the same address, now writing ebx */
+    tb_plain(&t, CODE + 2, MOV_ECX_EBX, 2); /* reads it: no pair */
+    tb_close(&t);
+    struct p5_config config = zero_latency();
+    assert_int_equal(count(t.path, &config, 0x17), 1);
+    unlink(t.path);
+}
+
+/* More instructions than the decode cache's first 1024 slots hold. */
+static void test_decode_cache_grows(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    struct tb t;
+    tb_open(&t);
+    for (int i = 0; i < N; i++)
+        tb_plain(&t, CODE + (uint64_t)i, NOP, 1);
+    for (int i = 0; i < N; i++)
+        tb_plain(&t, CODE + (uint64_t)i, NOP, 1);
+    tb_close(&t);
+    struct p5_config config = zero_latency();
+    struct counts c = run(t.path, &config, 0x16, 0x17);
+    assert_int_equal(c.ctr0, 2 * N);
+    assert_int_equal(c.ctr1, N);
+    assert_int_equal(count(t.path, &config, 0x0c), 2 * ((N + 31) / 32)); /* lines entered */
+    unlink(t.path);
+}
+
+/* ---- imported traces, regions, errors */
+
+static void test_imported_records_without_bytes(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open_isa(&t, TRACE_ISA_64, false);
+    tb_insn(&t, CODE, NULL, 1, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA, 4);
+    tb_insn(&t, CODE + 1, NULL, 1, TRACE_NOT_BRANCH, 0, 0, 0, 0);
+    tb_insn(&t, CODE + 2, NULL, 1, TRACE_NOT_BRANCH, 0, 0, 0, 0);
+    tb_insn(&t, CODE + 3, NULL, 1, TRACE_BRANCH_TAKEN, CODE, 0, 0, 0);
+    tb_insn(&t, CODE, NULL, 1, TRACE_NOT_BRANCH, 0, 0, 0, 0);
+    tb_close(&t);
+    struct p5_config config = zero_latency();
+    struct counts c = run(t.path, &config, 0x12, 0x17);
+    assert_int_equal(c.ctr0, 1);
+    assert_int_equal(c.ctr1, 2); /* 1+2, 3+branch; the last alone */
+    assert_int_equal(c.result.instructions, 5);
+    unlink(t.path);
+}
+
+struct region_log {
+    struct msr_backend *backend;
+    int calls;
+    uint64_t at_begin, at_end;
+};
+
+/* run_p5mon style: count only inside region 7. */
+static void on_region(void *context, bool begin, uint32_t region)
+{
+    struct region_log *log = context;
+    struct p5_pmu *pmu = p5_backend_pmu(log->backend);
+    assert_int_equal(region, 7);
+    log->calls++;
+    if (begin)
+        log->at_begin = pmu->ctr[0];
+    else
+        log->at_end = pmu->ctr[0];
+    p5_pmu_wrmsr(pmu, P5_MSR_CESR, begin ? cesr_for(0x16, 0x16) : 0);
+}
+
+static void test_region_hooks(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open(&t);
+    tb_plain(&t, CODE, NOP, 1);
+    assert_true(trace_write_region(t.writer, true, 7));
+    tb_plain(&t, CODE + 1, NOP, 1);
+    tb_plain(&t, CODE + 2, NOP, 1);
+    tb_plain(&t, CODE + 3, NOP, 1);
+    assert_true(trace_write_region(t.writer, false, 7));
+    tb_plain(&t, CODE + 4, NOP, 1);
+    tb_close(&t);
+
+    char error[512];
+    struct region_log log = {.backend = p5_backend_create()};
+    struct p5_sim_hooks hooks = {on_region, &log};
+    struct p5_config config = zero_latency();
+    struct p5_sim_result result;
+    if (!p5_simulate_trace(t.path, &config, log.backend, &hooks, &result, error, sizeof error))
+        fail_msg("%s", error);
+    assert_int_equal(log.calls, 2);
+    assert_int_equal(log.at_begin, 0);
+    assert_int_equal(log.at_end, 3);
+    assert_int_equal(result.regions, 2);
+    /* nop | region | nop+nop, nop | region | nop: no pair across a marker */
+    assert_int_equal(result.cycles, 4);
+    log.backend->ops->destroy(log.backend);
+    unlink(t.path);
+}
+
+static void test_simulation_errors(void **state)
+{
+    (void)state;
+    char error[512];
+    struct p5_config config = preset_p5();
+    struct msr_backend *backend = p5_backend_create();
+    struct p5_sim_result result;
+    assert_false(p5_simulate_trace("/nonexistent/x.trace", &config, backend, NULL, &result, error,
+                                   sizeof error));
+    assert_non_null(strstr(error, "/nonexistent/x.trace"));
+
+    struct tb t;
+    tb_open(&t);
+    tb_plain(&t, CODE, "\x06", 1); /* PUSH ES: not valid in 64-bit mode */
+    tb_close(&t);
+    assert_false(p5_simulate_trace(t.path, &config, backend, NULL, &result, error, sizeof error));
+    assert_non_null(strstr(error, "0x401000"));
+
+    set(&config, "dcache_ways", "3");
+    assert_false(p5_simulate_trace(t.path, &config, backend, NULL, &result, error, sizeof error));
+    assert_non_null(strstr(error, "dcache_size"));
+    backend->ops->destroy(backend);
+    unlink(t.path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_loop_instructions_and_pairs),
+        cmocka_unit_test(test_loop_branches_and_btb),
+        cmocka_unit_test(test_loop_memory),
+        cmocka_unit_test(test_loop_clocks),
+        cmocka_unit_test(test_pairs_and_dependent_non_pair),
+        cmocka_unit_test(test_agi_stall),
+        cmocka_unit_test(test_occurrences_once_in_long_issue),
+        cmocka_unit_test(test_bank_conflict),
+        cmocka_unit_test(test_x87_pair_flops_segment_loads),
+        cmocka_unit_test(test_locked_bus_cycles),
+        cmocka_unit_test(test_lru_eviction),
+        cmocka_unit_test(test_no_write_allocate),
+        cmocka_unit_test(test_dirty_line_written_back),
+        cmocka_unit_test(test_write_buffers_full),
+        cmocka_unit_test(test_misaligned_errata),
+        cmocka_unit_test(test_fst_erratum),
+        cmocka_unit_test(test_32_bit_trace),
+        cmocka_unit_test(test_changed_code_decoded_again),
+        cmocka_unit_test(test_decode_cache_grows),
+        cmocka_unit_test(test_imported_records_without_bytes),
+        cmocka_unit_test(test_region_hooks),
+        cmocka_unit_test(test_simulation_errors),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    x86_decode_release();
+    return failed;
+}
