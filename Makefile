@@ -144,14 +144,16 @@ fuzz:
 	$(MAKE) BUILD=build/fuzz CC=clang CFLAGS="-O1 -g" \
 	    EXTRA="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" build/fuzz/libpmubench.a
 	@mkdir -p build/fuzz/corpus_script build/fuzz/corpus_event_spec build/fuzz/corpus_experiment \
-	    build/fuzz/corpus_trace_reader build/fuzz/corpus_lackey build/fuzz/corpus_parms
+	    build/fuzz/corpus_trace_reader build/fuzz/corpus_lackey build/fuzz/corpus_parms \
+	    build/fuzz/corpus_count_set
 	cp tests/bench/*.pmu tests/bench/errors/*.pmu build/fuzz/corpus_script/
 	cp tests/fuzz/corpus_event_spec/* build/fuzz/corpus_event_spec/
 	cp tests/fuzz/corpus_experiment/* build/fuzz/corpus_experiment/
 	cp tests/fuzz/corpus_trace_reader/* build/fuzz/corpus_trace_reader/
 	cp tests/fuzz/corpus_lackey/* build/fuzz/corpus_lackey/
 	cp tests/fuzz/corpus_parms/* build/fuzz/corpus_parms/
-	for target in script event_spec experiment trace_reader lackey parms; do \
+	cp tests/fuzz/corpus_count_set/* build/fuzz/corpus_count_set/
+	for target in script event_spec experiment trace_reader lackey parms count_set; do \
 	    clang $(STD) $(WARN) -I. -g $(FUZZ_FLAGS) tests/fuzz/fuzz_$$target.c \
 	        build/fuzz/libpmubench.a -o build/fuzz/fuzz_$$target && \
 	    build/fuzz/fuzz_$$target -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \

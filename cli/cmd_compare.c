@@ -1,11 +1,537 @@
-/* pmubench compare: being written (issue 5). */
+/* pmubench compare [--json | -x SEP] [--region N] SIMULATED MEASURED [-- PROGRAM ARGS...]
+ *
+ * Puts two count sets side by side in the layout of seed 001's Table 5.6:
+ * event, simulated, measured, difference, difference in % (docs/compare.md).
+ * The sets are read by sim/compare/count_set.h or taken now by
+ * sim/compare/measure.h; this file parses the arguments and prints. */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "json.h"
+#include "sim/compare/compare.h"
+#include "sim/compare/measure.h"
+#include "traces/run_env.h"
+
+static const char compare_usage[] =
+    "usage: pmubench compare [--json | -x SEP] [--region N] SIMULATED MEASURED\n"
+    "                        [-- PROGRAM [ARGS...]]\n"
+    "  SIMULATED, MEASURED  a count set, either a file: 'pmubench stat --json' output,\n"
+    "               'perf stat -x, -o FILE' output or a run_p5mon output file, the format\n"
+    "               found from the content or named by a prefix json:, csv: or p5mon:\n"
+    "               (- is standard input); or a count taken now of PROGRAM, run with the\n"
+    "               environment of 'pmubench record --env':\n"
+    "                 measure:  natively, perf_event_open, user mode\n"
+    "                 lackey:   under valgrind --tool=lackey --trace-mem=yes\n"
+    "  --region N   the run_p5mon region to compare (when a file has several)\n"
+    "  --json       one JSON object instead of the table\n"
+    "  -x SEP       SEP-separated fields, a header line first\n"
+    "Difference = measured - simulated; Difference % = 100 * difference / measured.\n"
+    "Events only one set has show '-' in the other column; notes under the table\n"
+    "say where a pair is not like for like and why a count is missing.\n";
+
+enum output { OUTPUT_TABLE, OUTPUT_SEPARATED, OUTPUT_JSON };
+
+struct compare_options {
+    enum output output;
+    const char *separator;
+    int region;                  /* -1: the file's only region */
+    const char *inputs[2];       /* SIMULATED, MEASURED */
+    char **program;              /* after --, or NULL */
+};
+
+static const char *const set_roles[2] = {"simulated", "measured"};
+static const char *const source_labels[2] = {"simulated:", "measured:"};
+
+/* ---- arguments ---- */
+
+__attribute__((format(printf, 1, 2))) static int usage_error(const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    fprintf(stderr, "pmubench compare: ");
+    vfprintf(stderr, format, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    return 2;
+}
+
+static bool parse_region(const char *text, int *region)
+{
+    char *end;
+    long value = strtol(text, &end, 10);
+    if (end == text || *end || value < 0 || value > 99 || text[0] == '+' || text[0] == ' ')
+        return false;
+    *region = (int)value;
+    return true;
+}
+
+/* 0, or the exit status of a usage error (its message printed). */
+static int parse_options(int argc, char **argv, struct compare_options *o)
+{
+    *o = (struct compare_options){.region = -1, .separator = ","};
+    int n_inputs = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--") == 0) {
+            o->program = i + 1 < argc ? argv + i + 1 : NULL;
+            if (!o->program)
+                return usage_error("no program after --");
+            break;
+        } else if (strcmp(arg, "--json") == 0) {
+            o->output = OUTPUT_JSON;
+        } else if (strncmp(arg, "-x", 2) == 0) {
+            const char *separator = arg[2] ? arg + 2 : ++i < argc ? argv[i] : "";
+            if (separator[0] == '\0')
+                return usage_error("-x needs a separator");
+            o->output = OUTPUT_SEPARATED;
+            o->separator = separator;
+        } else if (strcmp(arg, "--region") == 0) {
+            if (++i == argc || !parse_region(argv[i], &o->region))
+                return usage_error("--region needs a region number 0-99");
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            fprintf(stderr, "pmubench compare: unknown option '%s'\n%s", arg, compare_usage);
+            return 2;
+        } else if (n_inputs == 2) {
+            return usage_error("one SIMULATED and one MEASURED count set (a third: '%s')", arg);
+        } else {
+            o->inputs[n_inputs++] = arg;
+        }
+    }
+    if (n_inputs < 2) {
+        fprintf(stderr, "pmubench compare: needs SIMULATED and MEASURED\n%s", compare_usage);
+        return 2;
+    }
+    return 0;
+}
+
+static void report_exit(const char *program, int status)
+{
+    if (WIFSIGNALED(status))
+        fprintf(stderr, "pmubench compare: %s was killed by signal %d (the counts are of that run)\n",
+                program, WTERMSIG(status));
+    else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+        fprintf(stderr, "pmubench compare: %s exited with status %d (the counts are of that run)\n",
+                program, WEXITSTATUS(status));
+}
+
+static bool measure_now(bool lackey, char **program, struct count_set *set, char *error,
+                        size_t error_size)
+{
+    char why[900];
+    int status = 0;
+    bool ok = lackey ? measure_lackey(run_valgrind_path(), program, set, &status, why, sizeof why)
+                     : measure_perf(program, set, &status, why, sizeof why);
+    if (ok)
+        report_exit(program[0], status);
+    else
+        snprintf(error, error_size, "pmubench compare: %s", why);
+    return ok;
+}
+
+/* ---- reading the two sets ---- */
+
+static const struct {
+    const char *prefix;
+    enum count_format format;
+} format_prefixes[] = {
+    {"json:", COUNT_FORMAT_JSON},
+    {"csv:", COUNT_FORMAT_PERF_CSV},
+    {"p5mon:", COUNT_FORMAT_P5MON},
+};
+
+static bool is_measurement(const char *input)
+{
+    return strcmp(input, "measure:") == 0 || strcmp(input, "lackey:") == 0;
+}
+
+/* The file an input names, after its format prefix if any; the format
+ * named in *format (NULL: found from the content). */
+static const char *input_file(const char *input, const enum count_format **format)
+{
+    *format = NULL;
+    for (size_t i = 0; i < sizeof format_prefixes / sizeof format_prefixes[0]; i++) {
+        size_t n = strlen(format_prefixes[i].prefix);
+        if (strncmp(input, format_prefixes[i].prefix, n) == 0) {
+            *format = &format_prefixes[i].format;
+            return input + n;
+        }
+    }
+    return input;
+}
+
+static bool read_input(const char *input, const struct compare_options *o, struct count_set *set,
+                       char *error, size_t error_size)
+{
+    if (is_measurement(input))
+        return measure_now(input[0] == 'l', o->program, set, error, error_size);
+    const enum count_format *format;
+    input = input_file(input, &format);
+    if (!count_set_read_file(input, format, set, error, error_size))
+        return false;
+    if (count_set_keep_region(set, o->region, input, error, error_size))
+        return true;
+    count_set_free(set);
+    return false;
+}
+
+/* 0, or 2 with a message when the inputs and the program do not fit. */
+static int check_inputs(const struct compare_options *o)
+{
+    bool measuring = is_measurement(o->inputs[0]) || is_measurement(o->inputs[1]);
+    if (measuring && !o->program)
+        return usage_error("measure: and lackey: need a program after --");
+    if (!measuring && o->program)
+        return usage_error("a program after -- is for measure: or lackey: ('%s')",
+                           o->program[0]);
+    const enum count_format *format;
+    if (strcmp(input_file(o->inputs[0], &format), "-") == 0 &&
+        strcmp(input_file(o->inputs[1], &format), "-") == 0)
+        return usage_error("standard input can be one of the sets, not both");
+    return 0;
+}
+
+/* ---- one row's cells ---- */
+
+static const char *status_text(const struct count *count)
+{
+    if (!count)
+        return "-";
+    return count->status == COUNT_NOT_SUPPORTED ? "not supported" : "not counted";
+}
+
+/* The count as the table shows it: "441127", "448702.5 +/- 1.1", "-". */
+static void format_count(const struct count *count, bool with_interval, char *out, size_t size)
+{
+    if (!count || count->status != COUNT_COUNTED)
+        snprintf(out, size, "%s", status_text(count));
+    else if (with_interval && count->has_interval)
+        snprintf(out, size, "%.*f +/- %.*f", count->decimals, count->value,
+                 count->interval_decimals, count->interval);
+    else
+        snprintf(out, size, "%.*f", count->decimals, count->value);
+}
+
+/* The difference and its percentage ("1.69%", or "1.69" without
+ * `percent_sign`); "-" where undefined. */
+static void format_difference(const struct compare_row *row, bool percent_sign, char *difference,
+                              char *percent, size_t size)
+{
+    struct compare_difference d = compare_difference(row);
+    snprintf(difference, size, "-");
+    snprintf(percent, size, "-");
+    if (d.defined)
+        snprintf(difference, size, "%.*f", d.decimals, d.difference);
+    if (d.defined && d.percent_defined)
+        snprintf(percent, size, "%.2f%s", d.percent, percent_sign ? "%" : "");
+}
+
+/* "data_read", or "data_read / L1-dcache-loads:u" when the names differ. */
+static void format_event(const struct compare_row *row, char *out, size_t size)
+{
+    const struct count *s = row->simulated, *m = row->measured;
+    if (s && m && strcasecmp(s->name, m->name) != 0)
+        snprintf(out, size, "%s / %s", s->name, m->name);
+    else
+        snprintf(out, size, "%s", s ? s->name : m->name);
+}
+
+/* ---- notes ---- */
+
+enum { MAX_NOTES = 32, MAX_ROW_NOTES = 3 };
+
+struct notes {
+    const char *text[MAX_NOTES];
+    size_t n;
+};
+
+/* The note's number from 1, added when new; 0 when the list is full. */
+static size_t note_number(struct notes *notes, const char *text)
+{
+    for (size_t i = 0; i < notes->n; i++)
+        if (strcmp(notes->text[i], text) == 0)
+            return i + 1;
+    if (notes->n == MAX_NOTES)
+        return 0;
+    notes->text[notes->n++] = text;
+    return notes->n;
+}
+
+/* The texts of a row's notes: the mapping's, then why a count is missing. */
+static size_t row_note_texts(const struct compare_row *row, const char **texts)
+{
+    size_t n = 0;
+    if (row->mapping && row->mapping->note)
+        texts[n++] = row->mapping->note;
+    if (row->simulated && row->simulated->reason)
+        texts[n++] = row->simulated->reason;
+    if (row->measured && row->measured->reason)
+        texts[n++] = row->measured->reason;
+    return n;
+}
+
+/* " [1][3]" for the row's notes, numbering new ones. */
+static void format_markers(const struct compare_row *row, struct notes *notes, char *out,
+                           size_t size)
+{
+    const char *texts[MAX_ROW_NOTES];
+    size_t n = row_note_texts(row, texts), used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < n && used < size; i++) {
+        size_t number = note_number(notes, texts[i]);
+        int wrote = number ? snprintf(out + used, size - used, "%s[%zu]", i ? "" : " ", number)
+                           : 0;
+        used += wrote > 0 ? (size_t)wrote : 0;
+    }
+}
+
+/* ---- the table ---- */
+
+enum { CELL = 160, COLUMNS = 5 };
+
+struct table_row {
+    char cell[COLUMNS][CELL];
+};
+
+static void fill_table_row(const struct compare_row *row, struct notes *notes,
+                           struct table_row *out)
+{
+    char markers[64];
+    format_event(row, out->cell[0], CELL - sizeof markers);
+    format_markers(row, notes, markers, sizeof markers);
+    strcat(out->cell[0], markers);
+    format_count(row->simulated, true, out->cell[1], CELL);
+    format_count(row->measured, true, out->cell[2], CELL);
+    format_difference(row, true, out->cell[3], out->cell[4], CELL);
+}
+
+static void print_table_line(const char cells[COLUMNS][CELL], const size_t *width)
+{
+    printf("%-*s", (int)width[0], cells[0]);
+    for (int c = 1; c < COLUMNS; c++)
+        printf("  %*s", (int)width[c], cells[c]);
+    printf("\n");
+}
+
+static void print_sources(const struct count_set sets[2], const struct compare_options *o)
+{
+    for (int i = 0; i < 2; i++) {
+        printf("%-10s %s", source_labels[i], sets[i].source);
+        if (!is_measurement(o->inputs[i]))
+            printf(" (%s)", o->inputs[i]);
+        printf("\n");
+    }
+}
+
+static bool print_table(const struct count_set sets[2], const struct compare_table *t,
+                        const struct compare_options *o)
+{
+    static const char header[COLUMNS][CELL] = {"Event", "Simulated", "Measured", "Difference",
+                                               "Difference %"};
+    struct table_row *rows = calloc(t->n_rows + 1, sizeof *rows);
+    if (!rows)
+        return false;
+    struct notes notes = {0};
+    size_t width[COLUMNS];
+    for (int c = 0; c < COLUMNS; c++)
+        width[c] = strlen(header[c]);
+    for (size_t r = 0; r < t->n_rows; r++) {
+        fill_table_row(&t->rows[r], &notes, &rows[r]);
+        for (int c = 0; c < COLUMNS; c++)
+            if (strlen(rows[r].cell[c]) > width[c])
+                width[c] = strlen(rows[r].cell[c]);
+    }
+    print_sources(sets, o);
+    printf("\n");
+    print_table_line(header, width);
+    for (size_t r = 0; r < t->n_rows; r++)
+        print_table_line(rows[r].cell, width);
+    if (notes.n)
+        printf("\n");
+    for (size_t i = 0; i < notes.n; i++)
+        printf("[%zu] %s\n", i + 1, notes.text[i]);
+    free(rows);
+    return true;
+}
+
+/* ---- separated values ---- */
+
+/* A field, quoted as RFC 4180 does when it holds the separator, a quote or
+ * a line break. */
+static void print_field(const char *text, const char *separator, bool last)
+{
+    if (strstr(text, separator) || strpbrk(text, "\"\n")) {
+        putchar('"');
+        for (const char *p = text; *p; p++) {
+            if (*p == '"')
+                putchar('"');
+            putchar(*p);
+        }
+        putchar('"');
+    } else {
+        fputs(text, stdout);
+    }
+    fputs(last ? "\n" : separator, stdout);
+}
+
+static void join_notes(const struct compare_row *row, char *out, size_t size)
+{
+    const char *texts[MAX_ROW_NOTES];
+    size_t n = row_note_texts(row, texts), used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < n && used < size; i++) {
+        int wrote = snprintf(out + used, size - used, "%s%s", i ? "; " : "", texts[i]);
+        used += wrote > 0 ? (size_t)wrote : 0;
+    }
+}
+
+static void print_separated(const struct compare_table *t, const char *separator)
+{
+    static const char *const header[] = {"event", "simulated", "measured", "measured_interval",
+                                         "difference", "difference_percent", "like_for_like",
+                                         "notes"};
+    enum { N_FIELDS = sizeof header / sizeof header[0] };
+    for (int f = 0; f < N_FIELDS; f++)
+        print_field(header[f], separator, f == N_FIELDS - 1);
+    for (size_t r = 0; r < t->n_rows; r++) {
+        const struct compare_row *row = &t->rows[r];
+        char cells[N_FIELDS][512];
+        format_event(row, cells[0], sizeof cells[0]);
+        format_count(row->simulated, false, cells[1], sizeof cells[1]);
+        format_count(row->measured, false, cells[2], sizeof cells[2]);
+        snprintf(cells[3], sizeof cells[3], "%s", "");
+        if (row->measured && row->measured->has_interval)
+            snprintf(cells[3], sizeof cells[3], "%.*f", row->measured->interval_decimals,
+                     row->measured->interval);
+        format_difference(row, false, cells[4], cells[5], sizeof cells[4]);
+        snprintf(cells[6], sizeof cells[6], "%s", !row->simulated || !row->measured ? ""
+                                                   : compare_like_for_like(row) ? "yes"
+                                                                                : "no");
+        join_notes(row, cells[7], sizeof cells[7]);
+        for (int f = 0; f < N_FIELDS; f++)
+            print_field(cells[f], separator, f == N_FIELDS - 1);
+    }
+}
+
+/* ---- JSON ---- */
+
+static void print_json_count(const char *key, const struct count *count)
+{
+    printf(", \"%s\": ", key);
+    if (count && count->status == COUNT_COUNTED)
+        printf("%.*f", count->decimals, count->value);
+    else
+        printf("null");
+    printf(", \"%s_status\": \"%s\"", key,
+           count && count->status == COUNT_COUNTED ? "counted"
+           : count ? status_text(count)
+                   : "absent");
+}
+
+static void print_json_row(const struct compare_row *row)
+{
+    char event[CELL];
+    format_event(row, event, sizeof event);
+    printf("{\"event\": ");
+    json_print_string(event);
+    print_json_count("simulated", row->simulated);
+    print_json_count("measured", row->measured);
+    printf(", \"measured_interval\": ");
+    if (row->measured && row->measured->has_interval)
+        printf("%.*f", row->measured->interval_decimals, row->measured->interval);
+    else
+        printf("null");
+    struct compare_difference d = compare_difference(row);
+    printf(", \"difference\": ");
+    if (d.defined)
+        printf("%.*f", d.decimals, d.difference);
+    else
+        printf("null");
+    printf(", \"difference_percent\": ");
+    if (d.defined && d.percent_defined)
+        printf("%.2f", d.percent);
+    else
+        printf("null");
+    printf(", \"like_for_like\": %s, \"notes\": [", !row->simulated || !row->measured ? "null"
+                                                 : compare_like_for_like(row) ? "true"
+                                                                              : "false");
+    const char *texts[MAX_ROW_NOTES];
+    size_t n = row_note_texts(row, texts);
+    for (size_t i = 0; i < n; i++) {
+        printf("%s", i ? ", " : "");
+        json_print_string(texts[i]);
+    }
+    printf("]}");
+}
+
+static void print_json(const struct count_set sets[2], const struct compare_table *t,
+                       const struct compare_options *o)
+{
+    printf("{");
+    for (int i = 0; i < 2; i++) {
+        printf("%s\"%s\": {\"source\": ", i ? ", " : "", set_roles[i]);
+        json_print_string(sets[i].source);
+        printf(", \"input\": ");
+        json_print_string(o->inputs[i]);
+        printf("}");
+    }
+    printf(", \"rows\": [");
+    for (size_t r = 0; r < t->n_rows; r++) {
+        printf("%s\n", r ? "," : "");
+        print_json_row(&t->rows[r]);
+    }
+    printf("]}\n");
+}
+
+/* ---- the command ---- */
+
+static bool print_comparison(const struct count_set sets[2], const struct compare_options *o)
+{
+    struct compare_table table;
+    if (!compare_pair(&sets[0], &sets[1], &table))
+        return false;
+    bool ok = true;
+    if (o->output == OUTPUT_JSON)
+        print_json(sets, &table, o);
+    else if (o->output == OUTPUT_SEPARATED)
+        print_separated(&table, o->separator);
+    else
+        ok = print_table(sets, &table, o);
+    compare_table_free(&table);
+    return ok;
+}
 
 int cmd_compare(int argc, char **argv)
 {
-    (void)argc;
-    fprintf(stderr, "pmubench %s: not built yet\n", argv[0]);
-    return 2;
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(compare_usage, stdout);
+            return 0;
+        }
+    struct compare_options o;
+    int status = parse_options(argc, argv, &o);
+    if (status == 0)
+        status = check_inputs(&o);
+    if (status != 0)
+        return status;
+    struct count_set sets[2] = {{0}};
+    char error[1024];
+    int read = 0;
+    while (read < 2 && read_input(o.inputs[read], &o, &sets[read], error, sizeof error))
+        read++;
+    if (read < 2) {
+        fprintf(stderr, "%s\n", error);
+        status = 2;
+    } else if (!print_comparison(sets, &o)) {
+        fprintf(stderr, "pmubench compare: out of memory\n");
+        status = 1;
+    }
+    for (int i = 0; i < read; i++)
+        count_set_free(&sets[i]);
+    return status;
 }

@@ -17,6 +17,7 @@
 
 #include "bench/atomic_file.h"
 #include "commands.h"
+#include "traces/run_env.h"
 #include "traces/trace.h"
 
 static const char record_usage[] =
@@ -29,52 +30,11 @@ static const char record_usage[] =
     "or recorder/ beside pmubench) and exits with PROGRAM's exit status (128 + the\n"
     "signal if a signal killed it).  The trace is written whole or not at all.\n";
 
-/* Pins glibc's CPU-dependent choices (string functions, copy thresholds,
- * the lazy-binding trampoline) to what they are under valgrind's virtual
- * CPU, so that native and recorded runs execute the same code
- * (docs/traces.md, "Recording"). */
-static const char *const record_env[][2] = {
-    {"GLIBC_TUNABLES",
-     "glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-AVX512CD,-AVX512_IFMA,"
-     "-AVX512_VBMI,-AVX512_VBMI2,-AVX512_BITALG,-AVX512_VPOPCNTDQ,-AVX512_VNNI,-AVX512_BF16,"
-     "-AVX512_FP16,-Avoid_Short_Distance_REP_MOVSB,-XSAVEC"
-     ":glibc.cpu.x86_rep_movsb_threshold=8192:glibc.cpu.x86_rep_stosb_threshold=2048"
-     ":glibc.cpu.x86_non_temporal_threshold=2097152:glibc.cpu.x86_data_cache_size=32768"
-     ":glibc.cpu.x86_shared_cache_size=8388608"},
-};
-enum { N_RECORD_ENV = sizeof record_env / sizeof record_env[0] };
-
 static bool is_file(const char *path, bool executable)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
            (!executable || access(path, X_OK) == 0);
-}
-
-/* PROGRAM as execvp would find it; false with errno's message in `error`. */
-static bool find_program(const char *name, char *path, size_t size, char *error,
-                         size_t error_size)
-{
-    if (strchr(name, '/')) {
-        snprintf(path, size, "%s", name);
-        if (is_file(path, true))
-            return true;
-        snprintf(error, error_size, "%s", access(path, F_OK) ? strerror(errno)
-                                                                 : "not an executable file");
-        return false;
-    }
-    const char *dirs = getenv("PATH");
-    if (!dirs || !*dirs)
-        dirs = "/usr/local/bin:/usr/bin:/bin";
-    while (*dirs) {
-        size_t n = strcspn(dirs, ":");
-        snprintf(path, size, "%.*s%s%s", (int)n, dirs, n ? "/" : "", name);
-        if (is_file(path, true))
-            return true;
-        dirs += n + (dirs[n] == ':');
-    }
-    snprintf(error, error_size, "not found in PATH");
-    return false;
 }
 
 /* The ELF class of the file at `path`: 32, 64, or 0 (not an ELF file, or
@@ -136,14 +96,6 @@ static bool find_recorder(char *dir, size_t size, char *error, size_t error_size
  * LD_LIBRARY_PATH=/usr/lib/debug and two C++ variables to the program's
  * environment, changing what the dynamic loader does: run the launcher it
  * wraps, valgrind.bin, when there is one. */
-static const char *valgrind_path(void)
-{
-    const char *env = getenv("PMUBENCH_VALGRIND");
-    if (env && *env)
-        return env;
-    return is_file("/usr/bin/valgrind.bin", true) ? "/usr/bin/valgrind.bin" : "valgrind";
-}
-
 /* The tool ends a killed program's trace with status 1 and a one-byte code
  * 0; the signal is known here, from waitpid. */
 static bool patch_signal(const char *path, int sig)
@@ -189,8 +141,8 @@ static bool check_trace(const char *path, const char *name, struct trace_end *en
 
 static int print_env(void)
 {
-    for (int i = 0; i < N_RECORD_ENV; i++)
-        printf("%s=%s\n", record_env[i][0], record_env[i][1]);
+    for (int i = 0; i < run_env_count; i++)
+        printf("%s=%s\n", run_env[i].name, run_env[i].value);
     return 0;
 }
 
@@ -227,7 +179,7 @@ int cmd_record(int argc, char **argv)
         return 2;
     }
     char program[PATH_MAX], error[PATH_MAX + 1024];
-    if (!find_program(argv[i], program, sizeof program, error, sizeof error)) {
+    if (!run_find_program(argv[i], program, sizeof program, error, sizeof error)) {
         fprintf(stderr, "pmubench record: cannot run '%s': %s\n", argv[i], error);
         return 2;
     }
@@ -289,7 +241,7 @@ int cmd_record(int argc, char **argv)
         return 2;
     }
     int k = 0;
-    vg_argv[k++] = (char *)valgrind_path();
+    vg_argv[k++] = (char *)run_valgrind_path();
     vg_argv[k++] = "-q";
     vg_argv[k++] = "--tool=pmutrace";
     vg_argv[k++] = out_option;
@@ -310,8 +262,7 @@ int cmd_record(int argc, char **argv)
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGQUIT, &old_quit, NULL);
         setenv("VALGRIND_LIB", recorder, 1);
-        for (int e = 0; e < N_RECORD_ENV; e++)
-            setenv(record_env[e][0], record_env[e][1], 0);
+        run_env_apply();
         execvp(vg_argv[0], vg_argv);
         fprintf(stderr, "pmubench record: cannot run %s: %s\n", vg_argv[0], strerror(errno));
         _exit(127);

@@ -1,0 +1,210 @@
+/* Count sets: storage, look-up, regions, format detection and reading a
+ * file (count_set.h). */
+#include "count_set.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+enum { MAX_INPUT = 64 << 20 }; /* bytes: count files are small */
+
+static char *copy_string(const char *text)
+{
+    return text ? strdup(text) : NULL;
+}
+
+void count_set_init(struct count_set *set, const char *source)
+{
+    *set = (struct count_set){.source = copy_string(source)};
+}
+
+static void count_free(struct count *count)
+{
+    free(count->name);
+    free(count->reason);
+}
+
+void count_set_free(struct count_set *set)
+{
+    for (size_t i = 0; i < set->n_counts; i++)
+        count_free(&set->counts[i]);
+    free(set->counts);
+    free(set->source);
+    *set = (struct count_set){0};
+}
+
+struct count *count_set_add(struct count_set *set, const struct count *count)
+{
+    if (set->n_counts == set->capacity) {
+        size_t capacity = set->capacity ? 2 * set->capacity : 16;
+        struct count *counts = realloc(set->counts, capacity * sizeof *counts);
+        if (!counts)
+            return NULL;
+        set->counts = counts;
+        set->capacity = capacity;
+    }
+    struct count *added = &set->counts[set->n_counts];
+    *added = *count;
+    added->name = copy_string(count->name);
+    added->reason = copy_string(count->reason);
+    if (!added->name || (count->reason && !added->reason)) {
+        count_free(added);
+        return NULL;
+    }
+    set->n_counts++;
+    return added;
+}
+
+const struct count *count_set_find(const struct count_set *set, const char *name, int region)
+{
+    for (size_t i = 0; i < set->n_counts; i++)
+        if (set->counts[i].region == region && strcasecmp(set->counts[i].name, name) == 0)
+            return &set->counts[i];
+    return NULL;
+}
+
+/* The regions the set's counts are in, in order of first appearance: how
+ * many, and up to `max` of them in `regions`. */
+static size_t list_regions(const struct count_set *set, int *regions, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < set->n_counts; i++) {
+        int region = set->counts[i].region;
+        bool seen = region < 0;
+        for (size_t j = 0; j < n && j < max && !seen; j++)
+            seen = regions[j] == region;
+        if (!seen) {
+            if (n < max)
+                regions[n] = region;
+            n++;
+        }
+    }
+    return n;
+}
+
+static void format_regions(const int *regions, size_t n, char *text, size_t size)
+{
+    size_t used = 0;
+    text[0] = '\0';
+    for (size_t i = 0; i < n && used < size; i++) {
+        int wrote = snprintf(text + used, size - used, "%s%d", i ? ", " : "", regions[i]);
+        used += wrote > 0 ? (size_t)wrote : 0;
+    }
+}
+
+bool count_set_keep_region(struct count_set *set, int region, const char *path, char *error,
+                           size_t error_size)
+{
+    int regions[8];
+    char listed[128];
+    size_t n = list_regions(set, regions, 8);
+    format_regions(regions, n < 8 ? n : 8, listed, sizeof listed);
+    if (region < 0 && n > 1) {
+        snprintf(error, error_size, "%s: has %zu regions (%s%s): choose one with --region N", path,
+                 n, listed, n > 8 ? ", ..." : "");
+        return false;
+    }
+    if (n == 0)
+        return true; /* a set without regions: all of it */
+    if (region < 0)
+        region = regions[0];
+    size_t kept = 0;
+    for (size_t i = 0; i < set->n_counts; i++) {
+        if (set->counts[i].region == region) {
+            set->counts[kept] = set->counts[i];
+            set->counts[kept++].region = -1;
+        } else {
+            count_free(&set->counts[i]);
+        }
+    }
+    set->n_counts = kept;
+    if (kept == 0)
+        snprintf(error, error_size, "%s: no region %d (regions: %s%s)", path, region, listed,
+                 n > 8 ? ", ..." : "");
+    return kept > 0;
+}
+
+enum count_format count_format_detect(const char *text, size_t size)
+{
+    static const char p5mon_first_line[] = "# run_p5mon results file";
+    size_t i = 0;
+    while (i < size && strchr(" \t\r\n", text[i]) && text[i])
+        i++;
+    if (i < size && text[i] == '{')
+        return COUNT_FORMAT_JSON;
+    size_t n = strlen(p5mon_first_line);
+    if (size - i >= n && memcmp(text + i, p5mon_first_line, n) == 0)
+        return COUNT_FORMAT_P5MON;
+    return COUNT_FORMAT_PERF_CSV;
+}
+
+bool count_set_read(const char *text, size_t size, enum count_format format, const char *path,
+                    struct count_set *set, char *error, size_t error_size)
+{
+    switch (format) {
+    case COUNT_FORMAT_JSON:
+        return count_set_read_json(text, size, path, set, error, error_size);
+    case COUNT_FORMAT_P5MON:
+        return count_set_read_p5mon(text, size, path, set, error, error_size);
+    case COUNT_FORMAT_PERF_CSV:
+        break;
+    }
+    return count_set_read_perf_csv(text, size, path, set, error, error_size);
+}
+
+/* The whole of `f` in a new buffer; NULL with a message on a read error
+ * or an input above MAX_INPUT bytes. */
+static char *read_all(FILE *f, const char *path, size_t *size, char *error, size_t error_size)
+{
+    size_t capacity = 4096, used = 0;
+    char *text = malloc(capacity);
+    while (text) {
+        used += fread(text + used, 1, capacity - used, f);
+        if (used < capacity)
+            break;
+        char *bigger = capacity < MAX_INPUT ? realloc(text, 2 * capacity) : NULL;
+        if (!bigger) {
+            free(text);
+            snprintf(error, error_size, "%s: larger than %d MB (not a count file)", path,
+                     MAX_INPUT >> 20);
+            return NULL;
+        }
+        text = bigger;
+        capacity *= 2;
+    }
+    if (!text) {
+        snprintf(error, error_size, "%s: out of memory", path);
+        return NULL;
+    }
+    if (ferror(f)) {
+        snprintf(error, error_size, "%s: cannot read: %s", path, strerror(errno));
+        free(text);
+        return NULL;
+    }
+    *size = used;
+    return text;
+}
+
+bool count_set_read_file(const char *path, const enum count_format *format,
+                         struct count_set *set, char *error, size_t error_size)
+{
+    bool is_stdin = strcmp(path, "-") == 0;
+    const char *name = is_stdin ? "<stdin>" : path;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f) {
+        snprintf(error, error_size, "%s: cannot open: %s", path, strerror(errno));
+        return false;
+    }
+    size_t size = 0;
+    char *text = read_all(f, name, &size, error, error_size);
+    if (!is_stdin)
+        fclose(f);
+    if (!text)
+        return false;
+    enum count_format found = format ? *format : count_format_detect(text, size);
+    bool ok = count_set_read(text, size, found, name, set, error, error_size);
+    free(text);
+    return ok;
+}

@@ -1,0 +1,32 @@
+/* Which generic event (perf's names, lackey's loads and stores) each P5
+ * event corresponds to, which perf event lackey's counts correspond to,
+ * and whether the two count the same thing (docs/compare.md, "The
+ * mapping").  The data is event_map.c's table. */
+#ifndef SIM_COMPARE_EVENT_MAP_H
+#define SIM_COMPARE_EVENT_MAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct event_mapping {
+    const char *event;      /* a pmu/p5_events.c name, or lackey's "loads"/"stores" */
+    const char *counterpart; /* the generic event, as event_canonical_name() gives it */
+    bool like_for_like;     /* the two count the same occurrences */
+    const char *note;       /* one line printed under the table */
+};
+
+extern const struct event_mapping event_mappings[];
+extern const size_t n_event_mappings;
+
+/* `name` in lower case without a perf modifier suffix (":u", ":uk"...)
+ * and with perf's aliases resolved: "Branch-Instructions:u" gives
+ * "branches". */
+void event_canonical_name(const char *name, char *out, size_t size);
+
+/* The row mapping one of the names to the other (either order), or NULL. */
+const struct event_mapping *event_mapping_find(const char *name_a, const char *name_b);
+
+/* The two names mean the same event: equal once canonical. */
+bool event_same_name(const char *name_a, const char *name_b);
+
+#endif

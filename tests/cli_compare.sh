@@ -1,0 +1,134 @@
+# `pmubench compare` (docs/compare.md), sourced by run_tests.sh after
+# tests/cli_tests.sh (uses expect, pass, fail, pmubench, $tmp, $build).
+# The expected outputs are in tests/compare/.
+
+cmp_usage=$(pmubench compare --help)
+case $cmp_usage in
+    "usage: pmubench compare [--json | -x SEP] [--region N] SIMULATED MEASURED"*) pass ;;
+    *) fail "compare --help: '$cmp_usage'" ;;
+esac
+
+# compare_out WANT ARGS...: pmubench compare ARGS exits 0, prints nothing
+# on stderr and exactly the file WANT on stdout.
+compare_out() {
+    want=$1
+    shift
+    expect 0 "" -- compare "$@"
+    if diff -u "$want" "$tmp/cli.out"; then pass; else fail "compare $*: output differs from $want"; fi
+}
+
+# Seed 001 Table 5.6 (wc): the simulator's counts against run_p5mon's means.
+compare_out tests/compare/table5_6.out tests/compare/table5_6_sim.json tests/compare/table5_6_pmc.p5mon
+# The same with the format named and the result on standard input.
+expect 0 "" -- compare json:- p5mon:tests/compare/table5_6_pmc.p5mon <tests/compare/table5_6_sim.json
+sed -e '1s|(json:-)$|(tests/compare/table5_6_sim.json)|' \
+    -e '2s|(p5mon:tests/|(tests/|' "$tmp/cli.out" >"$tmp/stdin.out"
+if diff -u tests/compare/table5_6.out "$tmp/stdin.out"; then pass; else fail "compare json:- p5mon:FILE"; fi
+
+# A P5 result against perf stat -x, CSV: the mapping, its notes, a count
+# perf could not take, measured 0, events in one set only; table, -x, and
+# --json.
+compare_out tests/compare/small.out tests/compare/small_sim.json tests/compare/small_perf.csv
+compare_out tests/compare/small.out.csv -x, tests/compare/small_sim.json tests/compare/small_perf.csv
+compare_out tests/compare/small.out.csv -x , tests/compare/small_sim.json tests/compare/small_perf.csv
+compare_out tests/compare/small.out.json --json tests/compare/small_sim.json tests/compare/small_perf.csv
+pmubench compare -x';' tests/compare/small_sim.json csv:tests/compare/small_perf.csv >"$tmp/semi.out"
+if [ "$(sed -n 4p "$tmp/semi.out")" = "data_read / L1-dcache-loads:u;300;450;;150;33.33;no;L1-dcache-loads counts dispatched load operations, about 1.5x retired loads: not like for like" ]; then
+    pass; else fail "compare -x';': $(sed -n 4p "$tmp/semi.out")"; fi
+
+# run_p5mon regions (seed 001 Figure 4.9): one at a time.
+expect 2 "tests/compare/fig4_9.p5mon: has 2 regions (0, 1): choose one with --region N" -- \
+    compare tests/compare/table5_6_sim.json tests/compare/fig4_9.p5mon
+expect 2 "tests/compare/fig4_9.p5mon: no region 2 (regions: 0, 1)" -- \
+    compare --region 2 tests/compare/table5_6_sim.json tests/compare/fig4_9.p5mon
+pmubench compare -x, --region 1 tests/compare/fig4_9.p5mon tests/compare/fig4_7.p5mon >"$tmp/r1.out"
+if [ "$(cat "$tmp/r1.out")" = "event,simulated,measured,measured_interval,difference,difference_percent,like_for_like,notes
+data_read_miss,0.0,11006.4,63.2,11006.4,100.00,yes,
+data_write_miss,2.0,8848.6,22.3,8846.6,99.98,yes," ]; then pass; else fail "compare --region 1: $(cat "$tmp/r1.out")"; fi
+# Measured 0 and simulated not: no percentage.
+pmubench compare -x, tests/compare/fig4_8.p5mon --region 1 tests/compare/fig4_9.p5mon >"$tmp/r0.out"
+if [ "$(sed -n 2p "$tmp/r0.out")" = "data_read_miss,11800.4,0.0,0.0,-11800.4,-,yes," ]; then pass; else
+    fail "compare with measured 0: $(sed -n 2p "$tmp/r0.out")"; fi
+
+# Bad input files: one line naming the file and where, status 2.
+printf '{"model": "p5", "counts": {"data_read": 1.5}}\n' >"$tmp/bad.json"
+expect 2 "$tmp/bad.json: byte offset 41: expected a count (a non-negative integer), not a fraction" -- \
+    compare "$tmp/bad.json" tests/compare/small_perf.csv
+printf '# run_p5mon results file\n0x3 -1 1.0\n' >"$tmp/bad.p5mon"
+expect 2 "$tmp/bad.p5mon: line 2: expected EVENT REPETITION VALUE [CONF.INT PERCENTAGE] (run_p5mon output)" -- \
+    compare tests/compare/small_sim.json "$tmp/bad.p5mon"
+printf '1,,instructions\n2,,instructions\n' >"$tmp/bad.csv"
+expect 2 "$tmp/bad.csv: line 2: event 'instructions' again (once per event)" -- \
+    compare tests/compare/small_sim.json "$tmp/bad.csv"
+expect 2 "tests/compare/table5_6_pmc.p5mon: byte offset 0: expected '{'" -- \
+    compare json:tests/compare/table5_6_pmc.p5mon tests/compare/small_perf.csv
+expect 2 "$tmp/none.json: cannot open: No such file or directory" -- \
+    compare "$tmp/none.json" tests/compare/small_perf.csv
+
+# Bad arguments.
+expect 2 "pmubench compare: needs SIMULATED and MEASURED
+$cmp_usage" -- compare tests/compare/small_sim.json
+expect 2 "pmubench compare: unknown option '--bogus'
+$cmp_usage" -- compare --bogus a b
+expect 2 "pmubench compare: one SIMULATED and one MEASURED count set (a third: 'c')" -- compare a b c
+expect 2 "pmubench compare: -x needs a separator" -- compare a b -x
+expect 2 "pmubench compare: --region needs a region number 0-99" -- compare --region 100 a b
+expect 2 "pmubench compare: no program after --" -- compare measure: b --
+expect 2 "pmubench compare: measure: and lackey: need a program after --" -- \
+    compare tests/compare/small_sim.json measure:
+expect 2 "pmubench compare: a program after -- is for measure: or lackey: ('true')" -- \
+    compare tests/compare/small_sim.json tests/compare/small_perf.csv -- true
+expect 2 "pmubench compare: standard input can be one of the sets, not both" -- compare - -
+expect 2 "pmubench compare: cannot run '$tmp/no-such-program': No such file or directory" -- \
+    compare tests/compare/small_sim.json measure: -- "$tmp/no-such-program"
+
+# Measuring now with perf_event_open: where this machine's perf cannot
+# count instructions:u, neither can compare, and it says so instead of a
+# number; where it can, compare gives a number.
+expect 0 "" -- compare -x, tests/compare/small_sim.json measure: -- true
+if command -v perf >/dev/null; then
+    perf_says=$(perf stat -x, -e instructions:u true 2>&1 >/dev/null | grep 'instructions' | cut -d, -f1)
+    compare_says=$(grep '^instructions_executed / instructions:u,' "$tmp/cli.out" | cut -d, -f3)
+    case $perf_says:$compare_says in
+        "<not supported>:not supported") pass ;;
+        [0-9]*:[0-9]*) pass ;;
+        *) fail "measure: instructions:u '$compare_says' where perf says '$perf_says'" ;;
+    esac
+fi
+# Measured runs use the environment of `pmubench record --env`, and a
+# failing program is reported with the counts of its run.
+tunables=$(pmubench record --env | sed -n 's/^GLIBC_TUNABLES=//p')
+expect 0 "" -- compare tests/compare/small_sim.json measure: -- \
+    sh -c "[ \"\$GLIBC_TUNABLES\" = '$tunables' ] || exit 7"
+expect 0 "pmubench compare: sh exited with status 7 (the counts are of that run)" -- \
+    compare tests/compare/small_sim.json measure: -- sh -c 'exit 7'
+
+# valgrind lackey: static programs doing `rep movsb` of 10 (rep_few) and
+# of 1000 bytes (rep_all), otherwise the same.  The REP instruction counts
+# once, so both have the same number of instructions; each iteration is one
+# load and one store.  Runs of the same program differ by some tens of
+# instructions (glibc's parsing of GLIBC_TUNABLES at start-up, seen in
+# _dl_tunable_set_hwcaps), hence the margin of 100.
+rep_program() { # NAME BYTES
+    printf '#include <stddef.h>\nstatic char a[1000], b[1000];\nint main(void)\n{\n    size_t n = %d;\n    void *d = a; const void *s = b;\n    __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) :: "memory");\n    return 0;\n}\n' "$2" |
+        cc -O1 -static -x c - -o "$tmp/$1" 2>/dev/null
+}
+lackey_counts() { # PROGRAM: "INSTRUCTIONS LOADS STORES" of lackey's run
+    pmubench compare -x, lackey: tests/compare/small_sim.json -- "$tmp/$1" |
+        awk -F, '{ split($1, name, " ") }
+            name[1] == "instructions" || name[1] == "loads" || name[1] == "stores" { printf "%s ", $2 }'
+}
+within() { # VALUE WANT MARGIN
+    [ "$1" -ge $(($2 - $3)) ] && [ "$1" -le $(($2 + $3)) ]
+}
+if command -v valgrind >/dev/null && rep_program rep_few 10 && rep_program rep_all 1000; then
+    few=$(lackey_counts rep_few)
+    all=$(lackey_counts rep_all)
+    set -- $few $all
+    if [ $# -eq 6 ] && within $(($4 - $1)) 0 100 && within $(($5 - $2)) 990 100 &&
+        within $(($6 - $3)) 990 100; then
+        pass; else fail "lackey: rep movsb of 10 and 1000 bytes: '$few' and '$all'"; fi
+    expect 2 "valgrind: $tmp/no-such-program: No such file or directory
+pmubench compare: cannot run '$tmp/no-such-program' under valgrind lackey (no records)" -- \
+        compare lackey: tests/compare/small_sim.json -- "$tmp/no-such-program"
+fi

@@ -1,0 +1,50 @@
+/* libFuzzer target: the count set readers of `pmubench compare`
+ * (sim/compare/count_set.h) on any input, in the format their content
+ * suggests, as `pmubench compare FILE` reads it; a set read is paired with
+ * itself, its regions narrowed and every difference computed.  Also each
+ * line as lackey output (sim/compare/measure.h). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/compare/compare.h"
+#include "sim/compare/measure.h"
+
+static void use_set(struct count_set *set)
+{
+    struct compare_table table;
+    if (compare_pair(set, set, &table)) {
+        for (size_t i = 0; i < table.n_rows; i++)
+            compare_difference(&table.rows[i]);
+        compare_table_free(&table);
+    }
+    char error[512];
+    count_set_keep_region(set, -1, "fuzz", error, sizeof error);
+}
+
+static void count_lackey_lines(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+    if (!text)
+        return;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    struct lackey_counts counts = {0};
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+        lackey_count_line(&counts, line);
+    free(text);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *text = (const char *)data;
+    char error[512];
+    struct count_set set;
+    if (count_set_read(text, size, count_format_detect(text, size), "fuzz", &set, error,
+                       sizeof error)) {
+        use_set(&set);
+        count_set_free(&set);
+    }
+    count_lackey_lines(data, size);
+    return 0;
+}
