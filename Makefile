@@ -28,7 +28,7 @@ include traces/recorder/recorder.mk
 include traces/wc/wc.mk
 
 .PHONY: accuracy-deps
-.PHONY: all check unit-tests test-deps diff-deps isa-deps libpfm4-diff objdump-check bench demo \
+.PHONY: all check unit-tests test-deps diff-deps isa-deps libpfm4-diff objdump-check bench demo demo-pmu \
     asan memcheck coverage clang-check fuzz clean
 
 all: $(BIN) $(LIB) recorder
@@ -99,13 +99,16 @@ check: all unit-tests libpfm4-diff objdump-check recorder clang-check accuracy-d
 
 # Figures, not tests: encoding speed against libpfm4, the PMU's cycle rate,
 # the allocator's planning time, recording speed and size against lackey.
-bench: $(BIN) $(LIB) recorder | diff-deps
+bench: $(BIN) $(LIB) recorder wc | diff-deps
+	@$(NEED) /usr/bin/time time
 	@mkdir -p $(BUILD)/perf
 	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/bench_encode tests/perf/bench_encode.c $(LIB) -lpfm $(LIBS)
 	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/bench_alloc tests/perf/bench_alloc.c $(LIB) $(LIBS)
 	$(BUILD)/perf/bench_encode
 	$(BUILD)/perf/bench_alloc
 	sh tests/perf/bench_record.sh $(BUILD)
+	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/synthetic_trace tests/perf/synthetic_trace.c $(LIB) $(LIBS)
+	sh tests/perf/bench_p5.sh $(BUILD)
 
 # Warning-free under clang as well as gcc: the library, the CLI, the tests.
 clang-check: test-deps diff-deps
@@ -114,7 +117,12 @@ clang-check: test-deps diff-deps
 	    tests/diff/*.c tests/perf/*.c tests/isa/*.c \
 	    tests/traces/stepcount.c tests/traces/kernel.c
 
-demo: $(BIN)
+# The wc case study of seed 001 section 5.6 (traces/wc/README.md).
+demo: all wc
+	sh traces/wc/study.sh $(BUILD)
+
+# The PMU alone: the bench scenario of tests/bench/demo.pmu and its waveform.
+demo-pmu: $(BIN)
 	$(BIN) run tests/bench/demo.pmu --vcd $(BUILD)/demo.vcd
 	@echo "waveform: $(BUILD)/demo.vcd (open it with gtkwave)"
 

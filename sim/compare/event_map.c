@@ -9,10 +9,10 @@
 
 const struct event_mapping event_mappings[] = {
     {"instructions_executed", "instructions", true,
-     "retired instructions; a REP string instruction counts once in both"},
+     "retired instructions, a REP string instruction counting once in both"},
     {"branches", "branches", true,
-     "every control transfer, SYSCALL included; the SDM's P5 also counts serializing "
-     "instructions, the model does not (docs/p5-model.md)"},
+     "every control transfer, SYSCALL included (the SDM's P5 also counts serializing "
+     "instructions, the model does not: docs/p5-model.md)"},
     {"data_read", "loads", true,
      "P5 data_read counts each half of a misaligned access (seed 001 5.5.2) and each 8 bytes "
      "of a wider one, lackey once"},

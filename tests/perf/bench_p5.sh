@@ -58,15 +58,15 @@ simulate() {
     read -r seconds rss <"$tmp/sim"
     awk -v name="$1" -v n="$3" -v s="$seconds" -v rss="$rss" 'BEGIN {
         printf "  %-24s %11d insns  %6.2f s  %7.1f M insns/s  peak memory %6.1f MB\n",
-            name, n, s, s > 0 ? n / s / 1e6 : 0, rss / 1024 }'
+            name, n, s, (s > 0 ? n / s / 1e6 : 0), rss / 1024 }'
 }
 
 insns() { "$pmubench" trace info --json "$1" | sed -n 's/.*"instructions": \([0-9]*\),.*/\1/p'; }
 
 echo "bench_p5: the P5 model (pmubench stat -m p5 -e $events: both counters, one run)"
 env_vars=$("$pmubench" record --env)
-"$pmubench" record -o "$tmp/wc.trace" -- "$wc" "$input" >/dev/null ||
-    { echo "bench_p5: cannot record $wc" >&2; exit 2; }
+fastest "$tmp/rec" "$pmubench" record -o "$tmp/wc.trace" -- "$wc" "$input"
+read -r record_seconds record_rss <"$tmp/rec"
 simulate "wc (case study trace)" "$tmp/wc.trace" "$(insns "$tmp/wc.trace")"
 wc_seconds=$(cut -d' ' -f1 "$tmp/sim")
 
@@ -74,9 +74,10 @@ wc_seconds=$(cut -d' ' -f1 "$tmp/sim")
 fastest "$tmp/cg" env $env_vars valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes \
     --cachegrind-out-file=/dev/null "$wc" "$input"
 read -r cg_seconds cg_rss <"$tmp/cg"
-awk -v s="$cg_seconds" -v p="$wc_seconds" 'BEGIN {
-    printf "  %-24s %6.2f s for the same program and input; pmubench/cachegrind time %.2f\n",
-        "cachegrind (wc)", s, s > 0 ? p / s : 0 }'
+awk -v s="$cg_seconds" -v p="$wc_seconds" -v r="$record_seconds" -v m="$cg_rss" 'BEGIN {
+    printf "  %-24s %6.2f s (peak memory %.1f MB) for the same program and input\n", "cachegrind (wc)", s, m / 1024
+    printf "  %-24s simulation / cachegrind %.2f; recording + simulation (%.2f s) / cachegrind %.2f\n",
+        "time ratios", (s > 0 ? p / s : 0), r + p, (s > 0 ? (r + p) / s : 0) }'
 
 for n in 10000000 100000000; do
     "$build/perf/synthetic_trace" $n "$tmp/synthetic.trace" ||

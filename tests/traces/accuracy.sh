@@ -19,6 +19,15 @@
 # 1.7 million instructions each, so that single-stepping them takes about
 # 20-30 s each (the three run at once).
 #
+# The P5 model's bars (issue 5, docs/p5-model.md "Accuracy"), on the wc of
+# the case study (BUILD/wc/wc, traces/wc/wc.c) over the first 30,000 bytes
+# of its input (BUILD/wc/input.txt, cut at a line end): the simulated
+# instructions_executed and branches (`pmubench stat -m p5`) within 0.5% of
+# the native run's instructions and branches, and the simulated data_read
+# and data_write within 2% of valgrind lackey's loads and stores of the same
+# program and input (`pmubench compare ... lackey:`).  Skipped (one line
+# "accuracy: p5 skipped") when BUILD/wc is not built.
+#
 # Prints one line per program and count, starting "ok" (within the bar) or
 # "FAIL"; exits 1 when any is outside the bar.  Without a recorder, or with
 # neither perf nor a way to build the stepper, it prints one line starting
@@ -157,17 +166,68 @@ compare() {
     done
 }
 
+# check NAME WHAT REFERENCE VALUE BAR: one "ok"/"FAIL" line.
+check() {
+    line=$(awk -v name="$1" -v what="$2" -v n="$3" -v r="$4" -v bar="$5" 'BEGIN {
+        d = n ? 100 * (r - n) / n : 0
+        printf "%s %-8s %-12s reference %11d  simulated %11d  difference %+7.3f%% (bar %s%%)\n",
+            (d <= bar && d >= -bar) ? "ok  " : "FAIL", name, what, n, r, d, bar }')
+    echo "$line"
+    case $line in FAIL*) failed=1 ;; esac
+}
+
+# The P5 model against the native run (instructions, branches) and lackey
+# (loads, stores) of the case study's wc.
+p5_model() {
+    if [ "$(cat "$tmp/wc-p5.record.status")" != 0 ] || [ ! -s "$tmp/wc-p5.native" ]; then
+        echo "FAIL wc-p5: the recording or the native run failed: $(cat "$tmp/wc-p5.record.err" "$tmp/wc-p5.err" | head -1)"
+        failed=1; return
+    fi
+    if ! "$pmubench" stat -m p5 --json -o "$tmp/wc-p5.json" \
+        -e instructions_executed,branches,data_read,data_write --trace "$tmp/wc-p5.trace" 2>"$tmp/stat.err"; then
+        echo "FAIL wc-p5: pmubench stat failed: $(head -1 "$tmp/stat.err")"; failed=1; return
+    fi
+    # shellcheck disable=SC2046
+    set -- $(cat "$tmp/wc-p5.native")
+    check wc-p5 instructions "$1" "$(json_count instructions_executed)" $bar
+    check wc-p5 branches "$2" "$(json_count branches)" $bar
+    if ! "$pmubench" compare -x '|' "$tmp/wc-p5.json" lackey: -- "$wc" "$tmp/input30" \
+        >"$tmp/lackey.txt" 2>"$tmp/lackey.err"; then
+        echo "FAIL wc-p5: pmubench compare lackey: failed: $(head -1 "$tmp/lackey.err")"; failed=1; return
+    fi
+    for pair in "data_read / loads" "data_write / stores"; do
+        row=$(awk -F'|' -v e="$pair" '$1 == e {print $3, $2}' "$tmp/lackey.txt")
+        # shellcheck disable=SC2086
+        check wc-p5 "${pair##*/ }" $row 2
+    done
+}
+
+json_count() { sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p" "$tmp/wc-p5.json"; }
+
+wc=$build/wc/wc
+if [ -x "$wc" ] && [ -f "$build/wc/input.txt" ]; then
+    head -c 30000 "$build/wc/input.txt" | sed '$d' >"$tmp/input30"
+fi
+
 echo "accuracy: pmubench record against native runs (both under pmubench record --env); bar ${bar}%"
 # The native runs (the steppers in the background), the recordings, then
 # the comparisons once every native count is in.
 native $kernel_name "$kernel"
 native wc /usr/bin/wc "$tmp/text30"
 native sort /usr/bin/sort "$tmp/text36"
+[ -f "$tmp/input30" ] && native wc-p5 "$wc" "$tmp/input30"
 record $kernel_name "$kernel"
 record wc /usr/bin/wc "$tmp/text30"
 record sort /usr/bin/sort "$tmp/text36"
+[ -f "$tmp/input30" ] && record wc-p5 "$wc" "$tmp/input30"
 wait
 for name in $kernel_name wc sort; do
     compare "$name"
 done
+if [ -f "$tmp/input30" ]; then
+    echo "accuracy: the P5 model (pmubench stat -m p5) against the native run and lackey"
+    p5_model
+else
+    echo "accuracy: p5 skipped: $wc is not built (make BUILD=$build wc)"
+fi
 exit $failed
