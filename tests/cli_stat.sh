@@ -73,4 +73,13 @@ if [ -f "$tmp/regions64.trace" ]; then
     expect 2 "pmubench stat: $tmp/nodir/out.csv: cannot create: No such file or directory" -- \
         stat -e branches -x , -o "$tmp/nodir/out.csv" --trace "$trace"
     if [ -e "$tmp/nodir" ]; then fail "stat -o left something"; else pass; fi
+    # stat and p5mon program the same model through the same library: their
+    # counts of one trace agree to the count (compare: every difference 0).
+    printf '(p5mon\ntrace = %s;\nrepetitions = 2;\ninstructions_executed = yes;\nbranches = yes;\ndata_read = yes;\nend)\n' \
+        "$trace" >"$tmp/agree.parms"
+    pmubench p5mon "$tmp/agree.parms" -F output_file="$tmp/agree.p5mon" >/dev/null
+    pmubench stat --json -o "$tmp/agree.json" -e instructions_executed,branches,data_read --trace "$trace"
+    agree=$(pmubench compare -x , "$tmp/agree.json" "$tmp/agree.p5mon" | awk -F, 'NR > 1 {printf "%s=%s;", $1, $5}')
+    if [ "$agree" = "instructions_executed=0.0;branches=0.0;data_read=0.0;" ]; then
+        pass; else fail "stat and p5mon disagree: $agree"; fi
 fi
