@@ -2,38 +2,39 @@
 
 #include "netburst_fields.h"
 
-bool cccr_thread_gate(uint64_t cccr, unsigned active_threads)
-{
-    switch (cccr_active_thread(cccr)) {
-    case 0: return active_threads == 0;  /* none */
-    case 1: return active_threads == 1;  /* single */
-    case 2: return active_threads == 2;  /* both */
-    default: return active_threads >= 1; /* any */
-    }
-}
+/* ACTIVE_THREAD 00 counts when no logical processor is active, 01 when
+ * exactly one is, 10 when both are, 11 when at least one is (SDM-new
+ * 18.16.2; seed 000 section 6.3): bit n is n active threads. */
+static const uint8_t gate_of_active_thread[4] = {1u << 0, 1u << 1, 1u << 2, 1u << 1 | 1u << 2};
 
 /* COMPLEMENT turns "bus > THRESHOLD" into "bus <= THRESHOLD" (SDM, "CCCR";
- * seed 000 section 6.3). */
-static bool threshold_compare(uint64_t cccr, unsigned bus)
+ * seed 000 section 6.3): bit b of the result is the comparison for bus b. */
+static uint16_t compare_true(uint64_t cccr)
 {
     unsigned threshold = cccr_threshold(cccr);
-    return (cccr & CCCR_COMPLEMENT) ? bus <= threshold : bus > threshold;
+    uint16_t at_most = (uint16_t)((2u << threshold) - 1); /* buses 0..threshold */
+    return (cccr & CCCR_COMPLEMENT) ? at_most : (uint16_t)~at_most;
+}
+
+struct cccr_rules cccr_rules_of(uint64_t cccr)
+{
+    bool compare = (cccr & CCCR_COMPARE) != 0;
+    return (struct cccr_rules){
+        .compare_true = compare_true(cccr),
+        .gate = gate_of_active_thread[cccr_active_thread(cccr)],
+        .compare = compare,
+        .edge = compare && (cccr & CCCR_EDGE),
+    };
+}
+
+bool cccr_thread_gate(uint64_t cccr, unsigned active_threads)
+{
+    return (gate_of_active_thread[cccr_active_thread(cccr)] >> active_threads) & 1;
 }
 
 struct cccr_filter_out cccr_filter(uint64_t cccr, unsigned bus, unsigned active_threads,
                                    bool *edge_history)
 {
-    struct cccr_filter_out out = {0};
-    out.thread_gate = cccr_thread_gate(cccr, active_threads);
-
-    if (!(cccr & CCCR_COMPARE)) {
-        out.increment = out.thread_gate ? bus : 0;
-        return out;
-    }
-
-    out.compare = threshold_compare(cccr, bus);
-    bool counts = (cccr & CCCR_EDGE) ? out.compare && !*edge_history : out.compare;
-    *edge_history = out.compare;
-    out.increment = (out.thread_gate && counts) ? 1 : 0;
-    return out;
+    struct cccr_rules rules = cccr_rules_of(cccr);
+    return cccr_rules_filter(&rules, bus, active_threads, edge_history);
 }

@@ -1,10 +1,13 @@
 /* One cycle of the NetBurst PMU, in the order of docs/semantics.md,
  * "Per-cycle order": detectors, CCCR filters and counters, overflow, PMI
- * delivery, cascade starts. */
+ * delivery, cascade starts.  A cycle touches only what can change: the
+ * ESCRs selecting an occurring event, and the enabled counters whose bus is
+ * non-zero or whose filter acts on a zero bus (COMPLEMENT, or an edge
+ * history to clear).  Any other enabled counter would add 0 and keep its
+ * state. */
+#include <stddef.h>
 #include <string.h>
 
-#include "cccr_filter.h"
-#include "escr_detector.h"
 #include "netburst_events.h"
 #include "netburst_fields.h"
 #include "netburst_pmu.h"
@@ -14,64 +17,92 @@ static unsigned active_threads(const struct nb_pmu *pmu)
     return (unsigned)pmu->thread[0].active + (pmu->config.ht ? pmu->thread[1].active : 0);
 }
 
+/* Clears the previous cycle's report: the buses and the counters'
+ * results; `counted` is rewritten only when the enabled counters change. */
+static void start_report(struct nb_pmu *pmu)
+{
+    struct nb_cycle_report *report = &pmu->last;
+    memset(report->bus, 0, sizeof report->bus);
+    memset(report->compare, 0,
+           offsetof(struct nb_cycle_report, counted) - offsetof(struct nb_cycle_report, compare));
+    if (pmu->counted_mask == pmu->enabled)
+        return;
+    for (int c = 0; c < NB_NUM_COUNTERS; c++)
+        report->counted[c] = (pmu->enabled >> c) & 1;
+    pmu->counted_mask = pmu->enabled;
+}
+
 /* Stage 1: every occurrence drives the buses of the ESCRs programmed for
- * its event. */
-static void run_detectors(struct nb_pmu *pmu, uint8_t bus[NB_NUM_ESCRS])
+ * its event.  Returns the enabled counters whose cycle can do something:
+ * those reading a driven ESCR, those whose comparison holds on a zero bus
+ * (COMPLEMENT), and those whose edge history must fall back to false. */
+static uint32_t run_detectors(struct nb_pmu *pmu, uint8_t bus[NB_NUM_ESCRS])
 {
-    for (uint64_t left = pmu->detecting; left; left &= left - 1) {
-        int e = __builtin_ctzll(left);
-        int event = pmu->escr_event[e];
-        for (size_t i = 0; i < pmu->n_occurrences; i++)
-            if (pmu->occurrences[i].event == event)
-                escr_detect(pmu->escr[e], &pmu->occurrences[i], pmu->escr_ti_mask[e],
-                            pmu->config.ht, &bus[e]);
+    uint32_t due = pmu->complemented | (pmu->edge_high & pmu->enabled);
+    if (!pmu->detecting)
+        return due;
+    for (size_t i = 0; i < pmu->n_occurrences; i++) {
+        const struct nb_occurrence *occ = &pmu->occurrences[i];
+        uint64_t escrs = nb_events[occ->event].escrs & pmu->detecting;
+        for (; escrs; escrs &= escrs - 1) {
+            int e = __builtin_ctzll(escrs);
+            if (pmu->escr_event[e] != occ->event ||
+                !escr_rules_count(&pmu->escr_rules[e], occ->mask, occ->context))
+                continue;
+            escr_bus_add(&bus[e], occ->count);
+            due |= pmu->escr_readers[e];
+        }
     }
+    return due;
 }
 
-/* Stage 2: filter the bus and add to the counter; returns whether the
- * counter overflowed. */
-static bool count_one(struct nb_pmu *pmu, int c, unsigned threads)
+/* Stages 2-4 once the filter has given the increment: the counter adds
+ * it; a PMI armed by an earlier overflow is delivered on this next
+ * increment ("the PMI is generated on the next event count after the
+ * counter has overflowed", SDM 18.18.3); an overflow (a carry out of bit
+ * 39, or any increment with FORCE_OVF) sets the sticky OVF flag and arms a
+ * new one.  Returns whether the counter overflowed. */
+static bool add_increment(struct nb_pmu *pmu, int c, unsigned increment)
 {
     struct nb_cycle_report *report = &pmu->last;
-    uint64_t cccr = pmu->cccr[c];
-    int escr = pmu->cccr_escr[c];
-    unsigned bus = escr >= 0 ? report->bus[escr] : 0;
-
-    struct cccr_filter_out out = cccr_filter(cccr, bus, threads, &pmu->edge_history[c]);
-    report->counted[c] = true;
-    report->compare[c] = out.compare;
-    report->increment[c] = (uint8_t)out.increment;
-    if (out.increment == 0)
+    report->increment[c] = (uint8_t)increment;
+    if (increment == 0)
         return false;
-
-    uint64_t sum = pmu->counter[c] + out.increment;
-    pmu->counter[c] = sum & PMU_COUNTER_MASK;
-    bool carried_out = sum > PMU_COUNTER_MASK;
-    return carried_out || (cccr & CCCR_FORCE_OVF);
-}
-
-/* Stage 3-4: a PMI armed by an earlier overflow is delivered on the
- * counter's next increment ("the PMI is generated on the next event count
- * after the counter has overflowed", SDM 18.18.3); this cycle's overflow
- * sets the sticky OVF flag and arms a new one. */
-static void overflow_and_pmi(struct nb_pmu *pmu, int c, bool overflowed)
-{
-    struct nb_cycle_report *report = &pmu->last;
-    if (pmu->pmi_armed[c] && report->increment[c] > 0) {
+    if (pmu->pmi_armed[c]) {
         report->pmi[c] = pmu->pmi_armed[c];
         pmu->pmi_armed[c] = 0;
     }
-    if (!overflowed)
-        return;
+    uint64_t sum = pmu->counter[c] + increment;
+    pmu->counter[c] = sum & PMU_COUNTER_MASK;
+    if (sum <= PMU_COUNTER_MASK && !(pmu->cccr[c] & CCCR_FORCE_OVF))
+        return false;
     report->overflow[c] = true;
     pmu->cccr[c] |= CCCR_OVF;
     pmu->pmi_armed[c] |= cccr_pmi_threads(pmu->cccr[c]);
+    return true;
+}
+
+/* Stage 2: filters the counter's bus through its CCCR; returns whether the
+ * counter overflowed. */
+static bool count_one(struct nb_pmu *pmu, int c, unsigned threads)
+{
+    const struct cccr_rules *rules = &pmu->cccr_rules[c];
+    int escr = pmu->cccr_escr[c];
+    unsigned bus = escr >= 0 ? pmu->last.bus[escr] : 0;
+
+    struct cccr_filter_out out = cccr_rules_filter(rules, bus, threads, &pmu->edge_history[c]);
+    if (rules->compare) {
+        pmu->last.compare[c] = out.compare;
+        pmu->edge_high = (pmu->edge_high & ~(1u << c)) | (uint32_t)out.compare << c;
+    }
+    return add_increment(pmu, c, out.increment);
 }
 
 /* Stage 5: a waiting counter is started by its source's overflow; the
  * hardware sets its ENABLE bit, so it counts from the next cycle. */
 static void start_cascaded(struct nb_pmu *pmu, uint32_t overflowed)
 {
+    bool started = false;
     for (int c = 0; c < NB_NUM_COUNTERS; c++) {
         uint64_t cccr = pmu->cccr[c];
         if (cccr & CCCR_ENABLE)
@@ -79,26 +110,25 @@ static void start_cascaded(struct nb_pmu *pmu, uint32_t overflowed)
         bool by_cascade = (cccr & CCCR_CASCADE) && (nb_cascade_sources(c) & overflowed);
         bool by_extended = (cccr & CCCR_EXTENDED_CASCADE) &&
                            (nb_extended_cascade_sources(c) & overflowed);
-        if (by_cascade || by_extended)
+        if (by_cascade || by_extended) {
             pmu->cccr[c] = cccr | CCCR_ENABLE;
+            started = true;
+        }
     }
+    if (started)
+        nb_pmu_counters_changed(pmu);
 }
 
 void nb_pmu_tick(struct nb_pmu *pmu)
 {
-    struct nb_cycle_report *report = &pmu->last;
-    memset(report, 0, sizeof *report);
-    run_detectors(pmu, report->bus);
+    start_report(pmu);
+    uint32_t due = run_detectors(pmu, pmu->last.bus);
 
     unsigned threads = active_threads(pmu);
     uint32_t overflowed = 0;
-    for (int c = 0; c < NB_NUM_COUNTERS; c++) {
-        if (!(pmu->cccr[c] & CCCR_ENABLE))
-            continue;
-        bool overflow = count_one(pmu, c, threads);
-        overflow_and_pmi(pmu, c, overflow);
-        if (overflow)
-            overflowed |= 1u << c;
+    for (; due; due &= due - 1) {
+        int c = __builtin_ctz(due);
+        overflowed |= (uint32_t)count_one(pmu, c, threads) << c;
     }
     if (overflowed)
         start_cascaded(pmu, overflowed);

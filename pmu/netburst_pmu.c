@@ -37,6 +37,13 @@ static bool has_extended_cascade_bit(const struct nb_config *config, int counter
            nb_extended_cascade_sources(counter) != 0;
 }
 
+static void refresh_thread_contexts(struct nb_pmu *pmu)
+{
+    uint8_t cpl[2] = {pmu->thread[0].cpl, pmu->thread[1].cpl};
+    for (int t = 0; t < 2; t++)
+        pmu->thread_context[t] = escr_context_of(t, cpl, pmu->config.ht);
+}
+
 bool nb_model_supported(int model)
 {
     return nb_model_info(model) != NULL;
@@ -50,12 +57,15 @@ bool nb_pmu_init(struct nb_pmu *pmu, struct nb_config config)
     pmu->config = config;
     for (int e = 0; e < NB_NUM_ESCRS; e++)
         pmu->escr_event[e] = -1;
-    for (int c = 0; c < NB_NUM_COUNTERS; c++)
+    for (int c = 0; c < NB_NUM_COUNTERS; c++) {
         pmu->cccr_escr[c] = (int8_t)nb_escr_routed(c, 0, config.model);
+        pmu->cccr_rules[c] = cccr_rules_of(0);
+    }
     pmu->misc_enable = MISC_PERFMON_AVAILABLE;
     pmu->tc_precise_event = TC_PRECISE_RESET;
     pmu->thread[0] = (struct nb_thread){.active = true, .cpl = 3};
     pmu->thread[1] = (struct nb_thread){.active = false, .cpl = 3};
+    refresh_thread_contexts(pmu);
     return true;
 }
 
@@ -184,15 +194,44 @@ msr_status nb_pmu_rdmsr(const struct nb_pmu *pmu, uint32_t msr, uint64_t *value)
     return MSR_OK;
 }
 
+void nb_pmu_counters_changed(struct nb_pmu *pmu)
+{
+    pmu->enabled = pmu->complemented = 0;
+    memset(pmu->escr_readers, 0, sizeof pmu->escr_readers);
+    for (int c = 0; c < NB_NUM_COUNTERS; c++) {
+        uint64_t cccr = pmu->cccr[c];
+        if (!(cccr & CCCR_ENABLE))
+            continue;
+        pmu->enabled |= 1u << c;
+        if (pmu->cccr_escr[c] >= 0)
+            pmu->escr_readers[pmu->cccr_escr[c]] |= 1u << c;
+        if ((cccr & CCCR_COMPARE) && (cccr & CCCR_COMPLEMENT))
+            pmu->complemented |= 1u << c;
+    }
+}
+
+static void write_escr(struct nb_pmu *pmu, int escr, uint64_t value)
+{
+    pmu->escr[escr] = value;
+    int event = selected_event(&pmu->config, escr, value);
+    pmu->escr_event[escr] = (int16_t)event;
+    pmu->escr_rules[escr] =
+        escr_rules_of(value, event >= 0 ? nb_event_ti_mask(&nb_events[event]) : 0);
+    pmu->detecting = event >= 0 ? pmu->detecting | 1ull << escr : pmu->detecting & ~(1ull << escr);
+}
+
 static void write_cccr(struct nb_pmu *pmu, int counter, uint64_t value)
 {
     pmu->cccr[counter] = value;
     pmu->cccr_escr[counter] =
         (int8_t)nb_escr_routed(counter, cccr_escr_select(value), pmu->config.model);
+    pmu->cccr_rules[counter] = cccr_rules_of(value);
     /* The edge history restarts with every CCCR write; a PMI still waiting
      * is kept only for the threads whose OVF_PMI bit stays set. */
     pmu->edge_history[counter] = false;
+    pmu->edge_high &= ~(1u << counter);
     pmu->pmi_armed[counter] &= cccr_pmi_threads(value);
+    nb_pmu_counters_changed(pmu);
 }
 
 msr_status nb_pmu_wrmsr(struct nb_pmu *pmu, uint32_t msr, uint64_t value)
@@ -204,12 +243,7 @@ msr_status nb_pmu_wrmsr(struct nb_pmu *pmu, uint32_t msr, uint64_t value)
     int escr = nb_escr_index(msr);
     int counter;
     if (escr >= 0) {
-        pmu->escr[escr] = value;
-        int event = selected_event(&pmu->config, escr, value);
-        pmu->escr_event[escr] = (int16_t)event;
-        pmu->escr_ti_mask[escr] = event >= 0 ? nb_event_ti_mask(&nb_events[event]) : 0;
-        pmu->detecting = event >= 0 ? pmu->detecting | 1ull << escr
-                                    : pmu->detecting & ~(1ull << escr);
+        write_escr(pmu, escr, value);
     } else if ((counter = counter_of(msr, NB_CCCR_BASE)) >= 0) {
         if (!nb_cccr_active_thread_ok(&pmu->config, value))
             return MSR_GP;
@@ -244,6 +278,35 @@ bool nb_pmu_set_thread(struct nb_pmu *pmu, int thread, bool active, int cpl)
     if (thread < 0 || thread >= threads || cpl < 0 || cpl > 3)
         return false;
     pmu->thread[thread] = (struct nb_thread){.active = active, .cpl = (uint8_t)cpl};
+    refresh_thread_contexts(pmu);
+    return true;
+}
+
+static void append_occurrence(struct nb_pmu *pmu, int event, uint16_t mask, int thread,
+                              uint32_t count)
+{
+    pmu->occurrences[pmu->n_occurrences++] = (struct nb_occurrence){
+        .event = (uint16_t)event,
+        .mask = mask,
+        .thread = (uint8_t)thread,
+        .cpl = {pmu->thread[0].cpl, pmu->thread[1].cpl},
+        .context = pmu->thread_context[thread],
+        .count = count,
+    };
+}
+
+/* Doubles the occurrence buffer, then appends; kept out of line so that
+ * nb_pmu_event's common path saves no registers. */
+__attribute__((noinline)) static bool grow_and_append(struct nb_pmu *pmu, int event,
+                                                      uint16_t mask, int thread, uint32_t count)
+{
+    size_t cap = pmu->cap_occurrences ? 2 * pmu->cap_occurrences : 16;
+    struct nb_occurrence *grown = realloc(pmu->occurrences, cap * sizeof *grown);
+    if (!grown)
+        return false;
+    pmu->occurrences = grown;
+    pmu->cap_occurrences = cap;
+    append_occurrence(pmu, event, mask, thread, count);
     return true;
 }
 
@@ -251,20 +314,8 @@ bool nb_pmu_event(struct nb_pmu *pmu, int event, uint16_t mask, int thread, uint
 {
     if (event < 0 || event >= nb_num_events || thread < 0 || thread > (pmu->config.ht ? 1 : 0))
         return false;
-    if (pmu->n_occurrences == pmu->cap_occurrences) {
-        size_t cap = pmu->cap_occurrences ? 2 * pmu->cap_occurrences : 16;
-        struct nb_occurrence *grown = realloc(pmu->occurrences, cap * sizeof *grown);
-        if (!grown)
-            return false;
-        pmu->occurrences = grown;
-        pmu->cap_occurrences = cap;
-    }
-    pmu->occurrences[pmu->n_occurrences++] = (struct nb_occurrence){
-        .event = (uint16_t)event,
-        .mask = mask,
-        .thread = (uint8_t)thread,
-        .cpl = {pmu->thread[0].cpl, pmu->thread[1].cpl},
-        .count = count,
-    };
+    if (pmu->n_occurrences == pmu->cap_occurrences)
+        return grow_and_append(pmu, event, mask, thread, count);
+    append_occurrence(pmu, event, mask, thread, count);
     return true;
 }

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cccr_filter.h"
+#include "escr_detector.h"
 #include "msr.h"
 #include "netburst_msrs.h"
 
@@ -24,33 +26,22 @@ struct nb_thread {
     uint8_t cpl;  /* 0-3; 0 counts as OS, 1-3 as USR */
 };
 
-/* One occurrence of an event in the current cycle. */
-struct nb_occurrence {
-    uint16_t event;   /* index into nb_events */
-    uint16_t mask;    /* its sub-event bits */
-    uint8_t thread;
-    uint8_t cpl[2];   /* both logical processors' CPLs when it occurred */
-    uint32_t count;
-};
-
 /* What the last completed cycle did, for waveforms and tests. */
 struct nb_cycle_report {
     uint8_t bus[NB_NUM_ESCRS];
-    bool counted[NB_NUM_COUNTERS];   /* the counter was enabled this cycle */
     bool compare[NB_NUM_COUNTERS];
     uint8_t increment[NB_NUM_COUNTERS];
     bool overflow[NB_NUM_COUNTERS];
     uint8_t pmi[NB_NUM_COUNTERS];    /* bit t: PMI delivered to thread t */
+    bool counted[NB_NUM_COUNTERS];   /* the counter was enabled this cycle; last:
+                                      * a tick clears the fields before it and
+                                      * rewrites it only when ENABLEs change */
 };
 
 struct nb_pmu {
     struct nb_config config;
     uint64_t escr[NB_NUM_ESCRS];
-    int16_t escr_event[NB_NUM_ESCRS];    /* event each ESCR selects, or -1 */
-    uint16_t escr_ti_mask[NB_NUM_ESCRS]; /* its thread-independent mask bits */
-    uint64_t detecting;                  /* bit e: escr_event[e] >= 0 */
     uint64_t cccr[NB_NUM_COUNTERS];
-    int8_t cccr_escr[NB_NUM_COUNTERS];   /* ESCR each CCCR's select routes to, or -1 */
     uint64_t counter[NB_NUM_COUNTERS];
     uint64_t pebs_enable, pebs_matrix_vert, tc_precise_event, ds_area, misc_enable;
     bool edge_history[NB_NUM_COUNTERS];
@@ -58,6 +49,21 @@ struct nb_pmu {
     struct nb_thread thread[2];
     uint64_t cycles;                     /* completed cycles */
     struct nb_cycle_report last;
+
+    /* Derived from the registers whenever they change (nb_pmu_wrmsr, a
+     * cascade start), so that a cycle touches only what can count. */
+    int16_t escr_event[NB_NUM_ESCRS];    /* event each ESCR selects, or -1 */
+    struct escr_rules escr_rules[NB_NUM_ESCRS];
+    uint64_t detecting;                  /* bit e: escr_event[e] >= 0 */
+    int8_t cccr_escr[NB_NUM_COUNTERS];   /* ESCR each CCCR's select routes to, or -1 */
+    struct cccr_rules cccr_rules[NB_NUM_COUNTERS];
+    uint32_t enabled;                    /* bit c: CCCR c has ENABLE */
+    uint32_t escr_readers[NB_NUM_ESCRS]; /* enabled counters routed to each ESCR */
+    uint32_t complemented;               /* enabled counters with COMPARE and
+                                          * COMPLEMENT: a zero bus counts */
+    uint32_t edge_high;                  /* bit c: edge_history[c] is true */
+    uint32_t counted_mask;               /* bit c: last.counted[c] */
+    uint8_t thread_context[2];           /* escr_context_of an occurrence by each thread now */
 
     struct nb_occurrence *occurrences;   /* this cycle's; reset by each tick */
     size_t n_occurrences, cap_occurrences;
@@ -97,6 +103,11 @@ bool nb_pmu_event(struct nb_pmu *pmu, int event, uint16_t mask, int thread, uint
 /* Ends the current cycle: runs detectors, filters, counters, overflow,
  * PMI delivery and cascading, and fills pmu->last. */
 void nb_pmu_tick(struct nb_pmu *pmu);
+
+/* Recomputes the per-counter derived state (enabled, escr_readers,
+ * complemented) from the CCCRs; run after anything changes ENABLE or the
+ * routing. */
+void nb_pmu_counters_changed(struct nb_pmu *pmu);
 
 /* The simulated NetBurst backend of the MSR interface.  Logical CPUs 0 and
  * (with HT) 1 share the package's PMU, as on the real processor. */

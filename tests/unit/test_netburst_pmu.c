@@ -1192,6 +1192,92 @@ static void test_edge_history_not_sampled_when_disabled(void **state)
     nb_pmu_fini(&pmu);
 }
 
+/* ---- the cycle's short cuts (docs/semantics.md, "Speed"): a tick skips
+ * counters whose bus is 0, so these check the ones that must not be */
+
+/* COMPLEMENT counts on a zero bus: with no occurrence at all, and with no
+ * ESCR behind the select. */
+static void test_complement_counts_without_occurrences(void **state)
+{
+    (void)state;
+    init(2, true);
+    program_counter12(CCCR_COMPARE | CCCR_COMPLEMENT);  /* bus <= 0 */
+    wr(CCCR(14), ALWAYS_ONE | SEL(3));                   /* no ESCR: input 0 */
+    for (int i = 0; i < 3; i++)
+        nb_pmu_tick(&pmu);
+    assert_int_equal(rd(CTR(12)), 3);
+    assert_int_equal(rd(CTR(14)), 3);
+    assert_true(pmu.last.compare[12]);
+    assert_int_equal(pmu.last.increment[14], 1);
+    event(br, MMTP, 0, 1);  /* bus 1 > 0 */
+    nb_pmu_tick(&pmu);
+    assert_int_equal(rd(CTR(12)), 3);
+    assert_false(pmu.last.compare[12]);
+    nb_pmu_fini(&pmu);
+}
+
+/* The edge history falls in a cycle without occurrences, so the next
+ * occurrence is a rising edge again. */
+static void test_edge_history_falls_without_occurrences(void **state)
+{
+    (void)state;
+    init(2, true);
+    program_counter12(CCCR_COMPARE | CCCR_EDGE);
+    event(br, MMTP, 0, 1);
+    nb_pmu_tick(&pmu);
+    event(br, MMTP, 0, 1);
+    nb_pmu_tick(&pmu);
+    assert_int_equal(rd(CTR(12)), 1);
+    assert_true(pmu.last.compare[12]);
+    nb_pmu_tick(&pmu);
+    assert_false(pmu.last.compare[12]);
+    event(br, MMTP, 0, 1);
+    nb_pmu_tick(&pmu);
+    assert_int_equal(rd(CTR(12)), 2);
+    nb_pmu_fini(&pmu);
+}
+
+/* Without COMPARE the bus is added every cycle it is non-zero; an ESCR
+ * written after the cycle's occurrences decides with its new value, and
+ * one that stops selecting the event drives nothing. */
+static void test_escr_rewritten_within_cycle(void **state)
+{
+    (void)state;
+    init(2, true);
+    program_counter12(0);
+    event(br, MMTP, 0, 2);
+    wr(CRU_ESCR2, ESCR(6, MMTM, ESCR_T0_USR));
+    event(br, MMTM, 0, 3);
+    nb_pmu_tick(&pmu);
+    assert_int_equal(rd(CTR(12)), 3);
+    event(br, MMTM, 0, 3);
+    wr(CRU_ESCR2, ESCR(7, MMTM, ESCR_T0_USR));  /* select 7: no event on CRU_ESCR2 */
+    nb_pmu_tick(&pmu);
+    assert_int_equal(rd(CTR(12)), 3);
+    assert_int_equal(pmu.last.bus[NB_ESCR_CRU2], 0);
+    assert_int_equal(pmu.last.increment[12], 0);
+    nb_pmu_fini(&pmu);
+}
+
+/* The report's `counted` follows ENABLE from cycle to cycle. */
+static void test_report_counted_follows_enable(void **state)
+{
+    (void)state;
+    init(2, true);
+    program_counter12(0);
+    nb_pmu_tick(&pmu);
+    assert_true(pmu.last.counted[12]);
+    wr(CCCR(12), SEL(5) | AT(3));
+    assert_true(pmu.last.counted[12]);  /* a write does not change the last cycle */
+    nb_pmu_tick(&pmu);
+    assert_false(pmu.last.counted[12]);
+    wr(CCCR(13), CCCR_ENABLE | SEL(5) | AT(3));
+    nb_pmu_tick(&pmu);
+    assert_false(pmu.last.counted[12]);
+    assert_true(pmu.last.counted[13]);
+    nb_pmu_fini(&pmu);
+}
+
 int main(void)
 {
     br = nb_event_find("branch_retired");
@@ -1234,6 +1320,10 @@ int main(void)
         T(test_edge_history_reset_by_cccr_write),
         T(test_edge_history_sampled_when_blocked),
         T(test_edge_history_not_sampled_when_disabled),
+        T(test_complement_counts_without_occurrences),
+        T(test_edge_history_falls_without_occurrences),
+        T(test_escr_rewritten_within_cycle),
+        T(test_report_counted_follows_enable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
