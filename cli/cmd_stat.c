@@ -1,10 +1,11 @@
-/* pmubench stat: perf-stat-like counting on the simulated P5, or on real
- * hardware through the msr device (docs/stat.md). */
+/* pmubench stat: perf-stat-like counting on the simulated P5 or NetBurst,
+ * or on real hardware through the msr device (docs/stat.md). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,18 +22,21 @@ static const char stat_usage[] =
     "                     [-x SEP | --json] [-o FILE] (--trace FILE | -- PROGRAM [ARGS...])\n"
     "       pmubench stat --backend msr [--cpu N] [--msr-device PATH] -e EVENT[,EVENT...]...\n"
     "                     [-x SEP | --json] [-o FILE] -- PROGRAM [ARGS...]\n"
-    "  counts P5 events (names as 'pmubench list p5' shows them, with or without\n"
-    "  'p5::' and ':u'/':k') in the fewest runs of the two counters\n"
-    "  -m MODEL          the simulated model's preset: p5 (default, seed 001 Table 5.5)\n"
-    "                    or host (this machine's cache geometry); docs/p5-model.md\n"
-    "  -F NAME=VALUE     set one model parameter (docs/p5-model.md lists them)\n"
+    "  counts events (names as 'pmubench list' shows them, with or without the\n"
+    "  'p5::' or 'netburst::' prefix, with modifiers) in the fewest runs\n"
+    "  -m MODEL          the simulated model: p5 (default, seed 001 Table 5.5) or host\n"
+    "                    (this machine's caches), docs/p5-model.md; netburst[-PRESET]\n"
+    "                    with PRESET willamette, willamette0, northwood (default),\n"
+    "                    prescott or prescott4, docs/netburst-model.md\n"
+    "  -F NAME=VALUE     set one model parameter (the model's docs list them)\n"
     "  --trace FILE      simulate a recorded trace; '-- PROGRAM' records one first\n"
     "  --region N        count only inside region N (its begin to end markers)\n"
     "  -x SEP            one line per event: VALUE SEP SEP EVENT SEP SEP (perf stat -x)\n"
     "  --json            {\"model\", \"trace\", \"counts\": {EVENT: COUNT}}\n"
     "  -o FILE           write the counts to FILE (whole or not at all)\n"
-    "  --backend msr     program real P5 hardware through /dev/cpu/N/msr (refused on\n"
-    "                    any other processor) and count PROGRAM's run on CPU N\n";
+    "  --backend msr     program real hardware of -m's kind (P5, or NetBurst) through\n"
+    "                    /dev/cpu/N/msr (refused on any other processor) and count\n"
+    "                    PROGRAM's run on CPU N\n";
 
 enum { MAX_EVENTS = ALLOC_MAX_REQUESTS, MAX_PARAMS = 64, MAX_CPU = 1023 };
 
@@ -177,27 +181,44 @@ static int check_args(const struct stat_args *args)
     return 0;
 }
 
+/* The PMU prefixes an event string may carry. */
+static const char *const pmu_prefixes[] = {"p5::", "netburst::", "netburst_p::"};
+
 /* "p5::data_read:u" and "data_read:u" name the same event; the counts are
  * keyed by the second form. */
 static const char *event_key(const char *text)
 {
-    return strncmp(text, "p5::", 4) == 0 ? text + 4 : text;
+    for (size_t i = 0; i < sizeof pmu_prefixes / sizeof pmu_prefixes[0]; i++)
+        if (strncasecmp(text, pmu_prefixes[i], strlen(pmu_prefixes[i])) == 0)
+            return text + strlen(pmu_prefixes[i]);
+    return text;
 }
 
-static int plan_events(const struct stat_args *args, struct alloc_request *requests,
-                       struct alloc_plan *plan)
+/* The prefix for event names given without one: the model's PMU (the
+ * NetBurst models with instr_completed are libpfm4's netburst_p). */
+static const char *default_prefix(const struct stat_model *model)
 {
-    struct nb_config config = {0, false};
+    if (model->pmu == PMU_P5)
+        return "p5::";
+    return model->netburst.model >= 3 ? "netburst_p::" : "netburst::";
+}
+
+static int plan_events(const struct stat_args *args, const struct stat_model *model,
+                       struct alloc_request *requests, struct alloc_plan *plan)
+{
+    struct nb_config config = {model->netburst.model, false};
     char error[1024], text[1024];
     for (int i = 0; i < args->n_events; i++) {
-        if (strstr(args->events[i], "::") && strncmp(args->events[i], "p5::", 4) != 0)
-            return usage_error("'%s': only P5 events are counted (p5::EVENT)", args->events[i]);
-        snprintf(text, sizeof text, "p5::%s", event_key(args->events[i]));
+        const char *event = args->events[i];
+        snprintf(text, sizeof text, "%s%s", strstr(event, "::") ? "" : default_prefix(model),
+                 event);
         requests[i].group = ALLOC_NO_GROUP;
         if (!event_spec_parse(text, &config, &requests[i].spec, error, sizeof error)) {
             fprintf(stderr, "pmubench stat: %s\n", error);
             return 2;
         }
+        if (requests[i].spec.pmu != model->pmu)
+            return usage_error("'%s': not an event of the model's PMU (-m)", event);
     }
     struct alloc_error why;
     if (!alloc_plan_make(requests, args->n_events, &config, plan, &why)) {
@@ -208,10 +229,40 @@ static int plan_events(const struct stat_args *args, struct alloc_request *reque
     return 0;
 }
 
-static int configure_model(const struct stat_args *args, struct p5_config *config)
+/* "netburst" and "netburst-PRESET" name the NetBurst model; anything else a
+ * P5 preset. */
+static bool choose_model(const char *name, struct stat_model *model, char *error, size_t size)
+{
+    memset(model, 0, sizeof *model);
+    const char *preset = NULL;
+    if (strcmp(name, "netburst") == 0)
+        preset = "northwood";
+    else if (strncmp(name, "netburst-", 9) == 0)
+        preset = name + 9;
+    if (!preset) {
+        model->pmu = PMU_P5;
+        if (strcmp(name, "p5") == 0 || strcmp(name, "host") == 0)
+            return p5_config_preset(name, &model->p5, error, size);
+        snprintf(error, size,
+                 "unknown model '%s' (expected p5, host, netburst or netburst-PRESET)", name);
+        return false;
+    }
+    model->pmu = PMU_NETBURST;
+    return nbm_config_preset(preset, &model->netburst, error, size);
+}
+
+static bool set_parameter(struct stat_model *model, const char *name, const char *value,
+                          char *error, size_t size)
+{
+    if (model->pmu == PMU_P5)
+        return p5_config_set(&model->p5, name, value, error, size);
+    return nbm_config_set(&model->netburst, name, value, error, size);
+}
+
+static int configure_model(const struct stat_args *args, struct stat_model *model)
 {
     char error[1024];
-    if (!p5_config_preset(args->model, config, error, sizeof error)) {
+    if (!choose_model(args->model, model, error, sizeof error)) {
         fprintf(stderr, "pmubench stat: -m: %s\n", error);
         return 2;
     }
@@ -221,7 +272,7 @@ static int configure_model(const struct stat_args *args, struct p5_config *confi
         if (!eq || eq == args->params[i] || (size_t)(eq - args->params[i]) >= sizeof name)
             return usage_error("bad -F '%s' (expected NAME=VALUE)", args->params[i]);
         snprintf(name, sizeof name, "%.*s", (int)(eq - args->params[i]), args->params[i]);
-        if (!p5_config_set(config, name, eq + 1, error, sizeof error)) {
+        if (!set_parameter(model, name, eq + 1, error, sizeof error)) {
             fprintf(stderr, "pmubench stat: -F: %s\n", error);
             return 2;
         }
@@ -377,13 +428,10 @@ static int write_report(const struct stat_report *r)
 
 /* ---- the two ways of counting */
 
-static int count_simulated(const struct stat_args *args, char **argv, const struct alloc_plan *plan,
-                           uint64_t *counts)
+static int count_simulated(const struct stat_args *args, const struct stat_model *model,
+                           char **argv, const struct alloc_plan *plan, uint64_t *counts)
 {
-    struct p5_config config;
-    int rc = configure_model(args, &config);
-    if (rc)
-        return rc;
+    int rc;
     char recorded[PATH_MAX];
     int exit_status = 0;
     const char *trace = args->trace;
@@ -394,8 +442,8 @@ static int count_simulated(const struct stat_args *args, char **argv, const stru
     }
     struct stat_totals totals = {0};
     char error[1024];
-    bool ok = stat_simulate_p5(trace, &config, plan, args->region, counts, &totals, error,
-                               sizeof error);
+    bool ok = stat_simulate(trace, model, plan, args->region, counts, &totals, error,
+                            sizeof error);
     if (!args->trace)
         unlink(recorded);
     if (!ok) {
@@ -408,10 +456,11 @@ static int count_simulated(const struct stat_args *args, char **argv, const stru
     return rc ? rc : exit_status;
 }
 
-static int count_hardware(const struct stat_args *args, char **argv, const struct alloc_plan *plan,
-                          uint64_t *counts)
+static int count_hardware(const struct stat_args *args, const struct stat_model *model,
+                          char **argv, const struct alloc_plan *plan, uint64_t *counts)
 {
-    struct msr_backend *backend = msr_linux_create(args->device, MSR_TARGET_P5, cpu_identity_read);
+    enum msr_target target = model->pmu == PMU_P5 ? MSR_TARGET_P5 : MSR_TARGET_NETBURST;
+    struct msr_backend *backend = msr_linux_create(args->device, target, cpu_identity_read);
     if (!backend) {
         fprintf(stderr, "pmubench stat: %s: %s\n", args->device, strerror(errno));
         return 2;
@@ -439,13 +488,16 @@ int cmd_stat(int argc, char **argv)
         return rc < 0 ? 0 : rc;
     if ((rc = check_args(&args)))
         return rc;
+    struct stat_model model;
+    if ((rc = configure_model(&args, &model)))
+        return rc;
     struct alloc_request requests[MAX_EVENTS];
     struct alloc_plan plan;
-    if ((rc = plan_events(&args, requests, &plan)))
+    if ((rc = plan_events(&args, &model, requests, &plan)))
         return rc;
     uint64_t counts[MAX_EVENTS] = {0};
-    rc = args.hardware ? count_hardware(&args, argv, &plan, counts)
-                       : count_simulated(&args, argv, &plan, counts);
+    rc = args.hardware ? count_hardware(&args, &model, argv, &plan, counts)
+                       : count_simulated(&args, &model, argv, &plan, counts);
     alloc_plan_free(&plan);
     return rc;
 }

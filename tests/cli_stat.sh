@@ -17,8 +17,12 @@ expect 2 "pmubench stat: bad --backend 'gpu' (expected sim or msr)" -- stat --ba
 expect 2 "pmubench stat: bad --region '-1' (expected a region number, 0 to 4294967295)" -- \
     stat --region -1
 expect 2 "pmubench stat: bad --cpu 'x' (expected a CPU number)" -- stat --cpu x
-expect 2 "pmubench stat: 'netburst::instr_retired': only P5 events are counted (p5::EVENT)" -- \
-    stat -e netburst::instr_retired --trace x.trace
+expect 2 "pmubench stat: 'netburst::instr_retired:NBOGUSNTAG': not an event of the model's PMU (-m)" -- \
+    stat -e netburst::instr_retired:NBOGUSNTAG --trace x.trace
+expect 2 "pmubench stat: 'p5::branches': not an event of the model's PMU (-m)" -- \
+    stat -m netburst -e p5::branches --trace x.trace
+expect 2 "pmubench stat: -m: unknown model 'k6' (expected p5, host, netburst or netburst-PRESET)" -- \
+    stat -m k6 -e branches --trace x.trace
 expect 2 "pmubench stat: p5::bogus: unknown P5 event 'bogus' ('pmubench list p5' shows the events; p5::clocks counts clocks)" -- \
     stat -e bogus --trace x.trace
 expect 2 "pmubench stat: bad -F 'dcache_size' (expected NAME=VALUE)" -- \
@@ -67,12 +71,23 @@ if [ -f "$tmp/regions64.trace" ]; then
     expect 0 "" -- stat -e instructions_executed -x , -- "$tmp/regions64"
     if [ "$(cat "$tmp/cli.out")" = "$insns,,instructions_executed,," ]; then
         pass; else fail "stat -- PROGRAM: $(cat "$tmp/cli.out")"; fi
-    expect 2 "pmubench stat: -m: unknown P5 model preset 'k6' (expected p5 or host)" -- \
-        stat -m k6 -e branches --trace "$trace"
     # An output that cannot be written leaves nothing behind.
     expect 2 "pmubench stat: $tmp/nodir/out.csv: cannot create: No such file or directory" -- \
         stat -e branches -x , -o "$tmp/nodir/out.csv" --trace "$trace"
     if [ -e "$tmp/nodir" ]; then fail "stat -o left something"; else pass; fi
+    # The NetBurst model through the same library: instr_retired is the
+    # trace's instructions, as instr_completed on a Prescott; a branch_retired
+    # with all four sub-events the trace's control transfers.
+    branches=$(pmubench trace info --json "$trace" | sed -n 's/.*"branches": \([0-9]*\),.*/\1/p')
+    expect 0 "" -- stat -m netburst -e instr_retired:NBOGUSNTAG,branch_retired:MMTP:MMNP:MMTM:MMNM -x , --trace "$trace"
+    if [ "$(cat "$tmp/cli.out")" = "$insns,,instr_retired:NBOGUSNTAG,,
+$branches,,branch_retired:MMTP:MMNP:MMTM:MMNM,," ]; then pass; else fail "stat -m netburst: $(cat "$tmp/cli.out")"; fi
+    expect 0 "" -- stat -m netburst-prescott -e instr_completed:NBOGUS -x , --trace "$trace"
+    if [ "$(cat "$tmp/cli.out")" = "$insns,,instr_completed:NBOGUS,," ]; then pass; else fail "stat -m netburst-prescott: $(cat "$tmp/cli.out")"; fi
+    expect 2 "pmubench stat: -m: unknown NetBurst preset 'pentium-m' (willamette, willamette0, northwood, netburst, prescott, prescott4)" -- \
+        stat -m netburst-pentium-m -e instr_retired:NBOGUSNTAG --trace "$trace"
+    expect 2 "pmubench stat: netburst::instr_completed:NBOGUS: event instr_completed does not exist on model 2 (it needs netburst_p: models 3, 4, 6)" -- \
+        stat -m netburst-northwood -e instr_completed:NBOGUS --trace "$trace"
     # stat and p5mon program the same model through the same library: their
     # counts of one trace agree to the count (compare: every difference 0).
     printf '(p5mon\ntrace = %s;\nrepetitions = 2;\ninstructions_executed = yes;\nbranches = yes;\ndata_read = yes;\nend)\n' \

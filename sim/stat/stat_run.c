@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pmu/netburst_pmu.h"
 #include "pmu/p5_pmu.h"
 #include "pmu/program.h"
 
@@ -51,11 +52,46 @@ static void spread_counts(const struct alloc_run *run, const uint64_t *values, u
         counts[run->assignments[i].request] = values[i];
 }
 
-static bool simulate_run(const char *trace, const struct p5_config *config,
+static void gate_netburst_region(void *context, int thread, bool begin, uint32_t region)
+{
+    (void)thread; /* one trace: thread 0 */
+    gate_region(context, begin, region);
+}
+
+static struct msr_backend *create_backend(const struct stat_model *model)
+{
+    if (model->pmu == PMU_P5)
+        return p5_backend_create();
+    return nb_backend_create((struct nb_config){model->netburst.model, false});
+}
+
+/* Runs the trace through the model; the totals of the run. */
+static bool run_model(const char *trace, const struct stat_model *model,
+                      struct msr_backend *backend, struct region_gate *gate,
+                      struct stat_totals *totals, char *error, size_t error_size)
+{
+    if (model->pmu == PMU_P5) {
+        struct p5_sim_hooks hooks = {gate_region, gate};
+        struct p5_sim_result result = {0};
+        bool ok = p5_simulate_trace(trace, &model->p5, backend, &hooks, &result, error,
+                                    error_size);
+        *totals = (struct stat_totals){result.instructions, result.cycles, gate->entries};
+        return ok;
+    }
+    struct nbm_hooks hooks = {gate_netburst_region, gate};
+    struct nbm_result result;
+    memset(&result, 0, sizeof result);
+    bool ok = nbm_simulate(&trace, 1, &model->netburst, backend, &hooks, &result, error,
+                           error_size);
+    *totals = (struct stat_totals){result.instructions[0], result.cycles, gate->entries};
+    return ok;
+}
+
+static bool simulate_run(const char *trace, const struct stat_model *model,
                          const struct alloc_run *run, long region, uint64_t *counts,
                          struct stat_totals *totals, char *error, size_t error_size)
 {
-    struct msr_backend *backend = p5_backend_create();
+    struct msr_backend *backend = create_backend(model);
     if (!backend) {
         snprintf(error, error_size, "out of memory");
         return false;
@@ -63,14 +99,12 @@ static bool simulate_run(const char *trace, const struct p5_config *config,
     struct program program;
     program_init(&program, backend, 0, run);
     struct region_gate gate = {&program, region, 0, MSR_OK};
-    struct p5_sim_hooks hooks = {gate_region, &gate};
-    struct p5_sim_result result = {0};
     uint64_t values[ALLOC_MAX_PER_RUN] = {0};
     bool ok = !program_failed(&program, program_setup(&program, NULL), "setup", error, error_size);
     if (ok && region == STAT_WHOLE_TRACE)
         ok = !program_failed(&program, program_start(&program), "start", error, error_size);
     if (ok)
-        ok = p5_simulate_trace(trace, config, backend, &hooks, &result, error, error_size);
+        ok = run_model(trace, model, backend, &gate, totals, error, error_size);
     if (ok)
         ok = !program_failed(&program, gate.status, "region", error, error_size) &&
              !program_failed(&program, program_stop(&program), "stop", error, error_size) &&
@@ -79,23 +113,17 @@ static bool simulate_run(const char *trace, const struct p5_config *config,
     if (!ok)
         return false;
     spread_counts(run, values, counts);
-    *totals = (struct stat_totals){result.instructions, result.cycles, gate.entries};
     return true;
 }
 
-bool stat_simulate_p5(const char *trace, const struct p5_config *config,
-                      const struct alloc_plan *plan, long region, uint64_t *counts,
-                      struct stat_totals *totals, char *error, size_t error_size)
+bool stat_simulate(const char *trace, const struct stat_model *model,
+                   const struct alloc_plan *plan, long region, uint64_t *counts,
+                   struct stat_totals *totals, char *error, size_t error_size)
 {
-    for (int r = 0; r < plan->n_runs; r++) {
-        if (plan->runs[r].pmu != PMU_P5) {
-            snprintf(error, error_size, "the P5 model counts P5 events only");
-            return false;
-        }
-        if (!simulate_run(trace, config, &plan->runs[r], region, counts, totals, error,
+    for (int r = 0; r < plan->n_runs; r++)
+        if (!simulate_run(trace, model, &plan->runs[r], region, counts, totals, error,
                           error_size))
             return false;
-    }
     return true;
 }
 

@@ -11,9 +11,18 @@
 
 #include "pmu/alloc.h"
 #include "pmu/msr.h"
+#include "sim/netburst/nb_model.h"
 #include "sim/p5/p5_model.h"
 
 enum { STAT_WHOLE_TRACE = -1 };
+
+/* The simulated machine: the P5 model or the NetBurst model, each with its
+ * parameters. */
+struct stat_model {
+    enum pmu_kind pmu;
+    struct p5_config p5;
+    struct nbm_config netburst;
+};
 
 struct stat_totals {
     uint64_t instructions;  /* trace records simulated, per run */
@@ -21,15 +30,16 @@ struct stat_totals {
     uint64_t region_entries; /* times the counted region began, per run */
 };
 
-/* Simulates the trace once per run of `plan` on a fresh simulated P5
- * programmed for that run, and leaves in counts[request] each request's
- * count.  With `region` >= 0 the counters run only between the trace's
- * begin and end markers of that region (as run_p5mon's stubs start and
- * stop them); STAT_WHOLE_TRACE counts from the first instruction to the
- * last.  False with a one-line error. */
-bool stat_simulate_p5(const char *trace, const struct p5_config *config,
-                      const struct alloc_plan *plan, long region, uint64_t *counts,
-                      struct stat_totals *totals, char *error, size_t error_size);
+/* Simulates the trace once per run of `plan` on a fresh simulated PMU of
+ * the model's kind (P5, or NetBurst of the model's CPUID model without
+ * Hyper-Threading) programmed for that run, and leaves in counts[request]
+ * each request's count.  With `region` >= 0 the counters run only between
+ * the trace's begin and end markers of that region (as run_p5mon's stubs
+ * start and stop them); STAT_WHOLE_TRACE counts from the first instruction
+ * to the last.  False with a one-line error. */
+bool stat_simulate(const char *trace, const struct stat_model *model,
+                   const struct alloc_plan *plan, long region, uint64_t *counts,
+                   struct stat_totals *totals, char *error, size_t error_size);
 
 /* Runs `argv` (a program and its arguments) once per run of `plan` on CPU
  * `cpu`, with the run's counters programmed through `backend` (the Linux

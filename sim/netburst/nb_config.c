@@ -1,0 +1,185 @@
+/* Presets and parameters of the NetBurst model; docs/netburst-model.md
+ * cites the source of every value. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sim/netburst/nb_model.h"
+
+/* Northwood (seed 000 sections 3-5; docs/netburst-model.md). */
+static const struct nbm_config northwood = {
+    .name = "northwood", .model = 2,
+    .tc_uops = 12288, .tc_ways = 8, .tc_line_uops = 6, .deliver_width = 3,
+    .itlb_entries = 128, .itlb_ways = 4, .btb_entries = 4096, .btb_ways = 4, .ras_entries = 16,
+    .uop_queue = 12, .queue_to_alloc = 1, .alloc_to_exec = 11, .branch_redirect = 8,
+    .rob = 126, .load_buffers = 48, .store_buffers = 24, .alloc_width = 3, .retire_width = 3,
+    .shift_latency = 4, .multiply_latency = 14, .divide_latency = 60,
+    .fp_add_latency = 5, .fp_multiply_latency = 7, .fp_divide_latency = 38, .fp_move_latency = 6,
+    .simd_integer_latency = 2,
+    .l1d_size = 8192, .l1d_ways = 4, .l1d_latency = 2, .dtlb_entries = 64,
+    .l2_size = 512 * 1024, .l2_ways = 8, .l2_latency = 7,
+    .memory_latency = 200, .page_walk_latency = 20,
+};
+
+struct preset {
+    const char *name;
+    const char *base;       /* the preset's own name in config.name */
+    int model;
+    uint32_t l2_size, l1d_size, l1d_ways, l1d_latency, l2_latency, alloc_to_exec;
+};
+
+static const struct preset presets[] = {
+    {"willamette", "willamette", 1, 256 * 1024, 8192, 4, 2, 7, 11},
+    {"willamette0", "willamette", 0, 256 * 1024, 8192, 4, 2, 7, 11},
+    {"northwood", "northwood", 2, 512 * 1024, 8192, 4, 2, 7, 11},
+    {"netburst", "northwood", 2, 512 * 1024, 8192, 4, 2, 7, 11},
+    /* Prescott: 31 stages, 11 more than Northwood (seed 000 3.2), put
+     * between allocation and execution; 16 KB 8-way L1 (seed 000 3.2). */
+    {"prescott", "prescott", 3, 1024 * 1024, 16384, 8, 4, 18, 22},
+    {"prescott4", "prescott", 4, 1024 * 1024, 16384, 8, 4, 18, 22},
+};
+
+bool nbm_config_preset(const char *name, struct nbm_config *config, char *error,
+                       size_t error_size)
+{
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+        const struct preset *p = &presets[i];
+        if (strcasecmp(p->name, name) != 0)
+            continue;
+        *config = northwood;
+        snprintf(config->name, sizeof config->name, "%s", p->base);
+        config->model = p->model;
+        config->l2_size = p->l2_size;
+        config->l1d_size = p->l1d_size;
+        config->l1d_ways = p->l1d_ways;
+        config->l1d_latency = p->l1d_latency;
+        config->l2_latency = p->l2_latency;
+        config->alloc_to_exec = p->alloc_to_exec;
+        return true;
+    }
+    snprintf(error, error_size,
+             "unknown NetBurst preset '%s' (willamette, willamette0, northwood, netburst, "
+             "prescott, prescott4)", name);
+    return false;
+}
+
+/* ---- parameters by name */
+
+struct parameter {
+    const char *name;
+    size_t offset;
+    uint32_t min, max;
+};
+
+#define P(field, lo, hi) {#field, offsetof(struct nbm_config, field), lo, hi}
+static const struct parameter parameters[] = {
+    P(tc_uops, 1, 1u << 20), P(tc_ways, 1, 64), P(tc_line_uops, 1, 64),
+    P(deliver_width, 1, 16), P(itlb_entries, 1, 1u << 16), P(itlb_ways, 1, 1u << 16),
+    P(btb_entries, 1, 1u << 20), P(btb_ways, 1, 64), P(ras_entries, 1, 1024),
+    P(uop_queue, 1, 1024), P(queue_to_alloc, 0, 1000), P(alloc_to_exec, 0, 1000),
+    P(branch_redirect, 0, 1000), P(rob, 1, 4096), P(load_buffers, 1, 4096),
+    P(store_buffers, 1, 4096), P(alloc_width, 1, 16), P(retire_width, 1, 16),
+    P(shift_latency, 1, 1000), P(multiply_latency, 1, 1000), P(divide_latency, 1, 1000),
+    P(fp_add_latency, 1, 1000), P(fp_multiply_latency, 1, 1000),
+    P(fp_divide_latency, 1, 1000), P(fp_move_latency, 1, 1000),
+    P(simd_integer_latency, 1, 1000), P(l1d_size, 64, 1u << 30), P(l1d_ways, 1, 1024),
+    P(l1d_latency, 1, 1000), P(dtlb_entries, 1, 4096), P(l2_size, 128, 1u << 30),
+    P(l2_ways, 1, 1024), P(l2_latency, 0, 10000), P(memory_latency, 0, 100000),
+    P(page_walk_latency, 0, 100000),
+};
+#undef P
+
+static bool parse_number(const char *value, unsigned long *out)
+{
+    if (!*value || *value == '-' || *value == '+')
+        return false;
+    char *end;
+    errno = 0;
+    *out = strtoul(value, &end, 0);
+    return errno == 0 && *end == '\0';
+}
+
+static bool set_model(struct nbm_config *config, const char *value, char *error,
+                      size_t error_size)
+{
+    unsigned long n;
+    if (!parse_number(value, &n) || n > 6 || n == 5) {
+        snprintf(error, error_size, "parameter 'model': expected a CPUID model 0-4 or 6, got '%s'",
+                 value);
+        return false;
+    }
+    config->model = (int)n;
+    return true;
+}
+
+bool nbm_config_set(struct nbm_config *config, const char *name, const char *value, char *error,
+                    size_t error_size)
+{
+    if (strcmp(name, "model") == 0)
+        return set_model(config, value, error, error_size);
+    for (size_t i = 0; i < sizeof parameters / sizeof parameters[0]; i++) {
+        const struct parameter *p = &parameters[i];
+        if (strcmp(p->name, name) != 0)
+            continue;
+        unsigned long n;
+        if (!parse_number(value, &n) || n < p->min || n > p->max) {
+            snprintf(error, error_size,
+                     "parameter '%s': expected a whole number from %u to %u, got '%s'", name,
+                     p->min, p->max, value);
+            return false;
+        }
+        memcpy((char *)config + p->offset, &(uint32_t){(uint32_t)n}, sizeof(uint32_t));
+        return true;
+    }
+    snprintf(error, error_size, "unknown parameter '%s' (docs/netburst-model.md lists them)",
+             name);
+    return false;
+}
+
+/* ---- consistency */
+
+static bool power_of_two(uint64_t n)
+{
+    return n && !(n & (n - 1));
+}
+
+/* `entries` split into `ways` gives a power-of-two number of sets. */
+static bool geometry(const char *name, uint64_t entries, uint32_t ways, char *error,
+                     size_t error_size)
+{
+    if (entries % ways == 0 && power_of_two(entries / ways))
+        return true;
+    snprintf(error, error_size,
+             "parameter '%s': %llu entries in %u ways is not a power-of-two number of sets", name,
+             (unsigned long long)entries, ways);
+    return false;
+}
+
+bool nbm_config_check(const struct nbm_config *c, char *error, size_t error_size)
+{
+    for (size_t i = 0; i < sizeof parameters / sizeof parameters[0]; i++) {
+        uint32_t v;
+        memcpy(&v, (const char *)c + parameters[i].offset, sizeof v);
+        if (v < parameters[i].min || v > parameters[i].max) {
+            snprintf(error, error_size, "parameter '%s': %u is outside %u-%u", parameters[i].name,
+                     v, parameters[i].min, parameters[i].max);
+            return false;
+        }
+    }
+    if (c->model < 0 || c->model > 6 || c->model == 5) {
+        snprintf(error, error_size, "parameter 'model': %d is not a NetBurst model", c->model);
+        return false;
+    }
+    if (c->tc_uops % c->tc_line_uops) {
+        snprintf(error, error_size, "parameter 'tc_uops': %u is not a multiple of tc_line_uops %u",
+                 c->tc_uops, c->tc_line_uops);
+        return false;
+    }
+    return geometry("tc_uops", c->tc_uops / c->tc_line_uops, c->tc_ways, error, error_size) &&
+           geometry("itlb_entries", c->itlb_entries, c->itlb_ways, error, error_size) &&
+           geometry("btb_entries", c->btb_entries, c->btb_ways, error, error_size) &&
+           geometry("l1d_size", c->l1d_size / 64, c->l1d_ways, error, error_size) &&
+           geometry("l2_size", c->l2_size / 128, c->l2_ways, error, error_size);
+}

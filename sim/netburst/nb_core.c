@@ -1,0 +1,477 @@
+/* The out-of-order core (seed 000 5): allocation in order into the ROB and
+ * the load and store buffers, execution when operands and a unit are free
+ * (times in half cycles: the fast ALUs are double pumped), retirement in
+ * order.  One instruction is timed whole, fetch to retirement, and its
+ * events are put in the cycles they happen in. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/netburst/nb_machine.h"
+
+enum role { ROLE_LOAD, ROLE_COMPUTE, ROLE_STA, ROLE_STD };
+
+/* The unit of each class (latencies: set_latencies()); `full` units
+ * schedule on whole cycles (seed 000 5.3: only the fast ALUs' schedulers
+ * work in half cycles). */
+static const struct {
+    uint8_t unit;
+    bool full;
+} class_unit[NB_NUM_CLASSES] = {
+    [NB_CLASS_FAST] = {NB_UNIT_FAST_ALU, false},
+    [NB_CLASS_SHIFT] = {NB_UNIT_SLOW_INT, true},
+    [NB_CLASS_MULTIPLY] = {NB_UNIT_SLOW_INT, true},
+    [NB_CLASS_DIVIDE] = {NB_UNIT_SLOW_INT, true},
+    [NB_CLASS_BRANCH] = {NB_UNIT_SLOW_INT, true},
+    [NB_CLASS_FP_ADD] = {NB_UNIT_FP_EXEC, true},
+    [NB_CLASS_FP_MULTIPLY] = {NB_UNIT_FP_EXEC, true},
+    [NB_CLASS_FP_DIVIDE] = {NB_UNIT_FP_EXEC, true},
+    [NB_CLASS_FP_MOVE] = {NB_UNIT_FP_MOVE, true},
+    [NB_CLASS_SIMD_INTEGER] = {NB_UNIT_FP_EXEC, true},
+};
+
+static void set_latencies(struct nb_core *core, const struct nbm_config *c)
+{
+    const uint32_t cycles[NB_NUM_CLASSES] = {
+        [NB_CLASS_SHIFT] = c->shift_latency, [NB_CLASS_MULTIPLY] = c->multiply_latency,
+        [NB_CLASS_DIVIDE] = c->divide_latency, [NB_CLASS_BRANCH] = 1,
+        [NB_CLASS_FP_ADD] = c->fp_add_latency, [NB_CLASS_FP_MULTIPLY] = c->fp_multiply_latency,
+        [NB_CLASS_FP_DIVIDE] = c->fp_divide_latency, [NB_CLASS_FP_MOVE] = c->fp_move_latency,
+        [NB_CLASS_SIMD_INTEGER] = c->simd_integer_latency,
+    };
+    for (int k = 0; k < NB_NUM_CLASSES; k++) {
+        core->latency_half[k] = 2 * cycles[k];
+        core->occupancy_half[k] = 2; /* pipelined: a new uop every cycle */
+    }
+    core->latency_half[NB_CLASS_FAST] = 1; /* half a cycle (seed 000 5.3.1) */
+    core->occupancy_half[NB_CLASS_FAST] = 1;
+    core->occupancy_half[NB_CLASS_DIVIDE] = core->latency_half[NB_CLASS_DIVIDE];
+    core->occupancy_half[NB_CLASS_FP_DIVIDE] = core->latency_half[NB_CLASS_FP_DIVIDE];
+}
+
+static uint64_t ring_size(uint64_t at_least)
+{
+    uint64_t n = 1;
+    while (n < at_least)
+        n *= 2;
+    return n;
+}
+
+static bool core_init(struct nb_core *core, const struct nbm_config *c)
+{
+    memset(core, 0, sizeof *core);
+    uint64_t n = ring_size((c->rob > c->uop_queue ? c->rob : c->uop_queue) + 1);
+    core->ring_mask = n - 1;
+    core->retire_ring = calloc(n, sizeof *core->retire_ring);
+    core->alloc_ring = calloc(n, sizeof *core->alloc_ring);
+    core->load_free = calloc(c->load_buffers, sizeof *core->load_free);
+    bool ok = core->retire_ring && core->alloc_ring && core->load_free;
+    for (int u = 0; u < NB_NUM_UNITS; u++) {
+        struct nb_unit *unit = &core->units[u];
+        unit->copies = u == NB_UNIT_FAST_ALU ? 2 : 1;
+        for (int k = 0; k < unit->copies && ok; k++) {
+            unit->stamp[k] = malloc(NB_UNIT_WINDOW * sizeof *unit->stamp[k]);
+            ok = unit->stamp[k] != NULL;
+            if (ok)
+                memset(unit->stamp[k], 0xff, NB_UNIT_WINDOW * sizeof *unit->stamp[k]);
+        }
+    }
+    set_latencies(core, c);
+    return ok;
+}
+
+static void core_free(struct nb_core *core)
+{
+    free(core->retire_ring);
+    free(core->alloc_ring);
+    free(core->load_free);
+    for (int u = 0; u < NB_NUM_UNITS; u++)
+        for (int k = 0; k < 2; k++)
+            free(core->units[u].stamp[k]);
+    memset(core, 0, sizeof *core);
+}
+
+bool nb_machine_init(struct nb_machine *m, const struct nbm_config *c, struct nb_pmu *pmu,
+                     struct nbm_result *result)
+{
+    memset(m, 0, sizeof *m);
+    m->config = c;
+    m->result = result;
+    bool events = nb_events_init(&m->events, pmu);
+    bool fe = events && nb_frontend_init(&m->fe, c);
+    bool bp = fe && nb_predictor_init(&m->bp, c);
+    bool core = bp && core_init(&m->core, c);
+    bool mem = core && nb_memory_init(&m->mem, c);
+    if (mem)
+        return true;
+    if (core)
+        core_free(&m->core);
+    if (bp)
+        nb_predictor_free(&m->bp);
+    if (fe)
+        nb_frontend_free(&m->fe);
+    if (events)
+        nb_events_free(&m->events);
+    return false;
+}
+
+void nb_machine_free(struct nb_machine *m)
+{
+    nb_memory_free(&m->mem);
+    core_free(&m->core);
+    nb_predictor_free(&m->bp);
+    nb_frontend_free(&m->fe);
+    nb_events_free(&m->events);
+}
+
+/* ---- execution units */
+
+static bool unit_free(const uint32_t *stamp, uint64_t h, uint32_t occupancy)
+{
+    for (uint32_t i = 0; i < occupancy; i++)
+        if (stamp[(h + i) & (NB_UNIT_WINDOW - 1)] == (uint32_t)(h + i))
+            return false;
+    return true;
+}
+
+/* The first half cycle from `earliest` a copy of the unit is free for
+ * `occupancy` half cycles; reserves it. */
+static uint64_t reserve(struct nb_unit *u, uint64_t earliest, uint32_t occupancy, bool full)
+{
+    uint64_t h = full ? (earliest + 1) & ~1ull : earliest;
+    for (;; h += full ? 2 : 1)
+        for (int k = 0; k < u->copies; k++)
+            if (unit_free(u->stamp[k], h, occupancy)) {
+                for (uint32_t i = 0; i < occupancy; i++)
+                    u->stamp[k][(h + i) & (NB_UNIT_WINDOW - 1)] = (uint32_t)(h + i);
+                return h;
+            }
+}
+
+/* ---- allocation */
+
+/* Cycles the allocator waits for a store buffer entry: resource_stall SBFULL. */
+static uint64_t store_buffer(struct nb_machine *m, uint64_t a)
+{
+    const struct nb_memory *mem = &m->mem;
+    uint32_t n = m->config->store_buffers;
+    if (mem->n_stores + m->core.pending_stores < n)
+        return a;
+    uint64_t freed = mem->stores[(mem->n_stores + m->core.pending_stores) % n].drain + 1;
+    for (; a < freed; a++)
+        nb_event(&m->events, a, NB_SBFULL, m->user, 1);
+    return a;
+}
+
+static uint64_t allocate(struct nb_machine *m, uint64_t seq, uint64_t q, enum role role)
+{
+    const struct nbm_config *c = m->config;
+    struct nb_core *core = &m->core;
+    uint64_t a = q + c->queue_to_alloc;
+    if (a < core->last_alloc)
+        a = core->last_alloc;
+    if (a == core->last_alloc && core->alloc_in_cycle >= c->alloc_width)
+        a++;
+    if (seq >= c->rob && core->retire_ring[(seq - c->rob) & core->ring_mask] + 1 > a)
+        a = core->retire_ring[(seq - c->rob) & core->ring_mask] + 1;
+    if (role == ROLE_LOAD && core->load_seq >= c->load_buffers &&
+        core->load_free[core->load_seq % c->load_buffers] + 1 > a)
+        a = core->load_free[core->load_seq % c->load_buffers] + 1;
+    if (role == ROLE_STA)
+        a = store_buffer(m, a);
+    if (a > core->last_alloc) {
+        core->last_alloc = a;
+        core->alloc_in_cycle = 0;
+    }
+    core->alloc_in_cycle++;
+    core->alloc_ring[seq & core->ring_mask] = a;
+    return a;
+}
+
+/* ---- one instruction */
+
+/* Its uops: loads, computing uops, then store-address/store-data pairs
+ * (isa/netburst_uops.c's model), from the trace's accesses. */
+struct shape {
+    unsigned n, loads, computes, stores;   /* uops of each role (stores: pairs) */
+    const struct trace_access *load[TRACE_MAX_ACCESSES], *store[TRACE_MAX_ACCESSES];
+    unsigned n_load, n_store;              /* the accesses */
+};
+
+static void shape_of(const struct trace_insn *insn, const struct nb_op *op, struct shape *s)
+{
+    s->n_load = s->n_store = 0;
+    for (int i = 0; i < insn->n_accesses; i++) {
+        const struct trace_access *a = &insn->accesses[i];
+        if (a->kind & TRACE_LOAD)
+            s->load[s->n_load++] = a;
+        if (a->kind & TRACE_STORE)
+            s->store[s->n_store++] = a;
+    }
+    s->n = op->uops < NB_MAX_UOPS ? op->uops : NB_MAX_UOPS;
+    s->loads = s->n_load < s->n ? s->n_load : s->n;
+    unsigned left = s->n - s->loads;
+    s->stores = s->n_store < left / 2 ? s->n_store : left / 2;
+    s->computes = left - 2 * s->stores;
+}
+
+static enum role role_of(const struct shape *s, unsigned k)
+{
+    if (k < s->loads)
+        return ROLE_LOAD;
+    if (k < s->loads + s->computes)
+        return ROLE_COMPUTE;
+    return (k - s->loads - s->computes) % 2 ? ROLE_STD : ROLE_STA;
+}
+
+struct timing {
+    uint64_t alloc[NB_MAX_UOPS], done_half[NB_MAX_UOPS], load_seq[NB_MAX_UOPS];
+    uint64_t result_half;      /* the instruction's result (and its branch's resolution) */
+};
+
+static uint64_t exec_earliest(const struct nb_machine *m, uint64_t alloc)
+{
+    return 2 * (alloc + m->config->alloc_to_exec);
+}
+
+static void front_and_allocate(struct nb_machine *m, const struct trace_insn *insn,
+                               const struct nb_op *op, const struct shape *s, struct timing *t)
+{
+    struct nb_core *core = &m->core;
+    nb_fetch_begin(m, insn, op);
+    core->pending_stores = 0;
+    for (unsigned k = 0; k < s->n; k++) {
+        uint64_t seq = core->uop_seq++;
+        enum role role = role_of(s, k);
+        t->alloc[k] = allocate(m, seq, nb_fetch_uop(m, op, seq), role);
+        if (role == ROLE_LOAD)
+            t->load_seq[k] = core->load_seq++;
+        if (role == ROLE_STA)
+            core->pending_stores++;
+    }
+}
+
+/* The latest operand, and whether any came late from an L1-missing load. */
+static uint64_t sources(const struct nb_machine *m, const struct nb_op *op, uint64_t schedule,
+                        bool *replay)
+{
+    uint64_t ready = 0;
+    for (uint32_t regs = op->regs_read; regs; regs &= regs - 1) {
+        int r = __builtin_ctz(regs);
+        if (m->core.reg_ready[r] > ready)
+            ready = m->core.reg_ready[r];
+        if (m->core.reg_miss[r] && m->core.reg_ready[r] > schedule)
+            *replay = true;
+    }
+    return ready;
+}
+
+static uint64_t execute_loads(struct nb_machine *m, const struct nb_op *op,
+                              const struct shape *s, struct timing *t, uint64_t src,
+                              bool *missed)
+{
+    uint64_t done = src;
+    for (unsigned j = 0; j < s->n_load; j++) {
+        unsigned k = j < s->loads ? j : s->loads - 1; /* extra accesses: the last load uop */
+        uint64_t from = s->loads ? exec_earliest(m, t->alloc[k]) : exec_earliest(m, t->alloc[0]);
+        uint64_t start = reserve(&m->core.units[NB_UNIT_LOAD], from > src ? from : src, 2, true);
+        if (op->simd)
+            nb_event(&m->events, start / 2, NB_MOVES_P2, m->user, 1);
+        uint64_t data = nb_load(m, s->load[j], start, missed);
+        if (s->loads)
+            t->done_half[k] = data;
+        if (data > done)
+            done = data;
+    }
+    return done;
+}
+
+static const enum nb_slot fp_slot[] = {
+    [NB_FP_KIND_NONE] = NB_NUM_SLOTS, [NB_FP_KIND_X87] = NB_X87_UOP,
+    [NB_FP_KIND_PACKED_SP] = NB_PACKED_SP, [NB_FP_KIND_PACKED_DP] = NB_PACKED_DP,
+    [NB_FP_KIND_SCALAR_SP] = NB_SCALAR_SP, [NB_FP_KIND_SCALAR_DP] = NB_SCALAR_DP,
+    [NB_FP_KIND_MMX64] = NB_MMX64, [NB_FP_KIND_MMX128] = NB_MMX128,
+};
+
+/* The execution events of a computing uop starting at `start`. */
+static void compute_events(struct nb_machine *m, const struct nb_op *op, uint64_t start)
+{
+    if (op->cls == NB_CLASS_FP_MOVE)
+        nb_event(&m->events, start / 2, NB_MOVES_P0, m->user, 1);
+    else if (op->fp_kind != NB_FP_KIND_NONE)
+        nb_event(&m->events, start / 2, fp_slot[op->fp_kind], m->user, 1);
+}
+
+/* The computing uops, a dependent chain; the first is replayed when an
+ * operand came from an L1-missing load after it was scheduled. */
+static uint64_t execute_computes(struct nb_machine *m, const struct nb_op *op,
+                                 const struct shape *s, struct timing *t, uint64_t ready)
+{
+    struct nb_core *core = &m->core;
+    struct nb_unit *unit = &core->units[class_unit[op->cls].unit];
+    for (unsigned k = s->loads; k < s->loads + s->computes; k++) {
+        uint64_t from = exec_earliest(m, t->alloc[k]);
+        uint64_t start = reserve(unit, from > ready ? from : ready, core->occupancy_half[op->cls],
+                                 class_unit[op->cls].full);
+        compute_events(m, op, start);
+        ready = start + core->latency_half[op->cls];
+        t->done_half[k] = ready;
+    }
+    return ready;
+}
+
+static void execute_stores(struct nb_machine *m, const struct nb_op *op, const struct shape *s,
+                           struct timing *t, uint64_t address_half, uint64_t data_half)
+{
+    unsigned first = s->loads + s->computes;
+    for (unsigned j = 0; j < s->n_store; j++) {
+        unsigned k = first + 2 * (j < s->stores ? j : s->stores - 1);
+        uint64_t sta_from = s->stores ? exec_earliest(m, t->alloc[k]) : data_half;
+        uint64_t std_from = s->stores ? exec_earliest(m, t->alloc[k + 1]) : data_half;
+        uint64_t sta = reserve(&m->core.units[NB_UNIT_STORE],
+                               sta_from > address_half ? sta_from : address_half, 2, true);
+        uint64_t data = std_from > data_half ? std_from : data_half;
+        if (op->simd)
+            nb_event(&m->events, data / 2, NB_MOVES_P0, m->user, 1);
+        nb_store_execute(m, s->store[j], sta, data);
+        if (s->stores) {
+            t->done_half[k] = sta + 2;
+            t->done_half[k + 1] = data + 1;
+        }
+    }
+}
+
+static void execute(struct nb_machine *m, const struct nb_op *op, const struct shape *s,
+                    struct timing *t)
+{
+    struct nb_core *core = &m->core;
+    unsigned first_compute = s->computes ? s->loads : 0;
+    bool replay = false, missed = false;
+    uint64_t src = sources(m, op, exec_earliest(m, t->alloc[first_compute]), &replay);
+    uint64_t loaded = execute_loads(m, op, s, t, src, &missed);
+    uint64_t result = s->computes ? execute_computes(m, op, s, t, loaded) : loaded;
+    if (s->computes && (replay || missed))
+        m->result->replays++;
+    execute_stores(m, op, s, t, src, result);
+    for (uint32_t regs = op->regs_written; regs; regs &= regs - 1) {
+        int r = __builtin_ctz(regs);
+        core->reg_ready[r] = result;
+        core->reg_miss[r] = !s->computes && missed;
+    }
+    t->result_half = result;
+}
+
+/* ---- retirement */
+
+static uint64_t retire_uop(struct nb_machine *m, uint64_t done_half)
+{
+    struct nb_core *core = &m->core;
+    uint64_t r = (done_half + 1) / 2 + 1; /* the cycle after it completes */
+    if (r < core->last_retire)
+        r = core->last_retire;
+    if (r == core->last_retire && core->retire_in_cycle >= m->config->retire_width)
+        r++;
+    if (r > core->last_retire) {
+        core->last_retire = r;
+        core->retire_in_cycle = 0;
+    }
+    core->retire_in_cycle++;
+    nb_event(&m->events, r, NB_UOPS_RETIRED, m->user, 1);
+    return r;
+}
+
+static void store_retire(struct nb_machine *m, uint64_t r)
+{
+    uint64_t drain = nb_store_retire(m, r);
+    if (drain + 1 > m->core.end)
+        m->core.end = drain + 1;
+}
+
+/* retired_branch_type and retired_mispred_branch_type, by branch kind. */
+static const struct {
+    enum nb_slot type, mispredicted;
+} branch_type[] = {
+    [X86_BRANCH_COND] = {NB_TYPE_COND, NB_MTYPE_COND},
+    [X86_BRANCH_CALL] = {NB_TYPE_CALL, NB_NUM_SLOTS},
+    [X86_BRANCH_RETURN] = {NB_TYPE_RETURN, NB_MTYPE_RETURN},
+    [X86_BRANCH_INDIRECT_JUMP] = {NB_TYPE_INDIRECT, NB_MTYPE_INDIRECT},
+    [X86_BRANCH_INDIRECT_CALL] = {NB_TYPE_INDIRECT_CALL, NB_MTYPE_INDIRECT_CALL},
+};
+
+static void branch_events(struct nb_machine *m, const struct nb_op *op, struct nb_prediction p,
+                          uint64_t r)
+{
+    if (op->branch == X86_BRANCH_NONE)
+        return;
+    static const enum nb_slot outcome[2][2] = {{NB_BR_MMNP, NB_BR_MMNM}, {NB_BR_MMTP, NB_BR_MMTM}};
+    nb_event(&m->events, r, outcome[p.taken][p.mispredicted], m->user, 1);
+    if (p.mispredicted)
+        nb_event(&m->events, r, NB_MISPRED, m->user, 1);
+    if (op->branch >= sizeof branch_type / sizeof branch_type[0] || !branch_type[op->branch].type)
+        return;
+    nb_event(&m->events, r, branch_type[op->branch].type, m->user, 1);
+    if (p.mispredicted && branch_type[op->branch].mispredicted != NB_NUM_SLOTS)
+        nb_event(&m->events, r, branch_type[op->branch].mispredicted, m->user, 1);
+}
+
+static void retire(struct nb_machine *m, const struct nb_op *op, const struct shape *s,
+                   const struct timing *t, struct nb_prediction p)
+{
+    struct nb_core *core = &m->core;
+    const struct nbm_config *c = m->config;
+    uint64_t seq = core->uop_seq - s->n, r = 0;
+    unsigned stores = 0;
+    for (unsigned k = 0; k < s->n; k++) {
+        r = retire_uop(m, t->done_half[k]);
+        core->retire_ring[(seq + k) & core->ring_mask] = r;
+        enum role role = role_of(s, k);
+        if (role == ROLE_LOAD)
+            core->load_free[t->load_seq[k] % c->load_buffers] = r;
+        if (role == ROLE_STD && stores < s->n_store) {
+            store_retire(m, r);
+            stores++;
+        }
+    }
+    for (; stores < s->n_store; stores++)
+        store_retire(m, r);
+    if (r + 1 > core->end)
+        core->end = r + 1;
+    nb_event(&m->events, r, NB_INSTR_RETIRED, m->user, 1);
+    nb_event(&m->events, r, NB_INSTR_COMPLETED, m->user, 1);
+    branch_events(m, op, p, r);
+}
+
+void nb_instruction(struct nb_machine *m, const struct trace_insn *insn, const struct nb_op *op)
+{
+    struct nb_frontend *fe = &m->fe;
+    m->user = insn->cpl != 0;
+    nb_events_advance(&m->events, fe->redirect > fe->t ? fe->redirect : fe->t);
+    struct shape s;
+    shape_of(insn, op, &s);
+    struct nb_prediction p = {false, false};
+    if (op->branch != X86_BRANCH_NONE)
+        p = nb_predict(&m->bp, insn, op);
+    struct timing t; /* front_and_allocate() and execute() set every uop's times */
+    front_and_allocate(m, insn, op, &s, &t);
+    nb_fetch_end(m, op, p.taken || p.mispredicted);
+    execute(m, op, &s, &t);
+    if (p.mispredicted) {
+        nb_frontend_redirect(m, (t.result_half + 1) / 2 + m->config->branch_redirect);
+        m->result->mispredicts++;
+    }
+    retire(m, op, &s, &t, p);
+    m->result->instructions[0]++;
+    m->result->uops[0] += s.n;
+}
+
+void nb_drain(struct nb_machine *m)
+{
+    struct nb_frontend *fe = &m->fe;
+    uint64_t end = m->core.end;
+    if (fe->t + (fe->in_cycle ? 1 : 0) > end)
+        end = fe->t + 1;
+    if (fe->redirect > end)
+        end = fe->redirect;
+    nb_events_advance(&m->events, end);
+    fe->t = end;
+    fe->in_cycle = 0;
+}

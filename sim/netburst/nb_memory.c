@@ -1,0 +1,212 @@
+/* Memory (seed 000 5.3.3 and 5.4): the DTLB, the write-through L1 data
+ * cache, the unified write-back L2 of 128-byte lines in two 64-byte
+ * sectors, the front-side bus as a latency, the store buffer with
+ * store-to-load forwarding, and the code fetches of build mode. */
+#include <stdlib.h>
+
+#include "sim/netburst/nb_machine.h"
+
+enum { LINE_SHIFT = 6, PAGE_SHIFT = 12, SECTORS = 2 };
+
+bool nb_memory_init(struct nb_memory *mem, const struct nbm_config *c)
+{
+    mem->n_stores = mem->n_retired = 0;
+    mem->stores = calloc(c->store_buffers, sizeof *mem->stores);
+    if (mem->stores && nb_cache_init(&mem->l1d, c->l1d_size >> LINE_SHIFT, c->l1d_ways) &&
+        nb_cache_init(&mem->dtlb, c->dtlb_entries, c->dtlb_entries) &&
+        nb_cache_init(&mem->l2, c->l2_size >> (LINE_SHIFT + 1), c->l2_ways))
+        return true;
+    nb_memory_free(mem);
+    return false;
+}
+
+void nb_memory_free(struct nb_memory *mem)
+{
+    nb_cache_free(&mem->l1d);
+    nb_cache_free(&mem->dtlb);
+    nb_cache_free(&mem->l2);
+    free(mem->stores);
+    mem->stores = NULL;
+}
+
+/* ---- the bus: every transfer is a 64-byte sector */
+
+static void bus_read(struct nb_machine *m, uint64_t cycle)
+{
+    nb_event(&m->events, cycle, NB_BSQ_READ, m->user, SECTORS);
+    nb_event(&m->events, cycle, NB_IOQ_READ, m->user, SECTORS);
+    nb_event(&m->events, cycle, NB_DRDY_OWN, m->user, SECTORS);
+}
+
+static void bus_writeback(struct nb_machine *m, uint64_t cycle)
+{
+    nb_event(&m->events, cycle, NB_BSQ_WRITEBACK, m->user, SECTORS);
+    nb_event(&m->events, cycle, NB_IOQ_WRITE, m->user, SECTORS);
+    nb_event(&m->events, cycle, NB_DRDY_DRV, m->user, SECTORS);
+}
+
+/* A read of a 64-byte line at the L2 (code, load, or a store's read for
+ * ownership when `rfo`): the cycles it takes.  A miss brings the whole
+ * 128-byte line, both sectors (seed 000 5.4); a modified victim is
+ * written back. */
+static uint32_t l2_read(struct nb_machine *m, uint64_t line, uint64_t cycle, bool rfo)
+{
+    const struct nbm_config *c = m->config;
+    struct nb_cache *l2 = &m->mem.l2;
+    long i = nb_cache_find(l2, line >> 1);
+    if (i >= 0) {
+        if (!rfo)
+            nb_event(&m->events, cycle,
+                     l2->state[i] == NB_L2_MODIFIED ? NB_L2_HITM : NB_L2_HITE, m->user, 1);
+        else
+            l2->state[i] = NB_L2_MODIFIED;
+        return c->l2_latency;
+    }
+    nb_event(&m->events, cycle, NB_L2_MISS, m->user, 1);
+    bus_read(m, cycle + c->l2_latency);
+    uint64_t evicted;
+    bool had;
+    i = nb_cache_insert(l2, line >> 1, &evicted, &had);
+    if (had && l2->state[i] == NB_L2_MODIFIED)
+        bus_writeback(m, cycle + c->l2_latency);
+    l2->state[i] = rfo ? NB_L2_MODIFIED : NB_L2_EXCLUSIVE;
+    return c->l2_latency + c->memory_latency;
+}
+
+/* Translations of the pages [first, last]; the cycles of their walks. */
+static uint32_t translate(struct nb_machine *m, struct nb_cache *tlb, uint64_t first,
+                          uint64_t last, uint64_t cycle, bool code)
+{
+    uint32_t walks = 0;
+    for (uint64_t page = first; page <= last; page++) {
+        bool hit = nb_cache_find(tlb, page) >= 0;
+        if (code)
+            nb_event(&m->events, cycle, hit ? NB_ITLB_HIT : NB_ITLB_MISS, m->user, 1);
+        if (hit)
+            continue;
+        uint64_t evicted;
+        bool had;
+        nb_cache_insert(tlb, page, &evicted, &had);
+        nb_event(&m->events, cycle, code ? NB_WALK_ITMISS : NB_WALK_DTMISS, m->user, 1);
+        walks++;
+    }
+    return walks * m->config->page_walk_latency;
+}
+
+uint32_t nb_code_fetch(struct nb_machine *m, uint64_t address, uint64_t cycle)
+{
+    uint32_t walk = translate(m, &m->fe.itlb, address >> PAGE_SHIFT, address >> PAGE_SHIFT,
+                              cycle, true);
+    return walk + l2_read(m, address >> LINE_SHIFT, cycle + walk, false);
+}
+
+/* ---- loads */
+
+static uint64_t last_byte(const struct trace_access *a)
+{
+    return a->address + (a->size ? a->size : 1) - 1;
+}
+
+/* The youngest store still in the buffer at `half` that overlaps the access. */
+static const struct nb_store *older_store(const struct nb_machine *m,
+                                          const struct trace_access *a, uint64_t half)
+{
+    const struct nb_memory *mem = &m->mem;
+    uint32_t n = m->config->store_buffers;
+    uint64_t oldest = mem->n_stores > n ? mem->n_stores - n : 0;
+    for (uint64_t seq = mem->n_stores; seq-- > oldest;) {
+        const struct nb_store *s = &mem->stores[seq % n];
+        if (s->drain > half / 2 && s->address <= last_byte(a) &&
+            a->address <= s->address + s->size - 1)
+            return s;
+    }
+    return NULL;
+}
+
+/* The L1 lines [first, last] for a load at `cycle`: the cycles beyond an L1 hit. */
+static uint32_t l1_read(struct nb_machine *m, uint64_t first, uint64_t last, uint64_t cycle,
+                        bool *missed)
+{
+    uint32_t extra = 0;
+    for (uint64_t line = first; line <= last; line++) {
+        if (nb_cache_find(&m->mem.l1d, line) >= 0)
+            continue;
+        *missed = true;
+        uint32_t l2 = l2_read(m, line, cycle, false);
+        extra = l2 > extra ? l2 : extra;
+        uint64_t evicted;
+        bool had;
+        nb_cache_insert(&m->mem.l1d, line, &evicted, &had);
+    }
+    return extra;
+}
+
+uint64_t nb_load(struct nb_machine *m, const struct trace_access *a, uint64_t start_half,
+                 bool *missed)
+{
+    const struct nbm_config *c = m->config;
+    uint64_t cycle = start_half / 2;
+    uint32_t walk = translate(m, &m->mem.dtlb, a->address >> PAGE_SHIFT,
+                              last_byte(a) >> PAGE_SHIFT, cycle, false);
+    const struct nb_store *s = older_store(m, a, start_half);
+    if (s && s->address == a->address && a->size <= s->size) {
+        /* Forwarded: same start, no wider than the store (seed 000 5.3.3). */
+        if (s->data_half > start_half)
+            nb_event(&m->events, cycle, NB_MOB_NO_STD, m->user, 1);
+        uint64_t from = s->data_half > start_half ? s->data_half : start_half;
+        return from + 2ull * (walk + c->l1d_latency);
+    }
+    if (s) {
+        /* Not forwardable: replayed until the store has written the cache. */
+        nb_event(&m->events, cycle, s->address == a->address ? NB_MOB_PARTIAL : NB_MOB_UNALIGNED,
+                 m->user, 1);
+        if (2 * s->drain > start_half)
+            start_half = 2 * s->drain;
+        cycle = start_half / 2;
+    }
+    uint64_t first = a->address >> LINE_SHIFT, last = last_byte(a) >> LINE_SHIFT;
+    uint32_t latency = walk + c->l1d_latency + l1_read(m, first, last, cycle + walk, missed);
+    if (first != last) {
+        /* Split across lines: replayed once to get the second half. */
+        nb_event(&m->events, cycle, NB_SPLIT_LD, m->user, 1);
+        nb_event(&m->events, cycle, NB_LSC, m->user, 1);
+        latency += c->l1d_latency;
+    }
+    return start_half + 2ull * latency;
+}
+
+/* ---- stores: executed into the store buffer, written at retirement */
+
+void nb_store_execute(struct nb_machine *m, const struct trace_access *a, uint64_t start_half,
+                      uint64_t data_half)
+{
+    uint64_t cycle = start_half / 2;
+    translate(m, &m->mem.dtlb, a->address >> PAGE_SHIFT, last_byte(a) >> PAGE_SHIFT, cycle,
+              false);
+    if (a->address >> LINE_SHIFT != last_byte(a) >> LINE_SHIFT) {
+        nb_event(&m->events, cycle, NB_SPLIT_ST, m->user, 1);
+        nb_event(&m->events, cycle, NB_SSC, m->user, 1);
+    }
+    struct nb_memory *mem = &m->mem;
+    mem->stores[mem->n_stores++ % m->config->store_buffers] = (struct nb_store){
+        .address = a->address,
+        .size = a->size ? a->size : 1,
+        .data_half = data_half,
+        .drain = UINT64_MAX,
+    };
+}
+
+uint64_t nb_store_retire(struct nb_machine *m, uint64_t cycle)
+{
+    struct nb_memory *mem = &m->mem;
+    struct nb_store *s = &mem->stores[mem->n_retired++ % m->config->store_buffers];
+    uint64_t first = s->address >> LINE_SHIFT, last = (s->address + s->size - 1) >> LINE_SHIFT;
+    uint32_t extra = 0;
+    for (uint64_t line = first; line <= last; line++) {
+        nb_cache_find(&m->mem.l1d, line); /* write-through: no allocation on a miss */
+        uint32_t l2 = l2_read(m, line, cycle, true);
+        extra = l2 > extra ? l2 : extra;
+    }
+    s->drain = cycle + 1 + (extra > m->config->l2_latency ? extra : 0);
+    return s->drain;
+}

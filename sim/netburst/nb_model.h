@@ -1,0 +1,95 @@
+/* The trace-driven NetBurst (Pentium 4) timing model, single thread: turns
+ * a trace (traces/trace.h) into per-cycle event occurrences fed to the
+ * simulated NetBurst PMU (pmu/netburst_pmu.h), which the programming
+ * library programs through the MSR backend exactly as it would program a
+ * processor.  docs/netburst-model.md gives every parameter's source and
+ * what the model counts for each event and sub-event of the catalog.
+ *
+ *   struct nbm_config config;
+ *   nbm_config_preset("northwood", &config, error, sizeof error);
+ *   struct msr_backend *backend = nb_backend_create((struct nb_config){config.model, false});
+ *   ... program_setup()/program_start() through the backend ...
+ *   struct nbm_result result;
+ *   nbm_simulate(&path, 1, &config, backend, NULL, &result, error, sizeof error);
+ */
+#ifndef SIM_NETBURST_NB_MODEL_H
+#define SIM_NETBURST_NB_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmu/msr.h"
+
+struct nbm_config {
+    char name[32];            /* the preset it started from */
+    int model;                /* CPUID family 15 model: 0-4 or 6 */
+    /* Front end (docs/netburst-model.md, "Front end"): */
+    uint32_t tc_uops;         /* trace cache capacity in uops */
+    uint32_t tc_ways;
+    uint32_t tc_line_uops;    /* uops per trace line */
+    uint32_t deliver_width;   /* uops per cycle from the trace cache or the ROM */
+    uint32_t itlb_entries, itlb_ways;
+    uint32_t btb_entries, btb_ways;
+    uint32_t ras_entries;     /* return stack */
+    uint32_t uop_queue;       /* uops between the front end and allocation */
+    /* Pipeline (cycles): */
+    uint32_t queue_to_alloc;  /* uop queue write to allocation */
+    uint32_t alloc_to_exec;   /* allocation to the earliest execution */
+    uint32_t branch_redirect; /* mispredicted branch executed to the correct path's uop queue write */
+    /* Out-of-order core: */
+    uint32_t rob;             /* uops in flight */
+    uint32_t load_buffers, store_buffers;
+    uint32_t alloc_width, retire_width;
+    uint32_t shift_latency, multiply_latency, divide_latency; /* slow integer unit */
+    uint32_t fp_add_latency, fp_multiply_latency, fp_divide_latency, fp_move_latency;
+    uint32_t simd_integer_latency;
+    /* Memory: */
+    uint32_t l1d_size, l1d_ways, l1d_latency;   /* 64-byte lines */
+    uint32_t dtlb_entries;                      /* fully associative */
+    uint32_t l2_size, l2_ways, l2_latency;      /* 128-byte lines of two 64-byte sectors */
+    uint32_t memory_latency;                    /* front-side bus read of a sector */
+    uint32_t page_walk_latency;                 /* ITLB or DTLB miss */
+};
+
+/* Fills `config` with a named preset: "willamette" (model 1; "willamette0"
+ * model 0), "northwood" (model 2) or "prescott" (model 3; "prescott4"
+ * model 4), or "netburst" (= northwood).  False with a one-line error
+ * otherwise. */
+bool nbm_config_preset(const char *name, struct nbm_config *config, char *error,
+                       size_t error_size);
+
+/* Sets one parameter by name (docs/netburst-model.md lists them), e.g.
+ * "l2_size" "1048576"; false with one line naming the parameter and what
+ * was expected. */
+bool nbm_config_set(struct nbm_config *config, const char *name, const char *value, char *error,
+                    size_t error_size);
+
+/* Whether the parameters fit together (cache geometries...); false with a
+ * one-line error naming the parameter.  nbm_simulate() checks too. */
+bool nbm_config_check(const struct nbm_config *config, char *error, size_t error_size);
+
+/* Region markers in the trace.  Each marker drains the pipeline first, so
+ * every event of the instructions before it has been counted. */
+struct nbm_hooks {
+    void (*region)(void *context, int thread, bool begin, uint32_t region);
+    void *context;
+};
+
+struct nbm_result {
+    uint64_t instructions[2];  /* per thread */
+    uint64_t uops[2];
+    uint64_t cycles;           /* cycles simulated = PMU ticks */
+    uint64_t regions;          /* region markers seen */
+    uint64_t replays;          /* uops re-executed: dependents of L1-missing loads */
+    uint64_t mispredicts;      /* mispredicted branches */
+};
+
+/* Runs the traces (one for now) through the model, streaming them, feeding
+ * the NetBurst PMU behind `backend` (from nb_backend_create() with
+ * config->model).  `hooks` may be NULL.  False with a one-line error. */
+bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_config *config,
+                  struct msr_backend *backend, const struct nbm_hooks *hooks,
+                  struct nbm_result *result, char *error, size_t error_size);
+
+#endif

@@ -1,0 +1,169 @@
+/* The NetBurst model's presets and parameters (sim/netburst/nb_config.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pmu/netburst_pmu.h"
+#include "sim/netburst/nb_model.h"
+
+static struct nbm_config preset(const char *name)
+{
+    struct nbm_config config;
+    char error[256];
+    if (!nbm_config_preset(name, &config, error, sizeof error))
+        fail_msg("%s", error);
+    assert_true(nbm_config_check(&config, error, sizeof error));
+    return config;
+}
+
+static void test_presets(void **state)
+{
+    (void)state;
+    struct nbm_config w = preset("willamette"), w0 = preset("willamette0");
+    struct nbm_config n = preset("northwood"), p = preset("prescott"), p4 = preset("prescott4");
+    assert_int_equal(w.model, 1);
+    assert_int_equal(w0.model, 0);
+    assert_int_equal(n.model, 2);
+    assert_int_equal(p.model, 3);
+    assert_int_equal(p4.model, 4);
+    assert_int_equal(w.l2_size, 256 * 1024);
+    assert_int_equal(n.l2_size, 512 * 1024);
+    assert_int_equal(p.l2_size, 1024 * 1024);
+    assert_int_equal(n.l1d_size, 8192);
+    assert_int_equal(n.l1d_ways, 4);
+    assert_int_equal(n.l1d_latency, 2);
+    assert_int_equal(p.l1d_size, 16384);
+    assert_int_equal(p.l1d_ways, 8);
+    assert_int_equal(n.tc_uops, 12288);
+    assert_int_equal(n.tc_ways, 8);
+    assert_int_equal(n.itlb_entries, 128);
+    assert_int_equal(n.btb_entries, 4096);
+    assert_int_equal(n.ras_entries, 16);
+    assert_int_equal(n.rob, 126);
+    assert_int_equal(n.load_buffers, 48);
+    assert_int_equal(n.store_buffers, 24);
+    assert_int_equal(n.fp_add_latency, 5);
+    assert_int_equal(n.dtlb_entries, 64);
+    assert_string_equal(w0.name, "willamette");
+    assert_string_equal(p4.name, "prescott");
+    for (int model = 0; model <= 6; model++)
+        if (model != 5)
+            assert_true(nb_model_supported(model));
+}
+
+static void test_netburst_alias(void **state)
+{
+    (void)state;
+    struct nbm_config a = preset("netburst"), n = preset("NorthWood");
+    assert_memory_equal(&a, &n, sizeof a);
+    assert_string_equal(a.name, "northwood");
+}
+
+static void test_unknown_preset(void **state)
+{
+    (void)state;
+    struct nbm_config config;
+    char error[256];
+    assert_false(nbm_config_preset("p5", &config, error, sizeof error));
+    assert_string_equal(error, "unknown NetBurst preset 'p5' (willamette, willamette0, northwood, "
+                               "netburst, prescott, prescott4)");
+}
+
+static void expect_set_error(const char *name, const char *value, const char *message)
+{
+    struct nbm_config config = preset("northwood"), before = config;
+    char error[256];
+    assert_false(nbm_config_set(&config, name, value, error, sizeof error));
+    assert_string_equal(error, message);
+    assert_memory_equal(&config, &before, sizeof config);
+}
+
+static void test_set(void **state)
+{
+    (void)state;
+    struct nbm_config config = preset("northwood");
+    char error[256];
+    assert_true(nbm_config_set(&config, "l2_size", "1048576", error, sizeof error));
+    assert_int_equal(config.l2_size, 1048576);
+    assert_true(nbm_config_set(&config, "memory_latency", "0", error, sizeof error));
+    assert_int_equal(config.memory_latency, 0);
+    assert_true(nbm_config_set(&config, "model", "6", error, sizeof error));
+    assert_int_equal(config.model, 6);
+    assert_true(nbm_config_set(&config, "btb_entries", "0x800", error, sizeof error));
+    assert_int_equal(config.btb_entries, 2048);
+}
+
+static void test_set_errors(void **state)
+{
+    (void)state;
+    expect_set_error("l3_size", "1", "unknown parameter 'l3_size' (docs/netburst-model.md lists them)");
+    expect_set_error("rob", "many", "parameter 'rob': expected a whole number from 1 to 4096, got 'many'");
+    expect_set_error("rob", "0", "parameter 'rob': expected a whole number from 1 to 4096, got '0'");
+    expect_set_error("rob", "-3", "parameter 'rob': expected a whole number from 1 to 4096, got '-3'");
+    expect_set_error("rob", "", "parameter 'rob': expected a whole number from 1 to 4096, got ''");
+    expect_set_error("l1d_latency", "12x",
+                     "parameter 'l1d_latency': expected a whole number from 1 to 1000, got '12x'");
+    expect_set_error("model", "5", "parameter 'model': expected a CPUID model 0-4 or 6, got '5'");
+}
+
+static void test_check(void **state)
+{
+    (void)state;
+    struct nbm_config config = preset("northwood");
+    char error[256];
+    assert_true(nbm_config_set(&config, "l1d_size", "12288", error, sizeof error));
+    assert_false(nbm_config_check(&config, error, sizeof error));
+    assert_string_equal(error, "parameter 'l1d_size': 192 entries in 4 ways is not a power-of-two "
+                               "number of sets");
+    config = preset("northwood");
+    assert_true(nbm_config_set(&config, "tc_uops", "1000", error, sizeof error));
+    assert_false(nbm_config_check(&config, error, sizeof error));
+    assert_string_equal(error, "parameter 'tc_uops': 1000 is not a multiple of tc_line_uops 6");
+    config = preset("northwood");
+    config.rob = 0;
+    assert_false(nbm_config_check(&config, error, sizeof error));
+    assert_string_equal(error, "parameter 'rob': 0 is outside 1-4096");
+}
+
+/* nbm_simulate() refuses a bad configuration, a P5 backend, a backend of
+ * another model and two traces, before opening anything. */
+static void test_simulate_refuses(void **state)
+{
+    (void)state;
+    struct nbm_config config = preset("northwood");
+    struct nbm_result result;
+    char error[256];
+    const char *traces[] = {"/nonexistent", "/nonexistent"};
+    struct msr_backend *prescott = nb_backend_create((struct nb_config){3, false});
+    assert_false(nbm_simulate(traces, 1, &config, prescott, NULL, &result, error, sizeof error));
+    assert_string_equal(error, "the backend emulates model 3, the configuration model 2");
+    assert_false(nbm_simulate(traces, 2, &config, prescott, NULL, &result, error, sizeof error));
+    assert_string_equal(error, "the NetBurst model runs one trace for now, not 2");
+    msr_backend_destroy(prescott);
+    struct msr_backend *northwood = nb_backend_create((struct nb_config){2, false});
+    assert_false(nbm_simulate(traces, 1, &config, northwood, NULL, &result, error, sizeof error));
+    assert_string_equal(error, "/nonexistent: No such file or directory");
+    config.l2_ways = 3;
+    assert_false(nbm_simulate(traces, 1, &config, northwood, NULL, &result, error, sizeof error));
+    assert_string_equal(error, "parameter 'l2_size': 4096 entries in 3 ways is not a power-of-two "
+                               "number of sets");
+    msr_backend_destroy(northwood);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_presets),
+        cmocka_unit_test(test_netburst_alias),
+        cmocka_unit_test(test_unknown_preset),
+        cmocka_unit_test(test_set),
+        cmocka_unit_test(test_set_errors),
+        cmocka_unit_test(test_check),
+        cmocka_unit_test(test_simulate_refuses),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
