@@ -26,6 +26,7 @@ LIBS := -lcapstone
 
 include traces/recorder/recorder.mk
 include traces/wc/wc.mk
+include traces/paper/paper.mk
 
 .PHONY: accuracy-deps
 .PHONY: all check unit-tests test-deps diff-deps isa-deps libpfm4-diff objdump-check bench demo demo-pmu \
@@ -115,7 +116,7 @@ clang-check: test-deps diff-deps
 	@$(NEED) clang clang
 	@clang $(STD) $(WARN) -I. -fsyntax-only $(LIB_SRCS) $(CLI_SRCS) $(UNIT_SRCS) tests/fuzz/*.c \
 	    tests/diff/*.c tests/perf/*.c tests/isa/*.c \
-	    tests/traces/stepcount.c tests/traces/kernel.c
+	    tests/traces/stepcount.c tests/traces/kernel.c traces/wc/*.c traces/paper/*.c
 
 # The wc case study of seed 001 section 5.6 (traces/wc/README.md).
 demo: all wc

@@ -21,9 +21,11 @@
 #include "traces/trace.h"
 
 static const char record_usage[] =
-    "usage: pmubench record [-o FILE] [--] PROGRAM [ARGS...]\n"
+    "usage: pmubench record [-o FILE] [--registers] [--] PROGRAM [ARGS...]\n"
     "       pmubench record --env\n"
     "  -o FILE   the trace (default: PROGRAM's basename + \".pmutrace\")\n"
+    "  --registers  record the general registers and flags after every\n"
+    "            instruction (a larger trace, a slower recording)\n"
     "  --env     print the environment variables recorded runs use (NAME=VALUE\n"
     "            lines); native runs to compare with must use the same\n"
     "Runs PROGRAM under valgrind with the pmutrace tool (from $PMUBENCH_RECORDER_DIR\n"
@@ -149,6 +151,7 @@ static int print_env(void)
 int cmd_record(int argc, char **argv)
 {
     const char *out = NULL;
+    bool registers = false;
     int i = 1;
     for (; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
@@ -161,7 +164,9 @@ int cmd_record(int argc, char **argv)
         }
         if (strcmp(argv[i], "--env") == 0)
             return print_env();
-        if (strcmp(argv[i], "-o") == 0) {
+        if (strcmp(argv[i], "--registers") == 0) {
+            registers = true;
+        } else if (strcmp(argv[i], "-o") == 0) {
             if (++i == argc) {
                 fprintf(stderr, "pmubench record: -o needs a file\n");
                 return 2;
@@ -231,7 +236,7 @@ int cmd_record(int argc, char **argv)
 
     /* valgrind -q --tool=pmutrace --pmutrace-out=TEMP PROGRAM ARGS... */
     int n_args = argc - i - 1;
-    char **vg_argv = calloc((size_t)n_args + 7, sizeof *vg_argv);
+    char **vg_argv = calloc((size_t)n_args + 8, sizeof *vg_argv);
     char out_option[sizeof file.temp + 32], note_option[sizeof exec_note + 32];
     snprintf(out_option, sizeof out_option, "--pmutrace-out=%s", file.temp);
     snprintf(note_option, sizeof note_option, "--pmutrace-exec-note=%s", exec_note);
@@ -246,6 +251,8 @@ int cmd_record(int argc, char **argv)
     vg_argv[k++] = "--tool=pmutrace";
     vg_argv[k++] = out_option;
     vg_argv[k++] = note_option;
+    if (registers)
+        vg_argv[k++] = "--pmutrace-registers=yes";
     vg_argv[k++] = program;
     for (int j = 0; j < n_args; j++)
         vg_argv[k++] = argv[i + 1 + j];

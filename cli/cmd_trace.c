@@ -280,6 +280,7 @@ static void print_info_text(const struct trace_header *header,
     printf("recorder      %s\n", header->recorder);
     printf("isa           %d-bit\n", (int)header->isa);
     printf("lengths       %s\n", header->lengths_known ? "known" : "unknown");
+    printf("registers     %s\n", header->registers ? "recorded" : "no");
     printf("instructions  %" PRIu64 "\n", s->instructions);
     printf("branches      %" PRIu64 " (%" PRIu64 " taken)\n", s->branches, s->taken);
     printf("loads         %" PRIu64 "\n", s->loads);
@@ -307,8 +308,8 @@ static void print_info_json(const char *path, const struct trace_header *header,
     print_json_field("program", header->program);
     print_json_field("args", header->args);
     print_json_field("recorder", header->recorder);
-    printf(", \"isa\": %d, \"lengths_known\": %s", (int)header->isa,
-           header->lengths_known ? "true" : "false");
+    printf(", \"isa\": %d, \"lengths_known\": %s, \"registers\": %s", (int)header->isa,
+           header->lengths_known ? "true" : "false", header->registers ? "true" : "false");
     printf(", \"instructions\": %" PRIu64 ", \"branches\": %" PRIu64
            ", \"taken_branches\": %" PRIu64 ", \"loads\": %" PRIu64 ", \"stores\": %" PRIu64
            ", \"regions\": %" PRIu64,
@@ -342,7 +343,23 @@ static int trace_info(int argc, char **argv)
 static const char *const access_names[] = {
     [TRACE_LOAD] = "load", [TRACE_STORE] = "store", [TRACE_MODIFY] = "modify"};
 
-static void dump_insn(const struct trace_insn *insn)
+/* Names of trace_insn.regs[] (TRACE_REG_*) by ISA. */
+static const char *const reg_names_64[TRACE_MAX_REGS] = {
+    "flags", "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+    "r8",    "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
+static const char *const reg_names_32[TRACE_REGS_32] = {"flags", "eax", "ecx", "edx", "ebx",
+                                                        "esp",   "ebp", "esi", "edi"};
+
+static void dump_registers(const struct trace_insn *insn, enum trace_isa isa)
+{
+    int n = isa == TRACE_ISA_64 ? TRACE_MAX_REGS : TRACE_REGS_32;
+    const char *const *names = isa == TRACE_ISA_64 ? reg_names_64 : reg_names_32;
+    printf(" regs");
+    for (int i = 0; i < n; i++)
+        printf(" %s=0x%" PRIx64, names[i], insn->regs[i]);
+}
+
+static void dump_insn(const struct trace_insn *insn, enum trace_isa isa)
 {
     printf("insn 0x%" PRIx64 " len %u", insn->address, insn->length);
     if (insn->has_bytes) {
@@ -358,14 +375,16 @@ static void dump_insn(const struct trace_insn *insn)
     for (int i = 0; i < insn->n_accesses; i++)
         printf(" %s 0x%" PRIx64 ",%" PRIu32, access_names[insn->accesses[i].kind],
                insn->accesses[i].address, insn->accesses[i].size);
+    if (insn->has_registers)
+        dump_registers(insn, isa);
     printf("\n");
 }
 
-static void dump_record(const struct trace_record *record)
+static void dump_record(const struct trace_record *record, enum trace_isa isa)
 {
     switch (record->kind) {
     case TRACE_RECORD_INSN:
-        dump_insn(&record->insn);
+        dump_insn(&record->insn, isa);
         break;
     case TRACE_RECORD_REGION_BEGIN:
     case TRACE_RECORD_REGION_END:
@@ -391,7 +410,7 @@ static int trace_dump(int argc, char **argv)
     do {
         rc = next_record(&trace, &record);
         if (!rc)
-            dump_record(&record);
+            dump_record(&record, trace_reader_header(trace.reader)->isa);
     } while (!rc && record.kind != TRACE_RECORD_END);
     close_trace(&trace);
     int flushed = flush_stdout();

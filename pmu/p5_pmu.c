@@ -83,56 +83,24 @@ bool p5_pmu_set_cpl(struct p5_pmu *pmu, int cpl)
     return true;
 }
 
-void p5_pmu_event(struct p5_pmu *pmu, unsigned code, uint32_t count)
+void p5_pmu_select(struct p5_pmu *pmu)
 {
-    pmu->occurrences[code & 0x3f][pmu->cpl == 3] += count;
-    pmu->touched |= 1ull << (code & 0x3f);
-}
-
-/* What counter `counter` adds this cycle under its CC field. */
-static uint64_t counter_increment(const struct p5_pmu *pmu, int counter)
-{
-    unsigned control = p5_cesr_control(pmu->cesr, counter);
-    const uint64_t *by_cpl = pmu->occurrences[p5_cesr_event(pmu->cesr, counter)];
-    uint64_t events = 0;
-    if (control & CC_CPL0_2)
-        events += by_cpl[0];
-    if (control & CC_CPL3)
-        events += by_cpl[1];
-
-    if (!(control & CC_CLOCKS))
-        return events;
-    /* Clock mode: 1 each cycle whose CPL qualifies; CC 100 counts nothing. */
-    unsigned current = pmu->cpl == 3 ? CC_CPL3 : CC_CPL0_2;
-    return (control & current) ? 1 : 0;
-}
-
-/* Clears only the codes that have occurrences: a cycle touches a few. */
-static void clear_occurrences(struct p5_pmu *pmu)
-{
-    for (uint64_t touched = pmu->touched; touched; touched &= touched - 1) {
-        unsigned code = (unsigned)__builtin_ctzll(touched);
-        pmu->occurrences[code][0] = pmu->occurrences[code][1] = 0;
+    for (int c = 0; c < 2; c++) {
+        unsigned control = p5_cesr_control(pmu->cesr, c);
+        bool clocks = control & CC_CLOCKS; /* CC 100 counts nothing */
+        struct p5_counter_select *s = &pmu->select[c];
+        s->code = p5_cesr_event(pmu->cesr, c);
+        s->events[0] = !clocks && (control & CC_CPL0_2) ? UINT64_MAX : 0;
+        s->events[1] = !clocks && (control & CC_CPL3) ? UINT64_MAX : 0;
+        s->clocks[0] = clocks && (control & CC_CPL0_2);
+        s->clocks[1] = clocks && (control & CC_CPL3);
     }
-    pmu->touched = 0;
+    pmu->selected_cesr = pmu->cesr;
 }
 
 void p5_pmu_tick(struct p5_pmu *pmu)
 {
     p5_pmu_ticks(pmu, 1);
-}
-
-void p5_pmu_ticks(struct p5_pmu *pmu, uint64_t n)
-{
-    if (n == 0)
-        return;
-    for (int c = 0; c < 2; c++) {
-        pmu->last_increment[c] = counter_increment(pmu, c);
-        pmu->ctr[c] = (pmu->ctr[c] + pmu->last_increment[c] * n) & PMU_COUNTER_MASK;
-    }
-    pmu->tsc += n;
-    pmu->cycles += n;
-    clear_occurrences(pmu);
 }
 
 /* ---- the simulated P5 backend */

@@ -26,11 +26,29 @@ enum {
     TRACE_MAX_MARKERS = 15,      /* region markers between a taken branch and its target */
 };
 
+/* General registers (docs/traces.md, "Registers"): struct trace_insn's
+ * regs[] by index, which is also the bit of the register record's mask.
+ * Index 0 is the flags (EFLAGS/RFLAGS), 1-16 the general registers in the
+ * x86 encoding's order (reg field 0-7, then R8-R15 with REX); a 32-bit
+ * trace has indexes 0-8 (EAX..EDI), a 64-bit one 0-16.  The instruction
+ * pointer is not stored: after an instruction it is the next one's
+ * address. */
+enum {
+    TRACE_REG_FLAGS = 0,
+    TRACE_REG_AX, TRACE_REG_CX, TRACE_REG_DX, TRACE_REG_BX,
+    TRACE_REG_SP, TRACE_REG_BP, TRACE_REG_SI, TRACE_REG_DI,
+    TRACE_REG_R8, TRACE_REG_R9, TRACE_REG_R10, TRACE_REG_R11,
+    TRACE_REG_R12, TRACE_REG_R13, TRACE_REG_R14, TRACE_REG_R15,
+    TRACE_MAX_REGS,          /* 17: a 64-bit trace's */
+    TRACE_REGS_32 = 9,       /* a 32-bit trace's: flags, EAX..EDI */
+};
+
 enum trace_isa { TRACE_ISA_32 = 32, TRACE_ISA_64 = 64 };
 
 struct trace_header {
     enum trace_isa isa;
     bool lengths_known;             /* false for imports without instruction lengths */
+    bool registers;                 /* instructions may carry registers (trace_insn.regs) */
     char program[TRACE_MAX_TEXT];   /* the program's path */
     char args[TRACE_MAX_TEXT];      /* its arguments, separated by single spaces */
     char recorder[TRACE_MAX_TEXT];  /* what made the trace, e.g. "pmubench trace import --lackey" */
@@ -55,8 +73,16 @@ struct trace_insn {
     uint8_t cpl;                                /* 0-3 */
     enum trace_branch branch;
     uint64_t target;                            /* of a taken branch: the next instruction */
+    /* The registers after the instruction executed, in regs[] (only in a
+     * trace whose header says registers; a writer needs header.registers
+     * for them). */
+    bool has_registers;
     int n_accesses;
     struct trace_access accesses[TRACE_MAX_ACCESSES];
+    /* Last, so that code clearing or copying an instruction up to its
+     * accesses (the reader's hot path) does not touch them: valid only
+     * when has_registers.  Indexes TRACE_REG_*; a 32-bit trace's 0-8. */
+    uint64_t regs[TRACE_MAX_REGS];
 };
 
 enum trace_end_status { TRACE_EXITED = 0, TRACE_KILLED = 1 };
@@ -109,6 +135,10 @@ const struct trace_header *trace_reader_header(const struct trace_reader *reader
 /* The next record; TRACE_ERROR with trace_reader_error() for a corrupt or
  * truncated trace (a trace ends with exactly one END record). */
 enum trace_status trace_read(struct trace_reader *reader, struct trace_record *record);
+/* The same without a copy: *record points into the reader and stays valid
+ * through the next call too (a caller may hold one record back while it
+ * reads the next), not after. */
+enum trace_status trace_next(struct trace_reader *reader, const struct trace_record **record);
 const char *trace_reader_error(const struct trace_reader *reader);
 void trace_reader_close(struct trace_reader *reader);
 

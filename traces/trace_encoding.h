@@ -9,7 +9,7 @@
 enum { TRACE_MAGIC_SIZE = 8 };
 
 /* Header flags. */
-enum { TRACE_FLAG_ISA64 = 1, TRACE_FLAG_LENGTHS_UNKNOWN = 2 };
+enum { TRACE_FLAG_ISA64 = 1, TRACE_FLAG_LENGTHS_UNKNOWN = 2, TRACE_FLAG_REGISTERS = 4 };
 
 /* An instruction record's tag byte: bit 7 clear, bits 3:0 the length,
  * bit 4 a non-sequential address (a signed delta from the end of the
@@ -31,6 +31,8 @@ enum {
     CONTROL_CPL = 0x84,              /* a byte: the CPL of what follows */
     CONTROL_REGION_BEGIN = 0x85,     /* varint region number */
     CONTROL_REGION_END = 0x86,       /* varint region number */
+    CONTROL_REGISTERS = 0x87,        /* varint mask, then per set bit (low first) a signed
+                                      * delta: the registers after the next instruction */
     CONTROL_END = 0x8f,              /* varint instructions, byte status, varint code */
 };
 

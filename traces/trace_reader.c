@@ -9,8 +9,14 @@
 #include "trace_encoding.h"
 
 /* Records read ahead to find a taken branch's target (the next
- * instruction); region markers between them wait here. */
+ * instruction); region markers between them wait too. */
 enum { MAX_PENDING = TRACE_MAX_MARKERS + 1 };
+
+/* Records are read into a ring and handed out in place (trace_next()):
+ * the pending ones, the one returned last and the one before it, which a
+ * caller may still hold. */
+enum { RING_SIZE = 32 };
+_Static_assert(RING_SIZE >= MAX_PENDING + 2, "the ring holds the pending and the held records");
 
 /* The reader takes bytes from its own buffer: a function call per byte
  * (getc) was a third of the time of a simulation. */
@@ -19,33 +25,51 @@ enum { READ_BUFFER_SIZE = 1 << 16 };
 struct trace_reader {
     FILE *in;
     char path[PATH_MAX];
-    uint64_t offset;          /* bytes consumed */
+    uint64_t buffer_offset;   /* of buffer[0] in the file */
     struct trace_header header;
     struct code_cache *code;
     uint64_t next_address, last_access;
     uint8_t thread, cpl;
     uint64_t instructions;
     bool ended, failed;
-    struct trace_record pending[MAX_PENDING];
-    int n_pending, first_pending;
+    uint64_t regs[TRACE_MAX_REGS]; /* as of the last register record (initially 0) */
+    struct trace_record ring[RING_SIZE];
+    uint64_t records_read, records_returned; /* ring[n % RING_SIZE] */
     char error[512];
     size_t buffer_pos, buffer_fill;
     uint8_t buffer[READ_BUFFER_SIZE];
 };
 
-__attribute__((format(printf, 2, 3))) static bool fail(struct trace_reader *r, const char *fmt,
-                                                       ...)
+static bool vfail_at(struct trace_reader *r, uint64_t offset, const char *fmt, va_list ap)
 {
     if (r->failed)
         return false;
     int used = snprintf(r->error, sizeof r->error, "%s: byte offset %llu: ", r->path,
-                        (unsigned long long)r->offset);
-    va_list ap;
-    va_start(ap, fmt);
+                        (unsigned long long)offset);
     if (used >= 0 && (size_t)used < sizeof r->error)
         vsnprintf(r->error + used, sizeof r->error - (size_t)used, fmt, ap);
-    va_end(ap);
     r->failed = true;
+    return false;
+}
+
+/* Fails at the byte offset reached (the bytes consumed). */
+__attribute__((format(printf, 2, 3))) static bool fail(struct trace_reader *r, const char *fmt,
+                                                       ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail_at(r, r->buffer_offset + r->buffer_pos, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+__attribute__((format(printf, 3, 4))) static bool fail_at(struct trace_reader *r,
+                                                          uint64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail_at(r, offset, fmt, ap);
+    va_end(ap);
     return false;
 }
 
@@ -54,17 +78,25 @@ static bool have_byte(struct trace_reader *r)
 {
     if (r->buffer_pos < r->buffer_fill)
         return true;
+    r->buffer_offset += r->buffer_fill;
     r->buffer_pos = 0;
     r->buffer_fill = fread(r->buffer, 1, sizeof r->buffer, r->in);
     return r->buffer_fill > 0;
 }
 
-static bool get_byte(struct trace_reader *r, uint8_t *byte, const char *expected)
+static bool get_byte_refilling(struct trace_reader *r, uint8_t *byte, const char *expected)
 {
     *byte = 0;
     if (!have_byte(r))
         return fail(r, "truncated: expected %s", expected);
-    r->offset++;
+    *byte = r->buffer[r->buffer_pos++];
+    return true;
+}
+
+static inline bool get_byte(struct trace_reader *r, uint8_t *byte, const char *expected)
+{
+    if (r->buffer_pos == r->buffer_fill)
+        return get_byte_refilling(r, byte, expected);
     *byte = r->buffer[r->buffer_pos++];
     return true;
 }
@@ -79,13 +111,31 @@ static size_t get_block(struct trace_reader *r, void *out, size_t n)
             chunk = n - done;
         memcpy((uint8_t *)out + done, r->buffer + r->buffer_pos, chunk);
         r->buffer_pos += chunk;
-        r->offset += chunk;
         done += chunk;
     }
     return done;
 }
 
-static bool get_varint(struct trace_reader *r, uint64_t *value, const char *expected)
+/* A varint wholly inside the buffer, decoded without per-byte checks; false
+ * (nothing consumed) when it may not be: the careful path then decides. */
+static inline bool get_varint_fast(struct trace_reader *r, uint64_t *value)
+{
+    const uint8_t *p = r->buffer + r->buffer_pos;
+    if (r->buffer_fill - r->buffer_pos < 10)
+        return false;
+    uint64_t v = 0;
+    for (int i = 0; i < 9; i++) {
+        v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+        if (!(p[i] & 0x80)) {
+            r->buffer_pos += (size_t)i + 1;
+            *value = v;
+            return true;
+        }
+    }
+    return false; /* ten bytes or more: the careful path checks the limit */
+}
+
+static bool get_varint_slow(struct trace_reader *r, uint64_t *value, const char *expected)
 {
     *value = 0;
     for (int shift = 0; shift < 64; shift += 7) {
@@ -99,6 +149,11 @@ static bool get_varint(struct trace_reader *r, uint64_t *value, const char *expe
             return true;
     }
     return fail(r, "a number longer than 10 bytes where %s was expected", expected);
+}
+
+static inline bool get_varint(struct trace_reader *r, uint64_t *value, const char *expected)
+{
+    return get_varint_fast(r, value) || get_varint_slow(r, value, expected);
 }
 
 static bool get_string(struct trace_reader *r, char *out, const char *what)
@@ -121,10 +176,8 @@ static bool read_header(struct trace_reader *r)
 {
     char magic[TRACE_MAGIC_SIZE];
     size_t got = get_block(r, magic, sizeof magic);
-    r->offset = 0;
     if (got != sizeof magic || memcmp(magic, TRACE_MAGIC, sizeof magic) != 0)
-        return fail(r, "not a pmubench trace (expected the magic \"%s\")", TRACE_MAGIC);
-    r->offset = sizeof magic;
+        return fail_at(r, 0, "not a pmubench trace (expected the magic \"%s\")", TRACE_MAGIC);
     uint64_t version, flags;
     if (!get_varint(r, &version, "the format version"))
         return false;
@@ -133,10 +186,11 @@ static bool read_header(struct trace_reader *r)
                     (unsigned long long)version, TRACE_VERSION);
     if (!get_varint(r, &flags, "the header flags"))
         return false;
-    if (flags & ~(uint64_t)(TRACE_FLAG_ISA64 | TRACE_FLAG_LENGTHS_UNKNOWN))
+    if (flags & ~(uint64_t)(TRACE_FLAG_ISA64 | TRACE_FLAG_LENGTHS_UNKNOWN | TRACE_FLAG_REGISTERS))
         return fail(r, "unknown header flags 0x%llx", (unsigned long long)flags);
     r->header.isa = (flags & TRACE_FLAG_ISA64) ? TRACE_ISA_64 : TRACE_ISA_32;
     r->header.lengths_known = !(flags & TRACE_FLAG_LENGTHS_UNKNOWN);
+    r->header.registers = (flags & TRACE_FLAG_REGISTERS) != 0;
     return get_string(r, r->header.program, "the program name") &&
            get_string(r, r->header.args, "the arguments") &&
            get_string(r, r->header.recorder, "the recorder's name");
@@ -217,27 +271,35 @@ static bool read_accesses(struct trace_reader *r, struct trace_insn *insn)
     return true;
 }
 
-static bool read_bytes(struct trace_reader *r, struct trace_insn *insn, bool present)
+/* Code bytes stored in the trace (the first time an address is seen). */
+static bool read_stored_bytes(struct trace_reader *r, struct trace_insn *insn)
 {
-    if (present) {
-        if (get_block(r, insn->bytes, insn->length) != insn->length)
-            return fail(r, "truncated: expected %u code bytes", insn->length);
-        insn->has_bytes = true;
-        if (!code_cache_put(r->code, insn->address, insn->length, insn->bytes))
-            return fail(r, "out of memory");
-        return true;
-    }
-    const uint8_t *cached = code_cache_find(r->code, insn->address, insn->length);
-    insn->has_bytes = cached != NULL;
-    if (cached)
-        memcpy(insn->bytes, cached, insn->length);
+    memset(insn->bytes, 0, sizeof insn->bytes);
+    if (get_block(r, insn->bytes, insn->length) != insn->length)
+        return fail(r, "truncated: expected %u code bytes", insn->length);
+    insn->has_bytes = true;
+    if (!code_cache_put(r->code, insn->address, insn->length, insn->bytes))
+        return fail(r, "out of memory");
     return true;
 }
 
-static bool read_insn(struct trace_reader *r, uint8_t tag, enum trace_branch branch,
+/* The code bytes, stored or cached; 0 past the length. */
+static inline bool read_bytes(struct trace_reader *r, struct trace_insn *insn, bool present)
+{
+    if (present)
+        return read_stored_bytes(r, insn);
+    const uint8_t *cached = code_cache_find(r->code, insn->address, insn->length);
+    insn->has_bytes = cached != NULL;
+    if (cached) /* all of them: past the length they are 0 too */
+        memcpy(insn->bytes, cached, CODE_CACHE_BYTES);
+    else
+        memset(insn->bytes, 0, sizeof insn->bytes);
+    return true;
+}
+
+static inline bool read_insn(struct trace_reader *r, uint8_t tag, enum trace_branch branch,
                       struct trace_insn *insn)
 {
-    memset(insn, 0, offsetof(struct trace_insn, accesses));
     insn->length = tag & TAG_LENGTH_MASK;
     if (insn->length == 0)
         return fail(r, "instruction of length 0 (expected 1-15)");
@@ -250,6 +312,9 @@ static bool read_insn(struct trace_reader *r, uint8_t tag, enum trace_branch bra
     insn->thread = r->thread;
     insn->cpl = r->cpl;
     insn->branch = branch;
+    /* The fields from the target on start at 0 (zeroing only those: the
+     * earlier ones are all set here). */
+    memset(&insn->target, 0, offsetof(struct trace_insn, accesses) - offsetof(struct trace_insn, target));
     if (!read_bytes(r, insn, tag & TAG_BYTES))
         return false;
     if ((tag & TAG_ACCESSES) && !read_accesses(r, insn))
@@ -289,10 +354,51 @@ static bool read_small(struct trace_reader *r, uint8_t *value, unsigned max, con
     return true;
 }
 
+/* A register record (docs/traces.md, "Registers"): a mask of the registers
+ * that changed since the last one, then their signed deltas, lowest index
+ * first; the values belong to the next instruction. */
+static bool read_registers(struct trace_reader *r)
+{
+    if (!r->header.registers)
+        return fail(r, "a register record in a trace without the registers header flag");
+    int n = r->header.isa == TRACE_ISA_64 ? TRACE_MAX_REGS : TRACE_REGS_32;
+    uint64_t mask;
+    if (!get_varint(r, &mask, "a register mask"))
+        return false;
+    if (mask >> n)
+        return fail(r, "register mask 0x%llx (a %d-bit trace has registers 0-%d)",
+                    (unsigned long long)mask, (int)r->header.isa, n - 1);
+    for (int i = 0; i < n; i++) {
+        uint64_t delta;
+        if (!(mask & (uint64_t)1 << i))
+            continue;
+        if (!get_varint(r, &delta, "a register value"))
+            return false;
+        uint64_t value = r->regs[i] + (uint64_t)unzigzag(delta);
+        if (n == TRACE_REGS_32 && value > UINT32_MAX)
+            return fail(r, "register %d holds 0x%llx, above 32 bits in a 32-bit trace", i,
+                        (unsigned long long)value);
+        r->regs[i] = value;
+    }
+    return true;
+}
+
+/* An instruction's registers, after a register record (read_insn() clears
+ * has_registers). */
+static bool attach_registers(struct trace_reader *r, struct trace_insn *insn, bool present)
+{
+    if (present) {
+        insn->has_registers = true;
+        memcpy(insn->regs, r->regs, sizeof insn->regs);
+    }
+    return true;
+}
+
 /* Reads one record as stored, applying thread/CPL/branch controls. */
 static bool read_stored(struct trace_reader *r, struct trace_record *rec)
 {
     enum trace_branch branch = TRACE_NOT_BRANCH;
+    bool registers = false; /* a register record for the next instruction was read */
     for (;;) {
         uint8_t tag;
         uint64_t region;
@@ -300,11 +406,20 @@ static bool read_stored(struct trace_reader *r, struct trace_record *rec)
             return false;
         if (!(tag & TAG_CONTROL)) {
             rec->kind = TRACE_RECORD_INSN;
-            return read_insn(r, tag, branch, &rec->insn);
+            return read_insn(r, tag, branch, &rec->insn) &&
+                   attach_registers(r, &rec->insn, registers);
         }
         if (branch != TRACE_NOT_BRANCH)
             return fail(r, "record 0x%02x between a branch marker and its instruction", tag);
+        if (registers && (tag == CONTROL_REGISTERS || tag == CONTROL_REGION_BEGIN ||
+                          tag == CONTROL_REGION_END || tag == CONTROL_END))
+            return fail(r, "record 0x%02x between a register record and its instruction", tag);
         switch (tag) {
+        case CONTROL_REGISTERS:
+            if (!read_registers(r))
+                return false;
+            registers = true;
+            break;
         case CONTROL_BRANCH_NOT_TAKEN:
         case CONTROL_BRANCH_TAKEN:
             branch = tag == CONTROL_BRANCH_TAKEN ? TRACE_BRANCH_TAKEN : TRACE_BRANCH_NOT_TAKEN;
@@ -336,23 +451,78 @@ static bool read_stored(struct trace_reader *r, struct trace_record *rec)
     }
 }
 
+/* The common records, inline: an instruction, after a branch marker or
+ * not.  Anything else, or too near the end of the buffer, is read_stored()'s. */
+static inline bool read_record(struct trace_reader *r, struct trace_record *rec)
+{
+    if (r->buffer_fill - r->buffer_pos < 2)
+        return read_stored(r, rec);
+    const uint8_t *p = r->buffer + r->buffer_pos;
+    bool marked = p[0] == CONTROL_BRANCH_TAKEN || p[0] == CONTROL_BRANCH_NOT_TAKEN;
+    uint8_t tag = p[marked];
+    if (tag & TAG_CONTROL)
+        return read_stored(r, rec);
+    enum trace_branch branch = !marked                        ? TRACE_NOT_BRANCH
+                               : p[0] == CONTROL_BRANCH_TAKEN ? TRACE_BRANCH_TAKEN
+                                                              : TRACE_BRANCH_NOT_TAKEN;
+    r->buffer_pos += 1 + (size_t)marked;
+    rec->kind = TRACE_RECORD_INSN;
+    return read_insn(r, tag, branch, &rec->insn);
+}
+
+static struct trace_record *ring_slot(struct trace_reader *r, uint64_t n)
+{
+    return &r->ring[n % RING_SIZE];
+}
+
+/* Reads the next stored record into the ring: the one place records are
+ * read, so that the common ones are read in one call. */
+static bool read_into_ring(struct trace_reader *r)
+{
+    if (!read_record(r, ring_slot(r, r->records_read)))
+        return false;
+    r->records_read++;
+    return true;
+}
+
 /* A taken branch's target is the next instruction: read ahead to it,
  * keeping region markers in between for later. */
 static bool find_target(struct trace_reader *r, struct trace_insn *branch)
 {
     while (!r->ended) {
-        if (r->n_pending == MAX_PENDING)
+        if (r->records_read - r->records_returned == MAX_PENDING)
             return fail(r, "more than %d region markers after a branch", TRACE_MAX_MARKERS);
-        struct trace_record *next = &r->pending[r->n_pending];
-        if (!read_stored(r, next))
+        if (!read_into_ring(r))
             return false;
-        r->n_pending++;
+        const struct trace_record *next = ring_slot(r, r->records_read - 1);
         if (next->kind == TRACE_RECORD_INSN) {
             branch->target = next->insn.address;
             return true;
         }
     }
     return true; /* the trace ended on the branch: no target */
+}
+
+enum trace_status trace_next(struct trace_reader *r, const struct trace_record **record)
+{
+    if (r->failed)
+        return TRACE_ERROR;
+    if (r->records_returned == r->records_read) {
+        if (r->ended) {
+            fail(r, "read past the END record");
+            return TRACE_ERROR;
+        }
+        if (!read_into_ring(r))
+            return TRACE_ERROR;
+    }
+    struct trace_record *rec = ring_slot(r, r->records_returned++);
+    /* A taken branch read ahead by find_target() still lacks its target
+     * (0: no user-mode code sits at address 0). */
+    bool taken = rec->kind == TRACE_RECORD_INSN && rec->insn.branch == TRACE_BRANCH_TAKEN;
+    if (taken && rec->insn.target == 0 && !find_target(r, &rec->insn))
+        return TRACE_ERROR;
+    *record = rec;
+    return TRACE_OK;
 }
 
 /* A record without its unused access slots (a whole one is over 1 KB). */
@@ -364,26 +534,15 @@ static void copy_record(struct trace_record *to, const struct trace_record *from
     memcpy(&to->insn, &from->insn, offsetof(struct trace_insn, accesses));
     memcpy(to->insn.accesses, from->insn.accesses,
            (size_t)from->insn.n_accesses * sizeof from->insn.accesses[0]);
+    if (from->insn.has_registers)
+        memcpy(to->insn.regs, from->insn.regs, sizeof to->insn.regs);
 }
 
 enum trace_status trace_read(struct trace_reader *r, struct trace_record *rec)
 {
-    if (r->failed)
+    const struct trace_record *next;
+    if (trace_next(r, &next) != TRACE_OK)
         return TRACE_ERROR;
-    if (r->first_pending < r->n_pending) {
-        copy_record(rec, &r->pending[r->first_pending++]);
-        if (r->first_pending == r->n_pending)
-            r->first_pending = r->n_pending = 0;
-    } else if (r->ended) {
-        fail(r, "read past the END record");
-        return TRACE_ERROR;
-    } else if (!read_stored(r, rec)) {
-        return TRACE_ERROR;
-    }
-    /* A taken branch read ahead by find_target() still lacks its target
-     * (0: no user-mode code sits at address 0). */
-    bool taken = rec->kind == TRACE_RECORD_INSN && rec->insn.branch == TRACE_BRANCH_TAKEN;
-    if (taken && rec->insn.target == 0 && !find_target(r, &rec->insn))
-        return TRACE_ERROR;
+    copy_record(rec, next);
     return TRACE_OK;
 }

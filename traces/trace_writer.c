@@ -15,6 +15,8 @@ struct trace_writer {
     bool after_taken_branch;  /* region markers may follow, up to a limit */
     int markers_after_branch;
     bool ended, failed;
+    int n_regs;               /* registers of the ISA; 0: the trace has none */
+    uint64_t regs[TRACE_MAX_REGS]; /* as of the last register record (initially 0) */
 };
 
 static void put_byte(struct trace_writer *w, unsigned byte)
@@ -54,10 +56,13 @@ struct trace_writer *trace_writer_open(FILE *out, const struct trace_header *hea
     }
     w->out = out;
     w->cpl = 3;
+    w->n_regs = !header->registers ? 0 : header->isa == TRACE_ISA_64 ? TRACE_MAX_REGS
+                                                                      : TRACE_REGS_32;
     fwrite(TRACE_MAGIC, 1, TRACE_MAGIC_SIZE, out);
     put_varint(w, TRACE_VERSION);
     put_varint(w, (header->isa == TRACE_ISA_64 ? TRACE_FLAG_ISA64 : 0) |
-                      (header->lengths_known ? 0 : TRACE_FLAG_LENGTHS_UNKNOWN));
+                      (header->lengths_known ? 0 : TRACE_FLAG_LENGTHS_UNKNOWN) |
+                      (header->registers ? TRACE_FLAG_REGISTERS : 0));
     put_string(w, header->program);
     put_string(w, header->args);
     put_string(w, header->recorder);
@@ -78,7 +83,40 @@ static void put_accesses(struct trace_writer *w, const struct trace_insn *insn)
     }
 }
 
-/* Thread and CPL changes, then the branch outcome, precede the record. */
+/* The registers that changed since the last register record: a mask, then
+ * their zigzag deltas, lowest index first. */
+static void put_registers(struct trace_writer *w, const struct trace_insn *insn)
+{
+    uint64_t mask = 0;
+    for (int i = 0; i < w->n_regs; i++)
+        if (insn->regs[i] != w->regs[i])
+            mask |= (uint64_t)1 << i;
+    put_byte(w, CONTROL_REGISTERS);
+    put_varint(w, mask);
+    for (int i = 0; i < w->n_regs; i++)
+        if (mask & (uint64_t)1 << i) {
+            put_varint(w, zigzag((int64_t)(insn->regs[i] - w->regs[i])));
+            w->regs[i] = insn->regs[i];
+        }
+}
+
+/* Registers a writer can store: those of the ISA (32-bit values in a
+ * 32-bit trace), the others 0. */
+static bool registers_valid(const struct trace_writer *w, const struct trace_insn *insn)
+{
+    if (!insn->has_registers)
+        return true;
+    if (w->n_regs == 0)
+        return false;
+    for (int i = 0; i < TRACE_MAX_REGS; i++)
+        if ((i >= w->n_regs && insn->regs[i]) ||
+            (w->n_regs == TRACE_REGS_32 && insn->regs[i] > UINT32_MAX))
+            return false;
+    return true;
+}
+
+/* Thread and CPL changes, the registers, then the branch outcome precede
+ * the record. */
 static void put_controls(struct trace_writer *w, const struct trace_insn *insn)
 {
     if (insn->thread != w->thread) {
@@ -91,6 +129,8 @@ static void put_controls(struct trace_writer *w, const struct trace_insn *insn)
         put_byte(w, insn->cpl);
         w->cpl = insn->cpl;
     }
+    if (insn->has_registers)
+        put_registers(w, insn);
     if (insn->branch != TRACE_NOT_BRANCH)
         put_byte(w, insn->branch == TRACE_BRANCH_TAKEN ? CONTROL_BRANCH_TAKEN
                                                        : CONTROL_BRANCH_NOT_TAKEN);
@@ -124,7 +164,8 @@ static bool accesses_valid(const struct trace_insn *insn)
 bool trace_write_insn(struct trace_writer *w, const struct trace_insn *insn)
 {
     if (w->ended || insn->length < 1 || insn->length > TRACE_MAX_INSN_LENGTH ||
-        !accesses_valid(insn) || insn->thread > 1 || insn->cpl > 3)
+        !accesses_valid(insn) || insn->thread > 1 || insn->cpl > 3 ||
+        !registers_valid(w, insn))
         return false;
     put_controls(w, insn);
     bool jump = insn->address != w->next_address;

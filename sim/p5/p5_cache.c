@@ -36,13 +36,16 @@ void p5_cache_free(struct p5_cache *c)
     c->dirty = NULL;
 }
 
-/* Moves way `way` of the set starting at `first` to the front. */
+/* Moves way `way` of the set starting at `first` to the front (a loop:
+ * sets have a few ways, too few for memmove's call). */
 static void make_most_recent(struct p5_cache *c, long first, uint32_t way)
 {
     uint64_t tag = c->tags[first + way];
     bool dirty = c->dirty[first + way];
-    memmove(&c->tags[first + 1], &c->tags[first], way * sizeof *c->tags);
-    memmove(&c->dirty[first + 1], &c->dirty[first], way * sizeof *c->dirty);
+    for (long i = first + way; i > first; i--) {
+        c->tags[i] = c->tags[i - 1];
+        c->dirty[i] = c->dirty[i - 1];
+    }
     c->tags[first] = tag;
     c->dirty[first] = dirty;
 }

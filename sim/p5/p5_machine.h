@@ -46,6 +46,20 @@ enum p5_event_code {
     EV_NONE = 0xff,
 };
 
+/* What each counter counts during one issue, from the CESR's selection
+ * (pmu/p5_pmu.h) at the issue's CPL; p5_pipeline.c hands the sums to the
+ * PMU at the end of the issue (neither the CESR nor the CPL changes within
+ * one). */
+struct p5_counting {
+    uint64_t cesr;              /* the CESR and CPL it was set up for */
+    unsigned cpl;
+    uint64_t selected;          /* bit n: a counter selects code n */
+    unsigned code[2];           /* the event code each counter selects */
+    uint64_t event_mask[2];     /* all ones when its events count at this CPL */
+    uint64_t clock_increment[2]; /* 1 when it counts clocks at this CPL */
+    uint64_t occurred[2];       /* the occurrences of the clock being issued */
+};
+
 struct p5_machine {
     const struct p5_config *config;
     struct p5_pmu *pmu;
@@ -55,21 +69,20 @@ struct p5_machine {
     uint64_t now;           /* the clock being issued */
     uint64_t fetch_line;    /* code line last read + 1; 0 after a taken branch */
     uint32_t agi_regs;      /* written by the instructions of the clock before */
-    bool occurrences_pending; /* occurrences wait for the next clock emitted */
-    uint64_t wanted;        /* bit n: a counter's CESR field selects code n */
-    uint64_t cesr_seen;     /* the CESR `wanted` was computed from */
+    struct p5_counting counting;
 };
 
-/* Occurrences of event `code` in the clock being issued.  Only the codes
- * the CESR selects go to the PMU: the others cannot change a counter, and
- * skipping them keeps the model fast (docs/p5-model.md, "Speed").  The
- * next clock emitted then carries them, alone (p5_pipeline.c). */
+/* Occurrences of event `code` in the clock being issued: only what the
+ * counters select is kept, which keeps the model fast (docs/p5-model.md,
+ * "Speed"). */
 static inline void p5_event(struct p5_machine *m, unsigned code, uint32_t count)
 {
-    if ((m->wanted >> code) & 1) {
-        p5_pmu_event(m->pmu, code, count);
-        m->occurrences_pending = true;
-    }
+    struct p5_counting *k = &m->counting;
+    if (!((k->selected >> code) & 1))
+        return;
+    for (int c = 0; c < 2; c++)
+        if (code == k->code[c])
+            k->occurred[c] += count & k->event_mask[c];
 }
 
 /* One instruction being issued: its op (in the decode cache, valid until
@@ -112,9 +125,48 @@ static inline void p5_fetch(struct p5_machine *m, const struct p5_slot *slot,
         p5_fetch_lines(m, slot, stalls);
 }
 
+/* ---- pairing (Pentium Processor User's Manual 3.1.2; isa/p5_pairing.c);
+ * inline: the driver asks for every instruction. */
+
+static inline bool p5_is_branch(const struct p5_op *op)
+{
+    return op->branch != X86_BRANCH_NONE;
+}
+
+static inline bool p5_can_lead_pair(const struct p5_op *op)
+{
+    return !p5_is_branch(op) &&
+           (op->cls == X86_P5_UV || op->cls == X86_P5_PU || op->cls == X86_P5_FX);
+}
+
+static inline bool p5_classes_pair(const struct p5_op *u, const struct p5_op *v)
+{
+    if (u->cls == X86_P5_FX || v->fxch) /* FXCH pairs only after an FX instruction */
+        return u->cls == X86_P5_FX && v->fxch;
+    return (u->cls == X86_P5_UV || u->cls == X86_P5_PU) &&
+           (v->cls == X86_P5_UV || v->cls == X86_P5_PV);
+}
+
+/* No read-after-write or write-after-write register dependence, except
+ * a flags-setting instruction followed by a conditional branch, and two
+ * stack instructions (ESP). Writing the flags twice is no dependence. */
+static inline bool p5_independent(const struct p5_op *u, const struct p5_op *v)
+{
+    uint32_t written = u->regs_written;
+    if (v->branch == X86_BRANCH_COND)
+        written &= ~X86_REG_FLAGS;
+    if (u->stack && v->stack)
+        written &= ~X86_REG_BIT(X86_GPR_SP);
+    return !(written & v->regs_read) && !(written & ~X86_REG_FLAGS & v->regs_written);
+}
+
+static inline bool p5_can_pair(const struct p5_slot *u, const struct p5_slot *v)
+{
+    return p5_can_lead_pair(u->op) && p5_classes_pair(u->op, v->op) &&
+           u->insn->cpl == v->insn->cpl && p5_independent(u->op, v->op);
+}
+
 /* p5_pipeline.c */
-bool p5_can_lead_pair(const struct p5_op *op);
-bool p5_can_pair(const struct p5_slot *u, const struct p5_slot *v);
 /* Issues u alone (v NULL) or u and v paired: their events and clocks. */
 void p5_issue(struct p5_machine *m, const struct p5_slot *u, const struct p5_slot *v);
 

@@ -49,27 +49,18 @@ void p5_decode_cache_free(struct p5_decode_cache *cache);
 
 enum p5_decode_status { P5_DECODED, P5_UNDECODABLE, P5_OUT_OF_MEMORY };
 
-/* The low n bytes of a little-endian load (all of it from 8). */
-static inline uint64_t p5_low_bytes(uint64_t v, unsigned n)
+/* Whether two instructions' code bytes are the same: both arrays hold
+ * X86_MAX_LENGTH bytes, 0 past the length (the trace reader's and
+ * p5_op_from_insn()'s), compared in two loads (the decode cache's hot
+ * path). */
+static inline bool p5_same_code(const uint8_t *a, const uint8_t *b)
 {
-    return n >= 8 ? v : v & ((1ull << (8 * n)) - 1);
-}
-
-/* memcmp() of 1-15 code bytes, in two loads (the decode cache's hot path). */
-static inline bool p5_same_code(const uint8_t *a, const uint8_t *b, unsigned length)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     uint64_t a0, b0, a1, b1;
     memcpy(&a0, a, 8);
     memcpy(&b0, b, 8);
-    if (p5_low_bytes(a0 ^ b0, length) || length <= 8)
-        return p5_low_bytes(a0 ^ b0, length) == 0;
-    memcpy(&a1, a + 7, 8); /* bytes 7-14 */
-    memcpy(&b1, b + 7, 8);
-    return p5_low_bytes(a1 ^ b1, length - 7) == 0;
-#else
-    return memcmp(a, b, length) == 0;
-#endif
+    memcpy(&a1, a + X86_MAX_LENGTH - 8, 8);
+    memcpy(&b1, b + X86_MAX_LENGTH - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
 }
 
 static inline size_t p5_hash_address(uint64_t address, size_t capacity)
@@ -85,23 +76,21 @@ static inline struct p5_op *p5_decode_slot(struct p5_op *slots, size_t capacity,
     return &slots[i];
 }
 
-/* Decodes into the cache an instruction not there (or whose bytes changed). */
+/* Decodes into the cache an instruction not there (or whose bytes
+ * changed); the cache may move, invalidating the ops it gave before. */
 enum p5_decode_status p5_decode_miss(struct p5_decode_cache *cache, const struct trace_insn *insn,
                                      const struct p5_op **op);
 
-/* The op of a trace instruction with code bytes, from the cache or decoded
- * into it (replacing a stale entry whose bytes differ).  Inline: the hit is
- * the model's most frequent path. */
-static inline enum p5_decode_status p5_decode(struct p5_decode_cache *cache,
-                                              const struct trace_insn *insn,
-                                              const struct p5_op **op)
+/* The cached op of a trace instruction with code bytes, or NULL when it
+ * must be decoded (p5_decode_miss()).  Inline: the hit is the model's most
+ * frequent path. */
+static inline const struct p5_op *p5_decode_hit(const struct p5_decode_cache *cache,
+                                                const struct trace_insn *insn)
 {
-    struct p5_op *slot = p5_decode_slot(cache->slots, cache->capacity, insn->address);
-    if (slot->length == insn->length && p5_same_code(slot->bytes, insn->bytes, insn->length)) {
-        *op = slot;
-        return P5_DECODED;
-    }
-    return p5_decode_miss(cache, insn, op);
+    const struct p5_op *slot = p5_decode_slot(cache->slots, cache->capacity, insn->address);
+    if (slot->length == insn->length && p5_same_code(slot->bytes, insn->bytes))
+        return slot;
+    return NULL;
 }
 
 #endif

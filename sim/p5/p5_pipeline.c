@@ -3,88 +3,110 @@
  * PMU (docs/p5-model.md, "Pipeline", cites each rule). */
 #include "sim/p5/p5_machine.h"
 
-/* ---- pairing (Pentium Processor User's Manual 3.1.2; isa/p5_pairing.c) */
+/* ---- counting clocks */
 
-static bool is_branch(const struct p5_op *op)
+/* The clocks of one issue, in this order (docs/p5-model.md, "Pipeline"). */
+struct issue_clocks {
+    uint32_t fetch;    /* code-read stalls */
+    uint32_t agi;      /* the pipes an AGI holds (one clock when any) */
+    uint32_t execute;  /* at least 1: every op takes a clock */
+    uint32_t read;     /* 0x1a */
+    uint32_t buffers;  /* 0x19 */
+    uint32_t other;    /* other stalls, then a flush */
+};
+
+/* What counter c counts in a clock with `count` occurrences of `code`. */
+static uint64_t counted_in(const struct p5_counting *k, int c, unsigned code, uint32_t count)
 {
-    return op->branch != X86_BRANCH_NONE;
+    return code == k->code[c] ? count & k->event_mask[c] : 0;
 }
 
-bool p5_can_lead_pair(const struct p5_op *op)
+/* The clocks of [from, from + n) in which the bus is busy; *last_busy:
+ * whether it is in the last. */
+static uint32_t bus_busy_clocks(struct p5_bus *bus, uint64_t from, uint32_t n, bool *last_busy)
 {
-    return !is_branch(op) && (op->cls == X86_P5_UV || op->cls == X86_P5_PU || op->cls == X86_P5_FX);
-}
-
-static bool classes_pair(const struct p5_op *u, const struct p5_op *v)
-{
-    if (u->cls == X86_P5_FX || v->fxch) /* FXCH pairs only after an FX instruction */
-        return u->cls == X86_P5_FX && v->fxch;
-    return (u->cls == X86_P5_UV || u->cls == X86_P5_PU) &&
-           (v->cls == X86_P5_UV || v->cls == X86_P5_PV);
-}
-
-/* No read-after-write or write-after-write register dependence, except
- * a flags-setting instruction followed by a conditional branch, and two
- * stack instructions (ESP). Writing the flags twice is no dependence. */
-static bool independent(const struct p5_op *u, const struct p5_op *v)
-{
-    uint32_t written = u->regs_written;
-    if (v->branch == X86_BRANCH_COND)
-        written &= ~X86_REG_FLAGS;
-    if (u->stack && v->stack)
-        written &= ~X86_REG_BIT(X86_GPR_SP);
-    return !(written & v->regs_read) && !(written & ~X86_REG_FLAGS & v->regs_written);
-}
-
-bool p5_can_pair(const struct p5_slot *u, const struct p5_slot *v)
-{
-    return p5_can_lead_pair(u->op) && classes_pair(u->op, v->op) &&
-           u->insn->cpl == v->insn->cpl && independent(u->op, v->op);
-}
-
-/* ---- emitting clocks */
-
-/* n clocks, each with `count` occurrences of the duration event `code`
- * (EV_NONE: none) and one of bus-cycle-in-progress while the bus is busy.
- * Occurrences waiting from p5_event() go into the first clock alone: the
- * rest are ended in bulk, p5_pmu_ticks() repeating only the durations. */
-static void emit_run(struct p5_machine *m, uint32_t n, unsigned code, uint32_t count)
-{
+    uint32_t busy_clocks = 0;
+    *last_busy = false;
     while (n > 0) {
-        bool busy;
-        uint32_t run = p5_bus_run(&m->bus, m->now, n, &busy);
-        if (m->occurrences_pending) {
-            run = 1;
-            m->occurrences_pending = false;
-        }
-        if (code != EV_NONE && ((m->wanted >> code) & 1))
-            p5_pmu_event(m->pmu, code, count);
-        if (busy && ((m->wanted >> EV_BUS_BUSY) & 1))
-            p5_pmu_event(m->pmu, EV_BUS_BUSY, 1);
-        p5_pmu_ticks(m->pmu, run);
-        m->now += run;
+        uint32_t run = p5_bus_run(bus, from, n, last_busy);
+        busy_clocks += *last_busy ? run : 0;
+        from += run;
         n -= run;
+    }
+    return busy_clocks;
+}
+
+/* The codes counted per clock rather than per occurrence. */
+#define DURATION_CODES                                                                           \
+    (1ull << EV_AGI | 1ull << EV_DATA_READ_STALL | 1ull << EV_WRITE_BUFFERS_FULL |              \
+     1ull << EV_BUS_BUSY)
+
+/* Adds to counted[] and last[] (the last clock's increments) the duration
+ * events of the issue of t's clocks from `start`.  The bus transfers of an
+ * issue start at or after the clock being issued when they are asked for,
+ * so its busy clocks are all known at its end. */
+static void count_durations(struct p5_machine *m, uint64_t start, const struct issue_clocks *t,
+                            uint64_t counted[2], uint64_t last[2])
+{
+    const struct p5_counting *k = &m->counting;
+    uint32_t n = (uint32_t)(m->now - start);
+    for (int c = 0; c < 2; c++) {
+        uint64_t read = counted_in(k, c, EV_DATA_READ_STALL, 1);
+        uint64_t buffers = counted_in(k, c, EV_WRITE_BUFFERS_FULL, 1);
+        counted[c] += counted_in(k, c, EV_AGI, t->agi) + read * t->read + buffers * t->buffers;
+        if (!t->other)
+            last[c] += t->buffers ? buffers : t->read ? read : 0;
+        if (k->code[c] == EV_BUS_BUSY && k->event_mask[c]) {
+            bool last_busy;
+            counted[c] += bus_busy_clocks(&m->bus, start, n, &last_busy);
+            last[c] += last_busy;
+        }
     }
 }
 
-static inline void emit_clocks(struct p5_machine *m, uint32_t n, unsigned code, uint32_t count)
+/* Hands the issue's clocks from `start` to the PMU: `first` the
+ * occurrences of its first clock, k->occurred those of its first execution
+ * clock (they are one when nothing stalled before it). */
+static void count_clocks(struct p5_machine *m, uint64_t start, const struct issue_clocks *t,
+                         const uint64_t first[2])
 {
-    if (n)
-        emit_run(m, n, code, count);
+    struct p5_counting *k = &m->counting;
+    uint64_t counted[2], last[2];
+    uint64_t n = m->now - start;
+    bool execution_last = t->read + t->buffers + t->other == 0;
+    bool execution_first = t->fetch + t->agi == 0;
+    for (int c = 0; c < 2; c++) {
+        counted[c] = first[c] + k->occurred[c] + k->clock_increment[c] * n;
+        last[c] = k->clock_increment[c];
+        if (execution_last && t->execute == 1)
+            last[c] += k->occurred[c] + (execution_first ? first[c] : 0);
+        k->occurred[c] = 0;
+    }
+    if (k->selected & DURATION_CODES)
+        count_durations(m, start, t, counted, last);
+    p5_pmu_add_cycles(m->pmu, n, counted, last);
 }
 
-/* The codes the CESR selects (ES0 bits 5:0, CC0 8:6, ES1 21:16, CC1
- * 24:22; pmu/p5_pmu.c): a counter whose CC counts at some CPL. */
-static void select_codes(struct p5_machine *m)
+/* Sets up the counting of an issue at `cpl` (the CESR may have changed
+ * since the last one, in a region hook). */
+static void start_counting(struct p5_machine *m, unsigned cpl)
 {
-    uint64_t cesr = m->pmu->cesr;
-    if (cesr == m->cesr_seen)
+    struct p5_pmu *pmu = m->pmu;
+    struct p5_counting *k = &m->counting;
+    if (pmu->cpl != cpl)
+        p5_pmu_set_cpl(pmu, (int)cpl);
+    if (pmu->cesr == k->cesr && cpl == k->cpl)
         return;
-    m->cesr_seen = cesr;
-    m->wanted = 0;
-    for (unsigned shift = 0; shift <= 16; shift += 16)
-        if ((cesr >> (shift + 6)) & 3)
-            m->wanted |= 1ull << ((cesr >> shift) & 0x3f);
+    if (pmu->cesr != pmu->selected_cesr)
+        p5_pmu_select(pmu);
+    k->cesr = pmu->cesr;
+    k->cpl = cpl;
+    for (int c = 0; c < 2; c++) {
+        k->code[c] = pmu->select[c].code;
+        k->event_mask[c] = pmu->select[c].events[cpl == 3];
+        k->clock_increment[c] = pmu->select[c].clocks[cpl == 3];
+    }
+    k->selected = 1ull << k->code[0] | 1ull << k->code[1];
 }
 
 /* ---- the parts of an issue */
@@ -158,10 +180,9 @@ static uint32_t predicted_branch(struct p5_machine *m, const struct p5_slot *s, 
     return m->config->mispredict_penalty + in_v;
 }
 
+/* A branch: its events, and the clocks of a flush. */
 static uint32_t resolve_branch(struct p5_machine *m, const struct p5_slot *s, bool in_v)
 {
-    if (!is_branch(s->op))
-        return 0;
     bool taken = s->insn->branch == TRACE_BRANCH_TAKEN;
     p5_event(m, EV_BRANCH, 1);
     if (taken)
@@ -213,26 +234,31 @@ static uint32_t execute(struct p5_machine *m, const struct p5_slot *u, const str
 
 void p5_issue(struct p5_machine *m, const struct p5_slot *u, const struct p5_slot *v)
 {
-    if (m->pmu->cpl != u->insn->cpl)
-        p5_pmu_set_cpl(m->pmu, u->insn->cpl);
-    select_codes(m);
+    start_counting(m, u->insn->cpl);
     count_issue(m, u, v);
 
+    struct issue_clocks clocks = {0};
     struct p5_stalls stalls = {0};
     p5_fetch(m, u, &stalls);
     if (v)
         p5_fetch(m, v, &stalls);
-    emit_clocks(m, stalls.fetch, EV_NONE, 0);
+    clocks.fetch = stalls.fetch;
     stalls.fetch = 0;
-    uint32_t agi = agi_pipes(m, u, v);
-    emit_clocks(m, agi ? 1 : 0, EV_AGI, agi);
+    clocks.agi = agi_pipes(m, u, v);
+    uint64_t start = m->now;
+    m->now += clocks.fetch + (clocks.agi ? 1 : 0); /* the clock the pipes execute in */
+    struct p5_counting *k = &m->counting;
+    uint64_t first[2] = {k->occurred[0], k->occurred[1]};
+    k->occurred[0] = k->occurred[1] = 0;
 
-    uint32_t clocks = execute(m, u, v, &stalls) + both_pipes_memory(m, u, v);
-    uint32_t flush = resolve_branch(m, u, false) + (v ? resolve_branch(m, v, true) : 0);
-    emit_clocks(m, clocks, EV_NONE, 0);
-    emit_clocks(m, stalls.read, EV_DATA_READ_STALL, 1);
-    emit_clocks(m, stalls.buffers, EV_WRITE_BUFFERS_FULL, 1);
-    emit_clocks(m, stalls.other + flush, EV_NONE, 0);
+    clocks.execute = execute(m, u, v, &stalls) + both_pipes_memory(m, u, v);
+    uint32_t flush = (p5_is_branch(u->op) ? resolve_branch(m, u, false) : 0) +
+                     (v && p5_is_branch(v->op) ? resolve_branch(m, v, true) : 0);
+    clocks.read = stalls.read;
+    clocks.buffers = stalls.buffers;
+    clocks.other = stalls.other + flush;
+    m->now += clocks.execute + clocks.read + clocks.buffers + clocks.other;
+    count_clocks(m, start, &clocks, first);
 
     bool stalled_after = stalls.read + stalls.buffers + stalls.other + flush > 0;
     m->agi_regs = stalled_after ? 0 : u->op->regs_written | (v ? v->op->regs_written : 0);

@@ -16,6 +16,7 @@ bool p5_machine_init(struct p5_machine *m, const struct p5_config *c, struct p5_
     memset(m, 0, sizeof *m);
     m->config = c;
     m->pmu = pmu;
+    m->counting.cpl = ~0u; /* set up at the first issue */
     p5_bus_init(&m->bus);
     bool ok = p5_cache_init(&m->dcache, c->dcache.size / c->dcache.line, c->dcache.ways,
                             c->dcache.line) &&
@@ -48,12 +49,10 @@ struct run {
     struct p5_decode_cache decoded;
     struct trace_reader *reader;
     bool lengths_known;
-    struct trace_record records[2]; /* the held-back instruction's, and the next */
-    struct p5_slot held;
-    struct p5_op held_op;           /* a copy: decoding the next may move the cache */
+    struct p5_slot held;            /* its record stays valid through the next trace_next() */
+    struct p5_op held_op;           /* a copy when the cache or `generic` may change */
     struct p5_op generic;           /* the op of a record without code bytes */
     bool holding;
-    int free_record;                /* the one the next read goes into */
     char *error;
     size_t error_size;
 };
@@ -78,15 +77,30 @@ static void generic_op(const struct trace_insn *insn, struct p5_op *op)
     }
 }
 
+/* The held op, when it is not a copy already, before what it points to
+ * changes. */
+static void copy_held_op(struct run *run)
+{
+    if (run->holding && run->held.op != &run->held_op) {
+        run->held_op = *run->held.op;
+        run->held.op = &run->held_op;
+    }
+}
+
 static bool make_slot(struct run *run, const struct trace_insn *insn, struct p5_slot *slot)
 {
     slot->insn = insn;
     if (!run->lengths_known || !insn->has_bytes) {
+        copy_held_op(run);
         generic_op(insn, &run->generic);
         slot->op = &run->generic;
         return true;
     }
-    switch (p5_decode(&run->decoded, insn, &slot->op)) {
+    slot->op = p5_decode_hit(&run->decoded, insn);
+    if (slot->op)
+        return true;
+    copy_held_op(run);
+    switch (p5_decode_miss(&run->decoded, insn, &slot->op)) {
     case P5_DECODED:
         return true;
     case P5_UNDECODABLE:
@@ -104,10 +118,10 @@ static void issue_held(struct run *run)
     run->holding = false;
 }
 
-static bool instruction(struct run *run, int record)
+static bool instruction(struct run *run, const struct trace_insn *insn)
 {
     struct p5_slot slot;
-    if (!make_slot(run, &run->records[record].insn, &slot))
+    if (!make_slot(run, insn, &slot))
         return false;
     if (run->holding && p5_can_pair(&run->held, &slot)) {
         p5_issue(&run->machine, &run->held, &slot);
@@ -119,10 +133,8 @@ static bool instruction(struct run *run, int record)
         p5_issue(&run->machine, &slot, NULL);
         return true;
     }
-    run->held_op = *slot.op;
-    run->held = (struct p5_slot){&run->held_op, slot.insn};
+    run->held = slot;
     run->holding = true;
-    run->free_record = 1 - record; /* keep this record until it issues */
     return true;
 }
 
@@ -130,14 +142,13 @@ static bool simulate(struct run *run, const struct p5_sim_hooks *hooks,
                      struct p5_sim_result *result)
 {
     for (;;) {
-        int record = run->free_record;
-        struct trace_record *rec = &run->records[record];
-        if (trace_read(run->reader, rec) != TRACE_OK)
+        const struct trace_record *rec;
+        if (trace_next(run->reader, &rec) != TRACE_OK)
             return fail(run, "%s", trace_reader_error(run->reader));
         switch (rec->kind) {
         case TRACE_RECORD_INSN:
             result->instructions++;
-            if (!instruction(run, record))
+            if (!instruction(run, &rec->insn))
                 return false;
             break;
         case TRACE_RECORD_REGION_BEGIN:

@@ -118,6 +118,13 @@ static void expect_insn(struct readback *rb, const struct trace_insn *want)
         assert_int_equal(got->accesses[i].size, want->accesses[i].size);
         assert_int_equal(got->accesses[i].address, want->accesses[i].address);
     }
+    assert_int_equal(got->has_registers, want->has_registers);
+    if (want->has_registers)
+        for (int i = 0; i < TRACE_MAX_REGS; i++)
+            if (got->regs[i] != want->regs[i])
+                fail_msg("instruction 0x%llx: register %d is 0x%llx, expected 0x%llx",
+                         (unsigned long long)want->address, i, (unsigned long long)got->regs[i],
+                         (unsigned long long)want->regs[i]);
 }
 
 static void expect_region(struct readback *rb, enum trace_record_kind kind, uint32_t region)
@@ -537,7 +544,7 @@ static void test_unknown_version(void **state)
     (void)state;
     expect_spliced_corrupt(8, 1, "\x02", 1, 9, "version 2");
     expect_spliced_corrupt(8, 1, "\x80\x01", 2, 10, "version 128");
-    expect_spliced_corrupt(9, 1, "\x04", 1, 10, "flags");
+    expect_spliced_corrupt(9, 1, "\x08", 1, 10, "unknown header flags 0x8");
 }
 
 static void test_garbage_tags(void **state)
@@ -588,6 +595,167 @@ static void test_end_count_mismatch(void **state)
     free(m.data);
 }
 
+/* ---- registers (docs/traces.md, "Registers") */
+
+static struct trace_header registers_header(enum trace_isa isa)
+{
+    struct trace_header header = make_header(isa);
+    header.registers = true;
+    return header;
+}
+
+/* Instructions with registers changing in every way: none, one, several,
+ * up and down, 64-bit values; some without registers; with a branch, a
+ * thread change and accesses around them. */
+static int registers_insns(struct trace_insn *insns, enum trace_isa isa)
+{
+    int n_regs = isa == TRACE_ISA_64 ? TRACE_MAX_REGS : TRACE_REGS_32;
+    uint64_t regs[TRACE_MAX_REGS] = {0};
+    int n = 0;
+    for (int i = 0; i < 40; i++) {
+        struct trace_insn *insn = &insns[n++];
+        *insn = make_insn(0x401000 + 4 * (uint64_t)i, 4);
+        if (i % 7 == 3) {
+            insn->branch = TRACE_BRANCH_TAKEN;
+            insn->target = 0x401000 + 4 * (uint64_t)(i + 1);
+        }
+        if (i % 5 == 2) {
+            insn->n_accesses = 1;
+            insn->accesses[0] = (struct trace_access){TRACE_LOAD, 4, 0x601000 + (uint64_t)i};
+        }
+        insn->thread = i >= 30;
+        if (i % 9 == 8)
+            continue; /* no registers */
+        if (i % 4 != 0) {
+            int r = (i * 5) % n_regs;
+            regs[r] += i % 2 ? (uint64_t)i * 0x10001 : -(uint64_t)i;
+            regs[TRACE_REG_FLAGS] ^= (uint64_t)i & 0xc5;
+        }
+        if (i == 20)
+            for (int r = 0; r < n_regs; r++)
+                regs[r] = 0xfedcba9876543210 >> r;
+        if (isa == TRACE_ISA_32)
+            for (int r = 0; r < n_regs; r++)
+                regs[r] &= UINT32_MAX;
+        insn->has_registers = true;
+        memcpy(insn->regs, regs, sizeof regs);
+    }
+    return n;
+}
+
+static void test_registers_round_trip(void **state)
+{
+    (void)state;
+    for (int bits = 32; bits <= 64; bits += 32) {
+        struct trace_header header = registers_header((enum trace_isa)bits);
+        struct trace_insn insns[40];
+        int n = registers_insns(insns, (enum trace_isa)bits);
+        round_trip(&header, insns, n);
+
+        struct memtrace m;
+        struct readback rb;
+        start(&m, &header);
+        finish(&m, TRACE_EXITED, 0);
+        open_trace(&rb, &m);
+        assert_true(trace_reader_header(rb.reader)->registers);
+        close_trace(&rb);
+        free(m.data);
+    }
+    /* Without the flag the header says none. */
+    struct trace_header header = make_header(TRACE_ISA_64);
+    struct memtrace m;
+    struct readback rb;
+    start(&m, &header);
+    finish(&m, TRACE_EXITED, 0);
+    open_trace(&rb, &m);
+    assert_false(trace_reader_header(rb.reader)->registers);
+    close_trace(&rb);
+    free(m.data);
+}
+
+/* The bytes: 0x87, the mask of the changed registers, their zigzag deltas
+ * from the last register record, before the instruction's tag. */
+static void test_registers_bytes(void **state)
+{
+    (void)state;
+    struct trace_header header = registers_header(TRACE_ISA_64);
+    struct memtrace m;
+    start(&m, &header);
+    long before = ftell(m.out);
+    struct trace_insn insn = make_insn(0, 2);
+    insn.has_registers = true;
+    insn.regs[TRACE_REG_AX] = 0x1234;
+    insn.regs[TRACE_REG_FLAGS] = 0x246;
+    write_insn(&m, &insn);
+    insn.address = 2;
+    write_insn(&m, &insn); /* nothing changed */
+    insn.address = 4;
+    insn.regs[TRACE_REG_AX] = 0x1233; /* -1 */
+    insn.regs[TRACE_REG_R15] = 1;
+    write_insn(&m, &insn);
+    finish(&m, TRACE_EXITED, 0);
+    static const unsigned char want[] = {
+        0x87, 0x03, 0x8c, 0x09, 0xe8, 0x48, 0x02, /* flags +0x246, rax +0x1234 */
+        0x87, 0x00, 0x02,                         /* no change */
+        0x87, 0x82, 0x80, 0x04, 0x01, 0x02, 0x02, /* rax -1, r15 +1 */
+    };
+    assert_true(m.size >= (size_t)before + sizeof want);
+    assert_memory_equal(m.data + before, want, sizeof want);
+    free(m.data);
+}
+
+static void test_registers_writer_refuses(void **state)
+{
+    (void)state;
+    struct trace_header header = make_header(TRACE_ISA_64);
+    struct memtrace m;
+    struct trace_insn insn = make_insn(0x1000, 1);
+    insn.has_registers = true;
+    start(&m, &header); /* no registers in the header */
+    assert_false(trace_write_insn(m.writer, &insn));
+    finish(&m, TRACE_EXITED, 0);
+    free(m.data);
+
+    header = registers_header(TRACE_ISA_32);
+    start(&m, &header);
+    insn.regs[TRACE_REG_AX] = 0x100000000;
+    assert_false(trace_write_insn(m.writer, &insn)); /* above 32 bits */
+    insn.regs[TRACE_REG_AX] = 0;
+    insn.regs[TRACE_REG_R8] = 1;
+    assert_false(trace_write_insn(m.writer, &insn)); /* not a 32-bit register */
+    insn.regs[TRACE_REG_R8] = 0;
+    insn.regs[TRACE_REG_DI] = UINT32_MAX;
+    assert_true(trace_write_insn(m.writer, &insn));
+    finish(&m, TRACE_EXITED, 0);
+    free(m.data);
+}
+
+static void test_registers_truncated_at_every_offset(void **state)
+{
+    (void)state;
+    struct trace_header header = registers_header(TRACE_ISA_64);
+    struct trace_insn insns[40];
+    int n = registers_insns(insns, TRACE_ISA_64);
+    struct memtrace m;
+    struct readback rb;
+    start(&m, &header);
+    for (int i = 0; i < n; i++)
+        write_insn(&m, &insns[i]);
+    finish(&m, TRACE_EXITED, 0);
+    assert_null(read_all(&rb, m.data, m.size));
+    close_trace(&rb);
+    for (size_t size = 0; size < m.size; size++) {
+        const char *error = read_all(&rb, m.data, size);
+        if (!error)
+            fail_msg("a trace cut to %zu of %zu bytes read to its END", size, m.size);
+        assert_true(error_offset(error) <= size);
+        if (rb.reader)
+            trace_reader_close(rb.reader);
+        fclose(rb.in);
+    }
+    free(m.data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -606,6 +774,10 @@ int main(void)
         cmocka_unit_test(test_garbage_tags),
         cmocka_unit_test(test_record_after_end),
         cmocka_unit_test(test_end_count_mismatch),
+        cmocka_unit_test(test_registers_round_trip),
+        cmocka_unit_test(test_registers_bytes),
+        cmocka_unit_test(test_registers_writer_refuses),
+        cmocka_unit_test(test_registers_truncated_at_every_offset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

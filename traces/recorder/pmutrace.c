@@ -17,7 +17,10 @@
  * merged into contiguous ranges.  Calls to the region functions of
  * traces/pmubench_region.h (and run_p5mon's p5mon_asm_begreg_N/endreg_N),
  * found by name at translation time, become region markers; the call and
- * the function's instructions up to its return are left out. */
+ * the function's instructions up to its return are left out.  With
+ * --pmutrace-registers=yes the IMark call also gets the guest state, and
+ * the pending instruction is written with a register record: the general
+ * registers and flags after it, as the next instruction finds them. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_clientstate.h"
@@ -43,8 +46,10 @@
 
 #if defined(VGA_amd64)
 #define PT_ISA64 1
+typedef VexGuestAMD64State GuestState;
 #else
 #define PT_ISA64 0
+typedef VexGuestX86State GuestState;
 #endif
 
 /* ---- trace format v1: the byte encoding is traces/trace_encoding.h, shared
@@ -82,6 +87,7 @@ typedef struct {
     UChar call;   /* a call (its return address is the fall-through) */
     UChar region; /* 0, or the first instruction of a region function: PT_REGION_* */
     UInt region_n; /* p5mon_asm_begreg_N/endreg_N: N (the others take an argument) */
+    UChar sp_down; /* the pop of an i386 call+0/pop pair: the call's ESP is 4 lower */
     UChar bytes[16];
 } InsnDesc;
 
@@ -139,6 +145,7 @@ static Bool starts_with(const HChar *s, const HChar *prefix)
 static const HChar *clo_out = NULL;
 static const HChar *clo_exec_note = NULL;
 static Bool clo_keep_env = False;
+static Bool clo_registers = False;
 static Int out_fd = -1;
 static Bool out_failed = False;
 /* In a child process made by fork (or vfork, clone without CLONE_VM): the
@@ -249,6 +256,16 @@ static Int n_acc;
 static Access acc[PT_MAX_ACCESSES];
 static ULong dropped_accesses;
 
+/* --pmutrace-registers=yes (docs/traces.md, "Registers"): the registers
+ * after the pending instruction, taken from the guest state when the next
+ * instruction begins (or its thread stops, or a signal interrupts it), and
+ * those of the last register record written.  Index 0 the flags, 1-16 the
+ * general registers (1-8 on x86), as traces/trace.h's TRACE_REG_*. */
+#define PT_NREGS (PT_ISA64 ? 17 : 9)
+static Bool pend_has_regs;
+static ULong pend_regs[17];
+static ULong written_regs[17];
+
 static ULong next_address;   /* end of the previous instruction written */
 static ULong last_access;
 static UInt cur_thread;     /* thread of the records written */
@@ -287,6 +304,21 @@ static void flush_pending(ULong next)
         put_byte(CONTROL_THREAD);
         put_byte(pend_thread);
         cur_thread = pend_thread;
+    }
+    if (pend_has_regs) {
+        /* A mask of the changed registers, then their deltas. */
+        ULong mask = 0;
+        for (Int i = 0; i < PT_NREGS; i++)
+            if (pend_regs[i] != written_regs[i])
+                mask |= 1ull << i;
+        put_byte(CONTROL_REGISTERS);
+        put_varint(mask);
+        for (Int i = 0; i < PT_NREGS; i++)
+            if (mask & (1ull << i)) {
+                put_varint(zigzag((Long)(pend_regs[i] - written_regs[i])));
+                written_regs[i] = pend_regs[i];
+            }
+        pend_has_regs = False;
     }
     after_taken = d->branch == BR_ALWAYS || (d->branch == BR_COND && next != d->addr + d->len);
     markers_after = 0;
@@ -335,8 +367,38 @@ static void flush_pending(ULong next)
     n_acc = 0;
 }
 
-/* Called at every executed IMark. */
-static VG_REGPARM(1) void insn_begin(InsnDesc *d)
+/* The registers as they are in a guest state: the pending instruction's
+ * (its successor has not begun).  The flags are valgrind's (the arithmetic
+ * flags computed from its lazy thunk, DF, AC, ID) with bit 1 and IF (bit 9)
+ * set, as they always are in user mode. */
+static void take_registers(const GuestState *gs)
+{
+#if PT_ISA64
+    pend_regs[0] = LibVEX_GuestAMD64_get_rflags(gs) | 0x202;
+    const ULong *g = &gs->guest_RAX;
+    for (Int i = 0; i < 16; i++)
+        pend_regs[1 + i] = g[i];
+#else
+    pend_regs[0] = LibVEX_GuestX86_get_eflags(gs) | 0x202;
+    const UInt *g = &gs->guest_EAX;
+    for (Int i = 0; i < 8; i++)
+        pend_regs[1 + i] = g[i];
+#endif
+    pend_has_regs = True;
+}
+
+/* The same from a thread's saved state (outside generated code, or in a
+ * helper whose call declares the reads: declare_register_reads()). */
+static void take_thread_registers(ThreadId tid)
+{
+    GuestState gs;
+    VG_(get_shadow_regs_area)(tid, (UChar *)&gs, 0, 0, sizeof gs);
+    take_registers(&gs);
+}
+
+/* Called at every executed IMark; `gs` is the guest state with registers
+ * on, else NULL. */
+static inline void insn_begin_state(InsnDesc *d, const GuestState *gs)
 {
     if (in_child)
         return;
@@ -347,9 +409,26 @@ static VG_REGPARM(1) void insn_begin(InsnDesc *d)
     }
     if (pend && pend->rep && pend->addr == d->addr)
         return; /* the next iteration of the same REP string instruction */
+    if (gs && pend) {
+        take_registers(gs);
+        if (d->sp_down)
+            pend_regs[1 + 4] -= 4; /* the call of call+0/pop pushed its return address */
+    }
     flush_pending(d->addr);
     pend = d;
     pend_thread = running_tid == first_tid ? 0 : 1;
+}
+
+static VG_REGPARM(1) void insn_begin(InsnDesc *d)
+{
+    insn_begin_state(d, NULL);
+}
+
+/* Not regparm: VEX's x86 back end passes the guest state pointer only on
+ * the stack (host_x86_isel.c, doHelperCall, asserts otherwise). */
+static void insn_begin_regs(InsnDesc *d, const GuestState *gs)
+{
+    insn_begin_state(d, gs);
 }
 
 /* Called instead of insn_begin() at the first instruction of a region
@@ -370,6 +449,8 @@ static VG_REGPARM(3) void region_enter(InsnDesc *d, UWord ret, UWord arg)
         pend = NULL;
         n_acc = 0;
     } else {
+        if (clo_registers && pend)
+            take_thread_registers(running_tid);
         flush_pending(d->addr);
     }
     if (after_taken && markers_after == PT_MAX_MARKERS) {
@@ -451,6 +532,38 @@ static UChar region_function(const HChar *name, UInt *n)
     return kind;
 }
 
+/* A helper that reads the registers declares it, so that VEX writes the
+ * guest registers back to the guest state before the call (its register
+ * allocation otherwise keeps them in host registers and may drop the
+ * writes: libvex_ir.h, "Dirty helper calls"). */
+static void declare_register_reads(IRDirty *di)
+{
+#if PT_ISA64
+    typedef VexGuestAMD64State S;
+    Int gpr = offsetof(S, guest_RAX), gpr_end = offsetof(S, guest_R15) + 8;
+    Int cc = offsetof(S, guest_CC_OP), cc_end = offsetof(S, guest_DFLAG) + 8;
+#else
+    typedef VexGuestX86State S;
+    Int gpr = offsetof(S, guest_EAX), gpr_end = offsetof(S, guest_EDI) + 4;
+    Int cc = offsetof(S, guest_CC_OP), cc_end = offsetof(S, guest_DFLAG) + 4;
+#endif
+    Int w = PT_ISA64 ? 8 : 4;
+    di->nFxState = 4;
+    VG_(memset)(di->fxState, 0, sizeof di->fxState);
+    di->fxState[0].fx = Ifx_Read;
+    di->fxState[0].offset = (UShort)gpr;
+    di->fxState[0].size = (UShort)(gpr_end - gpr);
+    di->fxState[1].fx = Ifx_Read;
+    di->fxState[1].offset = (UShort)cc;
+    di->fxState[1].size = (UShort)(cc_end - cc);
+    di->fxState[2].fx = Ifx_Read;
+    di->fxState[2].offset = (UShort)offsetof(S, guest_IDFLAG);
+    di->fxState[2].size = (UShort)w;
+    di->fxState[3].fx = Ifx_Read;
+    di->fxState[3].offset = (UShort)offsetof(S, guest_ACFLAG);
+    di->fxState[3].size = (UShort)w;
+}
+
 /* The call to region_enter() for the first instruction of a region
  * function: the return address is the word at the stack pointer, the first
  * argument is in rdi (amd64) or the word above the return address (x86). */
@@ -481,6 +594,8 @@ static void add_region_call(IRSB *sb, InsnDesc *d)
     }
     IRDirty *di = unsafeIRDirty_0_N(3, "pmutrace_region", VG_(fnptr_to_fnentry)(&region_enter),
                                     mkIRExprVec_3(mkIRExpr_HWord((HWord)d), IRExpr_RdTmp(ret), arg));
+    if (clo_registers)
+        declare_register_reads(di);
     addStmtToIRSB(sb, IRStmt_Dirty(di));
 }
 
@@ -576,8 +691,15 @@ static void wrap_cpuid(IRDirty *d)
 
 static void add_insn_call(IRSB *sb, InsnDesc *d)
 {
-    IRDirty *di = unsafeIRDirty_0_N(1, "pmutrace_insn", VG_(fnptr_to_fnentry)(&insn_begin),
-                                    mkIRExprVec_1(mkIRExpr_HWord((HWord)d)));
+    IRDirty *di;
+    if (clo_registers) {
+        di = unsafeIRDirty_0_N(0, "pmutrace_insn_regs", VG_(fnptr_to_fnentry)(&insn_begin_regs),
+                               mkIRExprVec_2(mkIRExpr_HWord((HWord)d), IRExpr_GSPTR()));
+        declare_register_reads(di);
+    } else {
+        di = unsafeIRDirty_0_N(1, "pmutrace_insn", VG_(fnptr_to_fnentry)(&insn_begin),
+                               mkIRExprVec_1(mkIRExpr_HWord((HWord)d)));
+    }
     addStmtToIRSB(sb, IRStmt_Dirty(di));
 }
 
@@ -605,6 +727,7 @@ static void add_call_pop(IRSB *sb, InsnDesc *call)
     pop->len = 1;
     VG_(memset)(pop->bytes, 0, sizeof pop->bytes);
     pop->bytes[0] = call->bytes[5];
+    pop->sp_down = 1;
     call->len = 5;
     call->bytes[5] = 0;
     classify(call);
@@ -645,6 +768,7 @@ static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             const HChar *name;
             d->region = 0;
             d->region_n = 0;
+            d->sp_down = 0;
             if (VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), (Addr)d->addr, &name))
                 d->region = region_function(name, &d->region_n);
             addStmtToIRSB(out, st);
@@ -785,8 +909,11 @@ static void pt_start_client_code(ThreadId tid, ULong blocks_done)
         return;
     /* The pending instruction's successor in its thread is where that
      * thread resumes. */
-    if (pend && running_tid != VG_INVALID_THREADID)
+    if (pend && running_tid != VG_INVALID_THREADID) {
+        if (clo_registers)
+            take_thread_registers(running_tid);
         flush_pending(VG_(get_IP)(running_tid));
+    }
     if (tid != first_tid)
         many_threads = True;
     running_tid = tid;
@@ -795,8 +922,11 @@ static void pt_start_client_code(ThreadId tid, ULong blocks_done)
 static void pt_pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
 {
     (void)sig; (void)alt_stack;
-    if (pend)
+    if (pend) {
+        if (clo_registers)
+            take_thread_registers(tid);
         flush_pending(VG_(get_IP)(tid));
+    }
 }
 
 static void write_end(Bool killed, UInt code);
@@ -877,6 +1007,7 @@ static void pt_atfork_child(ThreadId tid)
     in_child = True;
     opos = 0;
     pend = NULL;
+    pend_has_regs = False;
     n_acc = 0;
     skipping = False;
     exec_pending = False;
@@ -892,6 +1023,7 @@ static Bool pt_process_option(const HChar *arg)
     if VG_STR_CLO (arg, "--pmutrace-out", clo_out) {
     } else if VG_STR_CLO (arg, "--pmutrace-exec-note", clo_exec_note) {
     } else if VG_BOOL_CLO (arg, "--pmutrace-keep-env", clo_keep_env) {
+    } else if VG_BOOL_CLO (arg, "--pmutrace-registers", clo_registers) {
     } else
         return False;
     return True;
@@ -902,6 +1034,8 @@ static void pt_print_usage(void)
     VG_(printf)("    --pmutrace-out=FILE       write the pmubench trace to FILE [required]\n"
                 "    --pmutrace-keep-env=no|yes  leave valgrind's LD_PRELOAD and VALGRIND_LIB\n"
                 "                              in the client's environment [no]\n"
+                "    --pmutrace-registers=no|yes  record the general registers and flags\n"
+                "                              after every instruction [no]\n"
                 "    --pmutrace-exec-note=FILE  create FILE when the program calls execve\n"
                 "                              (the trace ends there) [none]\n");
 }
@@ -922,6 +1056,19 @@ static void pt_post_clo_init(void)
      * be recorded, also when the first branch is taken (docs/traces.md,
      * "Mechanism, and why"). */
     VG_(clo_vex_control).guest_chase = False;
+    /* VEX's optimiser, which runs before the tool sees a block, by default
+     * (unwindregs-at-mem-access) drops a guest register write that a later
+     * instruction of the block overwrites before anything reads it, and
+     * then a load whose result only that write used: the load would be
+     * missing from the trace (docs/traces.md, "Recording registers").
+     * allregs-at-mem-access keeps every register up to date at each memory
+     * access, so such loads stay.  With registers, every register (the
+     * flags thunk too) is written back at every instruction boundary
+     * (allregs-at-each-insn), or the state at the next instruction's start
+     * would miss a write (cmp then stc; std then cld); and
+     * declare_register_reads() keeps the writes the tool's calls read. */
+    VG_(clo_vex_control).iropt_register_updates_default =
+        clo_registers ? VexRegUpdAllregsAtEachInsn : VexRegUpdAllregsAtMemAccess;
     SysRes sr = VG_(open)(clo_out, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
     if (sr_isError(sr)) {
         VG_(fmsg)("pmutrace: cannot create %s\n", clo_out);
@@ -937,7 +1084,7 @@ static void pt_post_clo_init(void)
     for (Int i = 0; i < 8; i++)
         put_byte((UChar)TRACE_MAGIC[i]);
     put_varint(PT_VERSION);
-    put_varint(PT_ISA64 ? TRACE_FLAG_ISA64 : 0);
+    put_varint((PT_ISA64 ? TRACE_FLAG_ISA64 : 0) | (clo_registers ? TRACE_FLAG_REGISTERS : 0));
     const HChar *exe = VG_(args_the_exename) ? VG_(args_the_exename) : "";
     put_text(exe, VG_(strlen)(exe));
     /* The arguments, separated by single spaces (cut at 4095 bytes). */

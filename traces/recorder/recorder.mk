@@ -13,6 +13,7 @@ VG_LIBDIR ?= /usr/lib/x86_64-linux-gnu/valgrind
 VG_PRELOAD_DIR ?= /usr/libexec/valgrind
 RECORDER_DIR := $(BUILD)/recorder
 RECORDER_SRC := traces/recorder/pmutrace.c
+RECORDER_HEADERS := traces/trace_encoding.h
 
 VG_TOOL_CFLAGS = -std=gnu11 -O2 -gdwarf-4 -Wall -Wextra -Wno-unused-parameter -fno-strict-aliasing \
     -fno-builtin -fno-stack-protector -fno-pie -fomit-frame-pointer -I$(VG_INCLUDE) \
@@ -44,14 +45,14 @@ recorder-deps:
 	@$(NEED) $(VG_INCLUDE)/pub_tool_basics.h valgrind
 	@$(NEED) $(VG_LIBDIR)/libcoregrind-amd64-linux.a valgrind
 
-$(RECORDER_DIR)/pmutrace-amd64-linux: $(RECORDER_SRC) | recorder-deps
+$(RECORDER_DIR)/pmutrace-amd64-linux: $(RECORDER_SRC) $(RECORDER_HEADERS) | recorder-deps
 	@mkdir -p $(dir $@)
 	$(CC) -m64 $(VG_TOOL_CFLAGS) -DVGA_amd64=1 -DVGP_amd64_linux=1 \
 	    -DVGPV_amd64_linux_vanilla=1 -c $< -o $(RECORDER_DIR)/pmutrace-amd64.o
 	$(CC) -m64 $(VG_TOOL_LDFLAGS) -o $@ $(RECORDER_DIR)/pmutrace-amd64.o \
 	    $(call VG_TOOL_LIBS,amd64)
 
-$(RECORDER_DIR)/pmutrace-x86-linux: $(RECORDER_SRC) | recorder-deps
+$(RECORDER_DIR)/pmutrace-x86-linux: $(RECORDER_SRC) $(RECORDER_HEADERS) | recorder-deps
 	@mkdir -p $(dir $@)
 	$(CC) -m32 $(VG_TOOL_CFLAGS) -DVGA_x86=1 -DVGP_x86_linux=1 \
 	    -DVGPV_x86_linux_vanilla=1 -c $< -o $(RECORDER_DIR)/pmutrace-x86.o
