@@ -11,8 +11,7 @@
 #include "sim/p5/p5_bus.h"
 #include "sim/p5/p5_config_internal.h"
 
-__attribute__((format(printf, 3, 4))) static bool fail(char *error, size_t error_size,
-                                                       const char *fmt, ...)
+bool p5_config_fail(char *error, size_t error_size, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -67,7 +66,7 @@ bool p5_config_preset_from(const char *name, const char *cache_dir, struct p5_co
         *config = host;
         return true;
     }
-    return fail(error, error_size, "unknown P5 model preset '%s' (expected p5 or host)", name);
+    return p5_config_fail(error, error_size, "unknown P5 model preset '%s' (expected p5 or host)", name);
 }
 
 bool p5_config_preset(const char *name, struct p5_config *config, char *error, size_t error_size)
@@ -226,13 +225,13 @@ static bool set_erratum(struct p5_config *config, const char *name, const char *
             continue;
         bool on;
         if (!parse_flag(value, &on))
-            return fail(error, error_size, "P5 model parameter %s: '%s' (expected on or off)",
+            return p5_config_fail(error, error_size, "P5 model parameter %s: '%s' (expected on or off)",
                         name, value);
         config->errata = on ? config->errata | errata_names[i].bit
                             : config->errata & ~(uint32_t)errata_names[i].bit;
         return true;
     }
-    return fail(error, error_size, "unknown P5 model parameter '%s'", name);
+    return p5_config_fail(error, error_size, "unknown P5 model parameter '%s'", name);
 }
 
 bool p5_config_set(struct p5_config *config, const char *name, const char *value, char *error,
@@ -243,7 +242,7 @@ bool p5_config_set(struct p5_config *config, const char *name, const char *value
             continue;
         uint64_t v;
         if (!parse_number(value, &v) || !value_fits(parameters[i].kind, v))
-            return fail(error, error_size, "P5 model parameter %s: '%s' (expected %s, at most %u)",
+            return p5_config_fail(error, error_size, "P5 model parameter %s: '%s' (expected %s, at most %u)",
                         name, value, kind_expectation(parameters[i].kind), MAX_PARAMETER);
         *(uint32_t *)((char *)config + parameters[i].offset) = (uint32_t)v;
         return true;
@@ -252,13 +251,13 @@ bool p5_config_set(struct p5_config *config, const char *name, const char *value
         if (strcmp(name, flags[i].name) != 0)
             continue;
         if (!parse_flag(value, (bool *)((char *)config + flags[i].offset)))
-            return fail(error, error_size, "P5 model parameter %s: '%s' (expected on or off)",
+            return p5_config_fail(error, error_size, "P5 model parameter %s: '%s' (expected on or off)",
                         name, value);
         return true;
     }
     if (strcmp(name, "errata") == 0) {
         if (!parse_errata(value, &config->errata))
-            return fail(error, error_size,
+            return p5_config_fail(error, error_size,
                         "P5 model parameter errata: '%s' (expected all, none or a comma list of "
                         "misaligned_double_miss, misaligned_double_access, fst_misaligned_twice, "
                         "misaligned_stall_2)",
@@ -267,7 +266,7 @@ bool p5_config_set(struct p5_config *config, const char *name, const char *value
     }
     if (strncmp(name, "erratum_", strlen("erratum_")) == 0)
         return set_erratum(config, name, value, error, error_size);
-    return fail(error, error_size, "unknown P5 model parameter '%s'", name);
+    return p5_config_fail(error, error_size, "unknown P5 model parameter '%s'", name);
 }
 
 /* ---- consistency */
@@ -277,7 +276,7 @@ static bool check_geometry(const char *what, uint32_t size, uint32_t ways, uint3
 {
     uint64_t per_set = (uint64_t)ways * unit;
     if (size % per_set || !is_power_of_two(size / per_set))
-        return fail(error, error_size,
+        return p5_config_fail(error, error_size,
                     "P5 model %s: %" PRIu32 " is not %" PRIu32 " ways x %" PRIu32
                     " x a power-of-two number of sets",
                     what, size, ways, unit);
@@ -300,12 +299,12 @@ bool p5_config_check(const struct p5_config *c, char *error, size_t error_size)
                                       error_size))
         return false;
     if (c->write_buffers > P5_MAX_WRITE_BUFFERS)
-        return fail(error, error_size, "P5 model write_buffers: %" PRIu32 " (expected 1-%d)",
+        return p5_config_fail(error, error_size, "P5 model write_buffers: %" PRIu32 " (expected 1-%d)",
                     c->write_buffers, P5_MAX_WRITE_BUFFERS);
     if (c->dcache.line < 8 || c->icache.line < 8)
-        return fail(error, error_size, "P5 model cache lines must be at least 8 bytes");
+        return p5_config_fail(error, error_size, "P5 model cache lines must be at least 8 bytes");
     if ((uint64_t)c->dcache_banks * 4 > c->dcache.line)
-        return fail(error, error_size,
+        return p5_config_fail(error, error_size,
                     "P5 model dcache_banks: %" PRIu32 " banks of 4 bytes exceed the %" PRIu32
                     "-byte line",
                     c->dcache_banks, c->dcache.line);

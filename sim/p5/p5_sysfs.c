@@ -4,7 +4,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,16 +16,6 @@ struct host_cache {
     struct p5_cache_config geometry;
 };
 
-__attribute__((format(printf, 3, 4))) static bool fail(char *error, size_t error_size,
-                                                       const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(error, error_size, fmt, ap);
-    va_end(ap);
-    return false;
-}
-
 /* The first line of DIR/NAME, without its newline. */
 static bool read_line(const char *dir, const char *name, char *out, size_t out_size, char *path,
                       size_t path_size, char *error, size_t error_size)
@@ -34,11 +23,11 @@ static bool read_line(const char *dir, const char *name, char *out, size_t out_s
     snprintf(path, path_size, "%s/%s", dir, name);
     FILE *f = fopen(path, "r");
     if (!f)
-        return fail(error, error_size, "%s: %s", path, strerror(errno));
+        return p5_config_fail(error, error_size, "%s: %s", path, strerror(errno));
     bool ok = fgets(out, (int)out_size, f) != NULL;
     fclose(f);
     if (!ok)
-        return fail(error, error_size, "%s: empty (expected one value)", path);
+        return p5_config_fail(error, error_size, "%s: empty (expected one value)", path);
     out[strcspn(out, "\n")] = '\0';
     return true;
 }
@@ -68,7 +57,7 @@ static bool read_value(const char *dir, const char *name, bool suffix, uint32_t 
     if (!read_line(dir, name, text, sizeof text, path, sizeof path, error, error_size))
         return false;
     if (!parse_value(text, suffix, value))
-        return fail(error, error_size, "%s: '%s' (expected %s)", path, text,
+        return p5_config_fail(error, error_size, "%s: '%s' (expected %s)", path, text,
                     suffix ? "a size in bytes such as 32K" : "a decimal number");
     return true;
 }
@@ -87,7 +76,7 @@ static bool read_cache(const char *dir, struct host_cache *cache, char *error, s
         return false;
     cache->level = level;
     if (cache->geometry.line == 0)
-        return fail(error, error_size, "%s/coherency_line_size: 0 (expected a line size)", dir);
+        return p5_config_fail(error, error_size, "%s/coherency_line_size: 0 (expected a line size)", dir);
     if (cache->geometry.ways == 0) /* Linux: fully associative */
         cache->geometry.ways = cache->geometry.size / cache->geometry.line;
     return true;
@@ -118,7 +107,7 @@ bool p5_config_read_host_caches(const char *cache_dir, struct p5_config *config,
 {
     DIR *dir = opendir(cache_dir);
     if (!dir)
-        return fail(error, error_size, "%s: %s", cache_dir, strerror(errno));
+        return p5_config_fail(error, error_size, "%s: %s", cache_dir, strerror(errno));
     bool have_d = false, have_i = false, ok = true;
     config->l2_size = 0; /* no L2 unless the host has one */
     struct dirent *entry;
@@ -136,7 +125,7 @@ bool p5_config_read_host_caches(const char *cache_dir, struct p5_config *config,
     if (!ok)
         return false;
     if (!have_d || !have_i)
-        return fail(error, error_size, "%s: no level-1 %s cache (expected an index* directory of level 1)",
+        return p5_config_fail(error, error_size, "%s: no level-1 %s cache (expected an index* directory of level 1)",
                     cache_dir, have_d ? "instruction" : "data");
     return p5_config_check(config, error, error_size);
 }
