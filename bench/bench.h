@@ -11,11 +11,22 @@
 #include <stdio.h>
 
 #include "pmu/msr.h"
+#include "pmu/netburst_pmu.h"
 
 enum bench_cpu { BENCH_NETBURST, BENCH_P5 };
 
 enum bench_stmt_kind {
     STMT_CPU, STMT_WRMSR, STMT_RDMSR, STMT_RDPMC, STMT_THREAD, STMT_EVENT, STMT_TICK,
+    STMT_WRMEM, STMT_RDMEM, STMT_RETIRE, STMT_INTERRUPT,
+};
+
+/* The retiring instruction of a `retire` statement. */
+struct bench_retire {
+    uint64_t eip;
+    uint8_t tags;                /* NB_TAG_* bits */
+    bool ia32e;
+    bool has_regs;               /* some REG=VALUE given; the others are 0 */
+    uint64_t regs[NB_NUM_REGS];
 };
 
 struct bench_stmt {
@@ -29,6 +40,9 @@ struct bench_stmt {
     int event;           /* netburst: index into nb_events; p5: the event code */
     uint16_t mask;       /* netburst sub-event bits */
     uint32_t count;      /* event */
+    uint64_t addr;       /* wrmem, rdmem */
+    unsigned size;       /* wrmem, rdmem: 1, 2, 4 or 8 bytes */
+    struct bench_retire retire;
 };
 
 struct bench_script {

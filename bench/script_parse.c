@@ -15,7 +15,9 @@
 #include "pmu/p5_events.h"
 #include "pmu/p5_pmu.h"
 
-enum { MAX_TOKENS = 16, MAX_LINE = 4096 };
+/* A retire statement names up to 17 registers besides its verb, thread,
+ * eip, tag and mode. */
+enum { MAX_TOKENS = 24, MAX_LINE = 4096 };
 
 struct parser {
     const char *path;
@@ -317,6 +319,188 @@ static int parse_tick(struct parser *p, struct bench_stmt *st)
     return rc;
 }
 
+/* wrmem, rdmem, retire and interrupt drive the NetBurst's sampling. */
+static int need_netburst(struct parser *p)
+{
+    if (p->script->cpu == BENCH_NETBURST)
+        return BENCH_OK;
+    return fail(p, "'%s' needs cpu netburst (the P5 has no DS save area or sampling)",
+                p->tokens[0]);
+}
+
+/* SIZE of a memory access: 1, 2, 4 or 8 bytes. */
+static int size_arg(struct parser *p, const char *text, unsigned *size)
+{
+    uint64_t v;
+    if (!parse_number(text, 8, &v) || (v & (v - 1)) || v == 0)
+        return fail(p, "expected SIZE 1, 2, 4 or 8 (bytes), got '%s'", text);
+    *size = (unsigned)v;
+    return BENCH_OK;
+}
+
+static uint64_t size_max(unsigned size)
+{
+    return size == 8 ? UINT64_MAX : (1ull << (8 * size)) - 1;
+}
+
+static int parse_wrmem(struct parser *p, struct bench_stmt *st)
+{
+    int rc = need_netburst(p);
+    if (rc == BENCH_OK)
+        rc = expect_tokens(p, 4, 4, "wrmem ADDR SIZE VALUE");
+    if (rc == BENCH_OK)
+        rc = number_arg(p, p->tokens[1], "ADDR", UINT64_MAX, &st->addr);
+    if (rc == BENCH_OK)
+        rc = size_arg(p, p->tokens[2], &st->size);
+    return rc == BENCH_OK ? number_arg(p, p->tokens[3], "VALUE", size_max(st->size), &st->value)
+                          : rc;
+}
+
+static int parse_rdmem(struct parser *p, struct bench_stmt *st)
+{
+    int rc = need_netburst(p);
+    if (rc == BENCH_OK)
+        rc = expect_tokens(p, 3, 3, "rdmem ADDR SIZE");
+    if (rc == BENCH_OK)
+        rc = number_arg(p, p->tokens[1], "ADDR", UINT64_MAX, &st->addr);
+    return rc == BENCH_OK ? size_arg(p, p->tokens[2], &st->size) : rc;
+}
+
+/* REG=VALUE names of `retire`: the 32-bit and the 64-bit name of each
+ * register of a PEBS record; R8-R15 have only the 64-bit one. */
+static const struct {
+    const char *name32, *name64;
+} register_names[NB_NUM_REGS] = {
+    [NB_REG_FLAGS] = {"eflags", "rflags"}, [NB_REG_AX] = {"eax", "rax"},
+    [NB_REG_BX] = {"ebx", "rbx"}, [NB_REG_CX] = {"ecx", "rcx"}, [NB_REG_DX] = {"edx", "rdx"},
+    [NB_REG_SI] = {"esi", "rsi"}, [NB_REG_DI] = {"edi", "rdi"}, [NB_REG_BP] = {"ebp", "rbp"},
+    [NB_REG_SP] = {"esp", "rsp"}, [NB_REG_R8] = {NULL, "r8"}, [NB_REG_R9] = {NULL, "r9"},
+    [NB_REG_R10] = {NULL, "r10"}, [NB_REG_R11] = {NULL, "r11"}, [NB_REG_R12] = {NULL, "r12"},
+    [NB_REG_R13] = {NULL, "r13"}, [NB_REG_R14] = {NULL, "r14"}, [NB_REG_R15] = {NULL, "r15"},
+};
+
+static const struct {
+    const char *name;
+    uint8_t tags;
+} tag_names[] = {
+    {"tagged", NB_TAG_FRONT_END | NB_TAG_EXECUTION | NB_TAG_REPLAY},
+    {"tagged=front_end", NB_TAG_FRONT_END},
+    {"tagged=execution", NB_TAG_EXECUTION},
+    {"tagged=replay", NB_TAG_REPLAY},
+};
+
+static int register_index(const char *token)
+{
+    const char *eq = strchr(token, '=');
+    size_t n = eq ? (size_t)(eq - token) : 0;
+    for (int reg = 0; reg < NB_NUM_REGS; reg++) {
+        const char *names[2] = {register_names[reg].name32, register_names[reg].name64};
+        for (int k = 0; k < 2; k++)
+            if (names[k] && strlen(names[k]) == n && strncmp(token, names[k], n) == 0)
+                return reg;
+    }
+    return -1;
+}
+
+static int retire_tag(struct parser *p, const char *token, struct bench_retire *r, bool *seen)
+{
+    for (size_t i = 0; i < sizeof tag_names / sizeof tag_names[0]; i++) {
+        if (strcmp(token, tag_names[i].name) != 0)
+            continue;
+        if (*seen)
+            return fail(p, "'%s' repeats an option already given", token);
+        *seen = true;
+        r->tags = tag_names[i].tags;
+        return 1;
+    }
+    return 0;
+}
+
+static int retire_register(struct parser *p, const char *token, struct bench_retire *r,
+                           uint32_t *given)
+{
+    int reg = register_index(token);
+    if (reg < 0)
+        return fail(p, "unexpected '%s' (expected thread=T, eip=ADDR, tagged[=front_end|"
+                       "execution|replay], ia32e or REG=VALUE with REG eflags, eax ... esp, "
+                       "or their 64-bit names and r8-r15)", token);
+    if (*given & (1u << reg))
+        return fail(p, "'%s' repeats an option already given", token);
+    *given |= 1u << reg;
+    r->has_regs = true;
+    return number_arg(p, strchr(token, '=') + 1, token, UINT64_MAX, &r->regs[reg]);
+}
+
+/* Registers and EIP beyond 32 bits, and R8-R15, need IA-32e mode. */
+static int check_retire_width(struct parser *p, const struct bench_retire *r, uint32_t given)
+{
+    if (r->ia32e)
+        return BENCH_OK;
+    if (r->eip > UINT32_MAX)
+        return fail(p, "eip=0x%llx needs ia32e (a 32-bit linear address is at most 0xffffffff)",
+                    (unsigned long long)r->eip);
+    for (int reg = 0; reg < NB_NUM_REGS; reg++)
+        if ((given & (1u << reg)) && (reg >= NB_REG_R8 || r->regs[reg] > UINT32_MAX))
+            return fail(p, "%s=0x%llx needs ia32e (outside IA-32e mode the registers are "
+                           "32 bits and R8-R15 do not exist)",
+                        register_names[reg].name32 ? register_names[reg].name32
+                                                   : register_names[reg].name64,
+                        (unsigned long long)r->regs[reg]);
+    return BENCH_OK;
+}
+
+static int retire_option(struct parser *p, const char *token, struct bench_stmt *st,
+                         bool seen[2], uint32_t *given)
+{
+    struct bench_retire *r = &st->retire;
+    uint64_t value;
+    int got = retire_tag(p, token, r, &seen[0]);
+    if (got)
+        return got == 1 ? BENCH_OK : got;
+    if (strcmp(token, "ia32e") == 0) {
+        if (!nb_model_info(p->script->model)->addr64)
+            return fail(p, "ia32e needs a 64-bit model (3, 4 or 6), not model %d",
+                        p->script->model);
+        r->ia32e = true;
+        return BENCH_OK;
+    }
+    if ((got = keyed_number(p, token, "eip", UINT64_MAX, &value)) != 0) {
+        if (got == 1 && seen[1])
+            return fail(p, "'%s' repeats an option already given", token);
+        seen[1] = true;
+        r->eip = value;
+        return got == 1 ? BENCH_OK : got;
+    }
+    if (strncmp(token, "thread=", 7) == 0)
+        return thread_arg(p, token + 7, &st->thread);
+    return retire_register(p, token, r, given);
+}
+
+static int parse_retire(struct parser *p, struct bench_stmt *st)
+{
+    int rc = need_netburst(p);
+    bool seen[2] = {false, false}; /* tagged, eip= */
+    uint32_t given = 0;
+    for (int i = 1; rc == BENCH_OK && i < p->n_tokens; i++)
+        rc = retire_option(p, p->tokens[i], st, seen, &given);
+    if (rc == BENCH_OK && !seen[1])
+        rc = fail(p, "expected 'retire [thread=T] eip=ADDR [tagged[=MECHANISM]] [ia32e] "
+                     "[REG=VALUE ...]': eip= is missing");
+    return rc == BENCH_OK ? check_retire_width(p, &st->retire, given) : rc;
+}
+
+static int parse_interrupt(struct parser *p, struct bench_stmt *st)
+{
+    int rc = need_netburst(p);
+    if (rc == BENCH_OK)
+        rc = expect_tokens(p, 1, 2, "interrupt [thread=T]");
+    if (rc != BENCH_OK || p->n_tokens == 1)
+        return rc;
+    if (strncmp(p->tokens[1], "thread=", 7) != 0)
+        return fail(p, "unexpected '%s' (expected thread=T)", p->tokens[1]);
+    return thread_arg(p, p->tokens[1] + 7, &st->thread);
+}
+
 static const struct {
     const char *verb;
     int (*parse)(struct parser *p, struct bench_stmt *st);
@@ -325,6 +509,8 @@ static const struct {
     [STMT_RDMSR] = {"rdmsr", parse_rdmsr}, [STMT_RDPMC] = {"rdpmc", parse_rdpmc},
     [STMT_THREAD] = {"thread", parse_thread}, [STMT_EVENT] = {"event", parse_event},
     [STMT_TICK] = {"tick", parse_tick},
+    [STMT_WRMEM] = {"wrmem", parse_wrmem}, [STMT_RDMEM] = {"rdmem", parse_rdmem},
+    [STMT_RETIRE] = {"retire", parse_retire}, [STMT_INTERRUPT] = {"interrupt", parse_interrupt},
 };
 
 const char *bench_stmt_verb(enum bench_stmt_kind kind)
@@ -347,8 +533,8 @@ static int parse_statement(struct parser *p, struct bench_stmt *st)
     if (p->script->n_stmts == 0)
         return fail(p, "expected 'cpu netburst ...' or 'cpu p5' as the first statement, got '%s'",
                     verb);
-    return fail(p, "unknown statement '%s' (expected cpu, wrmsr, rdmsr, rdpmc, thread, event "
-                   "or tick)", verb);
+    return fail(p, "unknown statement '%s' (expected cpu, wrmsr, rdmsr, rdpmc, thread, event, "
+                   "tick, wrmem, rdmem, retire or interrupt)", verb);
 }
 
 static void tokenize(struct parser *p, char *line)

@@ -122,6 +122,45 @@ static int do_event(struct runner *r, const struct bench_stmt *st)
     return BENCH_OK;
 }
 
+/* ---- sampling: memory, retirements, interrupts */
+
+static int do_wrmem(struct runner *r, const struct bench_stmt *st)
+{
+    if (!sim_memory_write(&r->nb->memory, st->addr, st->size, st->value))
+        return fail_at(r, BENCH_RUNTIME_ERROR, st->line, "out of memory");
+    return BENCH_OK;
+}
+
+static void do_rdmem(struct runner *r, const struct bench_stmt *st)
+{
+    uint64_t value = sim_memory_read(&r->nb->memory, st->addr, st->size);
+    print(r, "@%llu rdmem 0x%llx = 0x%0*llx\n", (unsigned long long)cycles(r),
+          (unsigned long long)st->addr, (int)(2 * st->size), (unsigned long long)value);
+}
+
+static int do_retire(struct runner *r, const struct bench_stmt *st)
+{
+    const struct bench_retire *br = &st->retire;
+    struct nb_retirement retirement = {
+        .eip = br->eip, .tags = br->tags, .ia32e = br->ia32e,
+        .regs = br->has_regs ? br->regs : NULL,
+    };
+    if (!nb_pmu_retire(r->nb, st->thread, &retirement))
+        return fail_at(r, BENCH_RUNTIME_ERROR, st->line, "out of memory");
+    return BENCH_OK;
+}
+
+static void do_interrupt(struct runner *r, const struct bench_stmt *st)
+{
+    struct nb_pmi_sample sample;
+    unsigned long long c = (unsigned long long)cycles(r);
+    if (nb_pmu_take_pmi(r->nb, st->thread, &sample))
+        print(r, "@%llu interrupt thread=%d delivered=%llu eip=0x%llx\n", c, st->thread,
+              (unsigned long long)sample.delivered, (unsigned long long)sample.eip);
+    else
+        print(r, "@%llu interrupt thread=%d none\n", c, st->thread);
+}
+
 /* ---- waveform */
 
 static void note_usage(struct runner *r)
@@ -225,6 +264,9 @@ static void one_cycle(struct runner *r)
             if (r->nb->last.pmi[c] & (1u << t))
                 print(r, "@%llu pmi thread=%d counter=%d\n", (unsigned long long)r->nb->cycles,
                       t, c);
+    for (int t = 0; t < 2; t++)
+        if (r->nb->last.pebs_pmi & (1u << t))
+            print(r, "@%llu pmi thread=%d pebs\n", (unsigned long long)r->nb->cycles, t);
 }
 
 static int execute(struct runner *r, const struct bench_stmt *st)
@@ -243,6 +285,16 @@ static int execute(struct runner *r, const struct bench_stmt *st)
         return BENCH_OK;
     case STMT_EVENT:
         return do_event(r, st);
+    case STMT_WRMEM:
+        return do_wrmem(r, st);
+    case STMT_RDMEM:
+        do_rdmem(r, st);
+        return BENCH_OK;
+    case STMT_RETIRE:
+        return do_retire(r, st);
+    case STMT_INTERRUPT:
+        do_interrupt(r, st);
+        return BENCH_OK;
     case STMT_TICK:
         for (uint64_t i = 0; i < st->value; i++)
             one_cycle(r);

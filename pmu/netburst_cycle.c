@@ -10,6 +10,7 @@
 
 #include "netburst_events.h"
 #include "netburst_fields.h"
+#include "netburst_metrics.h"
 #include "netburst_pmu.h"
 
 static unsigned active_threads(const struct nb_pmu *pmu)
@@ -56,6 +57,22 @@ static uint32_t run_detectors(struct nb_pmu *pmu, uint8_t bus[NB_NUM_ESCRS])
     return due;
 }
 
+/* An overflow with OVF_PMI arms a PMI for those threads.  On IQ_COUNTER4,
+ * for a thread IA32_PEBS_ENABLE enables PEBS, it arms the PEBS microassist
+ * instead: the retirement logic then waits for the next tagged uop, and the
+ * interrupt comes from the buffer's threshold (seed 002, "Precise
+ * event-based sampling"; SDM 18.18.8). */
+static void arm_on_overflow(struct nb_pmu *pmu, int c)
+{
+    uint8_t threads = cccr_pmi_threads(pmu->cccr[c]);
+    if (c == NB_PEBS_COUNTER) {
+        uint8_t precise = threads & pmu->pebs_threads;
+        pmu->pebs_armed |= precise;
+        threads &= (uint8_t)~precise;
+    }
+    pmu->pmi_armed[c] |= threads;
+}
+
 /* Stages 2-4 once the filter has given the increment: the counter adds
  * it; a PMI armed by an earlier overflow is delivered on this next
  * increment ("the PMI is generated on the next event count after the
@@ -70,6 +87,7 @@ static bool add_increment(struct nb_pmu *pmu, int c, unsigned increment)
         return false;
     if (pmu->pmi_armed[c]) {
         report->pmi[c] = pmu->pmi_armed[c];
+        nb_pmu_note_pmi(pmu, pmu->pmi_armed[c]);
         pmu->pmi_armed[c] = 0;
     }
     uint64_t sum = pmu->counter[c] + increment;
@@ -78,7 +96,7 @@ static bool add_increment(struct nb_pmu *pmu, int c, unsigned increment)
         return false;
     report->overflow[c] = true;
     pmu->cccr[c] |= CCCR_OVF;
-    pmu->pmi_armed[c] |= cccr_pmi_threads(pmu->cccr[c]);
+    arm_on_overflow(pmu, c);
     return true;
 }
 
@@ -132,6 +150,12 @@ void nb_pmu_tick(struct nb_pmu *pmu)
     }
     if (overflowed)
         start_cascaded(pmu, overflowed);
+    /* A PEBS record that reached the interrupt threshold this cycle. */
+    if (pmu->pebs_pmi_raised) {
+        pmu->last.pebs_pmi = pmu->pebs_pmi_raised;
+        nb_pmu_note_pmi(pmu, pmu->pebs_pmi_raised);
+        pmu->pebs_pmi_raised = 0;
+    }
 
     pmu->n_occurrences = 0;
     pmu->cycles++;

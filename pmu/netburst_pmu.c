@@ -9,6 +9,7 @@
 
 #include "netburst_events.h"
 #include "netburst_fields.h"
+#include "netburst_metrics.h"
 
 /* IA32_MISC_ENABLE: bit 7 performance monitoring available, bit 11 BTS
  * unavailable, bit 12 PEBS unavailable; read-only (SDM Vol. 3B, the
@@ -66,6 +67,7 @@ bool nb_pmu_init(struct nb_pmu *pmu, struct nb_config config)
     pmu->thread[0] = (struct nb_thread){.active = true, .cpl = 3};
     pmu->thread[1] = (struct nb_thread){.active = false, .cpl = 3};
     refresh_thread_contexts(pmu);
+    sim_memory_init(&pmu->memory);
     return true;
 }
 
@@ -74,6 +76,7 @@ void nb_pmu_fini(struct nb_pmu *pmu)
     free(pmu->occurrences);
     pmu->occurrences = NULL;
     pmu->n_occurrences = pmu->cap_occurrences = 0;
+    sim_memory_fini(&pmu->memory);
 }
 
 static uint64_t escr_writable_bits(const struct nb_config *config)
@@ -135,6 +138,18 @@ static uint64_t plain_writable_bits(const struct nb_config *config, uint32_t msr
     default: /* MSR_TC_PRECISE_EVENT */
         return LOW32;
     }
+}
+
+/* ENABLE_PEBS_MY_THR (25) and ENABLE_PEBS_OTH_THR (26) name threads
+ * relative to the writer (SDM-old 18.19.3); pmubench's writes come from
+ * logical processor 0, so "my thread" is thread 0.  Disabling PEBS for a
+ * thread also drops an armed assist. */
+static void write_pebs_enable(struct nb_pmu *pmu, uint64_t value)
+{
+    pmu->pebs_enable = value;
+    pmu->pebs_threads = (uint8_t)(((value & PEBS_ENABLE_PEBS) ? 1 : 0) |
+                                  ((value & PEBS_ENABLE_OTH_THR) ? 2 : 0));
+    pmu->pebs_armed &= pmu->pebs_threads;
 }
 
 static int counter_of(uint32_t msr, uint32_t base)
@@ -231,6 +246,8 @@ static void write_cccr(struct nb_pmu *pmu, int counter, uint64_t value)
     pmu->edge_history[counter] = false;
     pmu->edge_high &= ~(1u << counter);
     pmu->pmi_armed[counter] &= cccr_pmi_threads(value);
+    if (counter == NB_PEBS_COUNTER)
+        pmu->pebs_armed &= cccr_pmi_threads(value);
     nb_pmu_counters_changed(pmu);
 }
 
@@ -254,6 +271,8 @@ msr_status nb_pmu_wrmsr(struct nb_pmu *pmu, uint32_t msr, uint64_t value)
         pmu->counter[counter] = value & PMU_COUNTER_MASK;
     } else if (msr == MSR_IA32_MISC_ENABLE) {
         pmu->misc_enable = (pmu->misc_enable & MISC_READ_ONLY) | (value & ~MISC_READ_ONLY);
+    } else if (msr == MSR_IA32_PEBS_ENABLE) {
+        write_pebs_enable(pmu, value);
     } else {
         memcpy((char *)pmu + plain_registers[plain_register(msr)].offset, &value, sizeof value);
     }

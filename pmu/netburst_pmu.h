@@ -2,8 +2,10 @@
  * detector (ESCR) -> filter (CCCR) -> counter -> overflow -> PMI -> cascade.
  * docs/semantics.md describes every rule and its source.
  *
- * Typical use: inject the cycle's event occurrences with nb_pmu_event(),
- * then end the cycle with nb_pmu_tick(); nb_pmu->last tells what happened.
+ * Typical use: inject the cycle's event occurrences with nb_pmu_event()
+ * and its retirements with nb_pmu_retire(), then end the cycle with
+ * nb_pmu_tick(); nb_pmu->last tells what happened.  Sampling (PEBS records
+ * in pmu->memory, pending PMIs) is in netburst_sampling.c.
  */
 #ifndef PMU_NETBURST_PMU_H
 #define PMU_NETBURST_PMU_H
@@ -15,6 +17,7 @@
 #include "escr_detector.h"
 #include "msr.h"
 #include "netburst_msrs.h"
+#include "sim_memory.h"
 
 struct nb_config {
     int model;  /* CPUID family 15 model: 0, 1, 2, 3, 4 or 6 */
@@ -33,9 +36,49 @@ struct nb_cycle_report {
     uint8_t increment[NB_NUM_COUNTERS];
     bool overflow[NB_NUM_COUNTERS];
     uint8_t pmi[NB_NUM_COUNTERS];    /* bit t: PMI delivered to thread t */
+    uint8_t pebs_pmi;                /* bit t: PEBS-threshold PMI delivered to thread t */
     bool counted[NB_NUM_COUNTERS];   /* the counter was enabled this cycle; last:
                                       * a tick clears the fields before it and
                                       * rewrites it only when ENABLEs change */
+};
+
+/* The general registers of a PEBS record after EFLAGS and EIP, in the
+ * record's order (SDM Vol. 3B, figures "PEBS Record Format" and "64-bit
+ * PEBS Record Format"); R8-R15 exist in the 64-bit record only. */
+enum nb_reg {
+    NB_REG_FLAGS, NB_REG_AX, NB_REG_BX, NB_REG_CX, NB_REG_DX, NB_REG_SI, NB_REG_DI,
+    NB_REG_BP, NB_REG_SP, NB_REG_R8, NB_REG_R9, NB_REG_R10, NB_REG_R11, NB_REG_R12,
+    NB_REG_R13, NB_REG_R14, NB_REG_R15, NB_NUM_REGS
+};
+
+/* The tagging mechanisms that can mark a uop (SDM 18.18.7, at-retirement
+ * counting); a uop may carry several tags. */
+enum {
+    NB_TAG_FRONT_END = 1u << 0,
+    NB_TAG_EXECUTION = 1u << 1,
+    NB_TAG_REPLAY = 1u << 2,
+};
+
+/* One retiring instruction, as the timing model reports it. */
+struct nb_retirement {
+    uint64_t eip;          /* its linear address */
+    uint8_t tags;          /* NB_TAG_* bits of its tagged uop, 0 if untagged */
+    bool ia32e;            /* retired in IA-32e mode: 64-bit DS save area and record */
+    const uint64_t *regs;  /* NB_NUM_REGS values at the start of the instruction, or
+                            * NULL when unknown: a PEBS record then holds zeros */
+};
+
+/* A PMI delivered to a thread and not yet taken (IEBS). */
+struct nb_pending_pmi {
+    bool pending;
+    uint64_t since;        /* the cycle (count of completed cycles) that delivered it */
+};
+
+/* What taking a pending PMI samples: when it was delivered and the EIP
+ * retiring when it is taken. */
+struct nb_pmi_sample {
+    uint64_t delivered;    /* cycle number printed with the PMI */
+    uint64_t eip;          /* the thread's last retired EIP (0 before any) */
 };
 
 struct nb_pmu {
@@ -64,6 +107,14 @@ struct nb_pmu {
     uint32_t edge_high;                  /* bit c: edge_history[c] is true */
     uint32_t counted_mask;               /* bit c: last.counted[c] */
     uint8_t thread_context[2];           /* escr_context_of an occurrence by each thread now */
+
+    /* Sampling (docs/semantics.md, "PEBS" and "IEBS"). */
+    struct sim_memory memory;            /* holds the DS save area and PEBS buffer */
+    uint8_t pebs_threads;                /* bit t: IA32_PEBS_ENABLE enables PEBS for thread t */
+    uint8_t pebs_armed;                  /* bit t: the next tagged retirement of t takes the assist */
+    uint8_t pebs_pmi_raised;             /* bit t: a record reached the threshold this cycle */
+    uint64_t last_eip[2];                /* each thread's last retired EIP */
+    struct nb_pending_pmi pending[2];
 
     struct nb_occurrence *occurrences;   /* this cycle's; reset by each tick */
     size_t n_occurrences, cap_occurrences;
@@ -103,6 +154,24 @@ bool nb_pmu_event(struct nb_pmu *pmu, int event, uint16_t mask, int thread, uint
 /* Ends the current cycle: runs detectors, filters, counters, overflow,
  * PMI delivery and cascading, and fills pmu->last. */
 void nb_pmu_tick(struct nb_pmu *pmu);
+
+/* Reports one retiring instruction of `thread` in the current cycle: call
+ * in retirement order, before the cycle's nb_pmu_tick.  With PEBS armed for
+ * the thread and the uop tagged by the mechanism IQ_COUNTER4 counts, the
+ * microassist writes a PEBS record (docs/semantics.md, "PEBS").  False
+ * for an unknown thread or when out of memory. */
+bool nb_pmu_retire(struct nb_pmu *pmu, int thread, const struct nb_retirement *r);
+
+/* IEBS: whether a delivered PMI waits for `thread`; *since gets its
+ * cycle.  Taking it clears it and samples the thread's last retired EIP:
+ * the model calls nb_pmu_take_pmi when its interrupt is taken (the skid).
+ * nb_pmu_take_pmi returns false when none was pending. */
+bool nb_pmu_pending_pmi(const struct nb_pmu *pmu, int thread, uint64_t *since);
+bool nb_pmu_take_pmi(struct nb_pmu *pmu, int thread, struct nb_pmi_sample *sample);
+
+/* Notes PMIs delivered to `threads` (bit t: thread t) this cycle as
+ * pending; used by the cycle pipeline. */
+void nb_pmu_note_pmi(struct nb_pmu *pmu, uint8_t threads);
 
 /* Recomputes the per-counter derived state (enabled, escr_readers,
  * complemented) from the CCCRs; run after anything changes ENABLE or the

@@ -48,7 +48,7 @@ if [ $? -eq 2 ] && grep -q '^usage: pmubench COMMAND' "$tmp/cli.err"; then pass;
 printf 'cpu p5\nwrmsr CESR 0x1c0\ntick 3\nrdmsr CTR0\n' >"$tmp/p5.pmu"
 if [ "$(pmubench run - <"$tmp/p5.pmu")" = "@3 rdmsr 0x12 = 0x0000000000000003" ]; then pass; else fail "run - (stdin)"; fi
 printf 'cpu p5\nbogus\n' >"$tmp/bad.pmu"
-expect 2 "<stdin>:2: unknown statement 'bogus' (expected cpu, wrmsr, rdmsr, rdpmc, thread, event or tick)" -- run - <"$tmp/bad.pmu"
+expect 2 "<stdin>:2: unknown statement 'bogus' (expected cpu, wrmsr, rdmsr, rdpmc, thread, event, tick, wrmem, rdmem, retire or interrupt)" -- run - <"$tmp/bad.pmu"
 
 # An unwritable waveform: status 1, nothing left behind.
 expect 1 "$tmp/none/x.vcd: cannot create: No such file or directory" -- \

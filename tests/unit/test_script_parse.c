@@ -186,7 +186,7 @@ static void test_errors(void **state)
               "t.pmu:2: 'cpu' must be the first statement and appear once");
     parse_err("cpu netburst\n# c\n\nfrob 1\n",
               "t.pmu:4: unknown statement 'frob' (expected cpu, wrmsr, rdmsr, rdpmc, thread, "
-              "event or tick)");
+              "event, tick, wrmem, rdmem, retire or interrupt)");
     parse_err("cpu netburst\nwrmsr 010 1\n",
               "t.pmu:2: expected an MSR address or name (e.g. 0x360 or MSR_BPU_CCCR0), got "
               "'010'");
@@ -256,8 +256,8 @@ static void test_errors(void **state)
     parse_err("cpu p5\nevent branch_retired:MMTP\n",
               "t.pmu:2: unknown P5 event 'branch_retired:MMTP' (expected a name of seed 001 "
               "Table 3.2 such as data_read_miss, or a defined code such as 0x03)");
-    parse_err("cpu netburst\ntick 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n",
-              "t.pmu:2: too many tokens (at most 15)");
+    parse_err("cpu netburst\ntick 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24\n",
+              "t.pmu:2: too many tokens (at most 23)");
 }
 
 /* A line with a NUL byte is an error, not silently cut. */
