@@ -19,7 +19,7 @@
 
 static const char stat_usage[] =
     "usage: pmubench stat [-m MODEL] [-F NAME=VALUE]... -e EVENT[,EVENT...]... [--region N]\n"
-    "                     [-x SEP | --json] [-o FILE] (--trace FILE | -- PROGRAM [ARGS...])\n"
+    "                     [-x SEP | --json] [-o FILE] (--trace FILE [--trace FILE] | -- PROGRAM [ARGS...])\n"
     "       pmubench stat --backend msr [--cpu N] [--msr-device PATH] -e EVENT[,EVENT...]...\n"
     "                     [-x SEP | --json] [-o FILE] -- PROGRAM [ARGS...]\n"
     "  counts events (names as 'pmubench list' shows them, with or without the\n"
@@ -29,7 +29,9 @@ static const char stat_usage[] =
     "                    with PRESET willamette, willamette0, northwood (default),\n"
     "                    prescott or prescott4, docs/netburst-model.md\n"
     "  -F NAME=VALUE     set one model parameter (the model's docs list them)\n"
-    "  --trace FILE      simulate a recorded trace; '-- PROGRAM' records one first\n"
+    "  --trace FILE      simulate a recorded trace; '-- PROGRAM' records one first;\n"
+    "                    a second --trace runs on the NetBurst's logical processor 1\n"
+    "                    (Hyper-Threading)\n"
     "  --region N        count only inside region N (its begin to end markers)\n"
     "  -x SEP            one line per event: VALUE SEP SEP EVENT SEP SEP (perf stat -x)\n"
     "  --json            {\"model\", \"trace\", \"counts\": {EVENT: COUNT}}\n"
@@ -46,7 +48,8 @@ struct stat_args {
     int n_params;
     char *events[MAX_EVENTS];  /* the user's strings, split at commas */
     int n_events;
-    const char *trace;
+    const char *traces[2];     /* --trace, once or (NetBurst, Hyper-Threading) twice */
+    int n_traces;
     long region;
     const char *separator;
     bool json;
@@ -110,8 +113,11 @@ static int value_option(struct stat_args *args, int argc, char **argv, int *i)
         args->params[args->n_params++] = value;
     } else if (strcmp(option, "-e") == 0)
         return add_events(args, value);
-    else if (strcmp(option, "--trace") == 0)
-        args->trace = value;
+    else if (strcmp(option, "--trace") == 0) {
+        if (args->n_traces == 2)
+            return usage_error("%s", "at most two --trace (the two logical processors)");
+        args->traces[args->n_traces++] = value;
+    }
     else if (strcmp(option, "--region") == 0) {
         if (!parse_number(value, UINT32_MAX, &args->region))
             return usage_error("bad --region '%s' (expected a region number, 0 to 4294967295)",
@@ -169,12 +175,12 @@ static int check_args(const struct stat_args *args)
 {
     if (args->n_events == 0)
         return usage_error("no events (%s)", "-e EVENT[,EVENT...]");
-    if (!args->trace == !args->program)
-        return usage_error("%s", args->trace ? "--trace FILE or '-- PROGRAM', not both"
-                                             : "nothing to count (--trace FILE or -- PROGRAM)");
+    if (!args->n_traces == !args->program)
+        return usage_error("%s", args->n_traces ? "--trace FILE or '-- PROGRAM', not both"
+                                                : "nothing to count (--trace FILE or -- PROGRAM)");
     if (args->json && args->separator)
         return usage_error("%s", "--json or -x, not both");
-    if (args->hardware && args->trace)
+    if (args->hardware && args->n_traces)
         return usage_error("%s", "--backend msr counts a program's run, not a trace");
     if (args->hardware && args->region != STAT_WHOLE_TRACE)
         return usage_error("%s", "--region needs the simulated model (a trace's markers)");
@@ -206,7 +212,7 @@ static const char *default_prefix(const struct stat_model *model)
 static int plan_events(const struct stat_args *args, const struct stat_model *model,
                        struct alloc_request *requests, struct alloc_plan *plan)
 {
-    struct nb_config config = {model->netburst.model, false};
+    struct nb_config config = {model->netburst.model, args->n_traces == 2};
     char error[1024], text[1024];
     for (int i = 0; i < args->n_events; i++) {
         const char *event = args->events[i];
@@ -334,6 +340,7 @@ static int record_program(char **program, char *trace, size_t size, int *exit_st
 struct stat_report {
     const char *model;        /* "p5", "host" or "msr" */
     const char *trace;        /* NULL when counted on hardware */
+    const char *trace1;       /* logical processor 1's, or NULL */
     const struct stat_args *args;
     const uint64_t *counts;
     const struct alloc_plan *plan;
@@ -349,6 +356,10 @@ static void print_json(FILE *out, const struct stat_report *r)
         json_fprint_string(out, r->trace);
     else
         fprintf(out, "null");
+    if (r->trace1) {
+        fprintf(out, ", \"trace_thread1\": ");
+        json_fprint_string(out, r->trace1);
+    }
     fprintf(out, ", \"runs\": %d, \"counts\": {", r->plan->n_runs);
     for (int i = 0; i < r->args->n_events; i++) {
         fprintf(out, "%s", i ? ", " : "");
@@ -368,7 +379,11 @@ static void print_separated(FILE *out, const struct stat_report *r)
 
 static void print_table(FILE *out, const struct stat_report *r)
 {
-    if (r->trace)
+    if (r->trace1)
+        fprintf(out, "\n Simulated %s counts for traces '%s' (thread 0) and '%s' (thread 1) (%d "
+                     "run%s of the traces", r->model, r->trace, r->trace1, r->plan->n_runs,
+                r->plan->n_runs == 1 ? "" : "s");
+    else if (r->trace)
         fprintf(out, "\n Simulated %s counts for trace '%s' (%d run%s of the trace", r->model,
                 r->trace, r->plan->n_runs, r->plan->n_runs == 1 ? "" : "s");
     else
@@ -381,9 +396,13 @@ static void print_table(FILE *out, const struct stat_report *r)
         fprintf(out, " %20llu      %s\n", (unsigned long long)r->counts[i],
                 event_key(r->args->events[i]));
     if (r->trace) {
-        fprintf(out, "\n %20llu      instructions simulated per run\n %20llu      clocks per run\n",
-                (unsigned long long)r->totals->instructions,
-                (unsigned long long)r->totals->cycles);
+        fprintf(out, "\n %20llu      instructions simulated per run\n",
+                (unsigned long long)(r->totals->instructions[0] + r->totals->instructions[1]));
+        if (r->trace1)
+            fprintf(out, " %20llu      of thread 0, %llu of thread 1\n",
+                    (unsigned long long)r->totals->instructions[0],
+                    (unsigned long long)r->totals->instructions[1]);
+        fprintf(out, " %20llu      clocks per run\n", (unsigned long long)r->totals->cycles);
         if (r->args->region != STAT_WHOLE_TRACE)
             fprintf(out, " %20llu      entries into region %ld\n",
                     (unsigned long long)r->totals->region_entries, r->args->region);
@@ -434,23 +453,27 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
     int rc;
     char recorded[PATH_MAX];
     int exit_status = 0;
-    const char *trace = args->trace;
-    if (!trace) {
+    const char *traces[2] = {args->traces[0], args->traces[1]};
+    int n_traces = args->n_traces;
+    if (!n_traces) {
         if ((rc = record_program(argv + args->program, recorded, sizeof recorded, &exit_status)))
             return rc;
-        trace = recorded;
+        traces[0] = recorded;
+        n_traces = 1;
     }
-    struct stat_totals totals = {0};
+    struct stat_totals totals = {{0, 0}, 0, 0};
     char error[1024];
-    bool ok = stat_simulate(trace, model, plan, args->region, counts, &totals, error,
+    bool ok = stat_simulate(traces, n_traces, model, plan, args->region, counts, &totals, error,
                             sizeof error);
-    if (!args->trace)
+    if (!args->n_traces)
         unlink(recorded);
     if (!ok) {
         fprintf(stderr, "pmubench stat: %s\n", error);
         return 2;
     }
-    struct stat_report report = {args->model, args->trace ? args->trace : argv[args->program],
+    struct stat_report report = {args->model,
+                                 args->n_traces ? args->traces[0] : argv[args->program],
+                                 args->n_traces == 2 ? args->traces[1] : NULL,
                                  args, counts, plan, &totals};
     rc = write_report(&report);
     return rc ? rc : exit_status;
@@ -474,8 +497,8 @@ static int count_hardware(const struct stat_args *args, const struct stat_model 
         fprintf(stderr, "pmubench stat: --backend msr: %s\n", error);
         return 2;
     }
-    struct stat_totals none = {0};
-    struct stat_report report = {"msr", NULL, args, counts, plan, &none};
+    struct stat_totals none = {{0, 0}, 0, 0};
+    struct stat_report report = {"msr", NULL, NULL, args, counts, plan, &none};
     int rc = write_report(&report);
     return rc ? rc : exit_status;
 }
@@ -491,6 +514,9 @@ int cmd_stat(int argc, char **argv)
     struct stat_model model;
     if ((rc = configure_model(&args, &model)))
         return rc;
+    if (args.n_traces == 2 && model.pmu == PMU_P5)
+        return usage_error("%s", "two --trace need the NetBurst model (-m netburst...): the P5 "
+                                 "has one processor");
     struct alloc_request requests[MAX_EVENTS];
     struct alloc_plan plan;
     if ((rc = plan_events(&args, &model, requests, &plan)))

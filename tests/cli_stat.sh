@@ -17,6 +17,10 @@ expect 2 "pmubench stat: bad --backend 'gpu' (expected sim or msr)" -- stat --ba
 expect 2 "pmubench stat: bad --region '-1' (expected a region number, 0 to 4294967295)" -- \
     stat --region -1
 expect 2 "pmubench stat: bad --cpu 'x' (expected a CPU number)" -- stat --cpu x
+expect 2 "pmubench stat: at most two --trace (the two logical processors)" -- \
+    stat -e branches --trace a --trace b --trace c
+expect 2 "pmubench stat: two --trace need the NetBurst model (-m netburst...): the P5 has one processor" -- \
+    stat -e branches --trace a --trace b
 expect 2 "pmubench stat: 'netburst::instr_retired:NBOGUSNTAG': not an event of the model's PMU (-m)" -- \
     stat -e netburst::instr_retired:NBOGUSNTAG --trace x.trace
 expect 2 "pmubench stat: 'p5::branches': not an event of the model's PMU (-m)" -- \
@@ -89,6 +93,15 @@ $branches,,branch_retired:MMTP:MMNP:MMTM:MMNM,," ]; then pass; else fail "stat -
         stat -m netburst-pentium-m -e instr_retired:NBOGUSNTAG --trace "$trace"
     expect 2 "pmubench stat: netburst::instr_completed:NBOGUS: event instr_completed does not exist on model 2 (it needs netburst_p: models 3, 4, 6)" -- \
         stat -m netburst-northwood -e instr_completed:NBOGUS --trace "$trace"
+    # Two traces are the NetBurst's two logical processors: each thread's
+    # instr_retired is its own trace's instructions.
+    if [ -f "$tmp/regions32.trace" ]; then
+        insns32=$(pmubench trace info --json "$tmp/regions32.trace" | sed -n 's/.*"instructions": \([0-9]*\),.*/\1/p')
+        expect 0 "" -- stat -m netburst -e instr_retired:NBOGUSNTAG:t0,instr_retired:NBOGUSNTAG:t1 -x , \
+            --trace "$trace" --trace "$tmp/regions32.trace"
+        if [ "$(cat "$tmp/cli.out")" = "$insns,,instr_retired:NBOGUSNTAG:t0,,
+$insns32,,instr_retired:NBOGUSNTAG:t1,," ]; then pass; else fail "stat with two traces: $(cat "$tmp/cli.out")"; fi
+    fi
     # stat and p5mon program the same model through the same library: their
     # counts of one trace agree to the count (compare: every difference 0).
     printf '(p5mon\ntrace = %s;\nrepetitions = 2;\ninstructions_executed = yes;\nbranches = yes;\ndata_read = yes;\nend)\n' \

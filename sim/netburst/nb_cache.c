@@ -45,6 +45,15 @@ long nb_cache_find(struct nb_cache *c, uint64_t key)
     return i;
 }
 
+long nb_cache_peek(const struct nb_cache *c, uint64_t key)
+{
+    uint32_t first = (uint32_t)(key & (c->sets - 1)) * c->ways;
+    for (uint32_t i = first; i < first + c->ways; i++)
+        if (c->keys[i] == key + 1)
+            return i;
+    return -1;
+}
+
 long nb_cache_insert(struct nb_cache *c, uint64_t key, uint64_t *evicted, bool *had)
 {
     uint32_t first = (uint32_t)(key & (c->sets - 1)) * c->ways;

@@ -25,6 +25,9 @@ void nb_cache_free(struct nb_cache *c);
 /* The entry holding `key` (made most recently used), or -1. */
 long nb_cache_find(struct nb_cache *c, uint64_t key);
 
+/* The entry holding `key`, or -1, leaving the LRU order as it is. */
+long nb_cache_peek(const struct nb_cache *c, uint64_t key);
+
 /* Puts `key` in its set's least recently used way and returns the entry;
  * *evicted gets the key it replaced and *had whether there was one.  The
  * entry's state and data are still the replaced key's. */

@@ -8,8 +8,6 @@
 
 #include "sim/netburst/nb_machine.h"
 
-enum role { ROLE_LOAD, ROLE_COMPUTE, ROLE_STA, ROLE_STD };
-
 /* The unit of each class (latencies: set_latencies()); `full` units
  * schedule on whole cycles (seed 000 5.3: only the fast ALUs' schedulers
  * work in half cycles). */
@@ -29,7 +27,7 @@ static const struct {
     [NB_CLASS_SIMD_INTEGER] = {NB_UNIT_FP_EXEC, true},
 };
 
-static void set_latencies(struct nb_core *core, const struct nbm_config *c)
+static void set_latencies(struct nb_machine *m, const struct nbm_config *c)
 {
     const uint32_t cycles[NB_NUM_CLASSES] = {
         [NB_CLASS_SHIFT] = c->shift_latency, [NB_CLASS_MULTIPLY] = c->multiply_latency,
@@ -39,87 +37,85 @@ static void set_latencies(struct nb_core *core, const struct nbm_config *c)
         [NB_CLASS_SIMD_INTEGER] = c->simd_integer_latency,
     };
     for (int k = 0; k < NB_NUM_CLASSES; k++) {
-        core->latency_half[k] = 2 * cycles[k];
-        core->occupancy_half[k] = 2; /* pipelined: a new uop every cycle */
+        m->latency_half[k] = 2 * cycles[k];
+        m->occupancy_half[k] = 2; /* pipelined: a new uop every cycle */
     }
-    core->latency_half[NB_CLASS_FAST] = 1; /* half a cycle (seed 000 5.3.1) */
-    core->occupancy_half[NB_CLASS_FAST] = 1;
-    core->occupancy_half[NB_CLASS_DIVIDE] = core->latency_half[NB_CLASS_DIVIDE];
-    core->occupancy_half[NB_CLASS_FP_DIVIDE] = core->latency_half[NB_CLASS_FP_DIVIDE];
+    m->latency_half[NB_CLASS_FAST] = 1; /* half a cycle (seed 000 5.3.1) */
+    m->occupancy_half[NB_CLASS_FAST] = 1;
+    m->occupancy_half[NB_CLASS_DIVIDE] = m->latency_half[NB_CLASS_DIVIDE];
+    m->occupancy_half[NB_CLASS_FP_DIVIDE] = m->latency_half[NB_CLASS_FP_DIVIDE];
 }
 
-static uint64_t ring_size(uint64_t at_least)
+static bool units_init(struct nb_machine *m)
 {
-    uint64_t n = 1;
-    while (n < at_least)
-        n *= 2;
-    return n;
-}
-
-static bool core_init(struct nb_core *core, const struct nbm_config *c)
-{
-    memset(core, 0, sizeof *core);
-    uint64_t n = ring_size((c->rob > c->uop_queue ? c->rob : c->uop_queue) + 1);
-    core->ring_mask = n - 1;
-    core->retire_ring = calloc(n, sizeof *core->retire_ring);
-    core->alloc_ring = calloc(n, sizeof *core->alloc_ring);
-    core->load_free = calloc(c->load_buffers, sizeof *core->load_free);
-    bool ok = core->retire_ring && core->alloc_ring && core->load_free;
     for (int u = 0; u < NB_NUM_UNITS; u++) {
-        struct nb_unit *unit = &core->units[u];
+        struct nb_unit *unit = &m->units[u];
         unit->copies = u == NB_UNIT_FAST_ALU ? 2 : 1;
-        for (int k = 0; k < unit->copies && ok; k++) {
+        for (int k = 0; k < unit->copies; k++) {
             unit->stamp[k] = malloc(NB_UNIT_WINDOW * sizeof *unit->stamp[k]);
-            ok = unit->stamp[k] != NULL;
-            if (ok)
-                memset(unit->stamp[k], 0xff, NB_UNIT_WINDOW * sizeof *unit->stamp[k]);
+            if (!unit->stamp[k])
+                return false;
+            memset(unit->stamp[k], 0xff, NB_UNIT_WINDOW * sizeof *unit->stamp[k]);
         }
     }
-    set_latencies(core, c);
+    set_latencies(m, m->config);
+    return true;
+}
+
+static void units_free(struct nb_machine *m)
+{
+    for (int u = 0; u < NB_NUM_UNITS; u++)
+        for (int k = 0; k < 2; k++) {
+            free(m->units[u].stamp[k]);
+            m->units[u].stamp[k] = NULL;
+        }
+}
+
+/* The shared structures (Optimization manual ch. 1: trace cache, BTB,
+ * execution units, caches) and the logical processors. */
+static bool shared_init(struct nb_machine *m, const struct nbm_config *c)
+{
+    bool ok = nb_cache_init(&m->tc, c->tc_uops / c->tc_line_uops, c->tc_ways) &&
+              nb_cache_init(&m->btb, c->btb_entries, c->btb_ways) && units_init(m) &&
+              nb_memory_init(m, c);
+    if (ok && m->threads == 2)
+        ok = nb_arbiter_init(&m->fetch) && nb_arbiter_init(&m->alloc) &&
+             nb_arbiter_init(&m->retire);
     return ok;
 }
 
-static void core_free(struct nb_core *core)
-{
-    free(core->retire_ring);
-    free(core->alloc_ring);
-    free(core->load_free);
-    for (int u = 0; u < NB_NUM_UNITS; u++)
-        for (int k = 0; k < 2; k++)
-            free(core->units[u].stamp[k]);
-    memset(core, 0, sizeof *core);
-}
-
 bool nb_machine_init(struct nb_machine *m, const struct nbm_config *c, struct nb_pmu *pmu,
-                     struct nbm_result *result)
+                     int threads, struct nbm_result *result)
 {
     memset(m, 0, sizeof *m);
     m->config = c;
     m->result = result;
-    bool events = nb_events_init(&m->events, pmu);
-    bool fe = events && nb_frontend_init(&m->fe, c);
-    bool bp = fe && nb_predictor_init(&m->bp, c);
-    bool core = bp && core_init(&m->core, c);
-    bool mem = core && nb_memory_init(&m->mem, c);
-    if (mem)
+    m->threads = threads;
+    m->cur = &m->lp[0];
+    if (!nb_events_init(&m->events, pmu, threads))
+        return false;
+    bool ok = shared_init(m, c);
+    for (int t = 0; t < threads && ok; t++)
+        ok = nb_lp_init(&m->lp[t], t, c);
+    if (ok) {
+        nb_set_shared(m, threads == 2);
         return true;
-    if (core)
-        core_free(&m->core);
-    if (bp)
-        nb_predictor_free(&m->bp);
-    if (fe)
-        nb_frontend_free(&m->fe);
-    if (events)
-        nb_events_free(&m->events);
+    }
+    nb_machine_free(m);
     return false;
 }
 
 void nb_machine_free(struct nb_machine *m)
 {
-    nb_memory_free(&m->mem);
-    core_free(&m->core);
-    nb_predictor_free(&m->bp);
-    nb_frontend_free(&m->fe);
+    for (int t = 0; t < m->threads; t++)
+        nb_lp_free(&m->lp[t]);
+    nb_arbiter_free(&m->fetch);
+    nb_arbiter_free(&m->alloc);
+    nb_arbiter_free(&m->retire);
+    nb_memory_free(m);
+    units_free(m);
+    nb_cache_free(&m->tc);
+    nb_cache_free(&m->btb);
     nb_events_free(&m->events);
 }
 
@@ -133,18 +129,35 @@ static bool unit_free(const uint32_t *stamp, uint64_t h, uint32_t occupancy)
     return true;
 }
 
-/* The first half cycle from `earliest` a copy of the unit is free for
- * `occupancy` half cycles; reserves it. */
-static uint64_t reserve(struct nb_unit *u, uint64_t earliest, uint32_t occupancy, bool full)
+static inline uint64_t reserve_before(struct nb_unit *u, uint64_t earliest, uint32_t occupancy,
+                                      bool full, uint64_t limit)
 {
     uint64_t h = full ? (earliest + 1) & ~1ull : earliest;
-    for (;; h += full ? 2 : 1)
+    for (; h < limit; h += full ? 2 : 1)
         for (int k = 0; k < u->copies; k++)
             if (unit_free(u->stamp[k], h, occupancy)) {
                 for (uint32_t i = 0; i < occupancy; i++)
                     u->stamp[k][(h + i) & (NB_UNIT_WINDOW - 1)] = (uint32_t)(h + i);
                 return h;
             }
+    return UINT64_MAX;
+}
+
+static uint64_t reserve(struct nb_unit *u, uint64_t earliest, uint32_t occupancy, bool full)
+{
+    return reserve_before(u, earliest, occupancy, full, UINT64_MAX);
+}
+
+uint64_t nb_reserve(struct nb_unit *u, uint64_t earliest, uint32_t occupancy, bool full,
+                    uint64_t limit)
+{
+    return reserve_before(u, earliest, occupancy, full, limit);
+}
+
+struct nb_unit *nb_class_unit(struct nb_machine *m, enum nb_class cls, bool *full)
+{
+    *full = class_unit[cls].full;
+    return &m->units[class_unit[cls].unit];
 }
 
 /* ---- allocation */
@@ -152,32 +165,50 @@ static uint64_t reserve(struct nb_unit *u, uint64_t earliest, uint32_t occupancy
 /* Cycles the allocator waits for a store buffer entry: resource_stall SBFULL. */
 static uint64_t store_buffer(struct nb_machine *m, uint64_t a)
 {
-    const struct nb_memory *mem = &m->mem;
-    uint32_t n = m->config->store_buffers;
-    if (mem->n_stores + m->core.pending_stores < n)
+    const struct nb_lp *lp = m->cur;
+    const struct nb_store_buffer *sb = &lp->sb;
+    uint64_t in_flight = sb->n_stores + lp->core.pending_stores;
+    if (in_flight < lp->limits.store_buffers)
         return a;
-    uint64_t freed = mem->stores[(mem->n_stores + m->core.pending_stores) % n].drain + 1;
+    uint64_t freed = sb->stores[(in_flight - lp->limits.store_buffers) & sb->mask].drain + 1;
     for (; a < freed; a++)
-        nb_event(&m->events, a, NB_SBFULL, m->user, 1);
+        nb_event(&m->events, a, NB_SBFULL, lp->level, 1);
     return a;
 }
 
-static uint64_t allocate(struct nb_machine *m, uint64_t seq, uint64_t q, enum role role)
+/* The cycle uop `seq` can allocate: in order, alloc_width a cycle, once
+ * its ROB entry (and load buffer) is free. */
+static uint64_t alloc_cycle(const struct nb_machine *m, uint64_t seq, uint64_t q,
+                            enum nb_role role)
 {
     const struct nbm_config *c = m->config;
-    struct nb_core *core = &m->core;
+    const struct nb_lp *lp = m->cur;
+    const struct nb_core *core = &lp->core;
     uint64_t a = q + c->queue_to_alloc;
     if (a < core->last_alloc)
         a = core->last_alloc;
     if (a == core->last_alloc && core->alloc_in_cycle >= c->alloc_width)
         a++;
-    if (seq >= c->rob && core->retire_ring[(seq - c->rob) & core->ring_mask] + 1 > a)
-        a = core->retire_ring[(seq - c->rob) & core->ring_mask] + 1;
-    if (role == ROLE_LOAD && core->load_seq >= c->load_buffers &&
-        core->load_free[core->load_seq % c->load_buffers] + 1 > a)
-        a = core->load_free[core->load_seq % c->load_buffers] + 1;
-    if (role == ROLE_STA)
+    uint32_t rob = lp->limits.rob, loads = lp->limits.load_buffers;
+    if (seq >= rob && core->retire_ring[(seq - rob) & core->ring_mask] + 1 > a)
+        a = core->retire_ring[(seq - rob) & core->ring_mask] + 1;
+    if (role == NB_ROLE_LOAD && core->load_seq >= loads &&
+        core->load_free[(core->load_seq - loads) & core->load_mask] + 1 > a)
+        a = core->load_free[(core->load_seq - loads) & core->load_mask] + 1;
+    return a;
+}
+
+static inline uint64_t allocate(struct nb_machine *m, uint64_t seq, uint64_t q, enum nb_role role,
+                                uint64_t limit)
+{
+    struct nb_core *core = &m->cur->core;
+    uint64_t a = alloc_cycle(m, seq, q, role);
+    if (role == NB_ROLE_STA && limit == UINT64_MAX) /* the wrong path's take none */
         a = store_buffer(m, a);
+    if (a > core->last_alloc && m->shared && a < limit)
+        a = nb_arbiter_claim(&m->alloc, a, m->cur->id);
+    if (a >= limit)
+        return UINT64_MAX;
     if (a > core->last_alloc) {
         core->last_alloc = a;
         core->alloc_in_cycle = 0;
@@ -185,6 +216,12 @@ static uint64_t allocate(struct nb_machine *m, uint64_t seq, uint64_t q, enum ro
     core->alloc_in_cycle++;
     core->alloc_ring[seq & core->ring_mask] = a;
     return a;
+}
+
+uint64_t nb_allocate(struct nb_machine *m, uint64_t seq, uint64_t q, enum nb_role role,
+                     uint64_t limit)
+{
+    return allocate(m, seq, q, role, limit);
 }
 
 /* ---- one instruction */
@@ -214,13 +251,13 @@ static void shape_of(const struct trace_insn *insn, const struct nb_op *op, stru
     s->computes = left - 2 * s->stores;
 }
 
-static enum role role_of(const struct shape *s, unsigned k)
+static enum nb_role role_of(const struct shape *s, unsigned k)
 {
     if (k < s->loads)
-        return ROLE_LOAD;
+        return NB_ROLE_LOAD;
     if (k < s->loads + s->computes)
-        return ROLE_COMPUTE;
-    return (k - s->loads - s->computes) % 2 ? ROLE_STD : ROLE_STA;
+        return NB_ROLE_COMPUTE;
+    return (k - s->loads - s->computes) % 2 ? NB_ROLE_STD : NB_ROLE_STA;
 }
 
 struct timing {
@@ -236,16 +273,16 @@ static uint64_t exec_earliest(const struct nb_machine *m, uint64_t alloc)
 static void front_and_allocate(struct nb_machine *m, const struct trace_insn *insn,
                                const struct nb_op *op, const struct shape *s, struct timing *t)
 {
-    struct nb_core *core = &m->core;
-    nb_fetch_begin(m, insn, op);
+    struct nb_core *core = &m->cur->core;
+    nb_fetch_begin(m, insn->address, insn->length, op);
     core->pending_stores = 0;
     for (unsigned k = 0; k < s->n; k++) {
         uint64_t seq = core->uop_seq++;
-        enum role role = role_of(s, k);
-        t->alloc[k] = allocate(m, seq, nb_fetch_uop(m, op, seq), role);
-        if (role == ROLE_LOAD)
+        enum nb_role role = role_of(s, k);
+        t->alloc[k] = allocate(m, seq, nb_fetch_uop(m, op, seq, UINT64_MAX), role, UINT64_MAX);
+        if (role == NB_ROLE_LOAD)
             t->load_seq[k] = core->load_seq++;
-        if (role == ROLE_STA)
+        if (role == NB_ROLE_STA)
             core->pending_stores++;
     }
 }
@@ -257,9 +294,9 @@ static uint64_t sources(const struct nb_machine *m, const struct nb_op *op, uint
     uint64_t ready = 0;
     for (uint32_t regs = op->regs_read; regs; regs &= regs - 1) {
         int r = __builtin_ctz(regs);
-        if (m->core.reg_ready[r] > ready)
-            ready = m->core.reg_ready[r];
-        if (m->core.reg_miss[r] && m->core.reg_ready[r] > schedule)
+        if (m->cur->core.reg_ready[r] > ready)
+            ready = m->cur->core.reg_ready[r];
+        if (m->cur->core.reg_miss[r] && m->cur->core.reg_ready[r] > schedule)
             *replay = true;
     }
     return ready;
@@ -273,9 +310,9 @@ static uint64_t execute_loads(struct nb_machine *m, const struct nb_op *op,
     for (unsigned j = 0; j < s->n_load; j++) {
         unsigned k = j < s->loads ? j : s->loads - 1; /* extra accesses: the last load uop */
         uint64_t from = s->loads ? exec_earliest(m, t->alloc[k]) : exec_earliest(m, t->alloc[0]);
-        uint64_t start = reserve(&m->core.units[NB_UNIT_LOAD], from > src ? from : src, 2, true);
+        uint64_t start = reserve(&m->units[NB_UNIT_LOAD], from > src ? from : src, 2, true);
         if (op->simd)
-            nb_event(&m->events, start / 2, NB_MOVES_P2, m->user, 1);
+            nb_event(&m->events, start / 2, NB_MOVES_P2, m->cur->level, 1);
         uint64_t data = nb_load(m, s->load[j], start, missed);
         if (s->loads)
             t->done_half[k] = data;
@@ -292,13 +329,12 @@ static const enum nb_slot fp_slot[] = {
     [NB_FP_KIND_MMX64] = NB_MMX64, [NB_FP_KIND_MMX128] = NB_MMX128,
 };
 
-/* The execution events of a computing uop starting at `start`. */
-static void compute_events(struct nb_machine *m, const struct nb_op *op, uint64_t start)
+void nb_compute_events(struct nb_machine *m, const struct nb_op *op, uint64_t start)
 {
     if (op->cls == NB_CLASS_FP_MOVE)
-        nb_event(&m->events, start / 2, NB_MOVES_P0, m->user, 1);
+        nb_event(&m->events, start / 2, NB_MOVES_P0, m->cur->level, 1);
     else if (op->fp_kind != NB_FP_KIND_NONE)
-        nb_event(&m->events, start / 2, fp_slot[op->fp_kind], m->user, 1);
+        nb_event(&m->events, start / 2, fp_slot[op->fp_kind], m->cur->level, 1);
 }
 
 /* The computing uops, a dependent chain; the first is replayed when an
@@ -306,14 +342,13 @@ static void compute_events(struct nb_machine *m, const struct nb_op *op, uint64_
 static uint64_t execute_computes(struct nb_machine *m, const struct nb_op *op,
                                  const struct shape *s, struct timing *t, uint64_t ready)
 {
-    struct nb_core *core = &m->core;
-    struct nb_unit *unit = &core->units[class_unit[op->cls].unit];
+    struct nb_unit *unit = &m->units[class_unit[op->cls].unit];
     for (unsigned k = s->loads; k < s->loads + s->computes; k++) {
         uint64_t from = exec_earliest(m, t->alloc[k]);
-        uint64_t start = reserve(unit, from > ready ? from : ready, core->occupancy_half[op->cls],
+        uint64_t start = reserve(unit, from > ready ? from : ready, m->occupancy_half[op->cls],
                                  class_unit[op->cls].full);
-        compute_events(m, op, start);
-        ready = start + core->latency_half[op->cls];
+        nb_compute_events(m, op, start);
+        ready = start + m->latency_half[op->cls];
         t->done_half[k] = ready;
     }
     return ready;
@@ -327,11 +362,11 @@ static void execute_stores(struct nb_machine *m, const struct nb_op *op, const s
         unsigned k = first + 2 * (j < s->stores ? j : s->stores - 1);
         uint64_t sta_from = s->stores ? exec_earliest(m, t->alloc[k]) : data_half;
         uint64_t std_from = s->stores ? exec_earliest(m, t->alloc[k + 1]) : data_half;
-        uint64_t sta = reserve(&m->core.units[NB_UNIT_STORE],
+        uint64_t sta = reserve(&m->units[NB_UNIT_STORE],
                                sta_from > address_half ? sta_from : address_half, 2, true);
         uint64_t data = std_from > data_half ? std_from : data_half;
         if (op->simd)
-            nb_event(&m->events, data / 2, NB_MOVES_P0, m->user, 1);
+            nb_event(&m->events, data / 2, NB_MOVES_P0, m->cur->level, 1);
         nb_store_execute(m, s->store[j], sta, data);
         if (s->stores) {
             t->done_half[k] = sta + 2;
@@ -343,7 +378,7 @@ static void execute_stores(struct nb_machine *m, const struct nb_op *op, const s
 static void execute(struct nb_machine *m, const struct nb_op *op, const struct shape *s,
                     struct timing *t)
 {
-    struct nb_core *core = &m->core;
+    struct nb_core *core = &m->cur->core;
     unsigned first_compute = s->computes ? s->loads : 0;
     bool replay = false, missed = false;
     uint64_t src = sources(m, op, exec_earliest(m, t->alloc[first_compute]), &replay);
@@ -362,28 +397,35 @@ static void execute(struct nb_machine *m, const struct nb_op *op, const struct s
 
 /* ---- retirement */
 
-static uint64_t retire_uop(struct nb_machine *m, uint64_t done_half)
+uint64_t nb_retire_slot(struct nb_machine *m, uint64_t r)
 {
-    struct nb_core *core = &m->core;
-    uint64_t r = (done_half + 1) / 2 + 1; /* the cycle after it completes */
+    struct nb_core *core = &m->cur->core;
     if (r < core->last_retire)
         r = core->last_retire;
     if (r == core->last_retire && core->retire_in_cycle >= m->config->retire_width)
         r++;
+    if (r > core->last_retire && m->shared)
+        r = nb_arbiter_claim(&m->retire, r, m->cur->id);
     if (r > core->last_retire) {
         core->last_retire = r;
         core->retire_in_cycle = 0;
     }
     core->retire_in_cycle++;
-    nb_event(&m->events, r, NB_UOPS_RETIRED, m->user, 1);
+    return r;
+}
+
+static uint64_t retire_uop(struct nb_machine *m, uint64_t done_half)
+{
+    uint64_t r = nb_retire_slot(m, (done_half + 1) / 2 + 1); /* the cycle after it completes */
+    nb_event(&m->events, r, NB_UOPS_RETIRED, m->cur->level, 1);
     return r;
 }
 
 static void store_retire(struct nb_machine *m, uint64_t r)
 {
     uint64_t drain = nb_store_retire(m, r);
-    if (drain + 1 > m->core.end)
-        m->core.end = drain + 1;
+    if (drain + 1 > m->cur->core.end)
+        m->cur->core.end = drain + 1;
 }
 
 /* retired_branch_type and retired_mispred_branch_type, by branch kind. */
@@ -403,30 +445,29 @@ static void branch_events(struct nb_machine *m, const struct nb_op *op, struct n
     if (op->branch == X86_BRANCH_NONE)
         return;
     static const enum nb_slot outcome[2][2] = {{NB_BR_MMNP, NB_BR_MMNM}, {NB_BR_MMTP, NB_BR_MMTM}};
-    nb_event(&m->events, r, outcome[p.taken][p.mispredicted], m->user, 1);
+    nb_event(&m->events, r, outcome[p.taken][p.mispredicted], m->cur->level, 1);
     if (p.mispredicted)
-        nb_event(&m->events, r, NB_MISPRED, m->user, 1);
+        nb_event(&m->events, r, NB_MISPRED, m->cur->level, 1);
     if (op->branch >= sizeof branch_type / sizeof branch_type[0] || !branch_type[op->branch].type)
         return;
-    nb_event(&m->events, r, branch_type[op->branch].type, m->user, 1);
+    nb_event(&m->events, r, branch_type[op->branch].type, m->cur->level, 1);
     if (p.mispredicted && branch_type[op->branch].mispredicted != NB_NUM_SLOTS)
-        nb_event(&m->events, r, branch_type[op->branch].mispredicted, m->user, 1);
+        nb_event(&m->events, r, branch_type[op->branch].mispredicted, m->cur->level, 1);
 }
 
 static void retire(struct nb_machine *m, const struct nb_op *op, const struct shape *s,
                    const struct timing *t, struct nb_prediction p)
 {
-    struct nb_core *core = &m->core;
-    const struct nbm_config *c = m->config;
+    struct nb_core *core = &m->cur->core;
     uint64_t seq = core->uop_seq - s->n, r = 0;
     unsigned stores = 0;
     for (unsigned k = 0; k < s->n; k++) {
         r = retire_uop(m, t->done_half[k]);
         core->retire_ring[(seq + k) & core->ring_mask] = r;
-        enum role role = role_of(s, k);
-        if (role == ROLE_LOAD)
-            core->load_free[t->load_seq[k] % c->load_buffers] = r;
-        if (role == ROLE_STD && stores < s->n_store) {
+        enum nb_role role = role_of(s, k);
+        if (role == NB_ROLE_LOAD)
+            core->load_free[t->load_seq[k] & core->load_mask] = r;
+        if (role == NB_ROLE_STD && stores < s->n_store) {
             store_retire(m, r);
             stores++;
         }
@@ -435,43 +476,43 @@ static void retire(struct nb_machine *m, const struct nb_op *op, const struct sh
         store_retire(m, r);
     if (r + 1 > core->end)
         core->end = r + 1;
-    nb_event(&m->events, r, NB_INSTR_RETIRED, m->user, 1);
-    nb_event(&m->events, r, NB_INSTR_COMPLETED, m->user, 1);
+    nb_event(&m->events, r, NB_INSTR_RETIRED, m->cur->level, 1);
+    nb_event(&m->events, r, NB_INSTR_COMPLETED, m->cur->level, 1);
     branch_events(m, op, p, r);
 }
 
 void nb_instruction(struct nb_machine *m, const struct trace_insn *insn, const struct nb_op *op)
 {
-    struct nb_frontend *fe = &m->fe;
-    m->user = insn->cpl != 0;
-    nb_events_advance(&m->events, fe->redirect > fe->t ? fe->redirect : fe->t);
+    struct nb_lp *lp = m->cur;
+    lp->level = (uint8_t)(lp->id << 1 | (insn->cpl != 0));
     struct shape s;
     shape_of(insn, op, &s);
-    struct nb_prediction p = {false, false};
+    struct nb_prediction p = {false, false, 0};
     if (op->branch != X86_BRANCH_NONE)
-        p = nb_predict(&m->bp, insn, op);
+        p = nb_predict(m, insn, op);
     struct timing t; /* front_and_allocate() and execute() set every uop's times */
     front_and_allocate(m, insn, op, &s, &t);
     nb_fetch_end(m, op, p.taken || p.mispredicted);
     execute(m, op, &s, &t);
+    retire(m, op, &s, &t, p);
     if (p.mispredicted) {
-        nb_frontend_redirect(m, (t.result_half + 1) / 2 + m->config->branch_redirect);
+        /* The clear and the wrong path wait for the next record (nb_wrongpath.c). */
+        lp->clear = (struct nb_pending_clear){true, p.followed, (t.result_half + 1) / 2};
         m->result->mispredicts++;
     }
-    retire(m, op, &s, &t, p);
-    m->result->instructions[0]++;
-    m->result->uops[0] += s.n;
+    m->result->instructions[lp->id]++;
+    m->result->uops[lp->id] += s.n;
 }
 
-void nb_drain(struct nb_machine *m)
+uint64_t nb_drain(struct nb_machine *m)
 {
-    struct nb_frontend *fe = &m->fe;
-    uint64_t end = m->core.end;
+    struct nb_frontend *fe = &m->cur->fe;
+    uint64_t end = m->cur->core.end;
     if (fe->t + (fe->in_cycle ? 1 : 0) > end)
         end = fe->t + 1;
     if (fe->redirect > end)
         end = fe->redirect;
-    nb_events_advance(&m->events, end);
     fe->t = end;
     fe->in_cycle = 0;
+    return end;
 }

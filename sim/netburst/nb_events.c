@@ -63,16 +63,41 @@ static const struct {
     [NB_IOQ_WRITE] = {"IOQ_allocation", {"ALL_WRITE", "MEM_WB"}},
     [NB_DRDY_OWN] = {"FSB_data_activity", {"DRDY_OWN"}},
     [NB_DRDY_DRV] = {"FSB_data_activity", {"DRDY_DRV"}},
-    /* One logical processor: the other counts as halted (SDM note on
-     * TC_deliver_mode), so deliver is DI and build BI. */
-    [NB_TC_DI] = {"TC_deliver_mode", {"DI"}},
-    [NB_TC_BI] = {"TC_deliver_mode", {"BI"}},
+    /* The sub-event by both front ends' modes: tc_mask (resolve_tc_modes). */
+    [NB_TC_MODE] = {"TC_deliver_mode", {NULL}},
     [NB_MS_XFER] = {"tc_ms_xfer", {"CISC"}},
     [NB_UQ_BUILD] = {"uop_queue_writes", {"FROM_TC_BUILD"}},
     [NB_UQ_DELIVER] = {"uop_queue_writes", {"FROM_TC_DELIVER"}},
     [NB_UQ_ROM] = {"uop_queue_writes", {"FROM_ROM"}},
     [NB_SBFULL] = {"resource_stall", {"SBFULL"}},
+    [NB_CLEAR] = {"machine_clear", {"CLEAR"}},
+    [NB_UOPS_BOGUS] = {"uops_retired", {"BOGUS"}},
+    [NB_INSTR_BOGUS] = {"instr_retired", {"BOGUSNTAG"}},
+    [NB_COMPLETED_BOGUS] = {"instr_completed", {"BOGUS"}},
 };
+
+/* TC_deliver_mode's sub-event for logical processor 0's and 1's modes: a
+ * letter each, D(eliver), B(uild) or I(nactive; with one logical processor
+ * the other counts as halted: SDM note on TC_deliver_mode, so a single
+ * thread delivers in DI).  A front end in the microcode ROM is in none. */
+static bool resolve_tc_modes(struct nb_events *ev)
+{
+    static const char letter[] = {[NB_MODE_DELIVER] = 'D', [NB_MODE_BUILD] = 'B',
+                                  [NB_MODE_ROM] = 0, [NB_MODE_IDLE] = 'I'};
+    const struct nb_event *tc = &nb_events[ev->event[NB_TC_MODE]];
+    for (int m0 = 0; m0 < 4; m0++)
+        for (int m1 = 0; m1 < 4; m1++) {
+            char name[3] = {letter[m0], letter[m1], 0};
+            ev->tc_mask[m0][m1] = 0;
+            if (!name[0] || !name[1] || (m0 == NB_MODE_IDLE && m1 == NB_MODE_IDLE))
+                continue;
+            const struct nb_subevent *sub = nb_subevent_find(tc, name);
+            if (!sub)
+                return false;
+            ev->tc_mask[m0][m1] = (uint16_t)(1u << sub->bit);
+        }
+    return true;
+}
 
 static bool resolve(struct nb_events *ev)
 {
@@ -89,16 +114,20 @@ static bool resolve(struct nb_events *ev)
             ev->mask[s] |= (uint16_t)(1u << sub->bit);
         }
     }
-    return true;
+    return resolve_tc_modes(ev);
 }
 
-bool nb_events_init(struct nb_events *ev, struct nb_pmu *pmu)
+bool nb_events_init(struct nb_events *ev, struct nb_pmu *pmu, int threads)
 {
     memset(ev, 0, sizeof *ev);
     ev->pmu = pmu;
+    ev->threads = threads;
+    ev->active_until[0] = ev->active_until[1] = UINT64_MAX;
     ev->size = INITIAL_RING;
+    ev->levels = 2u * (unsigned)threads;
     ev->ring = calloc(ev->size, sizeof *ev->ring);
-    if (!ev->ring || !resolve(ev)) {
+    ev->counts = calloc(ev->size * ev->levels, sizeof *ev->counts);
+    if (!ev->ring || !ev->counts || !resolve(ev)) {
         nb_events_free(ev);
         return false;
     }
@@ -109,7 +138,9 @@ bool nb_events_init(struct nb_events *ev, struct nb_pmu *pmu)
 void nb_events_free(struct nb_events *ev)
 {
     free(ev->ring);
+    free(ev->counts);
     ev->ring = NULL;
+    ev->counts = NULL;
 }
 
 void nb_events_watch(struct nb_events *ev)
@@ -130,12 +161,21 @@ static bool grow(struct nb_events *ev)
 {
     uint64_t size = ev->size * 2;
     struct nb_bucket *ring = calloc(size, sizeof *ring);
-    if (!ring)
+    nb_counts *counts = calloc(size * ev->levels, sizeof *counts);
+    if (!ring || !counts) {
+        free(ring);
+        free(counts);
         return false;
-    for (uint64_t c = ev->now; c < ev->now + ev->size; c++)
+    }
+    for (uint64_t c = ev->now; c < ev->now + ev->size; c++) {
         ring[c & (size - 1)] = ev->ring[c & (ev->size - 1)];
+        memcpy(counts[(c & (size - 1)) * ev->levels], ev->counts[(c & (ev->size - 1)) * ev->levels],
+               ev->levels * sizeof *counts);
+    }
     free(ev->ring);
+    free(ev->counts);
     ev->ring = ring;
+    ev->counts = counts;
     ev->size = size;
     return true;
 }
@@ -148,76 +188,112 @@ static struct nb_bucket *bucket(struct nb_events *ev, uint64_t cycle)
     return &ev->ring[cycle & (ev->size - 1)];
 }
 
-bool nb_event_slow(struct nb_events *ev, uint64_t cycle, enum nb_slot slot, bool user,
+bool nb_event_slow(struct nb_events *ev, uint64_t cycle, enum nb_slot slot, unsigned level,
                    unsigned count)
 {
     struct nb_bucket *b = bucket(ev, cycle);
     if (!b)
         return false;
-    b->used[user] |= 1ull << slot;
-    b->count[user][slot] = (uint16_t)(b->count[user][slot] + count);
+    b->used[level] |= 1ull << slot;
+    uint16_t *n = &ev->counts[(cycle & (ev->size - 1)) * ev->levels + level][slot];
+    *n = (uint16_t)(*n + count);
     return true;
 }
 
-bool nb_events_frontend(struct nb_events *ev, uint64_t cycle, enum nb_fe_mode mode, bool user)
+bool nb_events_frontend(struct nb_events *ev, unsigned level, uint64_t cycle,
+                        enum nb_fe_mode mode)
 {
-    uint8_t state = (uint8_t)(mode | user << 2);
-    if (state == ev->frontend)
+    unsigned t = level >> 1;
+    uint8_t state = (uint8_t)(mode | (level & 1) << 2);
+    if (state == ev->frontend[t])
         return true;
     if (!bucket(ev, cycle))
         return false;
-    uint64_t from = ev->frontend_from > ev->now ? ev->frontend_from : ev->now;
+    uint64_t from = ev->frontend_from[t] > ev->now ? ev->frontend_from[t] : ev->now;
     for (uint64_t c = from; c < cycle; c++)
-        ev->ring[c & (ev->size - 1)].frontend = ev->frontend;
-    ev->frontend = state;
-    ev->frontend_from = cycle > ev->now ? cycle : ev->now;
+        ev->ring[c & (ev->size - 1)].frontend[t] = ev->frontend[t];
+    ev->frontend[t] = state;
+    ev->frontend_from[t] = cycle > ev->now ? cycle : ev->now;
     return true;
 }
 
-static void set_level(struct nb_pmu *pmu, bool user)
+void nb_events_thread_end(struct nb_events *ev, int thread, uint64_t cycle)
+{
+    ev->active_until[thread] = cycle;
+}
+
+/* Logical processor `t` active at `user` level in the PMU (ACTIVE_THREAD
+ * filtering and the ESCRs' T0/T1 OS/USR bits read this state). */
+static void set_level(struct nb_pmu *pmu, int t, bool user)
 {
     int cpl = user ? 3 : 0;
-    if (pmu->thread[0].cpl != cpl)
-        nb_pmu_set_thread(pmu, 0, true, cpl);
+    if (pmu->thread[t].cpl != cpl || !pmu->thread[t].active)
+        nb_pmu_set_thread(pmu, t, true, cpl);
 }
 
-static void report(struct nb_events *ev, struct nb_bucket *b, bool user)
+static void report(struct nb_events *ev, struct nb_bucket *b, unsigned level)
 {
-    set_level(ev->pmu, user);
-    for (uint64_t left = b->used[user]; left; left &= left - 1) {
+    int t = (int)(level >> 1);
+    uint16_t *count = ev->counts[(ev->now & (ev->size - 1)) * ev->levels + level];
+    set_level(ev->pmu, t, level & 1);
+    for (uint64_t left = b->used[level]; left; left &= left - 1) {
         int s = __builtin_ctzll(left);
-        nb_pmu_event(ev->pmu, ev->event[s], ev->mask[s], 0, b->count[user][s]);
-        b->count[user][s] = 0;
+        nb_pmu_event(ev->pmu, ev->event[s], ev->mask[s], t, count[s]);
+        count[s] = 0;
     }
-    b->used[user] = 0;
+    b->used[level] = 0;
 }
 
-/* The cycle's own events: RUNNING and the front end's mode. */
-static void report_cycle(struct nb_events *ev, uint8_t frontend)
+/* The cycle's own events: RUNNING for each active logical processor, at
+ * its front end's level, and TC_deliver_mode (thread independent:
+ * reported once, by the first active one). */
+/* Whether the PMU already has each logical processor active or not as it is now. */
+static bool activity_current(const struct nb_events *ev)
 {
-    static const int mode_slot[] = {[NB_MODE_DELIVER] = NB_TC_DI, [NB_MODE_BUILD] = NB_TC_BI,
-                                    [NB_MODE_ROM] = -1};
-    int slot = mode_slot[frontend & 3];
-    bool running = nb_watched(ev, NB_RUNNING);
-    bool mode = slot >= 0 && nb_watched(ev, (enum nb_slot)slot);
-    if (!running && !mode)
+    for (int t = 0; t < ev->threads; t++)
+        if (ev->pmu->thread[t].active != (ev->now < ev->active_until[t]))
+            return false;
+    return true;
+}
+
+static void report_cycle(struct nb_events *ev, const struct nb_bucket *b)
+{
+    if (!nb_watched(ev, NB_RUNNING) && !nb_watched(ev, NB_TC_MODE) && activity_current(ev))
         return;
-    set_level(ev->pmu, frontend >> 2);
-    if (running)
-        nb_pmu_event(ev->pmu, ev->event[NB_RUNNING], ev->mask[NB_RUNNING], 0, 1);
-    if (mode)
-        nb_pmu_event(ev->pmu, ev->event[slot], ev->mask[slot], 0, 1);
+    uint8_t state[2] = {NB_MODE_IDLE, NB_MODE_IDLE};
+    int first = -1;
+    for (int t = 0; t < ev->threads; t++) {
+        bool active = ev->now < ev->active_until[t];
+        if (!active) {
+            if (ev->pmu->thread[t].active)
+                nb_pmu_set_thread(ev->pmu, t, false, ev->pmu->thread[t].cpl);
+            continue;
+        }
+        state[t] = ev->now >= ev->frontend_from[t] ? ev->frontend[t] : b->frontend[t];
+        if (!ev->pmu->thread[t].active)
+            set_level(ev->pmu, t, state[t] >> 2);
+        if (first < 0)
+            first = t;
+        if (nb_watched(ev, NB_RUNNING)) {
+            set_level(ev->pmu, t, state[t] >> 2);
+            nb_pmu_event(ev->pmu, ev->event[NB_RUNNING], ev->mask[NB_RUNNING], t, 1);
+        }
+    }
+    uint16_t mode = ev->tc_mask[state[0] & 3][state[1] & 3];
+    if (first >= 0 && mode && nb_watched(ev, NB_TC_MODE)) {
+        set_level(ev->pmu, first, state[first] >> 2);
+        nb_pmu_event(ev->pmu, ev->event[NB_TC_MODE], mode, first, 1);
+    }
 }
 
 void nb_events_advance(struct nb_events *ev, uint64_t cycle)
 {
     for (; ev->now < cycle; ev->now++) {
         struct nb_bucket *b = &ev->ring[ev->now & (ev->size - 1)];
-        report_cycle(ev, ev->now >= ev->frontend_from ? ev->frontend : b->frontend);
-        if (b->used[0])
-            report(ev, b, false);
-        if (b->used[1])
-            report(ev, b, true);
+        report_cycle(ev, b);
+        for (unsigned level = 0; level < ev->levels; level++)
+            if (b->used[level])
+                report(ev, b, level);
         nb_pmu_tick(ev->pmu);
     }
 }

@@ -1,6 +1,7 @@
 /* The model's event occurrences, kept per cycle until every event of that
  * cycle is known, then reported to the PMU and the cycle ticked.  Each
- * slot is one (event, sub-event mask) pair of the catalog (nb_events.c). */
+ * slot is one (event, sub-event mask) pair of the catalog (nb_events.c).
+ * Occurrences are kept by level: logical processor << 1 | user (CPL 1-3). */
 #ifndef SIM_NETBURST_NB_EVENTS_H
 #define SIM_NETBURST_NB_EVENTS_H
 
@@ -21,33 +22,45 @@ enum nb_slot {
     NB_MOB_NO_STD, NB_MOB_PARTIAL, NB_MOB_UNALIGNED,
     NB_L2_HITE, NB_L2_HITM, NB_L2_MISS,
     NB_BSQ_READ, NB_BSQ_WRITEBACK, NB_IOQ_READ, NB_IOQ_WRITE, NB_DRDY_OWN, NB_DRDY_DRV,
-    NB_TC_DI, NB_TC_BI, NB_MS_XFER,
+    NB_TC_MODE, NB_MS_XFER,
     NB_UQ_BUILD, NB_UQ_DELIVER, NB_UQ_ROM, NB_SBFULL,
+    NB_CLEAR, NB_UOPS_BOGUS, NB_INSTR_BOGUS, NB_COMPLETED_BOGUS,
     NB_NUM_SLOTS,
 };
 
-/* The front end's mode in a cycle: TC_deliver_mode's sub-event. */
-enum nb_fe_mode { NB_MODE_DELIVER, NB_MODE_BUILD, NB_MODE_ROM };
+/* A logical processor's front end in a cycle: TC_deliver_mode's letter
+ * (NB_MODE_IDLE: the processor is inactive). */
+enum nb_fe_mode { NB_MODE_DELIVER, NB_MODE_BUILD, NB_MODE_ROM, NB_MODE_IDLE };
+
+enum { NB_LEVELS = 4 };
 
 struct nb_bucket {
-    uint64_t used[2];            /* slot bits with a count, by [user] */
-    uint16_t count[2][NB_NUM_SLOTS];
-    uint8_t frontend;            /* mode | user << 2, for cycles before frontend_from */
+    uint64_t used[NB_LEVELS];    /* slot bits with a count, by level */
+    uint8_t frontend[2];         /* mode | user << 2, for cycles before frontend_from */
 };
+
+/* A cycle's counts at one level (kept apart from the buckets, sized for the
+ * levels in use: 2 a logical processor). */
+typedef uint16_t nb_counts[NB_NUM_SLOTS];
 
 struct nb_events {
     struct nb_pmu *pmu;
     struct nb_bucket *ring;
+    nb_counts *counts;           /* [cycle % size * levels + level] */
     uint64_t size;               /* a power of two */
+    unsigned levels;
     uint64_t now;                /* the next cycle to tick */
     uint64_t wanted;             /* slots whose event some ESCR selects */
-    uint8_t frontend;            /* the front end's mode | user << 2 since frontend_from */
-    uint64_t frontend_from;
+    int threads;
+    uint64_t active_until[2];    /* each logical processor is active before this cycle */
+    uint8_t frontend[2];         /* each front end's mode | user << 2 since frontend_from */
+    uint64_t frontend_from[2];
     int16_t event[NB_NUM_SLOTS];
     uint16_t mask[NB_NUM_SLOTS];
+    uint16_t tc_mask[4][4];      /* TC_deliver_mode bits by [mode 0][mode 1] */
 };
 
-bool nb_events_init(struct nb_events *ev, struct nb_pmu *pmu);
+bool nb_events_init(struct nb_events *ev, struct nb_pmu *pmu, int threads);
 void nb_events_free(struct nb_events *ev);
 
 /* Which slots an ESCR selects; again after anything may have written the PMU. */
@@ -59,18 +72,23 @@ static inline bool nb_watched(const struct nb_events *ev, enum nb_slot slot)
     return (ev->wanted >> slot) & 1;
 }
 
-/* `count` occurrences in `cycle` (not yet ticked) at user or OS level. */
-bool nb_event_slow(struct nb_events *ev, uint64_t cycle, enum nb_slot slot, bool user,
+/* `count` occurrences in `cycle` (not yet ticked) at `level`. */
+bool nb_event_slow(struct nb_events *ev, uint64_t cycle, enum nb_slot slot, unsigned level,
                    unsigned count);
-static inline void nb_event(struct nb_events *ev, uint64_t cycle, enum nb_slot slot, bool user,
-                            unsigned count)
+static inline void nb_event(struct nb_events *ev, uint64_t cycle, enum nb_slot slot,
+                            unsigned level, unsigned count)
 {
     if (nb_watched(ev, slot) && count)
-        nb_event_slow(ev, cycle, slot, user, count);
+        nb_event_slow(ev, cycle, slot, level, count);
 }
 
-/* The front end is in `mode` at `user` level from `cycle` on. */
-bool nb_events_frontend(struct nb_events *ev, uint64_t cycle, enum nb_fe_mode mode, bool user);
+/* The front end of logical processor level >> 1 is in `mode` at the
+ * level's CPL from `cycle` on. */
+bool nb_events_frontend(struct nb_events *ev, unsigned level, uint64_t cycle,
+                        enum nb_fe_mode mode);
+
+/* Logical processor `thread` is inactive from `cycle` on (its trace ended). */
+void nb_events_thread_end(struct nb_events *ev, int thread, uint64_t cycle);
 
 /* Reports and ticks every cycle before `cycle`. */
 void nb_events_advance(struct nb_events *ev, uint64_t cycle);

@@ -11,17 +11,11 @@ enum { CHUNK_SHIFT = 6 };
 
 bool nb_frontend_init(struct nb_frontend *fe, const struct nbm_config *c)
 {
-    if (!nb_cache_init(&fe->tc, c->tc_uops / c->tc_line_uops, c->tc_ways))
-        return false;
-    if (nb_cache_init(&fe->itlb, c->itlb_entries, c->itlb_ways))
-        return true;
-    nb_cache_free(&fe->tc);
-    return false;
+    return nb_cache_init(&fe->itlb, c->itlb_entries, c->itlb_ways);
 }
 
 void nb_frontend_free(struct nb_frontend *fe)
 {
-    nb_cache_free(&fe->tc);
     nb_cache_free(&fe->itlb);
 }
 
@@ -35,22 +29,24 @@ static void new_cycle(struct nb_frontend *fe)
 
 static void set_mode(struct nb_machine *m, enum nb_fe_mode mode)
 {
-    nb_events_frontend(&m->events, m->fe.t, mode, m->user);
+    nb_events_frontend(&m->events, m->cur->level, m->cur->fe.t, mode);
 }
 
-/* A trace line starting at `address`, in a new cycle. */
+/* A trace line starting at `address`, in a new cycle.  The trace cache is
+ * shared: its lines are tagged with the logical processor. */
 static void open_line(struct nb_machine *m, uint64_t address)
 {
-    struct nb_frontend *fe = &m->fe;
+    struct nb_frontend *fe = &m->cur->fe;
+    uint64_t key = address ^ m->cur->address_tag;
     new_cycle(fe);
-    if (nb_cache_find(&fe->tc, address) >= 0) {
+    if (nb_cache_find(&m->tc, key) >= 0) {
         fe->mode = NB_MODE_DELIVER;
         fe->last_chunk = 0;
     } else {
         uint64_t evicted;
         bool had;
-        nb_cache_insert(&fe->tc, address, &evicted, &had);
-        nb_event(&m->events, fe->t, NB_TCMISS, m->user, 1);
+        nb_cache_insert(&m->tc, key, &evicted, &had);
+        nb_event(&m->events, fe->t, NB_TCMISS, m->cur->level, 1);
         fe->mode = NB_MODE_BUILD;
     }
     set_mode(m, (enum nb_fe_mode)fe->mode);
@@ -59,11 +55,11 @@ static void open_line(struct nb_machine *m, uint64_t address)
 }
 
 /* Build mode: the instruction's code bytes, a 64-byte chunk at a time. */
-static void fetch_code(struct nb_machine *m, const struct trace_insn *insn)
+static void fetch_code(struct nb_machine *m, uint64_t address, uint8_t length)
 {
-    struct nb_frontend *fe = &m->fe;
-    uint64_t first = insn->address >> CHUNK_SHIFT;
-    uint64_t last = (insn->address + insn->length - 1) >> CHUNK_SHIFT;
+    struct nb_frontend *fe = &m->cur->fe;
+    uint64_t first = address >> CHUNK_SHIFT;
+    uint64_t last = (address + length - 1) >> CHUNK_SHIFT;
     for (uint64_t chunk = first; chunk <= last; chunk++) {
         if (chunk + 1 == fe->last_chunk)
             continue;
@@ -74,54 +70,67 @@ static void fetch_code(struct nb_machine *m, const struct trace_insn *insn)
     new_cycle(fe); /* one instruction a cycle */
 }
 
-void nb_fetch_begin(struct nb_machine *m, const struct trace_insn *insn, const struct nb_op *op)
+void nb_fetch_begin(struct nb_machine *m, uint64_t address, uint8_t length,
+                    const struct nb_op *op)
 {
-    struct nb_frontend *fe = &m->fe;
+    struct nb_frontend *fe = &m->cur->fe;
     if (fe->redirect > fe->t) {
         fe->t = fe->redirect;
         fe->in_cycle = 0;
     }
     unsigned slots = op->msrom ? 1 : op->uops; /* a ROM instruction: a pointer */
     if (!fe->line_open || fe->line_used + slots > m->config->tc_line_uops)
-        open_line(m, insn->address);
+        open_line(m, address);
     fe->line_used += slots;
     set_mode(m, (enum nb_fe_mode)fe->mode);
     if (fe->mode == NB_MODE_BUILD)
-        fetch_code(m, insn);
+        fetch_code(m, address, length);
     if (op->msrom) {
         fe->in_cycle = 1; /* the pointer's cycle, then the ROM */
         new_cycle(fe);
-        nb_event(&m->events, fe->t, NB_MS_XFER, m->user, 1);
+        nb_event(&m->events, fe->t, NB_MS_XFER, m->cur->level, 1);
         set_mode(m, NB_MODE_ROM);
     }
 }
 
-uint64_t nb_fetch_uop(struct nb_machine *m, const struct nb_op *op, uint64_t seq)
+uint64_t nb_fetch_uop(struct nb_machine *m, const struct nb_op *op, uint64_t seq,
+                      uint64_t limit)
 {
-    struct nb_frontend *fe = &m->fe;
-    const struct nb_core *core = &m->core;
+    struct nb_lp *lp = m->cur;
+    struct nb_frontend *fe = &lp->fe;
+    const struct nb_core *core = &lp->core;
     bool build = fe->mode == NB_MODE_BUILD && !op->msrom; /* the decoder writes them all */
-    if (!build && fe->in_cycle >= m->config->deliver_width)
-        new_cycle(fe);
-    if (seq >= m->config->uop_queue) {
-        uint64_t freed = core->alloc_ring[(seq - m->config->uop_queue) & core->ring_mask];
-        if (freed > fe->t) {
-            fe->t = freed;
-            fe->in_cycle = 0;
+    uint64_t t = fe->t;
+    unsigned in_cycle = fe->in_cycle;
+    if (!build && in_cycle >= m->config->deliver_width) {
+        t++;
+        in_cycle = 0;
+    }
+    uint32_t queue = lp->limits.uop_queue;
+    if (seq >= queue) {
+        uint64_t freed = core->alloc_ring[(seq - queue) & core->ring_mask];
+        if (freed > t) {
+            t = freed;
+            in_cycle = 0;
         }
     }
-    fe->in_cycle++;
+    if (!in_cycle && m->shared && t < limit) /* the trace cache alternates (ch. 1) */
+        t = nb_arbiter_claim(&m->fetch, t, lp->id);
+    if (t >= limit)
+        return UINT64_MAX;
+    fe->t = t;
+    fe->in_cycle = in_cycle + 1;
     enum nb_slot slot = op->msrom ? NB_UQ_ROM : build ? NB_UQ_BUILD : NB_UQ_DELIVER;
-    nb_event(&m->events, fe->t, slot, m->user, 1);
+    nb_event(&m->events, fe->t, slot, lp->level, 1);
     return fe->t;
 }
 
 void nb_fetch_end(struct nb_machine *m, const struct nb_op *op, bool taken)
 {
-    struct nb_frontend *fe = &m->fe;
+    struct nb_frontend *fe = &m->cur->fe;
     if (op->msrom) {
         new_cycle(fe);
-        nb_event(&m->events, fe->t, NB_MS_XFER, m->user, 1); /* and back to the TC */
+        nb_event(&m->events, fe->t, NB_MS_XFER, m->cur->level, 1); /* and back to the TC */
         set_mode(m, (enum nb_fe_mode)fe->mode);
     }
     if (taken) {
@@ -132,7 +141,7 @@ void nb_fetch_end(struct nb_machine *m, const struct nb_op *op, bool taken)
 
 void nb_frontend_redirect(struct nb_machine *m, uint64_t cycle)
 {
-    struct nb_frontend *fe = &m->fe;
+    struct nb_frontend *fe = &m->cur->fe;
     fe->line_open = false;
     fe->last_chunk = 0;
     if (cycle > fe->redirect)

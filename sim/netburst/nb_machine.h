@@ -1,4 +1,11 @@
-/* The NetBurst model's state, shared by its modules (not public). */
+/* The NetBurst model's state, shared by its modules (not public).
+ *
+ * One or two logical processors (Hyper-Threading, docs/netburst-model.md):
+ * each has its own `struct nb_lp` (front end position, return stack, ITLB,
+ * register state, its part of the uop queue, ROB, load and store buffers);
+ * the trace cache, BTB, execution units, caches and DTLB are shared
+ * (Optimization manual ch. 1, "Processor Resources and Hyper-Threading
+ * Technology"). */
 #ifndef SIM_NETBURST_NB_MACHINE_H
 #define SIM_NETBURST_NB_MACHINE_H
 
@@ -14,7 +21,7 @@
 
 /* Registers: isa's 16 general registers and the flags, and the x87 stack
  * (nb_op.h's NB_REG_X87). */
-enum { NB_REGS = 18, NB_MAX_UOPS = 64, NB_UNIT_WINDOW = 1024 };
+enum { NB_REGS = 18, NB_MAX_UOPS = 64, NB_UNIT_WINDOW = 1024, NB_ARBITER_WINDOW = 4096 };
 
 /* Execution units (seed 000 5.3): each copy takes a uop per free slot of
  * its reservation table, in half cycles.  The table covers the last
@@ -33,14 +40,13 @@ struct nb_frontend {
     unsigned line_used;          /* uop slots of the open trace line */
     int mode;                    /* enum nb_fe_mode of the open line */
     uint64_t last_chunk;         /* 64-byte code chunk last fetched in build mode, +1 */
-    struct nb_cache tc, itlb;
+    struct nb_cache itlb;        /* one per logical processor (SDM) */
 };
 
-struct nb_predictor {
-    struct nb_cache btb;         /* state: 2-bit counter; data: target */
-    uint64_t *ras;
-    unsigned ras_top, ras_count;
-    uint32_t ras_entries;
+struct nb_ras {
+    uint64_t *entries;
+    unsigned top, count;
+    uint32_t size;
 };
 
 struct nb_store {
@@ -50,73 +56,157 @@ struct nb_store {
     uint64_t drain;              /* cycle it leaves the store buffer (written to L1/L2) */
 };
 
-struct nb_memory {
-    struct nb_cache l1d, dtlb, l2;   /* l2 state: enum nb_l2_state */
-    struct nb_store *stores;         /* the last store_buffers stores, by sequence */
-    uint64_t n_stores, n_retired;
+/* A logical processor's stores, by sequence: a ring of at least
+ * store_buffers entries. */
+struct nb_store_buffer {
+    struct nb_store *stores;
+    uint64_t mask, n_stores, n_retired;
 };
 
-enum nb_l2_state { NB_L2_EXCLUSIVE = 1, NB_L2_MODIFIED = 2 };
-
+/* In-order bookkeeping of one logical processor's uops (rings indexed by
+ * sequence number & ring_mask, sized for the whole ROB and queue). */
 struct nb_core {
     uint64_t uop_seq, load_seq;
     unsigned pending_stores;     /* store-address uops allocated, not yet executed */
     uint64_t *retire_ring, *alloc_ring, *load_free;
     uint64_t ring_mask;          /* retire_ring and alloc_ring size - 1 */
+    uint64_t load_mask;          /* load_free size - 1 */
     uint64_t last_alloc, last_retire;
     uint64_t end;                /* the first cycle with nothing left to do */
     unsigned alloc_in_cycle, retire_in_cycle;
     uint64_t reg_ready[NB_REGS]; /* half cycle each register's value is ready */
     bool reg_miss[NB_REGS];      /* produced by a load that missed the L1 */
-    struct nb_unit units[NB_NUM_UNITS];
-    uint32_t latency_half[NB_NUM_CLASSES], occupancy_half[NB_NUM_CLASSES];
+};
+
+/* The partitioned resources: half each while both logical processors are
+ * active (Optimization manual ch. 1, "Partitioned Resources"). */
+struct nb_limits {
+    uint32_t uop_queue, rob, load_buffers, store_buffers;
+};
+
+/* A mispredicted branch whose wrong path is still to be fetched: it is
+ * fetched once the next record shows the trace goes on (nb_wrongpath.c). */
+struct nb_pending_clear {
+    bool pending;
+    uint64_t from;               /* the wrong path's first address, 0: none */
+    uint64_t resolved;           /* cycle the branch executes: the machine clear */
+};
+
+struct nb_lp {
+    int id;
+    uint8_t level;               /* nb_events level: id << 1 | user */
+    uint64_t address_tag;        /* keys of the shared TC and BTB: address ^ tag */
+    uint64_t line_tag;           /* keys of the shared caches and DTLB: line or page ^ tag */
+    struct nb_limits limits;
+    struct nb_frontend fe;
+    struct nb_ras ras;
+    struct nb_core core;
+    struct nb_store_buffer sb;
+    struct nb_pending_clear clear;
+    const struct nb_decode_cache *decoded;   /* code known by address, for wrong paths */
+};
+
+/* A selection point shared by the logical processors (front end,
+ * allocation, retirement): the thread that took each recent cycle. */
+struct nb_arbiter {
+    uint64_t *owner;             /* [cycle % window]: cycle << 1 | thread, + 1 */
 };
 
 struct nb_machine {
     const struct nbm_config *config;
     struct nb_events events;
-    struct nb_frontend fe;
-    struct nb_predictor bp;
-    struct nb_core core;
-    struct nb_memory mem;
+    struct nb_cache tc, btb;     /* btb state: 2-bit counter; data: target */
+    struct nb_unit units[NB_NUM_UNITS];
+    uint32_t latency_half[NB_NUM_CLASSES], occupancy_half[NB_NUM_CLASSES];
+    struct nb_cache l1d, dtlb, l2;   /* l2 state: enum nb_l2_state */
+    struct nb_lp lp[2];
+    int threads;                 /* logical processors simulated */
+    struct nb_lp *cur;           /* the one whose instruction is being timed */
+    bool shared;                 /* both are active: the selection points alternate */
+    struct nb_arbiter fetch, alloc, retire;
     struct nbm_result *result;
-    bool user;                   /* the current instruction runs at CPL 1-3 */
 };
 
+enum nb_l2_state { NB_L2_EXCLUSIVE = 1, NB_L2_MODIFIED = 2 };
+
 bool nb_machine_init(struct nb_machine *m, const struct nbm_config *c, struct nb_pmu *pmu,
-                     struct nbm_result *result);
+                     int threads, struct nbm_result *result);
 void nb_machine_free(struct nb_machine *m);
 
-/* One instruction through the whole machine (nb_core.c). */
+/* Logical processors (nb_lp.c). */
+bool nb_lp_init(struct nb_lp *lp, int id, const struct nbm_config *c);
+void nb_lp_free(struct nb_lp *lp);
+/* Whether both logical processors are active: the partitioned buffers are
+ * halved and the selection points alternate (false once a trace ends). */
+void nb_set_shared(struct nb_machine *m, bool shared);
+/* The cycle `lp`'s next instruction (or hook) can start. */
+uint64_t nb_lp_next(const struct nb_lp *lp);
+bool nb_arbiter_init(struct nb_arbiter *a);
+void nb_arbiter_free(struct nb_arbiter *a);
+/* The first cycle from `cycle` the other thread has not taken; takes it. */
+uint64_t nb_arbiter_claim(struct nb_arbiter *a, uint64_t cycle, int thread);
+
+/* One instruction of m->cur through the whole machine (nb_core.c). */
 void nb_instruction(struct nb_machine *m, const struct trace_insn *insn, const struct nb_op *op);
 
-/* Ticks every cycle up to the last retirement, then lets the front end
- * resume after it (region markers, the end of the trace). */
-void nb_drain(struct nb_machine *m);
+/* Ends m->cur's pending machine clear: fetches its wrong path first when
+ * `wrong_path` (nb_wrongpath.c), then redirects the front end. */
+void nb_clear_resolve(struct nb_machine *m, bool wrong_path);
+
+/* Moves m->cur's front end past its last retirement (region markers, the
+ * end of its trace); returns that cycle. */
+uint64_t nb_drain(struct nb_machine *m);
+
+/* Execution (nb_core.c), for the wrong path: the first half cycle from
+ * `earliest` a copy of `unit` is free for `occupancy` half cycles, if
+ * before `limit` (reserved), else UINT64_MAX. */
+uint64_t nb_reserve(struct nb_unit *u, uint64_t earliest, uint32_t occupancy, bool full,
+                    uint64_t limit);
+/* The unit of a class and whether it schedules on whole cycles. */
+struct nb_unit *nb_class_unit(struct nb_machine *m, enum nb_class cls, bool *full);
+/* Allocation cycle of uop `seq` written into the queue at `q`, if before
+ * `limit` (UINT64_MAX: no limit); UINT64_MAX otherwise, nothing changed. */
+enum nb_role { NB_ROLE_LOAD, NB_ROLE_COMPUTE, NB_ROLE_STA, NB_ROLE_STD };
+uint64_t nb_allocate(struct nb_machine *m, uint64_t seq, uint64_t q, enum nb_role role,
+                     uint64_t limit);
+/* The retirement cycle of the next uop in order, from `earliest` on:
+ * retire_width a cycle, alternating with the other thread when shared. */
+uint64_t nb_retire_slot(struct nb_machine *m, uint64_t earliest);
+/* The execution events of a computing uop of `op` starting at `start_half`. */
+void nb_compute_events(struct nb_machine *m, const struct nb_op *op, uint64_t start_half);
 
 /* Front end (nb_frontend.c): an instruction's line and code, then each
- * uop's uop-queue write cycle (uop `seq` waits for a free queue entry),
- * then the end of the instruction (a taken branch ends the line). */
+ * uop's uop-queue write cycle (uop `seq` waits for a free queue entry; none
+ * at or after `limit`: UINT64_MAX, nothing written), then the end of the
+ * instruction (a taken branch ends the line). */
 bool nb_frontend_init(struct nb_frontend *fe, const struct nbm_config *c);
 void nb_frontend_free(struct nb_frontend *fe);
-void nb_fetch_begin(struct nb_machine *m, const struct trace_insn *insn, const struct nb_op *op);
-uint64_t nb_fetch_uop(struct nb_machine *m, const struct nb_op *op, uint64_t seq);
+void nb_fetch_begin(struct nb_machine *m, uint64_t address, uint8_t length,
+                    const struct nb_op *op);
+uint64_t nb_fetch_uop(struct nb_machine *m, const struct nb_op *op, uint64_t seq,
+                      uint64_t limit);
 void nb_fetch_end(struct nb_machine *m, const struct nb_op *op, bool taken);
 /* A mispredicted branch: the correct path's uops reach the queue at `cycle`. */
 void nb_frontend_redirect(struct nb_machine *m, uint64_t cycle);
 
 /* Branch prediction (nb_predict.c): predicts and learns in program order. */
-bool nb_predictor_init(struct nb_predictor *bp, const struct nbm_config *c);
-void nb_predictor_free(struct nb_predictor *bp);
+bool nb_ras_init(struct nb_ras *ras, uint32_t size);
+void nb_ras_free(struct nb_ras *ras);
 struct nb_prediction {
     bool taken, mispredicted;
+    uint64_t followed;           /* mispredicted: where the front end went, 0: unknown */
 };
-struct nb_prediction nb_predict(struct nb_predictor *bp, const struct trace_insn *insn,
+struct nb_prediction nb_predict(struct nb_machine *m, const struct trace_insn *insn,
                                 const struct nb_op *op);
+/* The wrong path's next address after `op` at `address` (BTB and static
+ * rule, read only), 0 when it cannot be known (indirect branches). */
+uint64_t nb_predict_wrong_path(struct nb_machine *m, uint64_t address, const struct nb_op *op);
 
 /* Memory (nb_memory.c). Times in half cycles where named _half. */
-bool nb_memory_init(struct nb_memory *mem, const struct nbm_config *c);
-void nb_memory_free(struct nb_memory *mem);
+bool nb_memory_init(struct nb_machine *m, const struct nbm_config *c);
+void nb_memory_free(struct nb_machine *m);
+bool nb_store_buffer_init(struct nb_store_buffer *sb, uint32_t entries);
+void nb_store_buffer_free(struct nb_store_buffer *sb);
 uint64_t nb_load(struct nb_machine *m, const struct trace_access *access, uint64_t start_half,
                  bool *missed);
 void nb_store_execute(struct nb_machine *m, const struct trace_access *access,

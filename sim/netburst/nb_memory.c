@@ -8,41 +8,54 @@
 
 enum { LINE_SHIFT = 6, PAGE_SHIFT = 12, SECTORS = 2 };
 
-bool nb_memory_init(struct nb_memory *mem, const struct nbm_config *c)
+/* The caches and the DTLB are shared by the logical processors, their
+ * entries tagged with it (nb_lp.line_tag): the two traces are separate
+ * address spaces. */
+bool nb_memory_init(struct nb_machine *m, const struct nbm_config *c)
 {
-    mem->n_stores = mem->n_retired = 0;
-    mem->stores = calloc(c->store_buffers, sizeof *mem->stores);
-    if (mem->stores && nb_cache_init(&mem->l1d, c->l1d_size >> LINE_SHIFT, c->l1d_ways) &&
-        nb_cache_init(&mem->dtlb, c->dtlb_entries, c->dtlb_entries) &&
-        nb_cache_init(&mem->l2, c->l2_size >> (LINE_SHIFT + 1), c->l2_ways))
-        return true;
-    nb_memory_free(mem);
-    return false;
+    return nb_cache_init(&m->l1d, c->l1d_size >> LINE_SHIFT, c->l1d_ways) &&
+           nb_cache_init(&m->dtlb, c->dtlb_entries, c->dtlb_entries) &&
+           nb_cache_init(&m->l2, c->l2_size >> (LINE_SHIFT + 1), c->l2_ways);
 }
 
-void nb_memory_free(struct nb_memory *mem)
+void nb_memory_free(struct nb_machine *m)
 {
-    nb_cache_free(&mem->l1d);
-    nb_cache_free(&mem->dtlb);
-    nb_cache_free(&mem->l2);
-    free(mem->stores);
-    mem->stores = NULL;
+    nb_cache_free(&m->l1d);
+    nb_cache_free(&m->dtlb);
+    nb_cache_free(&m->l2);
+}
+
+bool nb_store_buffer_init(struct nb_store_buffer *sb, uint32_t entries)
+{
+    uint64_t n = 1;
+    while (n < entries)
+        n *= 2;
+    sb->mask = n - 1;
+    sb->n_stores = sb->n_retired = 0;
+    sb->stores = calloc(n, sizeof *sb->stores);
+    return sb->stores != NULL;
+}
+
+void nb_store_buffer_free(struct nb_store_buffer *sb)
+{
+    free(sb->stores);
+    sb->stores = NULL;
 }
 
 /* ---- the bus: every transfer is a 64-byte sector */
 
 static void bus_read(struct nb_machine *m, uint64_t cycle)
 {
-    nb_event(&m->events, cycle, NB_BSQ_READ, m->user, SECTORS);
-    nb_event(&m->events, cycle, NB_IOQ_READ, m->user, SECTORS);
-    nb_event(&m->events, cycle, NB_DRDY_OWN, m->user, SECTORS);
+    nb_event(&m->events, cycle, NB_BSQ_READ, m->cur->level, SECTORS);
+    nb_event(&m->events, cycle, NB_IOQ_READ, m->cur->level, SECTORS);
+    nb_event(&m->events, cycle, NB_DRDY_OWN, m->cur->level, SECTORS);
 }
 
 static void bus_writeback(struct nb_machine *m, uint64_t cycle)
 {
-    nb_event(&m->events, cycle, NB_BSQ_WRITEBACK, m->user, SECTORS);
-    nb_event(&m->events, cycle, NB_IOQ_WRITE, m->user, SECTORS);
-    nb_event(&m->events, cycle, NB_DRDY_DRV, m->user, SECTORS);
+    nb_event(&m->events, cycle, NB_BSQ_WRITEBACK, m->cur->level, SECTORS);
+    nb_event(&m->events, cycle, NB_IOQ_WRITE, m->cur->level, SECTORS);
+    nb_event(&m->events, cycle, NB_DRDY_DRV, m->cur->level, SECTORS);
 }
 
 /* A read of a 64-byte line at the L2 (code, load, or a store's read for
@@ -52,21 +65,22 @@ static void bus_writeback(struct nb_machine *m, uint64_t cycle)
 static uint32_t l2_read(struct nb_machine *m, uint64_t line, uint64_t cycle, bool rfo)
 {
     const struct nbm_config *c = m->config;
-    struct nb_cache *l2 = &m->mem.l2;
-    long i = nb_cache_find(l2, line >> 1);
+    struct nb_cache *l2 = &m->l2;
+    uint64_t key = (line >> 1) ^ m->cur->line_tag;
+    long i = nb_cache_find(l2, key);
     if (i >= 0) {
         if (!rfo)
             nb_event(&m->events, cycle,
-                     l2->state[i] == NB_L2_MODIFIED ? NB_L2_HITM : NB_L2_HITE, m->user, 1);
+                     l2->state[i] == NB_L2_MODIFIED ? NB_L2_HITM : NB_L2_HITE, m->cur->level, 1);
         else
             l2->state[i] = NB_L2_MODIFIED;
         return c->l2_latency;
     }
-    nb_event(&m->events, cycle, NB_L2_MISS, m->user, 1);
+    nb_event(&m->events, cycle, NB_L2_MISS, m->cur->level, 1);
     bus_read(m, cycle + c->l2_latency);
     uint64_t evicted;
     bool had;
-    i = nb_cache_insert(l2, line >> 1, &evicted, &had);
+    i = nb_cache_insert(l2, key, &evicted, &had);
     if (had && l2->state[i] == NB_L2_MODIFIED)
         bus_writeback(m, cycle + c->l2_latency);
     l2->state[i] = rfo ? NB_L2_MODIFIED : NB_L2_EXCLUSIVE;
@@ -79,15 +93,15 @@ static uint32_t translate(struct nb_machine *m, struct nb_cache *tlb, uint64_t f
 {
     uint32_t walks = 0;
     for (uint64_t page = first; page <= last; page++) {
-        bool hit = nb_cache_find(tlb, page) >= 0;
+        bool hit = nb_cache_find(tlb, page ^ m->cur->line_tag) >= 0;
         if (code)
-            nb_event(&m->events, cycle, hit ? NB_ITLB_HIT : NB_ITLB_MISS, m->user, 1);
+            nb_event(&m->events, cycle, hit ? NB_ITLB_HIT : NB_ITLB_MISS, m->cur->level, 1);
         if (hit)
             continue;
         uint64_t evicted;
         bool had;
-        nb_cache_insert(tlb, page, &evicted, &had);
-        nb_event(&m->events, cycle, code ? NB_WALK_ITMISS : NB_WALK_DTMISS, m->user, 1);
+        nb_cache_insert(tlb, page ^ m->cur->line_tag, &evicted, &had);
+        nb_event(&m->events, cycle, code ? NB_WALK_ITMISS : NB_WALK_DTMISS, m->cur->level, 1);
         walks++;
     }
     return walks * m->config->page_walk_latency;
@@ -95,7 +109,7 @@ static uint32_t translate(struct nb_machine *m, struct nb_cache *tlb, uint64_t f
 
 uint32_t nb_code_fetch(struct nb_machine *m, uint64_t address, uint64_t cycle)
 {
-    uint32_t walk = translate(m, &m->fe.itlb, address >> PAGE_SHIFT, address >> PAGE_SHIFT,
+    uint32_t walk = translate(m, &m->cur->fe.itlb, address >> PAGE_SHIFT, address >> PAGE_SHIFT,
                               cycle, true);
     return walk + l2_read(m, address >> LINE_SHIFT, cycle + walk, false);
 }
@@ -111,11 +125,11 @@ static uint64_t last_byte(const struct trace_access *a)
 static const struct nb_store *older_store(const struct nb_machine *m,
                                           const struct trace_access *a, uint64_t half)
 {
-    const struct nb_memory *mem = &m->mem;
-    uint32_t n = m->config->store_buffers;
-    uint64_t oldest = mem->n_stores > n ? mem->n_stores - n : 0;
-    for (uint64_t seq = mem->n_stores; seq-- > oldest;) {
-        const struct nb_store *s = &mem->stores[seq % n];
+    const struct nb_store_buffer *sb = &m->cur->sb;
+    uint32_t n = m->cur->limits.store_buffers;
+    uint64_t oldest = sb->n_stores > n ? sb->n_stores - n : 0;
+    for (uint64_t seq = sb->n_stores; seq-- > oldest;) {
+        const struct nb_store *s = &sb->stores[seq & sb->mask];
         if (s->drain > half / 2 && s->address <= last_byte(a) &&
             a->address <= s->address + s->size - 1)
             return s;
@@ -129,14 +143,14 @@ static uint32_t l1_read(struct nb_machine *m, uint64_t first, uint64_t last, uin
 {
     uint32_t extra = 0;
     for (uint64_t line = first; line <= last; line++) {
-        if (nb_cache_find(&m->mem.l1d, line) >= 0)
+        if (nb_cache_find(&m->l1d, line ^ m->cur->line_tag) >= 0)
             continue;
         *missed = true;
         uint32_t l2 = l2_read(m, line, cycle, false);
         extra = l2 > extra ? l2 : extra;
         uint64_t evicted;
         bool had;
-        nb_cache_insert(&m->mem.l1d, line, &evicted, &had);
+        nb_cache_insert(&m->l1d, line ^ m->cur->line_tag, &evicted, &had);
     }
     return extra;
 }
@@ -146,20 +160,20 @@ uint64_t nb_load(struct nb_machine *m, const struct trace_access *a, uint64_t st
 {
     const struct nbm_config *c = m->config;
     uint64_t cycle = start_half / 2;
-    uint32_t walk = translate(m, &m->mem.dtlb, a->address >> PAGE_SHIFT,
+    uint32_t walk = translate(m, &m->dtlb, a->address >> PAGE_SHIFT,
                               last_byte(a) >> PAGE_SHIFT, cycle, false);
     const struct nb_store *s = older_store(m, a, start_half);
     if (s && s->address == a->address && a->size <= s->size) {
         /* Forwarded: same start, no wider than the store (seed 000 5.3.3). */
         if (s->data_half > start_half)
-            nb_event(&m->events, cycle, NB_MOB_NO_STD, m->user, 1);
+            nb_event(&m->events, cycle, NB_MOB_NO_STD, m->cur->level, 1);
         uint64_t from = s->data_half > start_half ? s->data_half : start_half;
         return from + 2ull * (walk + c->l1d_latency);
     }
     if (s) {
         /* Not forwardable: replayed until the store has written the cache. */
         nb_event(&m->events, cycle, s->address == a->address ? NB_MOB_PARTIAL : NB_MOB_UNALIGNED,
-                 m->user, 1);
+                 m->cur->level, 1);
         if (2 * s->drain > start_half)
             start_half = 2 * s->drain;
         cycle = start_half / 2;
@@ -168,8 +182,8 @@ uint64_t nb_load(struct nb_machine *m, const struct trace_access *a, uint64_t st
     uint32_t latency = walk + c->l1d_latency + l1_read(m, first, last, cycle + walk, missed);
     if (first != last) {
         /* Split across lines: replayed once to get the second half. */
-        nb_event(&m->events, cycle, NB_SPLIT_LD, m->user, 1);
-        nb_event(&m->events, cycle, NB_LSC, m->user, 1);
+        nb_event(&m->events, cycle, NB_SPLIT_LD, m->cur->level, 1);
+        nb_event(&m->events, cycle, NB_LSC, m->cur->level, 1);
         latency += c->l1d_latency;
     }
     return start_half + 2ull * latency;
@@ -181,14 +195,14 @@ void nb_store_execute(struct nb_machine *m, const struct trace_access *a, uint64
                       uint64_t data_half)
 {
     uint64_t cycle = start_half / 2;
-    translate(m, &m->mem.dtlb, a->address >> PAGE_SHIFT, last_byte(a) >> PAGE_SHIFT, cycle,
+    translate(m, &m->dtlb, a->address >> PAGE_SHIFT, last_byte(a) >> PAGE_SHIFT, cycle,
               false);
     if (a->address >> LINE_SHIFT != last_byte(a) >> LINE_SHIFT) {
-        nb_event(&m->events, cycle, NB_SPLIT_ST, m->user, 1);
-        nb_event(&m->events, cycle, NB_SSC, m->user, 1);
+        nb_event(&m->events, cycle, NB_SPLIT_ST, m->cur->level, 1);
+        nb_event(&m->events, cycle, NB_SSC, m->cur->level, 1);
     }
-    struct nb_memory *mem = &m->mem;
-    mem->stores[mem->n_stores++ % m->config->store_buffers] = (struct nb_store){
+    struct nb_store_buffer *sb = &m->cur->sb;
+    sb->stores[sb->n_stores++ & sb->mask] = (struct nb_store){
         .address = a->address,
         .size = a->size ? a->size : 1,
         .data_half = data_half,
@@ -198,12 +212,12 @@ void nb_store_execute(struct nb_machine *m, const struct trace_access *a, uint64
 
 uint64_t nb_store_retire(struct nb_machine *m, uint64_t cycle)
 {
-    struct nb_memory *mem = &m->mem;
-    struct nb_store *s = &mem->stores[mem->n_retired++ % m->config->store_buffers];
+    struct nb_store_buffer *sb = &m->cur->sb;
+    struct nb_store *s = &sb->stores[sb->n_retired++ & sb->mask];
     uint64_t first = s->address >> LINE_SHIFT, last = (s->address + s->size - 1) >> LINE_SHIFT;
     uint32_t extra = 0;
     for (uint64_t line = first; line <= last; line++) {
-        nb_cache_find(&m->mem.l1d, line); /* write-through: no allocation on a miss */
+        nb_cache_find(&m->l1d, line ^ m->cur->line_tag); /* write-through: no allocation on a miss */
         uint32_t l2 = l2_read(m, line, cycle, true);
         extra = l2 > extra ? l2 : extra;
     }

@@ -1,5 +1,6 @@
-/* The trace-driven NetBurst (Pentium 4) timing model, single thread: turns
- * a trace (traces/trace.h) into per-cycle event occurrences fed to the
+/* The trace-driven NetBurst (Pentium 4) timing model, one trace or two
+ * (Hyper-Threading), with wrong-path speculation: turns traces
+ * (traces/trace.h) into per-cycle event occurrences fed to the
  * simulated NetBurst PMU (pmu/netburst_pmu.h), which the programming
  * library programs through the MSR backend exactly as it would program a
  * processor.  docs/netburst-model.md gives every parameter's source and
@@ -82,12 +83,14 @@ struct nbm_result {
     uint64_t cycles;           /* cycles simulated = PMU ticks */
     uint64_t regions;          /* region markers seen */
     uint64_t replays;          /* uops re-executed: dependents of L1-missing loads */
-    uint64_t mispredicts;      /* mispredicted branches */
+    uint64_t mispredicts;      /* mispredicted branches = machine clears */
+    uint64_t bogus_uops[2];    /* wrong-path uops in the ROB at a clear, per thread */
 };
 
-/* Runs the traces (one for now) through the model, streaming them, feeding
- * the NetBurst PMU behind `backend` (from nb_backend_create() with
- * config->model).  `hooks` may be NULL.  False with a one-line error. */
+/* Runs the traces through the model, streaming them, feeding the NetBurst
+ * PMU behind `backend` (from nb_backend_create() with config->model): one
+ * trace, or two as logical processors 0 and 1 (the backend must have
+ * ht = true).  `hooks` may be NULL.  False with a one-line error. */
 bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_config *config,
                   struct msr_backend *backend, const struct nbm_hooks *hooks,
                   struct nbm_result *result, char *error, size_t error_size);

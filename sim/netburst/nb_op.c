@@ -182,6 +182,12 @@ static bool grow(struct nb_decode_cache *cache)
     return true;
 }
 
+const struct nb_op *nb_decode_lookup(const struct nb_decode_cache *cache, uint64_t address)
+{
+    const struct nb_op *slot = find_slot(cache->slots, cache->capacity, address);
+    return slot->length ? slot : NULL;
+}
+
 enum nb_decode_status nb_decode(struct nb_decode_cache *cache, const struct trace_insn *insn,
                                 const struct nb_op **op)
 {

@@ -77,6 +77,9 @@ void nb_decode_cache_free(struct nb_decode_cache *cache);
 
 enum nb_decode_status { NB_DECODED, NB_UNDECODABLE, NB_OUT_OF_MEMORY };
 
+/* The op last decoded at `address`, or NULL (the wrong path's code). */
+const struct nb_op *nb_decode_lookup(const struct nb_decode_cache *cache, uint64_t address);
+
 /* The op of an instruction with code bytes, from the cache or decoded. */
 enum nb_decode_status nb_decode(struct nb_decode_cache *cache, const struct trace_insn *insn,
                                 const struct nb_op **op);

@@ -1,69 +1,74 @@
 /* Branch prediction (seed 000 4.4): a 4K-entry 4-way BTB with a 2-bit
  * counter per branch, the static rule on a BTB miss (backward taken,
  * forward not taken; unconditional taken) and a 16-entry return stack.
- * It predicts and learns in program order, with the trace's outcome. */
+ * It predicts and learns in program order, with the trace's outcome.
+ * With Hyper-Threading the BTB is shared (entries tagged with the logical
+ * processor) and the return stack replicated (Optimization manual ch. 1). */
 #include <stdlib.h>
 
 #include "sim/netburst/nb_machine.h"
 
-bool nb_predictor_init(struct nb_predictor *bp, const struct nbm_config *c)
+bool nb_ras_init(struct nb_ras *ras, uint32_t size)
 {
-    bp->ras_top = bp->ras_count = 0;
-    bp->ras_entries = c->ras_entries;
-    bp->ras = calloc(c->ras_entries, sizeof *bp->ras);
-    if (bp->ras && nb_cache_init(&bp->btb, c->btb_entries, c->btb_ways))
-        return true;
-    free(bp->ras);
-    bp->ras = NULL;
-    return false;
+    ras->top = ras->count = 0;
+    ras->size = size;
+    ras->entries = calloc(size, sizeof *ras->entries);
+    return ras->entries != NULL;
 }
 
-void nb_predictor_free(struct nb_predictor *bp)
+void nb_ras_free(struct nb_ras *ras)
 {
-    nb_cache_free(&bp->btb);
-    free(bp->ras);
-    bp->ras = NULL;
+    free(ras->entries);
+    ras->entries = NULL;
 }
 
 /* ---- the return stack: a circular stack that overwrites its oldest entry */
 
-static void ras_push(struct nb_predictor *bp, uint64_t address, uint32_t entries)
+static void ras_push(struct nb_ras *ras, uint64_t address)
 {
-    bp->ras_top = (bp->ras_top + 1) % entries;
-    bp->ras[bp->ras_top] = address;
-    if (bp->ras_count < entries)
-        bp->ras_count++;
+    ras->top = (ras->top + 1) % ras->size;
+    ras->entries[ras->top] = address;
+    if (ras->count < ras->size)
+        ras->count++;
 }
 
-static bool ras_pop(struct nb_predictor *bp, uint64_t *address, uint32_t entries)
+static bool ras_pop(struct nb_ras *ras, uint64_t *address)
 {
-    if (!bp->ras_count)
+    if (!ras->count)
         return false;
-    *address = bp->ras[bp->ras_top];
-    bp->ras_top = (bp->ras_top + entries - 1) % entries;
-    bp->ras_count--;
+    *address = ras->entries[ras->top];
+    ras->top = (ras->top + ras->size - 1) % ras->size;
+    ras->count--;
     return true;
 }
 
 /* ---- the BTB */
 
-static long btb_entry(struct nb_predictor *bp, uint64_t address)
+static long btb_entry(struct nb_machine *m, uint64_t address)
 {
-    long i = nb_cache_find(&bp->btb, address);
+    uint64_t key = address ^ m->cur->address_tag;
+    long i = nb_cache_find(&m->btb, key);
     if (i < 0) {
         uint64_t evicted;
         bool had;
-        i = nb_cache_insert(&bp->btb, address, &evicted, &had);
-        bp->btb.state[i] = 0xff; /* new: no history yet */
+        i = nb_cache_insert(&m->btb, key, &evicted, &had);
+        m->btb.state[i] = 0xff; /* new: no history yet */
     }
     return i;
 }
 
-static bool conditional(struct nb_predictor *bp, const struct trace_insn *insn,
+/* Whether a branch at `address` to `target` (0: unknown) is predicted
+ * taken by the static rule (seed 000 4.4.2). */
+static bool static_taken(uint64_t address, uint64_t target)
+{
+    return target && target < address;
+}
+
+static bool conditional(struct nb_machine *m, const struct trace_insn *insn,
                         const struct nb_op *op, bool taken)
 {
-    long i = btb_entry(bp, insn->address);
-    uint8_t *counter = &bp->btb.state[i];
+    long i = btb_entry(m, insn->address);
+    uint8_t *counter = &m->btb.state[i];
     bool predicted;
     if (*counter == 0xff) {
         uint64_t target = op->has_target ? op->target : insn->target;
@@ -79,45 +84,83 @@ static bool conditional(struct nb_predictor *bp, const struct trace_insn *insn,
     return predicted != taken;
 }
 
-/* An indirect branch: the BTB's last target. */
-static bool indirect(struct nb_predictor *bp, const struct trace_insn *insn)
+/* An indirect branch: the BTB's last target (*followed: the predicted
+ * target, 0 on a miss). */
+static bool indirect(struct nb_machine *m, const struct trace_insn *insn, uint64_t *followed)
 {
-    long i = btb_entry(bp, insn->address);
-    bool hit = bp->btb.state[i] != 0xff && bp->btb.data[i] == insn->target;
-    bp->btb.state[i] = 0;
-    bp->btb.data[i] = insn->target;
+    long i = btb_entry(m, insn->address);
+    bool known = m->btb.state[i] != 0xff;
+    *followed = known ? m->btb.data[i] : 0;
+    bool hit = known && m->btb.data[i] == insn->target;
+    m->btb.state[i] = 0;
+    m->btb.data[i] = insn->target;
     return !hit;
 }
 
-struct nb_prediction nb_predict(struct nb_predictor *bp, const struct trace_insn *insn,
+/* Where the front end went after a mispredicted conditional branch. */
+static uint64_t conditional_followed(const struct trace_insn *insn, const struct nb_op *op,
+                                     bool taken)
+{
+    if (taken)
+        return insn->address + insn->length; /* predicted not taken */
+    return op->has_target ? op->target : 0;
+}
+
+struct nb_prediction nb_predict(struct nb_machine *m, const struct trace_insn *insn,
                                 const struct nb_op *op)
 {
     bool taken = insn->branch == TRACE_BRANCH_TAKEN;
-    struct nb_prediction p = {taken, false};
+    struct nb_prediction p = {taken, false, 0};
+    struct nb_ras *ras = &m->cur->ras;
     uint64_t next = insn->address + insn->length, expected;
     switch (op->branch) {
     case X86_BRANCH_COND:
-        p.mispredicted = conditional(bp, insn, op, taken);
+        p.mispredicted = conditional(m, insn, op, taken);
+        p.followed = conditional_followed(insn, op, taken);
         break;
     case X86_BRANCH_CALL:
-        ras_push(bp, next, bp->ras_entries);
+        ras_push(ras, next);
         break;
     case X86_BRANCH_INDIRECT_CALL:
-        p.mispredicted = indirect(bp, insn);
-        ras_push(bp, next, bp->ras_entries);
+        p.mispredicted = indirect(m, insn, &p.followed);
+        ras_push(ras, next);
         break;
     case X86_BRANCH_INDIRECT_JUMP:
-        p.mispredicted = indirect(bp, insn);
+        p.mispredicted = indirect(m, insn, &p.followed);
         break;
-    case X86_BRANCH_RETURN:
-        p.mispredicted = !ras_pop(bp, &expected, bp->ras_entries) || expected != insn->target;
+    case X86_BRANCH_RETURN: {
+        bool known = ras_pop(ras, &expected);
+        p.mispredicted = !known || expected != insn->target;
+        p.followed = known ? expected : 0;
         break;
+    }
     case X86_BRANCH_FAR:
     case X86_BRANCH_SOFT_INT:
-        p.mispredicted = true; /* not predicted (seed 000 4.4) */
+        p.mispredicted = true; /* not predicted (seed 000 4.4): no wrong path */
         break;
     default:
         break;
     }
     return p;
+}
+
+uint64_t nb_predict_wrong_path(struct nb_machine *m, uint64_t address, const struct nb_op *op)
+{
+    uint64_t next = address + op->length;
+    switch (op->branch) {
+    case X86_BRANCH_NONE:
+        return next;
+    case X86_BRANCH_COND: {
+        long i = nb_cache_peek(&m->btb, address ^ m->cur->address_tag);
+        uint64_t target = op->has_target ? op->target : 0;
+        bool taken = i >= 0 && m->btb.state[i] != 0xff ? m->btb.state[i] >= 2
+                                                       : static_taken(address, target);
+        return taken ? target : next;
+    }
+    case X86_BRANCH_JUMP:
+    case X86_BRANCH_CALL:
+        return op->has_target ? op->target : 0;
+    default:
+        return 0; /* indirect, return, far: the target is not known */
+    }
 }

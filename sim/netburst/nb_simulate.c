@@ -1,6 +1,8 @@
-/* The trace driver: reads the trace as a stream, decodes each instruction
+/* The trace driver: reads each trace as a stream, decodes each instruction
  * once (nb_op.c's cache) and times it through the machine; region markers
- * drain the pipeline and call the hook. */
+ * drain the logical processor and call the hook.  With two traces (logical
+ * processors 0 and 1) the one whose front end is furthest behind goes
+ * next, so the cycles before both front ends are final. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -11,13 +13,25 @@
 
 #include "sim/netburst/nb_machine.h"
 
-struct run {
-    struct nb_machine machine;
-    struct nb_decode_cache decoded;
+struct thread_run {
+    const char *path;
+    FILE *in;
     struct trace_reader *reader;
+    struct nb_decode_cache decoded;
     bool lengths_known;
+    bool running;                /* its trace has not ended */
+    bool hook_pending;           /* a region marker waits for its drain */
+    bool region_begin;
+    uint32_t region;
     struct trace_record record;
     struct nb_op generic;
+};
+
+struct run {
+    struct nb_machine machine;
+    struct thread_run thread[2];
+    int threads;
+    const struct nbm_hooks *hooks;
     char *error;
     size_t error_size;
 };
@@ -31,18 +45,18 @@ __attribute__((format(printf, 2, 3))) static bool fail(struct run *run, const ch
     return false;
 }
 
-static bool instruction(struct run *run, const struct trace_insn *insn)
+static bool instruction(struct run *run, struct thread_run *tr, const struct trace_insn *insn)
 {
-    const struct nb_op *op = &run->generic;
-    if (!run->lengths_known || !insn->has_bytes) {
-        nb_op_generic(insn, &run->generic);
+    const struct nb_op *op = &tr->generic;
+    if (!tr->lengths_known || !insn->has_bytes) {
+        nb_op_generic(insn, &tr->generic);
     } else {
-        switch (nb_decode(&run->decoded, insn, &op)) {
+        switch (nb_decode(&tr->decoded, insn, &op)) {
         case NB_DECODED:
             break;
         case NB_UNDECODABLE:
-            return fail(run, "instruction at 0x%" PRIx64 ": its %u code bytes do not decode",
-                        insn->address, insn->length);
+            return fail(run, "%s: instruction at 0x%" PRIx64 ": its %u code bytes do not decode",
+                        tr->path, insn->address, insn->length);
         default:
             return fail(run, "out of memory decoding the instruction at 0x%" PRIx64,
                         insn->address);
@@ -52,63 +66,131 @@ static bool instruction(struct run *run, const struct trace_insn *insn)
     return true;
 }
 
-static void region(struct run *run, const struct nbm_hooks *hooks, bool begin, uint32_t id)
+/* The cycle every running logical processor has reached: nothing earlier
+ * can get another event. */
+static uint64_t horizon(const struct run *run)
 {
-    nb_drain(&run->machine);
-    run->machine.result->regions++;
-    if (hooks && hooks->region) {
-        hooks->region(hooks->context, 0, begin, id);
+    uint64_t h = UINT64_MAX;
+    for (int t = 0; t < run->threads; t++) {
+        uint64_t next = nb_lp_next(&run->machine.lp[t]);
+        if (run->thread[t].running && next < h)
+            h = next;
+    }
+    return h;
+}
+
+/* The running logical processor furthest behind, or -1. */
+static int next_thread(const struct run *run)
+{
+    if (run->threads == 1)
+        return run->thread[0].running ? 0 : -1;
+    int best = -1;
+    for (int t = 0; t < run->threads; t++)
+        if (run->thread[t].running &&
+            (best < 0 || nb_lp_next(&run->machine.lp[t]) < nb_lp_next(&run->machine.lp[best])))
+            best = t;
+    return best;
+}
+
+static void call_hook(struct run *run, int t)
+{
+    struct thread_run *tr = &run->thread[t];
+    tr->hook_pending = false;
+    if (run->hooks && run->hooks->region) {
+        run->hooks->region(run->hooks->context, t, tr->region_begin, tr->region);
         nb_events_watch(&run->machine.events); /* the hook may have programmed the PMU */
     }
 }
 
-static bool simulate(struct run *run, const struct nbm_hooks *hooks)
+/* The trace of logical processor `t` has ended at cycle `end`. */
+static void finish(struct run *run, int t, uint64_t end)
 {
-    for (;;) {
-        struct trace_record *rec = &run->record;
-        if (trace_read(run->reader, rec) != TRACE_OK)
-            return fail(run, "%s", trace_reader_error(run->reader));
-        switch (rec->kind) {
-        case TRACE_RECORD_INSN:
-            if (!instruction(run, &rec->insn))
-                return false;
-            break;
-        case TRACE_RECORD_REGION_BEGIN:
-        case TRACE_RECORD_REGION_END:
-            region(run, hooks, rec->kind == TRACE_RECORD_REGION_BEGIN, rec->region);
-            break;
-        case TRACE_RECORD_END:
-            nb_drain(&run->machine);
-            return true;
-        }
-    }
+    run->thread[t].running = false;
+    nb_events_thread_end(&run->machine.events, t, end);
+    nb_set_shared(&run->machine, false);
 }
 
-static bool run_file(struct run *run, FILE *in, const char *path, const struct nbm_hooks *hooks)
+/* The next record of logical processor `t`. */
+static bool step(struct run *run, int t)
 {
-    run->reader = trace_reader_open(in, path, run->error, run->error_size);
-    if (!run->reader)
+    struct thread_run *tr = &run->thread[t];
+    struct nb_machine *m = &run->machine;
+    m->cur = &m->lp[t];
+    if (tr->hook_pending) {
+        call_hook(run, t);
+        return true;
+    }
+    struct trace_record *rec = &tr->record;
+    if (trace_read(tr->reader, rec) != TRACE_OK)
+        return fail(run, "%s", trace_reader_error(tr->reader));
+    nb_clear_resolve(m, rec->kind != TRACE_RECORD_END); /* the last instruction's: no wrong path */
+    switch (rec->kind) {
+    case TRACE_RECORD_INSN:
+        return instruction(run, tr, &rec->insn);
+    case TRACE_RECORD_REGION_BEGIN:
+    case TRACE_RECORD_REGION_END:
+        nb_drain(m);
+        m->result->regions++;
+        tr->hook_pending = true;
+        tr->region_begin = rec->kind == TRACE_RECORD_REGION_BEGIN;
+        tr->region = rec->region;
+        return true;
+    case TRACE_RECORD_END:
+        finish(run, t, nb_drain(m));
+        return true;
+    }
+    return true;
+}
+
+static bool simulate(struct run *run)
+{
+    uint64_t end = 0;
+    for (int t; (t = next_thread(run)) >= 0;) {
+        nb_events_advance(&run->machine.events, horizon(run));
+        if (!step(run, t))
+            return false;
+        if (!run->thread[t].running && run->machine.lp[t].fe.t > end)
+            end = run->machine.lp[t].fe.t;
+    }
+    nb_events_advance(&run->machine.events, end);
+    return true;
+}
+
+static bool open_trace(struct run *run, struct thread_run *tr, const char *path)
+{
+    tr->path = path;
+    tr->in = fopen(path, "rb");
+    if (!tr->in)
+        return fail(run, "%s: %s", path, strerror(errno));
+    __fsetlocking(tr->in, FSETLOCKING_BYCALLER); /* one thread reads it: no stdio locks */
+    tr->reader = trace_reader_open(tr->in, path, run->error, run->error_size);
+    if (!tr->reader)
         return false;
-    const struct trace_header *header = trace_reader_header(run->reader);
-    run->lengths_known = header->lengths_known;
+    const struct trace_header *header = trace_reader_header(tr->reader);
+    tr->lengths_known = header->lengths_known;
     enum x86_mode mode = header->isa == TRACE_ISA_64 ? X86_MODE_64 : X86_MODE_32;
-    bool ok = nb_decode_cache_init(&run->decoded, mode);
-    if (!ok)
-        fail(run, "%s: out of memory for the decoder", path);
-    ok = ok && simulate(run, hooks);
-    run->machine.result->cycles = run->machine.events.now;
-    nb_decode_cache_free(&run->decoded);
-    trace_reader_close(run->reader);
-    return ok;
+    if (!nb_decode_cache_init(&tr->decoded, mode))
+        return fail(run, "%s: out of memory for the decoder", path);
+    tr->running = true;
+    return true;
+}
+
+static void close_trace(struct thread_run *tr)
+{
+    nb_decode_cache_free(&tr->decoded);
+    if (tr->reader)
+        trace_reader_close(tr->reader);
+    if (tr->in)
+        fclose(tr->in);
 }
 
 static bool check_arguments(int n_traces, const struct nbm_config *config,
                             struct msr_backend *backend, struct nb_pmu **pmu, char *error,
                             size_t error_size)
 {
-    if (n_traces != 1) {
-        snprintf(error, error_size, "the NetBurst model runs one trace for now, not %d",
-                 n_traces);
+    if (n_traces != 1 && n_traces != 2) {
+        snprintf(error, error_size, "the NetBurst model runs one trace, or two with "
+                 "Hyper-Threading, not %d", n_traces);
         return false;
     }
     if (!nbm_config_check(config, error, error_size))
@@ -124,6 +206,11 @@ static bool check_arguments(int n_traces, const struct nbm_config *config,
                  (*pmu)->config.model, config->model);
         return false;
     }
+    if (n_traces == 2 && !(*pmu)->config.ht) {
+        snprintf(error, error_size, "two traces need a backend with Hyper-Threading "
+                 "(nb_backend_create with ht=true)");
+        return false;
+    }
     return true;
 }
 
@@ -135,25 +222,25 @@ bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_con
     struct nb_pmu *pmu;
     if (!check_arguments(n_traces, config, backend, &pmu, error, error_size))
         return false;
-    FILE *in = fopen(traces[0], "rb");
-    if (!in) {
-        snprintf(error, error_size, "%s: %s", traces[0], strerror(errno));
+    struct run *run = calloc(1, sizeof *run);
+    if (!run) {
+        snprintf(error, error_size, "%s: out of memory", traces[0]);
         return false;
     }
-    __fsetlocking(in, FSETLOCKING_BYCALLER); /* one thread reads it: no stdio locks */
-    struct run *run = calloc(1, sizeof *run);
-    bool ok = run != NULL;
+    *run = (struct run){.threads = n_traces, .hooks = hooks, .error = error,
+                        .error_size = error_size};
+    bool ok = nb_machine_init(&run->machine, config, pmu, n_traces, result);
     if (!ok)
-        snprintf(error, error_size, "%s: out of memory", traces[0]);
-    else if (!(ok = nb_machine_init(&run->machine, config, pmu, result)))
         snprintf(error, error_size, "%s: out of memory for the model", traces[0]);
-    if (ok) {
-        run->error = error;
-        run->error_size = error_size;
-        ok = run_file(run, in, traces[0], hooks);
-        nb_machine_free(&run->machine);
+    for (int t = 0; t < n_traces && ok; t++) {
+        ok = open_trace(run, &run->thread[t], traces[t]);
+        run->machine.lp[t].decoded = &run->thread[t].decoded;
     }
+    ok = ok && simulate(run);
+    result->cycles = run->machine.events.now;
+    for (int t = 0; t < n_traces; t++)
+        close_trace(&run->thread[t]);
+    nb_machine_free(&run->machine);
     free(run);
-    fclose(in);
     return ok;
 }

@@ -52,46 +52,48 @@ static void spread_counts(const struct alloc_run *run, const uint64_t *values, u
         counts[run->assignments[i].request] = values[i];
 }
 
+/* Either logical processor's markers start and stop the shared counters. */
 static void gate_netburst_region(void *context, int thread, bool begin, uint32_t region)
 {
-    (void)thread; /* one trace: thread 0 */
+    (void)thread;
     gate_region(context, begin, region);
 }
 
-static struct msr_backend *create_backend(const struct stat_model *model)
+static struct msr_backend *create_backend(const struct stat_model *model, int n_traces)
 {
     if (model->pmu == PMU_P5)
         return p5_backend_create();
-    return nb_backend_create((struct nb_config){model->netburst.model, false});
+    return nb_backend_create((struct nb_config){model->netburst.model, n_traces == 2});
 }
 
 /* Runs the trace through the model; the totals of the run. */
-static bool run_model(const char *trace, const struct stat_model *model,
+static bool run_model(const char *const traces[], int n_traces, const struct stat_model *model,
                       struct msr_backend *backend, struct region_gate *gate,
                       struct stat_totals *totals, char *error, size_t error_size)
 {
     if (model->pmu == PMU_P5) {
         struct p5_sim_hooks hooks = {gate_region, gate};
         struct p5_sim_result result = {0};
-        bool ok = p5_simulate_trace(trace, &model->p5, backend, &hooks, &result, error,
+        bool ok = p5_simulate_trace(traces[0], &model->p5, backend, &hooks, &result, error,
                                     error_size);
-        *totals = (struct stat_totals){result.instructions, result.cycles, gate->entries};
+        *totals = (struct stat_totals){{result.instructions, 0}, result.cycles, gate->entries};
         return ok;
     }
     struct nbm_hooks hooks = {gate_netburst_region, gate};
     struct nbm_result result;
     memset(&result, 0, sizeof result);
-    bool ok = nbm_simulate(&trace, 1, &model->netburst, backend, &hooks, &result, error,
+    bool ok = nbm_simulate(traces, n_traces, &model->netburst, backend, &hooks, &result, error,
                            error_size);
-    *totals = (struct stat_totals){result.instructions[0], result.cycles, gate->entries};
+    *totals = (struct stat_totals){{result.instructions[0], result.instructions[1]},
+                                   result.cycles, gate->entries};
     return ok;
 }
 
-static bool simulate_run(const char *trace, const struct stat_model *model,
+static bool simulate_run(const char *const traces[], int n_traces, const struct stat_model *model,
                          const struct alloc_run *run, long region, uint64_t *counts,
                          struct stat_totals *totals, char *error, size_t error_size)
 {
-    struct msr_backend *backend = create_backend(model);
+    struct msr_backend *backend = create_backend(model, n_traces);
     if (!backend) {
         snprintf(error, error_size, "out of memory");
         return false;
@@ -104,7 +106,7 @@ static bool simulate_run(const char *trace, const struct stat_model *model,
     if (ok && region == STAT_WHOLE_TRACE)
         ok = !program_failed(&program, program_start(&program), "start", error, error_size);
     if (ok)
-        ok = run_model(trace, model, backend, &gate, totals, error, error_size);
+        ok = run_model(traces, n_traces, model, backend, &gate, totals, error, error_size);
     if (ok)
         ok = !program_failed(&program, gate.status, "region", error, error_size) &&
              !program_failed(&program, program_stop(&program), "stop", error, error_size) &&
@@ -116,12 +118,12 @@ static bool simulate_run(const char *trace, const struct stat_model *model,
     return true;
 }
 
-bool stat_simulate(const char *trace, const struct stat_model *model,
+bool stat_simulate(const char *const traces[], int n_traces, const struct stat_model *model,
                    const struct alloc_plan *plan, long region, uint64_t *counts,
                    struct stat_totals *totals, char *error, size_t error_size)
 {
     for (int r = 0; r < plan->n_runs; r++)
-        if (!simulate_run(trace, model, &plan->runs[r], region, counts, totals, error,
+        if (!simulate_run(traces, n_traces, model, &plan->runs[r], region, counts, totals, error,
                           error_size))
             return false;
     return true;

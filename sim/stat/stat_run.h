@@ -25,19 +25,21 @@ struct stat_model {
 };
 
 struct stat_totals {
-    uint64_t instructions;  /* trace records simulated, per run */
+    uint64_t instructions[2]; /* trace records simulated per run, by logical processor */
     uint64_t cycles;
     uint64_t region_entries; /* times the counted region began, per run */
 };
 
-/* Simulates the trace once per run of `plan` on a fresh simulated PMU of
- * the model's kind (P5, or NetBurst of the model's CPUID model without
- * Hyper-Threading) programmed for that run, and leaves in counts[request]
+/* Simulates the traces (one; or two on the NetBurst, as its logical
+ * processors 0 and 1 with Hyper-Threading) once per run of `plan` on a
+ * fresh simulated PMU of the model's kind (P5, or NetBurst of the model's
+ * CPUID model, with Hyper-Threading for two traces) programmed for that
+ * run, and leaves in counts[request]
  * each request's count.  With `region` >= 0 the counters run only between
  * the trace's begin and end markers of that region (as run_p5mon's stubs
  * start and stop them); STAT_WHOLE_TRACE counts from the first instruction
  * to the last.  False with a one-line error. */
-bool stat_simulate(const char *trace, const struct stat_model *model,
+bool stat_simulate(const char *const traces[], int n_traces, const struct stat_model *model,
                    const struct alloc_plan *plan, long region, uint64_t *counts,
                    struct stat_totals *totals, char *error, size_t error_size);
 

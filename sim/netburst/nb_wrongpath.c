@@ -1,0 +1,118 @@
+/* Wrong-path speculation and the machine clear of a mispredicted branch
+ * (docs/netburst-model.md, "Speculation").  The trace holds only the
+ * correct path: the wrong path is fetched from where the front end went
+ * (the predicted target or the fall-through) with the code the decode
+ * cache already knows by address, until the branch executes: the machine
+ * clear.  Its uops take uop queue entries, allocation slots, ROB entries
+ * and unit slots; those in the ROB at the clear leave it through the
+ * retirement logic marked bogus, in order, retire_width a cycle from the
+ * clear (what uops_retired BOGUS counts: SDM "At-Retirement Counting",
+ * bogus uops are those "that must be canceled because they are on a path
+ * taken from a mispredicted branch"); the others are dropped. */
+#include "sim/netburst/nb_machine.h"
+
+struct wrong_path {
+    uint64_t clear;              /* cycle of the machine clear */
+    bool blocked;                /* a uop could not allocate before the clear */
+    unsigned uops;               /* retired bogus */
+};
+
+/* A wrong-path uop: a computing uop of its instruction's class (the
+ * decode cache keeps no memory operands, so no load or store uops),
+ * executed if a unit is free before the clear.  Returns when its result
+ * is ready, for the next uop of the chain. */
+static uint64_t execute_bogus(struct nb_machine *m, const struct nb_op *op, uint64_t alloc,
+                              uint64_t ready, uint64_t clear)
+{
+    uint64_t from = 2 * (alloc + m->config->alloc_to_exec);
+    bool full;
+    struct nb_unit *unit = nb_class_unit(m, (enum nb_class)op->cls, &full);
+    uint64_t start = nb_reserve(unit, from > ready ? from : ready, m->occupancy_half[op->cls],
+                                full, 2 * clear);
+    if (start == UINT64_MAX)
+        return UINT64_MAX;
+    nb_compute_events(m, op, start);
+    return start + m->latency_half[op->cls];
+}
+
+/* Operands from the correct path's registers (the wrong path's own
+ * results are not tracked across instructions). */
+static uint64_t operands(const struct nb_core *core, const struct nb_op *op)
+{
+    uint64_t ready = 0;
+    for (uint32_t regs = op->regs_read; regs; regs &= regs - 1) {
+        int r = __builtin_ctz(regs);
+        if (core->reg_ready[r] > ready)
+            ready = core->reg_ready[r];
+    }
+    return ready;
+}
+
+/* One uop: queue, allocation (in order: none after one that could not),
+ * execution, bogus retirement (*retired).  False when it cannot be
+ * written into the queue before the clear. */
+static bool bogus_uop(struct nb_machine *m, const struct nb_op *op, struct wrong_path *w,
+                      uint64_t *ready, uint64_t *retired)
+{
+    struct nb_core *core = &m->cur->core;
+    uint64_t seq = core->uop_seq;
+    uint64_t q = nb_fetch_uop(m, op, seq, w->clear);
+    if (q == UINT64_MAX)
+        return false;
+    core->uop_seq++;
+    uint64_t a = w->blocked ? UINT64_MAX : nb_allocate(m, seq, q, NB_ROLE_COMPUTE, w->clear);
+    if (a == UINT64_MAX) {
+        /* Dropped at the clear: its queue and ROB entries are free then. */
+        core->alloc_ring[seq & core->ring_mask] = w->clear;
+        core->retire_ring[seq & core->ring_mask] = w->clear;
+        w->blocked = true;
+        return true;
+    }
+    if (*ready != UINT64_MAX)
+        *ready = execute_bogus(m, op, a, *ready, w->clear);
+    *retired = nb_retire_slot(m, w->clear);
+    core->retire_ring[seq & core->ring_mask] = *retired;
+    if (*retired + 1 > core->end)
+        core->end = *retired + 1;
+    nb_event(&m->events, *retired, NB_UOPS_BOGUS, m->cur->level, 1);
+    w->uops++;
+    return true;
+}
+
+/* One wrong-path instruction; returns the next address (0: stop). */
+static uint64_t bogus_instruction(struct nb_machine *m, uint64_t address,
+                                  const struct nb_op *op, struct wrong_path *w)
+{
+    if (m->cur->fe.t >= w->clear)
+        return 0;
+    nb_fetch_begin(m, address, op->length, op);
+    unsigned n = op->uops < NB_MAX_UOPS ? op->uops : NB_MAX_UOPS;
+    unsigned before = w->uops;
+    uint64_t ready = operands(&m->cur->core, op), retired = 0;
+    for (unsigned k = 0; k < n; k++)
+        if (!bogus_uop(m, op, w, &ready, &retired))
+            return 0;
+    if (w->uops - before == n) { /* all of it reached retirement */
+        nb_event(&m->events, retired, NB_INSTR_BOGUS, m->cur->level, 1);
+        nb_event(&m->events, retired, NB_COMPLETED_BOGUS, m->cur->level, 1);
+    }
+    uint64_t next = nb_predict_wrong_path(m, address, op);
+    nb_fetch_end(m, op, next != address + op->length);
+    return next;
+}
+
+void nb_clear_resolve(struct nb_machine *m, bool wrong_path)
+{
+    struct nb_lp *lp = m->cur;
+    if (!lp->clear.pending)
+        return;
+    lp->clear.pending = false;
+    struct wrong_path w = {lp->clear.resolved, false, 0};
+    const struct nb_op *op;
+    for (uint64_t pc = wrong_path ? lp->clear.from : 0;
+         pc && lp->decoded && (op = nb_decode_lookup(lp->decoded, pc)) != NULL;)
+        pc = bogus_instruction(m, pc, op, &w);
+    nb_event(&m->events, w.clear, NB_CLEAR, lp->level, 1);
+    m->result->bogus_uops[lp->id] += w.uops;
+    nb_frontend_redirect(m, w.clear + m->config->branch_redirect);
+}
