@@ -7,7 +7,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench/atomic_file.h"
@@ -287,7 +286,8 @@ static int configure_model(const struct stat_args *args, struct stat_model *mode
 }
 
 /* ---- recording a program first: `pmubench record -o TRACE -- PROGRAM...`
- * in a child, so the recorder's checks and messages are the same. */
+ * (cmd_record, in this process), so the recorder's checks and messages are
+ * the same. */
 
 static int record_program(char **program, char *trace, size_t size, int *exit_status)
 {
@@ -303,35 +303,25 @@ static int record_program(char **program, char *trace, size_t size, int *exit_st
     int n = 0;
     while (program[n])
         n++;
-    char **argv = calloc((size_t)n + 6, sizeof *argv);
+    char **argv = calloc((size_t)n + 5, sizeof *argv);
     if (!argv) {
         unlink(trace);
         return usage_error("%s", "out of memory");
     }
-    argv[0] = "pmubench";
-    argv[1] = "record";
-    argv[2] = "-o";
-    argv[3] = trace;
-    memcpy(argv + 4, program - 1, (size_t)(n + 1) * sizeof *argv); /* "--" PROGRAM... */
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        execv("/proc/self/exe", argv);
-        fprintf(stderr, "pmubench stat: cannot run the recorder: %s\n", strerror(errno));
-        _exit(2);
-    }
+    argv[0] = "record";
+    argv[1] = "-o";
+    argv[2] = trace;
+    memcpy(argv + 3, program - 1, (size_t)(n + 1) * sizeof *argv); /* "--" PROGRAM... */
+    int status = cmd_record(n + 4, argv);
     free(argv);
-    int status = 0;
-    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
     struct stat st;
     /* The recorder replaces the file only with a whole trace. */
-    if (pid < 0 || stat(trace, &st) != 0 || st.st_size == 0) {
+    if (stat(trace, &st) != 0 || st.st_size == 0) {
         unlink(trace);
         fprintf(stderr, "pmubench stat: no trace of %s was recorded\n", program[0]);
         return 2;
     }
-    *exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    *exit_status = status;
     return 0;
 }
 

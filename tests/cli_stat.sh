@@ -36,14 +36,20 @@ expect 2 "pmubench stat: $tmp/missing.trace: No such file or directory" -- \
 
 # --backend msr on a processor other than a P5: the msr backend refuses the
 # first write (CESR 0x11, program_setup's first), so the program never runs.
-# The message names CPUID's vendor, base family and base model.
+# The message names CPUID's vendor, base family and base model (those of
+# the CPU pmubench runs on: valgrind's virtual CPU under make memcheck, so
+# the numbers are matched as numbers there).
 : >"$tmp/stat-msr"
+pmubench stat --backend msr --msr-device "$tmp/stat-msr" -e branches -- /bin/sh -c "touch $tmp/stat-ran" \
+    >"$tmp/cli.out" 2>"$tmp/cli.err"
+status=$?
 cpuid=$(awk -F': *' '/^vendor_id/ && !v {v = $2} /^cpu family/ && !f {f = $2}
     /^model[ \t]*:/ && m == "" {m = $2}
     END { if (f < 15) printf "%s family %d model %d", v, f, m % 16 }' /proc/cpuinfo)
+[ -n "$wrapper" ] && cpuid=$(echo "$cpuid" | sed 's/family [0-9]* model [0-9]*/family [0-9]+ model [0-9]+/')
 if [ -n "$cpuid" ]; then
-    expect 2 "pmubench stat: --backend msr: setup: MSR 0x11: refusing to write MSRs: CPUID reports $cpuid, not a GenuineIntel family 5 (P5 Pentium) processor" -- \
-        stat --backend msr --msr-device "$tmp/stat-msr" -e branches -- /bin/sh -c "touch $tmp/stat-ran"
+    if [ $status -eq 2 ] && grep -Exq "pmubench stat: --backend msr: setup: MSR 0x11: refusing to write MSRs: CPUID reports $cpuid, not a GenuineIntel family 5 \(P5 Pentium\) processor" "$tmp/cli.err"; then
+        pass; else fail "stat --backend msr on this CPU: status $status, '$(cat "$tmp/cli.err")'"; fi
     if [ -e "$tmp/stat-ran" ]; then fail "stat --backend msr ran the program after a refusal"; else pass; fi
 fi
 
