@@ -169,6 +169,15 @@ bool nb_pmu_retire(struct nb_pmu *pmu, int thread, const struct nb_retirement *r
 bool nb_pmu_pending_pmi(const struct nb_pmu *pmu, int thread, uint64_t *since);
 bool nb_pmu_take_pmi(struct nb_pmu *pmu, int thread, struct nb_pmi_sample *sample);
 
+/* Tagging queries for a timing model (docs/semantics.md, "Tagging
+ * queries"): the sub-event bits of `event` that the ESCRs selecting it
+ * would count for an occurrence by `thread` at `cpl` (front-end tagging:
+ * uop_type's TAGLOADS/TAGSTORES); and the OR of the 4-bit tag values of
+ * the ESCRs with Tag Enable that select `event` and would count an
+ * occurrence with sub-event bits `mask` (execution tagging). */
+uint16_t nb_pmu_selected_mask(const struct nb_pmu *pmu, int event, int thread, int cpl);
+uint8_t nb_pmu_tag_bits(const struct nb_pmu *pmu, int event, uint16_t mask, int thread, int cpl);
+
 /* Notes PMIs delivered to `threads` (bit t: thread t) this cycle as
  * pending; used by the cycle pipeline. */
 void nb_pmu_note_pmi(struct nb_pmu *pmu, uint8_t threads);

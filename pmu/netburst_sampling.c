@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "netburst_events.h"
+#include "netburst_fields.h"
 #include "netburst_metrics.h"
 #include "netburst_pmu.h"
 
@@ -148,4 +149,36 @@ bool nb_pmu_take_pmi(struct nb_pmu *pmu, int thread, struct nb_pmi_sample *sampl
     pmu->pending[thread].pending = false;
     *sample = (struct nb_pmi_sample){.delivered = since, .eip = pmu->last_eip[thread]};
     return true;
+}
+
+/* The sub-event bits ESCR `e` would count for an occurrence by `thread`
+ * at `cpl` (the detector's own rules, the other thread at its CPL). */
+static uint16_t qualified_bits(const struct nb_pmu *pmu, int e, int thread, int cpl)
+{
+    uint8_t cpls[2] = {pmu->thread[0].cpl, pmu->thread[1].cpl};
+    cpls[thread] = (uint8_t)cpl;
+    return pmu->escr_rules[e].counting[escr_context_of(thread, cpls, pmu->config.ht)];
+}
+
+uint16_t nb_pmu_selected_mask(const struct nb_pmu *pmu, int event, int thread, int cpl)
+{
+    uint16_t mask = 0;
+    for (uint64_t d = pmu->detecting; d; d &= d - 1) {
+        int e = __builtin_ctzll(d);
+        if (pmu->escr_event[e] == event)
+            mask |= qualified_bits(pmu, e, thread, cpl);
+    }
+    return mask;
+}
+
+uint8_t nb_pmu_tag_bits(const struct nb_pmu *pmu, int event, uint16_t mask, int thread, int cpl)
+{
+    uint8_t tags = 0;
+    for (uint64_t d = pmu->detecting; d; d &= d - 1) {
+        int e = __builtin_ctzll(d);
+        if (pmu->escr_event[e] == event && (pmu->escr[e] & ESCR_TAG_ENABLE) &&
+            (qualified_bits(pmu, e, thread, cpl) & mask))
+            tags |= (uint8_t)(pmu->escr[e] >> ESCR_TAG_VALUE_SHIFT & 0xf);
+    }
+    return tags;
 }

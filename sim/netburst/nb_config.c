@@ -21,6 +21,7 @@ static const struct nbm_config northwood = {
     .l1d_size = 8192, .l1d_ways = 4, .l1d_latency = 2, .dtlb_entries = 64,
     .l2_size = 512 * 1024, .l2_ways = 8, .l2_latency = 7,
     .memory_latency = 200, .page_walk_latency = 20,
+    .pmi_skid = 64,
 };
 
 struct preset {
@@ -87,7 +88,7 @@ static const struct parameter parameters[] = {
     P(simd_integer_latency, 1, 1000), P(l1d_size, 64, 1u << 30), P(l1d_ways, 1, 1024),
     P(l1d_latency, 1, 1000), P(dtlb_entries, 1, 4096), P(l2_size, 128, 1u << 30),
     P(l2_ways, 1, 1024), P(l2_latency, 0, 10000), P(memory_latency, 0, 100000),
-    P(page_walk_latency, 0, 100000),
+    P(page_walk_latency, 0, 100000), P(pmi_skid, 0, 1000000),
 };
 #undef P
 

@@ -262,6 +262,7 @@ static enum nb_role role_of(const struct shape *s, unsigned k)
 
 struct timing {
     uint64_t alloc[NB_MAX_UOPS], done_half[NB_MAX_UOPS], load_seq[NB_MAX_UOPS];
+    uint64_t load_missed;      /* bit k: load uop k missed the L1 */
     uint64_t result_half;      /* the instruction's result (and its branch's resolution) */
 };
 
@@ -313,9 +314,13 @@ static uint64_t execute_loads(struct nb_machine *m, const struct nb_op *op,
         uint64_t start = reserve(&m->units[NB_UNIT_LOAD], from > src ? from : src, 2, true);
         if (op->simd)
             nb_event(&m->events, start / 2, NB_MOVES_P2, m->cur->level, 1);
-        uint64_t data = nb_load(m, s->load[j], start, missed);
+        bool miss = false;
+        uint64_t data = nb_load(m, s->load[j], start, &miss);
+        *missed = *missed || miss;
         if (s->loads)
             t->done_half[k] = data;
+        if (s->loads && miss)
+            t->load_missed |= 1ull << k;
         if (data > done)
             done = data;
     }
@@ -381,6 +386,7 @@ static void execute(struct nb_machine *m, const struct nb_op *op, const struct s
     struct nb_core *core = &m->cur->core;
     unsigned first_compute = s->computes ? s->loads : 0;
     bool replay = false, missed = false;
+    t->load_missed = 0;
     uint64_t src = sources(m, op, exec_earliest(m, t->alloc[first_compute]), &replay);
     uint64_t loaded = execute_loads(m, op, s, t, src, &missed);
     uint64_t result = s->computes ? execute_computes(m, op, s, t, loaded) : loaded;
@@ -455,14 +461,98 @@ static void branch_events(struct nb_machine *m, const struct nb_op *op, struct n
         nb_event(&m->events, r, branch_type[op->branch].mispredicted, m->cur->level, 1);
 }
 
-static void retire(struct nb_machine *m, const struct nb_op *op, const struct shape *s,
-                   const struct timing *t, struct nb_prediction p)
+/* ---- tagging (docs/netburst-model.md, "Tagging"): a uop's tags are bits
+ * 0-3 its execution tag value, UOP_FRONT_END and UOP_REPLAY. */
+enum { UOP_FRONT_END = 1u << 4, UOP_REPLAY = 1u << 5, TAGLOADS = 1u << 1, TAGSTORES = 1u << 2 };
+
+/* The slot whose upstream event a uop's execution reports (execute_loads,
+ * nb_compute_events, execute_stores), or NB_NUM_SLOTS. */
+static enum nb_slot execution_slot(const struct nb_op *op, enum nb_role role)
+{
+    switch (role) {
+    case NB_ROLE_LOAD:
+        return op->simd ? NB_MOVES_P2 : NB_NUM_SLOTS;
+    case NB_ROLE_COMPUTE:
+        return op->cls == NB_CLASS_FP_MOVE ? NB_MOVES_P0 : fp_slot[op->fp_kind];
+    case NB_ROLE_STD:
+        return op->simd ? NB_MOVES_P0 : NB_NUM_SLOTS;
+    default:
+        return NB_NUM_SLOTS;
+    }
+}
+
+static uint8_t uop_tags(const struct nb_machine *m, const struct nb_op *op,
+                        const struct timing *t, enum nb_role role, unsigned k)
+{
+    const struct nb_tagging *tg = &m->events.tagging;
+    unsigned level = m->cur->level;
+    enum nb_slot slot = execution_slot(op, role);
+    uint8_t tags = slot != NB_NUM_SLOTS ? tg->execution[slot][level] : 0;
+    if ((role == NB_ROLE_LOAD && (tg->front_end[level] & TAGLOADS)) ||
+        (role == NB_ROLE_STA && (tg->front_end[level] & TAGSTORES)))
+        tags |= UOP_FRONT_END;
+    if (role == NB_ROLE_LOAD && tg->replay_l1_miss && (t->load_missed >> k & 1))
+        tags |= UOP_REPLAY;
+    return tags;
+}
+
+/* Counts a retiring uop's tags in cycle `r`; returns its NB_TAG_* bits. */
+static uint8_t count_tags(struct nb_machine *m, uint8_t tags, uint64_t r)
+{
+    unsigned level = m->cur->level;
+    if (tags & UOP_FRONT_END)
+        nb_event(&m->events, r, NB_FE_TAGGED, level, 1);
+    for (unsigned b = 0; b < 4; b++)
+        if (tags >> b & 1)
+            nb_event(&m->events, r, (enum nb_slot)(NB_EXEC_TAG0 + b), level, 1);
+    if (tags & UOP_REPLAY)
+        nb_event(&m->events, r, NB_REPLAY_TAGGED, level, 1);
+    return (uint8_t)((tags & UOP_FRONT_END ? NB_TAG_FRONT_END : 0) |
+                     (tags & 0xf ? NB_TAG_EXECUTION : 0) | (tags & UOP_REPLAY ? NB_TAG_REPLAY : 0));
+}
+
+/* The registers after `insn` in enum nb_reg order (traces/trace.h's
+ * TRACE_REG_* follow the encoding: AX CX DX BX SP BP SI DI), the state
+ * before the thread's next instruction. */
+static void note_registers(struct nb_lp *lp, const struct trace_insn *insn)
+{
+    static const uint8_t from[NB_NUM_REGS] = {
+        [NB_REG_FLAGS] = TRACE_REG_FLAGS, [NB_REG_AX] = TRACE_REG_AX, [NB_REG_BX] = TRACE_REG_BX,
+        [NB_REG_CX] = TRACE_REG_CX, [NB_REG_DX] = TRACE_REG_DX, [NB_REG_SI] = TRACE_REG_SI,
+        [NB_REG_DI] = TRACE_REG_DI, [NB_REG_BP] = TRACE_REG_BP, [NB_REG_SP] = TRACE_REG_SP,
+        [NB_REG_R8] = TRACE_REG_R8, [NB_REG_R9] = TRACE_REG_R9, [NB_REG_R10] = TRACE_REG_R10,
+        [NB_REG_R11] = TRACE_REG_R11, [NB_REG_R12] = TRACE_REG_R12,
+        [NB_REG_R13] = TRACE_REG_R13, [NB_REG_R14] = TRACE_REG_R14,
+        [NB_REG_R15] = TRACE_REG_R15,
+    };
+    lp->regs_known = insn->has_registers;
+    for (int i = 0; i < NB_NUM_REGS && insn->has_registers; i++)
+        lp->regs[i] = insn->regs[from[i]];
+}
+
+/* With sampling programmed, the instruction's retirement for nb_pmu_retire. */
+static void report_retirement(struct nb_machine *m, const struct trace_insn *insn, uint8_t tags,
+                              uint64_t r)
+{
+    struct nb_lp *lp = m->cur;
+    struct nb_retirement ret = {insn->address, tags, lp->ia32e,
+                                lp->regs_known ? lp->regs : NULL};
+    nb_events_retire(&m->events, lp->id, r, &ret);
+    note_registers(lp, insn);
+}
+
+static void retire(struct nb_machine *m, const struct trace_insn *insn, const struct nb_op *op,
+                   const struct shape *s, const struct timing *t, struct nb_prediction p)
 {
     struct nb_core *core = &m->cur->core;
     uint64_t seq = core->uop_seq - s->n, r = 0;
     unsigned stores = 0;
+    uint8_t tags = 0;
+    bool tagging = m->events.tagging.any;
     for (unsigned k = 0; k < s->n; k++) {
         r = retire_uop(m, t->done_half[k]);
+        if (tagging)
+            tags |= count_tags(m, uop_tags(m, op, t, role_of(s, k), k), r);
         core->retire_ring[(seq + k) & core->ring_mask] = r;
         enum nb_role role = role_of(s, k);
         if (role == NB_ROLE_LOAD)
@@ -476,9 +566,14 @@ static void retire(struct nb_machine *m, const struct nb_op *op, const struct sh
         store_retire(m, r);
     if (r + 1 > core->end)
         core->end = r + 1;
-    nb_event(&m->events, r, NB_INSTR_RETIRED, m->cur->level, 1);
+    nb_event(&m->events, r, tags & NB_TAG_FRONT_END ? NB_INSTR_TAGGED : NB_INSTR_RETIRED,
+             m->cur->level, 1);
     nb_event(&m->events, r, NB_INSTR_COMPLETED, m->cur->level, 1);
     branch_events(m, op, p, r);
+    if (m->events.sampling)
+        report_retirement(m, insn, tags, r);
+    else
+        m->cur->regs_known = false;
 }
 
 void nb_instruction(struct nb_machine *m, const struct trace_insn *insn, const struct nb_op *op)
@@ -494,7 +589,7 @@ void nb_instruction(struct nb_machine *m, const struct trace_insn *insn, const s
     front_and_allocate(m, insn, op, &s, &t);
     nb_fetch_end(m, op, p.taken || p.mispredicted);
     execute(m, op, &s, &t);
-    retire(m, op, &s, &t, p);
+    retire(m, insn, op, &s, &t, p);
     if (p.mispredicted) {
         /* The clear and the wrong path wait for the next record (nb_wrongpath.c). */
         lp->clear = (struct nb_pending_clear){true, p.followed, (t.result_half + 1) / 2};

@@ -5,8 +5,11 @@
 #include <string.h>
 
 #include "pmu/netburst_events.h"
+#include "pmu/netburst_fields.h"
+#include "pmu/netburst_metrics.h"
 
 enum { INITIAL_RING = 1024, MAX_SUBEVENTS = 2 };
+_Static_assert(NB_NUM_SLOTS <= 128, "the slot masks hold 128 slots");
 
 /* Each slot's event and sub-events (docs/netburst-model.md says when the
  * model reports each). */
@@ -74,6 +77,14 @@ static const struct {
     [NB_UOPS_BOGUS] = {"uops_retired", {"BOGUS"}},
     [NB_INSTR_BOGUS] = {"instr_retired", {"BOGUSNTAG"}},
     [NB_COMPLETED_BOGUS] = {"instr_completed", {"BOGUS"}},
+    /* At-retirement counting of tagged uops (docs/netburst-model.md, "Tagging"). */
+    [NB_INSTR_TAGGED] = {"instr_retired", {"NBOGUSTAG"}},
+    [NB_FE_TAGGED] = {"front_end_event", {"NBOGUS"}},
+    [NB_EXEC_TAG0] = {"execution_event", {"NBOGUS0"}},
+    [NB_EXEC_TAG1] = {"execution_event", {"NBOGUS1"}},
+    [NB_EXEC_TAG2] = {"execution_event", {"NBOGUS2"}},
+    [NB_EXEC_TAG3] = {"execution_event", {"NBOGUS3"}},
+    [NB_REPLAY_TAGGED] = {"replay_event", {"NBOGUS"}},
 };
 
 /* TC_deliver_mode's sub-event for logical processor 0's and 1's modes: a
@@ -141,18 +152,62 @@ void nb_events_free(struct nb_events *ev)
     free(ev->counts);
     ev->ring = NULL;
     ev->counts = NULL;
+    for (int t = 0; t < 2; t++) {
+        free(ev->retired[t].entries);
+        ev->retired[t].entries = NULL;
+    }
+}
+
+/* Front-end tagging (uop_type's TAGLOADS/TAGSTORES) and execution tagging
+ * (ESCRs with Tag Enable) by level; replay tagging of L1 load misses
+ * (1stL_cache_load_miss_retired: IA32_PEBS_ENABLE bits 0 and 24,
+ * MSR_PEBS_MATRIX_VERT bit 0; netburst_metrics.c). */
+static void watch_tagging(struct nb_events *ev)
+{
+    struct nb_tagging *tg = &ev->tagging;
+    const struct nb_pmu *pmu = ev->pmu;
+    memset(tg, 0, sizeof *tg);
+    int uop_type = nb_event_find("uop_type");
+    for (unsigned level = 0; level < ev->levels; level++) {
+        int t = (int)(level >> 1), cpl = level & 1 ? 3 : 0;
+        tg->front_end[level] = nb_pmu_selected_mask(pmu, uop_type, t, cpl) & 6; /* bits 1, 2 */
+        for (int s = 0; s < NB_NUM_SLOTS; s++)
+            tg->execution[s][level] = nb_pmu_tag_bits(pmu, ev->event[s], ev->mask[s], t, cpl);
+        tg->any = tg->any || tg->front_end[level];
+    }
+    for (int s = 0; s < NB_NUM_SLOTS && !tg->any; s++)
+        for (unsigned level = 0; level < ev->levels; level++)
+            tg->any = tg->any || tg->execution[s][level];
+    uint64_t replay_l1 = PEBS_ENABLE_UOP_TAG | 1u;
+    tg->replay_l1_miss = (pmu->pebs_enable & replay_l1) == replay_l1 &&
+                         (pmu->pebs_matrix_vert & 1);
+    tg->any = tg->any || tg->replay_l1_miss;
+}
+
+/* Sampling is programmed: PEBS enabled for a thread, or a counter with
+ * OVF_PMI (its PMIs are taken, sampling the last retired EIP). */
+static bool watch_sampling(const struct nb_pmu *pmu)
+{
+    if (pmu->pebs_threads)
+        return true;
+    for (int c = 0; c < NB_NUM_COUNTERS; c++)
+        if (pmu->cccr[c] & (CCCR_OVF_PMI_T0 | CCCR_OVF_PMI_T1))
+            return true;
+    return false;
 }
 
 void nb_events_watch(struct nb_events *ev)
 {
-    ev->wanted = 0;
+    watch_tagging(ev);
+    ev->sampling = watch_sampling(ev->pmu);
+    ev->wanted[0] = ev->wanted[1] = 0;
     for (int e = 0; e < NB_NUM_ESCRS; e++) {
         int event = ev->pmu->escr_event[e];
         if (event < 0)
             continue;
         for (int s = 0; s < NB_NUM_SLOTS; s++)
             if (ev->event[s] == event)
-                ev->wanted |= 1ull << s;
+                ev->wanted[s >> 6] |= 1ull << (s & 63);
     }
 }
 
@@ -194,7 +249,7 @@ bool nb_event_slow(struct nb_events *ev, uint64_t cycle, enum nb_slot slot, unsi
     struct nb_bucket *b = bucket(ev, cycle);
     if (!b)
         return false;
-    b->used[level] |= 1ull << slot;
+    b->used[level][slot >> 6] |= 1ull << (slot & 63);
     uint16_t *n = &ev->counts[(cycle & (ev->size - 1)) * ev->levels + level][slot];
     *n = (uint16_t)(*n + count);
     return true;
@@ -236,12 +291,14 @@ static void report(struct nb_events *ev, struct nb_bucket *b, unsigned level)
     int t = (int)(level >> 1);
     uint16_t *count = ev->counts[(ev->now & (ev->size - 1)) * ev->levels + level];
     set_level(ev->pmu, t, level & 1);
-    for (uint64_t left = b->used[level]; left; left &= left - 1) {
-        int s = __builtin_ctzll(left);
-        nb_pmu_event(ev->pmu, ev->event[s], ev->mask[s], t, count[s]);
-        count[s] = 0;
+    for (int w = 0; w < 2; w++) {
+        for (uint64_t left = b->used[level][w]; left; left &= left - 1) {
+            int s = 64 * w + __builtin_ctzll(left);
+            nb_pmu_event(ev->pmu, ev->event[s], ev->mask[s], t, count[s]);
+            count[s] = 0;
+        }
+        b->used[level][w] = 0;
     }
-    b->used[level] = 0;
 }
 
 /* The cycle's own events: RUNNING for each active logical processor, at
@@ -286,14 +343,84 @@ static void report_cycle(struct nb_events *ev, const struct nb_bucket *b)
     }
 }
 
+/* ---- retirements and PMIs (docs/netburst-model.md, "Sampling") */
+
+static bool queue_grow(struct nb_retire_queue *q)
+{
+    uint64_t size = q->entries ? 2 * (q->mask + 1) : 64;
+    struct nb_retired *entries = malloc(size * sizeof *entries);
+    if (!entries)
+        return false;
+    for (uint64_t i = q->head; i < q->tail; i++)
+        entries[i & (size - 1)] = q->entries[i & q->mask];
+    free(q->entries);
+    q->entries = entries;
+    q->mask = size - 1;
+    return true;
+}
+
+bool nb_events_retire(struct nb_events *ev, int thread, uint64_t cycle,
+                      const struct nb_retirement *r)
+{
+    struct nb_retire_queue *q = &ev->retired[thread];
+    if ((!q->entries || q->tail - q->head > q->mask) && !queue_grow(q))
+        return false;
+    struct nb_retired *e = &q->entries[q->tail++ & q->mask];
+    e->cycle = cycle;
+    e->r = *r;
+    if (r->regs) {
+        memcpy(e->regs, r->regs, sizeof e->regs);
+        e->r.regs = e->regs;
+    }
+    return true;
+}
+
+/* The cycle's retirements, thread by thread (a shared cycle retires one
+ * thread's uops: nb_retire_slot). */
+static void report_retirements(struct nb_events *ev)
+{
+    for (int t = 0; t < ev->threads; t++) {
+        struct nb_retire_queue *q = &ev->retired[t];
+        for (; q->head < q->tail && q->entries[q->head & q->mask].cycle <= ev->now; q->head++) {
+            struct nb_retired *e = &q->entries[q->head & q->mask];
+            if (e->r.regs)
+                e->r.regs = e->regs; /* the ring may have moved */
+            nb_pmu_retire(ev->pmu, t, &e->r);
+        }
+    }
+}
+
+/* IEBS: a PMI pending for a thread is taken pmi_skid cycles after the
+ * cycle that delivered it; the sample is the thread's last retired EIP. */
+static void take_pmis(struct nb_events *ev)
+{
+    for (int t = 0; t < ev->threads; t++) {
+        uint64_t since;
+        if (!nb_pmu_pending_pmi(ev->pmu, t, &since))
+            continue;
+        struct nb_pmi_wait *w = &ev->pmi[t];
+        if (!w->seen)
+            *w = (struct nb_pmi_wait){true, (ev->pmu->last.pebs_pmi >> t & 1) != 0};
+        struct nb_pmi_sample sample;
+        if (ev->pmu->cycles < since + ev->pmi_skid || !nb_pmu_take_pmi(ev->pmu, t, &sample))
+            continue;
+        w->seen = false;
+        if (ev->sample)
+            ev->sample(ev->context, t, sample.delivered, sample.eip, w->precise);
+    }
+}
+
 void nb_events_advance(struct nb_events *ev, uint64_t cycle)
 {
     for (; ev->now < cycle; ev->now++) {
         struct nb_bucket *b = &ev->ring[ev->now & (ev->size - 1)];
         report_cycle(ev, b);
         for (unsigned level = 0; level < ev->levels; level++)
-            if (b->used[level])
+            if (b->used[level][0] | b->used[level][1])
                 report(ev, b, level);
+        report_retirements(ev);
         nb_pmu_tick(ev->pmu);
+        if (ev->pmu->pending[0].pending || ev->pmu->pending[1].pending)
+            take_pmis(ev);
     }
 }

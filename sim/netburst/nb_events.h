@@ -25,7 +25,9 @@ enum nb_slot {
     NB_TC_MODE, NB_MS_XFER,
     NB_UQ_BUILD, NB_UQ_DELIVER, NB_UQ_ROM, NB_SBFULL,
     NB_CLEAR, NB_UOPS_BOGUS, NB_INSTR_BOGUS, NB_COMPLETED_BOGUS,
-    NB_NUM_SLOTS,
+    NB_INSTR_TAGGED, NB_FE_TAGGED, NB_EXEC_TAG0, NB_EXEC_TAG1, NB_EXEC_TAG2, NB_EXEC_TAG3,
+    NB_REPLAY_TAGGED,
+    NB_NUM_SLOTS,           /* at most 128: the slot masks are two 64-bit words */
 };
 
 /* A logical processor's front end in a cycle: TC_deliver_mode's letter
@@ -35,13 +37,40 @@ enum nb_fe_mode { NB_MODE_DELIVER, NB_MODE_BUILD, NB_MODE_ROM, NB_MODE_IDLE };
 enum { NB_LEVELS = 4 };
 
 struct nb_bucket {
-    uint64_t used[NB_LEVELS];    /* slot bits with a count, by level */
+    uint64_t used[NB_LEVELS][2]; /* slot bits with a count, by level (bit s % 64 of word s / 64) */
     uint8_t frontend[2];         /* mode | user << 2, for cycles before frontend_from */
 };
 
 /* A cycle's counts at one level (kept apart from the buckets, sized for the
  * levels in use: 2 a logical processor). */
 typedef uint16_t nb_counts[NB_NUM_SLOTS];
+
+/* What the PMU tags (docs/netburst-model.md, "Tagging"), by level: */
+struct nb_tagging {
+    bool any;                    /* some mechanism tags */
+    uint16_t front_end[NB_LEVELS]; /* uop_type's TAGLOADS/TAGSTORES bits selected */
+    uint8_t execution[NB_NUM_SLOTS][NB_LEVELS]; /* tag bits an occurrence of the slot sets */
+    bool replay_l1_miss;         /* 1stL_cache_load_miss_retired's replay tagging */
+};
+
+/* A retirement waiting for its cycle's nb_pmu_retire (nb_events_retire). */
+struct nb_retired {
+    uint64_t cycle;
+    struct nb_retirement r;
+    uint64_t regs[NB_NUM_REGS];
+};
+
+/* One logical processor's waiting retirements, in order: a ring. */
+struct nb_retire_queue {
+    struct nb_retired *entries;
+    uint64_t mask, head, tail;   /* size - 1 (a power of two); first; past the last */
+};
+
+/* IEBS: each logical processor's pending PMI as the model sees it. */
+struct nb_pmi_wait {
+    bool seen;                   /* the pending PMI has been noticed */
+    bool precise;                /* it is PEBS's interrupt-threshold PMI */
+};
 
 struct nb_events {
     struct nb_pmu *pmu;
@@ -50,7 +79,7 @@ struct nb_events {
     uint64_t size;               /* a power of two */
     unsigned levels;
     uint64_t now;                /* the next cycle to tick */
-    uint64_t wanted;             /* slots whose event some ESCR selects */
+    uint64_t wanted[2];          /* slots whose event some ESCR selects (as used) */
     int threads;
     uint64_t active_until[2];    /* each logical processor is active before this cycle */
     uint8_t frontend[2];         /* each front end's mode | user << 2 since frontend_from */
@@ -58,18 +87,31 @@ struct nb_events {
     int16_t event[NB_NUM_SLOTS];
     uint16_t mask[NB_NUM_SLOTS];
     uint16_t tc_mask[4][4];      /* TC_deliver_mode bits by [mode 0][mode 1] */
+    struct nb_tagging tagging;
+    bool sampling;               /* PEBS or a PMI is programmed: retirements are reported */
+    struct nb_retire_queue retired[2];
+    struct nb_pmi_wait pmi[2];
+    uint32_t pmi_skid;           /* cycles from a PMI's delivery to its taking */
+    void (*sample)(void *context, int thread, uint64_t cycle, uint64_t eip, bool precise);
+    void *context;
 };
 
 bool nb_events_init(struct nb_events *ev, struct nb_pmu *pmu, int threads);
 void nb_events_free(struct nb_events *ev);
 
-/* Which slots an ESCR selects; again after anything may have written the PMU. */
+/* Which slots an ESCR selects, what the PMU tags and whether it samples;
+ * again after anything may have written the PMU. */
 void nb_events_watch(struct nb_events *ev);
+
+/* Queues a retirement of `thread` in `cycle` (not yet ticked) for
+ * nb_pmu_retire, in retirement order; `regs` (NB_NUM_REGS values) may be NULL. */
+bool nb_events_retire(struct nb_events *ev, int thread, uint64_t cycle,
+                      const struct nb_retirement *r);
 
 /* Whether a slot is watched: the caller may skip work for it. */
 static inline bool nb_watched(const struct nb_events *ev, enum nb_slot slot)
 {
-    return (ev->wanted >> slot) & 1;
+    return (ev->wanted[slot >> 6] >> (slot & 63)) & 1;
 }
 
 /* `count` occurrences in `cycle` (not yet ticked) at `level`. */
@@ -90,7 +132,8 @@ bool nb_events_frontend(struct nb_events *ev, unsigned level, uint64_t cycle,
 /* Logical processor `thread` is inactive from `cycle` on (its trace ended). */
 void nb_events_thread_end(struct nb_events *ev, int thread, uint64_t cycle);
 
-/* Reports and ticks every cycle before `cycle`. */
+/* Reports and ticks every cycle before `cycle`, taking each pending PMI
+ * pmi_skid cycles after its delivery (ev->sample is told). */
 void nb_events_advance(struct nb_events *ev, uint64_t cycle);
 
 #endif

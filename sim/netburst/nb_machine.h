@@ -104,6 +104,9 @@ struct nb_lp {
     struct nb_store_buffer sb;
     struct nb_pending_clear clear;
     const struct nb_decode_cache *decoded;   /* code known by address, for wrong paths */
+    bool ia32e;                  /* a 64-bit trace on a model with EM64T */
+    bool regs_known;             /* regs holds the registers before the next instruction */
+    uint64_t regs[NB_NUM_REGS];  /* enum nb_reg order (PEBS record) */
 };
 
 /* A selection point shared by the logical processors (front end,

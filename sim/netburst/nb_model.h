@@ -51,6 +51,8 @@ struct nbm_config {
     uint32_t l2_size, l2_ways, l2_latency;      /* 128-byte lines of two 64-byte sectors */
     uint32_t memory_latency;                    /* front-side bus read of a sector */
     uint32_t page_walk_latency;                 /* ITLB or DTLB miss */
+    /* Sampling: */
+    uint32_t pmi_skid;        /* cycles from a PMI's delivery to its taking (IEBS) */
 };
 
 /* Fills `config` with a named preset: "willamette" (model 1; "willamette0"
@@ -77,6 +79,17 @@ struct nbm_hooks {
     void *context;
 };
 
+/* IEBS samples: `sample` is called for each PMI the model takes, pmi_skid
+ * cycles after its delivery, with the cycle that delivered it (the
+ * bench's `@C pmi`), the thread's last retired EIP then, and whether it
+ * was PEBS's interrupt-threshold PMI (the precise EIPs are then in the
+ * PEBS buffer).  Kept apart from nbm_hooks so that callers initialising
+ * that positionally are unchanged. */
+struct nbm_sample_hook {
+    void (*sample)(void *context, int thread, uint64_t cycle, uint64_t eip, bool precise);
+    void *context;
+};
+
 struct nbm_result {
     uint64_t instructions[2];  /* per thread */
     uint64_t uops[2];
@@ -94,5 +107,11 @@ struct nbm_result {
 bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_config *config,
                   struct msr_backend *backend, const struct nbm_hooks *hooks,
                   struct nbm_result *result, char *error, size_t error_size);
+
+/* nbm_simulate with IEBS samples reported to `sample` (may be NULL). */
+bool nbm_simulate_sampling(const char *const traces[], int n_traces,
+                           const struct nbm_config *config, struct msr_backend *backend,
+                           const struct nbm_hooks *hooks, const struct nbm_sample_hook *sample,
+                           struct nbm_result *result, char *error, size_t error_size);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmu/netburst_msrs.h"
 #include "sim/netburst/nb_machine.h"
 
 struct thread_run {
@@ -168,6 +169,9 @@ static bool open_trace(struct run *run, struct thread_run *tr, const char *path)
         return false;
     const struct trace_header *header = trace_reader_header(tr->reader);
     tr->lengths_known = header->lengths_known;
+    /* IA-32e retirements (the PEBS layout) need a model with EM64T. */
+    run->machine.lp[tr - run->thread].ia32e =
+        header->isa == TRACE_ISA_64 && nb_model_info(run->machine.config->model)->addr64;
     enum x86_mode mode = header->isa == TRACE_ISA_64 ? X86_MODE_64 : X86_MODE_32;
     if (!nb_decode_cache_init(&tr->decoded, mode))
         return fail(run, "%s: out of memory for the decoder", path);
@@ -218,6 +222,15 @@ bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_con
                   struct msr_backend *backend, const struct nbm_hooks *hooks,
                   struct nbm_result *result, char *error, size_t error_size)
 {
+    return nbm_simulate_sampling(traces, n_traces, config, backend, hooks, NULL, result, error,
+                                 error_size);
+}
+
+bool nbm_simulate_sampling(const char *const traces[], int n_traces,
+                           const struct nbm_config *config, struct msr_backend *backend,
+                           const struct nbm_hooks *hooks, const struct nbm_sample_hook *sample,
+                           struct nbm_result *result, char *error, size_t error_size)
+{
     memset(result, 0, sizeof *result);
     struct nb_pmu *pmu;
     if (!check_arguments(n_traces, config, backend, &pmu, error, error_size))
@@ -230,6 +243,11 @@ bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_con
     *run = (struct run){.threads = n_traces, .hooks = hooks, .error = error,
                         .error_size = error_size};
     bool ok = nb_machine_init(&run->machine, config, pmu, n_traces, result);
+    run->machine.events.pmi_skid = config->pmi_skid;
+    if (sample) {
+        run->machine.events.sample = sample->sample;
+        run->machine.events.context = sample->context;
+    }
     if (!ok)
         snprintf(error, error_size, "%s: out of memory for the model", traces[0]);
     for (int t = 0; t < n_traces && ok; t++) {

@@ -238,6 +238,35 @@ static void test_pebs_off_is_ordinary(void **state)
     assert_int_equal(pmu.pmi_armed[NB_PEBS_COUNTER], 1);
 }
 
+/* The tagging queries a timing model asks (docs/semantics.md, "Tagging
+ * queries"), on an HT PMU: uop_type TAGLOADS T0_USR on RAT_ESCR0 (select
+ * 2 << 25, mask bit 1 << 9 + 1, T0_USR 4); x87_FP_uop ALL (select 4, bit
+ * 15) on FIRM_ESCR0 with Tag Enable and tag value 0101 for T0 OS and USR. */
+static void test_tag_queries(void **state)
+{
+    (void)state;
+    assert_true(nb_pmu_init(&pmu, (struct nb_config){.model = 2, .ht = true}));
+    int uop_type = nb_event_find("uop_type"), x87 = nb_event_find("x87_FP_uop");
+    int fe = nb_event_find("front_end_event");
+    uint16_t all = 1u << 15;
+    assert_int_equal(nb_pmu_selected_mask(&pmu, uop_type, 0, 3), 0);
+    wr(0x3bc, 0x04000404); /* MSR_RAT_ESCR0 */
+    assert_int_equal(nb_pmu_selected_mask(&pmu, uop_type, 0, 3), 2);
+    assert_int_equal(nb_pmu_selected_mask(&pmu, uop_type, 0, 0), 0); /* OS: not selected */
+    assert_int_equal(nb_pmu_selected_mask(&pmu, uop_type, 1, 3), 0); /* thread 1 (TS) */
+    assert_int_equal(nb_pmu_selected_mask(&pmu, fe, 0, 3), 0);       /* another event */
+    uint64_t x87_escr = 0x08000000ull | (uint64_t)all << 9 | 0x5u << 5 | 0xc;
+    wr(0x3a4, x87_escr); /* MSR_FIRM_ESCR0, without Tag Enable */
+    assert_int_equal(nb_pmu_tag_bits(&pmu, x87, all, 0, 3), 0);
+    wr(0x3a4, x87_escr | ESCR_TAG_ENABLE);
+    assert_int_equal(nb_pmu_tag_bits(&pmu, x87, all, 0, 3), 5);
+    assert_int_equal(nb_pmu_tag_bits(&pmu, x87, all, 0, 0), 5);
+    assert_int_equal(nb_pmu_tag_bits(&pmu, x87, 1, 0, 3), 0);   /* a sub-event it does not select */
+    /* ALL is thread independent (SDM Table A-15): thread 1 qualifies too. */
+    assert_int_equal(nb_pmu_tag_bits(&pmu, x87, all, 1, 3), 5);
+    assert_int_equal(nb_pmu_tag_bits(&pmu, uop_type, 2, 0, 3), 0); /* no Tag Enable there */
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_teardown(f, teardown)
@@ -249,6 +278,7 @@ int main(void)
         T(test_no_mechanism),
         T(test_ds_edges),
         T(test_pebs_off_is_ordinary),
+        T(test_tag_queries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
