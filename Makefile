@@ -28,7 +28,7 @@ include traces/recorder/recorder.mk
 include traces/wc/wc.mk
 include traces/paper/paper.mk
 
-.PHONY: accuracy-deps
+.PHONY: accuracy-deps paper
 .PHONY: all check unit-tests test-deps diff-deps isa-deps libpfm4-diff objdump-check bench demo demo-pmu \
     asan memcheck coverage clang-check fuzz clean
 
@@ -121,6 +121,11 @@ clang-check: test-deps diff-deps
 # The wc case study of seed 001 section 5.6 (traces/wc/README.md).
 demo: all wc
 	sh traces/wc/study.sh $(BUILD)
+
+# The Sprunt paper's results on the NetBurst model, beside the paper's
+# (traces/paper/README.md, docs/netburst-model.md "The paper reproduced").
+paper: all paper-programs
+	sh traces/paper/paper.sh $(BUILD)
 
 # The PMU alone: the bench scenario of tests/bench/demo.pmu and its waveform.
 demo-pmu: $(BIN)

@@ -13,5 +13,6 @@ int cmd_record(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_p5mon(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_sample(int argc, char **argv);
 
 #endif

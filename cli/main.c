@@ -18,6 +18,7 @@ static const struct command {
     {"record", cmd_record, "record a program's run as a trace (valgrind pmutrace)"},
     {"stat", cmd_stat, "count events of a trace or program on a simulated model (or hardware)"},
     {"p5mon", cmd_p5mon, "run_p5mon-compatible driver: PARMS file, event pairs, confidence intervals"},
+    {"sample", cmd_sample, "PEBS records or IEBS samples of a trace on the simulated NetBurst"},
     {"compare", cmd_compare, "put two count sets side by side (Table 5.6 layout)"},
 };
 
