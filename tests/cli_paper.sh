@@ -86,10 +86,10 @@ if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
             cp "$tmp/paperbuild/paper/"* "$tmp/paperrun/paper/"
             if sh traces/paper/paper.sh "$tmp/paperrun" 10 10 2 3 >"$tmp/paper.out" 2>"$tmp/paper.err" &&
                 grep -qx "fp_add_latency one thread: $u10 uops, $c10 cycles" "$tmp/paper.err" &&
-                [ "$(grep -c '^paper [a-z0-9_]* paper=[0-9.]* model=\([0-9]*\.[0-9][0-9]\|[0-9]*\)$' "$tmp/paper.out")" = 8 ] &&
+                [ "$(grep -c '^paper [a-z0-9_]* paper=[0-9.]* model=\([0-9]*\.[0-9][0-9][0-9]\|[0-9]*\)$' "$tmp/paper.out")" = 8 ] &&
                 [ "$(wc -l <"$tmp/paper.out")" = 8 ] &&
                 [ "$(cut -d' ' -f2 "$tmp/paper.out" | tr '\n' ' ')" = "fp_add_latency_1t fp_add_latency_2t l1_miss_1t l1_miss_2t pebs_at_target_pct iebs_at_target_pct profile_samples profile_addresses " ] &&
-                grep -qx "paper fp_add_latency_1t paper=0.21 model=$(awk -v a=$u10 -v b=$c10 'BEGIN { printf "%.2f", a / b }')" "$tmp/paper.out"; then
+                grep -qx "paper fp_add_latency_1t paper=0.21 model=$(awk -v a=$u10 -v b=$c10 'BEGIN { printf "%.3f", a / b }')" "$tmp/paper.out"; then
                 pass; else fail "paper.sh: $(cat "$tmp/paper.out" "$tmp/paper.err")"; fi
             # Its usage: a missing BUILD is exit 2.
             if sh traces/paper/paper.sh >/dev/null 2>&1; then fail "paper.sh without BUILD succeeded"
