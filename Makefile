@@ -54,7 +54,14 @@ isa-deps:
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB) | test-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS_ALL) -lcmocka $(LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.c,$^) $(LIB) $(LDFLAGS_ALL) -lcmocka $(LIBS)
+
+# Unit-test helpers, compiled into the tests that use them: the models'
+# hand-made traces.
+UNIT_HELPER_SRCS := tests/unit/model_trace.c
+MODEL_TRACE_TESTS := $(addprefix $(BUILD)/tests/,test_nb_model test_nb_model_ht \
+    test_nb_model_tagging test_p5_model)
+$(MODEL_TRACE_TESTS): tests/unit/model_trace.c tests/unit/model_trace.h
 
 test-deps:
 	@$(NEED) /usr/include/cmocka.h libcmocka-dev
@@ -110,12 +117,14 @@ bench: $(BIN) $(LIB) recorder wc | diff-deps
 	sh tests/perf/bench_record.sh $(BUILD)
 	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/synthetic_trace tests/perf/synthetic_trace.c $(LIB) $(LIBS)
 	sh tests/perf/bench_p5.sh $(BUILD)
+	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/bench_netburst tests/perf/bench_netburst.c $(LIB) $(LIBS)
+	sh tests/perf/bench_netburst.sh $(BUILD)
 
 # Warning-free under clang as well as gcc: the library, the CLI, the tests.
 clang-check: test-deps diff-deps
 	@$(NEED) clang clang
-	@clang $(STD) $(WARN) -I. -fsyntax-only $(LIB_SRCS) $(CLI_SRCS) $(UNIT_SRCS) tests/fuzz/*.c \
-	    tests/diff/*.c tests/perf/*.c tests/isa/*.c \
+	@clang $(STD) $(WARN) -I. -fsyntax-only $(LIB_SRCS) $(CLI_SRCS) $(UNIT_SRCS) $(UNIT_HELPER_SRCS) \
+	    tests/fuzz/*.c tests/diff/*.c tests/perf/*.c tests/isa/*.c \
 	    tests/traces/stepcount.c tests/traces/kernel.c traces/wc/*.c traces/paper/*.c
 
 # The wc case study of seed 001 section 5.6 (traces/wc/README.md).
@@ -149,8 +158,8 @@ coverage:
 	@sh tests/coverage_report.sh build/coverage
 
 # libFuzzer on the parsers of untrusted input: bench scripts (seeded with
-# tests/bench), event strings and experiment files (seeded with
-# tests/fuzz/corpus_*).
+# tests/bench), event strings, experiment files, traces, lackey text, PARMS
+# files, count sets and ELF symbol tables (seeded with tests/fuzz/corpus_*).
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined
 fuzz:
@@ -159,7 +168,7 @@ fuzz:
 	    EXTRA="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" build/fuzz/libpmubench.a
 	@mkdir -p build/fuzz/corpus_script build/fuzz/corpus_event_spec build/fuzz/corpus_experiment \
 	    build/fuzz/corpus_trace_reader build/fuzz/corpus_lackey build/fuzz/corpus_parms \
-	    build/fuzz/corpus_count_set
+	    build/fuzz/corpus_count_set build/fuzz/corpus_elf_symbols
 	cp tests/bench/*.pmu tests/bench/errors/*.pmu build/fuzz/corpus_script/
 	cp tests/fuzz/corpus_event_spec/* build/fuzz/corpus_event_spec/
 	cp tests/fuzz/corpus_experiment/* build/fuzz/corpus_experiment/
@@ -167,7 +176,8 @@ fuzz:
 	cp tests/fuzz/corpus_lackey/* build/fuzz/corpus_lackey/
 	cp tests/fuzz/corpus_parms/* build/fuzz/corpus_parms/
 	cp tests/fuzz/corpus_count_set/* build/fuzz/corpus_count_set/
-	for target in script event_spec experiment trace_reader lackey parms count_set; do \
+	cp tests/fuzz/corpus_elf_symbols/* build/fuzz/corpus_elf_symbols/
+	for target in script event_spec experiment trace_reader lackey parms count_set elf_symbols; do \
 	    clang $(STD) $(WARN) -I. -g $(FUZZ_FLAGS) tests/fuzz/fuzz_$$target.c \
 	        build/fuzz/libpmubench.a -o build/fuzz/fuzz_$$target && \
 	    build/fuzz/fuzz_$$target -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \

@@ -3,8 +3,9 @@
  * EIPs the model samples when it takes a counter-overflow PMI).  The event
  * is planned by the allocator and programmed through the programming
  * library, as `pmubench stat` does; the DS save area is set up in the
- * simulated PMU's memory (docs/netburst-model.md, "Sampling"; README,
- * Commands). */
+ * simulated PMU's memory.  The sampled addresses are named by the traced
+ * program's symbols (traces/elf_symbols.h) when it has them (docs/sample.md;
+ * docs/netburst-model.md, "Sampling"; README, Commands). */
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,27 +18,49 @@
 #include "pmu/netburst_pmu.h"
 #include "pmu/program.h"
 #include "sim/netburst/nb_model.h"
+#include "traces/elf_symbols.h"
 #include "traces/trace.h"
 
 static const char sample_usage[] =
     "usage: pmubench sample [-m netburst[-PRESET]] (--pebs METRIC | -e EVENT) --period N\n"
-    "                       [--region N] [-o FILE] --trace FILE\n"
+    "                       [--region N] [--symbols FILE | --no-symbols] [-o FILE] --trace FILE\n"
     "  --pebs METRIC  precise sampling on IQ_COUNTER4 (a replay-tagging metric, e.g.\n"
     "                 1stL_cache_load_miss_retired): one line per PEBS record,\n"
-    "                 'pebs eip=0x... eflags=... eax=... ...' (the record's registers)\n"
+    "                 'pebs eip=0x... <SYMBOL+0xOFFSET> eflags=... eax=... ...'\n"
     "  -e EVENT       imprecise sampling: a PMI to thread 0 on each overflow; one line\n"
-    "                 per PMI the model takes, 'sample thread T cycle C eip 0x... precise 0'\n"
+    "                 per PMI the model takes,\n"
+    "                 'sample thread T cycle C eip 0x... <SYMBOL+0xOFFSET> precise 0'\n"
     "  --period N     events between samples (1 to 2^39)\n"
-    "  --region N     count only inside region N (docs/traces.md, \"Regions\")\n";
+    "  --region N     count only inside region N (docs/traces.md, \"Regions\")\n"
+    "  --symbols FILE name addresses with FILE's ELF symbols (default: the traced\n"
+    "                 program's file, as the trace names it, when it can be read)\n"
+    "  --no-symbols   leave addresses raw (so does a trace whose program cannot be read)\n"
+    "The output starts with 'symbols FILE base 0x...' or 'symbols none (WHY)'; with\n"
+    "symbols, 'by-symbol COUNT PERCENT SYMBOL' lines count the samples per symbol\n"
+    "before the closing 'samples N instructions N cycles N'.  A position-independent\n"
+    "program's load base is where the trace runs its entry point's code; without it,\n"
+    "addresses stay raw (docs/sample.md).\n";
 
 enum { PEBS_DS_AREA = 0x10000, PEBS_BUFFER = 0x100000, PEBS_MAX_RECORDS = 1 << 20 };
 #define COUNTER_LIMIT (1ull << 40)
 
 struct sample_args {
-    const char *model, *event, *trace, *output;
-    bool pebs;
+    const char *model, *event, *trace, *output, *symbols;
+    bool pebs, no_symbols;
     uint64_t period;
     long region;
+};
+
+struct symbol_count {
+    const char *name;
+    uint64_t count;
+};
+
+/* The symbols that name sampled addresses, and the samples per symbol. */
+struct symbolizer {
+    struct elf_symbols *elf;     /* NULL: addresses stay raw */
+    uint64_t base;               /* runtime address = file address + base */
+    struct symbol_count *counts; /* by symbol index; the last, "[unknown]": no symbol */
 };
 
 struct sampler {
@@ -49,6 +72,7 @@ struct sampler {
     msr_status status;
     FILE *out;
     uint64_t samples;
+    struct symbolizer *symbols;
 };
 
 static int usage_error(const char *message, const char *what)
@@ -80,8 +104,12 @@ static int parse_args(int argc, char **argv, struct sample_args *args)
             fputs(sample_usage, stdout);
             return 0;
         }
-        static const char *const with_value[] = {"-m", "--pebs", "-e", "--period", "--region",
-                                                 "--trace", "-o"};
+        if (strcmp(opt, "--no-symbols") == 0) {
+            args->no_symbols = true;
+            continue;
+        }
+        static const char *const with_value[] = {"-m",      "--pebs", "-e", "--period",
+                                                 "--region", "--trace", "-o", "--symbols"};
         bool known = false;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
             known |= strcmp(opt, with_value[k]) == 0;
@@ -109,6 +137,8 @@ static int parse_args(int argc, char **argv, struct sample_args *args)
             if (args->trace)
                 return usage_error("%s: one trace only", opt);
             args->trace = value;
+        } else if (strcmp(opt, "--symbols") == 0) {
+            args->symbols = value;
         } else {
             args->output = value;
         }
@@ -119,11 +149,15 @@ static int parse_args(int argc, char **argv, struct sample_args *args)
         return usage_error("%s", "no --period");
     if (!args->trace)
         return usage_error("%s", "no --trace");
+    if (args->symbols && args->no_symbols)
+        return usage_error("%s", "--symbols and --no-symbols: one or the other");
     return -1;
 }
 
-/* The trace's ISA, for the DS save area's layout. */
-static bool trace_isa(const char *path, enum trace_isa *isa, char *error, size_t size)
+/* The trace's header: its ISA, for the DS save area's layout, and its
+ * program, for the symbols. */
+static bool read_trace_header(const char *path, struct trace_header *header, char *error,
+                              size_t size)
 {
     FILE *in = fopen(path, "rb");
     if (!in) {
@@ -132,11 +166,224 @@ static bool trace_isa(const char *path, enum trace_isa *isa, char *error, size_t
     }
     struct trace_reader *reader = trace_reader_open(in, path, error, size);
     if (reader) {
-        *isa = trace_reader_header(reader)->isa;
+        *header = *trace_reader_header(reader);
         trace_reader_close(reader);
     }
     fclose(in);
     return reader != NULL;
+}
+
+/* Where the trace runs the program's entry point: the first instruction
+ * at the entry's address (ET_EXEC) or at one a whole number of 4 KB pages
+ * from it (ET_DYN, loaded at a page boundary), whose bytes and those of
+ * the instructions that follow it straight on are the file's code at the
+ * entry for its first 16 bytes, or up to a taken branch. */
+enum entry_search { ENTRY_FOUND, ENTRY_NOT_RUN, ENTRY_OTHER_CODE, ENTRY_TRACE_ERROR };
+
+struct entry_run {
+    const uint8_t *code;
+    size_t code_size, wanted;
+    uint64_t entry, start, matched;
+    bool position_independent;
+};
+
+static bool starts_entry_run(const struct entry_run *run, uint64_t address)
+{
+    return run->position_independent ? ((address - run->entry) & 0xfff) == 0
+                                     : address == run->entry;
+}
+
+static bool continues_entry_code(const struct entry_run *run, const struct trace_insn *insn)
+{
+    return insn->has_bytes && insn->length <= run->code_size - run->matched &&
+           memcmp(insn->bytes, run->code + run->matched, insn->length) == 0;
+}
+
+/* One instruction of the trace against the entry code. */
+static enum entry_search match_entry(struct entry_run *run, const struct trace_insn *insn)
+{
+    if (run->matched > 0 && insn->address != run->start + run->matched)
+        run->matched = 0;
+    if (run->matched == 0) {
+        if (!starts_entry_run(run, insn->address))
+            return ENTRY_NOT_RUN;
+        run->start = insn->address;
+    }
+    if (!continues_entry_code(run, insn)) {
+        run->matched = 0;
+        return run->position_independent || !insn->has_bytes ? ENTRY_NOT_RUN : ENTRY_OTHER_CODE;
+    }
+    run->matched += insn->length;
+    return run->matched >= run->wanted || insn->branch == TRACE_BRANCH_TAKEN ? ENTRY_FOUND
+                                                                             : ENTRY_NOT_RUN;
+}
+
+/* Reads the trace up to the entry point's code; ENTRY_TRACE_ERROR with
+ * the reader's message in `error`. */
+static enum entry_search find_entry(const char *trace, const struct elf_symbols *elf,
+                                    uint64_t *start, char *error, size_t error_size)
+{
+    struct entry_run run = {.entry = elf_symbols_entry(elf),
+                            .position_independent = elf_symbols_position_independent(elf)};
+    run.code_size = elf_symbols_entry_code(elf, &run.code);
+    run.wanted = run.code_size < 16 ? run.code_size : 16;
+    if (run.code_size == 0)
+        return ENTRY_NOT_RUN;
+    FILE *in = fopen(trace, "rb");
+    if (!in) {
+        snprintf(error, error_size, "%s: cannot open", trace);
+        return ENTRY_TRACE_ERROR;
+    }
+    struct trace_reader *reader = trace_reader_open(in, trace, error, error_size);
+    enum entry_search result = ENTRY_TRACE_ERROR;
+    const struct trace_record *record;
+    while (reader) {
+        if (trace_next(reader, &record) != TRACE_OK) {
+            snprintf(error, error_size, "%s", trace_reader_error(reader));
+            break;
+        }
+        if (record->kind == TRACE_RECORD_END) {
+            result = ENTRY_NOT_RUN;
+            break;
+        }
+        if (record->kind == TRACE_RECORD_INSN &&
+            (result = match_entry(&run, &record->insn)) != ENTRY_NOT_RUN)
+            break;
+    }
+    if (reader)
+        trace_reader_close(reader);
+    fclose(in);
+    *start = run.start;
+    return result;
+}
+
+/* The load base: 0 for ET_EXEC (checked against the trace's code at the
+ * entry point when both have it), the entry's runtime address minus
+ * e_entry for ET_DYN.  False with the reason in `why`; *trace_failed when
+ * the trace itself could not be read. */
+static bool load_base(const char *path, const char *trace, const struct elf_symbols *elf,
+                      uint64_t *base, bool *trace_failed, char *why, size_t why_size)
+{
+    uint64_t entry = elf_symbols_entry(elf), start = 0;
+    enum entry_search found = find_entry(trace, elf, &start, why, why_size);
+    *trace_failed = found == ENTRY_TRACE_ERROR;
+    *base = 0;
+    if (found == ENTRY_OTHER_CODE) {
+        snprintf(why, why_size, "%s: the trace runs other code at its entry point 0x%llx: not "
+                 "the program traced", path, (unsigned long long)entry);
+        return false;
+    }
+    if (!elf_symbols_position_independent(elf))
+        return !*trace_failed;
+    if (found == ENTRY_FOUND) {
+        *base = start - entry;
+        return true;
+    }
+    if (!*trace_failed)
+        snprintf(why, why_size, "%s: position-independent (ET_DYN), and the trace does not run "
+                 "the code at its entry point 0x%llx: its load base is unknown",
+                 path, (unsigned long long)entry);
+    return false;
+}
+
+/* FILE's symbols and load base into *symbols; false with the reason. */
+static bool load_symbols(const char *path, const char *trace, struct symbolizer *symbols,
+                         bool *trace_failed, char *why, size_t why_size)
+{
+    *trace_failed = false;
+    struct elf_symbols *elf = elf_symbols_load(path, why, why_size);
+    if (!elf)
+        return false;
+    size_t count = elf_symbols_count(elf);
+    if (count == 0) {
+        snprintf(why, why_size, "%s: no function or object symbols (%s)", path,
+                 *elf_symbols_table(elf) ? elf_symbols_table(elf) : "no .symtab or .dynsym");
+    } else if (load_base(path, trace, elf, &symbols->base, trace_failed, why, why_size)) {
+        symbols->counts = calloc(count + 1, sizeof *symbols->counts);
+        if (symbols->counts) {
+            for (size_t k = 0; k < count; k++)
+                symbols->counts[k].name = elf_symbols_name(elf, k);
+            symbols->counts[count].name = "[unknown]";
+            symbols->elf = elf;
+            return true;
+        }
+        snprintf(why, why_size, "%s: out of memory", path);
+    }
+    elf_symbols_free(elf);
+    return false;
+}
+
+/* The symbols to use (--symbols FILE, else the trace's program unless
+ * --no-symbols), and the output's first line saying which.  A file given
+ * with --symbols must load; the traced program need not. */
+static bool open_symbols(const struct sample_args *args, const char *program,
+                         struct symbolizer *symbols, FILE *out)
+{
+    char why[TRACE_MAX_TEXT + 1024];
+    const char *path = args->symbols ? args->symbols : program;
+    bool trace_failed = false;
+    if (args->no_symbols) {
+        snprintf(why, sizeof why, "--no-symbols");
+    } else if (!*path) {
+        snprintf(why, sizeof why, "the trace names no program");
+    } else if (load_symbols(path, args->trace, symbols, &trace_failed, why, sizeof why)) {
+        fprintf(out, "symbols %s base 0x%llx\n", path, (unsigned long long)symbols->base);
+        return true;
+    }
+    if (args->symbols || trace_failed) {
+        fprintf(stderr, "pmubench sample: %s\n", why);
+        return false;
+    }
+    fprintf(out, "symbols none (%s)\n", why);
+    return true;
+}
+
+static void close_symbols(struct symbolizer *symbols)
+{
+    elf_symbols_free(symbols->elf);
+    free(symbols->counts);
+}
+
+/* " <SYMBOL+0xOFFSET>" after a sampled address, counted for the
+ * histogram; nothing without symbols or without a symbol there. */
+static void print_symbol(FILE *out, struct symbolizer *symbols, uint64_t address)
+{
+    if (!symbols->elf)
+        return;
+    struct elf_symbol_match match;
+    if (!elf_symbols_lookup(symbols->elf, address - symbols->base, &match)) {
+        symbols->counts[elf_symbols_count(symbols->elf)].count++;
+        return;
+    }
+    symbols->counts[match.index].count++;
+    if (match.offset)
+        fprintf(out, " <%s+0x%llx>", match.name, (unsigned long long)match.offset);
+    else
+        fprintf(out, " <%s>", match.name);
+}
+
+static int by_count(const void *a, const void *b)
+{
+    const struct symbol_count *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* 'by-symbol COUNT PERCENT SYMBOL' per symbol sampled, most sampled
+ * first, then by name; "[unknown]" counts the samples no symbol covers.
+ * Symbols of one name (locals of several files) are counted apart.  The
+ * counts are sorted in place: the last use of the symbolizer's counts. */
+static void print_histogram(FILE *out, struct symbolizer *symbols, uint64_t samples)
+{
+    if (!symbols->elf || samples == 0)
+        return;
+    size_t rows = elf_symbols_count(symbols->elf) + 1;
+    qsort(symbols->counts, rows, sizeof *symbols->counts, by_count);
+    for (size_t k = 0; k < rows && symbols->counts[k].count > 0; k++)
+        fprintf(out, "by-symbol %llu %.1f%% %s\n", (unsigned long long)symbols->counts[k].count,
+                100.0 * (double)symbols->counts[k].count / (double)samples,
+                symbols->counts[k].name);
 }
 
 static void gate(void *context, int thread, bool begin, uint32_t region)
@@ -156,8 +403,10 @@ static void take_sample(void *context, int thread, uint64_t cycle, uint64_t eip,
 {
     struct sampler *s = context;
     s->samples++;
-    fprintf(s->out, "sample thread %d cycle %llu eip 0x%llx precise %d\n", thread,
-            (unsigned long long)cycle, (unsigned long long)eip, precise ? 1 : 0);
+    fprintf(s->out, "sample thread %d cycle %llu eip 0x%llx", thread, (unsigned long long)cycle,
+            (unsigned long long)eip);
+    print_symbol(s->out, s->symbols, eip);
+    fprintf(s->out, " precise %d\n", precise ? 1 : 0);
     if (precise || s->status != MSR_OK)
         return;
     const struct alloc_assignment *a = &s->program->run->assignments[0];
@@ -219,7 +468,8 @@ static bool setup_ds(struct msr_backend *backend, bool ia32e, uint64_t preset)
 }
 
 /* One line per PEBS record between the buffer base and the index. */
-static uint64_t print_records(FILE *out, struct msr_backend *backend, bool ia32e)
+static uint64_t print_records(FILE *out, struct msr_backend *backend, bool ia32e,
+                              struct symbolizer *symbols)
 {
     static const char *const names32[] = {"eflags", "eip", "eax", "ebx", "ecx",
                                           "edx",    "esi", "edi", "ebp", "esp"};
@@ -232,8 +482,9 @@ static uint64_t print_records(FILE *out, struct msr_backend *backend, bool ia32e
     uint64_t n = 0;
     for (uint64_t at = PEBS_BUFFER; at + (uint64_t)slots * field <= index;
          at += (uint64_t)slots * field, n++) {
-        fprintf(out, "pebs %s=0x%llx", (ia32e ? names64 : names32)[1],
-                (unsigned long long)sim_memory_read(&pmu->memory, at + field, field));
+        uint64_t eip = sim_memory_read(&pmu->memory, at + field, field);
+        fprintf(out, "pebs %s=0x%llx", (ia32e ? names64 : names32)[1], (unsigned long long)eip);
+        print_symbol(out, symbols, eip);
         for (unsigned k = 0; k < slots; k++)
             if (k != 1)
                 fprintf(out, " %s=0x%llx", (ia32e ? names64 : names32)[k],
@@ -243,16 +494,13 @@ static uint64_t print_records(FILE *out, struct msr_backend *backend, bool ia32e
     return n;
 }
 
-static int run_sampling(const struct sample_args *args, const struct nbm_config *config,
-                        const struct alloc_plan *plan, FILE *out)
+/* Programs the PMU, runs the model on the trace and prints the samples,
+ * the histogram and the closing line. */
+static int sample_trace(const struct sample_args *args, const struct nbm_config *config,
+                        const struct alloc_plan *plan, bool ia32e, struct symbolizer *symbols,
+                        FILE *out)
 {
     char error[1024];
-    enum trace_isa isa;
-    if (!trace_isa(args->trace, &isa, error, sizeof error)) {
-        fprintf(stderr, "pmubench sample: %s\n", error);
-        return 2;
-    }
-    bool ia32e = isa == TRACE_ISA_64 && nb_model_info(config->model)->addr64;
     struct msr_backend *backend = nb_backend_create((struct nb_config){config->model, false});
     if (!backend) {
         fprintf(stderr, "pmubench sample: out of memory\n");
@@ -261,7 +509,8 @@ static int run_sampling(const struct sample_args *args, const struct nbm_config 
     struct program program;
     program_init(&program, backend, 0, &plan->runs[0]);
     uint64_t preset = COUNTER_LIMIT - args->period;
-    struct sampler s = {&program, backend, args->region, false, preset, MSR_OK, out, 0};
+    struct sampler s = {.program = &program, .backend = backend, .region = args->region,
+                        .preset = preset, .status = MSR_OK, .out = out, .symbols = symbols};
     bool ok = program_setup(&program, &preset) == MSR_OK && (!args->pebs || setup_ds(backend, ia32e, preset));
     if (ok && args->region < 0) {
         s.running = true;
@@ -284,7 +533,8 @@ static int run_sampling(const struct sample_args *args, const struct nbm_config 
         snprintf(error, sizeof error, "an MSR access in a region or sample hook failed");
     if (ok && s.status == MSR_OK) {
         if (args->pebs)
-            s.samples = print_records(out, backend, ia32e);
+            s.samples = print_records(out, backend, ia32e, symbols);
+        print_histogram(out, symbols, s.samples);
         fprintf(out, "samples %llu instructions %llu cycles %llu\n",
                 (unsigned long long)s.samples, (unsigned long long)result.instructions[0],
                 (unsigned long long)result.cycles);
@@ -295,6 +545,24 @@ static int run_sampling(const struct sample_args *args, const struct nbm_config 
         return 2;
     }
     return 0;
+}
+
+static int run_sampling(const struct sample_args *args, const struct nbm_config *config,
+                        const struct alloc_plan *plan, FILE *out)
+{
+    char error[1024];
+    struct trace_header header;
+    if (!read_trace_header(args->trace, &header, error, sizeof error)) {
+        fprintf(stderr, "pmubench sample: %s\n", error);
+        return 2;
+    }
+    bool ia32e = header.isa == TRACE_ISA_64 && nb_model_info(config->model)->addr64;
+    struct symbolizer symbols = {0};
+    int rc = 2;
+    if (open_symbols(args, header.program, &symbols, out))
+        rc = sample_trace(args, config, plan, ia32e, &symbols, out);
+    close_symbols(&symbols);
+    return rc;
 }
 
 int cmd_sample(int argc, char **argv)

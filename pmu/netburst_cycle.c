@@ -18,12 +18,18 @@ static unsigned active_threads(const struct nb_pmu *pmu)
     return (unsigned)pmu->thread[0].active + (pmu->config.ht ? pmu->thread[1].active : 0);
 }
 
-/* Clears the previous cycle's report: the buses and the counters'
- * results; `counted` is rewritten only when the enabled counters change. */
+/* Starts the cycle's report: the buses carry what was driven ahead
+ * (nb_pmu_drive), the counters' results are cleared; `counted` is
+ * rewritten only when the enabled counters change. */
 static void start_report(struct nb_pmu *pmu)
 {
     struct nb_cycle_report *report = &pmu->last;
-    memset(report->bus, 0, sizeof report->bus);
+    if (pmu->driven) {
+        memcpy(report->bus, pmu->driving, sizeof report->bus);
+        memset(pmu->driving, 0, sizeof pmu->driving);
+    } else {
+        memset(report->bus, 0, sizeof report->bus);
+    }
     memset(report->compare, 0,
            offsetof(struct nb_cycle_report, counted) - offsetof(struct nb_cycle_report, compare));
     if (pmu->counted_mask == pmu->enabled)
@@ -34,21 +40,23 @@ static void start_report(struct nb_pmu *pmu)
 }
 
 /* Stage 1: every occurrence drives the buses of the ESCRs programmed for
- * its event.  Returns the enabled counters whose cycle can do something:
- * those reading a driven ESCR, those whose comparison holds on a zero bus
- * (COMPLEMENT), and those whose edge history must fall back to false. */
+ * its event (those driven ahead already have).  Returns the enabled
+ * counters whose cycle can do something: those reading a driven ESCR,
+ * those whose comparison holds on a zero bus (COMPLEMENT), and those whose
+ * edge history must fall back to false. */
 static uint32_t run_detectors(struct nb_pmu *pmu, uint8_t bus[NB_NUM_ESCRS])
 {
     uint32_t due = pmu->complemented | (pmu->edge_high & pmu->enabled);
+    for (uint64_t driven = pmu->driven; driven; driven &= driven - 1)
+        due |= pmu->escr_readers[__builtin_ctzll(driven)];
+    pmu->driven = 0;
     if (!pmu->detecting)
         return due;
     for (size_t i = 0; i < pmu->n_occurrences; i++) {
         const struct nb_occurrence *occ = &pmu->occurrences[i];
-        uint64_t escrs = nb_events[occ->event].escrs & pmu->detecting;
-        for (; escrs; escrs &= escrs - 1) {
+        for (uint64_t escrs = pmu->selecting[occ->event]; escrs; escrs &= escrs - 1) {
             int e = __builtin_ctzll(escrs);
-            if (pmu->escr_event[e] != occ->event ||
-                !escr_rules_count(&pmu->escr_rules[e], occ->mask, occ->context))
+            if (!escr_rules_count(&pmu->escr_rules[e], occ->mask, occ->context))
                 continue;
             escr_bus_add(&bus[e], occ->count);
             due |= pmu->escr_readers[e];
@@ -100,20 +108,30 @@ static bool add_increment(struct nb_pmu *pmu, int c, unsigned increment)
     return true;
 }
 
-/* Stage 2: filters the counter's bus through its CCCR; returns whether the
- * counter overflowed. */
+/* Stage 2 for a counter with COMPARE: the comparison, the edge history and
+ * ACTIVE_THREAD decide an increment of 0 or 1. */
+static unsigned compare_one(struct nb_pmu *pmu, int c, unsigned bus, unsigned threads)
+{
+    struct cccr_filter_out out =
+        cccr_rules_filter(&pmu->cccr_rules[c], bus, threads, &pmu->edge_history[c]);
+    pmu->last.compare[c] = out.compare;
+    pmu->edge_high = (pmu->edge_high & ~(1u << c)) | (uint32_t)out.compare << c;
+    return out.increment;
+}
+
+/* Stage 2: filters the counter's bus through its CCCR (without COMPARE the
+ * increment is the bus while ACTIVE_THREAD lets it count); returns whether
+ * the counter overflowed. */
 static bool count_one(struct nb_pmu *pmu, int c, unsigned threads)
 {
-    const struct cccr_rules *rules = &pmu->cccr_rules[c];
     int escr = pmu->cccr_escr[c];
     unsigned bus = escr >= 0 ? pmu->last.bus[escr] : 0;
-
-    struct cccr_filter_out out = cccr_rules_filter(rules, bus, threads, &pmu->edge_history[c]);
-    if (rules->compare) {
-        pmu->last.compare[c] = out.compare;
-        pmu->edge_high = (pmu->edge_high & ~(1u << c)) | (uint32_t)out.compare << c;
-    }
-    return add_increment(pmu, c, out.increment);
+    unsigned increment;
+    if (pmu->plain >> c & 1)
+        increment = pmu->gate_open[threads] >> c & 1 ? bus : 0;
+    else
+        increment = compare_one(pmu, c, bus, threads);
+    return add_increment(pmu, c, increment);
 }
 
 /* Stage 5: a waiting counter is started by its source's overflow; the

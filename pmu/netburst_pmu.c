@@ -53,7 +53,7 @@ bool nb_model_supported(int model)
 bool nb_pmu_init(struct nb_pmu *pmu, struct nb_config config)
 {
     memset(pmu, 0, sizeof *pmu);
-    if (!nb_model_supported(config.model))
+    if (!nb_model_supported(config.model) || nb_num_events > NB_PMU_MAX_EVENTS)
         return false;
     pmu->config = config;
     for (int e = 0; e < NB_NUM_ESCRS; e++)
@@ -211,7 +211,8 @@ msr_status nb_pmu_rdmsr(const struct nb_pmu *pmu, uint32_t msr, uint64_t *value)
 
 void nb_pmu_counters_changed(struct nb_pmu *pmu)
 {
-    pmu->enabled = pmu->complemented = 0;
+    pmu->enabled = pmu->complemented = pmu->plain = 0;
+    memset(pmu->gate_open, 0, sizeof pmu->gate_open);
     memset(pmu->escr_readers, 0, sizeof pmu->escr_readers);
     for (int c = 0; c < NB_NUM_COUNTERS; c++) {
         uint64_t cccr = pmu->cccr[c];
@@ -222,6 +223,11 @@ void nb_pmu_counters_changed(struct nb_pmu *pmu)
             pmu->escr_readers[pmu->cccr_escr[c]] |= 1u << c;
         if ((cccr & CCCR_COMPARE) && (cccr & CCCR_COMPLEMENT))
             pmu->complemented |= 1u << c;
+        if (!(cccr & CCCR_COMPARE))
+            pmu->plain |= 1u << c;
+        for (unsigned threads = 0; threads < 3; threads++)
+            if (pmu->cccr_rules[c].gate >> threads & 1)
+                pmu->gate_open[threads] |= 1u << c;
     }
 }
 
@@ -229,7 +235,12 @@ static void write_escr(struct nb_pmu *pmu, int escr, uint64_t value)
 {
     pmu->escr[escr] = value;
     int event = selected_event(&pmu->config, escr, value);
+    if (pmu->escr_event[escr] >= 0)
+        pmu->selecting[pmu->escr_event[escr]] &= ~(1ull << escr);
+    if (event >= 0)
+        pmu->selecting[event] |= 1ull << escr;
     pmu->escr_event[escr] = (int16_t)event;
+    pmu->escr_writes++;
     pmu->escr_rules[escr] =
         escr_rules_of(value, event >= 0 ? nb_event_ti_mask(&nb_events[event]) : 0);
     pmu->detecting = event >= 0 ? pmu->detecting | 1ull << escr : pmu->detecting & ~(1ull << escr);
@@ -337,4 +348,15 @@ bool nb_pmu_event(struct nb_pmu *pmu, int event, uint16_t mask, int thread, uint
         return grow_and_append(pmu, event, mask, thread, count);
     append_occurrence(pmu, event, mask, thread, count);
     return true;
+}
+
+uint64_t nb_pmu_route(const struct nb_pmu *pmu, int event, uint16_t mask, uint8_t context)
+{
+    uint64_t route = 0;
+    for (uint64_t escrs = pmu->selecting[event]; escrs; escrs &= escrs - 1) {
+        int e = __builtin_ctzll(escrs);
+        if (escr_rules_count(&pmu->escr_rules[e], mask, context))
+            route |= 1ull << e;
+    }
+    return route;
 }

@@ -42,6 +42,9 @@ struct nb_cycle_report {
                                       * rewrites it only when ENABLEs change */
 };
 
+/* Events of the catalog the PMU can track (nb_num_events must not exceed it). */
+enum { NB_PMU_MAX_EVENTS = 64 };
+
 /* The general registers of a PEBS record after EFLAGS and EIP, in the
  * record's order (SDM Vol. 3B, figures "PEBS Record Format" and "64-bit
  * PEBS Record Format"); R8-R15 exist in the 64-bit record only. */
@@ -96,6 +99,7 @@ struct nb_pmu {
     /* Derived from the registers whenever they change (nb_pmu_wrmsr, a
      * cascade start), so that a cycle touches only what can count. */
     int16_t escr_event[NB_NUM_ESCRS];    /* event each ESCR selects, or -1 */
+    uint64_t selecting[NB_PMU_MAX_EVENTS]; /* bit e: ESCR e selects the event */
     struct escr_rules escr_rules[NB_NUM_ESCRS];
     uint64_t detecting;                  /* bit e: escr_event[e] >= 0 */
     int8_t cccr_escr[NB_NUM_COUNTERS];   /* ESCR each CCCR's select routes to, or -1 */
@@ -104,9 +108,15 @@ struct nb_pmu {
     uint32_t escr_readers[NB_NUM_ESCRS]; /* enabled counters routed to each ESCR */
     uint32_t complemented;               /* enabled counters with COMPARE and
                                           * COMPLEMENT: a zero bus counts */
+    uint32_t plain;                      /* enabled counters without COMPARE */
+    uint32_t gate_open[3];               /* [n]: enabled counters whose ACTIVE_THREAD
+                                          * lets them count with n threads active */
     uint32_t edge_high;                  /* bit c: edge_history[c] is true */
     uint32_t counted_mask;               /* bit c: last.counted[c] */
     uint8_t thread_context[2];           /* escr_context_of an occurrence by each thread now */
+    uint64_t escr_writes;                /* ESCR writes so far (routes older are stale) */
+    uint8_t driving[NB_NUM_ESCRS];       /* this cycle's detections driven ahead (nb_pmu_drive) */
+    uint64_t driven;                     /* bit e: ESCR e was driven ahead this cycle */
 
     /* Sampling (docs/semantics.md, "PEBS" and "IEBS"). */
     struct sim_memory memory;            /* holds the DS save area and PEBS buffer */
@@ -151,6 +161,24 @@ bool nb_pmu_set_thread(struct nb_pmu *pmu, int thread, bool active, int cpl);
  * event or thread, or when out of memory. */
 bool nb_pmu_event(struct nb_pmu *pmu, int event, uint16_t mask, int thread, uint32_t count);
 
+/* Occurrences detected ahead, for a timing model that reports many of the
+ * same (event, sub-event bits) pair every cycle: nb_pmu_route gives the
+ * ESCRs that count an occurrence of `event` with bits `mask` in `context`
+ * (escr_context_of; pmu->thread_context[t] for thread t now) with the ESCRs
+ * as they stand, valid until an ESCR is written (pmu->escr_writes
+ * changes); nb_pmu_drive adds `count`
+ * detections to each of them in the current cycle.  Driving an
+ * occurrence's route is nb_pmu_event for it when no ESCR is written before
+ * the cycle's nb_pmu_tick. */
+uint64_t nb_pmu_route(const struct nb_pmu *pmu, int event, uint16_t mask, uint8_t context);
+
+static inline void nb_pmu_drive(struct nb_pmu *pmu, uint64_t escrs, uint32_t count)
+{
+    pmu->driven |= escrs;
+    for (; escrs; escrs &= escrs - 1)
+        escr_bus_add(&pmu->driving[__builtin_ctzll(escrs)], count);
+}
+
 /* Ends the current cycle: runs detectors, filters, counters, overflow,
  * PMI delivery and cascading, and fills pmu->last. */
 void nb_pmu_tick(struct nb_pmu *pmu);
@@ -183,8 +211,8 @@ uint8_t nb_pmu_tag_bits(const struct nb_pmu *pmu, int event, uint16_t mask, int 
 void nb_pmu_note_pmi(struct nb_pmu *pmu, uint8_t threads);
 
 /* Recomputes the per-counter derived state (enabled, escr_readers,
- * complemented) from the CCCRs; run after anything changes ENABLE or the
- * routing. */
+ * complemented, plain, gate_open) from the CCCRs; run after anything
+ * changes ENABLE or the routing. */
 void nb_pmu_counters_changed(struct nb_pmu *pmu);
 
 /* The simulated NetBurst backend of the MSR interface.  Logical CPUs 0 and

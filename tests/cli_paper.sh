@@ -146,7 +146,7 @@ if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
                 pass; else fail "sample --pebs on pebs_target: $records records, $at at $target, $misses misses"; fi
             pmubench sample -m netburst -e 1stL_cache_load_miss_retired --period 2 --region 1 \
                 --trace "$tmp/$name.trace" >"$tmp/paper.iebs"
-            samples=$(grep -c '^sample thread 0 cycle [0-9]* eip 0x[0-9a-f]* precise 0$' "$tmp/paper.iebs")
+            samples=$(grep -c '^sample thread 0 cycle [0-9]* eip 0x[0-9a-f]* <[^ ]*> precise 0$' "$tmp/paper.iebs")
             if [ "$samples" -gt 0 ] && ! grep -q "^sample .* eip $target " "$tmp/paper.iebs" &&
                 grep -q "^samples $samples " "$tmp/paper.iebs"; then
                 pass; else fail "sample -e on pebs_target: $(cat "$tmp/paper.iebs")"; fi

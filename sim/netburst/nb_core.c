@@ -502,9 +502,8 @@ static uint8_t count_tags(struct nb_machine *m, uint8_t tags, uint64_t r)
     unsigned level = m->cur->level;
     if (tags & UOP_FRONT_END)
         nb_event(&m->events, r, NB_FE_TAGGED, level, 1);
-    for (unsigned b = 0; b < 4; b++)
-        if (tags >> b & 1)
-            nb_event(&m->events, r, (enum nb_slot)(NB_EXEC_TAG0 + b), level, 1);
+    for (unsigned bits = tags & 0xf; bits; bits &= bits - 1)
+        nb_event(&m->events, r, (enum nb_slot)(NB_EXEC_TAG0 + __builtin_ctz(bits)), level, 1);
     if (tags & UOP_REPLAY)
         nb_event(&m->events, r, NB_REPLAY_TAGGED, level, 1);
     return (uint8_t)((tags & UOP_FRONT_END ? NB_TAG_FRONT_END : 0) |

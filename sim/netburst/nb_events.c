@@ -136,6 +136,7 @@ bool nb_events_init(struct nb_events *ev, struct nb_pmu *pmu, int threads)
     ev->active_until[0] = ev->active_until[1] = UINT64_MAX;
     ev->size = INITIAL_RING;
     ev->levels = 2u * (unsigned)threads;
+    ev->level_shift = (unsigned)threads; /* 2 levels a logical processor */
     ev->ring = calloc(ev->size, sizeof *ev->ring);
     ev->counts = calloc(ev->size * ev->levels, sizeof *ev->counts);
     if (!ev->ring || !ev->counts || !resolve(ev)) {
@@ -196,8 +197,25 @@ static bool watch_sampling(const struct nb_pmu *pmu)
     return false;
 }
 
+/* Each slot's route in every context (nb_pmu_route): the occurrences
+ * drive the buses at once when they are reported. */
+static void make_routes(struct nb_events *ev)
+{
+    for (unsigned context = 0; context < ESCR_CONTEXTS; context++) {
+        for (int s = 0; s < NB_NUM_SLOTS; s++)
+            ev->route[context][s] =
+                nb_pmu_route(ev->pmu, ev->event[s], ev->mask[s], (uint8_t)context);
+        for (int m0 = 0; m0 < 4; m0++)
+            for (int m1 = 0; m1 < 4; m1++)
+                ev->tc_route[context][m0][m1] = nb_pmu_route(
+                    ev->pmu, ev->event[NB_TC_MODE], ev->tc_mask[m0][m1], (uint8_t)context);
+    }
+    ev->route_writes = ev->pmu->escr_writes;
+}
+
 void nb_events_watch(struct nb_events *ev)
 {
+    make_routes(ev);
     watch_tagging(ev);
     ev->sampling = watch_sampling(ev->pmu);
     ev->wanted[0] = ev->wanted[1] = 0;
@@ -224,7 +242,8 @@ static bool grow(struct nb_events *ev)
     }
     for (uint64_t c = ev->now; c < ev->now + ev->size; c++) {
         ring[c & (size - 1)] = ev->ring[c & (ev->size - 1)];
-        memcpy(counts[(c & (size - 1)) * ev->levels], ev->counts[(c & (ev->size - 1)) * ev->levels],
+        memcpy(counts[(c & (size - 1)) << ev->level_shift],
+               ev->counts[(c & (ev->size - 1)) << ev->level_shift],
                ev->levels * sizeof *counts);
     }
     free(ev->ring);
@@ -243,15 +262,12 @@ static struct nb_bucket *bucket(struct nb_events *ev, uint64_t cycle)
     return &ev->ring[cycle & (ev->size - 1)];
 }
 
-bool nb_event_slow(struct nb_events *ev, uint64_t cycle, enum nb_slot slot, unsigned level,
-                   unsigned count)
+bool nb_event_far(struct nb_events *ev, uint64_t cycle, enum nb_slot slot, unsigned level,
+                  unsigned count)
 {
-    struct nb_bucket *b = bucket(ev, cycle);
-    if (!b)
+    if (!bucket(ev, cycle))
         return false;
-    b->used[level][slot >> 6] |= 1ull << (slot & 63);
-    uint16_t *n = &ev->counts[(cycle & (ev->size - 1)) * ev->levels + level][slot];
-    *n = (uint16_t)(*n + count);
+    nb_event_put(ev, cycle, slot, level, count);
     return true;
 }
 
@@ -289,12 +305,13 @@ static void set_level(struct nb_pmu *pmu, int t, bool user)
 static void report(struct nb_events *ev, struct nb_bucket *b, unsigned level)
 {
     int t = (int)(level >> 1);
-    uint16_t *count = ev->counts[(ev->now & (ev->size - 1)) * ev->levels + level];
+    uint16_t *count = ev->counts[(ev->now & (ev->size - 1)) << ev->level_shift | level];
     set_level(ev->pmu, t, level & 1);
+    const uint64_t *route = ev->route[ev->pmu->thread_context[t]];
     for (int w = 0; w < 2; w++) {
         for (uint64_t left = b->used[level][w]; left; left &= left - 1) {
             int s = 64 * w + __builtin_ctzll(left);
-            nb_pmu_event(ev->pmu, ev->event[s], ev->mask[s], t, count[s]);
+            nb_pmu_drive(ev->pmu, route[s], count[s]);
             count[s] = 0;
         }
         b->used[level][w] = 0;
@@ -333,13 +350,13 @@ static void report_cycle(struct nb_events *ev, const struct nb_bucket *b)
             first = t;
         if (nb_watched(ev, NB_RUNNING)) {
             set_level(ev->pmu, t, state[t] >> 2);
-            nb_pmu_event(ev->pmu, ev->event[NB_RUNNING], ev->mask[NB_RUNNING], t, 1);
+            nb_pmu_drive(ev->pmu, ev->route[ev->pmu->thread_context[t]][NB_RUNNING], 1);
         }
     }
-    uint16_t mode = ev->tc_mask[state[0] & 3][state[1] & 3];
-    if (first >= 0 && mode && nb_watched(ev, NB_TC_MODE)) {
+    int m0 = state[0] & 3, m1 = state[1] & 3;
+    if (first >= 0 && ev->tc_mask[m0][m1] && nb_watched(ev, NB_TC_MODE)) {
         set_level(ev->pmu, first, state[first] >> 2);
-        nb_pmu_event(ev->pmu, ev->event[NB_TC_MODE], mode, first, 1);
+        nb_pmu_drive(ev->pmu, ev->tc_route[ev->pmu->thread_context[first]][m0][m1], 1);
     }
 }
 
@@ -407,6 +424,8 @@ static void take_pmis(struct nb_events *ev)
         w->seen = false;
         if (ev->sample)
             ev->sample(ev->context, t, sample.delivered, sample.eip, w->precise);
+        if (ev->route_writes != ev->pmu->escr_writes) /* the handler wrote an ESCR */
+            make_routes(ev);
     }
 }
 

@@ -75,9 +75,10 @@ struct nb_pmi_wait {
 struct nb_events {
     struct nb_pmu *pmu;
     struct nb_bucket *ring;
-    nb_counts *counts;           /* [cycle % size * levels + level] */
+    nb_counts *counts;           /* [cycle % size << level_shift | level] */
     uint64_t size;               /* a power of two */
     unsigned levels;
+    unsigned level_shift;        /* levels == 1 << level_shift */
     uint64_t now;                /* the next cycle to tick */
     uint64_t wanted[2];          /* slots whose event some ESCR selects (as used) */
     int threads;
@@ -86,7 +87,10 @@ struct nb_events {
     uint64_t frontend_from[2];
     int16_t event[NB_NUM_SLOTS];
     uint16_t mask[NB_NUM_SLOTS];
+    uint64_t route[ESCR_CONTEXTS][NB_NUM_SLOTS]; /* by context, the ESCRs counting each slot */
     uint16_t tc_mask[4][4];      /* TC_deliver_mode bits by [mode 0][mode 1] */
+    uint64_t tc_route[ESCR_CONTEXTS][4][4]; /* by context, the ESCRs counting them */
+    uint64_t route_writes;       /* pmu->escr_writes the routes were made with */
     struct nb_tagging tagging;
     bool sampling;               /* PEBS or a PMI is programmed: retirements are reported */
     struct nb_retire_queue retired[2];
@@ -99,8 +103,9 @@ struct nb_events {
 bool nb_events_init(struct nb_events *ev, struct nb_pmu *pmu, int threads);
 void nb_events_free(struct nb_events *ev);
 
-/* Which slots an ESCR selects, what the PMU tags and whether it samples;
- * again after anything may have written the PMU. */
+/* Which slots an ESCR selects and the ESCRs that count each (its route),
+ * what the PMU tags and whether it samples; again after anything may have
+ * written the PMU. */
 void nb_events_watch(struct nb_events *ev);
 
 /* Queues a retirement of `thread` in `cycle` (not yet ticked) for
@@ -114,14 +119,31 @@ static inline bool nb_watched(const struct nb_events *ev, enum nb_slot slot)
     return (ev->wanted[slot >> 6] >> (slot & 63)) & 1;
 }
 
+/* Records `count` occurrences in a cycle the ring holds. */
+static inline void nb_event_put(struct nb_events *ev, uint64_t cycle, enum nb_slot slot,
+                                unsigned level, unsigned count)
+{
+    uint64_t i = cycle & (ev->size - 1);
+    ev->ring[i].used[level][slot >> 6] |= 1ull << (slot & 63);
+    uint16_t *n = &ev->counts[i << ev->level_shift | level][slot];
+    *n = (uint16_t)(*n + count);
+}
+
+/* nb_event for a cycle beyond the ring: grows it first; false when out of
+ * memory (the occurrences are lost). */
+bool nb_event_far(struct nb_events *ev, uint64_t cycle, enum nb_slot slot, unsigned level,
+                  unsigned count);
+
 /* `count` occurrences in `cycle` (not yet ticked) at `level`. */
-bool nb_event_slow(struct nb_events *ev, uint64_t cycle, enum nb_slot slot, unsigned level,
-                   unsigned count);
 static inline void nb_event(struct nb_events *ev, uint64_t cycle, enum nb_slot slot,
                             unsigned level, unsigned count)
 {
-    if (nb_watched(ev, slot) && count)
-        nb_event_slow(ev, cycle, slot, level, count);
+    if (!nb_watched(ev, slot) || !count)
+        return;
+    if (cycle - ev->now < ev->size)
+        nb_event_put(ev, cycle, slot, level, count);
+    else
+        nb_event_far(ev, cycle, slot, level, count);
 }
 
 /* The front end of logical processor level >> 1 is in `mode` at the

@@ -1,10 +1,7 @@
 /* Instruction facts for the NetBurst model and the decode cache. */
 #include "sim/netburst/nb_op.h"
 
-#include <stdlib.h>
 #include <string.h>
-
-enum { INITIAL_CAPACITY = 1024 };
 
 static bool is_one_of(const char *m, const char *const *names)
 {
@@ -103,7 +100,6 @@ static void op_from_insn(const struct x86_insn *in, struct nb_op *op)
     memset(op, 0, sizeof *op);
     op->address = in->address;
     op->length = in->length;
-    memcpy(op->bytes, in->bytes, in->length);
     op->uops = in->netburst_uops ? in->netburst_uops : 1;
     op->msrom = in->netburst_msrom;
     op->branch = in->branch;
@@ -133,82 +129,45 @@ void nb_op_generic(const struct trace_insn *insn, struct nb_op *op)
 
 /* ---- the decode cache */
 
-static size_t slot_of(size_t capacity, uint64_t address)
+/* A slot of the decode cache. */
+struct nb_decoded {
+    struct decode_key key;
+    struct nb_op op;
+};
+
+static void fill_slot(const struct x86_insn *insn, struct decode_key *slot)
 {
-    return (size_t)((address * 0x9e3779b97f4a7c15ull) >> 32) & (capacity - 1);
+    op_from_insn(insn, &((struct nb_decoded *)slot)->op);
 }
 
-static struct nb_op *find_slot(struct nb_op *slots, size_t capacity, uint64_t address)
+/* The op of the slot that begins with `slot`. */
+static const struct nb_op *op_of(const struct decode_key *slot)
 {
-    size_t i = slot_of(capacity, address);
-    while (slots[i].length && slots[i].address != address)
-        i = (i + 1) & (capacity - 1);
-    return &slots[i];
+    return &((const struct nb_decoded *)slot)->op;
 }
 
 bool nb_decode_cache_init(struct nb_decode_cache *cache, enum x86_mode mode)
 {
-    cache->capacity = INITIAL_CAPACITY;
-    cache->used = 0;
-    cache->slots = calloc(cache->capacity, sizeof *cache->slots);
-    cache->decoder = x86_decoder_create(mode);
-    if (cache->slots && cache->decoder)
-        return true;
-    nb_decode_cache_free(cache);
-    return false;
+    return decode_cache_init(&cache->slots, mode, sizeof(struct nb_decoded), fill_slot);
 }
 
 void nb_decode_cache_free(struct nb_decode_cache *cache)
 {
-    free(cache->slots);
-    cache->slots = NULL;
-    if (cache->decoder)
-        x86_decoder_destroy(cache->decoder);
-    cache->decoder = NULL;
-}
-
-static bool grow(struct nb_decode_cache *cache)
-{
-    size_t capacity = cache->capacity * 2;
-    struct nb_op *slots = calloc(capacity, sizeof *slots);
-    if (!slots)
-        return false;
-    for (size_t i = 0; i < cache->capacity; i++)
-        if (cache->slots[i].length)
-            *find_slot(slots, capacity, cache->slots[i].address) = cache->slots[i];
-    free(cache->slots);
-    cache->slots = slots;
-    cache->capacity = capacity;
-    return true;
+    decode_cache_free(&cache->slots);
 }
 
 const struct nb_op *nb_decode_lookup(const struct nb_decode_cache *cache, uint64_t address)
 {
-    const struct nb_op *slot = find_slot(cache->slots, cache->capacity, address);
-    return slot->length ? slot : NULL;
+    const struct decode_key *slot = decode_cache_lookup(&cache->slots, address);
+    return slot ? op_of(slot) : NULL;
 }
 
-enum nb_decode_status nb_decode(struct nb_decode_cache *cache, const struct trace_insn *insn,
-                                const struct nb_op **op)
+enum decode_status nb_decode(struct nb_decode_cache *cache, const struct trace_insn *insn,
+                             const struct nb_op **op)
 {
-    struct nb_op *slot = find_slot(cache->slots, cache->capacity, insn->address);
-    if (slot->length == insn->length && memcmp(slot->bytes, insn->bytes, insn->length) == 0) {
-        *op = slot;
-        return NB_DECODED;
-    }
-    struct x86_insn decoded;
-    if (!x86_decoder_decode(cache->decoder, insn->bytes, insn->length, insn->address, &decoded) ||
-        decoded.length != insn->length)
-        return NB_UNDECODABLE;
-    if (!slot->length) {
-        if (2 * (cache->used + 1) > cache->capacity) {
-            if (!grow(cache))
-                return NB_OUT_OF_MEMORY;
-            slot = find_slot(cache->slots, cache->capacity, insn->address);
-        }
-        cache->used++;
-    }
-    op_from_insn(&decoded, slot);
-    *op = slot;
-    return NB_DECODED;
+    const struct decode_key *slot = decode_cache_hit(&cache->slots, insn);
+    enum decode_status status = slot ? DECODE_OK : decode_cache_miss(&cache->slots, insn, &slot);
+    if (status == DECODE_OK)
+        *op = op_of(slot);
+    return status;
 }

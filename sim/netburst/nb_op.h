@@ -1,6 +1,6 @@
 /* What the NetBurst model needs of one instruction, derived once from the
- * x86 decoder (isa/x86.h) and kept in a decode cache keyed by address and
- * checked against the code bytes (docs/netburst-model.md, "Instructions"). */
+ * x86 decoder (isa/x86.h) and kept in a decode cache (sim/decode;
+ * docs/netburst-model.md, "Instructions"). */
 #ifndef SIM_NETBURST_NB_OP_H
 #define SIM_NETBURST_NB_OP_H
 
@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "isa/x86.h"
+#include "sim/decode/decode_cache.h"
 #include "traces/trace.h"
 
 /* Execution classes: unit and latency (nb_core.c, from the config). */
@@ -49,8 +50,7 @@ enum nb_fp_kind {
 
 struct nb_op {
     uint64_t address;
-    uint8_t length;          /* 0: an empty decode-cache slot */
-    uint8_t bytes[X86_MAX_LENGTH];
+    uint8_t length;
     uint8_t uops;            /* isa's netburst_uops, at least 1 */
     bool msrom;              /* from the microcode ROM */
     uint8_t branch;          /* enum x86_branch */
@@ -66,22 +66,20 @@ struct nb_op {
  * the trace says it branched. */
 void nb_op_generic(const struct trace_insn *insn, struct nb_op *op);
 
+/* The decode cache of nb_ops. */
 struct nb_decode_cache {
-    struct nb_op *slots;     /* open addressing, linear probing, at most half full */
-    size_t capacity, used;
-    struct x86_decoder *decoder;
+    struct decode_cache slots;
 };
 
 bool nb_decode_cache_init(struct nb_decode_cache *cache, enum x86_mode mode);
 void nb_decode_cache_free(struct nb_decode_cache *cache);
 
-enum nb_decode_status { NB_DECODED, NB_UNDECODABLE, NB_OUT_OF_MEMORY };
-
 /* The op last decoded at `address`, or NULL (the wrong path's code). */
 const struct nb_op *nb_decode_lookup(const struct nb_decode_cache *cache, uint64_t address);
 
-/* The op of an instruction with code bytes, from the cache or decoded. */
-enum nb_decode_status nb_decode(struct nb_decode_cache *cache, const struct trace_insn *insn,
-                                const struct nb_op **op);
+/* The op of an instruction with code bytes, from the cache or decoded; the
+ * cache may move, invalidating the ops it gave before. */
+enum decode_status nb_decode(struct nb_decode_cache *cache, const struct trace_insn *insn,
+                             const struct nb_op **op);
 
 #endif

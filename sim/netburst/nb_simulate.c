@@ -53,9 +53,9 @@ static bool instruction(struct run *run, struct thread_run *tr, const struct tra
         nb_op_generic(insn, &tr->generic);
     } else {
         switch (nb_decode(&tr->decoded, insn, &op)) {
-        case NB_DECODED:
+        case DECODE_OK:
             break;
-        case NB_UNDECODABLE:
+        case DECODE_UNDECODABLE:
             return fail(run, "%s: instruction at 0x%" PRIx64 ": its %u code bytes do not decode",
                         tr->path, insn->address, insn->length);
         default:

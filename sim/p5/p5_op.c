@@ -2,7 +2,7 @@
  * loads (docs/p5-model.md cites the sources), and the decode cache. */
 #include "sim/p5/p5_op.h"
 
-#include <stdlib.h>
+#include <string.h>
 
 /* Multi-clock instructions by opcode and ModRM reg (-1: any), clocks by
  * operand size 1, 2, 4 and 8 bytes (Pentium instruction timings;
@@ -158,12 +158,11 @@ static uint32_t address_regs_of(const struct x86_insn *insn)
     return regs;
 }
 
-void p5_op_from_insn(const struct x86_insn *insn, struct p5_op *op)
+static void op_from_insn(const struct x86_insn *insn, struct p5_op *op)
 {
     memset(op, 0, sizeof *op);
     op->address = insn->address;
     op->length = insn->length;
-    memcpy(op->bytes, insn->bytes, insn->length);
     op->cls = insn->p5_class;
     op->branch = insn->branch;
     unsigned clocks = table_clocks(insn);
@@ -193,61 +192,27 @@ void p5_op_generic(uint64_t address, uint8_t length, struct p5_op *op)
 
 /* ---- the decode cache */
 
-enum { INITIAL_CAPACITY = 1024 };
+static void fill_slot(const struct x86_insn *insn, struct decode_key *slot)
+{
+    op_from_insn(insn, &((struct p5_decoded *)slot)->op);
+}
 
 bool p5_decode_cache_init(struct p5_decode_cache *cache, enum x86_mode mode)
 {
-    cache->capacity = INITIAL_CAPACITY;
-    cache->used = 0;
-    cache->slots = calloc(cache->capacity, sizeof *cache->slots);
-    cache->decoder = x86_decoder_create(mode);
-    if (cache->slots && cache->decoder)
-        return true;
-    p5_decode_cache_free(cache);
-    return false;
+    return decode_cache_init(&cache->slots, mode, sizeof(struct p5_decoded), fill_slot);
 }
 
 void p5_decode_cache_free(struct p5_decode_cache *cache)
 {
-    free(cache->slots);
-    cache->slots = NULL;
-    if (cache->decoder)
-        x86_decoder_destroy(cache->decoder);
-    cache->decoder = NULL;
+    decode_cache_free(&cache->slots);
 }
 
-static bool grow(struct p5_decode_cache *cache)
+enum decode_status p5_decode_miss(struct p5_decode_cache *cache, const struct trace_insn *insn,
+                                  const struct p5_op **op)
 {
-    size_t capacity = cache->capacity * 2;
-    struct p5_op *slots = calloc(capacity, sizeof *slots);
-    if (!slots)
-        return false;
-    for (size_t i = 0; i < cache->capacity; i++)
-        if (cache->slots[i].length)
-            *p5_decode_slot(slots, capacity, cache->slots[i].address) = cache->slots[i];
-    free(cache->slots);
-    cache->slots = slots;
-    cache->capacity = capacity;
-    return true;
-}
-
-enum p5_decode_status p5_decode_miss(struct p5_decode_cache *cache, const struct trace_insn *insn,
-                                     const struct p5_op **op)
-{
-    struct p5_op *slot = p5_decode_slot(cache->slots, cache->capacity, insn->address);
-    struct x86_insn decoded;
-    if (!x86_decoder_decode(cache->decoder, insn->bytes, insn->length, insn->address, &decoded) ||
-        decoded.length != insn->length)
-        return P5_UNDECODABLE;
-    if (!slot->length) {
-        if (2 * (cache->used + 1) > cache->capacity) {
-            if (!grow(cache))
-                return P5_OUT_OF_MEMORY;
-            slot = p5_decode_slot(cache->slots, cache->capacity, insn->address);
-        }
-        cache->used++;
-    }
-    p5_op_from_insn(&decoded, slot);
-    *op = slot;
-    return P5_DECODED;
+    const struct decode_key *slot;
+    enum decode_status status = decode_cache_miss(&cache->slots, insn, &slot);
+    if (status == DECODE_OK)
+        *op = p5_op_of(slot);
+    return status;
 }

@@ -1,5 +1,5 @@
 /* The trace driver: reads the trace as a stream, decodes each instruction
- * once (p5_op.c's cache), holds one back to see whether the next pairs
+ * once (p5_op.h's decode cache), holds one back to see whether the next pairs
  * with it, and issues them through p5_pipeline.c. */
 #include <errno.h>
 #include <inttypes.h>
@@ -101,9 +101,9 @@ static bool make_slot(struct run *run, const struct trace_insn *insn, struct p5_
         return true;
     copy_held_op(run);
     switch (p5_decode_miss(&run->decoded, insn, &slot->op)) {
-    case P5_DECODED:
+    case DECODE_OK:
         return true;
-    case P5_UNDECODABLE:
+    case DECODE_UNDECODABLE:
         return fail(run, "instruction at 0x%" PRIx64 ": its %u code bytes do not decode",
                     insn->address, insn->length);
     default:

@@ -2,6 +2,7 @@
  * trace_writer, counted by the emulated PMU programmed through its MSRs;
  * every expected count is worked out by hand from docs/netburst-model.md's
  * rules. */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,67 +19,10 @@
 #include "pmu/netburst_msrs.h"
 #include "pmu/netburst_pmu.h"
 #include "sim/netburst/nb_model.h"
+#include "tests/unit/model_trace.h"
 #include "traces/trace.h"
 
-/* ---- a trace in a temporary file */
-
-struct tb {
-    char path[64];
-    FILE *out;
-    struct trace_writer *writer;
-};
-
-static void tb_open(struct tb *t)
-{
-    char error[256];
-    strcpy(t->path, "/tmp/test_nb_model_XXXXXX");
-    int fd = mkstemp(t->path);
-    assert_true(fd >= 0);
-    t->out = fdopen(fd, "wb");
-    assert_non_null(t->out);
-    struct trace_header header = {.isa = TRACE_ISA_64, .lengths_known = true};
-    strcpy(header.recorder, "test_nb_model");
-    t->writer = trace_writer_open(t->out, &header, error, sizeof error);
-    assert_non_null(t->writer);
-}
-
-static void tb_close(struct tb *t)
-{
-    struct trace_end end = {trace_writer_instructions(t->writer), TRACE_EXITED, 0};
-    assert_true(trace_write_end(t->writer, &end));
-    assert_true(trace_writer_close(t->writer));
-    assert_int_equal(fclose(t->out), 0);
-}
-
-/* An instruction with its bytes and at most one data access (kind 0: none). */
-static void tb_insn(struct tb *t, uint64_t address, const char *bytes, int length,
-                    enum trace_branch branch, uint64_t target, enum trace_access_kind kind,
-                    uint64_t data, uint32_t size)
-{
-    struct trace_insn insn;
-    memset(&insn, 0, sizeof insn);
-    insn.address = address;
-    insn.length = (uint8_t)length;
-    insn.has_bytes = true;
-    memcpy(insn.bytes, bytes, (size_t)length);
-    insn.cpl = 3;
-    insn.branch = branch;
-    insn.target = target;
-    if (kind) {
-        insn.n_accesses = 1;
-        insn.accesses[0] = (struct trace_access){kind, size, data};
-    }
-    assert_true(trace_write_insn(t->writer, &insn));
-}
-
-static void tb_plain(struct tb *t, uint64_t address, const char *bytes, int length)
-{
-    tb_insn(t, address, bytes, length, TRACE_NOT_BRANCH, 0, 0, 0, 0);
-}
-
 #define ADD_EAX_1 "\x83\xc0\x01", 3   /* 1 uop, fast ALU */
-#define DEC_ECX "\xff\xc9", 2
-#define JNZ_BACK7 "\x75\xf9", 2       /* jnz .-5: back to 7 bytes before its end */
 #define LOAD "\x8b\x06", 2            /* mov eax, [rsi]: 1 uop */
 #define STORE "\x89\x07", 2           /* mov [rdi], eax: 2 uops */
 #define FADD "\xd8\xc1", 2            /* fadd st, st(1) */
@@ -88,16 +32,9 @@ static void tb_plain(struct tb *t, uint64_t address, const char *bytes, int leng
 
 /* ---- the PMU, programmed by ESCR and CCCR writes */
 
-enum { MAX_COUNTS = 18 };
-
 struct request {
     const char *event;
     const char *subevents; /* '|'-separated */
-};
-
-struct run {
-    struct nbm_result result;
-    uint64_t count[MAX_COUNTS];
 };
 
 static uint16_t mask_of(const struct nb_event *event, const char *names)
@@ -161,21 +98,6 @@ static uint64_t simulate_counting(const char *path, const struct nbm_config *con
     return count;
 }
 
-/* One simulation per request (a unit's ESCRs could not take them all at
- * once); the model is deterministic, so every run has the same result. */
-static struct run run_config(const char *path, const struct nbm_config *config,
-                             const struct request *requests, int n)
-{
-    struct run run;
-    simulate_counting(path, config, NULL, &run.result);
-    for (int i = 0; i < n; i++) {
-        struct nbm_result again;
-        run.count[i] = simulate_counting(path, config, &requests[i], &again);
-        assert_int_equal(again.cycles, run.result.cycles);
-    }
-    return run;
-}
-
 static struct nbm_config preset(const char *name)
 {
     struct nbm_config config;
@@ -184,23 +106,46 @@ static struct nbm_config preset(const char *name)
     return config;
 }
 
-static struct run run_on(const char *path, const struct request *requests, int n)
+/* An expected count: the run's cycles. */
+#define EVERY_CYCLE UINT64_MAX
+
+/* An event, its sub-events ('|'-separated) and the count a trace gives it. */
+struct expected_count {
+    const char *event;
+    const char *subevents;
+    uint64_t count;
+};
+
+/* Simulates the trace on the northwood preset once, then once for each
+ * expected count (a unit's ESCRs could not take them all at once), and
+ * checks the count and that every run takes the same cycles. */
+static struct nbm_result expect_counts(const char *path, const struct expected_count *expected,
+                                       int n)
 {
     struct nbm_config config = preset("northwood");
-    return run_config(path, &config, requests, n);
+    struct nbm_result result;
+    simulate_counting(path, &config, NULL, &result);
+    for (int i = 0; i < n; i++) {
+        const struct expected_count *e = &expected[i];
+        const struct request request = {e->event, e->subevents};
+        struct nbm_result again;
+        uint64_t count = simulate_counting(path, &config, &request, &again);
+        assert_int_equal(again.cycles, result.cycles);
+        uint64_t want = e->count == EVERY_CYCLE ? result.cycles : e->count;
+        if (count != want)
+            fail_msg("%s:%s counted %" PRIu64 ", expected %" PRIu64, e->event, e->subevents,
+                     count, want);
+    }
+    return result;
 }
 
-/* ---- a 10-iteration loop of add, dec, jnz */
-
-static void write_loop(struct tb *t, int iterations)
+/* One event's count on the northwood preset. */
+static uint64_t count_of(const char *path, const char *event, const char *subevents)
 {
-    for (int i = 0; i < iterations; i++) {
-        bool last = i == iterations - 1;
-        tb_plain(t, 0x1000, ADD_EAX_1);
-        tb_plain(t, 0x1003, DEC_ECX);
-        tb_insn(t, 0x1005, JNZ_BACK7, last ? TRACE_BRANCH_NOT_TAKEN : TRACE_BRANCH_TAKEN,
-                last ? 0 : 0x1000, 0, 0, 0);
-    }
+    struct nbm_config config = preset("northwood");
+    const struct request request = {event, subevents};
+    struct nbm_result result;
+    return simulate_counting(path, &config, &request, &result);
 }
 
 /* The backward branch: a BTB miss predicted taken by the static rule
@@ -211,29 +156,24 @@ static void test_loop_retirement(void **state)
     (void)state;
     struct tb t;
     tb_open(&t);
-    write_loop(&t, 10);
+    tb_loop(&t, 10);
     tb_close(&t);
-    const struct request requests[] = {
-        {"instr_retired", "NBOGUSNTAG"}, {"uops_retired", "NBOGUS"},
-        {"branch_retired", "MMTP"}, {"branch_retired", "MMNM"},
-        {"branch_retired", "MMNP|MMTM"}, {"mispred_branch_retired", "NBOGUS"},
-        {"retired_branch_type", "CONDITIONAL"}, {"retired_mispred_branch_type", "CONDITIONAL"},
-        {"global_power_events", "RUNNING"},
+    static const struct expected_count expected[] = {
+        {"instr_retired", "NBOGUSNTAG", 30},
+        {"uops_retired", "NBOGUS", 30},
+        {"branch_retired", "MMTP", 9},
+        {"branch_retired", "MMNM", 1},
+        {"branch_retired", "MMNP|MMTM", 0},
+        {"mispred_branch_retired", "NBOGUS", 1},
+        {"retired_branch_type", "CONDITIONAL", 10},
+        {"retired_mispred_branch_type", "CONDITIONAL", 1},
+        {"global_power_events", "RUNNING", EVERY_CYCLE},
     };
-    struct run r = run_on(t.path, requests, 9);
-    assert_int_equal(r.count[0], 30);
-    assert_int_equal(r.count[1], 30);
-    assert_int_equal(r.count[2], 9);
-    assert_int_equal(r.count[3], 1);
-    assert_int_equal(r.count[4], 0);
-    assert_int_equal(r.count[5], 1);
-    assert_int_equal(r.count[6], 10);
-    assert_int_equal(r.count[7], 1);
-    assert_int_equal(r.count[8], r.result.cycles);
-    assert_int_equal(r.result.instructions[0], 30);
-    assert_int_equal(r.result.uops[0], 30);
-    assert_int_equal(r.result.mispredicts, 1);
-    assert_true(r.result.cycles > 30 / 3);
+    struct nbm_result result = expect_counts(t.path, expected, 9);
+    assert_int_equal(result.instructions[0], 30);
+    assert_int_equal(result.uops[0], 30);
+    assert_int_equal(result.mispredicts, 1);
+    assert_true(result.cycles > 30 / 3);
     unlink(t.path);
 }
 
@@ -246,25 +186,20 @@ static void test_loop_front_end(void **state)
     (void)state;
     struct tb t;
     tb_open(&t);
-    write_loop(&t, 10);
+    tb_loop(&t, 10);
     tb_close(&t);
-    const struct request requests[] = {
-        {"BPU_fetch_request", "TCMISS"}, {"uop_queue_writes", "FROM_TC_BUILD"},
-        {"uop_queue_writes", "FROM_TC_DELIVER"}, {"uop_queue_writes", "FROM_ROM"},
-        {"ITLB_reference", "MISS"}, {"page_walk_type", "ITMISS"},
-        {"BSQ_cache_reference", "RD_2ndL_MISS"}, {"TC_deliver_mode", "DI|BI"},
-        {"tc_ms_xfer", "CISC"},
+    static const struct expected_count expected[] = {
+        {"BPU_fetch_request", "TCMISS", 1},
+        {"uop_queue_writes", "FROM_TC_BUILD", 3},
+        {"uop_queue_writes", "FROM_TC_DELIVER", 27},
+        {"uop_queue_writes", "FROM_ROM", 0},
+        {"ITLB_reference", "MISS", 1},
+        {"page_walk_type", "ITMISS", 1},
+        {"BSQ_cache_reference", "RD_2ndL_MISS", 1},
+        {"TC_deliver_mode", "DI|BI", EVERY_CYCLE},
+        {"tc_ms_xfer", "CISC", 0},
     };
-    struct run r = run_on(t.path, requests, 9);
-    assert_int_equal(r.count[0], 1);
-    assert_int_equal(r.count[1], 3);
-    assert_int_equal(r.count[2], 27);
-    assert_int_equal(r.count[3], 0);
-    assert_int_equal(r.count[4], 1);
-    assert_int_equal(r.count[5], 1);
-    assert_int_equal(r.count[6], 1);
-    assert_int_equal(r.count[7], r.result.cycles);
-    assert_int_equal(r.count[8], 0);
+    expect_counts(t.path, expected, 9);
     unlink(t.path);
 }
 
@@ -278,18 +213,16 @@ static void test_trace_lines(void **state)
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < 6; i++)
             tb_plain(&t, 0x2000 + (uint64_t)i, NOP);
-        tb_insn(&t, 0x2006, "\xeb\xf8", 2, TRACE_BRANCH_TAKEN, 0x2000, 0, 0, 0); /* jmp 0x2000 */
+        tb_branch(&t, 0x2006, "\xeb\xf8", 2, TRACE_BRANCH_TAKEN, 0x2000); /* jmp 0x2000 */
     }
     tb_close(&t);
-    const struct request requests[] = {
-        {"BPU_fetch_request", "TCMISS"}, {"uop_queue_writes", "FROM_TC_BUILD"},
-        {"uop_queue_writes", "FROM_TC_DELIVER"}, {"branch_retired", "MMTP"},
+    static const struct expected_count expected[] = {
+        {"BPU_fetch_request", "TCMISS", 2},
+        {"uop_queue_writes", "FROM_TC_BUILD", 7},
+        {"uop_queue_writes", "FROM_TC_DELIVER", 7},
+        {"branch_retired", "MMTP", 2}, /* a direct jump: static taken, then the BTB */
     };
-    struct run r = run_on(t.path, requests, 4);
-    assert_int_equal(r.count[0], 2);
-    assert_int_equal(r.count[1], 7);
-    assert_int_equal(r.count[2], 7);
-    assert_int_equal(r.count[3], 2); /* a direct jump: static taken, then the BTB */
+    expect_counts(t.path, expected, 4);
     unlink(t.path);
 }
 
@@ -304,15 +237,13 @@ static void test_itlb_per_page(void **state)
     tb_plain(&t, 0x2000, NOP);
     tb_plain(&t, 0x2040, NOP);
     tb_close(&t);
-    const struct request requests[] = {
-        {"ITLB_reference", "MISS"}, {"ITLB_reference", "HIT"}, {"page_walk_type", "ITMISS"},
-        {"page_walk_type", "DTMISS"},
+    static const struct expected_count expected[] = {
+        {"ITLB_reference", "MISS", 2},
+        {"ITLB_reference", "HIT", 1},
+        {"page_walk_type", "ITMISS", 2},
+        {"page_walk_type", "DTMISS", 0},
     };
-    struct run r = run_on(t.path, requests, 4);
-    assert_int_equal(r.count[0], 2);
-    assert_int_equal(r.count[1], 1);
-    assert_int_equal(r.count[2], 2);
-    assert_int_equal(r.count[3], 0);
+    expect_counts(t.path, expected, 4);
     unlink(t.path);
 }
 
@@ -325,27 +256,23 @@ static void test_l2_references(void **state)
     (void)state;
     struct tb t;
     tb_open(&t);
-    tb_insn(&t, 0x1000, LOAD, TRACE_NOT_BRANCH, 0, TRACE_LOAD, 0x10000, 4);
-    tb_insn(&t, 0x1002, LOAD, TRACE_NOT_BRANCH, 0, TRACE_LOAD, 0x10008, 4);
-    tb_insn(&t, 0x1004, LOAD, TRACE_NOT_BRANCH, 0, TRACE_LOAD, 0x10040, 4);
-    tb_insn(&t, 0x1006, STORE, TRACE_NOT_BRANCH, 0, TRACE_STORE, 0x20000, 4);
-    tb_insn(&t, 0x1008, LOAD, TRACE_NOT_BRANCH, 0, TRACE_LOAD, 0x20040, 4);
+    tb_access(&t, 0x1000, LOAD, TRACE_LOAD, 0x10000, 4);
+    tb_access(&t, 0x1002, LOAD, TRACE_LOAD, 0x10008, 4);
+    tb_access(&t, 0x1004, LOAD, TRACE_LOAD, 0x10040, 4);
+    tb_access(&t, 0x1006, STORE, TRACE_STORE, 0x20000, 4);
+    tb_access(&t, 0x1008, LOAD, TRACE_LOAD, 0x20040, 4);
     tb_close(&t);
-    const struct request requests[] = {
-        {"BSQ_cache_reference", "RD_2ndL_MISS"}, {"BSQ_cache_reference", "RD_2ndL_HITE"},
-        {"BSQ_cache_reference", "RD_2ndL_HITM"}, {"BSQ_allocation", "REQ_LEN0"},
-        {"IOQ_allocation", "ALL_READ"}, {"FSB_data_activity", "DRDY_OWN"},
-        {"page_walk_type", "DTMISS"}, {"uops_retired", "NBOGUS"},
+    static const struct expected_count expected[] = {
+        {"BSQ_cache_reference", "RD_2ndL_MISS", 3},
+        {"BSQ_cache_reference", "RD_2ndL_HITE", 1},
+        {"BSQ_cache_reference", "RD_2ndL_HITM", 1},
+        {"BSQ_allocation", "REQ_LEN0", 6}, /* 2 sectors per miss */
+        {"IOQ_allocation", "ALL_READ", 6},
+        {"FSB_data_activity", "DRDY_OWN", 6},
+        {"page_walk_type", "DTMISS", 2},   /* pages 0x10 and 0x20 */
+        {"uops_retired", "NBOGUS", 6},
     };
-    struct run r = run_on(t.path, requests, 8);
-    assert_int_equal(r.count[0], 3);
-    assert_int_equal(r.count[1], 1);
-    assert_int_equal(r.count[2], 1);
-    assert_int_equal(r.count[3], 6); /* 2 sectors per miss */
-    assert_int_equal(r.count[4], 6);
-    assert_int_equal(r.count[5], 6);
-    assert_int_equal(r.count[6], 2); /* pages 0x10 and 0x20 */
-    assert_int_equal(r.count[7], 6);
+    expect_counts(t.path, expected, 8);
     unlink(t.path);
 }
 
@@ -355,19 +282,17 @@ static void test_split_accesses(void **state)
     (void)state;
     struct tb t;
     tb_open(&t);
-    tb_insn(&t, 0x1000, LOAD, TRACE_NOT_BRANCH, 0, TRACE_LOAD, 0x1003e, 4);
-    tb_insn(&t, 0x1002, LOAD, TRACE_NOT_BRANCH, 0, TRACE_LOAD, 0x1003c, 4);
-    tb_insn(&t, 0x1004, STORE, TRACE_NOT_BRANCH, 0, TRACE_STORE, 0x3007f, 2);
+    tb_access(&t, 0x1000, LOAD, TRACE_LOAD, 0x1003e, 4);
+    tb_access(&t, 0x1002, LOAD, TRACE_LOAD, 0x1003c, 4);
+    tb_access(&t, 0x1004, STORE, TRACE_STORE, 0x3007f, 2);
     tb_close(&t);
-    const struct request requests[] = {
-        {"load_port_replay", "SPLIT_LD"}, {"memory_complete", "LSC"},
-        {"store_port_replay", "SPLIT_ST"}, {"memory_complete", "SSC"},
+    static const struct expected_count expected[] = {
+        {"load_port_replay", "SPLIT_LD", 1},
+        {"memory_complete", "LSC", 1},
+        {"store_port_replay", "SPLIT_ST", 1},
+        {"memory_complete", "SSC", 1},
     };
-    struct run r = run_on(t.path, requests, 4);
-    assert_int_equal(r.count[0], 1);
-    assert_int_equal(r.count[1], 1);
-    assert_int_equal(r.count[2], 1);
-    assert_int_equal(r.count[3], 1);
+    expect_counts(t.path, expected, 4);
     unlink(t.path);
 }
 
@@ -379,24 +304,22 @@ static void test_store_forwarding(void **state)
     (void)state;
     struct tb t;
     tb_open(&t);
-    tb_insn(&t, 0x1000, STORE, TRACE_NOT_BRANCH, 0, TRACE_STORE, 0x30000, 4);
-    tb_insn(&t, 0x1002, LOAD, TRACE_NOT_BRANCH, 0, TRACE_LOAD, 0x30000, 4);
-    tb_insn(&t, 0x1004, LOAD, TRACE_NOT_BRANCH, 0, TRACE_LOAD, 0x30002, 4);
-    tb_insn(&t, 0x1006, LOAD, TRACE_NOT_BRANCH, 0, TRACE_LOAD, 0x30000, 8);
+    tb_access(&t, 0x1000, STORE, TRACE_STORE, 0x30000, 4);
+    tb_access(&t, 0x1002, LOAD, TRACE_LOAD, 0x30000, 4);
+    tb_access(&t, 0x1004, LOAD, TRACE_LOAD, 0x30002, 4);
+    tb_access(&t, 0x1006, LOAD, TRACE_LOAD, 0x30000, 8);
     tb_close(&t);
-    const struct request requests[] = {
-        {"MOB_load_replay", "PARTIAL_DATA"}, {"MOB_load_replay", "UNALGN_ADDR"},
-        {"BSQ_cache_reference", "RD_2ndL_MISS"}, {"BSQ_cache_reference", "RD_2ndL_HITM"},
-    };
-    struct run r = run_on(t.path, requests, 4);
-    assert_int_equal(r.count[0], 1);
-    assert_int_equal(r.count[1], 1);
     /* L2 misses: the code chunk and the store's read for ownership.  The
      * forwarded load reads no cache; the L1 does not allocate on a store,
      * so the first replayed load misses it and hits the modified L2 line,
      * and the second hits the L1. */
-    assert_int_equal(r.count[2], 2);
-    assert_int_equal(r.count[3], 1);
+    static const struct expected_count expected[] = {
+        {"MOB_load_replay", "PARTIAL_DATA", 1},
+        {"MOB_load_replay", "UNALGN_ADDR", 1},
+        {"BSQ_cache_reference", "RD_2ndL_MISS", 2},
+        {"BSQ_cache_reference", "RD_2ndL_HITM", 1},
+    };
+    expect_counts(t.path, expected, 4);
     unlink(t.path);
 }
 
@@ -407,13 +330,13 @@ static void test_replay(void **state)
     (void)state;
     struct tb t;
     tb_open(&t);
-    tb_insn(&t, 0x1000, LOAD, TRACE_NOT_BRANCH, 0, TRACE_LOAD, 0x40000, 4);
+    tb_access(&t, 0x1000, LOAD, TRACE_LOAD, 0x40000, 4);
     tb_plain(&t, 0x1002, ADD_EAX_1);
-    tb_insn(&t, 0x1005, LOAD, TRACE_NOT_BRANCH, 0, TRACE_LOAD, 0x40004, 4);
+    tb_access(&t, 0x1005, LOAD, TRACE_LOAD, 0x40004, 4);
     tb_plain(&t, 0x1007, ADD_EAX_1);
     tb_close(&t);
-    struct run r = run_on(t.path, NULL, 0);
-    assert_int_equal(r.result.replays, 1); /* the second load hits */
+    struct nbm_result result = expect_counts(t.path, NULL, 0);
+    assert_int_equal(result.replays, 1); /* the second load hits */
     unlink(t.path);
 }
 
@@ -423,19 +346,17 @@ static void test_x87_uops(void **state)
     (void)state;
     struct tb t;
     tb_open(&t);
-    tb_insn(&t, 0x1000, FLD, TRACE_NOT_BRANCH, 0, TRACE_LOAD, 0x50000, 4);
+    tb_access(&t, 0x1000, FLD, TRACE_LOAD, 0x50000, 4);
     for (int i = 0; i < 3; i++)
         tb_plain(&t, 0x1002 + 2 * (uint64_t)i, FADD);
     tb_close(&t);
-    const struct request requests[] = {
-        {"x87_FP_uop", "ALL"}, {"x87_SIMD_moves_uop", "ALLP2"}, {"x87_SIMD_moves_uop", "ALLP0"},
-        {"scalar_SP_uop", "ALL"},
+    static const struct expected_count expected[] = {
+        {"x87_FP_uop", "ALL", 3},
+        {"x87_SIMD_moves_uop", "ALLP2", 1},
+        {"x87_SIMD_moves_uop", "ALLP0", 0},
+        {"scalar_SP_uop", "ALL", 0},
     };
-    struct run r = run_on(t.path, requests, 4);
-    assert_int_equal(r.count[0], 3);
-    assert_int_equal(r.count[1], 1);
-    assert_int_equal(r.count[2], 0);
-    assert_int_equal(r.count[3], 0);
+    expect_counts(t.path, expected, 4);
     unlink(t.path);
 }
 
@@ -449,18 +370,16 @@ static void test_microcode_rom(void **state)
     tb_plain(&t, 0x1001, CPUID);
     tb_plain(&t, 0x1003, NOP);
     tb_close(&t);
-    const struct request requests[] = {
-        {"tc_ms_xfer", "CISC"}, {"uop_queue_writes", "FROM_ROM"},
-        {"uop_queue_writes", "FROM_TC_BUILD"}, {"uops_retired", "NBOGUS"},
-        {"TC_deliver_mode", "DI|BI"}, {"global_power_events", "RUNNING"},
+    static const struct expected_count expected[] = {
+        {"tc_ms_xfer", "CISC", 2},
+        {"uop_queue_writes", "FROM_ROM", 5},
+        {"uop_queue_writes", "FROM_TC_BUILD", 2},
+        {"uops_retired", "NBOGUS", 7},
+        {"global_power_events", "RUNNING", EVERY_CYCLE},
     };
-    struct run r = run_on(t.path, requests, 6);
-    assert_int_equal(r.count[0], 2);
-    assert_int_equal(r.count[1], 5);
-    assert_int_equal(r.count[2], 2);
-    assert_int_equal(r.count[3], 7);
+    struct nbm_result result = expect_counts(t.path, expected, 5);
     /* The ROM's cycles are in neither mode: 5 uops, 3 a cycle. */
-    assert_int_equal(r.count[5] - r.count[4], 2);
+    assert_int_equal(result.cycles - count_of(t.path, "TC_deliver_mode", "DI|BI"), 2);
     unlink(t.path);
 }
 
@@ -474,24 +393,20 @@ static void test_branch_types(void **state)
     tb_insn(&t, 0x1000, "\xe8\xfb\x0f\x00\x00", 5, TRACE_BRANCH_TAKEN, 0x2000, TRACE_STORE,
             0x7ff8, 8);
     tb_insn(&t, 0x2000, "\xc3", 1, TRACE_BRANCH_TAKEN, 0x1005, TRACE_LOAD, 0x7ff8, 8);
-    tb_insn(&t, 0x1005, "\xff\xe0", 2, TRACE_BRANCH_TAKEN, 0x3000, 0, 0, 0);
+    tb_branch(&t, 0x1005, "\xff\xe0", 2, TRACE_BRANCH_TAKEN, 0x3000);
     tb_plain(&t, 0x3000, NOP);
     tb_close(&t);
-    const struct request requests[] = {
-        {"retired_branch_type", "CALL"}, {"retired_branch_type", "RETURN"},
-        {"retired_branch_type", "INDIRECT"}, {"retired_mispred_branch_type", "INDIRECT"},
-        {"branch_retired", "MMTP"}, {"branch_retired", "MMTM"},
-        {"mispred_branch_retired", "NBOGUS"}, {"uops_retired", "NBOGUS"},
+    static const struct expected_count expected[] = {
+        {"retired_branch_type", "CALL", 1},
+        {"retired_branch_type", "RETURN", 1},
+        {"retired_branch_type", "INDIRECT", 2}, /* the return and the indirect jump */
+        {"retired_mispred_branch_type", "INDIRECT", 1},
+        {"branch_retired", "MMTP", 2},
+        {"branch_retired", "MMTM", 1},
+        {"mispred_branch_retired", "NBOGUS", 1},
+        {"uops_retired", "NBOGUS", 3 + 2 + 1 + 1},
     };
-    struct run r = run_on(t.path, requests, 8);
-    assert_int_equal(r.count[0], 1);
-    assert_int_equal(r.count[1], 1);
-    assert_int_equal(r.count[2], 2); /* the return and the indirect jump */
-    assert_int_equal(r.count[3], 1);
-    assert_int_equal(r.count[4], 2);
-    assert_int_equal(r.count[5], 1);
-    assert_int_equal(r.count[6], 1);
-    assert_int_equal(r.count[7], 3 + 2 + 1 + 1);
+    expect_counts(t.path, expected, 8);
     unlink(t.path);
 }
 
@@ -554,7 +469,7 @@ static void test_region_hooks(void **state)
     tb_open(&t);
     tb_plain(&t, 0x1000, NOP);
     assert_true(trace_write_region(t.writer, true, 7));
-    write_loop(&t, 4);
+    tb_loop(&t, 4);
     assert_true(trace_write_region(t.writer, false, 7));
     tb_plain(&t, 0x1007, NOP);
     tb_close(&t);
@@ -594,10 +509,10 @@ static void test_loop_cycles_per_iteration(void **state)
     (void)state;
     struct tb short_loop, long_loop;
     tb_open(&short_loop);
-    write_loop(&short_loop, 200);
+    tb_loop(&short_loop, 200);
     tb_close(&short_loop);
     tb_open(&long_loop);
-    write_loop(&long_loop, 400);
+    tb_loop(&long_loop, 400);
     tb_close(&long_loop);
     const char *names[] = {"willamette", "northwood", "prescott"};
     for (int i = 0; i < 3; i++)
@@ -614,7 +529,7 @@ static void write_fadd_loop(struct tb *t, int iterations)
     for (int i = 0; i < iterations; i++) {
         for (int k = 0; k < 5; k++)
             tb_plain(t, 0x1000 + 2 * (uint64_t)k, FADD);
-        tb_insn(t, 0x100a, "\xeb\xf4", 2, TRACE_BRANCH_TAKEN, 0x1000, 0, 0, 0);
+        tb_branch(t, 0x100a, "\xeb\xf4", 2, TRACE_BRANCH_TAKEN, 0x1000);
     }
 }
 

@@ -17,76 +17,16 @@
 #include "pmu/netburst_msrs.h"
 #include "pmu/netburst_pmu.h"
 #include "sim/netburst/nb_model.h"
+#include "tests/unit/model_trace.h"
 #include "traces/trace.h"
 
-/* ---- traces in temporary files */
-
-struct tb {
-    char path[64];
-    FILE *out;
-    struct trace_writer *writer;
-};
-
-static void tb_open(struct tb *t)
-{
-    char error[256];
-    strcpy(t->path, "/tmp/test_nb_model_ht_XXXXXX");
-    int fd = mkstemp(t->path);
-    assert_true(fd >= 0);
-    t->out = fdopen(fd, "wb");
-    assert_non_null(t->out);
-    struct trace_header header = {.isa = TRACE_ISA_64, .lengths_known = true};
-    strcpy(header.recorder, "test_nb_model_ht");
-    t->writer = trace_writer_open(t->out, &header, error, sizeof error);
-    assert_non_null(t->writer);
-}
-
-static void tb_close(struct tb *t)
-{
-    struct trace_end end = {trace_writer_instructions(t->writer), TRACE_EXITED, 0};
-    assert_true(trace_write_end(t->writer, &end));
-    assert_true(trace_writer_close(t->writer));
-    assert_int_equal(fclose(t->out), 0);
-}
-
-static void tb_insn(struct tb *t, uint64_t address, const char *bytes, int length,
-                    enum trace_branch branch, uint64_t target)
-{
-    struct trace_insn insn;
-    memset(&insn, 0, sizeof insn);
-    insn.address = address;
-    insn.length = (uint8_t)length;
-    insn.has_bytes = true;
-    memcpy(insn.bytes, bytes, (size_t)length);
-    insn.cpl = 3;
-    insn.branch = branch;
-    insn.target = target;
-    assert_true(trace_write_insn(t->writer, &insn));
-}
-
-#define ADD_EAX_1 "\x83\xc0\x01", 3   /* 1 uop */
-#define DEC_ECX "\xff\xc9", 2         /* 1 uop */
-#define JNZ_BACK7 "\x75\xf9", 2       /* jnz 0x1000 from 0x1005 */
-#define JMP_BACK9 "\xeb\xf7", 2       /* jmp 0x1000 from 0x1007 */
+#define JMP_BACK9 "\xeb\xf7", 2       /* jmp 0x1000 from 0x1007, after tb_loop()'s */
 #define NOP "\x90", 1
 
 static void tb_nops(struct tb *t, uint64_t address, int n)
 {
     for (int i = 0; i < n; i++)
-        tb_insn(t, address + (uint64_t)i, NOP, TRACE_NOT_BRANCH, 0);
-}
-
-/* add, dec, jnz at 0x1000: taken `iterations - 1` times, then the exit
- * (predicted taken by the BTB's counter: mispredicted). */
-static void tb_loop(struct tb *t, int iterations)
-{
-    for (int i = 0; i < iterations; i++) {
-        bool last = i == iterations - 1;
-        tb_insn(t, 0x1000, ADD_EAX_1, TRACE_NOT_BRANCH, 0);
-        tb_insn(t, 0x1003, DEC_ECX, TRACE_NOT_BRANCH, 0);
-        tb_insn(t, 0x1005, JNZ_BACK7, last ? TRACE_BRANCH_NOT_TAKEN : TRACE_BRANCH_TAKEN,
-                last ? 0 : 0x1000);
-    }
+        tb_plain(t, address + (uint64_t)i, NOP);
 }
 
 /* ---- the PMU, programmed with `pmubench encode`'s values */
@@ -299,7 +239,7 @@ static void test_clears_are_mispredictions(void **state)
     tb_open(&b);
     for (int pass = 0; pass < 3; pass++) {
         tb_loop(&b, 10);
-        tb_insn(&b, 0x1007, JMP_BACK9, TRACE_BRANCH_TAKEN, 0x1000);
+        tb_branch(&b, 0x1007, JMP_BACK9, TRACE_BRANCH_TAKEN, 0x1000);
     }
     tb_close(&b);
     const char *paths[] = {a.path, b.path};

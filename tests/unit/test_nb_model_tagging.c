@@ -17,67 +17,21 @@
 #include "pmu/netburst_msrs.h"
 #include "pmu/netburst_pmu.h"
 #include "sim/netburst/nb_model.h"
+#include "tests/unit/model_trace.h"
 #include "traces/trace.h"
 
-/* ---- a trace in a temporary file */
+/* ---- traces with registers (the PEBS record's) */
 
-struct tb {
-    char path[64];
-    FILE *out;
-    struct trace_writer *writer;
-};
-
-static void tb_open(struct tb *t)
+static void tb_open_registers(struct tb *t)
 {
-    char error[256];
-    strcpy(t->path, "/tmp/test_nb_tagging_XXXXXX");
-    int fd = mkstemp(t->path);
-    assert_true(fd >= 0);
-    t->out = fdopen(fd, "wb");
-    assert_non_null(t->out);
-    struct trace_header header = {.isa = TRACE_ISA_64, .lengths_known = true, .registers = true};
-    strcpy(header.recorder, "test_nb_model_tagging");
-    t->writer = trace_writer_open(t->out, &header, error, sizeof error);
-    assert_non_null(t->writer);
-}
-
-static void tb_close(struct tb *t)
-{
-    struct trace_end end = {trace_writer_instructions(t->writer), TRACE_EXITED, 0};
-    assert_true(trace_write_end(t->writer, &end));
-    assert_true(trace_writer_close(t->writer));
-    assert_int_equal(fclose(t->out), 0);
-}
-
-/* An instruction with at most one data access (kind 0: none) and, when
- * `regs` is not NULL, the TRACE_REGS_32 registers after it. */
-static void tb_insn(struct tb *t, uint64_t address, const char *bytes, int length,
-                    enum trace_access_kind kind, uint64_t data, const uint64_t *regs)
-{
-    struct trace_insn insn;
-    memset(&insn, 0, sizeof insn);
-    insn.address = address;
-    insn.length = (uint8_t)length;
-    insn.has_bytes = true;
-    memcpy(insn.bytes, bytes, (size_t)length);
-    insn.cpl = 3;
-    insn.branch = TRACE_NOT_BRANCH;
-    if (kind) {
-        insn.n_accesses = 1;
-        insn.accesses[0] = (struct trace_access){kind, 4, data};
-    }
-    if (regs) {
-        insn.has_registers = true;
-        memcpy(insn.regs, regs, TRACE_REGS_32 * sizeof *regs);
-    }
-    assert_true(trace_write_insn(t->writer, &insn));
+    tb_open_header(t, (struct trace_header){.isa = TRACE_ISA_64, .lengths_known = true,
+                                            .registers = true});
 }
 
 #define ADD_EAX_1 "\x83\xc0\x01", 3 /* 1 uop */
 #define LOAD "\x8b\x06", 2          /* mov eax, [rsi]: 1 load uop */
 #define STORE "\x89\x07", 2         /* mov [rdi], eax: store address + data */
 #define FADD "\xd8\xc1", 2          /* fadd st, st(1): 1 x87_FP_uop */
-#define NOP "\x90", 1
 
 /* ---- the PMU */
 
@@ -135,13 +89,13 @@ static void model_run(struct model *m, const char *path, const struct nbm_sample
 /* 3 loads, 2 stores, 2 adds. */
 static void write_memory_mix(struct tb *t)
 {
-    tb_insn(t, 0x1000, LOAD, TRACE_LOAD, 0x8000, NULL);
-    tb_insn(t, 0x1002, STORE, TRACE_STORE, 0x9000, NULL);
-    tb_insn(t, 0x1004, ADD_EAX_1, 0, 0, NULL);
-    tb_insn(t, 0x1007, LOAD, TRACE_LOAD, 0x8040, NULL);
-    tb_insn(t, 0x1009, STORE, TRACE_STORE, 0x9040, NULL);
-    tb_insn(t, 0x100b, LOAD, TRACE_LOAD, 0x8080, NULL);
-    tb_insn(t, 0x100d, ADD_EAX_1, 0, 0, NULL);
+    tb_access(t, 0x1000, LOAD, TRACE_LOAD, 0x8000, 4);
+    tb_access(t, 0x1002, STORE, TRACE_STORE, 0x9000, 4);
+    tb_plain(t, 0x1004, ADD_EAX_1);
+    tb_access(t, 0x1007, LOAD, TRACE_LOAD, 0x8040, 4);
+    tb_access(t, 0x1009, STORE, TRACE_STORE, 0x9040, 4);
+    tb_access(t, 0x100b, LOAD, TRACE_LOAD, 0x8080, 4);
+    tb_plain(t, 0x100d, ADD_EAX_1);
 }
 
 /* front_end_event NBOGUS (IQ_COUNTER4) and instr_retired NBOGUSTAG and
@@ -166,7 +120,7 @@ static void test_front_end_tagging(void **state)
 {
     (void)state;
     struct tb t;
-    tb_open(&t);
+    tb_open_registers(&t);
     write_memory_mix(&t);
     tb_close(&t);
     uint64_t loads[3], stores[3];
@@ -187,11 +141,11 @@ static void test_execution_tagging(void **state)
 {
     (void)state;
     struct tb t;
-    tb_open(&t);
+    tb_open_registers(&t);
     for (int k = 0; k < 5; k++)
-        tb_insn(&t, 0x1000 + 2 * (uint64_t)k, FADD, 0, 0, NULL);
-    tb_insn(&t, 0x100a, ADD_EAX_1, 0, 0, NULL);
-    tb_insn(&t, 0x100d, LOAD, TRACE_LOAD, 0x8000, NULL);
+        tb_plain(&t, 0x1000 + 2 * (uint64_t)k, FADD);
+    tb_plain(&t, 0x100a, ADD_EAX_1);
+    tb_access(&t, 0x100d, LOAD, TRACE_LOAD, 0x8000, 4);
     tb_close(&t);
     struct model m;
     model_open(&m);
@@ -215,8 +169,8 @@ static void write_miss_then_hit(struct tb *t)
     for (int pass = 0; pass < 2; pass++)
         for (int k = 0; k < 3; k++) {
             uint64_t at = 0x1000 + 5 * (uint64_t)(3 * pass + k);
-            tb_insn(t, at, ADD_EAX_1, 0, 0, NULL);
-            tb_insn(t, at + 3, LOAD, TRACE_LOAD, 0x8000 + 0x40 * (uint64_t)k, NULL);
+            tb_plain(t, at, ADD_EAX_1);
+            tb_access(t, at + 3, LOAD, TRACE_LOAD, 0x8000 + 0x40 * (uint64_t)k, 4);
         }
 }
 
@@ -237,7 +191,7 @@ static void test_replay_tagging(void **state)
 {
     (void)state;
     struct tb t;
-    tb_open(&t);
+    tb_open_registers(&t);
     write_miss_then_hit(&t);
     tb_close(&t);
     assert_int_equal(replay_count(t.path, 0x01000001), 3); /* bit 0 + UOP_TAG (24) */
@@ -291,11 +245,14 @@ static void test_pebs_record(void **state)
      * ESP, EBP, ESI, EDI (TRACE_REG_* order) = 0x202, 1 ... 8. */
     const uint64_t regs[TRACE_REGS_32] = {0x202, 1, 2, 3, 4, 5, 6, 7, 8};
     struct tb t;
-    tb_open(&t);
-    tb_insn(&t, 0x1000, LOAD, TRACE_LOAD, 0x8000, NULL);  /* miss: overflows */
-    tb_insn(&t, 0x1002, ADD_EAX_1, 0, 0, regs);
-    tb_insn(&t, 0x1005, LOAD, TRACE_LOAD, 0x8040, NULL);  /* miss: the record */
-    tb_insn(&t, 0x1007, LOAD, TRACE_LOAD, 0x8080, NULL);  /* miss: disarmed */
+    tb_open_registers(&t);
+    tb_access(&t, 0x1000, LOAD, TRACE_LOAD, 0x8000, 4);  /* miss: overflows */
+    struct trace_insn add = tb_make(0x1002, ADD_EAX_1, TRACE_NOT_BRANCH, 0, 0, 0, 0);
+    add.has_registers = true;
+    memcpy(add.regs, regs, sizeof regs);
+    tb_write(&t, &add);
+    tb_access(&t, 0x1005, LOAD, TRACE_LOAD, 0x8040, 4);  /* miss: the record */
+    tb_access(&t, 0x1007, LOAD, TRACE_LOAD, 0x8080, 4);  /* miss: disarmed */
     tb_close(&t);
     struct model m;
     model_open(&m);
@@ -350,9 +307,9 @@ static void test_iebs_skid(void **state)
 {
     (void)state;
     struct tb t;
-    tb_open(&t);
+    tb_open_registers(&t);
     for (int k = 0; k < 60; k++)
-        tb_insn(&t, 0x1000 + 3 * (uint64_t)k, ADD_EAX_1, 0, 0, NULL);
+        tb_plain(&t, 0x1000 + 3 * (uint64_t)k, ADD_EAX_1);
     tb_close(&t);
     struct samples now = iebs_sample(t.path, 0), later = iebs_sample(t.path, 4);
     assert_int_equal(now.n, 1);

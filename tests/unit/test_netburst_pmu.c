@@ -92,6 +92,13 @@ static void event(int ev, uint16_t mask, int thread, uint32_t count)
     assert_true(nb_pmu_event(&pmu, ev, mask, thread, count));
 }
 
+/* A cycle in which thread 0 retires `count` branches (MMTP). */
+static void branch_cycle(uint32_t count)
+{
+    event(br, MMTP, 0, count);
+    nb_pmu_tick(&pmu);
+}
+
 /* ---- reset, models */
 
 static void test_reset_values(void **state)
@@ -206,7 +213,6 @@ static void test_escr_reserved_bits(void **state)
         gp(msr, 0x80000000ull);
         assert_int_equal(rd(msr), 0x7ffffffc);
     }
-    nb_pmu_fini(&pmu);
 }
 
 static bool has_bit11(int model, int c)
@@ -288,7 +294,6 @@ static void test_counters_drop_high_bits(void **state)
         wr(CTR(c), 1ull << 40);
         assert_int_equal(rd(CTR(c)), 0);
     }
-    nb_pmu_fini(&pmu);
 }
 
 static void test_pebs_enable_bits(void **state)
@@ -327,7 +332,6 @@ static void test_matrix_vert_bits(void **state)
     }
     wr(0x3f2, 0x13);
     assert_int_equal(rd(0x3f2), 0x13);
-    nb_pmu_fini(&pmu);
 }
 
 static void test_tc_precise_event_bits(void **state)
@@ -340,7 +344,6 @@ static void test_tc_precise_event_bits(void **state)
     gp(0x3f0, ~0ull);
     wr(0x3f0, 0);
     assert_int_equal(rd(0x3f0), 0);
-    nb_pmu_fini(&pmu);
 }
 
 static void test_ds_area_bits(void **state)
@@ -375,7 +378,6 @@ static void test_misc_enable_read_only_bits(void **state)
     assert_int_equal(rd(0x1a0), 0x81);
     wr(0x1a0, 0x8);
     assert_int_equal(rd(0x1a0), 0x88);
-    nb_pmu_fini(&pmu);
 }
 
 /* ---- RDPMC */
@@ -405,7 +407,6 @@ static void test_rdpmc(void **state)
     wr(CTR(14), 0x0123456789ull);
     assert_int_equal(nb_pmu_rdpmc(&pmu, 0x8000000eu, &v), MSR_OK);
     assert_int_equal(v, 0x23456789ull);
-    nb_pmu_fini(&pmu);
 }
 
 /* ---- threads and events */
@@ -448,7 +449,6 @@ static void test_set_thread_and_event_args(void **state)
     assert_false(nb_pmu_set_thread(&pmu, 1, true, 3));
     assert_false(nb_pmu_event(&pmu, br, MMTP, 1, 1));
     assert_true(nb_pmu_event(&pmu, br, MMTP, 0, 1));
-    nb_pmu_fini(&pmu);
 }
 
 /* ---- the pipeline */
@@ -506,7 +506,6 @@ static void test_basic_count_and_report(void **state)
     nb_pmu_tick(&pmu);
     assert_int_equal(pmu.last.bus[NB_ESCR_CRU2], 2);
     assert_int_equal(rd(CTR(12)), 5);
-    nb_pmu_fini(&pmu);
 }
 
 /* The CPL is the thread's CPL when the event was injected. */
@@ -517,10 +516,8 @@ static void test_event_cpl_snapshot(void **state)
     program_counter12(0);
     event(br, MMTP, 0, 1);            /* at CPL 3 */
     assert_true(nb_pmu_set_thread(&pmu, 0, true, 0));
-    event(br, MMTP, 0, 4);            /* at CPL 0: T0_OS not set */
-    nb_pmu_tick(&pmu);
+    branch_cycle(4);            /* at CPL 0: T0_OS not set */
     assert_int_equal(rd(CTR(12)), 1);
-    nb_pmu_fini(&pmu);
 }
 
 /* Thread activity does not gate detection, only ACTIVE_THREAD. */
@@ -535,7 +532,6 @@ static void test_idle_thread_events_detected(void **state)
     nb_pmu_tick(&pmu);
     assert_int_equal(pmu.last.bus[NB_ESCR_CRU2], 2);
     assert_int_equal(rd(CTR(12)), 2);
-    nb_pmu_fini(&pmu);
 }
 
 static void test_both_escrs_see_occurrence(void **state)
@@ -548,16 +544,14 @@ static void test_both_escrs_see_occurrence(void **state)
     wr(CCCR(14), CCCR_ENABLE | SEL(5) | AT(3));
     wr(CCCR(16), CCCR_ENABLE | SEL(5) | AT(3)); /* CRU_ESCR2 too */
     wr(CCCR(13), CCCR_ENABLE | SEL(4) | AT(3)); /* CRU_ESCR0: nothing programmed */
-    event(br, MMTP, 0, 2);
-    nb_pmu_tick(&pmu);
+    branch_cycle(2);
     assert_int_equal(rd(CTR(12)), 2);
     assert_int_equal(rd(CTR(14)), 2);
     assert_int_equal(rd(CTR(16)), 2);
     assert_int_equal(rd(CTR(13)), 0);
     /* an ESCR whose select names another event does not see it */
     wr(CRU_ESCR3, ESCR(2, 0xf, ESCR_T0_USR)); /* machine_clear */
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(rd(CTR(14)), 2);
     assert_int_equal(rd(CTR(12)), 3);
     /* a select with no event on that ESCR */
@@ -566,7 +560,6 @@ static void test_both_escrs_see_occurrence(void **state)
     nb_pmu_tick(&pmu);
     assert_int_equal(rd(CTR(12)), 3);
     assert_int_equal(pmu.escr_event[NB_ESCR_CRU2], -1);
-    nb_pmu_fini(&pmu);
 }
 
 /* The CCCR's ESCR select picks the bus; no ESCR behind it means input 0. */
@@ -577,32 +570,26 @@ static void test_escr_select_routing(void **state)
     wr(CRU_ESCR2, BR_T0_USR);
     wr(CRU_ESCR3, BR_T0_USR);
     wr(CCCR(12), CCCR_ENABLE | SEL(5) | AT(3));
-    event(br, MMTP, 0, 2);
-    nb_pmu_tick(&pmu);
+    branch_cycle(2);
     assert_int_equal(rd(CTR(12)), 2);
     wr(CCCR(12), CCCR_ENABLE | SEL(6) | AT(3)); /* CRU_ESCR4: nothing programmed */
-    event(br, MMTP, 0, 2);
-    nb_pmu_tick(&pmu);
+    branch_cycle(2);
     assert_int_equal(rd(CTR(12)), 2);
     gp(CCCR(12), CCCR_ENABLE | SEL(5) | AT(3) | 1); /* faulted: routing unchanged */
-    event(br, MMTP, 0, 2);
-    nb_pmu_tick(&pmu);
+    branch_cycle(2);
     assert_int_equal(rd(CTR(12)), 2);
     wr(CCCR(12), CCCR_ENABLE | SEL(5) | AT(3));
-    event(br, MMTP, 0, 2);
-    nb_pmu_tick(&pmu);
+    branch_cycle(2);
     assert_int_equal(rd(CTR(12)), 4);
 
     /* counter 14, select 3: no ESCR (SSU_ESCR0 has no partner): bus 0, so
      * "bus <= 0" holds in every cycle */
     const uint64_t le0 = CCCR_ENABLE | AT(3) | CCCR_COMPARE | CCCR_COMPLEMENT;
     wr(CCCR(14), le0 | SEL(3));
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(rd(CTR(14)), 1);
     wr(CCCR(14), le0 | SEL(5)); /* CRU_ESCR3, bus 1 */
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(rd(CTR(14)), 1);
     assert_int_equal(pmu.last.bus[NB_ESCR_CRU3], 1);
     nb_pmu_fini(&pmu);
@@ -613,10 +600,8 @@ static void test_escr_select_routing(void **state)
     wr(CCCR(14), CCCR_CASCADE | SEL(5) | AT(3));
     wr(CCCR(12), ALWAYS_ONE | CCCR_FORCE_OVF);
     nb_pmu_tick(&pmu);
-    event(br, MMTP, 0, 7);
-    nb_pmu_tick(&pmu);
+    branch_cycle(7);
     assert_int_equal(rd(CTR(14)), 7);
-    nb_pmu_fini(&pmu);
 }
 
 static void test_bus_saturation_in_pipeline(void **state)
@@ -635,7 +620,6 @@ static void test_bus_saturation_in_pipeline(void **state)
     nb_pmu_tick(&pmu);
     assert_int_equal(pmu.last.bus[NB_ESCR_CRU2], 15);
     assert_int_equal(rd(CTR(12)), 30);
-    nb_pmu_fini(&pmu);
 }
 
 /* instr_completed exists on models 3, 4, 6 only; elsewhere the ESCR reads
@@ -687,7 +671,6 @@ static void test_ti_event_pipeline(void **state)
     event(tc, 0x1, 0, 1);
     nb_pmu_tick(&pmu);
     assert_int_equal(rd(CTR(4)), 1);
-    nb_pmu_fini(&pmu);
 }
 
 static void test_compare_threshold_readme_example(void **state)
@@ -696,8 +679,7 @@ static void test_compare_threshold_readme_example(void **state)
     init(2, true);
     wr(CRU_ESCR3, 0x0c001804);
     wr(CCCR(14), 0x0027b000);
-    event(br, MMTP, 0, 3);
-    nb_pmu_tick(&pmu);
+    branch_cycle(3);
     assert_true(pmu.last.compare[14]);
     assert_int_equal(pmu.last.increment[14], 1);
     event(br, MMTM, 0, 2);
@@ -705,7 +687,6 @@ static void test_compare_threshold_readme_example(void **state)
     assert_false(pmu.last.compare[14]);
     assert_int_equal(pmu.last.increment[14], 0);
     assert_int_equal(rd(CTR(14)), 1);
-    nb_pmu_fini(&pmu);
 }
 
 static void test_active_thread_pipeline(void **state)
@@ -726,8 +707,7 @@ static void test_active_thread_pipeline(void **state)
     for (int i = 0; i < 4; i++) {
         assert_true(nb_pmu_set_thread(&pmu, 0, t0[i], 3));
         assert_true(nb_pmu_set_thread(&pmu, 1, t1[i], 3));
-        event(br, MMTP, 0, 2);
-        nb_pmu_tick(&pmu);
+        branch_cycle(2);
         int n = t0[i] + t1[i];
         c12 += n == 0 ? 2 : 0;
         c13 += n == 1 ? 2 : 0;
@@ -745,14 +725,11 @@ static void test_active_thread_pipeline(void **state)
     init(2, false);
     wr(CRU_ESCR2, ESCR(6, 0xf, 0xc));
     wr(CCCR(12), CCCR_ENABLE | SEL(5) | AT(3));
-    event(br, MMTP, 0, 2);
-    nb_pmu_tick(&pmu);
+    branch_cycle(2);
     assert_int_equal(rd(CTR(12)), 2);
     assert_true(nb_pmu_set_thread(&pmu, 0, false, 3));
-    event(br, MMTP, 0, 2);
-    nb_pmu_tick(&pmu);
+    branch_cycle(2);
     assert_int_equal(rd(CTR(12)), 2);
-    nb_pmu_fini(&pmu);
 }
 
 static void test_overflow_wrap_and_sticky_ovf(void **state)
@@ -761,14 +738,12 @@ static void test_overflow_wrap_and_sticky_ovf(void **state)
     init(2, true);
     program_counter12(0);
     wr(CTR(12), MAX40 - 1);
-    event(br, MMTP, 0, 3);
-    nb_pmu_tick(&pmu);
+    branch_cycle(3);
     assert_int_equal(rd(CTR(12)), 1);
     assert_true(pmu.last.overflow[12]);
     assert_int_equal(rd(CCCR(12)), CCCR_OVF | CCCR_ENABLE | SEL(5) | AT(3));
     /* sticky */
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_false(pmu.last.overflow[12]);
     assert_int_equal(rd(CTR(12)), 2);
     nb_pmu_tick(&pmu);
@@ -778,19 +753,16 @@ static void test_overflow_wrap_and_sticky_ovf(void **state)
     assert_int_equal(rd(CCCR(12)) & CCCR_OVF, 0);
     /* reaching exactly 2^40 - 1 is no overflow; the next count is */
     wr(CTR(12), MAX40 - 15);
-    event(br, MMTP, 0, 15);
-    nb_pmu_tick(&pmu);
+    branch_cycle(15);
     assert_int_equal(rd(CTR(12)), MAX40);
     assert_false(pmu.last.overflow[12]);
     assert_int_equal(rd(CCCR(12)) & CCCR_OVF, 0);
-    event(br, MMTP, 0, 15);
-    nb_pmu_tick(&pmu);
+    branch_cycle(15);
     assert_int_equal(rd(CTR(12)), 14);
     assert_true(pmu.last.overflow[12]);
     /* software may set OVF itself */
     wr(CCCR(12), CCCR_OVF | AT(3));
     assert_int_equal(rd(CCCR(12)), CCCR_OVF | AT(3));
-    nb_pmu_fini(&pmu);
 }
 
 static void test_force_ovf(void **state)
@@ -801,22 +773,18 @@ static void test_force_ovf(void **state)
     nb_pmu_tick(&pmu); /* no increment: no overflow */
     assert_false(pmu.last.overflow[12]);
     assert_int_equal(rd(CCCR(12)) & CCCR_OVF, 0);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_true(pmu.last.overflow[12]);
     assert_int_equal(rd(CTR(12)), 1);
     assert_true(rd(CCCR(12)) & CCCR_OVF);
     wr(CCCR(12), CCCR_ENABLE | SEL(5) | AT(3) | CCCR_FORCE_OVF);
-    event(br, MMTP, 0, 4);
-    nb_pmu_tick(&pmu);
+    branch_cycle(4);
     assert_true(pmu.last.overflow[12]);
     assert_int_equal(rd(CTR(12)), 5);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_true(pmu.last.overflow[12]);
     nb_pmu_tick(&pmu);
     assert_false(pmu.last.overflow[12]);
-    nb_pmu_fini(&pmu);
 }
 
 static void test_pmi_next_increment(void **state)
@@ -825,20 +793,17 @@ static void test_pmi_next_increment(void **state)
     init(2, true);
     program_counter12(CCCR_OVF_PMI_T0);
     wr(CTR(12), MAX40);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu); /* overflow: armed, not delivered */
+    branch_cycle(1); /* overflow: armed, not delivered */
     assert_true(pmu.last.overflow[12]);
     assert_int_equal(pmu.last.pmi[12], 0);
     nb_pmu_tick(&pmu); /* no increment: still waiting */
     assert_int_equal(pmu.last.pmi[12], 0);
     nb_pmu_tick(&pmu);
     assert_int_equal(pmu.last.pmi[12], 0);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu); /* the next count delivers it */
+    branch_cycle(1); /* the next count delivers it */
     assert_int_equal(pmu.last.pmi[12], 1);
     assert_false(pmu.last.overflow[12]);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu); /* delivered once */
+    branch_cycle(1); /* delivered once */
     assert_int_equal(pmu.last.pmi[12], 0);
     assert_int_equal(rd(CTR(12)), 2);
     nb_pmu_fini(&pmu);
@@ -847,11 +812,9 @@ static void test_pmi_next_increment(void **state)
     init(2, true);
     program_counter12(CCCR_OVF_PMI_T0 | CCCR_OVF_PMI_T1);
     wr(CTR(12), MAX40);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(pmu.last.pmi[12], 0);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(pmu.last.pmi[12], 3);
     nb_pmu_fini(&pmu);
 
@@ -859,10 +822,8 @@ static void test_pmi_next_increment(void **state)
     init(2, true);
     program_counter12(CCCR_OVF_PMI_T1);
     wr(CTR(12), MAX40);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
+    branch_cycle(1);
     assert_int_equal(pmu.last.pmi[12], 2);
     nb_pmu_fini(&pmu);
 
@@ -870,26 +831,21 @@ static void test_pmi_next_increment(void **state)
     init(2, true);
     program_counter12(0);
     wr(CTR(12), MAX40);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
+    branch_cycle(1);
     assert_int_equal(pmu.last.pmi[12], 0);
     nb_pmu_fini(&pmu);
 
     /* FORCE_OVF with PMI: every count delivers the previous one's PMI */
     init(2, true);
     program_counter12(CCCR_OVF_PMI_T0 | CCCR_FORCE_OVF);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(pmu.last.pmi[12], 0);
     for (int i = 0; i < 3; i++) {
-        event(br, MMTP, 0, 1);
-        nb_pmu_tick(&pmu);
+        branch_cycle(1);
         assert_int_equal(pmu.last.pmi[12], 1);
         assert_true(pmu.last.overflow[12]);
     }
-    nb_pmu_fini(&pmu);
 }
 
 static void test_pmi_cancelled_by_cccr_write(void **state)
@@ -900,12 +856,10 @@ static void test_pmi_cancelled_by_cccr_write(void **state)
     init(2, true);
     program_counter12(CCCR_OVF_PMI_T0);
     wr(CTR(12), MAX40);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     wr(CCCR(12), base);
     wr(CCCR(12), base | CCCR_OVF_PMI_T0); /* setting it again does not re-arm */
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(pmu.last.pmi[12], 0);
     nb_pmu_fini(&pmu);
 
@@ -913,11 +867,9 @@ static void test_pmi_cancelled_by_cccr_write(void **state)
     init(2, true);
     program_counter12(CCCR_OVF_PMI_T0);
     wr(CTR(12), MAX40);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     wr(CCCR(12), base | CCCR_OVF_PMI_T0);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(pmu.last.pmi[12], 1);
     nb_pmu_fini(&pmu);
 
@@ -925,11 +877,9 @@ static void test_pmi_cancelled_by_cccr_write(void **state)
     init(2, true);
     program_counter12(CCCR_OVF_PMI_T0 | CCCR_OVF_PMI_T1);
     wr(CTR(12), MAX40);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     wr(CCCR(12), base | CCCR_OVF_PMI_T1);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(pmu.last.pmi[12], 2);
     nb_pmu_fini(&pmu);
 
@@ -937,11 +887,9 @@ static void test_pmi_cancelled_by_cccr_write(void **state)
     init(2, true);
     program_counter12(CCCR_OVF_PMI_T0);
     wr(CTR(12), MAX40);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     gp(CCCR(12), base | 1); /* bit 0 reserved, OVF_PMI_T0 clear */
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(pmu.last.pmi[12], 1);
     nb_pmu_fini(&pmu);
 
@@ -949,18 +897,14 @@ static void test_pmi_cancelled_by_cccr_write(void **state)
     init(2, true);
     program_counter12(CCCR_OVF_PMI_T0);
     wr(CTR(12), MAX40);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     wr(CCCR(12), SEL(5) | AT(3) | CCCR_OVF_PMI_T0);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(pmu.last.pmi[12], 0);
     assert_false(pmu.last.counted[12]);
     wr(CCCR(12), base | CCCR_OVF_PMI_T0);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(pmu.last.pmi[12], 1);
-    nb_pmu_fini(&pmu);
 }
 
 static void test_cascade_start(void **state)
@@ -972,30 +916,24 @@ static void test_cascade_start(void **state)
     wr(CCCR(12), CCCR_ENABLE | SEL(5) | AT(3));
     wr(CCCR(14), CCCR_CASCADE | SEL(5) | AT(3));
     wr(CTR(12), MAX40 - 1);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(rd(CCCR(14)), CCCR_CASCADE | SEL(5) | AT(3));
     assert_int_equal(rd(CTR(14)), 0);
-    event(br, MMTP, 0, 2);
-    nb_pmu_tick(&pmu); /* counter 12 overflows in this cycle */
+    branch_cycle(2); /* counter 12 overflows in this cycle */
     assert_true(pmu.last.overflow[12]);
     assert_false(pmu.last.counted[14]); /* did not count in the overflow's cycle */
     assert_int_equal(rd(CTR(14)), 0);
     assert_int_equal(rd(CCCR(14)), CCCR_CASCADE | CCCR_ENABLE | SEL(5) | AT(3));
-    event(br, MMTP, 0, 3);
-    nb_pmu_tick(&pmu); /* counts from the next cycle */
+    branch_cycle(3); /* counts from the next cycle */
     assert_true(pmu.last.counted[14]);
     assert_int_equal(rd(CTR(14)), 3);
     /* and keeps running until software clears ENABLE */
     nb_pmu_tick(&pmu);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(rd(CTR(14)), 4);
     wr(CCCR(14), CCCR_CASCADE | SEL(5) | AT(3));
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(rd(CTR(14)), 4);
-    nb_pmu_fini(&pmu);
 }
 
 /* Which counters' overflow start counter `dst` (docs: 0<->2, 1<->3 per
@@ -1098,7 +1036,6 @@ static void test_extended_cascade_16_to_12(void **state)
     nb_pmu_tick(&pmu);
     assert_int_equal(rd(CCCR(12)), CCCR_EXTENDED_CASCADE | CCCR_CASCADE | ALWAYS_ONE);
     assert_int_equal(rd(CTR(12)), 1);
-    nb_pmu_fini(&pmu);
 }
 
 /* Counter 16 starts nothing by CASCADE: counter 12 with CASCADE only. */
@@ -1113,7 +1050,6 @@ static void test_16_17_start_nothing_by_cascade(void **state)
     nb_pmu_tick(&pmu);
     for (int c = 0; c < 16; c++)
         assert_int_equal(rd(CCCR(c)) & CCCR_ENABLE, 0);
-    nb_pmu_fini(&pmu);
 }
 
 static void test_edge_history_reset_by_cccr_write(void **state)
@@ -1123,31 +1059,24 @@ static void test_edge_history_reset_by_cccr_write(void **state)
     init(2, true);
     wr(CRU_ESCR2, BR_T0_USR);
     wr(CCCR(12), edge);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(rd(CTR(12)), 1); /* rising edge after reset */
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(rd(CTR(12)), 1); /* still true: no edge */
     wr(CCCR(12), edge);                 /* rewrite: history false again */
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(rd(CTR(12)), 2);
     /* a faulting write does not reset the history */
     gp(CCCR(12), edge | 1);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(rd(CTR(12)), 2);
     /* a write of another CCCR does not either */
     wr(CCCR(13), edge);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(rd(CTR(12)), 2);
     nb_pmu_tick(&pmu);  /* false */
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);  /* rising */
+    branch_cycle(1);  /* rising */
     assert_int_equal(rd(CTR(12)), 3);
-    nb_pmu_fini(&pmu);
 }
 
 /* The history is sampled in enabled cycles ACTIVE_THREAD blocks. */
@@ -1158,15 +1087,12 @@ static void test_edge_history_sampled_when_blocked(void **state)
     wr(CRU_ESCR2, BR_T0_USR);
     wr(CCCR(12), CCCR_ENABLE | SEL(5) | AT(1) | CCCR_COMPARE | CCCR_EDGE);
     assert_true(nb_pmu_set_thread(&pmu, 1, true, 3)); /* two active: blocked */
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_true(pmu.last.compare[12]);
     assert_int_equal(pmu.last.increment[12], 0);
     assert_true(nb_pmu_set_thread(&pmu, 1, false, 3)); /* one active */
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(rd(CTR(12)), 0); /* no rising edge: it was true already */
-    nb_pmu_fini(&pmu);
 }
 
 /* Disabled cycles do not sample the history: a counter started by a
@@ -1181,15 +1107,12 @@ static void test_edge_history_not_sampled_when_disabled(void **state)
     wr(CCCR(12), ALWAYS_ONE);
     wr(CTR(12), MAX40 - 2);
     for (int i = 0; i < 3; i++) {
-        event(br, MMTP, 0, 1); /* CRU_ESCR3's bus is 1 while 14 waits */
-        nb_pmu_tick(&pmu);
+        branch_cycle(1); /* CRU_ESCR3's bus is 1 while 14 waits */
     }
     assert_true(rd(CCCR(14)) & CCCR_ENABLE);
     assert_int_equal(rd(CTR(14)), 0);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(rd(CTR(14)), 1);
-    nb_pmu_fini(&pmu);
 }
 
 /* ---- the cycle's short cuts (docs/semantics.md, "Speed"): a tick skips
@@ -1209,11 +1132,9 @@ static void test_complement_counts_without_occurrences(void **state)
     assert_int_equal(rd(CTR(14)), 3);
     assert_true(pmu.last.compare[12]);
     assert_int_equal(pmu.last.increment[14], 1);
-    event(br, MMTP, 0, 1);  /* bus 1 > 0 */
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);  /* bus 1 > 0 */
     assert_int_equal(rd(CTR(12)), 3);
     assert_false(pmu.last.compare[12]);
-    nb_pmu_fini(&pmu);
 }
 
 /* The edge history falls in a cycle without occurrences, so the next
@@ -1223,18 +1144,14 @@ static void test_edge_history_falls_without_occurrences(void **state)
     (void)state;
     init(2, true);
     program_counter12(CCCR_COMPARE | CCCR_EDGE);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
+    branch_cycle(1);
     assert_int_equal(rd(CTR(12)), 1);
     assert_true(pmu.last.compare[12]);
     nb_pmu_tick(&pmu);
     assert_false(pmu.last.compare[12]);
-    event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
+    branch_cycle(1);
     assert_int_equal(rd(CTR(12)), 2);
-    nb_pmu_fini(&pmu);
 }
 
 /* Without COMPARE the bus is added every cycle it is non-zero; an ESCR
@@ -1256,7 +1173,6 @@ static void test_escr_rewritten_within_cycle(void **state)
     assert_int_equal(rd(CTR(12)), 3);
     assert_int_equal(pmu.last.bus[NB_ESCR_CRU2], 0);
     assert_int_equal(pmu.last.increment[12], 0);
-    nb_pmu_fini(&pmu);
 }
 
 /* The report's `counted` follows ENABLE from cycle to cycle. */
@@ -1275,7 +1191,6 @@ static void test_report_counted_follows_enable(void **state)
     nb_pmu_tick(&pmu);
     assert_false(pmu.last.counted[12]);
     assert_true(pmu.last.counted[13]);
-    nb_pmu_fini(&pmu);
 }
 
 int main(void)

@@ -14,70 +14,8 @@
 #include "isa/x86.h"
 #include "pmu/p5_pmu.h"
 #include "sim/p5/p5_model.h"
+#include "tests/unit/model_trace.h"
 #include "traces/trace.h"
-
-/* ---- a trace in a temporary file */
-
-struct tb {
-    char path[64];
-    FILE *out;
-    struct trace_writer *writer;
-};
-
-static void tb_open_isa(struct tb *t, enum trace_isa isa, bool lengths_known)
-{
-    char error[256];
-    strcpy(t->path, "/tmp/test_p5_model_XXXXXX");
-    int fd = mkstemp(t->path);
-    assert_true(fd >= 0);
-    t->out = fdopen(fd, "wb");
-    assert_non_null(t->out);
-    struct trace_header header = {.isa = isa, .lengths_known = lengths_known};
-    strcpy(header.recorder, "test_p5_model");
-    t->writer = trace_writer_open(t->out, &header, error, sizeof error);
-    assert_non_null(t->writer);
-}
-
-static void tb_open(struct tb *t)
-{
-    tb_open_isa(t, TRACE_ISA_64, true);
-}
-
-static void tb_close(struct tb *t)
-{
-    struct trace_end end = {trace_writer_instructions(t->writer), TRACE_EXITED, 0};
-    assert_true(trace_write_end(t->writer, &end));
-    assert_true(trace_writer_close(t->writer));
-    assert_int_equal(fclose(t->out), 0);
-}
-
-/* An instruction with its bytes, at most one data access (kind 0: none). */
-static void tb_insn(struct tb *t, uint64_t address, const char *bytes, int length,
-                    enum trace_branch branch, uint64_t target, enum trace_access_kind kind,
-                    uint64_t data, uint32_t size)
-{
-    struct trace_insn insn;
-    memset(&insn, 0, sizeof insn);
-    insn.address = address;
-    insn.length = (uint8_t)length;
-    insn.has_bytes = bytes != NULL;
-    if (bytes)
-        memcpy(insn.bytes, bytes, (size_t)length);
-    insn.cpl = 3;
-    insn.branch = branch;
-    insn.target = target;
-    if (kind) {
-        insn.n_accesses = 1;
-        insn.accesses[0] = (struct trace_access){kind, size, data};
-    }
-    assert_true(trace_write_insn(t->writer, &insn));
-}
-
-/* A straight-line instruction without data access. */
-static void tb_plain(struct tb *t, uint64_t address, const char *bytes, int length)
-{
-    tb_insn(t, address, bytes, length, TRACE_NOT_BRANCH, 0, 0, 0, 0);
-}
 
 /* ---- running the model */
 
@@ -183,11 +121,11 @@ static void write_loop(struct tb *t)
     tb_open(t);
     for (int i = 0; i < ITERATIONS; i++) {
         bool last = i == ITERATIONS - 1;
-        tb_insn(t, CODE, MOV_EAX_MEM_RBX, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA, 4);
+        tb_access(t, CODE, MOV_EAX_MEM_RBX, 2, TRACE_LOAD, DATA, 4);
         tb_plain(t, CODE + 2, ADD_EDX_EAX, 2);
         tb_plain(t, CODE + 4, DEC_ECX, 2);
-        tb_insn(t, CODE + 6, JNE_LOOP, 2, last ? TRACE_BRANCH_NOT_TAKEN : TRACE_BRANCH_TAKEN,
-                last ? 0 : CODE, 0, 0, 0);
+        tb_branch(t, CODE + 6, JNE_LOOP, 2, last ? TRACE_BRANCH_NOT_TAKEN : TRACE_BRANCH_TAKEN,
+                  last ? 0 : CODE);
     }
     tb_close(t);
 }
@@ -306,7 +244,7 @@ static void test_agi_stall(void **state)
     struct tb t;
     tb_open(&t);
     tb_plain(&t, CODE, ADD_EBX_4, 3);
-    tb_insn(&t, CODE + 3, MOV_EAX_MEM_RBX, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA, 4);
+    tb_access(&t, CODE + 3, MOV_EAX_MEM_RBX, 2, TRACE_LOAD, DATA, 4);
     tb_close(&t);
     struct p5_config config = zero_latency();
     struct counts c = run(t.path, &config, 0x1f, 0x17);
@@ -317,7 +255,7 @@ static void test_agi_stall(void **state)
 
     tb_open(&t);
     tb_plain(&t, CODE, ADD_ESI_4, 3); /* another register: the two pair */
-    tb_insn(&t, CODE + 3, MOV_EAX_MEM_RBX, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA, 4);
+    tb_access(&t, CODE + 3, MOV_EAX_MEM_RBX, 2, TRACE_LOAD, DATA, 4);
     tb_close(&t);
     c = run(t.path, &config, 0x1f, 0x17);
     assert_int_equal(c.ctr0, 0);
@@ -333,8 +271,8 @@ static void test_occurrences_once_in_long_issue(void **state)
     struct tb t;
     tb_open(&t);
     tb_plain(&t, CODE, ADD_EBX_4, 3);
-    tb_insn(&t, CODE + 3, ADD_EAX_MEM_RBX, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA, 4);
-    tb_insn(&t, CODE + 5, "\x75\x10", 2, TRACE_BRANCH_NOT_TAKEN, 0, 0, 0, 0); /* jne: pairs */
+    tb_access(&t, CODE + 3, ADD_EAX_MEM_RBX, 2, TRACE_LOAD, DATA, 4);
+    tb_branch(&t, CODE + 5, "\x75\x10", 2, TRACE_BRANCH_NOT_TAKEN, 0); /* jne: pairs */
     tb_close(&t);
     struct p5_config config = zero_latency();
     struct counts c = run(t.path, &config, 0x12, 0x00);
@@ -352,8 +290,8 @@ static void test_bank_conflict(void **state)
     (void)state;
     struct tb t;
     tb_open(&t);
-    tb_insn(&t, CODE, MOV_EAX_MEM_RBX, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA, 4);
-    tb_insn(&t, CODE + 2, MOV_ECX_MEM_RSI, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA + 32, 4);
+    tb_access(&t, CODE, MOV_EAX_MEM_RBX, 2, TRACE_LOAD, DATA, 4);
+    tb_access(&t, CODE + 2, MOV_ECX_MEM_RSI, 2, TRACE_LOAD, DATA + 32, 4);
     tb_close(&t);
     struct p5_config config = zero_latency();
     struct counts c = run(t.path, &config, 0x09, 0x0a);
@@ -363,8 +301,8 @@ static void test_bank_conflict(void **state)
     unlink(t.path);
 
     tb_open(&t);
-    tb_insn(&t, CODE, MOV_EAX_MEM_RBX, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA, 4);
-    tb_insn(&t, CODE + 2, MOV_ECX_MEM_RSI, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA + 4, 4);
+    tb_access(&t, CODE, MOV_EAX_MEM_RBX, 2, TRACE_LOAD, DATA, 4);
+    tb_access(&t, CODE + 2, MOV_ECX_MEM_RSI, 2, TRACE_LOAD, DATA + 4, 4);
     tb_close(&t);
     c = run(t.path, &config, 0x09, 0x0a);
     assert_int_equal(c.ctr0, 1);
@@ -397,8 +335,8 @@ static void test_locked_bus_cycles(void **state)
     (void)state;
     struct tb t;
     tb_open(&t);
-    tb_insn(&t, CODE, LOCK_ADD_MEM, 3, TRACE_NOT_BRANCH, 0, TRACE_MODIFY, DATA, 4);
-    tb_insn(&t, CODE + 3, XCHG_MEM, 2, TRACE_NOT_BRANCH, 0, TRACE_MODIFY, DATA, 4);
+    tb_access(&t, CODE, LOCK_ADD_MEM, 3, TRACE_MODIFY, DATA, 4);
+    tb_access(&t, CODE + 3, XCHG_MEM, 2, TRACE_MODIFY, DATA, 4);
     tb_plain(&t, CODE + 5, XCHG_REGS, 2);
     tb_close(&t);
     struct p5_config config = zero_latency();
@@ -417,9 +355,9 @@ static void write_accesses(struct tb *t, const enum trace_access_kind *kinds,
 {
     tb_open(t);
     for (int i = 0; i < n; i++)
-        tb_insn(t, CODE + 2 * (uint64_t)i,
-                kinds[i] == TRACE_LOAD ? MOV_EAX_MEM_RBX : MOV_MEM_RBX_EAX, 2, TRACE_NOT_BRANCH,
-                0, kinds[i], addresses[i], 4);
+        tb_access(t, CODE + 2 * (uint64_t)i,
+                  kinds[i] == TRACE_LOAD ? MOV_EAX_MEM_RBX : MOV_MEM_RBX_EAX, 2, kinds[i],
+                  addresses[i], 4);
     tb_close(t);
 }
 
@@ -524,8 +462,8 @@ static void test_misaligned_errata(void **state)
     tb_open(&t);
     /* warm the DTLB (another line of the page), then a 4-byte read at
      * offset 2 that crosses a 4-byte boundary and misses */
-    tb_insn(&t, CODE, MOV_EAX_MEM_RBX, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA + 0x40, 4);
-    tb_insn(&t, CODE + 2, MOV_EAX_MEM_RBX, 2, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA + 2, 4);
+    tb_access(&t, CODE, MOV_EAX_MEM_RBX, 2, TRACE_LOAD, DATA + 0x40, 4);
+    tb_access(&t, CODE + 2, MOV_EAX_MEM_RBX, 2, TRACE_LOAD, DATA + 2, 4);
     tb_close(&t);
     const struct erratum_case cases[] = {
         {0x00, "erratum_misaligned_double_access", 3, 2},
@@ -543,7 +481,7 @@ static void test_fst_erratum(void **state)
     (void)state;
     struct tb t;
     tb_open(&t);
-    tb_insn(&t, CODE, FSTP_MEM_RBX, 2, TRACE_NOT_BRANCH, 0, TRACE_STORE, DATA + 2, 4);
+    tb_access(&t, CODE, FSTP_MEM_RBX, 2, TRACE_STORE, DATA + 2, 4);
     tb_close(&t);
     const struct erratum_case fst = {0x0b, "erratum_fst_misaligned_twice", 2, 1};
     check_erratum(t.path, &fst);
@@ -556,10 +494,10 @@ static void test_32_bit_trace(void **state)
 {
     (void)state;
     struct tb t;
-    tb_open_isa(&t, TRACE_ISA_32, true);
+    tb_open_header(&t, (struct trace_header){.isa = TRACE_ISA_32, .lengths_known = true});
     tb_plain(&t, CODE, "\x40", 1);     /* inc eax */
     tb_plain(&t, CODE + 1, "\x48", 1); /* dec eax: writes the eax inc wrote */
-    tb_insn(&t, CODE + 2, "\x07", 1, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA, 2); /* pop es */
+    tb_access(&t, CODE + 2, "\x07", 1, TRACE_LOAD, DATA, 2); /* pop es */
     tb_close(&t);
     struct p5_config config = zero_latency();
     struct counts c = run(t.path, &config, 0x16, 0x17);
@@ -611,12 +549,12 @@ static void test_imported_records_without_bytes(void **state)
 {
     (void)state;
     struct tb t;
-    tb_open_isa(&t, TRACE_ISA_64, false);
-    tb_insn(&t, CODE, NULL, 1, TRACE_NOT_BRANCH, 0, TRACE_LOAD, DATA, 4);
-    tb_insn(&t, CODE + 1, NULL, 1, TRACE_NOT_BRANCH, 0, 0, 0, 0);
-    tb_insn(&t, CODE + 2, NULL, 1, TRACE_NOT_BRANCH, 0, 0, 0, 0);
-    tb_insn(&t, CODE + 3, NULL, 1, TRACE_BRANCH_TAKEN, CODE, 0, 0, 0);
-    tb_insn(&t, CODE, NULL, 1, TRACE_NOT_BRANCH, 0, 0, 0, 0);
+    tb_open_header(&t, (struct trace_header){.isa = TRACE_ISA_64, .lengths_known = false});
+    tb_access(&t, CODE, NULL, 1, TRACE_LOAD, DATA, 4);
+    tb_branch(&t, CODE + 1, NULL, 1, TRACE_NOT_BRANCH, 0);
+    tb_branch(&t, CODE + 2, NULL, 1, TRACE_NOT_BRANCH, 0);
+    tb_branch(&t, CODE + 3, NULL, 1, TRACE_BRANCH_TAKEN, CODE);
+    tb_branch(&t, CODE, NULL, 1, TRACE_NOT_BRANCH, 0);
     tb_close(&t);
     struct p5_config config = zero_latency();
     struct counts c = run(t.path, &config, 0x12, 0x17);

@@ -6,7 +6,8 @@
 # each program with BUILD/pmubench, counts its region 1 with `pmubench stat
 # -m netburst`, alone and as two copies under Hyper-Threading, samples
 # pebs_target and l1_miss_profile with `pmubench sample` (PEBS and IEBS on
-# 1stL_cache_load_miss_retired), and ends with one line per result:
+# 1stL_cache_load_miss_retired; the samples at the programs' labels by the
+# symbols the sample lines name), and ends with one line per result:
 #
 #   paper NAME paper=VALUE model=VALUE
 #
@@ -67,19 +68,15 @@ percent() {
     awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f\n", b ? 100 * a / b : 0 }'
 }
 
-# address NAME SYMBOL: SYMBOL's address in program NAME (nm), as 0x...
-address() {
-    a=$(nm "$build/paper/$1" | awk -v s="$2" '$3 == s { print $1 }' | sed 's/^0*//')
-    [ -n "$a" ] || die "no symbol $2 in $build/paper/$1"
-    echo "0x$a"
-}
-
-# sample NAME OUT ARGS...: pmubench sample on region 1 of NAME's trace.
+# sample NAME OUT ARGS...: pmubench sample on region 1 of NAME's trace,
+# its addresses named by the program's symbols (which it must have).
 sample() {
     name=$1 out=$2
     shift 2
     "$pmubench" sample -m netburst --region 1 "$@" --trace "$tmp/$name.trace" \
         >"$tmp/$out" 2>"$tmp/$out.err" || die "sample $name $*: $(cat "$tmp/$out.err")"
+    grep -q '^symbols none' "$tmp/$out" && die "sample $name: $(head -1 "$tmp/$out")"
+    return 0
 }
 
 # one_thread NAME: uops per cycle of region 1 of NAME's trace alone.  With
@@ -123,26 +120,27 @@ l11=$(one_thread l1_miss) || exit 1
 l12=$(two_threads l1_miss) || exit 1
 
 # Figure 5: the share of PEBS records, and of IEBS samples, whose EIP is
-# the target load's.  The records hold the registers only for a trace
-# recorded with them.
+# the target load's, the label pebs_target_load (the sample lines name it
+# <pebs_target_load>, offset 0).  The records hold the registers only for
+# a trace recorded with them.
 record pebs_target "$pebs_count" --registers
-target=$(address pebs_target pebs_target_load) || exit 1
+target='<pebs_target_load>'
 sample pebs_target pebs.out --pebs 1stL_cache_load_miss_retired --period $pebs_period
 sample pebs_target iebs.out -e 1stL_cache_load_miss_retired --period $pebs_period
 pebs_all=$(grep -c '^pebs ' "$tmp/pebs.out")
-pebs_hit=$(grep -c "^pebs eip=$target " "$tmp/pebs.out")
+pebs_hit=$(grep -c "^pebs [er]ip=0x[0-9a-f]* $target " "$tmp/pebs.out")
 iebs_all=$(grep -c '^sample ' "$tmp/iebs.out")
-iebs_hit=$(grep -c "^sample .* eip $target " "$tmp/iebs.out")
+iebs_hit=$(grep -c "^sample .* eip 0x[0-9a-f]* $target " "$tmp/iebs.out")
 echo "pebs_target: $pebs_hit of $pebs_all PEBS records and $iebs_hit of $iebs_all IEBS samples at $target" >&2
-iebs_top=$(sed -n 's/^sample .* eip \(0x[0-9a-f]*\) .*/\1/p' "$tmp/iebs.out" | sort | uniq -c | sort -rn | head -3)
+iebs_top=$(sed -n 's/^sample .* eip \(0x[0-9a-f]* <[^ ]*>\) .*/\1/p' "$tmp/iebs.out" | sort | uniq -c | sort -rn | head -3)
 echo "pebs_target: IEBS EIPs most sampled:" $iebs_top >&2
 
 # Table 1: PEBS records of l1_miss_profile, their EIPs and EAX/RAX values.
 record l1_miss_profile "$profile_count" --registers
-load=$(address l1_miss_profile l1_miss_profile_load) || exit 1
+load='<l1_miss_profile_load>'
 sample l1_miss_profile profile.out --pebs 1stL_cache_load_miss_retired --period $profile_period
 profile_all=$(grep -c '^pebs ' "$tmp/profile.out")
-grep "^pebs [er]ip=$load " "$tmp/profile.out" >"$tmp/profile.load"
+grep "^pebs [er]ip=0x[0-9a-f]* $load " "$tmp/profile.out" >"$tmp/profile.load"
 profile_load=$(wc -l <"$tmp/profile.load")
 profile_addresses=$(sed -n 's/.* [er]ax=\(0x[0-9a-f]*\).*/\1/p' "$tmp/profile.load" | sort -u | wc -l)
 echo "l1_miss_profile: $profile_all PEBS records, $profile_load at $load, with" \
