@@ -18,18 +18,12 @@ static unsigned active_threads(const struct nb_pmu *pmu)
     return (unsigned)pmu->thread[0].active + (pmu->config.ht ? pmu->thread[1].active : 0);
 }
 
-/* Starts the cycle's report: the buses carry what was driven ahead
- * (nb_pmu_drive), the counters' results are cleared; `counted` is
- * rewritten only when the enabled counters change. */
+/* Starts the cycle's report: the buses and the counters' results are
+ * cleared; `counted` is rewritten only when the enabled counters change. */
 static void start_report(struct nb_pmu *pmu)
 {
     struct nb_cycle_report *report = &pmu->last;
-    if (pmu->driven) {
-        memcpy(report->bus, pmu->driving, sizeof report->bus);
-        memset(pmu->driving, 0, sizeof pmu->driving);
-    } else {
-        memset(report->bus, 0, sizeof report->bus);
-    }
+    memset(report->bus, 0, sizeof report->bus);
     memset(report->compare, 0,
            offsetof(struct nb_cycle_report, counted) - offsetof(struct nb_cycle_report, compare));
     if (pmu->counted_mask == pmu->enabled)
@@ -39,19 +33,14 @@ static void start_report(struct nb_pmu *pmu)
     pmu->counted_mask = pmu->enabled;
 }
 
-/* Stage 1: every occurrence drives the buses of the ESCRs programmed for
- * its event (those driven ahead already have).  Returns the enabled
- * counters whose cycle can do something: those reading a driven ESCR,
- * those whose comparison holds on a zero bus (COMPLEMENT), and those whose
- * edge history must fall back to false. */
-static uint32_t run_detectors(struct nb_pmu *pmu, uint8_t bus[NB_NUM_ESCRS])
+/* Stage 1 for the occurrences given with nb_pmu_event: each drives the
+ * buses of the ESCRs programmed for its event that count it.  Returns the
+ * ESCRs driven. */
+static uint64_t detect_occurrences(const struct nb_pmu *pmu, uint8_t bus[NB_NUM_ESCRS])
 {
-    uint32_t due = pmu->complemented | (pmu->edge_high & pmu->enabled);
-    for (uint64_t driven = pmu->driven; driven; driven &= driven - 1)
-        due |= pmu->escr_readers[__builtin_ctzll(driven)];
-    pmu->driven = 0;
+    uint64_t driven = 0;
     if (!pmu->detecting)
-        return due;
+        return 0;
     for (size_t i = 0; i < pmu->n_occurrences; i++) {
         const struct nb_occurrence *occ = &pmu->occurrences[i];
         for (uint64_t escrs = pmu->selecting[occ->event]; escrs; escrs &= escrs - 1) {
@@ -59,10 +48,39 @@ static uint32_t run_detectors(struct nb_pmu *pmu, uint8_t bus[NB_NUM_ESCRS])
             if (!escr_rules_count(&pmu->escr_rules[e], occ->mask, occ->context))
                 continue;
             escr_bus_add(&bus[e], occ->count);
-            due |= pmu->escr_readers[e];
+            driven |= 1ull << e;
         }
     }
+    return driven;
+}
+
+/* The enabled counters whose cycle can do something: those reading a
+ * driven ESCR, those whose comparison holds on a zero bus (COMPLEMENT),
+ * and those whose edge history must fall back to false. */
+static uint32_t due_counters(const struct nb_pmu *pmu, uint64_t driven)
+{
+    uint32_t due = pmu->complemented | (pmu->edge_high & pmu->enabled);
+    for (; driven; driven &= driven - 1)
+        due |= pmu->escr_readers[__builtin_ctzll(driven)];
     return due;
+}
+
+/* Stage 2: the increment the counter's CCCR makes of its bus.  Without
+ * COMPARE it is the bus while ACTIVE_THREAD lets the counter count; with
+ * it, 0 or 1 from the comparison (*compare), the edge history and
+ * ACTIVE_THREAD. */
+static unsigned filter(struct nb_pmu *pmu, int c, const uint8_t bus[NB_NUM_ESCRS],
+                       unsigned threads, bool *compare)
+{
+    int escr = pmu->cccr_escr[c];
+    unsigned value = escr >= 0 ? bus[escr] : 0;
+    if (pmu->plain >> c & 1)
+        return pmu->gate_open[threads] >> c & 1 ? value : 0;
+    struct cccr_filter_out out =
+        cccr_rules_filter(&pmu->cccr_rules[c], value, threads, &pmu->edge_history[c]);
+    pmu->edge_high = (pmu->edge_high & ~(1u << c)) | (uint32_t)out.compare << c;
+    *compare = out.compare;
+    return out.increment;
 }
 
 /* An overflow with OVF_PMI arms a PMI for those threads.  On IQ_COUNTER4,
@@ -79,59 +97,37 @@ static void arm_on_overflow(struct nb_pmu *pmu, int c)
         threads &= (uint8_t)~precise;
     }
     pmu->pmi_armed[c] |= threads;
+    if (pmu->pmi_armed[c])
+        pmu->armed |= 1u << c;
 }
 
-/* Stages 2-4 once the filter has given the increment: the counter adds
- * it; a PMI armed by an earlier overflow is delivered on this next
- * increment ("the PMI is generated on the next event count after the
- * counter has overflowed", SDM 18.18.3); an overflow (a carry out of bit
- * 39, or any increment with FORCE_OVF) sets the sticky OVF flag and arms a
- * new one.  Returns whether the counter overflowed. */
-static bool add_increment(struct nb_pmu *pmu, int c, unsigned increment)
+/* Stage 4: an overflow (a carry out of bit 39, or any increment with
+ * FORCE_OVF) sets the sticky OVF flag and arms a new PMI. */
+static void overflow(struct nb_pmu *pmu, int c)
 {
-    struct nb_cycle_report *report = &pmu->last;
-    report->increment[c] = (uint8_t)increment;
-    if (increment == 0)
-        return false;
+    pmu->cccr[c] |= CCCR_OVF;
+    arm_on_overflow(pmu, c);
+}
+
+/* Stages 3-4 for a non-zero increment: the counter adds it; a PMI armed by
+ * an earlier overflow is delivered on this next increment ("the PMI is
+ * generated on the next event count after the counter has overflowed",
+ * SDM 18.18.3), *pmi getting its threads; then an overflow.  Returns
+ * whether the counter overflowed. */
+static bool add_increment(struct nb_pmu *pmu, int c, unsigned increment, uint8_t *pmi)
+{
     if (pmu->pmi_armed[c]) {
-        report->pmi[c] = pmu->pmi_armed[c];
+        *pmi = pmu->pmi_armed[c];
         nb_pmu_note_pmi(pmu, pmu->pmi_armed[c]);
         pmu->pmi_armed[c] = 0;
+        pmu->armed &= ~(1u << c);
     }
     uint64_t sum = pmu->counter[c] + increment;
     pmu->counter[c] = sum & PMU_COUNTER_MASK;
     if (sum <= PMU_COUNTER_MASK && !(pmu->cccr[c] & CCCR_FORCE_OVF))
         return false;
-    report->overflow[c] = true;
-    pmu->cccr[c] |= CCCR_OVF;
-    arm_on_overflow(pmu, c);
+    overflow(pmu, c);
     return true;
-}
-
-/* Stage 2 for a counter with COMPARE: the comparison, the edge history and
- * ACTIVE_THREAD decide an increment of 0 or 1. */
-static unsigned compare_one(struct nb_pmu *pmu, int c, unsigned bus, unsigned threads)
-{
-    struct cccr_filter_out out =
-        cccr_rules_filter(&pmu->cccr_rules[c], bus, threads, &pmu->edge_history[c]);
-    pmu->last.compare[c] = out.compare;
-    pmu->edge_high = (pmu->edge_high & ~(1u << c)) | (uint32_t)out.compare << c;
-    return out.increment;
-}
-
-/* Stage 2: filters the counter's bus through its CCCR (without COMPARE the
- * increment is the bus while ACTIVE_THREAD lets it count); returns whether
- * the counter overflowed. */
-static bool count_one(struct nb_pmu *pmu, int c, unsigned threads)
-{
-    int escr = pmu->cccr_escr[c];
-    unsigned bus = escr >= 0 ? pmu->last.bus[escr] : 0;
-    unsigned increment;
-    if (pmu->plain >> c & 1)
-        increment = pmu->gate_open[threads] >> c & 1 ? bus : 0;
-    else
-        increment = compare_one(pmu, c, bus, threads);
-    return add_increment(pmu, c, increment);
 }
 
 /* Stage 5: a waiting counter is started by its source's overflow; the
@@ -155,26 +151,121 @@ static void start_cascaded(struct nb_pmu *pmu, uint32_t overflowed)
         nb_pmu_counters_changed(pmu);
 }
 
+/* The end of every cycle: cascade starts, then the PMI of a PEBS record
+ * that reached the interrupt threshold this cycle. */
+static inline void end_cycle(struct nb_pmu *pmu, uint32_t overflowed)
+{
+    if (overflowed)
+        start_cascaded(pmu, overflowed);
+    pmu->last.pebs_pmi = pmu->pebs_pmi_raised;
+    if (pmu->pebs_pmi_raised) {
+        nb_pmu_note_pmi(pmu, pmu->pebs_pmi_raised);
+        pmu->pebs_pmi_raised = 0;
+    }
+    pmu->n_occurrences = 0;
+    pmu->cycles++;
+}
+
+/* Stages 2-4 of one counter, with its results in pmu->last; returns
+ * whether it overflowed. */
+static bool count_reported(struct nb_pmu *pmu, int c, unsigned threads)
+{
+    struct nb_cycle_report *report = &pmu->last;
+    unsigned increment = filter(pmu, c, report->bus, threads, &report->compare[c]);
+    report->increment[c] = (uint8_t)increment;
+    if (increment == 0)
+        return false;
+    report->overflow[c] = add_increment(pmu, c, increment, &report->pmi[c]);
+    return report->overflow[c];
+}
+
 void nb_pmu_tick(struct nb_pmu *pmu)
 {
     start_report(pmu);
-    uint32_t due = run_detectors(pmu, pmu->last.bus);
-
+    uint32_t due = due_counters(pmu, detect_occurrences(pmu, pmu->last.bus));
     unsigned threads = active_threads(pmu);
     uint32_t overflowed = 0;
     for (; due; due &= due - 1) {
         int c = __builtin_ctz(due);
-        overflowed |= (uint32_t)count_one(pmu, c, threads) << c;
+        overflowed |= (uint32_t)count_reported(pmu, c, threads) << c;
     }
-    if (overflowed)
-        start_cascaded(pmu, overflowed);
-    /* A PEBS record that reached the interrupt threshold this cycle. */
-    if (pmu->pebs_pmi_raised) {
-        pmu->last.pebs_pmi = pmu->pebs_pmi_raised;
-        nb_pmu_note_pmi(pmu, pmu->pebs_pmi_raised);
-        pmu->pebs_pmi_raised = 0;
-    }
+    end_cycle(pmu, overflowed);
+}
 
-    pmu->n_occurrences = 0;
-    pmu->cycles++;
+/* The counters only their bus can change (no COMPARE, no FORCE_OVF, no
+ * armed PMI, ACTIVE_THREAD letting them count) add it.  Such a counter is
+ * due only as the reader of a driven ESCR, so it has one.  Returns the
+ * counters that overflowed. */
+static uint32_t count_plain(struct nb_pmu *pmu, uint32_t counters, const uint8_t bus[NB_NUM_ESCRS])
+{
+    uint32_t overflowed = 0;
+    for (; counters; counters &= counters - 1) {
+        int c = __builtin_ctz(counters);
+        uint64_t sum = pmu->counter[c] + bus[pmu->cccr_escr[c]];
+        pmu->counter[c] = sum & PMU_COUNTER_MASK;
+        if (sum > PMU_COUNTER_MASK) {
+            overflow(pmu, c);
+            overflowed |= 1u << c;
+        }
+    }
+    return overflowed;
+}
+
+/* Stages 2-4 of the counters with COMPARE and neither FORCE_OVF nor an
+ * armed PMI: the filter's increment is 0 or 1.  Returns the counters that
+ * overflowed. */
+static uint32_t count_compared(struct nb_pmu *pmu, uint32_t counters,
+                               const uint8_t bus[NB_NUM_ESCRS], unsigned threads)
+{
+    uint32_t overflowed = 0;
+    for (; counters; counters &= counters - 1) {
+        int c = __builtin_ctz(counters);
+        int escr = pmu->cccr_escr[c];
+        struct cccr_filter_out out = cccr_rules_filter(
+            &pmu->cccr_rules[c], escr >= 0 ? bus[escr] : 0, threads, &pmu->edge_history[c]);
+        pmu->edge_high = (pmu->edge_high & ~(1u << c)) | (uint32_t)out.compare << c;
+        if (out.increment && ++pmu->counter[c] > PMU_COUNTER_MASK) {
+            pmu->counter[c] = 0;
+            overflow(pmu, c);
+            overflowed |= 1u << c;
+        }
+    }
+    return overflowed;
+}
+
+/* Stages 2-4 of the due counters with FORCE_OVF or an armed PMI,
+ * unreported; returns those that overflowed. */
+static uint32_t count_filtered(struct nb_pmu *pmu, uint32_t counters,
+                               const uint8_t bus[NB_NUM_ESCRS], unsigned threads)
+{
+    uint32_t overflowed = 0;
+    for (; counters; counters &= counters - 1) {
+        int c = __builtin_ctz(counters);
+        bool compare;
+        uint8_t pmi;
+        unsigned increment = filter(pmu, c, bus, threads, &compare);
+        if (increment && add_increment(pmu, c, increment, &pmi))
+            overflowed |= 1u << c;
+    }
+    return overflowed;
+}
+
+/* The due counters fall in three groups by what their cycle can do: see
+ * count_plain, count_compared and count_filtered.  A counter without
+ * COMPARE whose ACTIVE_THREAD stops it this cycle is in none: it would
+ * add 0. */
+void nb_pmu_tick_buses(struct nb_pmu *pmu, struct nb_buses *buses)
+{
+    uint64_t driven = buses->driven | detect_occurrences(pmu, buses->bus);
+    uint32_t due = due_counters(pmu, driven);
+    unsigned threads = active_threads(pmu);
+    uint32_t special = pmu->forced | pmu->armed;
+    uint32_t overflowed =
+        count_plain(pmu, due & pmu->plain & pmu->gate_open[threads] & ~special, buses->bus) |
+        count_compared(pmu, due & ~pmu->plain & ~special, buses->bus, threads) |
+        count_filtered(pmu, due & special, buses->bus, threads);
+    if (driven)
+        memset(buses->bus, 0, sizeof buses->bus);
+    buses->driven = 0;
+    end_cycle(pmu, overflowed);
 }

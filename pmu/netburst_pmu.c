@@ -211,7 +211,7 @@ msr_status nb_pmu_rdmsr(const struct nb_pmu *pmu, uint32_t msr, uint64_t *value)
 
 void nb_pmu_counters_changed(struct nb_pmu *pmu)
 {
-    pmu->enabled = pmu->complemented = pmu->plain = 0;
+    pmu->enabled = pmu->complemented = pmu->plain = pmu->forced = 0;
     memset(pmu->gate_open, 0, sizeof pmu->gate_open);
     memset(pmu->escr_readers, 0, sizeof pmu->escr_readers);
     for (int c = 0; c < NB_NUM_COUNTERS; c++) {
@@ -225,6 +225,8 @@ void nb_pmu_counters_changed(struct nb_pmu *pmu)
             pmu->complemented |= 1u << c;
         if (!(cccr & CCCR_COMPARE))
             pmu->plain |= 1u << c;
+        if (cccr & CCCR_FORCE_OVF)
+            pmu->forced |= 1u << c;
         for (unsigned threads = 0; threads < 3; threads++)
             if (pmu->cccr_rules[c].gate >> threads & 1)
                 pmu->gate_open[threads] |= 1u << c;
@@ -257,6 +259,8 @@ static void write_cccr(struct nb_pmu *pmu, int counter, uint64_t value)
     pmu->edge_history[counter] = false;
     pmu->edge_high &= ~(1u << counter);
     pmu->pmi_armed[counter] &= cccr_pmi_threads(value);
+    if (!pmu->pmi_armed[counter])
+        pmu->armed &= ~(1u << counter);
     if (counter == NB_PEBS_COUNTER)
         pmu->pebs_armed &= cccr_pmi_threads(value);
     nb_pmu_counters_changed(pmu);

@@ -112,11 +112,11 @@ struct nb_pmu {
     uint32_t gate_open[3];               /* [n]: enabled counters whose ACTIVE_THREAD
                                           * lets them count with n threads active */
     uint32_t edge_high;                  /* bit c: edge_history[c] is true */
+    uint32_t forced;                     /* enabled counters with FORCE_OVF */
+    uint32_t armed;                      /* bit c: pmi_armed[c] is not 0 */
     uint32_t counted_mask;               /* bit c: last.counted[c] */
     uint8_t thread_context[2];           /* escr_context_of an occurrence by each thread now */
     uint64_t escr_writes;                /* ESCR writes so far (routes older are stale) */
-    uint8_t driving[NB_NUM_ESCRS];       /* this cycle's detections driven ahead (nb_pmu_drive) */
-    uint64_t driven;                     /* bit e: ESCR e was driven ahead this cycle */
 
     /* Sampling (docs/semantics.md, "PEBS" and "IEBS"). */
     struct sim_memory memory;            /* holds the DS save area and PEBS buffer */
@@ -166,22 +166,34 @@ bool nb_pmu_event(struct nb_pmu *pmu, int event, uint16_t mask, int thread, uint
  * ESCRs that count an occurrence of `event` with bits `mask` in `context`
  * (escr_context_of; pmu->thread_context[t] for thread t now) with the ESCRs
  * as they stand, valid until an ESCR is written (pmu->escr_writes
- * changes); nb_pmu_drive adds `count`
- * detections to each of them in the current cycle.  Driving an
- * occurrence's route is nb_pmu_event for it when no ESCR is written before
- * the cycle's nb_pmu_tick. */
+ * changes). */
 uint64_t nb_pmu_route(const struct nb_pmu *pmu, int event, uint16_t mask, uint8_t context);
 
-static inline void nb_pmu_drive(struct nb_pmu *pmu, uint64_t escrs, uint32_t count)
+/* A cycle's detections routed ahead: the value each ESCR drives on its
+ * bus (0-15) and which ESCRs were driven. */
+struct nb_buses {
+    uint64_t driven;                     /* bit e: bus[e] was added to */
+    uint8_t bus[NB_NUM_ESCRS];
+};
+
+/* Adds `count` detections to the buses of `escrs` (a route). */
+static inline void nb_buses_add(struct nb_buses *buses, uint64_t escrs, uint32_t count)
 {
-    pmu->driven |= escrs;
+    buses->driven |= escrs;
     for (; escrs; escrs &= escrs - 1)
-        escr_bus_add(&pmu->driving[__builtin_ctzll(escrs)], count);
+        escr_bus_add(&buses->bus[__builtin_ctzll(escrs)], count);
 }
 
 /* Ends the current cycle: runs detectors, filters, counters, overflow,
  * PMI delivery and cascading, and fills pmu->last. */
 void nb_pmu_tick(struct nb_pmu *pmu);
+
+/* nb_pmu_tick for a timing model: the cycle's detections are `buses` (and
+ * any nb_pmu_event occurrences), which it leaves cleared for another
+ * cycle.  Counters, flags, PMIs and cascades are nb_pmu_tick's when no
+ * ESCR is written between routing the detections and the tick; of
+ * pmu->last it fills pebs_pmi only (the model reads nothing else). */
+void nb_pmu_tick_buses(struct nb_pmu *pmu, struct nb_buses *buses);
 
 /* Reports one retiring instruction of `thread` in the current cycle: call
  * in retirement order, before the cycle's nb_pmu_tick.  With PEBS armed for
@@ -211,7 +223,7 @@ uint8_t nb_pmu_tag_bits(const struct nb_pmu *pmu, int event, uint16_t mask, int 
 void nb_pmu_note_pmi(struct nb_pmu *pmu, uint8_t threads);
 
 /* Recomputes the per-counter derived state (enabled, escr_readers,
- * complemented, plain, gate_open) from the CCCRs; run after anything
+ * complemented, plain, forced, gate_open) from the CCCRs; run after anything
  * changes ENABLE or the routing. */
 void nb_pmu_counters_changed(struct nb_pmu *pmu);
 

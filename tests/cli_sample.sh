@@ -102,6 +102,18 @@ samples 4 instructions 3139 cycles 15568" "sample --pebs with symbols"
           "$(sed -e 1d -e 's/^.* </</' -e 's/> .*//' "$s/prog.pebs")" ]; then
         pass; else fail "sample --pebs of the PIE: $(cat "$s/prog_pie.pebs")"; fi
 
+    # PEBS on 2ndL_cache_load_miss_retired, every second L2 miss: the L2
+    # misses are the loads of each 128-byte line's first sector (every
+    # other miss_load), the records the 3rd, 5th and 7th; spin's RET reads
+    # a line the call's store brought into the L2, no record there.
+    expect 0 "" -- sample --pebs 2ndL_cache_load_miss_retired --period 2 --trace "$s/prog.trace"
+    same "$tmp/cli.out" "symbols $s/prog base 0x0
+pebs eip=0x401026 <miss_load> eflags=0x206 eax=0x0 ebx=0x0 ecx=0xc edx=0x0 esi=0x402100 edi=0x0 ebp=0x0 esp=0x4024f8
+pebs eip=0x401026 <miss_load> eflags=0x202 eax=0x0 ebx=0x0 ecx=0x8 edx=0x0 esi=0x402200 edi=0x0 ebp=0x0 esp=0x4024f8
+pebs eip=0x401026 <miss_load> eflags=0x202 eax=0x0 ebx=0x0 ecx=0x4 edx=0x0 esi=0x402300 edi=0x0 ebp=0x0 esp=0x4024f8
+by-symbol 3 100.0% miss_load
+samples 3 instructions 3139 cycles 15568" "sample --pebs 2ndL_cache_load_miss_retired"
+
     # IEBS: every 1000 cycles; the model samples the LOOP at spin+0x5 each
     # time (the cycles are the timing model's, not checked here).
     expect 0 "" -- sample -e global_power_events:RUNNING --period 1000 --trace "$s/prog.trace" -o "$s/prog.iebs"

@@ -262,7 +262,7 @@ static enum nb_role role_of(const struct shape *s, unsigned k)
 
 struct timing {
     uint64_t alloc[NB_MAX_UOPS], done_half[NB_MAX_UOPS], load_seq[NB_MAX_UOPS];
-    uint64_t load_missed;      /* bit k: load uop k missed the L1 */
+    uint16_t cause[NB_MAX_UOPS]; /* each uop's replay conditions (enum nb_replay_cause) */
     uint64_t result_half;      /* the instruction's result (and its branch's resolution) */
 };
 
@@ -314,13 +314,13 @@ static uint64_t execute_loads(struct nb_machine *m, const struct nb_op *op,
         uint64_t start = reserve(&m->units[NB_UNIT_LOAD], from > src ? from : src, 2, true);
         if (op->simd)
             nb_event(&m->events, start / 2, NB_MOVES_P2, m->cur->level, 1);
-        bool miss = false;
-        uint64_t data = nb_load(m, s->load[j], start, &miss);
-        *missed = *missed || miss;
-        if (s->loads)
+        uint16_t causes = 0;
+        uint64_t data = nb_load(m, s->load[j], start, &causes);
+        *missed = *missed || (causes & NB_CAUSE_L1_MISS);
+        if (s->loads) {
             t->done_half[k] = data;
-        if (s->loads && miss)
-            t->load_missed |= 1ull << k;
+            t->cause[k] |= causes;
+        }
         if (data > done)
             done = data;
     }
@@ -372,8 +372,9 @@ static void execute_stores(struct nb_machine *m, const struct nb_op *op, const s
         uint64_t data = std_from > data_half ? std_from : data_half;
         if (op->simd)
             nb_event(&m->events, data / 2, NB_MOVES_P0, m->cur->level, 1);
-        nb_store_execute(m, s->store[j], sta, data);
+        uint16_t causes = nb_store_execute(m, s->store[j], sta, data);
         if (s->stores) {
+            t->cause[k] |= causes;
             t->done_half[k] = sta + 2;
             t->done_half[k + 1] = data + 1;
         }
@@ -386,7 +387,7 @@ static void execute(struct nb_machine *m, const struct nb_op *op, const struct s
     struct nb_core *core = &m->cur->core;
     unsigned first_compute = s->computes ? s->loads : 0;
     bool replay = false, missed = false;
-    t->load_missed = 0;
+    memset(t->cause, 0, s->n * sizeof t->cause[0]);
     uint64_t src = sources(m, op, exec_earliest(m, t->alloc[first_compute]), &replay);
     uint64_t loaded = execute_loads(m, op, s, t, src, &missed);
     uint64_t result = s->computes ? execute_computes(m, op, s, t, loaded) : loaded;
@@ -491,7 +492,7 @@ static uint8_t uop_tags(const struct nb_machine *m, const struct nb_op *op,
     if ((role == NB_ROLE_LOAD && (tg->front_end[level] & TAGLOADS)) ||
         (role == NB_ROLE_STA && (tg->front_end[level] & TAGSTORES)))
         tags |= UOP_FRONT_END;
-    if (role == NB_ROLE_LOAD && tg->replay_l1_miss && (t->load_missed >> k & 1))
+    if (t->cause[k] & tg->replay[level])
         tags |= UOP_REPLAY;
     return tags;
 }
@@ -540,18 +541,24 @@ static void report_retirement(struct nb_machine *m, const struct trace_insn *ins
     note_registers(lp, insn);
 }
 
+/* Retires the instruction's uops.  With sampling, it is reported in the
+ * cycle its last uop retires or, tagged, its first tagged uop: the PEBS
+ * assist comes just before that uop retires (docs/semantics.md, "PEBS"),
+ * so an earlier uop of it overflowing IQ_COUNTER4 cannot record it. */
 static void retire(struct nb_machine *m, const struct trace_insn *insn, const struct nb_op *op,
                    const struct shape *s, const struct timing *t, struct nb_prediction p)
 {
     struct nb_core *core = &m->cur->core;
-    uint64_t seq = core->uop_seq - s->n, r = 0;
+    uint64_t seq = core->uop_seq - s->n, r = 0, first_tagged = 0;
     unsigned stores = 0;
     uint8_t tags = 0;
     bool tagging = m->events.tagging.any;
     for (unsigned k = 0; k < s->n; k++) {
         r = retire_uop(m, t->done_half[k]);
-        if (tagging)
-            tags |= count_tags(m, uop_tags(m, op, t, role_of(s, k), k), r);
+        uint8_t uop = tagging ? count_tags(m, uop_tags(m, op, t, role_of(s, k), k), r) : 0;
+        if (uop && !tags)
+            first_tagged = r;
+        tags |= uop;
         core->retire_ring[(seq + k) & core->ring_mask] = r;
         enum nb_role role = role_of(s, k);
         if (role == NB_ROLE_LOAD)
@@ -570,9 +577,16 @@ static void retire(struct nb_machine *m, const struct trace_insn *insn, const st
     nb_event(&m->events, r, NB_INSTR_COMPLETED, m->cur->level, 1);
     branch_events(m, op, p, r);
     if (m->events.sampling)
-        report_retirement(m, insn, tags, r);
+        report_retirement(m, insn, tags, tags ? first_tagged : r);
     else
         m->cur->regs_known = false;
+}
+
+/* A branch instruction's branch uop: its last computing uop (whose result
+ * resolves the branch), or its last uop when it has none. */
+static unsigned branch_uop(const struct shape *s)
+{
+    return s->computes ? s->loads + s->computes - 1 : s->n - 1;
 }
 
 void nb_instruction(struct nb_machine *m, const struct trace_insn *insn, const struct nb_op *op)
@@ -588,6 +602,8 @@ void nb_instruction(struct nb_machine *m, const struct trace_insn *insn, const s
     front_and_allocate(m, insn, op, &s, &t);
     nb_fetch_end(m, op, p.taken || p.mispredicted);
     execute(m, op, &s, &t);
+    if (p.mispredicted)
+        t.cause[branch_uop(&s)] |= NB_CAUSE_MISPREDICTED;
     retire(m, insn, op, &s, &t, p);
     if (p.mispredicted) {
         /* The clear and the wrong path wait for the next record (nb_wrongpath.c). */

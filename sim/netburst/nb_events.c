@@ -159,10 +159,67 @@ void nb_events_free(struct nb_events *ev)
     }
 }
 
+/* Replay tagging (SDM Vol. 3B, the replay-tagging table; netburst_metrics.c
+ * has each metric's IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT bits): the
+ * condition each metric tags and the slot its upstream ESCR, if it needs
+ * one, must count.  DTLB_all_miss_retired's bits are the load and store
+ * metrics' together: those two rows cover it. */
+static const struct {
+    const char *metric;
+    uint16_t cause;              /* enum nb_replay_cause */
+    enum nb_slot upstream;       /* or NB_NUM_SLOTS: no upstream ESCR */
+} replay_metrics[] = {
+    {"1stL_cache_load_miss_retired", NB_CAUSE_L1_MISS, NB_NUM_SLOTS},
+    {"2ndL_cache_load_miss_retired", NB_CAUSE_L2_MISS, NB_NUM_SLOTS},
+    {"DTLB_load_miss_retired", NB_CAUSE_DTLB_LOAD, NB_NUM_SLOTS},
+    {"DTLB_store_miss_retired", NB_CAUSE_DTLB_STORE, NB_NUM_SLOTS},
+    {"Tagged_mispred_branch", NB_CAUSE_MISPREDICTED, NB_NUM_SLOTS},
+    {"MOB_load_replay_retired", NB_CAUSE_MOB_PARTIAL, NB_MOB_PARTIAL},
+    {"MOB_load_replay_retired", NB_CAUSE_MOB_UNALIGNED, NB_MOB_UNALIGNED},
+    {"split_load_retired", NB_CAUSE_SPLIT_LOAD, NB_SPLIT_LD},
+    {"split_store_retired", NB_CAUSE_SPLIT_STORE, NB_SPLIT_ST},
+};
+
+/* Whether IA32_PEBS_ENABLE has UOP_TAG and all of the metric's bits, and
+ * MSR_PEBS_MATRIX_VERT all of its bits. */
+static bool replay_selected(const struct nb_pmu *pmu, const struct nb_metric *metric)
+{
+    uint64_t enable = PEBS_ENABLE_UOP_TAG | metric->pebs_enable;
+    return (pmu->pebs_enable & enable) == enable &&
+           (pmu->pebs_matrix_vert & metric->matrix_vert) == metric->matrix_vert;
+}
+
+/* Whether the metric's upstream ESCR (the one it names, or any) counts an
+ * occurrence of `slot` by thread t at `cpl`, the other thread at its CPL. */
+static bool upstream_counts(const struct nb_events *ev, const struct nb_metric *metric,
+                            enum nb_slot slot, int t, int cpl)
+{
+    uint8_t cpls[2] = {ev->pmu->thread[0].cpl, ev->pmu->thread[1].cpl};
+    cpls[t] = (uint8_t)cpl;
+    uint64_t escrs = nb_pmu_route(ev->pmu, ev->event[slot], ev->mask[slot],
+                                  escr_context_of(t, cpls, ev->pmu->config.ht));
+    return metric->upstream_escr < 0 ? escrs != 0 : (escrs >> metric->upstream_escr & 1);
+}
+
+static void watch_replay(struct nb_events *ev)
+{
+    struct nb_tagging *tg = &ev->tagging;
+    for (size_t i = 0; i < sizeof replay_metrics / sizeof replay_metrics[0]; i++) {
+        const struct nb_metric *metric = nb_metric_find(replay_metrics[i].metric);
+        if (!metric || !replay_selected(ev->pmu, metric))
+            continue;
+        enum nb_slot slot = replay_metrics[i].upstream;
+        for (unsigned level = 0; level < ev->levels; level++)
+            if (slot == NB_NUM_SLOTS ||
+                upstream_counts(ev, metric, slot, (int)(level >> 1), level & 1 ? 3 : 0))
+                tg->replay[level] |= replay_metrics[i].cause;
+    }
+    for (unsigned level = 0; level < ev->levels; level++)
+        tg->any = tg->any || tg->replay[level];
+}
+
 /* Front-end tagging (uop_type's TAGLOADS/TAGSTORES) and execution tagging
- * (ESCRs with Tag Enable) by level; replay tagging of L1 load misses
- * (1stL_cache_load_miss_retired: IA32_PEBS_ENABLE bits 0 and 24,
- * MSR_PEBS_MATRIX_VERT bit 0; netburst_metrics.c). */
+ * (ESCRs with Tag Enable) by level; replay tagging (watch_replay). */
 static void watch_tagging(struct nb_events *ev)
 {
     struct nb_tagging *tg = &ev->tagging;
@@ -179,10 +236,7 @@ static void watch_tagging(struct nb_events *ev)
     for (int s = 0; s < NB_NUM_SLOTS && !tg->any; s++)
         for (unsigned level = 0; level < ev->levels; level++)
             tg->any = tg->any || tg->execution[s][level];
-    uint64_t replay_l1 = PEBS_ENABLE_UOP_TAG | 1u;
-    tg->replay_l1_miss = (pmu->pebs_enable & replay_l1) == replay_l1 &&
-                         (pmu->pebs_matrix_vert & 1);
-    tg->any = tg->any || tg->replay_l1_miss;
+    watch_replay(ev);
 }
 
 /* Sampling is programmed: PEBS enabled for a thread, or a counter with
@@ -197,8 +251,17 @@ static bool watch_sampling(const struct nb_pmu *pmu)
     return false;
 }
 
+/* The context of an occurrence at `level` with one logical processor:
+ * the one report() gives it, the other thread (with HT) at its CPL. */
+static uint8_t level_context(const struct nb_events *ev, unsigned level)
+{
+    uint8_t cpl[2] = {level & 1 ? 3 : 0, ev->pmu->thread[1].cpl};
+    return escr_context_of(0, cpl, ev->pmu->config.ht);
+}
+
 /* Each slot's route in every context (nb_pmu_route): the occurrences
- * drive the buses at once when they are reported. */
+ * drive the buses at once when they are reported; with one logical
+ * processor, also by level, for recording straight onto the buses. */
 static void make_routes(struct nb_events *ev)
 {
     for (unsigned context = 0; context < ESCR_CONTEXTS; context++) {
@@ -210,7 +273,34 @@ static void make_routes(struct nb_events *ev)
                 ev->tc_route[context][m0][m1] = nb_pmu_route(
                     ev->pmu, ev->event[NB_TC_MODE], ev->tc_mask[m0][m1], (uint8_t)context);
     }
+    for (unsigned level = 0; level < ev->levels && ev->threads == 1; level++)
+        memcpy(ev->level_route[level], ev->route[level_context(ev, level)],
+               sizeof ev->level_route[level]);
     ev->route_writes = ev->pmu->escr_writes;
+}
+
+/* Occurrences may be routed when recorded, not when reported, if no ESCR
+ * can be written in between: with one logical processor (the other's
+ * privilege level, which a context has, changes as cycles are reported)
+ * and without sampling (no PMI handler runs).  A region hook runs once
+ * its logical processor has drained: no occurrence waits then. */
+static bool can_route_ahead(const struct nb_events *ev)
+{
+    return ev->threads == 1 && !ev->sampling;
+}
+
+/* Recorded straight onto the buses, a slot no ESCR counts at any level
+ * need not be recorded at all.  (TC_deliver_mode's route is by both front
+ * ends' modes: report_cycle.) */
+static void drop_unrouted(struct nb_events *ev)
+{
+    for (int s = 0; s < NB_NUM_SLOTS; s++) {
+        uint64_t escrs = 0;
+        for (unsigned level = 0; level < ev->levels; level++)
+            escrs |= ev->level_route[level][s];
+        if (!escrs && s != NB_TC_MODE)
+            ev->wanted[s >> 6] &= ~(1ull << (s & 63));
+    }
 }
 
 void nb_events_watch(struct nb_events *ev)
@@ -218,6 +308,9 @@ void nb_events_watch(struct nb_events *ev)
     make_routes(ev);
     watch_tagging(ev);
     ev->sampling = watch_sampling(ev->pmu);
+    if (!ev->direct)
+        ev->slot_until = ev->now + ev->size; /* the ring's slot counts from before */
+    ev->direct = can_route_ahead(ev);
     ev->wanted[0] = ev->wanted[1] = 0;
     for (int e = 0; e < NB_NUM_ESCRS; e++) {
         int event = ev->pmu->escr_event[e];
@@ -227,6 +320,8 @@ void nb_events_watch(struct nb_events *ev)
             if (ev->event[s] == event)
                 ev->wanted[s >> 6] |= 1ull << (s & 63);
     }
+    if (ev->direct)
+        drop_unrouted(ev);
 }
 
 /* Doubles the ring, keeping each pending cycle's bucket. */
@@ -302,6 +397,8 @@ static void set_level(struct nb_pmu *pmu, int t, bool user)
         nb_pmu_set_thread(pmu, t, true, cpl);
 }
 
+/* The cycle's occurrences at `level` counted by slot: each drives its
+ * route in the thread's context. */
 static void report(struct nb_events *ev, struct nb_bucket *b, unsigned level)
 {
     int t = (int)(level >> 1);
@@ -311,7 +408,7 @@ static void report(struct nb_events *ev, struct nb_bucket *b, unsigned level)
     for (int w = 0; w < 2; w++) {
         for (uint64_t left = b->used[level][w]; left; left &= left - 1) {
             int s = 64 * w + __builtin_ctzll(left);
-            nb_pmu_drive(ev->pmu, route[s], count[s]);
+            nb_buses_add(&b->buses, route[s], count[s]);
             count[s] = 0;
         }
         b->used[level][w] = 0;
@@ -330,7 +427,7 @@ static bool activity_current(const struct nb_events *ev)
     return true;
 }
 
-static void report_cycle(struct nb_events *ev, const struct nb_bucket *b)
+static void report_cycle(struct nb_events *ev, struct nb_bucket *b)
 {
     if (!nb_watched(ev, NB_RUNNING) && !nb_watched(ev, NB_TC_MODE) && activity_current(ev))
         return;
@@ -350,13 +447,13 @@ static void report_cycle(struct nb_events *ev, const struct nb_bucket *b)
             first = t;
         if (nb_watched(ev, NB_RUNNING)) {
             set_level(ev->pmu, t, state[t] >> 2);
-            nb_pmu_drive(ev->pmu, ev->route[ev->pmu->thread_context[t]][NB_RUNNING], 1);
+            nb_buses_add(&b->buses, ev->route[ev->pmu->thread_context[t]][NB_RUNNING], 1);
         }
     }
     int m0 = state[0] & 3, m1 = state[1] & 3;
     if (first >= 0 && ev->tc_mask[m0][m1] && nb_watched(ev, NB_TC_MODE)) {
         set_level(ev->pmu, first, state[first] >> 2);
-        nb_pmu_drive(ev->pmu, ev->tc_route[ev->pmu->thread_context[first]][m0][m1], 1);
+        nb_buses_add(&b->buses, ev->tc_route[ev->pmu->thread_context[first]][m0][m1], 1);
     }
 }
 
@@ -434,11 +531,12 @@ void nb_events_advance(struct nb_events *ev, uint64_t cycle)
     for (; ev->now < cycle; ev->now++) {
         struct nb_bucket *b = &ev->ring[ev->now & (ev->size - 1)];
         report_cycle(ev, b);
-        for (unsigned level = 0; level < ev->levels; level++)
+        for (unsigned level = 0; level < ev->levels && (!ev->direct || ev->now < ev->slot_until);
+             level++)
             if (b->used[level][0] | b->used[level][1])
                 report(ev, b, level);
         report_retirements(ev);
-        nb_pmu_tick(ev->pmu);
+        nb_pmu_tick_buses(ev->pmu, &b->buses);
         if (ev->pmu->pending[0].pending || ev->pmu->pending[1].pending)
             take_pmis(ev);
     }

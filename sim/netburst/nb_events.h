@@ -1,7 +1,10 @@
 /* The model's event occurrences, kept per cycle until every event of that
  * cycle is known, then reported to the PMU and the cycle ticked.  Each
  * slot is one (event, sub-event mask) pair of the catalog (nb_events.c).
- * Occurrences are kept by level: logical processor << 1 | user (CPL 1-3). */
+ * Occurrences are kept by level: logical processor << 1 | user (CPL 1-3),
+ * as slot counts routed to the ESCRs when the cycle is reported, or, when
+ * nothing can write an ESCR before then (one logical processor, no
+ * sampling: nb_events_watch), routed at once onto the cycle's buses. */
 #ifndef SIM_NETBURST_NB_EVENTS_H
 #define SIM_NETBURST_NB_EVENTS_H
 
@@ -38,6 +41,7 @@ enum { NB_LEVELS = 4 };
 
 struct nb_bucket {
     uint64_t used[NB_LEVELS][2]; /* slot bits with a count, by level (bit s % 64 of word s / 64) */
+    struct nb_buses buses;       /* detections routed ahead */
     uint8_t frontend[2];         /* mode | user << 2, for cycles before frontend_from */
 };
 
@@ -45,12 +49,26 @@ struct nb_bucket {
  * levels in use: 2 a logical processor). */
 typedef uint16_t nb_counts[NB_NUM_SLOTS];
 
-/* What the PMU tags (docs/netburst-model.md, "Tagging"), by level: */
+/* What the PMU tags (docs/netburst-model.md, "Tagging"), by level.  The
+ * replay conditions a uop can meet (the timing model marks each uop with
+ * them; replay tagging tags it when one is in `replay`): */
+enum nb_replay_cause {
+    NB_CAUSE_L1_MISS = 1u << 0,       /* a load uop missing the L1 */
+    NB_CAUSE_L2_MISS = 1u << 1,       /* a load uop missing the L2 */
+    NB_CAUSE_DTLB_LOAD = 1u << 2,     /* a load uop whose DTLB lookup missed */
+    NB_CAUSE_DTLB_STORE = 1u << 3,    /* a store-address uop whose DTLB lookup missed */
+    NB_CAUSE_MISPREDICTED = 1u << 4,  /* a mispredicted branch's branch uop */
+    NB_CAUSE_MOB_PARTIAL = 1u << 5,   /* a load replayed by the MOB: PARTIAL_DATA */
+    NB_CAUSE_MOB_UNALIGNED = 1u << 6, /* the same, UNALGN_ADDR */
+    NB_CAUSE_SPLIT_LOAD = 1u << 7,    /* a load uop crossing a 64-byte line */
+    NB_CAUSE_SPLIT_STORE = 1u << 8,   /* a store-address uop crossing one */
+};
+
 struct nb_tagging {
     bool any;                    /* some mechanism tags */
     uint16_t front_end[NB_LEVELS]; /* uop_type's TAGLOADS/TAGSTORES bits selected */
     uint8_t execution[NB_NUM_SLOTS][NB_LEVELS]; /* tag bits an occurrence of the slot sets */
-    bool replay_l1_miss;         /* 1stL_cache_load_miss_retired's replay tagging */
+    uint16_t replay[NB_LEVELS];  /* the NB_CAUSE_* bits replay tagging tags */
 };
 
 /* A retirement waiting for its cycle's nb_pmu_retire (nb_events_retire). */
@@ -88,6 +106,9 @@ struct nb_events {
     int16_t event[NB_NUM_SLOTS];
     uint16_t mask[NB_NUM_SLOTS];
     uint64_t route[ESCR_CONTEXTS][NB_NUM_SLOTS]; /* by context, the ESCRs counting each slot */
+    bool direct;                 /* occurrences go straight onto the buses, */
+    uint64_t level_route[NB_LEVELS][NB_NUM_SLOTS]; /* by these routes */
+    uint64_t slot_until;         /* direct: no slot counts wait from this cycle on */
     uint16_t tc_mask[4][4];      /* TC_deliver_mode bits by [mode 0][mode 1] */
     uint64_t tc_route[ESCR_CONTEXTS][4][4]; /* by context, the ESCRs counting them */
     uint64_t route_writes;       /* pmu->escr_writes the routes were made with */
@@ -124,6 +145,10 @@ static inline void nb_event_put(struct nb_events *ev, uint64_t cycle, enum nb_sl
                                 unsigned level, unsigned count)
 {
     uint64_t i = cycle & (ev->size - 1);
+    if (ev->direct) {
+        nb_buses_add(&ev->ring[i].buses, ev->level_route[level][slot], count);
+        return;
+    }
     ev->ring[i].used[level][slot >> 6] |= 1ull << (slot & 63);
     uint16_t *n = &ev->counts[i << ev->level_shift | level][slot];
     *n = (uint16_t)(*n + count);

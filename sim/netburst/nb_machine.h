@@ -210,10 +210,13 @@ bool nb_memory_init(struct nb_machine *m, const struct nbm_config *c);
 void nb_memory_free(struct nb_machine *m);
 bool nb_store_buffer_init(struct nb_store_buffer *sb, uint32_t entries);
 void nb_store_buffer_free(struct nb_store_buffer *sb);
+/* A load: the half cycle its data is ready; adds its replay conditions
+ * (enum nb_replay_cause: L1, L2 and DTLB misses, MOB replays, splits) to
+ * *causes.  A store's execution: its conditions (DTLB miss, split). */
 uint64_t nb_load(struct nb_machine *m, const struct trace_access *access, uint64_t start_half,
-                 bool *missed);
-void nb_store_execute(struct nb_machine *m, const struct trace_access *access,
-                      uint64_t start_half, uint64_t data_half);
+                 uint16_t *causes);
+uint16_t nb_store_execute(struct nb_machine *m, const struct trace_access *access,
+                          uint64_t start_half, uint64_t data_half);
 uint64_t nb_store_retire(struct nb_machine *m, uint64_t cycle);
 uint32_t nb_code_fetch(struct nb_machine *m, uint64_t address, uint64_t cycle);
 

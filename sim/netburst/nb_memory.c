@@ -59,10 +59,9 @@ static void bus_writeback(struct nb_machine *m, uint64_t cycle)
 }
 
 /* A read of a 64-byte line at the L2 (code, load, or a store's read for
- * ownership when `rfo`): the cycles it takes.  A miss brings the whole
- * 128-byte line, both sectors (seed 000 5.4); a modified victim is
- * written back. */
-static uint32_t l2_read(struct nb_machine *m, uint64_t line, uint64_t cycle, bool rfo)
+ * ownership when `rfo`): whether it hit.  A miss brings the whole 128-byte
+ * line, both sectors (seed 000 5.4); a modified victim is written back. */
+static bool l2_lookup(struct nb_machine *m, uint64_t line, uint64_t cycle, bool rfo)
 {
     const struct nbm_config *c = m->config;
     struct nb_cache *l2 = &m->l2;
@@ -74,7 +73,7 @@ static uint32_t l2_read(struct nb_machine *m, uint64_t line, uint64_t cycle, boo
                      l2->state[i] == NB_L2_MODIFIED ? NB_L2_HITM : NB_L2_HITE, m->cur->level, 1);
         else
             l2->state[i] = NB_L2_MODIFIED;
-        return c->l2_latency;
+        return true;
     }
     nb_event(&m->events, cycle, NB_L2_MISS, m->cur->level, 1);
     bus_read(m, cycle + c->l2_latency);
@@ -84,10 +83,21 @@ static uint32_t l2_read(struct nb_machine *m, uint64_t line, uint64_t cycle, boo
     if (had && l2->state[i] == NB_L2_MODIFIED)
         bus_writeback(m, cycle + c->l2_latency);
     l2->state[i] = rfo ? NB_L2_MODIFIED : NB_L2_EXCLUSIVE;
-    return c->l2_latency + c->memory_latency;
+    return false;
 }
 
-/* Translations of the pages [first, last]; the cycles of their walks. */
+/* The cycles of an L2 read that hit or missed. */
+static uint32_t l2_cycles(const struct nb_machine *m, bool hit)
+{
+    return m->config->l2_latency + (hit ? 0 : m->config->memory_latency);
+}
+
+static uint32_t l2_read(struct nb_machine *m, uint64_t line, uint64_t cycle, bool rfo)
+{
+    return l2_cycles(m, l2_lookup(m, line, cycle, rfo));
+}
+
+/* Translations of the pages [first, last]; the number of page walks (misses). */
 static uint32_t translate(struct nb_machine *m, struct nb_cache *tlb, uint64_t first,
                           uint64_t last, uint64_t cycle, bool code)
 {
@@ -104,13 +114,13 @@ static uint32_t translate(struct nb_machine *m, struct nb_cache *tlb, uint64_t f
         nb_event(&m->events, cycle, code ? NB_WALK_ITMISS : NB_WALK_DTMISS, m->cur->level, 1);
         walks++;
     }
-    return walks * m->config->page_walk_latency;
+    return walks;
 }
 
 uint32_t nb_code_fetch(struct nb_machine *m, uint64_t address, uint64_t cycle)
 {
     uint32_t walk = translate(m, &m->cur->fe.itlb, address >> PAGE_SHIFT, address >> PAGE_SHIFT,
-                              cycle, true);
+                              cycle, true) * m->config->page_walk_latency;
     return walk + l2_read(m, address >> LINE_SHIFT, cycle + walk, false);
 }
 
@@ -137,16 +147,18 @@ static const struct nb_store *older_store(const struct nb_machine *m,
     return NULL;
 }
 
-/* The L1 lines [first, last] for a load at `cycle`: the cycles beyond an L1 hit. */
+/* The L1 lines [first, last] for a load at `cycle`: the cycles beyond an L1
+ * hit; adds the L1 and L2 misses to *causes. */
 static uint32_t l1_read(struct nb_machine *m, uint64_t first, uint64_t last, uint64_t cycle,
-                        bool *missed)
+                        uint16_t *causes)
 {
     uint32_t extra = 0;
     for (uint64_t line = first; line <= last; line++) {
         if (nb_cache_find(&m->l1d, line ^ m->cur->line_tag) >= 0)
             continue;
-        *missed = true;
-        uint32_t l2 = l2_read(m, line, cycle, false);
+        bool l2_hit = l2_lookup(m, line, cycle, false);
+        *causes |= NB_CAUSE_L1_MISS | (l2_hit ? 0 : NB_CAUSE_L2_MISS);
+        uint32_t l2 = l2_cycles(m, l2_hit);
         extra = l2 > extra ? l2 : extra;
         uint64_t evicted;
         bool had;
@@ -156,12 +168,15 @@ static uint32_t l1_read(struct nb_machine *m, uint64_t first, uint64_t last, uin
 }
 
 uint64_t nb_load(struct nb_machine *m, const struct trace_access *a, uint64_t start_half,
-                 bool *missed)
+                 uint16_t *causes)
 {
     const struct nbm_config *c = m->config;
     uint64_t cycle = start_half / 2;
-    uint32_t walk = translate(m, &m->dtlb, a->address >> PAGE_SHIFT,
-                              last_byte(a) >> PAGE_SHIFT, cycle, false);
+    uint32_t walks = translate(m, &m->dtlb, a->address >> PAGE_SHIFT,
+                               last_byte(a) >> PAGE_SHIFT, cycle, false);
+    uint32_t walk = walks * c->page_walk_latency;
+    if (walks)
+        *causes |= NB_CAUSE_DTLB_LOAD;
     const struct nb_store *s = older_store(m, a, start_half);
     if (s && s->address == a->address && a->size <= s->size) {
         /* Forwarded: same start, no wider than the store (seed 000 5.3.3). */
@@ -172,16 +187,18 @@ uint64_t nb_load(struct nb_machine *m, const struct trace_access *a, uint64_t st
     }
     if (s) {
         /* Not forwardable: replayed until the store has written the cache. */
-        nb_event(&m->events, cycle, s->address == a->address ? NB_MOB_PARTIAL : NB_MOB_UNALIGNED,
-                 m->cur->level, 1);
+        bool partial = s->address == a->address;
+        nb_event(&m->events, cycle, partial ? NB_MOB_PARTIAL : NB_MOB_UNALIGNED, m->cur->level, 1);
+        *causes |= partial ? NB_CAUSE_MOB_PARTIAL : NB_CAUSE_MOB_UNALIGNED;
         if (2 * s->drain > start_half)
             start_half = 2 * s->drain;
         cycle = start_half / 2;
     }
     uint64_t first = a->address >> LINE_SHIFT, last = last_byte(a) >> LINE_SHIFT;
-    uint32_t latency = walk + c->l1d_latency + l1_read(m, first, last, cycle + walk, missed);
+    uint32_t latency = walk + c->l1d_latency + l1_read(m, first, last, cycle + walk, causes);
     if (first != last) {
         /* Split across lines: replayed once to get the second half. */
+        *causes |= NB_CAUSE_SPLIT_LOAD;
         nb_event(&m->events, cycle, NB_SPLIT_LD, m->cur->level, 1);
         nb_event(&m->events, cycle, NB_LSC, m->cur->level, 1);
         latency += c->l1d_latency;
@@ -191,13 +208,16 @@ uint64_t nb_load(struct nb_machine *m, const struct trace_access *a, uint64_t st
 
 /* ---- stores: executed into the store buffer, written at retirement */
 
-void nb_store_execute(struct nb_machine *m, const struct trace_access *a, uint64_t start_half,
-                      uint64_t data_half)
+uint16_t nb_store_execute(struct nb_machine *m, const struct trace_access *a,
+                          uint64_t start_half, uint64_t data_half)
 {
     uint64_t cycle = start_half / 2;
-    translate(m, &m->dtlb, a->address >> PAGE_SHIFT, last_byte(a) >> PAGE_SHIFT, cycle,
-              false);
+    uint16_t causes = 0;
+    if (translate(m, &m->dtlb, a->address >> PAGE_SHIFT, last_byte(a) >> PAGE_SHIFT, cycle,
+                  false))
+        causes |= NB_CAUSE_DTLB_STORE;
     if (a->address >> LINE_SHIFT != last_byte(a) >> LINE_SHIFT) {
+        causes |= NB_CAUSE_SPLIT_STORE;
         nb_event(&m->events, cycle, NB_SPLIT_ST, m->cur->level, 1);
         nb_event(&m->events, cycle, NB_SSC, m->cur->level, 1);
     }
@@ -208,6 +228,7 @@ void nb_store_execute(struct nb_machine *m, const struct trace_access *a, uint64
         .data_half = data_half,
         .drain = UINT64_MAX,
     };
+    return causes;
 }
 
 uint64_t nb_store_retire(struct nb_machine *m, uint64_t cycle)

@@ -29,6 +29,12 @@
 #define FLD "\xd9\x06", 2             /* fld dword [rsi] */
 #define CPUID "\x0f\xa2", 2           /* microcode ROM, 5 uops */
 #define NOP "\x90", 1
+#define ADDPS_MEM "\x0f\x58\x06", 3      /* addps xmm0, [rsi]: load + packed SP */
+#define ADDPD "\x66\x0f\x58\xc1", 4     /* addpd xmm0, xmm1 */
+#define ADDSS "\xf3\x0f\x58\xc1", 4     /* addss xmm0, xmm1 */
+#define ADDSD "\xf2\x0f\x58\xc1", 4     /* addsd xmm0, xmm1 */
+#define PADDD_MM "\x0f\xfe\xc1", 3       /* paddd mm0, mm1: 64-bit MMX */
+#define PADDD_XMM "\x66\x0f\xfe\xc1", 4 /* paddd xmm0, xmm1: 128-bit integer SIMD */
 
 /* ---- the PMU, programmed by ESCR and CCCR writes */
 
@@ -360,6 +366,40 @@ static void test_x87_uops(void **state)
     unlink(t.path);
 }
 
+/* SSE, SSE2 and MMX: each computing uop counts in its format's event
+ * only (a different number of each); addps's load is an x87/SIMD load. */
+static void test_simd_uops(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *bytes;
+        int length, n;
+    } code[] = {{ADDPS_MEM, 1}, {ADDPD, 2}, {ADDSS, 3}, {ADDSD, 4}, {PADDD_MM, 5},
+                {PADDD_XMM, 6}};
+    struct tb t;
+    tb_open(&t);
+    uint64_t at = 0x1000;
+    for (size_t i = 0; i < sizeof code / sizeof code[0]; i++)
+        for (int k = 0; k < code[i].n; k++, at += (uint64_t)code[i].length)
+            tb_insn(&t, at, code[i].bytes, code[i].length, TRACE_NOT_BRANCH, 0,
+                    i == 0 ? TRACE_LOAD : 0, 0x50000, 16);
+    tb_close(&t);
+    static const struct expected_count expected[] = {
+        {"packed_SP_uop", "ALL", 1},
+        {"packed_DP_uop", "ALL", 2},
+        {"scalar_SP_uop", "ALL", 3},
+        {"scalar_DP_uop", "ALL", 4},
+        {"64bit_MMX_uop", "ALL", 5},
+        {"128bit_MMX_uop", "ALL", 6},
+        {"x87_FP_uop", "ALL", 0},
+        {"x87_SIMD_moves_uop", "ALLP2", 1},
+        {"x87_SIMD_moves_uop", "ALLP0", 0},
+        {"uops_retired", "NBOGUS", 22},
+    };
+    expect_counts(t.path, expected, 10);
+    unlink(t.path);
+}
+
 /* CPUID comes from the microcode ROM: 5 uops, a transfer there and back. */
 static void test_microcode_rom(void **state)
 {
@@ -561,6 +601,7 @@ int main(void)
         cmocka_unit_test(test_store_forwarding),
         cmocka_unit_test(test_replay),
         cmocka_unit_test(test_x87_uops),
+        cmocka_unit_test(test_simd_uops),
         cmocka_unit_test(test_microcode_rom),
         cmocka_unit_test(test_branch_types),
         cmocka_unit_test(test_privilege_levels),

@@ -1,6 +1,7 @@
 /* Tagging and sampling in the NetBurst timing model (docs/netburst-model.md,
  * "Tagging" and "Sampling"): hand-made traces, the PMU programmed by MSR
  * writes, exact counts. */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 
 #include "pmu/netburst_events.h"
 #include "pmu/netburst_fields.h"
+#include "pmu/netburst_metrics.h"
 #include "pmu/netburst_msrs.h"
 #include "pmu/netburst_pmu.h"
 #include "sim/netburst/nb_model.h"
@@ -32,6 +34,12 @@ static void tb_open_registers(struct tb *t)
 #define LOAD "\x8b\x06", 2          /* mov eax, [rsi]: 1 load uop */
 #define STORE "\x89\x07", 2         /* mov [rdi], eax: store address + data */
 #define FADD "\xd8\xc1", 2          /* fadd st, st(1): 1 x87_FP_uop */
+#define ADDPS_MEM "\x0f\x58\x06", 3      /* addps xmm0, [rsi]: load + packed SP */
+#define ADDPD "\x66\x0f\x58\xc1", 4     /* addpd xmm0, xmm1 */
+#define ADDSS "\xf3\x0f\x58\xc1", 4     /* addss xmm0, xmm1 */
+#define ADDSD "\xf2\x0f\x58\xc1", 4     /* addsd xmm0, xmm1 */
+#define PADDD_MM "\x0f\xfe\xc1", 3       /* paddd mm0, mm1: 64-bit MMX */
+#define PADDD_XMM "\x66\x0f\xfe\xc1", 4 /* paddd xmm0, xmm1: 128-bit integer SIMD */
 
 /* ---- the PMU */
 
@@ -161,9 +169,108 @@ static void test_execution_tagging(void **state)
     unlink(t.path);
 }
 
-/* ---- replay tagging: 1stL_cache_load_miss_retired */
+/* ---- execution tagging of the SIMD metrics (packed_SP_retired ...) */
 
-/* Three loads of distinct lines (L1 misses), then the same three (hits). */
+/* addps xmm0, [rsi] once, addpd twice, addss 3, addsd 4, paddd mm 5 and
+ * paddd xmm 6 times: one computing uop each, addps's load a SIMD load. */
+static void write_simd_mix(struct tb *t)
+{
+    static const struct {
+        const char *bytes;
+        int length, n;
+    } code[] = {{ADDPS_MEM, 1}, {ADDPD, 2}, {ADDSS, 3}, {ADDSD, 4}, {PADDD_MM, 5},
+                {PADDD_XMM, 6}};
+    uint64_t at = 0x1000;
+    for (size_t i = 0; i < sizeof code / sizeof code[0]; i++)
+        for (int k = 0; k < code[i].n; k++, at += (uint64_t)code[i].length)
+            tb_insn(t, at, code[i].bytes, code[i].length, TRACE_NOT_BRANCH, 0,
+                    i == 0 ? TRACE_LOAD : 0, 0x50000, 16);
+}
+
+/* Each execution metric's upstream event with Tag Enable and tag value 2
+ * on FIRM_ESCR0: execution_event NBOGUS1 counts exactly its uops at
+ * retirement, NBOGUS0 nothing. */
+static void test_execution_tagging_simd(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *metric, *upstream, *subevents;
+        uint64_t count;
+    } metrics[] = {
+        {"packed_SP_retired", "packed_SP_uop", "ALL", 1},
+        {"packed_DP_retired", "packed_DP_uop", "ALL", 2},
+        {"scalar_SP_retired", "scalar_SP_uop", "ALL", 3},
+        {"scalar_DP_retired", "scalar_DP_uop", "ALL", 4},
+        {"64_bit_MMX_retired", "64bit_MMX_uop", "ALL", 5},
+        {"128_bit_MMX_retired", "128bit_MMX_uop", "ALL", 6},
+        {"x87_FP_retired", "x87_FP_uop", "ALL", 0},
+        {"x87_SIMD_memory_moves_retired", "x87_SIMD_moves_uop", "ALLP0|ALLP2", 1},
+    };
+    struct tb t;
+    tb_open_registers(&t);
+    write_simd_mix(&t);
+    tb_close(&t);
+    for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++) {
+        const struct nb_metric *metric = nb_metric_find(metrics[i].metric);
+        assert_non_null(metric);
+        assert_string_equal(metric->upstream_event, metrics[i].upstream); /* the catalog's */
+        struct model m;
+        model_open(&m);
+        uint64_t tag2 = ESCR_TAG_ENABLE | 2u << ESCR_TAG_VALUE_SHIFT;
+        program(m.pmu, metrics[i].upstream, metrics[i].subevents, NB_ESCR_FIRM0, tag2, 8, 0);
+        program(m.pmu, "execution_event", "NBOGUS1", NB_ESCR_CRU2, 0, 12, 0);
+        program(m.pmu, "execution_event", "NBOGUS0", NB_ESCR_CRU3, 0, 14, 0);
+        model_run(&m, t.path, NULL);
+        if (m.pmu->counter[8] != metrics[i].count || m.pmu->counter[12] != metrics[i].count ||
+            m.pmu->counter[14] != 0)
+            fail_msg("%s: upstream %" PRIu64 ", NBOGUS1 %" PRIu64 ", NBOGUS0 %" PRIu64
+                     ", expected %" PRIu64 ", %" PRIu64 ", 0",
+                     metrics[i].metric, m.pmu->counter[8], m.pmu->counter[12],
+                     m.pmu->counter[14], metrics[i].count, metrics[i].count);
+        msr_backend_destroy(m.backend);
+    }
+    unlink(t.path);
+}
+
+/* ---- replay tagging (IA32_PEBS_ENABLE, MSR_PEBS_MATRIX_VERT, an upstream ESCR) */
+
+enum { UOP_TAG = 1u << 24 };
+
+/* A replay metric's registers: IA32_PEBS_ENABLE, MSR_PEBS_MATRIX_VERT and
+ * the upstream ESCR (event NULL: none), given counter `counter` (< 0: none). */
+struct replay {
+    uint64_t pebs_enable, vert;
+    const char *event, *subevents;
+    int escr, counter;
+};
+
+/* replay_event NBOGUS (IQ_COUNTER0); *upstream gets the upstream ESCR's
+ * counter (when it has one). */
+static uint64_t replay_run(const char *path, struct replay r, uint64_t *upstream)
+{
+    struct model m;
+    model_open(&m);
+    assert_int_equal(nb_pmu_wrmsr(m.pmu, MSR_IA32_PEBS_ENABLE, r.pebs_enable), MSR_OK);
+    assert_int_equal(nb_pmu_wrmsr(m.pmu, MSR_PEBS_MATRIX_VERT, r.vert), MSR_OK);
+    if (r.event)
+        program(m.pmu, r.event, r.subevents, r.escr, 0, r.counter, 0);
+    program(m.pmu, "replay_event", "NBOGUS", NB_ESCR_CRU2, 0, 12, 0);
+    model_run(&m, path, NULL);
+    uint64_t count = m.pmu->counter[12];
+    if (upstream && r.counter >= 0)
+        *upstream = m.pmu->counter[r.counter];
+    msr_backend_destroy(m.backend);
+    return count;
+}
+
+/* A metric without an upstream ESCR. */
+static uint64_t replay_count(const char *path, uint64_t pebs_enable, uint64_t vert)
+{
+    return replay_run(path, (struct replay){pebs_enable, vert, NULL, NULL, -1, -1}, NULL);
+}
+
+/* Three loads of distinct lines (L1 misses; 0x8000 and 0x8040 share a
+ * 128-byte L2 line: 2 L2 misses), then the same three (hits). */
 static void write_miss_then_hit(struct tb *t)
 {
     for (int pass = 0; pass < 2; pass++)
@@ -174,29 +281,162 @@ static void write_miss_then_hit(struct tb *t)
         }
 }
 
-static uint64_t replay_count(const char *path, uint64_t pebs_enable)
-{
-    struct model m;
-    model_open(&m);
-    assert_int_equal(nb_pmu_wrmsr(m.pmu, MSR_IA32_PEBS_ENABLE, pebs_enable), MSR_OK);
-    assert_int_equal(nb_pmu_wrmsr(m.pmu, MSR_PEBS_MATRIX_VERT, 1), MSR_OK);
-    program(m.pmu, "replay_event", "NBOGUS", NB_ESCR_CRU2, 0, 12, 0);
-    model_run(&m, path, NULL);
-    uint64_t count = m.pmu->counter[12];
-    msr_backend_destroy(m.backend);
-    return count;
-}
-
-static void test_replay_tagging(void **state)
+/* 1stL_cache_load_miss_retired (bit 0) and 2ndL_cache_load_miss_retired
+ * (bit 1), both with MATRIX_VERT bit 0 (loads). */
+static void test_replay_cache_misses(void **state)
 {
     (void)state;
     struct tb t;
     tb_open_registers(&t);
     write_miss_then_hit(&t);
     tb_close(&t);
-    assert_int_equal(replay_count(t.path, 0x01000001), 3); /* bit 0 + UOP_TAG (24) */
-    assert_int_equal(replay_count(t.path, 0x00000001), 0); /* no UOP_TAG: no tagging */
-    assert_int_equal(replay_count(t.path, 0x01000002), 0); /* the L2 metric: not modelled */
+    assert_int_equal(replay_count(t.path, UOP_TAG | 1, 1), 3); /* the L1 misses */
+    assert_int_equal(replay_count(t.path, 1, 1), 0);           /* no UOP_TAG: no tagging */
+    assert_int_equal(replay_count(t.path, UOP_TAG | 2, 1), 2); /* the L2 misses */
+    assert_int_equal(replay_count(t.path, UOP_TAG | 3, 1), 3); /* either */
+    assert_int_equal(replay_count(t.path, UOP_TAG | 1, 2), 0); /* VERT stores: no metric */
+    assert_int_equal(replay_count(t.path, UOP_TAG | 2, 0x10), 0);
+    unlink(t.path);
+}
+
+/* DTLB_load_miss_retired, DTLB_store_miss_retired, DTLB_all_miss_retired
+ * (IA32_PEBS_ENABLE bit 2; MATRIX_VERT bit 0, 1, both): loads of pages
+ * A, A, B and stores to pages C, C, D, E, each new page a DTLB miss. */
+static void test_replay_dtlb_misses(void **state)
+{
+    (void)state;
+    static const uint64_t loads[] = {0x100000, 0x100040, 0x101000};
+    static const uint64_t stores[] = {0x200000, 0x200040, 0x202000, 0x203000};
+    struct tb t;
+    tb_open_registers(&t);
+    for (uint64_t k = 0; k < 3; k++)
+        tb_access(&t, 0x1000 + 2 * k, LOAD, TRACE_LOAD, loads[k], 4);
+    for (uint64_t k = 0; k < 4; k++)
+        tb_access(&t, 0x1006 + 2 * k, STORE, TRACE_STORE, stores[k], 4);
+    tb_close(&t);
+    assert_int_equal(replay_count(t.path, UOP_TAG | 4, 1), 2);    /* the load uops */
+    assert_int_equal(replay_count(t.path, UOP_TAG | 4, 2), 3);    /* the store-address uops */
+    assert_int_equal(replay_count(t.path, UOP_TAG | 4, 3), 5);    /* both */
+    assert_int_equal(replay_count(t.path, UOP_TAG | 4, 0x10), 0); /* VERT branches: no metric */
+    assert_int_equal(replay_count(t.path, 4, 3), 0);              /* no UOP_TAG */
+    assert_int_equal(replay_count(t.path, UOP_TAG | 1, 3), 3);    /* L1 misses: loads only */
+    unlink(t.path);
+}
+
+/* Tagged_mispred_branch (IA32_PEBS_ENABLE bits 15 and 16, MATRIX_VERT
+ * bit 4): a 10-iteration loop whose exit is its one mispredicted branch. */
+static void test_replay_mispredicted_branch(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open_registers(&t);
+    tb_loop(&t, 10);
+    tb_close(&t);
+    enum { MISPRED = 3u << 15 };
+    assert_int_equal(replay_count(t.path, UOP_TAG | MISPRED, 0x10), 1);
+    assert_int_equal(replay_count(t.path, UOP_TAG | 1u << 15, 0x10), 0); /* bit 16 missing */
+    assert_int_equal(replay_count(t.path, UOP_TAG | MISPRED, 1), 0);     /* VERT loads */
+    assert_int_equal(replay_count(t.path, MISPRED, 0x10), 0);            /* no UOP_TAG */
+    unlink(t.path);
+}
+
+/* MOB_load_replay_retired (IA32_PEBS_ENABLE bit 9, MATRIX_VERT bit 0, an
+ * ESCR selecting MOB_load_replay): a load inside a 4-byte store but not at
+ * its start (UNALGN_ADDR), one wider than a 2-byte store (PARTIAL_DATA),
+ * and one forwarded from a store whose data comes from a missing load
+ * (NO_STD: not tagged, the SDM's metric counts loads whose data is not an
+ * aligned subset of the store's). */
+static void test_replay_mob(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open_registers(&t);
+    tb_access(&t, 0x1000, STORE, TRACE_STORE, 0x9000, 4);
+    tb_access(&t, 0x1002, LOAD, TRACE_LOAD, 0x9002, 4);
+    tb_access(&t, 0x1004, STORE, TRACE_STORE, 0x9100, 2);
+    tb_access(&t, 0x1006, LOAD, TRACE_LOAD, 0x9100, 4);
+    tb_access(&t, 0x1008, LOAD, TRACE_LOAD, 0xa000, 4);
+    tb_access(&t, 0x100a, STORE, TRACE_STORE, 0x9200, 4);
+    tb_access(&t, 0x100c, LOAD, TRACE_LOAD, 0x9200, 4);
+    tb_close(&t);
+    const uint64_t mob = UOP_TAG | 1u << 9;
+    uint64_t replays = 0;
+    struct replay r = {mob, 1, "MOB_load_replay", "NO_STD|PARTIAL_DATA|UNALGN_ADDR",
+                       NB_ESCR_MOB0, 0};
+    assert_int_equal(replay_run(t.path, r, &replays), 2);
+    assert_int_equal(replays, 3); /* one of each */
+    r.subevents = "PARTIAL_DATA|UNALGN_ADDR";
+    r.counter = -1;
+    assert_int_equal(replay_run(t.path, r, NULL), 2);
+    r.subevents = "PARTIAL_DATA";
+    assert_int_equal(replay_run(t.path, r, NULL), 1);
+    r.subevents = "NO_STD";
+    assert_int_equal(replay_run(t.path, r, NULL), 0);
+    r.subevents = "PARTIAL_DATA|UNALGN_ADDR";
+    r.vert = 2;
+    assert_int_equal(replay_run(t.path, r, NULL), 0);   /* VERT stores */
+    assert_int_equal(replay_count(t.path, mob, 1), 0);  /* no upstream ESCR */
+    unlink(t.path);
+}
+
+/* An upstream ESCR at CPL 0 only does not tag the trace's CPL 3 loads. */
+static void test_replay_upstream_cpl(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open_registers(&t);
+    tb_access(&t, 0x1000, LOAD, TRACE_LOAD, 0x803e, 4);
+    tb_close(&t);
+    struct model m;
+    model_open(&m);
+    assert_int_equal(nb_pmu_wrmsr(m.pmu, MSR_IA32_PEBS_ENABLE, UOP_TAG | 1u << 10), MSR_OK);
+    assert_int_equal(nb_pmu_wrmsr(m.pmu, MSR_PEBS_MATRIX_VERT, 1), MSR_OK);
+    const struct nb_event *ld = &nb_events[nb_event_find("load_port_replay")];
+    uint64_t escr = (uint64_t)ld->select << 25 | 1u << (9 + nb_subevent_find(ld, "SPLIT_LD")->bit) |
+                    ESCR_T0_OS;
+    assert_int_equal(nb_pmu_wrmsr(m.pmu, nb_escrs[NB_ESCR_SAAT1].msr, escr), MSR_OK);
+    program(m.pmu, "replay_event", "NBOGUS", NB_ESCR_CRU2, 0, 12, 0);
+    model_run(&m, t.path, NULL);
+    assert_int_equal(m.pmu->counter[12], 0);
+    msr_backend_destroy(m.backend);
+    assert_int_equal(replay_run(t.path, (struct replay){UOP_TAG | 1u << 10, 1, "load_port_replay",
+                                                        "SPLIT_LD", NB_ESCR_SAAT1, -1},
+                                NULL),
+                     1); /* T0_OS and T0_USR: tagged */
+    unlink(t.path);
+}
+
+/* split_load_retired (IA32_PEBS_ENABLE bit 10, MATRIX_VERT bit 0,
+ * load_port_replay SPLIT_LD on SAAT_ESCR1) and split_store_retired (bit
+ * 10, VERT bit 1, store_port_replay SPLIT_ST on SAAT_ESCR0): two loads and
+ * a store crossing a 64-byte line, a load and a store that do not. */
+static void test_replay_splits(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open_registers(&t);
+    tb_access(&t, 0x1000, LOAD, TRACE_LOAD, 0x803e, 4);
+    tb_access(&t, 0x1002, LOAD, TRACE_LOAD, 0x8080, 4);
+    tb_access(&t, 0x1004, STORE, TRACE_STORE, 0x903e, 4);
+    tb_access(&t, 0x1006, STORE, TRACE_STORE, 0x907c, 4);
+    tb_access(&t, 0x1008, LOAD, TRACE_LOAD, 0x80fe, 4);
+    tb_close(&t);
+    const uint64_t split = UOP_TAG | 1u << 10;
+    struct replay ld = {split, 1, "load_port_replay", "SPLIT_LD", NB_ESCR_SAAT1, -1};
+    struct replay st = {split, 2, "store_port_replay", "SPLIT_ST", NB_ESCR_SAAT0, -1};
+    assert_int_equal(replay_run(t.path, ld, NULL), 2);
+    assert_int_equal(replay_run(t.path, st, NULL), 1);
+    assert_int_equal(replay_count(t.path, split, 3), 0); /* no upstream ESCR */
+    ld.escr = NB_ESCR_SAAT0;                             /* not the SDM's ESCR */
+    st.escr = NB_ESCR_SAAT1;
+    assert_int_equal(replay_run(t.path, ld, NULL), 0);
+    assert_int_equal(replay_run(t.path, st, NULL), 0);
+    ld.escr = NB_ESCR_SAAT1;
+    ld.vert = 2;                                         /* VERT stores, the load upstream */
+    assert_int_equal(replay_run(t.path, ld, NULL), 0);
+    ld.pebs_enable = UOP_TAG | 1u << 9;                  /* the MOB metric's bit */
+    ld.vert = 1;
+    assert_int_equal(replay_run(t.path, ld, NULL), 0);
     unlink(t.path);
 }
 
@@ -284,6 +524,35 @@ static void test_pebs_record(void **state)
     unlink(t.path);
 }
 
+/* PEBS on DTLB_store_miss_retired: three calls pushing to new pages, the
+ * first overflowing IQ_COUNTER4.  A call's tagged store-address uop
+ * retires a cycle before its store-data uop: the assist comes with the
+ * next tagged uop, the second call's, not with the rest of the first. */
+static void test_pebs_store_metric(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open_registers(&t);
+    for (uint64_t k = 0; k < 3; k++)
+        tb_insn(&t, 0x1000 * (k + 1), "\xe8\xfb\x0f\x00\x00", 5, TRACE_BRANCH_TAKEN,
+                0x1000 * (k + 2), TRACE_STORE, 0x200ff8 + 0x1000 * k, 8); /* call +0x1000 */
+    tb_plain(&t, 0x4000, ADD_EAX_1);
+    tb_close(&t);
+    struct model m;
+    model_open(&m);
+    set_up_ds(m.pmu);
+    assert_int_equal(nb_pmu_wrmsr(m.pmu, MSR_IA32_PEBS_ENABLE, 0x03000004), MSR_OK);
+    assert_int_equal(nb_pmu_wrmsr(m.pmu, MSR_PEBS_MATRIX_VERT, 2), MSR_OK);
+    assert_int_equal(nb_pmu_wrmsr(m.pmu, NB_COUNTER_BASE + 16, 0xffffffffff), MSR_OK);
+    program(m.pmu, "replay_event", "NBOGUS", NB_ESCR_CRU2, 0, 16, CCCR_OVF_PMI_T0);
+    model_run(&m, t.path, NULL);
+    assert_int_equal(sim_memory_read(&m.pmu->memory, 0x1014, 4), 0x2028); /* one record */
+    assert_int_equal(sim_memory_read(&m.pmu->memory, 0x2004, 4), 0x2000); /* the second call */
+    assert_int_equal(m.pmu->counter[16], 2); /* reset to 0, then the second and third */
+    msr_backend_destroy(m.backend);
+    unlink(t.path);
+}
+
 /* ---- IEBS: PMIs taken pmi_skid cycles after delivery */
 
 /* 60 adds; instr_retired overflows on the 10th: the PMI's sample. */
@@ -331,8 +600,15 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_front_end_tagging),
         cmocka_unit_test(test_execution_tagging),
-        cmocka_unit_test(test_replay_tagging),
+        cmocka_unit_test(test_execution_tagging_simd),
+        cmocka_unit_test(test_replay_cache_misses),
+        cmocka_unit_test(test_replay_dtlb_misses),
+        cmocka_unit_test(test_replay_mispredicted_branch),
+        cmocka_unit_test(test_replay_mob),
+        cmocka_unit_test(test_replay_upstream_cpl),
+        cmocka_unit_test(test_replay_splits),
         cmocka_unit_test(test_pebs_record),
+        cmocka_unit_test(test_pebs_store_metric),
         cmocka_unit_test(test_iebs_skid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,8 +1,11 @@
-/* nb_pmu_route() and nb_pmu_drive(), the detection ahead a timing model
- * uses, against nb_pmu_event(): two PMUs programmed alike, fed the same
- * random occurrences (one through its routes, the other as occurrences,
- * some cycles both ways at once), must report and count the same, with and
- * without Hyper-Threading (docs/semantics.md, "Per-cycle order"). */
+/* nb_pmu_route() and nb_pmu_tick_buses(), the detection ahead and the
+ * unreported cycle a timing model uses, against nb_pmu_event() and
+ * nb_pmu_tick(): two PMUs programmed alike, fed the same random
+ * occurrences (one through its routes onto buses, the other as
+ * occurrences, some cycles both ways at once), must count the same, with
+ * and without Hyper-Threading: counters, OVF flags, armed and delivered
+ * PMIs, edge histories, cascade starts (docs/semantics.md, "Per-cycle
+ * order"). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,12 +18,28 @@
 
 #include "pmu/netburst_events.h"
 #include "pmu/netburst_fields.h"
+#include "pmu/netburst_metrics.h"
 #include "pmu/netburst_msrs.h"
 #include "pmu/netburst_pmu.h"
 
 enum { CYCLES = 3000, MAX_OCCURRENCES = 6 };
 
 static struct nb_pmu listed, driven;
+static struct nb_buses buses;
+/* What the random runs exercised: counter overflows, PMIs delivered on
+ * the next increment, cascade starts, edge filters' edges. */
+static unsigned overflows, pmis, cascades, edges;
+
+/* Tallies what the reference PMU's last cycle did. */
+static void tally(const uint64_t cccr_before[NB_NUM_COUNTERS])
+{
+    for (int c = 0; c < NB_NUM_COUNTERS; c++) {
+        overflows += listed.last.overflow[c];
+        pmis += listed.last.pmi[c] != 0;
+        cascades += !(cccr_before[c] & CCCR_ENABLE) && (listed.cccr[c] & CCCR_ENABLE);
+        edges += (listed.cccr[c] & CCCR_EDGE) && listed.last.increment[c];
+    }
+}
 
 static void write_both(uint32_t msr, uint64_t value)
 {
@@ -46,19 +65,33 @@ static void program_escrs(int model, bool ht)
     }
 }
 
-/* Each counter counts from a random ESCR it can read, sometimes through
- * COMPARE with a threshold, COMPLEMENT or EDGE. */
-static void program_counters(bool ht)
+/* A random CCCR: it counts from a random ESCR it can read, sometimes
+ * through COMPARE with a threshold, COMPLEMENT or EDGE, sometimes with
+ * FORCE_OVF or OVF_PMI; a few wait for a cascade instead. */
+static uint64_t random_cccr(bool ht)
 {
-    for (int c = 0; c < NB_NUM_COUNTERS; c++) {
-        uint64_t cccr = CCCR_ENABLE | (uint64_t)(rand() % 8) << CCCR_ESCR_SELECT_SHIFT |
-                        (ht ? (uint64_t)(rand() % 4) << CCCR_ACTIVE_THREAD_SHIFT
-                            : CCCR_ACTIVE_THREAD_ANY);
-        if (rand() % 2)
-            cccr |= CCCR_COMPARE | (uint64_t)(rand() % 16) << CCCR_THRESHOLD_SHIFT |
-                    (rand() % 3 ? 0 : CCCR_COMPLEMENT) | (rand() % 3 ? 0 : CCCR_EDGE);
-        write_both(NB_CCCR_BASE + (uint32_t)c, cccr);
-    }
+    uint64_t cccr = (uint64_t)(rand() % 8) << CCCR_ESCR_SELECT_SHIFT |
+                    (ht ? (uint64_t)(rand() % 4) << CCCR_ACTIVE_THREAD_SHIFT
+                        : CCCR_ACTIVE_THREAD_ANY);
+    cccr |= rand() % 5 ? CCCR_ENABLE : CCCR_CASCADE;
+    if (rand() % 2)
+        cccr |= CCCR_COMPARE | (uint64_t)(rand() % 16) << CCCR_THRESHOLD_SHIFT |
+                (rand() % 3 ? 0 : CCCR_COMPLEMENT) | (rand() % 3 ? 0 : CCCR_EDGE);
+    if (rand() % 16 == 0)
+        cccr |= CCCR_FORCE_OVF;
+    if (rand() % 4 == 0)
+        cccr |= CCCR_OVF_PMI_T0 | (ht && rand() % 2 ? CCCR_OVF_PMI_T1 : 0);
+    return cccr;
+}
+
+/* A counter (re)programmed: its CCCR, and a value a few counts short of
+ * overflowing or anywhere. */
+static void program_counter(int c, bool ht)
+{
+    write_both(NB_CCCR_BASE + (uint32_t)c, random_cccr(ht));
+    uint64_t value = rand() % 2 ? PMU_COUNTER_MASK - (uint64_t)(rand() % 64)
+                                : (uint64_t)rand();
+    write_both(NB_COUNTER_BASE + (uint32_t)c, value);
 }
 
 /* Both PMUs' threads: active or not, at a random CPL. */
@@ -73,7 +106,7 @@ static void set_threads(bool ht)
 }
 
 /* One random occurrence: as an occurrence for `listed`; through its route
- * for `driven`, or as an occurrence there too. */
+ * onto the buses for `driven`, or as an occurrence there too. */
 static void occur(int model, bool ht)
 {
     int event;
@@ -88,15 +121,36 @@ static void occur(int model, bool ht)
         assert_true(nb_pmu_event(&driven, event, mask, thread, count));
         return;
     }
-    uint64_t route = nb_pmu_route(&driven, event, mask, driven.thread_context[thread]);
-    nb_pmu_drive(&driven, route, count);
+    nb_buses_add(&buses, nb_pmu_route(&driven, event, mask, driven.thread_context[thread]),
+                 count);
+}
+
+/* A handler takes each thread's pending PMI now and then (IEBS). */
+static void take_pmis(void)
+{
+    for (int t = 0; t < 2; t++) {
+        if (rand() % 4)
+            continue;
+        struct nb_pmi_sample a, b;
+        bool taken = nb_pmu_take_pmi(&listed, t, &a);
+        assert_int_equal(nb_pmu_take_pmi(&driven, t, &b), taken);
+        if (taken)
+            assert_int_equal(a.delivered, b.delivered);
+    }
 }
 
 static void check_same(void)
 {
-    assert_memory_equal(&listed.last, &driven.last, sizeof listed.last);
     assert_memory_equal(listed.counter, driven.counter, sizeof listed.counter);
     assert_memory_equal(listed.cccr, driven.cccr, sizeof listed.cccr);
+    assert_memory_equal(listed.pmi_armed, driven.pmi_armed, sizeof listed.pmi_armed);
+    assert_memory_equal(listed.edge_history, driven.edge_history, sizeof listed.edge_history);
+    assert_memory_equal(listed.pending, driven.pending, sizeof listed.pending);
+    assert_int_equal(listed.pebs_armed, driven.pebs_armed);
+    assert_int_equal(listed.last.pebs_pmi, driven.last.pebs_pmi);
+    assert_int_equal(listed.cycles, driven.cycles);
+    for (int c = 0; c < NB_NUM_COUNTERS; c++)
+        assert_int_equal(driven.armed >> c & 1, driven.pmi_armed[c] != 0);
 }
 
 static void run(int model, bool ht)
@@ -105,15 +159,27 @@ static void run(int model, bool ht)
     assert_true(nb_pmu_init(&listed, config));
     assert_true(nb_pmu_init(&driven, config));
     program_escrs(model, ht);
-    program_counters(ht);
+    if (rand() % 2)
+        write_both(MSR_IA32_PEBS_ENABLE, PEBS_ENABLE_PEBS);
+    for (int c = 0; c < NB_NUM_COUNTERS; c++)
+        program_counter(c, ht);
     for (int cycle = 0; cycle < CYCLES; cycle++) {
         if (rand() % 16 == 0)
             set_threads(ht);
+        if (rand() % 64 == 0)
+            program_counter(rand() % NB_NUM_COUNTERS, ht);
         for (int n = rand() % MAX_OCCURRENCES; n > 0; n--)
             occur(model, ht);
+        uint64_t cccr_before[NB_NUM_COUNTERS];
+        memcpy(cccr_before, listed.cccr, sizeof cccr_before);
         nb_pmu_tick(&listed);
-        nb_pmu_tick(&driven);
+        nb_pmu_tick_buses(&driven, &buses);
+        tally(cccr_before);
+        assert_int_equal(buses.driven, 0);
+        for (int e = 0; e < NB_NUM_ESCRS; e++)
+            assert_int_equal(buses.bus[e], 0);
         check_same();
+        take_pmis();
     }
     nb_pmu_fini(&listed);
     nb_pmu_fini(&driven);
@@ -129,6 +195,7 @@ static void test_routes_count_as_occurrences(void **state)
             run(models[m], false);
             run(models[m], true);
         }
+    assert_true(overflows > 100 && pmis > 100 && cascades > 10 && edges > 100);
 }
 
 /* A route is what the ESCRs count: an ESCR selecting another event, or
