@@ -22,6 +22,8 @@
 
 #include "pmu/msr.h"
 
+enum { NB_MAX_LOAD_MISSES = 64 }; /* the largest l1d_load_misses */
+
 struct nbm_config {
     char name[32];            /* the preset it started from */
     int model;                /* CPUID family 15 model: 0-4 or 6 */
@@ -47,6 +49,7 @@ struct nbm_config {
     uint32_t simd_integer_latency;
     /* Memory: */
     uint32_t l1d_size, l1d_ways, l1d_latency;   /* 64-byte lines */
+    uint32_t l1d_load_misses;                   /* L1 load misses outstanding at once */
     uint32_t dtlb_entries;                      /* fully associative */
     uint32_t l2_size, l2_ways, l2_latency;      /* 128-byte lines of two 64-byte sectors */
     uint32_t memory_latency;                    /* front-side bus read of a sector */
