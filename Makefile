@@ -60,7 +60,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB) | test-deps
 # hand-made traces.
 UNIT_HELPER_SRCS := tests/unit/model_trace.c
 MODEL_TRACE_TESTS := $(addprefix $(BUILD)/tests/,test_nb_model test_nb_model_ht \
-    test_nb_model_tagging test_p5_model)
+    test_nb_model_tagging test_nb_model_memory test_p5_model)
 $(MODEL_TRACE_TESTS): tests/unit/model_trace.c tests/unit/model_trace.h
 
 test-deps:

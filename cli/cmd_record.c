@@ -141,6 +141,21 @@ static bool check_trace(const char *path, const char *name, struct trace_end *en
     return ok;
 }
 
+/* The recorder's --pmutrace-program option: the program's path made
+ * absolute (from the working directory, symbolic links kept), which the
+ * trace header records so that `pmubench sample` finds the program from
+ * any directory; the program itself still gets the argv[0] it was given. */
+static void absolute_program_option(const char *program, char *option, size_t size)
+{
+    char cwd[PATH_MAX];
+    while (program[0] == '.' && program[1] == '/')
+        program += 2;
+    if (program[0] == '/' || !getcwd(cwd, sizeof cwd))
+        snprintf(option, size, "--pmutrace-program=%s", program);
+    else
+        snprintf(option, size, "--pmutrace-program=%s/%s", cwd, program);
+}
+
 static int print_env(void)
 {
     for (int i = 0; i < run_env_count; i++)
@@ -236,10 +251,12 @@ int cmd_record(int argc, char **argv)
 
     /* valgrind -q --tool=pmutrace --pmutrace-out=TEMP PROGRAM ARGS... */
     int n_args = argc - i - 1;
-    char **vg_argv = calloc((size_t)n_args + 8, sizeof *vg_argv);
+    char **vg_argv = calloc((size_t)n_args + 9, sizeof *vg_argv);
     char out_option[sizeof file.temp + 32], note_option[sizeof exec_note + 32];
+    char program_option[2 * PATH_MAX + 32];
     snprintf(out_option, sizeof out_option, "--pmutrace-out=%s", file.temp);
     snprintf(note_option, sizeof note_option, "--pmutrace-exec-note=%s", exec_note);
+    absolute_program_option(program, program_option, sizeof program_option);
     if (!vg_argv) {
         atomic_abort(&file);
         fprintf(stderr, "pmubench record: out of memory\n");
@@ -251,6 +268,7 @@ int cmd_record(int argc, char **argv)
     vg_argv[k++] = "--tool=pmutrace";
     vg_argv[k++] = out_option;
     vg_argv[k++] = note_option;
+    vg_argv[k++] = program_option;
     if (registers)
         vg_argv[k++] = "--pmutrace-registers=yes";
     vg_argv[k++] = program;

@@ -522,13 +522,11 @@ static int sample_trace(const struct sample_args *args, const struct nbm_config 
         msr_backend_destroy(backend);
         return 2;
     }
-    struct nbm_hooks hooks = {gate, &s};
-    struct nbm_sample_hook hook = {take_sample, &s};
+    struct nbm_hooks hooks = {.region = gate, .sample = take_sample, .context = &s};
     struct nbm_result result;
     memset(&result, 0, sizeof result);
     const char *traces[1] = {args->trace};
-    ok = nbm_simulate_sampling(traces, 1, config, backend, &hooks, &hook, &result, error,
-                               sizeof error);
+    ok = nbm_simulate(traces, 1, config, backend, &hooks, &result, error, sizeof error);
     if (ok && s.status != MSR_OK)
         snprintf(error, sizeof error, "an MSR access in a region or sample hook failed");
     if (ok && s.status == MSR_OK) {

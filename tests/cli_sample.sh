@@ -89,7 +89,7 @@ pebs eip=0x401026 <miss_load> eflags=0x202 eax=0x0 ebx=0x0 ecx=0x4 edx=0x0 esi=0
 pebs eip=0x401079 <spin+0x47> eflags=0x246 eax=0x0 ebx=0x0 ecx=0x0 edx=0x0 esi=0x402400 edi=0x0 ebp=0x0 esp=0x4024f8
 by-symbol 3 75.0% miss_load
 by-symbol 1 25.0% spin
-samples 4 instructions 3139 cycles 15568" "sample --pebs with symbols"
+samples 4 instructions 3139 cycles 15750" "sample --pebs with symbols"
 
     # The same program position-independent: valgrind loads it at a page
     # boundary, which the trace's run of the entry point's code gives;

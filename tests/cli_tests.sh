@@ -558,6 +558,13 @@ if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
     pmubench trace info --json "$tmp/true.trace" >"$tmp/cli.out" 2>&1
     if grep -q '"program": "/bin/true", "args": "", "recorder": "pmubench record (valgrind pmutrace)", "isa": 64' "$tmp/cli.out" &&
         grep -q '"end": "exited", "code": 0' "$tmp/cli.out"; then pass; else fail "record /bin/true: $(cat "$tmp/cli.out")"; fi
+    # The header names the program by its absolute path, whatever was typed
+    # (docs/traces.md, the header's "program").
+    cp /bin/true "$tmp/mytrue"
+    abs_build=$(cd "$build" && pwd) abs_tmp=$(cd "$tmp" && pwd)
+    (cd "$tmp" && $wrapper "$abs_build/pmubench" record -o rel.trace -- ./mytrue) >/dev/null 2>&1
+    if pmubench trace info --json "$tmp/rel.trace" | grep -q "\"program\": \"$abs_tmp/mytrue\", \"args\": \"\","; then
+        pass; else fail "record ./mytrue: the header's program is not $abs_tmp/mytrue"; fi
     pmubench record -o "$tmp/seven.trace" -- /bin/sh -c 'exit 7' >/dev/null 2>&1
     if [ $? -eq 7 ] && pmubench trace info --json "$tmp/seven.trace" | grep -q '"end": "exited", "code": 7'; then
         pass; else fail "record passes the exit status through"; fi

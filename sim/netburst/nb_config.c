@@ -18,7 +18,7 @@ static const struct nbm_config northwood = {
     .shift_latency = 4, .multiply_latency = 14, .divide_latency = 60,
     .fp_add_latency = 5, .fp_multiply_latency = 7, .fp_divide_latency = 38, .fp_move_latency = 6,
     .simd_integer_latency = 2,
-    .l1d_size = 8192, .l1d_ways = 4, .l1d_latency = 2, .dtlb_entries = 64,
+    .l1d_size = 8192, .l1d_ways = 4, .l1d_latency = 2, .l1d_load_misses = 4, .dtlb_entries = 64,
     .l2_size = 512 * 1024, .l2_ways = 8, .l2_latency = 7,
     .memory_latency = 200, .page_walk_latency = 20,
     .pmi_skid = 64,
@@ -28,18 +28,21 @@ struct preset {
     const char *name;
     const char *base;       /* the preset's own name in config.name */
     int model;
-    uint32_t l2_size, l1d_size, l1d_ways, l1d_latency, l2_latency, alloc_to_exec;
+    uint32_t l2_size, l1d_size, l1d_ways, l1d_latency, l1d_load_misses, l2_latency, alloc_to_exec;
+    uint32_t store_buffers;
 };
 
 static const struct preset presets[] = {
-    {"willamette", "willamette", 1, 256 * 1024, 8192, 4, 2, 7, 11},
-    {"willamette0", "willamette", 0, 256 * 1024, 8192, 4, 2, 7, 11},
-    {"northwood", "northwood", 2, 512 * 1024, 8192, 4, 2, 7, 11},
-    {"netburst", "northwood", 2, 512 * 1024, 8192, 4, 2, 7, 11},
+    {"willamette", "willamette", 1, 256 * 1024, 8192, 4, 2, 4, 7, 11, 24},
+    {"willamette0", "willamette", 0, 256 * 1024, 8192, 4, 2, 4, 7, 11, 24},
+    {"northwood", "northwood", 2, 512 * 1024, 8192, 4, 2, 4, 7, 11, 24},
+    {"netburst", "northwood", 2, 512 * 1024, 8192, 4, 2, 4, 7, 11, 24},
     /* Prescott: 31 stages, 11 more than Northwood (seed 000 3.2), put
-     * between allocation and execution; 16 KB 8-way L1 (seed 000 3.2). */
-    {"prescott", "prescott", 3, 1024 * 1024, 16384, 8, 4, 18, 22},
-    {"prescott4", "prescott", 4, 1024 * 1024, 16384, 8, 4, 18, 22},
+     * between allocation and execution; 16 KB 8-way L1 (seed 000 3.2);
+     * eight L1 load misses outstanding and 32 store buffers, not four and
+     * 24 (docs/netburst-model.md, "Parameters"). */
+    {"prescott", "prescott", 3, 1024 * 1024, 16384, 8, 4, 8, 18, 22, 32},
+    {"prescott4", "prescott", 4, 1024 * 1024, 16384, 8, 4, 8, 18, 22, 32},
 };
 
 bool nbm_config_preset(const char *name, struct nbm_config *config, char *error,
@@ -56,6 +59,8 @@ bool nbm_config_preset(const char *name, struct nbm_config *config, char *error,
         config->l1d_size = p->l1d_size;
         config->l1d_ways = p->l1d_ways;
         config->l1d_latency = p->l1d_latency;
+        config->l1d_load_misses = p->l1d_load_misses;
+        config->store_buffers = p->store_buffers;
         config->l2_latency = p->l2_latency;
         config->alloc_to_exec = p->alloc_to_exec;
         return true;
@@ -86,7 +91,8 @@ static const struct parameter parameters[] = {
     P(fp_add_latency, 1, 1000), P(fp_multiply_latency, 1, 1000),
     P(fp_divide_latency, 1, 1000), P(fp_move_latency, 1, 1000),
     P(simd_integer_latency, 1, 1000), P(l1d_size, 64, 1u << 30), P(l1d_ways, 1, 1024),
-    P(l1d_latency, 1, 1000), P(dtlb_entries, 1, 4096), P(l2_size, 128, 1u << 30),
+    P(l1d_latency, 1, 1000), P(l1d_load_misses, 1, NB_MAX_LOAD_MISSES),
+    P(dtlb_entries, 1, 4096), P(l2_size, 128, 1u << 30),
     P(l2_ways, 1, 1024), P(l2_latency, 0, 10000), P(memory_latency, 0, 100000),
     P(page_walk_latency, 0, 100000), P(pmi_skid, 0, 1000000),
 };

@@ -122,6 +122,9 @@ struct nb_machine {
     struct nb_unit units[NB_NUM_UNITS];
     uint32_t latency_half[NB_NUM_CLASSES], occupancy_half[NB_NUM_CLASSES];
     struct nb_cache l1d, dtlb, l2;   /* l2 state: enum nb_l2_state */
+    /* The L1's outstanding load misses, shared by the logical processors:
+     * the cycle each slot's miss has its data (nb_memory.c). */
+    uint64_t miss_busy_until[NB_MAX_LOAD_MISSES];
     struct nb_lp lp[2];
     int threads;                 /* logical processors simulated */
     struct nb_lp *cur;           /* the one whose instruction is being timed */

@@ -147,6 +147,35 @@ static const struct nb_store *older_store(const struct nb_machine *m,
     return NULL;
 }
 
+/* The miss slot free first: l1d_load_misses misses can be outstanding
+ * ("up to four outstanding load misses", Intel, "A Detailed Look Inside
+ * the Intel NetBurst Micro-Architecture of the Intel Pentium 4 Processor",
+ * 2000, p. 17; eight on Prescott).  A slot is taken in timing order, not
+ * cycle order: a miss timed after another never uses a slot before the
+ * other's data is back, even if it starts earlier. */
+static uint64_t *free_miss_slot(struct nb_machine *m)
+{
+    uint64_t *slot = &m->miss_busy_until[0];
+    for (uint32_t i = 1; i < m->config->l1d_load_misses; i++)
+        if (m->miss_busy_until[i] < *slot)
+            slot = &m->miss_busy_until[i];
+    return slot;
+}
+
+/* An L1 miss of `line` detected at `cycle`: it waits for a miss slot, then
+ * reads the L2; adds the L1 and L2 misses to *causes; the cycles from
+ * `cycle` to its data. */
+static uint32_t l1_miss(struct nb_machine *m, uint64_t line, uint64_t cycle, uint16_t *causes)
+{
+    uint64_t *slot = free_miss_slot(m);
+    uint64_t start = *slot > cycle ? *slot : cycle;
+    bool l2_hit = l2_lookup(m, line, start, false);
+    *causes |= NB_CAUSE_L1_MISS | (l2_hit ? 0 : NB_CAUSE_L2_MISS);
+    uint64_t data = start + l2_cycles(m, l2_hit);
+    *slot = data;
+    return (uint32_t)(data - cycle);
+}
+
 /* The L1 lines [first, last] for a load at `cycle`: the cycles beyond an L1
  * hit; adds the L1 and L2 misses to *causes. */
 static uint32_t l1_read(struct nb_machine *m, uint64_t first, uint64_t last, uint64_t cycle,
@@ -156,9 +185,7 @@ static uint32_t l1_read(struct nb_machine *m, uint64_t first, uint64_t last, uin
     for (uint64_t line = first; line <= last; line++) {
         if (nb_cache_find(&m->l1d, line ^ m->cur->line_tag) >= 0)
             continue;
-        bool l2_hit = l2_lookup(m, line, cycle, false);
-        *causes |= NB_CAUSE_L1_MISS | (l2_hit ? 0 : NB_CAUSE_L2_MISS);
-        uint32_t l2 = l2_cycles(m, l2_hit);
+        uint32_t l2 = l1_miss(m, line, cycle, causes);
         extra = l2 > extra ? l2 : extra;
         uint64_t evicted;
         bool had;

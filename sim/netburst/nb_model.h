@@ -22,6 +22,8 @@
 
 #include "pmu/msr.h"
 
+enum { NB_MAX_LOAD_MISSES = 64 }; /* the largest l1d_load_misses */
+
 struct nbm_config {
     char name[32];            /* the preset it started from */
     int model;                /* CPUID family 15 model: 0-4 or 6 */
@@ -47,6 +49,7 @@ struct nbm_config {
     uint32_t simd_integer_latency;
     /* Memory: */
     uint32_t l1d_size, l1d_ways, l1d_latency;   /* 64-byte lines */
+    uint32_t l1d_load_misses;                   /* L1 load misses outstanding at once */
     uint32_t dtlb_entries;                      /* fully associative */
     uint32_t l2_size, l2_ways, l2_latency;      /* 128-byte lines of two 64-byte sectors */
     uint32_t memory_latency;                    /* front-side bus read of a sector */
@@ -72,20 +75,18 @@ bool nbm_config_set(struct nbm_config *config, const char *name, const char *val
  * one-line error naming the parameter.  nbm_simulate() checks too. */
 bool nbm_config_check(const struct nbm_config *config, char *error, size_t error_size);
 
-/* Region markers in the trace.  Each marker drains the pipeline first, so
- * every event of the instructions before it has been counted. */
+/* The caller's view of a run; each callback may be NULL (initialise by
+ * name: `{.region = f, .context = c}`).
+ * - `region`: a region marker in a trace.  Each marker drains the pipeline
+ *   first, so every event of the instructions before it has been counted.
+ * - `sample`: a PMI the model takes (IEBS), pmi_skid cycles after its
+ *   delivery, with the cycle that delivered it (the bench's `@C pmi`), the
+ *   thread's last retired EIP then, and whether it was PEBS's
+ *   interrupt-threshold PMI (the precise EIPs are then in the PEBS buffer).
+ * Both may program the PMU through the backend (a sampler reloads its
+ * counter). */
 struct nbm_hooks {
     void (*region)(void *context, int thread, bool begin, uint32_t region);
-    void *context;
-};
-
-/* IEBS samples: `sample` is called for each PMI the model takes, pmi_skid
- * cycles after its delivery, with the cycle that delivered it (the
- * bench's `@C pmi`), the thread's last retired EIP then, and whether it
- * was PEBS's interrupt-threshold PMI (the precise EIPs are then in the
- * PEBS buffer).  Kept apart from nbm_hooks so that callers initialising
- * that positionally are unchanged. */
-struct nbm_sample_hook {
     void (*sample)(void *context, int thread, uint64_t cycle, uint64_t eip, bool precise);
     void *context;
 };
@@ -107,11 +108,5 @@ struct nbm_result {
 bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_config *config,
                   struct msr_backend *backend, const struct nbm_hooks *hooks,
                   struct nbm_result *result, char *error, size_t error_size);
-
-/* nbm_simulate with IEBS samples reported to `sample` (may be NULL). */
-bool nbm_simulate_sampling(const char *const traces[], int n_traces,
-                           const struct nbm_config *config, struct msr_backend *backend,
-                           const struct nbm_hooks *hooks, const struct nbm_sample_hook *sample,
-                           struct nbm_result *result, char *error, size_t error_size);
 
 #endif

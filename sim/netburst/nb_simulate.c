@@ -222,15 +222,6 @@ bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_con
                   struct msr_backend *backend, const struct nbm_hooks *hooks,
                   struct nbm_result *result, char *error, size_t error_size)
 {
-    return nbm_simulate_sampling(traces, n_traces, config, backend, hooks, NULL, result, error,
-                                 error_size);
-}
-
-bool nbm_simulate_sampling(const char *const traces[], int n_traces,
-                           const struct nbm_config *config, struct msr_backend *backend,
-                           const struct nbm_hooks *hooks, const struct nbm_sample_hook *sample,
-                           struct nbm_result *result, char *error, size_t error_size)
-{
     memset(result, 0, sizeof *result);
     struct nb_pmu *pmu;
     if (!check_arguments(n_traces, config, backend, &pmu, error, error_size))
@@ -244,9 +235,9 @@ bool nbm_simulate_sampling(const char *const traces[], int n_traces,
                         .error_size = error_size};
     bool ok = nb_machine_init(&run->machine, config, pmu, n_traces, result);
     run->machine.events.pmi_skid = config->pmi_skid;
-    if (sample) {
-        run->machine.events.sample = sample->sample;
-        run->machine.events.context = sample->context;
+    if (hooks) {
+        run->machine.events.sample = hooks->sample;
+        run->machine.events.context = hooks->context;
     }
     if (!ok)
         snprintf(error, error_size, "%s: out of memory for the model", traces[0]);

@@ -79,7 +79,7 @@ static bool run_model(const char *const traces[], int n_traces, const struct sta
         *totals = (struct stat_totals){{result.instructions, 0}, result.cycles, gate->entries};
         return ok;
     }
-    struct nbm_hooks hooks = {gate_netburst_region, gate};
+    struct nbm_hooks hooks = {.region = gate_netburst_region, .context = gate};
     struct nbm_result result;
     memset(&result, 0, sizeof result);
     bool ok = nbm_simulate(traces, n_traces, &model->netburst, backend, &hooks, &result, error,

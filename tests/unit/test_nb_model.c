@@ -520,7 +520,7 @@ static void test_region_hooks(void **state)
     struct nb_pmu *pmu = nb_backend_pmu(backend);
     assert_int_equal(nb_pmu_wrmsr(pmu, 0x3b8, 0x0400020c), MSR_OK);
     struct regions regions = {pmu, 0};
-    struct nbm_hooks hooks = {on_region, &regions};
+    struct nbm_hooks hooks = {.region = on_region, .context = &regions};
     struct nbm_result result;
     const char *traces[] = {t.path};
     if (!nbm_simulate(traces, 1, &config, backend, &hooks, &result, error, sizeof error))

@@ -46,6 +46,11 @@ static void test_presets(void **state)
     assert_int_equal(n.rob, 126);
     assert_int_equal(n.load_buffers, 48);
     assert_int_equal(n.store_buffers, 24);
+    assert_int_equal(p.store_buffers, 32);
+    assert_int_equal(w.l1d_load_misses, 4);
+    assert_int_equal(n.l1d_load_misses, 4);
+    assert_int_equal(p.l1d_load_misses, 8);
+    assert_int_equal(p4.l1d_load_misses, 8);
     assert_int_equal(n.fp_add_latency, 5);
     assert_int_equal(n.dtlb_entries, 64);
     assert_string_equal(w0.name, "willamette");
@@ -107,6 +112,10 @@ static void test_set_errors(void **state)
     expect_set_error("rob", "", "parameter 'rob': expected a whole number from 1 to 4096, got ''");
     expect_set_error("l1d_latency", "12x",
                      "parameter 'l1d_latency': expected a whole number from 1 to 1000, got '12x'");
+    expect_set_error("l1d_load_misses", "0",
+                     "parameter 'l1d_load_misses': expected a whole number from 1 to 64, got '0'");
+    expect_set_error("l1d_load_misses", "65",
+                     "parameter 'l1d_load_misses': expected a whole number from 1 to 64, got '65'");
     expect_set_error("model", "5", "parameter 'model': expected a CPUID model 0-4 or 6, got '5'");
 }
 

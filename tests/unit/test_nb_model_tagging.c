@@ -83,12 +83,11 @@ static void model_open(struct model *m)
     m->pmu = nb_backend_pmu(m->backend);
 }
 
-static void model_run(struct model *m, const char *path, const struct nbm_sample_hook *hook)
+static void model_run(struct model *m, const char *path, const struct nbm_hooks *hooks)
 {
     char error[512];
     const char *traces[] = {path};
-    if (!nbm_simulate_sampling(traces, 1, &m->config, m->backend, NULL, hook, &m->result, error,
-                               sizeof error))
+    if (!nbm_simulate(traces, 1, &m->config, m->backend, hooks, &m->result, error, sizeof error))
         fail_msg("%s", error);
 }
 
@@ -503,7 +502,7 @@ static void test_pebs_record(void **state)
     program(m.pmu, "replay_event", "NBOGUS", NB_ESCR_CRU2, 0, 16, CCCR_OVF_PMI_T0);
     m.config.pmi_skid = 0;
     struct samples s = {0};
-    struct nbm_sample_hook hook = {on_sample, &s};
+    struct nbm_hooks hook = {.sample = on_sample, .context = &s};
     model_run(&m, t.path, &hook);
     const struct sim_memory *mem = &m.pmu->memory;
     assert_int_equal(sim_memory_read(mem, 0x1014, 4), 0x2028); /* one record */
@@ -564,7 +563,7 @@ static struct samples iebs_sample(const char *path, uint32_t skid)
     assert_int_equal(nb_pmu_wrmsr(m.pmu, NB_COUNTER_BASE + 12, 0xffffffffffull - 9), MSR_OK);
     program(m.pmu, "instr_retired", "NBOGUSNTAG", NB_ESCR_CRU0, 0, 12, CCCR_OVF_PMI_T0);
     struct samples s = {0};
-    struct nbm_sample_hook hook = {on_sample, &s};
+    struct nbm_hooks hook = {.sample = on_sample, .context = &s};
     model_run(&m, path, &hook);
     uint64_t since;
     assert_false(nb_pmu_pending_pmi(m.pmu, 0, &since)); /* taken */

@@ -144,6 +144,7 @@ static Bool starts_with(const HChar *s, const HChar *prefix)
 
 static const HChar *clo_out = NULL;
 static const HChar *clo_exec_note = NULL;
+static const HChar *clo_program = NULL;
 static Bool clo_keep_env = False;
 static Bool clo_registers = False;
 static Int out_fd = -1;
@@ -1022,6 +1023,7 @@ static Bool pt_process_option(const HChar *arg)
 {
     if VG_STR_CLO (arg, "--pmutrace-out", clo_out) {
     } else if VG_STR_CLO (arg, "--pmutrace-exec-note", clo_exec_note) {
+    } else if VG_STR_CLO (arg, "--pmutrace-program", clo_program) {
     } else if VG_BOOL_CLO (arg, "--pmutrace-keep-env", clo_keep_env) {
     } else if VG_BOOL_CLO (arg, "--pmutrace-registers", clo_registers) {
     } else
@@ -1037,7 +1039,9 @@ static void pt_print_usage(void)
                 "    --pmutrace-registers=no|yes  record the general registers and flags\n"
                 "                              after every instruction [no]\n"
                 "    --pmutrace-exec-note=FILE  create FILE when the program calls execve\n"
-                "                              (the trace ends there) [none]\n");
+                "                              (the trace ends there) [none]\n"
+                "    --pmutrace-program=PATH   the program's path for the trace header\n"
+                "                              [the path valgrind was given]\n");
 }
 
 static void pt_print_debug_usage(void)
@@ -1085,7 +1089,9 @@ static void pt_post_clo_init(void)
         put_byte((UChar)TRACE_MAGIC[i]);
     put_varint(PT_VERSION);
     put_varint((PT_ISA64 ? TRACE_FLAG_ISA64 : 0) | (clo_registers ? TRACE_FLAG_REGISTERS : 0));
-    const HChar *exe = VG_(args_the_exename) ? VG_(args_the_exename) : "";
+    const HChar *exe = clo_program                ? clo_program
+                       : VG_(args_the_exename) ? VG_(args_the_exename)
+                                               : "";
     put_text(exe, VG_(strlen)(exe));
     /* The arguments, separated by single spaces (cut at 4095 bytes). */
     HChar args[PT_MAX_TEXT + 1];
