@@ -112,7 +112,7 @@ pebs eip=0x401026 <miss_load> eflags=0x206 eax=0x0 ebx=0x0 ecx=0xc edx=0x0 esi=0
 pebs eip=0x401026 <miss_load> eflags=0x202 eax=0x0 ebx=0x0 ecx=0x8 edx=0x0 esi=0x402200 edi=0x0 ebp=0x0 esp=0x4024f8
 pebs eip=0x401026 <miss_load> eflags=0x202 eax=0x0 ebx=0x0 ecx=0x4 edx=0x0 esi=0x402300 edi=0x0 ebp=0x0 esp=0x4024f8
 by-symbol 3 100.0% miss_load
-samples 3 instructions 3139 cycles 15568" "sample --pebs 2ndL_cache_load_miss_retired"
+samples 3 instructions 3139 cycles 15750" "sample --pebs 2ndL_cache_load_miss_retired"
 
     # IEBS: every 1000 cycles; the model samples the LOOP at spin+0x5 each
     # time (the cycles are the timing model's, not checked here).
