@@ -13,8 +13,9 @@
 enum { MAX_PENDING = TRACE_MAX_MARKERS + 1 };
 
 /* Records are read into a ring and handed out in place (trace_next()):
- * the pending ones, the one returned last and the one before it, which a
- * caller may still hold. */
+ * the pending ones (the common records are read ahead in batches), the
+ * one returned last and the one before it, which a caller may still
+ * hold. */
 enum { RING_SIZE = 32 };
 _Static_assert(RING_SIZE >= MAX_PENDING + 2, "the ring holds the pending and the held records");
 
@@ -116,23 +117,33 @@ static size_t get_block(struct trace_reader *r, void *out, size_t n)
     return done;
 }
 
-/* A varint wholly inside the buffer, decoded without per-byte checks; false
- * (nothing consumed) when it may not be: the careful path then decides. */
-static inline bool get_varint_fast(struct trace_reader *r, uint64_t *value)
+/* Decodes a varint of at most 9 bytes at `p` (10 bytes readable); its
+ * length, or 0 for a longer one (the careful path checks the limit). */
+static inline size_t decode_varint(const uint8_t *p, uint64_t *value)
 {
-    const uint8_t *p = r->buffer + r->buffer_pos;
-    if (r->buffer_fill - r->buffer_pos < 10)
-        return false;
     uint64_t v = 0;
     for (int i = 0; i < 9; i++) {
         v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
         if (!(p[i] & 0x80)) {
-            r->buffer_pos += (size_t)i + 1;
             *value = v;
-            return true;
+            return (size_t)i + 1;
         }
     }
-    return false; /* ten bytes or more: the careful path checks the limit */
+    return 0;
+}
+
+/* Bytes that hold any varint the fast paths decode. */
+enum { VARINT_ROOM = 10 };
+
+/* A varint wholly inside the buffer, decoded without per-byte checks; false
+ * (nothing consumed) when it may not be: the careful path then decides. */
+static inline bool get_varint_fast(struct trace_reader *r, uint64_t *value)
+{
+    if (r->buffer_fill - r->buffer_pos < VARINT_ROOM)
+        return false;
+    size_t used = decode_varint(r->buffer + r->buffer_pos, value);
+    r->buffer_pos += used;
+    return used != 0;
 }
 
 static bool get_varint_slow(struct trace_reader *r, uint64_t *value, const char *expected)
@@ -297,8 +308,8 @@ static inline bool read_bytes(struct trace_reader *r, struct trace_insn *insn, b
     return true;
 }
 
-static inline bool read_insn(struct trace_reader *r, uint8_t tag, enum trace_branch branch,
-                      struct trace_insn *insn)
+static bool read_insn(struct trace_reader *r, uint8_t tag, enum trace_branch branch,
+                     struct trace_insn *insn)
 {
     insn->length = tag & TAG_LENGTH_MASK;
     if (insn->length == 0)
@@ -451,75 +462,154 @@ static bool read_stored(struct trace_reader *r, struct trace_record *rec)
     }
 }
 
-/* The common records, inline: an instruction, after a branch marker or
- * not.  Anything else, or too near the end of the buffer, is read_stored()'s. */
-static inline bool read_record(struct trace_reader *r, struct trace_record *rec)
-{
-    if (r->buffer_fill - r->buffer_pos < 2)
-        return read_stored(r, rec);
-    const uint8_t *p = r->buffer + r->buffer_pos;
-    bool marked = p[0] == CONTROL_BRANCH_TAKEN || p[0] == CONTROL_BRANCH_NOT_TAKEN;
-    uint8_t tag = p[marked];
-    if (tag & TAG_CONTROL)
-        return read_stored(r, rec);
-    enum trace_branch branch = !marked                        ? TRACE_NOT_BRANCH
-                               : p[0] == CONTROL_BRANCH_TAKEN ? TRACE_BRANCH_TAKEN
-                                                              : TRACE_BRANCH_NOT_TAKEN;
-    r->buffer_pos += 1 + (size_t)marked;
-    rec->kind = TRACE_RECORD_INSN;
-    return read_insn(r, tag, branch, &rec->insn);
-}
-
 static struct trace_record *ring_slot(struct trace_reader *r, uint64_t n)
 {
     return &r->ring[n % RING_SIZE];
 }
 
-/* Reads the next stored record into the ring: the one place records are
- * read, so that the common ones are read in one call. */
+/* Reads the next stored record into the ring, carefully. */
 static bool read_into_ring(struct trace_reader *r)
 {
-    if (!read_record(r, ring_slot(r, r->records_read)))
+    if (!read_stored(r, ring_slot(r, r->records_read)))
         return false;
     r->records_read++;
     return true;
 }
 
-/* A taken branch's target is the next instruction: read ahead to it,
- * keeping region markers in between for later. */
-static bool find_target(struct trace_reader *r, struct trace_insn *branch)
+/* ---- the fast path: the common records decoded in a batch */
+
+/* Bytes a common record's tag and address take at most: a branch marker,
+ * the tag, the address delta. */
+enum { COMMON_HEAD_ROOM = 2 + VARINT_ROOM };
+/* ... and each of its data accesses: the kind and size byte, the address. */
+enum { COMMON_ACCESS_ROOM = 1 + VARINT_ROOM };
+
+/* The data accesses of a common record from `p` (before `end`), into
+ * `insn` with r->last_access in *last_access; NULL when anything is
+ * unusual (the careful path then reads the record and judges it). */
+static const uint8_t *decode_common_accesses(const uint8_t *p, const uint8_t *end,
+                                             struct trace_insn *insn, uint64_t *last_access)
 {
-    while (!r->ended) {
-        if (r->records_read - r->records_returned == MAX_PENDING)
-            return fail(r, "more than %d region markers after a branch", TRACE_MAX_MARKERS);
-        if (!read_into_ring(r))
+    uint64_t n;
+    size_t used = end - p >= VARINT_ROOM ? decode_varint(p, &n) : 0;
+    if (!used || n == 0 || n > TRACE_MAX_ACCESSES)
+        return NULL;
+    p += used;
+    insn->n_accesses = (int)n;
+    for (int i = 0; i < insn->n_accesses; i++) {
+        struct trace_access *a = &insn->accesses[i];
+        uint64_t delta;
+        if (end - p < COMMON_ACCESS_ROOM || (p[0] & 3) == 0 || (p[0] >> 2) == 0 ||
+            (p[0] >> 2) == ACCESS_SIZE_ESCAPE || !(used = decode_varint(p + 1, &delta)))
+            return NULL;
+        a->kind = (enum trace_access_kind)(p[0] & 3);
+        a->size = p[0] >> 2;
+        *last_access += (uint64_t)unzigzag(delta);
+        a->address = *last_access;
+        p += 1 + used;
+    }
+    return p;
+}
+
+/* A common record, decoded in place: an instruction whose code bytes are
+ * cached (not stored), after a branch marker or not.  False, with nothing
+ * consumed, for anything else: the careful path reads that. */
+static inline bool read_common(struct trace_reader *r, struct trace_record *rec)
+{
+    const uint8_t *p = r->buffer + r->buffer_pos, *end = r->buffer + r->buffer_fill;
+    if (end - p < COMMON_HEAD_ROOM)
+        return false;
+    bool marked = p[0] == CONTROL_BRANCH_TAKEN || p[0] == CONTROL_BRANCH_NOT_TAKEN;
+    uint8_t tag = p[marked];
+    if ((tag & (TAG_CONTROL | TAG_BYTES)) || !(tag & TAG_LENGTH_MASK))
+        return false;
+    struct trace_insn *insn = &rec->insn;
+    insn->branch = !marked                        ? TRACE_NOT_BRANCH
+                   : p[0] == CONTROL_BRANCH_TAKEN ? TRACE_BRANCH_TAKEN
+                                                  : TRACE_BRANCH_NOT_TAKEN;
+    p += 1 + marked;
+    insn->address = r->next_address;
+    if (tag & TAG_JUMP) {
+        uint64_t delta;
+        size_t used = decode_varint(p, &delta);
+        if (!used)
             return false;
-        const struct trace_record *next = ring_slot(r, r->records_read - 1);
+        insn->address += (uint64_t)unzigzag(delta);
+        p += used;
+    }
+    uint64_t last_access = r->last_access;
+    insn->n_accesses = 0;
+    if ((tag & TAG_ACCESSES) && !(p = decode_common_accesses(p, end, insn, &last_access)))
+        return false;
+    insn->length = tag & TAG_LENGTH_MASK;
+    insn->thread = r->thread;
+    insn->cpl = r->cpl;
+    insn->target = 0;
+    insn->has_registers = false;
+    read_bytes(r, insn, false);
+    rec->kind = TRACE_RECORD_INSN;
+    r->buffer_pos = (size_t)(p - r->buffer);
+    r->last_access = last_access;
+    r->next_address = insn->address + insn->length;
+    r->instructions++;
+    return true;
+}
+
+/* Reads ahead the common records that follow into the ring, up to the
+ * slot of record `held`, which the caller may still hold, and the ones
+ * after it. */
+static void read_common_records(struct trace_reader *r, uint64_t held)
+{
+    uint64_t limit = held + RING_SIZE;
+    while (r->records_read < limit && read_common(r, ring_slot(r, r->records_read)))
+        r->records_read++;
+}
+
+/* A taken branch's target is the next instruction: the first one read
+ * after it, reading ahead when there is none yet (region markers in
+ * between wait in the ring).  Out of line, like read_ahead(), so that
+ * trace_next() stays small. */
+__attribute__((noinline)) static bool find_target(struct trace_reader *r, uint64_t branch_index,
+                                                  struct trace_insn *branch)
+{
+    for (uint64_t n = branch_index + 1;; n++) {
+        if (n == r->records_read) {
+            if (r->ended)
+                return true; /* the trace ended on the branch: no target */
+            if (n - branch_index - 1 == MAX_PENDING)
+                return fail(r, "more than %d region markers after a branch", TRACE_MAX_MARKERS);
+            read_common_records(r, branch_index - 1);
+            if (n == r->records_read && !read_into_ring(r))
+                return false;
+        }
+        const struct trace_record *next = ring_slot(r, n);
         if (next->kind == TRACE_RECORD_INSN) {
             branch->target = next->insn.address;
             return true;
         }
     }
-    return true; /* the trace ended on the branch: no target */
+}
+
+/* Records into the empty ring: the common ones that follow, or the next
+ * one read carefully. */
+__attribute__((noinline)) static bool read_ahead(struct trace_reader *r)
+{
+    if (r->ended)
+        return fail(r, "read past the END record");
+    read_common_records(r, r->records_returned - 1);
+    return r->records_returned != r->records_read || read_into_ring(r);
 }
 
 enum trace_status trace_next(struct trace_reader *r, const struct trace_record **record)
 {
-    if (r->failed)
+    if (r->failed || (r->records_returned == r->records_read && !read_ahead(r)))
         return TRACE_ERROR;
-    if (r->records_returned == r->records_read) {
-        if (r->ended) {
-            fail(r, "read past the END record");
-            return TRACE_ERROR;
-        }
-        if (!read_into_ring(r))
-            return TRACE_ERROR;
-    }
-    struct trace_record *rec = ring_slot(r, r->records_returned++);
-    /* A taken branch read ahead by find_target() still lacks its target
-     * (0: no user-mode code sits at address 0). */
+    uint64_t index = r->records_returned++;
+    struct trace_record *rec = ring_slot(r, index);
+    /* A taken branch's target waits for the next instruction (0: no
+     * user-mode code sits at address 0). */
     bool taken = rec->kind == TRACE_RECORD_INSN && rec->insn.branch == TRACE_BRANCH_TAKEN;
-    if (taken && rec->insn.target == 0 && !find_target(r, &rec->insn))
+    if (taken && rec->insn.target == 0 && !find_target(r, index, &rec->insn))
         return TRACE_ERROR;
     *record = rec;
     return TRACE_OK;

@@ -86,21 +86,12 @@ static bool is_misaligned(uint64_t address, uint32_t size)
     return (address & (boundary - 1)) + size > boundary;
 }
 
-struct reference {
-    uint64_t address;
-    uint32_t size;
-    bool write;
-    bool misaligned;
-    bool fst;
-};
-
-/* The data TLB for each page the reference touches; true on a miss. */
-static bool data_tlb(struct p5_machine *m, const struct reference *r)
+/* The data TLB for each page of [first, last]; true on a miss. */
+static bool data_tlb(struct p5_machine *m, uint64_t first, uint64_t last)
 {
     unsigned shift = m->dtlb.block_shift;
     bool missed = false;
-    for (uint64_t page = r->address >> shift; page <= (r->address + r->size - 1) >> shift;
-         page++)
+    for (uint64_t page = first >> shift, end = last >> shift; page <= end; page++)
         if (tlb_miss(&m->dtlb, page << shift)) {
             p5_event(m, EV_DATA_TLB_MISS, 1);
             missed = true;
@@ -154,19 +145,33 @@ static bool write_line(struct p5_machine *m, uint64_t address, struct p5_stalls 
     return slot < 0;
 }
 
+/* The data cache for each line of [first, last]; true on a miss.
+ * *hit_m_or_e: a write hit a line in the E or M state. */
+static bool data_lines(struct p5_machine *m, uint64_t first, uint64_t last, bool write,
+                       struct p5_stalls *stalls, bool *hit_m_or_e)
+{
+    unsigned shift = m->dcache.block_shift;
+    bool missed = false;
+    for (uint64_t line = first >> shift, end = last >> shift; line <= end; line++)
+        missed |= write ? write_line(m, line << shift, stalls, hit_m_or_e)
+                        : read_line(m, line << shift, stalls);
+    return missed;
+}
+
 static void count_twice_if(struct p5_machine *m, bool twice, unsigned code, unsigned sum_code)
 {
     p5_event(m, code, twice ? 2 : 1);
     p5_event(m, sum_code, twice ? 2 : 1);
 }
 
-static void misaligned_penalty(struct p5_machine *m, const struct reference *r, bool tlb_missed,
+/* A reference's misaligned penalty: its stall clocks, and the event. */
+static void misaligned_penalty(struct p5_machine *m, bool write, bool fst, bool tlb_missed,
                                struct p5_stalls *stalls)
 {
     uint32_t penalty = m->config->misaligned_penalty;
-    bool fst_twice = r->fst && r->write && p5_erratum_on(m, P5_ERRATUM_FST_MISALIGNED_TWICE);
+    bool fst_twice = fst && write && p5_erratum_on(m, P5_ERRATUM_FST_MISALIGNED_TWICE);
     p5_event(m, EV_MISALIGNED, fst_twice ? 2 : 1);
-    if (r->write) {
+    if (write) {
         stalls->other += penalty;
         return;
     }
@@ -178,56 +183,60 @@ static void misaligned_penalty(struct p5_machine *m, const struct reference *r, 
     stalls->other += penalty - counted;
 }
 
-static void data_reference(struct p5_machine *m, const struct reference *r,
-                           struct p5_stalls *stalls)
+/* One read or write of at most 8 bytes (data_access() splits wider ones);
+ * `fst`: by an FST/FSTP. */
+static void data_reference(struct p5_machine *m, uint64_t address, uint32_t size, bool write,
+                           bool fst, struct p5_stalls *stalls)
 {
-    bool double_access = r->misaligned && p5_erratum_on(m, P5_ERRATUM_MISALIGNED_DOUBLE_ACCESS);
-    count_twice_if(m, double_access, r->write ? EV_DATA_WRITE : EV_DATA_READ,
-                   EV_DATA_READ_OR_WRITE);
-    bool tlb_missed = data_tlb(m, r);
+    uint64_t last = address + size - 1;
+    bool misaligned = is_misaligned(address, size);
+    bool double_access = misaligned && p5_erratum_on(m, P5_ERRATUM_MISALIGNED_DOUBLE_ACCESS);
+    count_twice_if(m, double_access, write ? EV_DATA_WRITE : EV_DATA_READ, EV_DATA_READ_OR_WRITE);
+    bool tlb_missed = data_tlb(m, address, last);
     if (tlb_missed)
-        *(r->write ? &stalls->other : &stalls->read) += m->config->tlb_miss_penalty;
+        *(write ? &stalls->other : &stalls->read) += m->config->tlb_miss_penalty;
 
-    unsigned shift = m->dcache.block_shift;
-    bool missed = false, hit_m_or_e = false;
-    for (uint64_t line = r->address >> shift; line <= (r->address + r->size - 1) >> shift;
-         line++)
-        missed |= r->write ? write_line(m, line << shift, stalls, &hit_m_or_e)
-                           : read_line(m, line << shift, stalls);
-    if (missed)
-        count_twice_if(m, r->misaligned && p5_erratum_on(m, P5_ERRATUM_MISALIGNED_DOUBLE_MISS),
-                       r->write ? EV_DATA_WRITE_MISS : EV_DATA_READ_MISS, EV_DATA_MISS);
+    bool hit_m_or_e = false;
+    if (data_lines(m, address, last, write, stalls, &hit_m_or_e))
+        count_twice_if(m, misaligned && p5_erratum_on(m, P5_ERRATUM_MISALIGNED_DOUBLE_MISS),
+                       write ? EV_DATA_WRITE_MISS : EV_DATA_READ_MISS, EV_DATA_MISS);
     else if (hit_m_or_e)
         p5_event(m, EV_WRITE_HIT_M_OR_E, 1);
-    if (r->misaligned)
-        misaligned_penalty(m, r, tlb_missed, stalls);
+    if (misaligned)
+        misaligned_penalty(m, write, fst, tlb_missed, stalls);
+}
+
+/* The references of `size` bytes (at most 8) at `address`: a modify is a
+ * read, then a write. */
+static void data_references(struct p5_machine *m, enum trace_access_kind kind, uint64_t address,
+                            uint32_t size, bool fst, struct p5_stalls *stalls)
+{
+    if (kind & TRACE_LOAD)
+        data_reference(m, address, size, false, fst, stalls);
+    if (kind & TRACE_STORE)
+        data_reference(m, address, size, true, fst, stalls);
 }
 
 /* An access split into the P5's widest, 8 bytes (a 10-byte x87 access is
- * 8 + 2, seed L1455); a modify is a read, then a write. */
+ * 8 + 2, seed L1455). */
 static void data_access(struct p5_machine *m, const struct p5_slot *slot,
                         const struct trace_access *a, struct p5_stalls *stalls)
 {
+    bool fst = slot->op->fst;
+    if (a->size <= WIDEST_ACCESS) {
+        data_references(m, a->kind, a->address, a->size, fst, stalls);
+        return;
+    }
     for (uint32_t offset = 0; offset < a->size; offset += WIDEST_ACCESS) {
-        struct reference r = {
-            .address = a->address + offset,
-            .size = a->size - offset < WIDEST_ACCESS ? a->size - offset : WIDEST_ACCESS,
-            .fst = slot->op->fst,
-        };
-        r.misaligned = is_misaligned(r.address, r.size);
-        if (a->kind & TRACE_LOAD) {
-            r.write = false;
-            data_reference(m, &r, stalls);
-        }
-        if (a->kind & TRACE_STORE) {
-            r.write = true;
-            data_reference(m, &r, stalls);
-        }
+        uint32_t left = a->size - offset;
+        data_references(m, a->kind, a->address + offset,
+                        left < WIDEST_ACCESS ? left : WIDEST_ACCESS, fst, stalls);
     }
 }
 
 void p5_data_accesses(struct p5_machine *m, const struct p5_slot *slot, struct p5_stalls *stalls)
 {
-    for (int i = 0; i < slot->insn->n_accesses; i++)
-        data_access(m, slot, &slot->insn->accesses[i], stalls);
+    const struct trace_insn *insn = slot->insn;
+    for (int i = 0; i < insn->n_accesses; i++)
+        data_access(m, slot, &insn->accesses[i], stalls);
 }
