@@ -18,23 +18,50 @@ CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 LIB := $(BUILD)/libpmubench.a
 BIN := $(BUILD)/pmubench
-NEED := sh tools/need-packages.sh
 # The x86 decoder builds on capstone (docs/isa.md).
 LIBS := -lcapstone
 
 .DEFAULT_GOAL := all
+
+# ---- What each goal needs.  tools/need.sh tries each capability (links a
+# program, runs a tool) and installs the Debian packages of the missing ones
+# before anything is built (as a non-root user it prints the apt-get line
+# and make stops).  M32=no builds without 32-bit programs (no gcc-multilib):
+# the recorder's x86 tool, the wc study and the paper's programs are then
+# 64-bit.
+M32 ?= yes
+NEEDS_all := capstone valgrind $(if $(filter no,$(M32)),,m32)
+NEEDS_demo := $(NEEDS_all)
+NEEDS_paper := $(NEEDS_all)
+NEEDS_check := $(NEEDS_all) cmocka libpfm4 objdump clang
+NEEDS_coverage := $(NEEDS_check)
+NEEDS_bench := $(NEEDS_check) time
+NEEDS_asan := $(NEEDS_check) asan
+NEEDS_memcheck := $(NEEDS_check)
+NEEDS_fuzz := capstone clang fuzzer
+NEEDS_clean :=
+NEEDS_demo-pmu := capstone
+needs_of = $(if $(filter undefined,$(origin NEEDS_$(1))),$(NEEDS_all),$(NEEDS_$(1)))
+NEEDS := $(sort $(foreach goal,$(or $(MAKECMDGOALS),all),$(call needs_of,$(goal))))
+ifneq ($(NEEDS),)
+ifneq ($(shell CC='$(CC)' sh tools/need.sh $(NEEDS) >&2 && echo ok),ok)
+$(error tools/need.sh: missing packages (the line above says which))
+endif
+endif
+# -m32 when the compiler builds static 32-bit programs, else nothing.
+M32_FLAG := $(if $(filter no,$(M32)),,$(shell CC='$(CC)' sh tools/need.sh --try m32 && echo -m32))
 
 include traces/recorder/recorder.mk
 include traces/wc/wc.mk
 include traces/paper/paper.mk
 
 .PHONY: accuracy-deps paper
-.PHONY: all check unit-tests test-deps diff-deps isa-deps libpfm4-diff objdump-check bench demo demo-pmu \
+.PHONY: all check unit-tests libpfm4-diff objdump-check bench demo demo-pmu \
     asan memcheck coverage clang-check fuzz clean
 
 all: $(BIN) $(LIB) recorder
 
-$(BUILD)/%.o: %.c | isa-deps
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -46,13 +73,7 @@ $(LIB): $(LIB_OBJS)
 $(BIN): $(CLI_OBJS) $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJS) $(LIB) $(LIBS)
 
-# capstone for the decoder; objdump and a 32-bit libc (gcc-multilib) for
-# the decoder's objdump check.
-isa-deps:
-	@$(NEED) /usr/include/capstone/capstone.h libcapstone-dev objdump binutils \
-	    /usr/lib32/libc.so.6 gcc-multilib
-
-$(BUILD)/tests/%: tests/unit/%.c $(LIB) | test-deps
+$(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.c,$^) $(LIB) $(LDFLAGS_ALL) -lcmocka $(LIBS)
 
@@ -60,11 +81,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB) | test-deps
 # hand-made traces.
 UNIT_HELPER_SRCS := tests/unit/model_trace.c
 MODEL_TRACE_TESTS := $(addprefix $(BUILD)/tests/,test_nb_model test_nb_model_ht \
-    test_nb_model_tagging test_nb_model_memory test_p5_model)
+    test_nb_model_tagging test_nb_model_memory test_p5_model test_stat_model)
 $(MODEL_TRACE_TESTS): tests/unit/model_trace.c tests/unit/model_trace.h
-
-test-deps:
-	@$(NEED) /usr/include/cmocka.h libcmocka-dev
 
 unit-tests: $(UNIT_BINS)
 
@@ -72,33 +90,30 @@ unit-tests: $(UNIT_BINS)
 DIFF_BIN := $(BUILD)/tests/libpfm4_diff
 libpfm4-diff: $(DIFF_BIN)
 
-$(DIFF_BIN): tests/diff/libpfm4_diff.c $(LIB) | diff-deps
+$(DIFF_BIN): tests/diff/libpfm4_diff.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS_ALL) -lpfm $(LIBS)
 
 # The decoder against objdump on libc's whole text (docs/isa.md).
 OBJDUMP_CHECK := $(BUILD)/tests/objdump_check
 objdump-check: $(OBJDUMP_CHECK)
-$(OBJDUMP_CHECK): tests/isa/objdump_check.c $(LIB) | isa-deps
+$(OBJDUMP_CHECK): tests/isa/objdump_check.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS_ALL) $(LIBS)
 
 # tests/traces/accuracy.sh: the single-stepping reference counter and the
 # 32-bit static compute kernel (no $(EXTRA): a 32-bit static program has no
 # sanitizer runtime, and the counter is a reference, not code under test).
-ACCURACY_BINS := $(BUILD)/tests/stepcount $(if $(RECORDER_M32),$(BUILD)/tests/kernel32)
+ACCURACY_BINS := $(BUILD)/tests/stepcount $(if $(M32_FLAG),$(BUILD)/tests/kernel32)
 accuracy-deps: $(ACCURACY_BINS)
 
 $(BUILD)/tests/stepcount: tests/traces/stepcount.c
 	@mkdir -p $(dir $@)
 	$(CC) $(STD) $(WARN) $(CFLAGS) -o $@ $<
 
-$(BUILD)/tests/kernel32: tests/traces/kernel.c | isa-deps
+$(BUILD)/tests/kernel32: tests/traces/kernel.c
 	@mkdir -p $(dir $@)
 	$(CC) -m32 -static $(STD) $(WARN) -O2 -o $@ $<
-
-diff-deps:
-	@$(NEED) /usr/include/perfmon/pfmlib.h libpfm4-dev
 
 # The tests: cmocka unit tests, then every bench script against its
 # expected output.  RUN_WRAPPER runs each under valgrind for memcheck.
@@ -107,8 +122,7 @@ check: all unit-tests libpfm4-diff objdump-check recorder clang-check accuracy-d
 
 # Figures, not tests: encoding speed against libpfm4, the PMU's cycle rate,
 # the allocator's planning time, recording speed and size against lackey.
-bench: $(BIN) $(LIB) recorder wc | diff-deps
-	@$(NEED) /usr/bin/time time
+bench: $(BIN) $(LIB) recorder wc
 	@mkdir -p $(BUILD)/perf
 	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/bench_encode tests/perf/bench_encode.c $(LIB) -lpfm $(LIBS)
 	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/bench_alloc tests/perf/bench_alloc.c $(LIB) $(LIBS)
@@ -121,13 +135,12 @@ bench: $(BIN) $(LIB) recorder wc | diff-deps
 	sh tests/perf/bench_netburst.sh $(BUILD)
 
 # Warning-free under clang as well as gcc: the library, the CLI, the tests.
-clang-check: test-deps diff-deps
-	@$(NEED) clang clang
+clang-check:
 	@clang $(STD) $(WARN) -I. -fsyntax-only $(LIB_SRCS) $(CLI_SRCS) $(UNIT_SRCS) $(UNIT_HELPER_SRCS) \
 	    tests/fuzz/*.c tests/diff/*.c tests/perf/*.c tests/isa/*.c \
 	    tests/traces/stepcount.c tests/traces/kernel.c traces/wc/*.c traces/paper/*.c
 
-# The wc case study of seed 001 section 5.6 (traces/wc/README.md).
+# The wc case study of Safford 1997 (section 5.6; traces/wc/README.md).
 demo: all wc
 	sh traces/wc/study.sh $(BUILD)
 
@@ -142,12 +155,10 @@ demo-pmu: $(BIN)
 	@echo "waveform: $(BUILD)/demo.vcd (open it with gtkwave)"
 
 asan:
-	@$(NEED) clang clang "$$(clang -print-resource-dir)/lib/linux/libclang_rt.asan-x86_64.a" libclang-rt-14-dev
 	$(MAKE) BUILD=build/asan CC=clang CFLAGS="-O1 -g" \
 	    EXTRA="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" check
 
 memcheck:
-	@$(NEED) valgrind valgrind
 	$(MAKE) BUILD=build/memcheck RUN_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full \
 	    --show-leak-kinds=all --errors-for-leak-kinds=all" check
 
@@ -163,7 +174,6 @@ coverage:
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined
 fuzz:
-	@$(NEED) clang clang "$$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a" libclang-rt-14-dev
 	$(MAKE) BUILD=build/fuzz CC=clang CFLAGS="-O1 -g" \
 	    EXTRA="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" build/fuzz/libpmubench.a
 	@mkdir -p build/fuzz/corpus_script build/fuzz/corpus_event_spec build/fuzz/corpus_experiment \

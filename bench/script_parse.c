@@ -234,7 +234,7 @@ static int netburst_event_name(struct parser *p, char *name, struct bench_stmt *
     return BENCH_OK;
 }
 
-/* P5: the enumerated name of seed 001 Table 3.2, or the event code. */
+/* P5: an enumerated name of Table 3.2 in Safford 1997, or the event code. */
 static int p5_event_name(struct parser *p, const char *name, struct bench_stmt *st)
 {
     const struct p5_event *event = p5_event_by_name(name);
@@ -242,7 +242,7 @@ static int p5_event_name(struct parser *p, const char *name, struct bench_stmt *
     if (!event && parse_number(name, 0x3f, &code))
         event = p5_event_by_code((unsigned)code);
     if (!event)
-        return fail(p, "unknown P5 event '%s' (expected a name of seed 001 Table 3.2 such as "
+        return fail(p, "unknown P5 event '%s' (expected a name from Table 3.2 of Safford 1997, such as "
                        "data_read_miss, or a defined code such as 0x03)", name);
     st->event = event->code;
     return BENCH_OK;

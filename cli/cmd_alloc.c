@@ -14,7 +14,8 @@
 static const char alloc_usage[] =
     "usage: pmubench alloc [--model N] [--ht on|off] [--json] EVENT... | --exp FILE\n"
     "  assigns each event an ESCR and a counter so that they count together, and\n"
-    "  splits them into the fewest runs when they cannot (docs/alloc.md)\n"
+    "  splits them into the fewest runs when they cannot (docs/alloc.md); the\n"
+    "  NetBurst is model 3 when an event is netburst_p::, else model 2 (--model)\n"
     "  --exp FILE   one event string per line, '#' comments; a blank line\n"
     "               separates experiments, whose events stay in one run\n"
     "  --json       machine-readable output\n";
@@ -26,7 +27,7 @@ struct alloc_args {
     int first_event;  /* argv index, or argc when none */
 };
 
-static int read_experiments(struct experiment_set *in, const struct nb_config *config,
+static int read_experiments(struct experiment_set *in, struct nb_config *config,
                             const char *path)
 {
     FILE *file = fopen(path, "r");
@@ -43,10 +44,13 @@ static int read_experiments(struct experiment_set *in, const struct nb_config *c
 }
 
 /* Events on the command line: a message about one names its string. */
-static int read_arguments(struct experiment_set *in, const struct alloc_args *args, int argc,
+static int read_arguments(struct experiment_set *in, struct alloc_args *args, int argc,
                           char **argv)
 {
     char error[1024];
+    args->config.model = event_spec_model(args->config.model,
+                                          (const char *const *)argv + args->first_event,
+                                          argc - args->first_event);
     for (int i = args->first_event; i < argc; i++)
         if (!experiment_add(in, &args->config, argv[i], ALLOC_NO_GROUP, 0, error, sizeof error)) {
             fprintf(stderr, "pmubench alloc: %s\n", error);
@@ -70,8 +74,8 @@ static void print_netburst_assignment(const struct alloc_assignment *a)
     print_escr("ESCR", a->escr, a->escr_value);
     printf("    CCCR      %s (0x%x) = 0x%016llx\n", nb_cccr_name(a->counter),
            NB_CCCR_BASE + a->counter, (unsigned long long)a->cccr_value);
-    if (a->upstream_escr >= 0)
-        print_escr("upstream", a->upstream_escr, a->upstream_value);
+    for (int u = 0; u < a->n_upstreams; u++)
+        print_escr("upstream", a->upstream_escr[u], a->upstream_value[u]);
 }
 
 static void print_text(const struct alloc_plan *plan, const struct experiment_set *in)
@@ -120,9 +124,9 @@ static void print_json_assignment(const struct alloc_run *run, const struct allo
            a->counter, nb_counter_name(a->counter), NB_COUNTER_BASE + a->counter,
            nb_escrs[a->escr].name, nb_escrs[a->escr].msr, (unsigned long long)a->escr_value,
            NB_CCCR_BASE + a->counter, (unsigned long long)a->cccr_value);
-    if (a->upstream_escr >= 0)
-        printf("\"0x%x\": \"0x%llx\"", nb_escrs[a->upstream_escr].msr,
-               (unsigned long long)a->upstream_value);
+    for (int u = 0; u < a->n_upstreams; u++)
+        printf("%s\"0x%x\": \"0x%llx\"", u ? ", " : "", nb_escrs[a->upstream_escr[u]].msr,
+               (unsigned long long)a->upstream_value[u]);
     printf("}}");
 }
 
@@ -225,7 +229,7 @@ static int plan_and_print(const struct experiment_set *in, const struct alloc_ar
 
 int cmd_alloc(int argc, char **argv)
 {
-    struct alloc_args args = {.config = CPU_OPTION_DEFAULT};
+    struct alloc_args args = {.config = NB_CONFIG_DEFAULT};
     int rc = parse_args(argc, argv, &args);
     if (rc)
         return rc < 0 ? 0 : rc;

@@ -1,6 +1,6 @@
 /* pmubench compare [--json | -x SEP] [--region N] SIMULATED MEASURED [-- PROGRAM ARGS...]
  *
- * Puts two count sets side by side in the layout of seed 001's Table 5.6:
+ * Puts two count sets side by side in the layout of Safford 1997, Table 5.6:
  * event, simulated, measured, difference, difference in % (docs/compare.md).
  * The sets are read by sim/compare/count_set.h or taken now by
  * sim/compare/measure.h; this file parses the arguments and prints. */
@@ -16,6 +16,7 @@
 #include "json.h"
 #include "sim/compare/compare.h"
 #include "sim/compare/measure.h"
+#include "sim/stat/stat_model.h"
 #include "traces/run_env.h"
 
 static const char compare_usage[] =
@@ -506,6 +507,22 @@ static bool print_comparison(const struct count_set sets[2], const struct compar
     return ok;
 }
 
+/* A simulated count set made from code its model could not run: the
+ * warning stat gave, again beside the figures. */
+static void warn_isa(const struct count_set *set)
+{
+    struct stat_model model;
+    char warning[1024];
+    if (set->model && set->trace && stat_model_choose(set->model, &model, warning, sizeof warning) &&
+        stat_model_isa_warning(&model, set->trace, warning, sizeof warning))
+        fprintf(stderr, "pmubench compare: warning: %s\n", warning);
+}
+
+static bool same_trace(const struct count_set *a, const struct count_set *b)
+{
+    return a->trace && b->trace && strcmp(a->trace, b->trace) == 0 && strcmp(a->model, b->model) == 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
@@ -527,9 +544,14 @@ int cmd_compare(int argc, char **argv)
     if (read < 2) {
         fprintf(stderr, "%s\n", error);
         status = 2;
-    } else if (!print_comparison(sets, &o)) {
-        fprintf(stderr, "pmubench compare: out of memory\n");
-        status = 1;
+    } else {
+        warn_isa(&sets[0]);
+        if (!same_trace(&sets[0], &sets[1])) /* one warning for one trace */
+            warn_isa(&sets[1]);
+        if (!print_comparison(sets, &o)) {
+            fprintf(stderr, "pmubench compare: out of memory\n");
+            status = 1;
+        }
     }
     for (int i = 0; i < read; i++)
         count_set_free(&sets[i]);

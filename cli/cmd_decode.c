@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "cpu_option.h"
 #include "pmu/decode.h"
+#include "pmu/event_spec.h"
 #include "pmu/netburst_events.h"
 #include "pmu/netburst_fields.h"
 #include "pmu/netburst_metrics.h"
@@ -45,7 +46,7 @@ static int bad_value(const char *option, const char *value, const char *expected
     return 2;
 }
 
-/* perfex's "-e CCCR/ESCR@PMC" (seed 000 section 11): PMC bit 31 asks for
+/* perfex's "-e CCCR/ESCR@PMC" (the Pentium 4 monitoring study, section 11): PMC bit 31 asks for
  * fast RDPMC, the low bits are the counter. */
 static int perfex_spec(const char *text, struct nb_decode_input *in)
 {
@@ -244,10 +245,11 @@ static int verdict(const struct decode_report *report, bool strict)
 
 int cmd_decode(int argc, char **argv)
 {
-    struct decode_args a = {.config = CPU_OPTION_DEFAULT, .in = {.escr_index = -1, .counter = -1}};
+    struct decode_args a = {.config = NB_CONFIG_DEFAULT, .in = {.escr_index = -1, .counter = -1}};
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc < 0 ? 0 : rc;
+    a.config.model = event_spec_model(a.config.model, NULL, 0); /* no event strings */
     struct decode_report report;
     if (a.has_cesr) {
         print_cesr(a.cesr);

@@ -14,7 +14,8 @@ static const char encode_usage[] =
     "usage: pmubench encode [--model N] [--ht on|off] [--perfex | --json] EVENT...\n"
     "  prints the ESCR and CCCR values (and any extra MSRs) for each event string,\n"
     "  e.g. netburst::branch_retired:MMTP:u=1:t0, netburst::1stL_cache_load_miss_retired,\n"
-    "  p5::data_read_miss:u; --model/--ht describe the NetBurst (default model 2, HT on)\n";
+    "  p5::data_read_miss:u; --model/--ht describe the NetBurst (default: HT on, model 3\n"
+    "  when a string is netburst_p::, else model 2)\n";
 
 enum format { TEXT, PERFEX, JSON };
 
@@ -62,11 +63,9 @@ static void print_netburst_text(const struct nb_event_spec *spec, const struct n
     print_escr_choices(enc->escrs, enc->escr, "ESCR");
     printf("  CCCR      0x%016llx\n", (unsigned long long)enc->cccr);
     print_counters(enc);
-    if (enc->upstream_event >= 0) {
-        char what[64];
-        snprintf(what, sizeof what, "upstream %s:", nb_events[enc->upstream_event].name);
-        printf("  %s\n", what);
-        print_escr_choices(enc->upstream_escrs, enc->upstream_escr, "ESCR");
+    for (int u = 0; u < enc->n_upstreams; u++) {
+        printf("  upstream %s:\n", nb_events[enc->upstream[u].event].name);
+        print_escr_choices(enc->upstream[u].escrs, enc->upstream[u].escr, "ESCR");
     }
     if (enc->replay) {
         printf("  IA32_PEBS_ENABLE (0x%x) = 0x%016llx\n", MSR_IA32_PEBS_ENABLE,
@@ -76,7 +75,7 @@ static void print_netburst_text(const struct nb_event_spec *spec, const struct n
     }
 }
 
-/* ---- perfex: -e CCCR/ESCR@PMC as seed 000 section 11 writes it; PMC bit
+/* ---- perfex: -e CCCR/ESCR@PMC as the Pentium 4 monitoring study writes it (section 11); PMC bit
  * 31 asks perfex for fast RDPMC. */
 
 static unsigned long long perfex_cccr_for(int escr)
@@ -89,13 +88,13 @@ static void print_netburst_perfex(const struct nb_encoding *enc)
     int counting = first_bit(enc->counters);
     printf("-e 0x%08llX/0x%08llX@0x%X", (unsigned long long)enc->cccr,
            (unsigned long long)enc->escr, 0x80000000u | (unsigned)counting);
-    if (enc->upstream_event >= 0) {
-        int escr = first_bit(enc->upstream_escrs);
-        /* perfex programs an ESCR only through a counter: the upstream gets
-         * the first other counter of its ESCR, plainly enabled. */
+    /* perfex programs an ESCR only through a counter: each upstream gets
+     * the first other counter of its ESCR, plainly enabled. */
+    for (int u = 0; u < enc->n_upstreams; u++) {
+        int escr = first_bit(enc->upstream[u].escrs);
         int counter = first_bit(nb_escrs[escr].counters & ~(1u << counting));
         printf(" -e 0x%08llX/0x%08llX@0x%X", perfex_cccr_for(escr),
-               (unsigned long long)enc->upstream_escr, 0x80000000u | (unsigned)counter);
+               (unsigned long long)enc->upstream[u].escr, 0x80000000u | (unsigned)counter);
     }
     if (enc->replay)
         printf(" --p4pe=0x%llX --p4pmv=0x%llX", (unsigned long long)enc->pebs_enable,
@@ -126,11 +125,9 @@ static void print_netburst_json(const char *text, const struct nb_encoding *enc)
     json_counters(enc->counters);
     printf(", \"extra_msrs\": {");
     const char *sep = "";
-    if (enc->upstream_event >= 0) {
-        printf("\"0x%x\": \"0x%llx\"", nb_escrs[first_bit(enc->upstream_escrs)].msr,
-               (unsigned long long)enc->upstream_escr);
-        sep = ", ";
-    }
+    for (int u = 0; u < enc->n_upstreams; u++, sep = ", ")
+        printf("%s\"0x%x\": \"0x%llx\"", sep, nb_escrs[first_bit(enc->upstream[u].escrs)].msr,
+               (unsigned long long)enc->upstream[u].escr);
     if (enc->replay)
         printf("%s\"0x%x\": \"0x%llx\", \"0x%x\": \"0x%llx\"", sep, MSR_IA32_PEBS_ENABLE,
                (unsigned long long)enc->pebs_enable, MSR_PEBS_MATRIX_VERT,
@@ -193,12 +190,13 @@ static int parse_args(int argc, char **argv, struct nb_config *config, enum form
 
 int cmd_encode(int argc, char **argv)
 {
-    struct nb_config config = CPU_OPTION_DEFAULT;
+    struct nb_config config = NB_CONFIG_DEFAULT;
     enum format format = TEXT;
     int first;
     int rc = parse_args(argc, argv, &config, &format, &first);
     if (rc)
         return rc < 0 ? 0 : rc;
+    config.model = event_spec_model(config.model, (const char *const *)argv + first, argc - first);
 
     /* Parse everything first: a bad string prints nothing else. */
     struct event_spec *specs = calloc((size_t)argc, sizeof *specs);

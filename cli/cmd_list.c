@@ -65,6 +65,8 @@ static void list_metric(const struct nb_metric *metric, bool verbose)
     if (metric->kind == NB_REPLAY_TAGGING)
         printf(", IA32_PEBS_ENABLE 0x%x | bit 24, MSR_PEBS_MATRIX_VERT 0x%x",
                metric->pebs_enable, metric->matrix_vert);
+    if (metric->libpfm4_name)
+        printf("; libpfm4: netburst::replay_event:%s", metric->libpfm4_name);
     printf("\n");
 }
 

@@ -1,6 +1,6 @@
 /* pmubench p5mon [PARMS] [-F name=value ...]
  *
- * run_p5mon (seed 001 chapter 4, appendix C) on the simulated P5: reads
+ * run_p5mon (Safford 1997, chapter 4, appendix C) on the simulated P5: reads
  * the IMPACT PARMS file, measures the selected events two at a time over
  * the repetitions by simulating a trace (recording `command` first when no
  * trace is given), prints the report and writes the output file.
@@ -15,6 +15,7 @@
 
 #include "commands.h"
 #include "sim/p5/p5_model.h"
+#include "sim/stat/stat_model.h"
 #include "sim/p5mon/driver.h"
 #include "sim/p5mon/parms.h"
 #include "sim/p5mon/report.h"
@@ -24,7 +25,7 @@ static const char p5mon_usage[] =
     "  PARMS     an IMPACT parameter file with a (p5mon section (default:\n"
     "            ./STD_PARMS when it exists)\n"
     "  -F        sets or replaces one parameter\n"
-    "Parameters: seed 001 Table C.1 (command, repetitions, the 38 events,\n"
+    "Parameters: Table C.1 of Safford 1997 (command, repetitions, the 38 events,\n"
     "count_clocks...), and trace, model, model_NAME, interval (docs/p5mon.md).\n";
 
 static const char default_parms[] = "./STD_PARMS";
@@ -296,6 +297,9 @@ static int measure(const struct options *options, const struct p5mon_parms *parm
     struct simulation simulation = {trace, config};
     struct p5mon_results results;
     char error[1024];
+    struct stat_model model = {.pmu = PMU_P5, .p5 = *config};
+    if (stat_model_isa_warning(&model, trace, error, sizeof error))
+        fprintf(stderr, "pmubench p5mon: warning: %s\n", error);
     if (!p5mon_measure(parms, simulate, &simulation, stderr, &results, error, sizeof error)) {
         fprintf(stderr, "%s: %s\n", trace, error);
         return 1;

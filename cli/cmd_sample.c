@@ -18,6 +18,7 @@
 #include "pmu/netburst_pmu.h"
 #include "pmu/program.h"
 #include "sim/netburst/nb_model.h"
+#include "sim/stat/stat_model.h"
 #include "traces/elf_symbols.h"
 #include "traces/trace.h"
 
@@ -423,9 +424,7 @@ static bool plan_event(const struct sample_args *args, const struct nbm_config *
 {
     struct nb_config nb = {config->model, false};
     char error[1024], text[1024];
-    const char *prefix = strstr(args->event, "::") ? ""
-                         : config->model >= 3     ? "netburst_p::"
-                                                  : "netburst::";
+    const char *prefix = strstr(args->event, "::") ? "" : nb_model_prefix(config->model);
     /* PEBS: ENABLE_PEBS, and OVF_PMI_T0 so that an overflow arms the
      * assist (docs/semantics.md, "PEBS", Arming); IEBS: the PMI. */
     snprintf(text, sizeof text, "%s%s%s%s", prefix, args->event, args->pebs ? ":pebs" : "",
@@ -545,7 +544,7 @@ static int sample_trace(const struct sample_args *args, const struct nbm_config 
     return 0;
 }
 
-static int run_sampling(const struct sample_args *args, const struct nbm_config *config,
+static int run_sampling(const struct sample_args *args, const struct stat_model *model,
                         const struct alloc_plan *plan, FILE *out)
 {
     char error[1024];
@@ -554,7 +553,10 @@ static int run_sampling(const struct sample_args *args, const struct nbm_config 
         fprintf(stderr, "pmubench sample: %s\n", error);
         return 2;
     }
-    bool ia32e = header.isa == TRACE_ISA_64 && nb_model_info(config->model)->addr64;
+    if (stat_model_isa_warning(model, args->trace, error, sizeof error))
+        fprintf(stderr, "pmubench sample: warning: %s\n", error);
+    const struct nbm_config *config = &model->netburst;
+    bool ia32e = header.isa == TRACE_ISA_64 && stat_model_runs(model, TRACE_ISA_64);
     struct symbolizer symbols = {0};
     int rc = 2;
     if (open_symbols(args, header.program, &symbols, out))
@@ -569,21 +571,19 @@ int cmd_sample(int argc, char **argv)
     int rc = parse_args(argc, argv, &args);
     if (rc >= 0)
         return rc;
-    struct nbm_config config;
+    struct stat_model model;
     char error[1024];
-    const char *preset = strcmp(args.model, "netburst") == 0      ? "northwood"
-                         : strncmp(args.model, "netburst-", 9) == 0 ? args.model + 9
-                                                                    : NULL;
-    if (!preset)
+    if (strncmp(args.model, "netburst", 8) != 0)
         return usage_error("unknown model '%s' (expected netburst or netburst-PRESET)",
                            args.model);
-    if (!nbm_config_preset(preset, &config, error, sizeof error)) {
+    if (!stat_model_choose(args.model, &model, error, sizeof error)) {
         fprintf(stderr, "pmubench sample: -m: %s\n", error);
         return 2;
     }
+    const struct nbm_config *config = &model.netburst;
     struct alloc_request request;
     struct alloc_plan plan;
-    if (!plan_event(&args, &config, &request, &plan))
+    if (!plan_event(&args, config, &request, &plan))
         return 2;
     struct atomic_file file;
     FILE *out = stdout;
@@ -595,7 +595,7 @@ int cmd_sample(int argc, char **argv)
         }
         out = file.stream;
     }
-    rc = run_sampling(&args, &config, &plan, out);
+    rc = run_sampling(&args, &model, &plan, out);
     alloc_plan_free(&plan);
     if (args.output) {
         if (rc != 0) {

@@ -17,13 +17,15 @@
 #include "sim/stat/stat_run.h"
 
 static const char stat_usage[] =
-    "usage: pmubench stat [-m MODEL] [-F NAME=VALUE]... -e EVENT[,EVENT...]... [--region N]\n"
+    "usage: pmubench stat [-m MODEL] [-F NAME=VALUE]... [-e EVENT[,EVENT...]]... [--region N]\n"
     "                     [-x SEP | --json] [-o FILE] (--trace FILE [--trace FILE] | -- PROGRAM [ARGS...])\n"
-    "       pmubench stat --backend msr [--cpu N] [--msr-device PATH] -e EVENT[,EVENT...]...\n"
+    "       pmubench stat --backend msr [--cpu N] [--msr-device PATH] [-e EVENT[,EVENT...]]...\n"
     "                     [-x SEP | --json] [-o FILE] -- PROGRAM [ARGS...]\n"
     "  counts events (names as 'pmubench list' shows them, with or without the\n"
-    "  'p5::' or 'netburst::' prefix, with modifiers) in the fewest runs\n"
-    "  -m MODEL          the simulated model: p5 (default, seed 001 Table 5.5) or host\n"
+    "  'p5::' or 'netburst::' prefix, with modifiers) in the fewest runs; without\n"
+    "  -e, the model's default set (cycles, instructions, cache references and\n"
+    "  misses, branches and mispredictions: docs/stat.md)\n"
+    "  -m MODEL          the simulated model: p5 (default, Safford 1997, Table 5.5) or host\n"
     "                    (this machine's caches), docs/p5-model.md; netburst[-PRESET]\n"
     "                    with PRESET willamette, willamette0, northwood (default),\n"
     "                    prescott or prescott4, docs/netburst-model.md\n"
@@ -45,7 +47,7 @@ struct stat_args {
     const char *model;
     const char *params[MAX_PARAMS];
     int n_params;
-    char *events[MAX_EVENTS];  /* the user's strings, split at commas */
+    const char *events[MAX_EVENTS]; /* the user's strings, split at commas, or the defaults */
     int n_events;
     const char *traces[2];     /* --trace, once or (NetBurst, Hyper-Threading) twice */
     int n_traces;
@@ -172,8 +174,6 @@ static int parse_args(int argc, char **argv, struct stat_args *args)
 /* The combinations that make no sense, each with its own message. */
 static int check_args(const struct stat_args *args)
 {
-    if (args->n_events == 0)
-        return usage_error("no events (%s)", "-e EVENT[,EVENT...]");
     if (!args->n_traces == !args->program)
         return usage_error("%s", args->n_traces ? "--trace FILE or '-- PROGRAM', not both"
                                                 : "nothing to count (--trace FILE or -- PROGRAM)");
@@ -205,7 +205,7 @@ static const char *default_prefix(const struct stat_model *model)
 {
     if (model->pmu == PMU_P5)
         return "p5::";
-    return model->netburst.model >= 3 ? "netburst_p::" : "netburst::";
+    return nb_model_prefix(model->netburst.model);
 }
 
 static int plan_events(const struct stat_args *args, const struct stat_model *model,
@@ -234,40 +234,10 @@ static int plan_events(const struct stat_args *args, const struct stat_model *mo
     return 0;
 }
 
-/* "netburst" and "netburst-PRESET" name the NetBurst model; anything else a
- * P5 preset. */
-static bool choose_model(const char *name, struct stat_model *model, char *error, size_t size)
-{
-    memset(model, 0, sizeof *model);
-    const char *preset = NULL;
-    if (strcmp(name, "netburst") == 0)
-        preset = "northwood";
-    else if (strncmp(name, "netburst-", 9) == 0)
-        preset = name + 9;
-    if (!preset) {
-        model->pmu = PMU_P5;
-        if (strcmp(name, "p5") == 0 || strcmp(name, "host") == 0)
-            return p5_config_preset(name, &model->p5, error, size);
-        snprintf(error, size,
-                 "unknown model '%s' (expected p5, host, netburst or netburst-PRESET)", name);
-        return false;
-    }
-    model->pmu = PMU_NETBURST;
-    return nbm_config_preset(preset, &model->netburst, error, size);
-}
-
-static bool set_parameter(struct stat_model *model, const char *name, const char *value,
-                          char *error, size_t size)
-{
-    if (model->pmu == PMU_P5)
-        return p5_config_set(&model->p5, name, value, error, size);
-    return nbm_config_set(&model->netburst, name, value, error, size);
-}
-
 static int configure_model(const struct stat_args *args, struct stat_model *model)
 {
     char error[1024];
-    if (!choose_model(args->model, model, error, sizeof error)) {
+    if (!stat_model_choose(args->model, model, error, sizeof error)) {
         fprintf(stderr, "pmubench stat: -m: %s\n", error);
         return 2;
     }
@@ -277,7 +247,7 @@ static int configure_model(const struct stat_args *args, struct stat_model *mode
         if (!eq || eq == args->params[i] || (size_t)(eq - args->params[i]) >= sizeof name)
             return usage_error("bad -F '%s' (expected NAME=VALUE)", args->params[i]);
         snprintf(name, sizeof name, "%.*s", (int)(eq - args->params[i]), args->params[i]);
-        if (!set_parameter(model, name, eq + 1, error, sizeof error)) {
+        if (!stat_model_set(model, name, eq + 1, error, sizeof error)) {
             fprintf(stderr, "pmubench stat: -F: %s\n", error);
             return 2;
         }
@@ -451,8 +421,11 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
         traces[0] = recorded;
         n_traces = 1;
     }
-    struct stat_totals totals = {{0, 0}, 0, 0};
     char error[1024];
+    for (int i = 0; i < n_traces; i++)
+        if (stat_model_isa_warning(model, traces[i], error, sizeof error))
+            fprintf(stderr, "pmubench stat: warning: %s\n", error);
+    struct stat_totals totals = {{0, 0}, 0, 0};
     bool ok = stat_simulate(traces, n_traces, model, plan, args->region, counts, &totals, error,
                             sizeof error);
     if (!args->n_traces)
@@ -504,6 +477,9 @@ int cmd_stat(int argc, char **argv)
     struct stat_model model;
     if ((rc = configure_model(&args, &model)))
         return rc;
+    if (args.n_events == 0)
+        for (const char *const *e = stat_model_default_events(&model); *e; e++)
+            args.events[args.n_events++] = *e;
     if (args.n_traces == 2 && model.pmu == PMU_P5)
         return usage_error("%s", "two --trace need the NetBurst model (-m netburst...): the P5 "
                                  "has one processor");

@@ -10,7 +10,4 @@
  * argument, -1 after printing an error for a bad value. */
 int cpu_option(const char *command, int argc, char **argv, int *i, struct nb_config *config);
 
-/* The default NetBurst configuration: model 2 with Hyper-Threading. */
-#define CPU_OPTION_DEFAULT ((struct nb_config){.model = 2, .ht = true})
-
 #endif

@@ -3,6 +3,11 @@
 #include <string.h>
 
 #include "commands.h"
+#include "traces/trace.h"
+
+/* pmubench's release; traces carry a format version of their own
+ * (TRACE_VERSION, docs/traces.md). */
+#define PMUBENCH_VERSION "0.11.0"
 
 static const struct command {
     const char *name;
@@ -27,7 +32,8 @@ static void usage(FILE *to)
     fprintf(to, "usage: pmubench COMMAND [ARGS]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(to, "  %-8s %s\n", commands[i].name, commands[i].summary);
-    fprintf(to, "\n'pmubench COMMAND --help' describes a command.\n");
+    fprintf(to, "\n'pmubench COMMAND --help' describes a command; 'pmubench --version' (-V)\n"
+                "prints the version.\n");
 }
 
 int main(int argc, char **argv)
@@ -39,6 +45,10 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        printf("pmubench %s (trace format %d)\n", PMUBENCH_VERSION, TRACE_VERSION);
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -38,10 +38,11 @@ struct alloc_assignment {
     int request;          /* index into the requests */
     int counter;          /* NetBurst 0-17; P5 0 (CTR0) or 1 (CTR1) */
     int escr;             /* index into nb_escrs; -1 on the P5 */
-    int upstream_escr;    /* the tagging upstream event's ESCR, or -1 */
     uint64_t escr_value;  /* NetBurst ESCR; P5: this counter's bits of the CESR */
     uint64_t cccr_value;  /* NetBurst CCCR with ENABLE set; 0 on the P5 */
-    uint64_t upstream_value;
+    int n_upstreams;      /* its tagging upstream events (nb_encoding.upstream) */
+    int upstream_escr[NB_MAX_UPSTREAMS];         /* the ESCR of each */
+    uint64_t upstream_value[NB_MAX_UPSTREAMS];   /* and its value */
 };
 
 struct alloc_run {

@@ -77,7 +77,8 @@ int alloc_escr_demand(const struct planner *p, const struct escr_use *uses, int 
     return distinct;
 }
 
-/* The ESCR uses of the list's requests; `uses` holds 2 per request. */
+/* The ESCR uses of the list's requests; `uses` holds ESCR_USES_PER_REQUEST
+ * per request. */
 int alloc_list_escr_uses(const struct planner *p, const struct request_list *list,
                          struct escr_use *uses)
 {
@@ -86,16 +87,16 @@ int alloc_list_escr_uses(const struct planner *p, const struct request_list *lis
         const struct request_info *info = &p->info[list->req[i]];
         bool varies = is_execution_metric(info);
         uses[n++] = (struct escr_use){info, info->escrs, info->enc.escr, varies};
-        if (info->enc.upstream_event >= 0)
-            uses[n++] = (struct escr_use){info, info->upstream_escrs, info->enc.upstream_escr,
-                                          varies};
+        for (int u = 0; u < info->enc.n_upstreams; u++)
+            uses[n++] = (struct escr_use){info, info->upstream_escrs[u],
+                                          info->enc.upstream[u].escr, varies};
     }
     return n;
 }
 
 static int escr_bound(const struct planner *p, const struct request_list *list)
 {
-    struct escr_use uses[2 * ALLOC_MAX_REQUESTS];
+    struct escr_use uses[ESCR_USES_PER_REQUEST * ALLOC_MAX_REQUESTS];
     int bound = 0, n = alloc_list_escr_uses(p, list, uses);
     for (int i = 0; i < n; i++)
         bound = max_int(bound, ceil_div(alloc_escr_demand(p, uses, n, uses[i].escrs),

@@ -30,7 +30,7 @@ struct request_info {
     uint64_t escrs;               /* ESCRs the counting event may use */
     uint32_t via[NB_NUM_ESCRS];   /* the counters it may use through each */
     uint32_t counters;            /* all of them */
-    uint64_t upstream_escrs;      /* ESCRs its tagging upstream may use */
+    uint64_t upstream_escrs[NB_MAX_UPSTREAMS]; /* ESCRs each tagging upstream may use */
     bool restricted;              /* barred from some counter of an ESCR it may use */
     uint8_t explicit_tags;        /* tag bits of a ':tag=' upstream event */
     int thread;                   /* the one thread it counts with HT, or -1 */
@@ -123,8 +123,10 @@ bool alloc_may_share_run(const struct request_info *a, const struct request_info
 /* alloc_run.c */
 bool alloc_run_feasible(const struct planner *p, const int *req, int n, struct alloc_run *out);
 
-/* alloc_bound.c: an ESCR a request occupies, its counting ESCR or its
- * upstream's. */
+/* alloc_bound.c: an ESCR a request occupies, its counting ESCR or an
+ * upstream's; ESCR_USES_PER_REQUEST at most. */
+enum { ESCR_USES_PER_REQUEST = 1 + NB_MAX_UPSTREAMS };
+
 struct escr_use {
     const struct request_info *info;
     uint64_t escrs;   /* the ESCRs it may be */

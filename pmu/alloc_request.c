@@ -85,9 +85,10 @@ void alloc_describe_request(const struct nb_event_spec *spec, const struct nb_co
     if (spec->tag_enable && !spec->metric)
         info->explicit_tags = spec->tag_value;
     counting_options(info, config);
-    if (info->enc.upstream_event >= 0) {
-        uint64_t side = escrs_of_thread(info->enc.upstream_escrs, info->thread);
-        info->upstream_escrs = side ? side : info->enc.upstream_escrs;
+    for (int u = 0; u < info->enc.n_upstreams; u++) {
+        uint64_t escrs = info->enc.upstream[u].escrs;
+        uint64_t side = escrs_of_thread(escrs, info->thread);
+        info->upstream_escrs[u] = side ? side : escrs;
     }
 }
 
@@ -110,8 +111,11 @@ void alloc_join(int *parent, int a, int b)
 void alloc_join_registers(int *parent, const struct request_info *info)
 {
     int anchor = lowest_bit(info->escrs);
+    uint64_t escrs = info->escrs;
+    for (int u = 0; u < info->enc.n_upstreams; u++)
+        escrs |= info->upstream_escrs[u];
     for (int e = 0; e < NB_NUM_ESCRS; e++)
-        if ((info->escrs | info->upstream_escrs) & (1ull << e))
+        if (escrs & (1ull << e))
             alloc_join(parent, e, anchor);
     for (int c = 0; c < NB_NUM_COUNTERS; c++)
         if (info->counters & (1u << c))

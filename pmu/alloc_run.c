@@ -1,7 +1,7 @@
 /* One run: whether a set of requests can count together, and with which
  * registers.  After the tagging rules (alloc_tagging.c), a depth-first
  * search gives each event an ESCR, a counter and, for a tagging metric, an
- * upstream ESCR, one connected group of registers at a time
+ * ESCR for each upstream event, one connected group of registers at a time
  * (docs/alloc.md, "The search").
  */
 #include "alloc_internal.h"
@@ -14,7 +14,8 @@ struct run_search {
     int n;
     int req[ALLOC_MAX_PER_RUN];                 /* in search order */
     struct nb_encoding enc[ALLOC_MAX_PER_RUN];  /* with this run's tag bits */
-    int escr[ALLOC_MAX_PER_RUN], counter[ALLOC_MAX_PER_RUN], upstream[ALLOC_MAX_PER_RUN];
+    int escr[ALLOC_MAX_PER_RUN], counter[ALLOC_MAX_PER_RUN];
+    int upstream[ALLOC_MAX_PER_RUN][NB_MAX_UPSTREAMS];
     uint32_t counters_used;
     uint64_t value[NB_NUM_ESCRS];
     int users[NB_NUM_ESCRS];
@@ -38,18 +39,19 @@ static void escr_use(struct run_search *s, int escr, uint64_t value)
 
 static bool place(struct run_search *s, int i, int end);
 
-static bool place_upstream(struct run_search *s, int i, int end)
+/* Request i's upstream events from the k-th on, then the next request. */
+static bool place_upstream(struct run_search *s, int i, int k, int end)
 {
-    if (s->enc[i].upstream_event < 0)
+    if (k == s->enc[i].n_upstreams)
         return place(s, i + 1, end);
-    uint64_t value = s->enc[i].upstream_escr;
-    uint64_t escrs = info_of(s, i)->upstream_escrs;
+    uint64_t value = s->enc[i].upstream[k].escr;
+    uint64_t escrs = info_of(s, i)->upstream_escrs[k];
     for (int u = 0; u < NB_NUM_ESCRS; u++) {
         if (!(escrs & (1ull << u)) || !escr_takes(s, u, value))
             continue;
         escr_use(s, u, value);
-        s->upstream[i] = u;
-        if (place(s, i + 1, end))
+        s->upstream[i][k] = u;
+        if (place_upstream(s, i, k + 1, end))
             return true;
         s->users[u]--;
     }
@@ -79,7 +81,7 @@ static bool place(struct run_search *s, int i, int end)
             s->counters_used |= 1u << c;
             s->escr[i] = e;
             s->counter[i] = c;
-            if (place_upstream(s, i, end))
+            if (place_upstream(s, i, 0, end))
                 return true;
             s->counters_used &= ~(1u << c);
             s->users[e]--;
@@ -146,10 +148,13 @@ static void fill_netburst_run(const struct run_search *s, struct alloc_run *out)
         const struct nb_encoding *enc = &s->enc[i];
         *a = (struct alloc_assignment){
             .request = s->req[i], .counter = s->counter[i], .escr = s->escr[i],
-            .upstream_escr = enc->upstream_event >= 0 ? s->upstream[i] : -1,
             .escr_value = enc->escr, .cccr_value = cccr_for_escr(enc->cccr, s->escr[i]),
-            .upstream_value = enc->upstream_event >= 0 ? enc->upstream_escr : 0,
+            .n_upstreams = enc->n_upstreams,
         };
+        for (int u = 0; u < enc->n_upstreams; u++) {
+            a->upstream_escr[u] = s->upstream[i][u];
+            a->upstream_value[u] = enc->upstream[u].escr;
+        }
         if (enc->replay) {
             out->replay = true;
             out->pebs_enable = enc->pebs_enable;
@@ -162,7 +167,7 @@ static void fill_p5_run(const struct planner *p, const int *req, int n, struct a
 {
     for (int i = 0; i < n; i++)
         out->assignments[i] = (struct alloc_assignment){
-            .request = req[i], .counter = i, .escr = -1, .upstream_escr = -1,
+            .request = req[i], .counter = i, .escr = -1,
             .escr_value = (uint64_t)p5_encode_half(&p->requests[req[i]].spec.p5) << (16 * i),
         };
 }

@@ -27,7 +27,7 @@ static bool mechanisms_agree(const struct planner *p, const int *req, int n)
         if (!info->metric)
             continue;
         if (info->metric->kind == NB_FRONT_END_TAGGING) {
-            if (front_end && front_end->upstream_escr != info->enc.upstream_escr)
+            if (front_end && front_end->upstream[0].escr != info->enc.upstream[0].escr)
                 return false;
             front_end = &info->enc;
         } else if (info->metric->kind == NB_REPLAY_TAGGING) {
@@ -96,11 +96,21 @@ bool alloc_tagging_fits(const struct planner *p, const int *req, int n, struct n
            assign_free_tag_bits(p, req, n, taken, enc);
 }
 
+static bool same_upstream_values(const struct nb_encoding *a, const struct nb_encoding *b)
+{
+    if (a->n_upstreams != b->n_upstreams)
+        return false;
+    for (int u = 0; u < a->n_upstreams; u++)
+        if (a->upstream[u].escr != b->upstream[u].escr)
+            return false;
+    return true;
+}
+
 bool alloc_same_tagging(const struct request_info *a, const struct request_info *b)
 {
     return a->metric && b->metric && a->metric->kind == b->metric->kind &&
-           a->enc.upstream_escr == b->enc.upstream_escr &&
-           a->enc.pebs_enable == b->enc.pebs_enable && a->enc.matrix_vert == b->enc.matrix_vert;
+           same_upstream_values(&a->enc, &b->enc) && a->enc.pebs_enable == b->enc.pebs_enable &&
+           a->enc.matrix_vert == b->enc.matrix_vert;
 }
 
 /* Whether two requests may count in one run as far as tagging goes: two

@@ -48,7 +48,8 @@ static int unit_pressure(const struct planner *p, const struct escr_use *uses, i
     for (int i = 0; i < unit->n; i++) {
         const struct request_info *info = &p->info[p->members[unit->first + i]];
         pressure = max_int(pressure, set_pressure(p, uses, n, info->escrs));
-        pressure = max_int(pressure, set_pressure(p, uses, n, info->upstream_escrs));
+        for (int u = 0; u < info->enc.n_upstreams; u++)
+            pressure = max_int(pressure, set_pressure(p, uses, n, info->upstream_escrs[u]));
     }
     return pressure;
 }
@@ -66,7 +67,7 @@ static bool harder(const struct unit *a, const struct unit *b)
 bool alloc_order_units(struct planner *p)
 {
     struct request_list all = {.n = p->n_requests, .req = p->members};
-    struct escr_use *uses = malloc(2 * (size_t)p->n_requests * sizeof *uses);
+    struct escr_use *uses = malloc(ESCR_USES_PER_REQUEST * (size_t)p->n_requests * sizeof *uses);
     if (!uses)
         return false;
     int n = alloc_list_escr_uses(p, &all, uses);

@@ -4,11 +4,11 @@
 
 /* ACTIVE_THREAD 00 counts when no logical processor is active, 01 when
  * exactly one is, 10 when both are, 11 when at least one is (SDM-new
- * 18.16.2; seed 000 section 6.3): bit n is n active threads. */
+ * 18.16.2; the Pentium 4 monitoring study, section 6.3): bit n is n active threads. */
 static const uint8_t gate_of_active_thread[4] = {1u << 0, 1u << 1, 1u << 2, 1u << 1 | 1u << 2};
 
 /* COMPLEMENT turns "bus > THRESHOLD" into "bus <= THRESHOLD" (SDM, "CCCR";
- * seed 000 section 6.3): bit b of the result is the comparison for bus b. */
+ * the Pentium 4 monitoring study, section 6.3): bit b of the result is the comparison for bus b. */
 static uint16_t compare_true(uint64_t cccr)
 {
     unsigned threshold = cccr_threshold(cccr);

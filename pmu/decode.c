@@ -190,7 +190,7 @@ static void check_pebs(const struct nb_decode_input *in, const struct nb_config 
                   (unsigned long long)(in->pebs_enable & ~writable));
         if ((in->pebs_enable & PEBS_ENABLE_PEBS) && in->counter != NB_PEBS_COUNTER)
             WARNING("IA32_PEBS_ENABLE bit 25 (ENABLE_PEBS) set: precise sampling, not just "
-                    "replay tagging; seed 000 (section 9.4) reports suspicious counts with it");
+                    "replay tagging; the Pentium 4 monitoring study (section 9.4) reports suspicious counts with it");
         bool metric_bits = in->pebs_enable & ~(uint64_t)(PEBS_ENABLE_UOP_TAG | PEBS_ENABLE_PEBS);
         if (metric_bits && !(in->pebs_enable & PEBS_ENABLE_UOP_TAG))
             WARNING("replay-tagging metric bits set without bit 24 (UOP_TAG): nothing is tagged");

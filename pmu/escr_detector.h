@@ -47,7 +47,7 @@ static inline bool escr_rules_count(const struct escr_rules *rules, uint16_t mas
     return (rules->counting[context] & mask) != 0;
 }
 
-/* Adds `count` to a 4-bit bus, which saturates at 15 (seed 000 section
+/* Adds `count` to a 4-bit bus, which saturates at 15 (the Pentium 4 monitoring study, section
  * 6.2: "at most 15 detections per cycle"). */
 static inline void escr_bus_add(uint8_t *bus, uint32_t count)
 {

@@ -1,7 +1,9 @@
 /* Parser of event strings (README.md, "Event strings").  Modifier meanings
  * follow libpfm4's NetBurst PMU: k/u given select exactly the privilege
  * levels given (neither given: both); thr, cmpl and e turn COMPARE on; an
- * event with a single sub-event defaults to it. */
+ * event with a single sub-event defaults to it.  Spellings follow libpfm4's
+ * parser too (pfmlib_common.c): names in any case, flags "=1", "=y", "=t"
+ * or "=0", "=n", "=f", and libpfm4's own names (libpfm4_names). */
 #include "event_spec.h"
 
 #include <errno.h>
@@ -23,6 +25,7 @@ struct parse {
     char *error;
     size_t error_size;
     bool k_given, u_given, thread_given;
+    bool metric_named;  /* the event is a tagging metric's name */
 };
 
 __attribute__((format(printf, 2, 3))) static bool fail(struct parse *p, const char *fmt, ...)
@@ -37,14 +40,16 @@ __attribute__((format(printf, 2, 3))) static bool fail(struct parse *p, const ch
     return false;
 }
 
-/* Accepts "key" (meaning 1), "key=0" or "key=1". */
+/* Accepts "key" (meaning 1) and libpfm4's one-character values: "key=1",
+ * "key=y" or "key=t" (1), "key=0", "key=n" or "key=f" (0), in either case. */
 static bool flag_value(struct parse *p, const char *token, const char *value, bool *out)
 {
-    if (!value || strcmp(value, "1") == 0) {
+    bool one_char = value && value[0] && !value[1];
+    if (!value || (one_char && strchr("1yYtT", value[0]))) {
         *out = true;
         return true;
     }
-    if (strcmp(value, "0") == 0) {
+    if (one_char && strchr("0nNfF", value[0])) {
         *out = false;
         return true;
     }
@@ -105,35 +110,35 @@ static int netburst_modifier(struct parse *p, char *token)
     bool on = false;
     bool ok = true;
 
-    if (strcmp(token, "k") == 0) {
+    if (strcasecmp(token, "k") == 0) {
         ok = flag_value(p, whole, value, &nb->os);
         p->k_given = true;
-    } else if (strcmp(token, "u") == 0) {
+    } else if (strcasecmp(token, "u") == 0) {
         ok = flag_value(p, whole, value, &nb->usr);
         p->u_given = true;
-    } else if (strcmp(token, "e") == 0) {
+    } else if (strcasecmp(token, "e") == 0) {
         ok = flag_value(p, whole, value, &nb->edge);
-    } else if (strcmp(token, "cmpl") == 0) {
+    } else if (strcasecmp(token, "cmpl") == 0) {
         ok = flag_value(p, whole, value, &nb->complement);
-    } else if (strcmp(token, "thr") == 0) {
+    } else if (strcasecmp(token, "thr") == 0) {
         ok = small_number(p, whole, value, 15, &nb->threshold);
-    } else if (strcmp(token, "t0") == 0 || strcmp(token, "t1") == 0) {
+    } else if (strcasecmp(token, "t0") == 0 || strcasecmp(token, "t1") == 0) {
         ok = flag_value(p, whole, value, &on);
         if (!p->thread_given)
             nb->t0 = nb->t1 = false;
         p->thread_given = true;
         *(token[1] == '0' ? &nb->t0 : &nb->t1) = on;
-    } else if (strcmp(token, "at") == 0) {
+    } else if (strcasecmp(token, "at") == 0) {
         ok = choice(p, whole, value, active_threads, 4, &nb->active_thread);
-    } else if (strcmp(token, "ovf_pmi") == 0) {
+    } else if (strcasecmp(token, "ovf_pmi") == 0) {
         ok = choice(p, whole, value, pmi_targets + 1, 3, &nb->ovf_pmi);
         nb->ovf_pmi++;
-    } else if (strcmp(token, "force_ovf") == 0) {
+    } else if (strcasecmp(token, "force_ovf") == 0) {
         ok = flag_value(p, whole, value, &nb->force_ovf);
-    } else if (strcmp(token, "tag") == 0) {
+    } else if (strcasecmp(token, "tag") == 0) {
         ok = small_number(p, whole, value, 15, &nb->tag_value);
         nb->tag_enable = true;
-    } else if (strcmp(token, "pebs") == 0) {
+    } else if (strcasecmp(token, "pebs") == 0) {
         ok = flag_value(p, whole, value, &nb->pebs);
     } else {
         return NOT_A_MODIFIER;
@@ -143,6 +148,46 @@ static int netburst_modifier(struct parse *p, char *token)
 
 static const char modifier_list[] =
     "k, u, e, cmpl, thr, t0, t1, at, ovf_pmi, force_ovf, tag, pebs";
+
+/* libpfm4's names for the catalog's (docs/events.md, NetBurst items 5 and
+ * 6): an event's when `event` is NULL, else a sub-event's of `event`. */
+static const struct {
+    const char *event, *libpfm4, *name;
+} libpfm4_names[] = {
+    {NULL, "uops_type", "uop_type"},
+    {"mispred_branch_retired", "BOGUS", "NBOGUS"},
+    {"IOQ_allocation", "TYPE_BIT0", "ReqA0"},
+    {"IOQ_allocation", "TYPE_BIT1", "ReqA1"},
+    {"IOQ_allocation", "TYPE_BIT2", "ReqA2"},
+    {"IOQ_allocation", "TYPE_BIT3", "ReqA3"},
+    {"IOQ_allocation", "TYPE_BIT4", "ReqA4"},
+    {"IOQ_active_entries", "TYPE_BIT0", "ReqA0"},
+    {"IOQ_active_entries", "TYPE_BIT1", "ReqA1"},
+    {"IOQ_active_entries", "TYPE_BIT2", "ReqA2"},
+    {"IOQ_active_entries", "TYPE_BIT3", "ReqA3"},
+    {"IOQ_active_entries", "TYPE_BIT4", "ReqA4"},
+};
+
+/* The catalog's name for `name`, an event (event NULL) or a sub-event of
+ * `event` in libpfm4's spelling or the catalog's. */
+static const char *catalog_name(const char *event, const char *name)
+{
+    for (size_t i = 0; i < sizeof libpfm4_names / sizeof libpfm4_names[0]; i++) {
+        const char *of = libpfm4_names[i].event;
+        bool same_event = of ? event && strcmp(of, event) == 0 : !event;
+        if (same_event && strcasecmp(libpfm4_names[i].libpfm4, name) == 0)
+            return libpfm4_names[i].name;
+    }
+    return name;
+}
+
+/* The counting event's mask of a tagging metric: its sub-event (NBOGUS,
+ * the SDM's tagging tables). */
+static uint16_t metric_mask(const struct nb_metric *metric)
+{
+    const struct nb_event *event = &nb_events[nb_event_find(metric->counting_event)];
+    return (uint16_t)(1u << nb_subevent_find(event, metric->counting_subevent)->bit);
+}
 
 /* libpfm4's pseudo sub-events TAG0-TAG3 of the execution-tagging upstream
  * events set tag enable and one bit of the tag value. */
@@ -156,34 +201,51 @@ static bool libpfm4_tag_subevent(struct nb_event_spec *nb, const char *name)
     return true;
 }
 
+/* libpfm4's replay_event pseudo sub-events (L1_LD_MISS ... SP_ST_RET) ask
+ * for the replay metric each names (nb_metrics' libpfm4 names); several
+ * together ask for all of theirs. */
+static bool libpfm4_replay_subevent(struct parse *p, const char *name)
+{
+    struct nb_event_spec *nb = &p->spec->nb;
+    const struct nb_metric *metric = nb_metric_find_libpfm4(name);
+    if (p->metric_named || !metric || nb_event_find(metric->counting_event) != nb->event)
+        return false;
+    if (!nb->metric)
+        nb->metric = metric;
+    nb->metrics |= 1u << (metric - nb_metrics);
+    return true;
+}
+
 static bool netburst_subevent(struct parse *p, const char *name)
 {
     struct nb_event_spec *nb = &p->spec->nb;
     const struct nb_event *event = &nb_events[nb->event];
-    const struct nb_subevent *sub = nb_subevent_find(event, name);
-    if (sub && nb->metric)
+    const struct nb_subevent *sub = nb_subevent_find(event, catalog_name(event->name, name));
+    if (sub && p->metric_named)
         return fail(p, "'%s': a tagging metric fixes its sub-events; it takes modifiers only "
                        "(%s)", name, modifier_list);
     if (sub) {
         nb->mask |= (uint16_t)(1u << sub->bit);
         return true;
     }
-    if (libpfm4_tag_subevent(nb, name))
+    if (libpfm4_tag_subevent(nb, name) || libpfm4_replay_subevent(p, name))
         return true;
     char names[400];
     nb_subevent_names(event, names, sizeof names);
-    if (nb->metric)
+    if (p->metric_named)
         return fail(p, "unknown modifier '%s' (valid: %s)", name, modifier_list);
     return fail(p, "unknown sub-event or modifier '%s' of %s (sub-events: %s; modifiers: %s)",
                 name, event->name, names, modifier_list);
 }
 
-/* libpfm4 spells uop_type "uops_type". */
-static int find_netburst_event(const char *name)
+/* "3, 4, 6": the models of the set `models`. */
+static void model_list(uint8_t models, char *buf, size_t size)
 {
-    if (strcasecmp(name, "uops_type") == 0)
-        return nb_event_find("uop_type");
-    return nb_event_find(name);
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int m = 0; m < 8 && used < size; m++)
+        if (models & (1u << m))
+            used += (size_t)snprintf(buf + used, size - used, "%s%d", used ? ", " : "", m);
 }
 
 static bool netburst_name(struct parse *p, const char *name)
@@ -191,21 +253,24 @@ static bool netburst_name(struct parse *p, const char *name)
     struct nb_event_spec *nb = &p->spec->nb;
     const struct nb_metric *metric = nb_metric_find(name);
     if (metric) {
+        p->metric_named = true;
         nb->metric = metric;
+        nb->metrics = 1u << (metric - nb_metrics);
         nb->event = nb_event_find(metric->counting_event);
-        nb->mask = (uint16_t)(1u << nb_subevent_find(&nb_events[nb->event],
-                                                      metric->counting_subevent)->bit);
+        nb->mask = metric_mask(metric);
         return true;
     }
-    nb->event = find_netburst_event(name);
+    nb->event = nb_event_find(catalog_name(NULL, name));
     if (nb->event < 0)
         return fail(p, "unknown NetBurst event '%s' ('pmubench list netburst' shows the "
                        "events and tagging metrics)", name);
     const struct nb_event *event = &nb_events[nb->event];
-    if (!(event->models & (1u << p->config->model)))
-        return fail(p, "event %s does not exist on model %d (it needs netburst_p: models 3, 4, "
-                       "6)", event->name, p->config->model);
-    return true;
+    if (event->models & (1u << p->config->model))
+        return true;
+    char models[32];
+    model_list(event->models, models, sizeof models);
+    return fail(p, "event %s does not exist on model %d (it needs netburst_p: models %s)",
+                event->name, p->config->model, models);
 }
 
 /* On an execution-tagging metric, :tag=N picks the tag bit its upstream
@@ -235,6 +300,10 @@ static bool check_netburst(struct parse *p)
     char names[400];
     if (nb->mask == 0 && event->n_subevents == 1)
         nb->mask = (uint16_t)(1u << event->subevents[0].bit);
+    /* libpfm4's replay_event pseudo sub-events alone: the SDM's replay
+     * tagging counts NBOGUS (libpfm4 leaves the mask empty). */
+    if (nb->mask == 0 && nb->metric)
+        nb->mask = metric_mask(nb->metric);
     if (nb->mask == 0) {
         nb_subevent_names(event, names, sizeof names);
         return fail(p, "%s needs a sub-event (one or more of %s)", event->name, names);
@@ -321,6 +390,43 @@ static bool parse_p5(struct parse *p, char *rest)
     return true;
 }
 
+/* ---- The model the prefixes name */
+
+#define NETBURST_P "netburst_p::"
+
+/* libpfm4's netburst_p: the models with instr_completed. */
+static uint8_t netburst_p_models(void)
+{
+    return nb_events[nb_event_find("instr_completed")].models;
+}
+
+static bool netburst_p_model(int model)
+{
+    return model >= 0 && model < 8 && (netburst_p_models() & (1u << model));
+}
+
+const char *nb_model_prefix(int model)
+{
+    return netburst_p_model(model) ? NETBURST_P : "netburst::";
+}
+
+int event_spec_model(int given, const char *const *texts, int n)
+{
+    if (given != NB_MODEL_UNSET)
+        return given;
+    for (int i = 0; i < n; i++)
+        if (strncasecmp(texts[i], NETBURST_P, strlen(NETBURST_P)) == 0)
+            return __builtin_ctz(netburst_p_models());
+    return NB_MODEL_DEFAULT;
+}
+
+static bool netburst_p_conflict(struct parse *p, int model)
+{
+    char models[32];
+    model_list(netburst_p_models(), models, sizeof models);
+    return fail(p, "netburst_p:: names models %s; it conflicts with model %d", models, model);
+}
+
 bool event_spec_parse(const char *text, const struct nb_config *config, struct event_spec *spec,
                       char *error, size_t error_size)
 {
@@ -347,9 +453,11 @@ bool event_spec_parse(const char *text, const struct nb_config *config, struct e
     }
     if (strcasecmp(pmu, "netburst") != 0 && strcasecmp(pmu, "netburst_p") != 0)
         return fail(&p, "unknown PMU '%s' (expected netburst, netburst_p or p5)", pmu);
-    if (strcasecmp(pmu, "netburst_p") == 0 && config->model < 3)
-        return fail(&p, "netburst_p is the PMU of models 3, 4 and 6, not model %d",
+    if (!nb_model_supported(config->model))
+        return fail(&p, "no NetBurst model (%d) to parse it for: event_spec_model chooses one",
                     config->model);
+    if (strcasecmp(pmu, "netburst_p") == 0 && !netburst_p_model(config->model))
+        return netburst_p_conflict(&p, config->model);
     spec->pmu = PMU_NETBURST;
     return parse_netburst(&p, rest);
 }

@@ -1,7 +1,8 @@
 /* Event strings and what they ask of the PMU.
  *
  *   netburst::EVENT[:SUBEVENT...][:k=0|1][:u=0|1][:e=0|1][:cmpl=0|1][:thr=N]
- *   netburst_p::...   the same, for the models with instr_completed (3, 4, 6)
+ *   netburst_p::...   the same, for the models with instr_completed (3, 4, 6);
+ *                     a netburst_p:: string chooses model 3 (event_spec_model)
  *   p5::EVENT[:u][:k]  and  p5::clocks
  *
  * The modifiers mean what they mean in libpfm4; pmubench's extensions
@@ -22,6 +23,10 @@ struct nb_event_spec {
     int event;                       /* the counting event, an index into nb_events */
     uint16_t mask;                   /* its sub-event bits */
     const struct nb_metric *metric;  /* the tagging metric asked for, or NULL */
+    uint32_t metrics;                /* bit m: nb_metrics[m] tags; `metric` alone, or each
+                                        replay metric libpfm4's replay_event pseudo
+                                        sub-events (L1_LD_MISS ...) ask for, `metric` the
+                                        first */
     bool os, usr;                    /* privilege levels: CPL 0, CPL 1-3 */
     bool t0, t1;                     /* logical processors */
     bool compare, complement, edge;
@@ -50,7 +55,30 @@ struct event_spec {
     struct p5_event_spec p5;
 };
 
-/* Parses an event string for a NetBurst of `config` (or the P5).  On error
+/* ---- The NetBurst model of a command's event strings */
+
+/* nb_config.model when the user named none: the strings choose it; the
+ * model when they name none either (Northwood). */
+enum { NB_MODEL_UNSET = -1, NB_MODEL_DEFAULT = 2 };
+
+/* A command's NetBurst before its options: Hyper-Threading on, the model
+ * left to the event strings. */
+#define NB_CONFIG_DEFAULT ((struct nb_config){.model = NB_MODEL_UNSET, .ht = true})
+
+/* The model for a command's event strings: `given` unless it is
+ * NB_MODEL_UNSET; otherwise the one their prefixes name, libpfm4's way:
+ * 3 (the first model with instr_completed, libpfm4's netburst_p) when any
+ * string is netburst_p::, else 2.  netburst:: names no model (its events
+ * are every model's), so it mixes with netburst_p::.  A given model that
+ * is not netburst_p's is the parser's error. */
+int event_spec_model(int given, const char *const *texts, int n);
+
+/* The prefix that names `model`'s PMU: "netburst_p::" on the models with
+ * instr_completed (3, 4, 6), "netburst::" on the others. */
+const char *nb_model_prefix(int model);
+
+/* Parses an event string for a NetBurst of `config` (or the P5); the model
+ * is a model, not NB_MODEL_UNSET (event_spec_model chooses it).  On error
  * returns false with one line in `error` naming the offending token and the
  * valid choices. */
 bool event_spec_parse(const char *text, const struct nb_config *config, struct event_spec *spec,
@@ -58,13 +86,23 @@ bool event_spec_parse(const char *text, const struct nb_config *config, struct e
 
 /* ---- NetBurst register values for a spec */
 
+/* A tagging upstream event: an ESCR programmed to tag, with no counter. */
+struct nb_upstream {
+    int event;               /* an index into nb_events */
+    uint64_t escrs;          /* the ESCRs it can use */
+    uint64_t escr;           /* its ESCR value */
+};
+
+/* Upstream events of one event string: three when libpfm4's replay_event
+ * pseudo sub-events MOB_LD_REPLAY, SP_LD_RET and SP_ST_RET come together. */
+enum { NB_MAX_UPSTREAMS = 3 };
+
 struct nb_encoding {
     uint64_t escrs;          /* bit e: ESCR e can take the counting event */
     uint32_t counters;       /* bit c: counter c can count it */
     uint64_t escr, cccr;     /* the values to write */
-    int upstream_event;      /* the tagging upstream event, or -1 */
-    uint64_t upstream_escrs; /* the ESCRs it can use */
-    uint64_t upstream_escr;  /* its ESCR value */
+    int n_upstreams;         /* tagging upstream events */
+    struct nb_upstream upstream[NB_MAX_UPSTREAMS];
     bool replay;             /* writes IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT */
     uint64_t pebs_enable, matrix_vert;
 };

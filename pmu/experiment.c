@@ -4,21 +4,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Keeps one event string, unparsed; false with a message when it cannot
+ * (a string too long gets the parser's message). */
+static bool keep_line(struct experiment_set *set, const char *text, int group, int line,
+                      char *message, size_t size)
+{
+    if (set->n == ALLOC_MAX_REQUESTS) {
+        snprintf(message, size, "too many events (at most %d)", ALLOC_MAX_REQUESTS);
+        return false;
+    }
+    if (strlen(text) >= EXPERIMENT_MAX_TEXT) {
+        snprintf(message, size, "%.60s...: event string longer than %d characters", text,
+                 EXPERIMENT_MAX_TEXT - 1);
+        return false;
+    }
+    set->requests[set->n].group = group;
+    snprintf(set->text[set->n], EXPERIMENT_MAX_TEXT, "%s", text);
+    set->line[set->n++] = line;
+    return true;
+}
+
 bool experiment_add(struct experiment_set *set, const struct nb_config *config, const char *text,
                     int group, int line, char *error, size_t error_size)
 {
-    if (set->n == ALLOC_MAX_REQUESTS) {
-        snprintf(error, error_size, "too many events (at most %d)", ALLOC_MAX_REQUESTS);
+    if (!keep_line(set, text, group, line, error, error_size))
         return false;
-    }
-    struct alloc_request *request = &set->requests[set->n];
-    if (!event_spec_parse(text, config, &request->spec, error, error_size))
-        return false;
-    request->group = group;
-    snprintf(set->text[set->n], EXPERIMENT_MAX_TEXT, "%s", text);
-    set->line[set->n] = line;
-    set->n++;
-    return true;
+    if (event_spec_parse(text, config, &set->requests[set->n - 1].spec, error, error_size))
+        return true;
+    set->n--;
+    return false;
 }
 
 /* Strips a '#' comment and surrounding white space, in place. */
@@ -39,32 +53,58 @@ static bool blank_line(const char *line)
     return line[strspn(line, " \t\r\n")] == '\0';
 }
 
-/* Each experiment (the lines between blank lines) is one group; comment
- * lines separate nothing. */
-bool experiment_read(struct experiment_set *set, FILE *in, const char *path,
-                     const struct nb_config *config, char *error, size_t error_size)
+/* The event lines of the file; each experiment (the lines between blank
+ * lines) is one group; comment lines separate nothing.  *line_no is the
+ * line read last. */
+static bool read_lines(struct experiment_set *set, FILE *in, int *line_no, char *message,
+                       size_t size)
 {
-    char *line = NULL, message[EXPERIMENT_MAX_TEXT + 200];
-    size_t size = 0;
-    int group = 0, line_no = 0;
+    char *line = NULL;
+    size_t capacity = 0;
+    int group = 0;
     bool in_experiment = false, ok = true;
     ssize_t length;
-    message[0] = '\0';
-    while (ok && (length = getline(&line, &size, in)) >= 0) {
-        line_no++;
+    while (ok && (length = getline(&line, &capacity, in)) >= 0) {
+        ++*line_no;
         if (memchr(line, '\0', (size_t)length)) {
-            snprintf(message, sizeof message, "unexpected NUL byte");
+            snprintf(message, size, "unexpected NUL byte");
             ok = false;
         } else if (blank_line(line)) {
             group += in_experiment;
             in_experiment = false;
         } else if (*trim_line(line)) {
-            ok = experiment_add(set, config, trim_line(line), group, line_no, message,
-                                sizeof message);
+            ok = keep_line(set, trim_line(line), group, *line_no, message, size);
             in_experiment = true;
         }
     }
     free(line);
+    return ok;
+}
+
+/* Parses the lines kept, for the model their prefixes choose unless
+ * config has one (event_spec_model). */
+static bool parse_lines(struct experiment_set *set, struct nb_config *config, int *line_no,
+                        char *message, size_t size)
+{
+    const char *texts[ALLOC_MAX_REQUESTS];
+    for (int i = 0; i < set->n; i++)
+        texts[i] = set->text[i];
+    config->model = event_spec_model(config->model, texts, set->n);
+    for (int i = 0; i < set->n; i++)
+        if (!event_spec_parse(set->text[i], config, &set->requests[i].spec, message, size)) {
+            *line_no = set->line[i];
+            return false;
+        }
+    return true;
+}
+
+bool experiment_read(struct experiment_set *set, FILE *in, const char *path,
+                     struct nb_config *config, char *error, size_t error_size)
+{
+    char message[EXPERIMENT_MAX_TEXT + 200] = "";
+    int line_no = 0;
+    bool ok = read_lines(set, in, &line_no, message, sizeof message) &&
+              (ferror(in) || parse_lines(set, config, &line_no, message, sizeof message));
     if (!ok)
         snprintf(error, error_size, "%s:%d: %s", path, line_no, message);
     else if (ferror(in))

@@ -1,5 +1,5 @@
 /* Sets of events to plan together: event strings from the command line or
- * from an experiment file (brink's design, seed 000): one event string per
+ * from an experiment file (brink's design, the Pentium 4 monitoring study): one event string per
  * line, '#' starts a comment, and a blank line ends an experiment, whose
  * events must count in the same run.  docs/alloc.md, "Experiment files". */
 #ifndef PMU_EXPERIMENT_H
@@ -20,13 +20,16 @@ struct experiment_set {
     int line[ALLOC_MAX_REQUESTS];                       /* its file line; 0 elsewhere */
 };
 
-/* Adds one event string to the set; false with one line in `error`. */
+/* Adds one event string to the set, parsed for config (a model, not
+ * NB_MODEL_UNSET); false with one line in `error`. */
 bool experiment_add(struct experiment_set *set, const struct nb_config *config, const char *text,
                     int group, int line, char *error, size_t error_size);
 
-/* Reads an experiment file into an empty set; false with "PATH:LINE: ..."
- * (or "PATH: ...") in `error`. */
+/* Reads an experiment file into an empty set; config->model, when
+ * NB_MODEL_UNSET, becomes the one the file's event strings choose
+ * (event_spec_model).  False with "PATH:LINE: ..." (or "PATH: ...") in
+ * `error`. */
 bool experiment_read(struct experiment_set *set, FILE *in, const char *path,
-                     const struct nb_config *config, char *error, size_t error_size);
+                     struct nb_config *config, char *error, size_t error_size);
 
 #endif

@@ -86,7 +86,7 @@ static unsigned filter(struct nb_pmu *pmu, int c, const uint8_t bus[NB_NUM_ESCRS
 /* An overflow with OVF_PMI arms a PMI for those threads.  On IQ_COUNTER4,
  * for a thread IA32_PEBS_ENABLE enables PEBS, it arms the PEBS microassist
  * instead: the retirement logic then waits for the next tagged uop, and the
- * interrupt comes from the buffer's threshold (seed 002, "Precise
+ * interrupt comes from the buffer's threshold (Sprunt 2002, "Precise
  * event-based sampling"; SDM 18.18.8). */
 static void arm_on_overflow(struct nb_pmu *pmu, int c)
 {

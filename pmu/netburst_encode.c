@@ -1,5 +1,5 @@
 /* NetBurst register values for an event spec: the counting event's ESCR and
- * CCCR, the tagging upstream's ESCR, and the replay-tagging MSRs. */
+ * CCCR, the tagging upstreams' ESCRs, and the replay-tagging MSRs. */
 #include "event_spec.h"
 #include "netburst_events.h"
 #include "netburst_fields.h"
@@ -54,27 +54,35 @@ static int first_escr(uint64_t escrs)
     return -1;
 }
 
-/* Execution tagging counts NBOGUSn for the tag bit n its upstream sets;
- * front-end and replay tagging count the metric's sub-event as parsed. */
-static void encode_metric(const struct nb_event_spec *spec, const struct nb_config *config,
-                          struct nb_encoding *enc)
+/* The upstream event a metric tags with, on the ESCRs it may use. */
+static struct nb_upstream upstream_of(const struct nb_metric *metric,
+                                      const struct nb_event_spec *spec,
+                                      const struct nb_config *config)
 {
-    const struct nb_metric *metric = spec->metric;
-    if (metric->upstream_event) {
-        enc->upstream_event = nb_event_find(metric->upstream_event);
-        uint32_t ignored;
-        enc->upstream_escrs = present_escrs(enc->upstream_event, config, &ignored);
-        if (metric->upstream_escr >= 0)
-            enc->upstream_escrs &= 1ull << metric->upstream_escr;
-        bool tags = metric->kind == NB_EXECUTION_TAGGING;
-        enc->upstream_escr = escr_value(enc->upstream_event, metric->upstream_mask, spec, tags,
-                                        tags ? 1u << spec->exec_tag_bit : 0);
-    }
+    struct nb_upstream up = {.event = nb_event_find(metric->upstream_event)};
+    uint32_t ignored;
+    up.escrs = present_escrs(up.event, config, &ignored);
+    if (metric->upstream_escr >= 0)
+        up.escrs &= 1ull << metric->upstream_escr;
+    bool tags = metric->kind == NB_EXECUTION_TAGGING;
+    up.escr = escr_value(up.event, metric->upstream_mask, spec, tags,
+                         tags ? 1u << spec->exec_tag_bit : 0);
+    return up;
+}
+
+/* One metric of the spec: its upstream event; replay tagging's MSR bits,
+ * which several replay metrics OR (the SDM's replay tagging selects uop
+ * types in MSR_PEBS_MATRIX_VERT and replay causes in IA32_PEBS_ENABLE). */
+static void encode_metric(const struct nb_metric *metric, const struct nb_event_spec *spec,
+                          const struct nb_config *config, struct nb_encoding *enc)
+{
+    if (metric->upstream_event && enc->n_upstreams < NB_MAX_UPSTREAMS)
+        enc->upstream[enc->n_upstreams++] = upstream_of(metric, spec, config);
     if (metric->kind == NB_REPLAY_TAGGING) {
         enc->replay = true;
-        enc->pebs_enable =
+        enc->pebs_enable |=
             metric->pebs_enable | PEBS_ENABLE_UOP_TAG | (spec->pebs ? PEBS_ENABLE_PEBS : 0);
-        enc->matrix_vert = metric->matrix_vert;
+        enc->matrix_vert |= metric->matrix_vert;
     }
 }
 
@@ -90,16 +98,18 @@ static void restrict_to_counter(struct nb_encoding *enc, int counter)
 void nb_encode(const struct nb_event_spec *spec, const struct nb_config *config,
                struct nb_encoding *enc)
 {
-    *enc = (struct nb_encoding){.upstream_event = -1};
+    *enc = (struct nb_encoding){0};
     enc->escrs = present_escrs(spec->event, config, &enc->counters);
     uint16_t mask = spec->mask;
+    /* Execution tagging counts NBOGUSn for the tag bit n its upstream sets. */
     if (spec->metric && spec->metric->kind == NB_EXECUTION_TAGGING)
         mask = (uint16_t)(1u << spec->exec_tag_bit);
     enc->escr = escr_value(spec->event, mask, spec, spec->tag_enable, spec->tag_value);
     int escr = first_escr(enc->escrs);
     enc->cccr = cccr_value(spec, escr >= 0 ? nb_escrs[escr].select : 0);
-    if (spec->metric)
-        encode_metric(spec, config, enc);
+    for (int m = 0; m < nb_num_metrics; m++)
+        if (spec->metrics & (1u << m))
+            encode_metric(&nb_metrics[m], spec, config, enc);
     if (spec->pebs)
         restrict_to_counter(enc, NB_PEBS_COUNTER);
 }

@@ -280,7 +280,7 @@ static const struct nb_subevent x87_assist_subevents[] = {
 static const struct nb_subevent machine_clear_subevents[] = {
     {"CLEAR", 0, TS},
     {"MOCLEAR", 2, TS},
-    {"SMCLEAR", 3, TS},
+    {"SMCLEAR", 6, TS},
 };
 static const struct nb_subevent instr_completed_subevents[] = {
     {"NBOGUS", 0, TS},

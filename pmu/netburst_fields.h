@@ -1,6 +1,6 @@
 /* Bit fields of the NetBurst ESCR and CCCR (SDM Vol. 3B, figures "Event
  * Selection Control Register (ESCR)" and "Counter Configuration Control
- * Register (CCCR)"; seed 000 section 6; seed 002).  The with-HT layout; for
+ * Register (CCCR)"; the Pentium 4 monitoring study, section 6; Sprunt 2002).  The with-HT layout; for
  * processors without Hyper-Threading the T1 fields and ACTIVE_THREAD are
  * reserved (docs/semantics.md, "Hyper-Threading off").
  */

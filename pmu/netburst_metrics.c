@@ -1,7 +1,9 @@
 /* The tagging metrics (data only).  Sources: the SDM's tagging tables
  * (Vol. 3B appendix: front-end, execution and replay tagging), the replay
  * rows' PEBS_ENABLE/MATRIX_VERT bits cross-checked with Linux's
- * p4_pebs_bind_map; docs/events.md, "Tagging metrics". */
+ * p4_pebs_bind_map; each replay row's libpfm4 name is the replay_event
+ * pseudo sub-event of libpfm4's intel_netburst_events.h that selects it;
+ * docs/events.md, "Tagging metrics". */
 #include "netburst_metrics.h"
 
 #include <stddef.h>
@@ -10,11 +12,11 @@
 #include "netburst_msrs.h"
 
 #define FRONT_END(name, tag) \
-    {name, NB_FRONT_END_TAGGING, "front_end_event", "NBOGUS", "uop_type", tag, -1, 0, 0}
+    {name, NB_FRONT_END_TAGGING, "front_end_event", "NBOGUS", "uop_type", tag, -1, 0, 0, NULL}
 #define EXECUTION(name, upstream, mask) \
-    {name, NB_EXECUTION_TAGGING, "execution_event", "NBOGUS0", upstream, mask, -1, 0, 0}
-#define REPLAY(name, pebs, vert, upstream, mask, escr) \
-    {name, NB_REPLAY_TAGGING, "replay_event", "NBOGUS", upstream, mask, escr, pebs, vert}
+    {name, NB_EXECUTION_TAGGING, "execution_event", "NBOGUS0", upstream, mask, -1, 0, 0, NULL}
+#define REPLAY(name, libpfm4, pebs, vert, upstream, mask, escr) \
+    {name, NB_REPLAY_TAGGING, "replay_event", "NBOGUS", upstream, mask, escr, pebs, vert, libpfm4}
 
 #define ALL (1u << 15)
 #define BIT(n) (1u << (n))
@@ -32,17 +34,23 @@ const struct nb_metric nb_metrics[] = {
     EXECUTION("x87_FP_retired", "x87_FP_uop", ALL),
     EXECUTION("x87_SIMD_memory_moves_retired", "x87_SIMD_moves_uop", BIT(3) | BIT(4)),
 
-    REPLAY("1stL_cache_load_miss_retired", BIT(0), BIT(0), NULL, 0, -1),
-    REPLAY("2ndL_cache_load_miss_retired", BIT(1), BIT(0), NULL, 0, -1),
-    REPLAY("DTLB_load_miss_retired", BIT(2), BIT(0), NULL, 0, -1),
-    REPLAY("DTLB_store_miss_retired", BIT(2), BIT(1), NULL, 0, -1),
-    REPLAY("DTLB_all_miss_retired", BIT(2), BIT(0) | BIT(1), NULL, 0, -1),
-    REPLAY("Tagged_mispred_branch", BIT(15) | BIT(16), BIT(4), NULL, 0, -1),
+    REPLAY("1stL_cache_load_miss_retired", "L1_LD_MISS", BIT(0), BIT(0), NULL, 0, -1),
+    REPLAY("2ndL_cache_load_miss_retired", "L2_LD_MISS", BIT(1), BIT(0), NULL, 0, -1),
+    REPLAY("DTLB_load_miss_retired", "DTLB_LD_MISS", BIT(2), BIT(0), NULL, 0, -1),
+    REPLAY("DTLB_store_miss_retired", "DTLB_ST_MISS", BIT(2), BIT(1), NULL, 0, -1),
+    REPLAY("DTLB_all_miss_retired", "DTLB_ALL_MISS", BIT(2), BIT(0) | BIT(1), NULL, 0, -1),
+    REPLAY("Tagged_mispred_branch", "BR_MSP", BIT(15) | BIT(16), BIT(4), NULL, 0, -1),
     /* MOB_load_replay with PARTIAL_DATA and UNALGN_ADDR */
-    REPLAY("MOB_load_replay_retired", BIT(9), BIT(0), "MOB_load_replay", BIT(4) | BIT(5), -1),
-    REPLAY("split_load_retired", BIT(10), BIT(0), "load_port_replay", BIT(1), NB_ESCR_SAAT1),
-    REPLAY("split_store_retired", BIT(10), BIT(1), "store_port_replay", BIT(1), NB_ESCR_SAAT0),
+    REPLAY("MOB_load_replay_retired", "MOB_LD_REPLAY", BIT(9), BIT(0), "MOB_load_replay",
+           BIT(4) | BIT(5), -1),
+    REPLAY("split_load_retired", "SP_LD_RET", BIT(10), BIT(0), "load_port_replay", BIT(1),
+           NB_ESCR_SAAT1),
+    REPLAY("split_store_retired", "SP_ST_RET", BIT(10), BIT(1), "store_port_replay", BIT(1),
+           NB_ESCR_SAAT0),
 };
+
+/* nb_event_spec.metrics has a bit for each metric. */
+_Static_assert(sizeof nb_metrics / sizeof nb_metrics[0] <= 32, "more metrics than spec bits");
 
 const int nb_num_metrics = sizeof nb_metrics / sizeof nb_metrics[0];
 
@@ -50,6 +58,14 @@ const struct nb_metric *nb_metric_find(const char *name)
 {
     for (int i = 0; i < nb_num_metrics; i++)
         if (strcasecmp(nb_metrics[i].name, name) == 0)
+            return &nb_metrics[i];
+    return NULL;
+}
+
+const struct nb_metric *nb_metric_find_libpfm4(const char *name)
+{
+    for (int i = 0; i < nb_num_metrics; i++)
+        if (nb_metrics[i].libpfm4_name && strcasecmp(nb_metrics[i].libpfm4_name, name) == 0)
             return &nb_metrics[i];
     return NULL;
 }

@@ -1,5 +1,5 @@
 /* The NetBurst at-retirement tagging metrics (SDM Vol. 3B, the front-end,
- * execution and replay tagging tables; seed 000 section 7; seed 002): what
+ * execution and replay tagging tables; the Pentium 4 monitoring study, section 7; Sprunt 2002): what
  * each tags upstream and what counts it.  Data in netburst_metrics.c. */
 #ifndef PMU_NETBURST_METRICS_H
 #define PMU_NETBURST_METRICS_H
@@ -22,6 +22,7 @@ struct nb_metric {
     int upstream_escr;           /* an ESCR the upstream event must use, or -1 */
     uint32_t pebs_enable;        /* replay: IA32_PEBS_ENABLE metric bits (without 24/25) */
     uint32_t matrix_vert;        /* replay: MSR_PEBS_MATRIX_VERT bits */
+    const char *libpfm4_name;    /* replay: libpfm4's replay_event pseudo sub-event for it */
 };
 
 extern const struct nb_metric nb_metrics[];
@@ -29,6 +30,10 @@ extern const int nb_num_metrics;
 
 /* The metric called `name` (case-insensitive), or NULL. */
 const struct nb_metric *nb_metric_find(const char *name);
+
+/* The replay metric libpfm4's replay_event pseudo sub-event `name`
+ * (L1_LD_MISS ... SP_ST_RET, case-insensitive) selects, or NULL. */
+const struct nb_metric *nb_metric_find_libpfm4(const char *name);
 
 /* PEBS samples only through IQ_COUNTER4 (SDM: precise event-based sampling). */
 #define NB_PEBS_COUNTER 16

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-/* Counter sets of the four counter blocks (Sprunt, seed 002, Figure 2; SDM
+/* Counter sets of the four counter blocks (Sprunt 2002, Figure 2; SDM
  * Vol. 3B table "Performance Counter MSRs and Associated CCCR and ESCR
  * MSRs").  ESCRs numbered 0 feed the first two counters of their block,
  * ESCRs numbered 1 the other two; in the IQ block the even ESCRs also feed
@@ -116,7 +116,7 @@ const struct nb_model_info *nb_model_info(int model)
 
 /* Cascading: a counter is started by the alternate counter of the other
  * pair in its block; IQ_COUNTER4/5 only by IQ_COUNTER2/3, and they start
- * nothing (SDM-old 18.18.6.6 / SDM-new 18.15.5.6; seed 002). */
+ * nothing (SDM-old 18.18.6.6 / SDM-new 18.15.5.6; Sprunt 2002). */
 #define FROM(n) (1u << (n))
 static const uint32_t cascade_sources[NB_NUM_COUNTERS] = {
     FROM(2), FROM(3), FROM(0), FROM(1),       /* BPU */

@@ -43,7 +43,7 @@ static const struct {
 
 /* The tag the PEBS assist waits for: that of the mechanism whose event
  * IQ_COUNTER4's ESCR selects, or 0 when it counts another event.  Only
- * one mechanism can drive PEBS (seed 000 section 7: "si se usa PEBS, sólo
+ * one mechanism can drive PEBS (the Pentium 4 monitoring study, section 7: "si se usa PEBS, sólo
  * se puede utilizar uno de los tres mecanismos de etiquetado"). */
 static uint8_t pebs_mechanism(const struct nb_pmu *pmu)
 {
@@ -84,7 +84,7 @@ static bool write_record(struct nb_pmu *pmu, const struct ds_layout *ds, uint64_
     return true;
 }
 
-/* The microassist before the tagged uop retires (seed 002): unless the
+/* The microassist before the tagged uop retires (Sprunt 2002): unless the
  * index is at the absolute maximum (the record would not fit: no record,
  * no signal, SDM "PEBS Absolute Maximum"), it stores the record, advances
  * the index, reloads IQ_COUNTER4 from the counter reset field and raises

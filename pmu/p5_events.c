@@ -1,4 +1,4 @@
-/* The P5 event table (data only): codes and names from seed 001 Table 2.3
+/* The P5 event table (data only): codes and names from Safford 1997, Table 2.3
  * and Table 3.2, duration class from Table 2.3, the errata of its appendix A
  * (from the Pentium specification update).  docs/events.md has the
  * sources. */
@@ -58,13 +58,13 @@ const struct p5_event p5_events[] = {
      NULL},
     {0x22, "flops", "floating point operations (FLOPs)", OCCURRENCE, NULL},
     {0x23, "breakpoint_match_DR0", "breakpoint match on DR0 register", OCCURRENCE,
-     "has errata the seed names without describing them"},
+     "has errata Safford 1997 names without describing them"},
     {0x24, "breakpoint_match_DR1", "breakpoint match on DR1 register", OCCURRENCE,
-     "has errata the seed names without describing them"},
+     "has errata Safford 1997 names without describing them"},
     {0x25, "breakpoint_match_DR2", "breakpoint match on DR2 register", OCCURRENCE,
-     "has errata the seed names without describing them"},
+     "has errata Safford 1997 names without describing them"},
     {0x26, "breakpoint_match_DR3", "breakpoint match on DR3 register", OCCURRENCE,
-     "has errata the seed names without describing them"},
+     "has errata Safford 1997 names without describing them"},
     {0x27, "hardware_interrupts", "hardware interrupts", OCCURRENCE, NULL},
 };
 

@@ -1,4 +1,4 @@
-/* The 38 P5 (Pentium) events of seed 001 Table 2.3, with the enumerated
+/* The 38 P5 (Pentium) events of Safford 1997 (Table 2.3), with the enumerated
  * names of its Table 3.2.  Data in p5_events.c; notes in docs/events.md. */
 #ifndef PMU_P5_EVENTS_H
 #define PMU_P5_EVENTS_H
@@ -8,10 +8,10 @@
 
 struct p5_event {
     uint8_t code;          /* the 6-bit CESR event select */
-    const char *name;      /* seed 001 Table 3.2, e.g. "data_read_miss" */
+    const char *name;      /* Safford 1997, Table 3.2, e.g. "data_read_miss" */
     const char *description;
     bool duration;         /* counts clocks while a condition holds */
-    const char *erratum;   /* how hardware miscounts it (seed 001 appendix A), or NULL */
+    const char *erratum;   /* how hardware miscounts it (Safford 1997, appendix A), or NULL */
 };
 
 extern const struct p5_event p5_events[];

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* CESR: ES0 5:0, CC0 8:6, PC0 9, ES1 21:16, CC1 24:22, PC1 25 (seed 001
+/* CESR: ES0 5:0, CC0 8:6, PC0 9, ES1 21:16, CC1 24:22, PC1 25 (Safford 1997,
  * section 2.2 and its example of Fig. 3.4; SDM Pentium section). */
 #define CESR_DEFINED_BITS 0x03ff03ffull
 #define CESR_HALF_SHIFT 16
@@ -46,7 +46,7 @@ msr_status p5_pmu_wrmsr(struct p5_pmu *pmu, uint32_t msr, uint64_t value)
         pmu->tsc = value;
         return MSR_OK;
     case P5_MSR_CESR:
-        /* Seed 001 section 2.2: the reserved bits "may not be changed";
+        /* Safford 1997, section 2.2: the reserved bits "may not be changed";
          * pmubench faults on them as on the NetBurst PMU. */
         if (value & ~CESR_DEFINED_BITS)
             return MSR_GP;

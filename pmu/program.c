@@ -54,10 +54,33 @@ static msr_status write_cccrs(struct program *program, enum cccr_state state)
  * its value, so it is written once. */
 static bool used_before(const struct alloc_run *run, int n, int escr, bool upstream)
 {
-    for (int i = 0; i < n; i++)
-        if ((upstream ? run->assignments[i].upstream_escr : run->assignments[i].escr) == escr)
+    for (int i = 0; i < n; i++) {
+        const struct alloc_assignment *a = &run->assignments[i];
+        if (!upstream && a->escr == escr)
             return true;
+        for (int u = 0; upstream && u < a->n_upstreams; u++)
+            if (a->upstream_escr[u] == escr)
+                return true;
+    }
     return false;
+}
+
+/* Assignment i's upstream ESCRs that no assignment counts through and no
+ * earlier one tags through. */
+static msr_status write_upstream_escrs(struct program *program, int i, bool clear)
+{
+    const struct alloc_run *run = program->run;
+    const struct alloc_assignment *a = &run->assignments[i];
+    for (int u = 0; u < a->n_upstreams; u++) {
+        int escr = a->upstream_escr[u];
+        if (used_before(run, run->n, escr, false) || used_before(run, i, escr, true))
+            continue;
+        msr_status status =
+            write_msr(program, nb_escrs[escr].msr, clear ? 0 : a->upstream_value[u]);
+        if (status != MSR_OK)
+            return status;
+    }
+    return MSR_OK;
 }
 
 /* The counting ESCRs, then the upstream ESCRs; with `clear`, zeroes them. */
@@ -73,12 +96,7 @@ static msr_status write_escrs(struct program *program, bool clear)
             return status;
     }
     for (int i = 0; i < run->n; i++) {
-        const struct alloc_assignment *a = &run->assignments[i];
-        if (a->upstream_escr < 0 || used_before(run, run->n, a->upstream_escr, false) ||
-            used_before(run, i, a->upstream_escr, true))
-            continue;
-        msr_status status = write_msr(program, nb_escrs[a->upstream_escr].msr,
-                                      clear ? 0 : a->upstream_value);
+        msr_status status = write_upstream_escrs(program, i, clear);
         if (status != MSR_OK)
             return status;
     }

@@ -17,7 +17,7 @@ compare_out() {
     if diff -u "$want" "$tmp/cli.out"; then pass; else fail "compare $*: output differs from $want"; fi
 }
 
-# Seed 001 Table 5.6 (wc): the simulator's counts against run_p5mon's means.
+# Safford 1997, Table 5.6 (wc): the simulator's counts against run_p5mon's means.
 compare_out tests/compare/table5_6.out tests/compare/table5_6_sim.json tests/compare/table5_6_pmc.p5mon
 # The same with the format named and the result on standard input.
 expect 0 "" -- compare json:- p5mon:tests/compare/table5_6_pmc.p5mon <tests/compare/table5_6_sim.json
@@ -36,7 +36,7 @@ pmubench compare -x';' tests/compare/small_sim.json csv:tests/compare/small_perf
 if [ "$(sed -n 4p "$tmp/semi.out")" = "data_read / L1-dcache-loads:u;300;450;;150;33.33;no;L1-dcache-loads counts dispatched load operations, about 1.5x retired loads: not like for like" ]; then
     pass; else fail "compare -x';': $(sed -n 4p "$tmp/semi.out")"; fi
 
-# run_p5mon regions (seed 001 Figure 4.9): one at a time.
+# run_p5mon regions (Safford 1997, Figure 4.9): one at a time.
 expect 2 "tests/compare/fig4_9.p5mon: has 2 regions (0, 1): choose one with --region N" -- \
     compare tests/compare/table5_6_sim.json tests/compare/fig4_9.p5mon
 expect 2 "tests/compare/fig4_9.p5mon: no region 2 (regions: 0, 1)" -- \

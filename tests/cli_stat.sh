@@ -2,7 +2,7 @@
 # tests/cli_tests.sh (its helpers, and its traces in $tmp).
 
 expect 0 "" -- stat --help
-expect 2 "pmubench stat: no events (-e EVENT[,EVENT...])" -- stat --trace x.trace
+expect 2 "pmubench stat: $tmp/missing.trace: No such file or directory" -- stat --trace "$tmp/missing.trace"
 expect 2 "pmubench stat: nothing to count (--trace FILE or -- PROGRAM)" -- stat -e branches
 expect 2 "pmubench stat: --trace FILE or '-- PROGRAM', not both" -- \
     stat -e branches --trace x.trace -- /bin/true
@@ -51,6 +51,41 @@ if [ -n "$cpuid" ]; then
     if [ $status -eq 2 ] && grep -Exq "pmubench stat: --backend msr: setup: MSR 0x11: refusing to write MSRs: CPUID reports $cpuid, not a GenuineIntel family 5 \(P5 Pentium\) processor" "$tmp/cli.err"; then
         pass; else fail "stat --backend msr on this CPU: status $status, '$(cat "$tmp/cli.err")'"; fi
     if [ -e "$tmp/stat-ran" ]; then fail "stat --backend msr ran the program after a refusal"; else pass; fi
+fi
+
+# Without -e, the model's default set (docs/stat.md, "Default events"), in
+# its order; and one warning line for 64-bit code on a machine without
+# IA-32e mode (the P5, Willamette, Northwood), none on Prescott or for
+# 32-bit code.
+if [ -f "$tmp/regions64.trace" ]; then
+    w64="64-bit code, which %s could not run (it has no IA-32e mode); simulated anyway, decoded as 64-bit code (docs/stat.md, \"64-bit traces\")"
+    # shellcheck disable=SC2059
+    expect 0 "pmubench stat: warning: $tmp/regions64.trace: $(printf "$w64" "the P5")" -- \
+        stat -x , --trace "$tmp/regions64.trace"
+    names=$(cut -d, -f3 "$tmp/cli.out" | tr '\n' ' ')
+    if [ "$names" = "clocks instructions_executed data_read_or_write data_read_or_write_miss branches pipeline_flushes " ]; then
+        pass; else fail "stat without -e (p5): events '$names'"; fi
+    # shellcheck disable=SC2059
+    expect 0 "pmubench stat: warning: $tmp/regions64.trace: $(printf "$w64" Northwood)" -- \
+        stat -m netburst -x , --trace "$tmp/regions64.trace"
+    names=$(cut -d, -f3 "$tmp/cli.out" | tr '\n' ' ')
+    if [ "$names" = "global_power_events:RUNNING instr_retired:NBOGUSNTAG:NBOGUSTAG BSQ_cache_reference:RD_2ndL_HITS:RD_2ndL_HITE:RD_2ndL_HITM:RD_2ndL_MISS BSQ_cache_reference:RD_2ndL_MISS retired_branch_type:CONDITIONAL:CALL:RETURN:INDIRECT mispred_branch_retired:NBOGUS " ]; then
+        pass; else fail "stat without -e (netburst): events '$names'"; fi
+    # shellcheck disable=SC2059
+    expect 0 "pmubench stat: warning: $tmp/regions64.trace: $(printf "$w64" Willamette)" -- \
+        stat -m netburst-willamette -e uops_retired:NBOGUS --trace "$tmp/regions64.trace"
+    expect 0 "" -- stat -m netburst-prescott -e uops_retired:NBOGUS --trace "$tmp/regions64.trace"
+    # shellcheck disable=SC2059
+    expect 0 "pmubench p5mon: warning: $tmp/regions64.trace: $(printf "$w64" "the P5")" -- \
+        p5mon -Ftrace="$tmp/regions64.trace" -Fdata_read=yes -Frepetitions=1 -Foutput_file="$tmp/w64.p5m"
+    pmubench stat --json -o "$tmp/w64.json" -e branches --trace "$tmp/regions64.trace" 2>/dev/null
+    # shellcheck disable=SC2059
+    expect 0 "pmubench compare: warning: $tmp/regions64.trace: $(printf "$w64" "the P5")" -- \
+        compare "$tmp/w64.json" "$tmp/w64.json"
+    if [ -f "$tmp/regions32.trace" ]; then
+        expect 0 "" -- stat -e branches --trace "$tmp/regions32.trace"
+        expect 0 "" -- stat -m netburst -e uops_retired:NBOGUS --trace "$tmp/regions32.trace"
+    fi
 fi
 
 # Counting a trace: the model's instructions_executed is the trace's INSN

@@ -1,5 +1,5 @@
 /* pmubench_region.h: region markers for `pmubench record` (docs/traces.md,
- * "Regions"), as run_p5mon's assembly stubs have them (seed 001, 4.2.2).
+ * "Regions"), as run_p5mon's assembly stubs have them (Safford 1997, section 4.2.2).
  *
  *   #include "pmubench_region.h"
  *   pmubench_region_begin(1);
@@ -24,7 +24,7 @@
  * A static inline or a static noinline function would not do: the first is
  * no call at all, the second may be cloned under another name.
  *
- * PMUBENCH_P5MON_STUBS(N) defines the seed's argument-less names,
+ * PMUBENCH_P5MON_STUBS(N) defines run_p5mon's argument-less names (Safford 1997),
  * p5mon_asm_begreg_N and p5mon_asm_endreg_N (N decimal), which the
  * recorder treats the same way, taking the region number from the name,
  * for code written against run_p5mon's library. */

@@ -1,5 +1,5 @@
 /* Pairs the counts of two sets, event by event, and the arithmetic of the
- * Table 5.6 layout (seed 001): difference = measured - simulated, and as a
+ * Table 5.6 layout (Safford 1997): difference = measured - simulated, and as a
  * percentage of measured (docs/compare.md). */
 #ifndef SIM_COMPARE_COMPARE_H
 #define SIM_COMPARE_COMPARE_H

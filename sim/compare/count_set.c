@@ -32,6 +32,8 @@ void count_set_free(struct count_set *set)
         count_free(&set->counts[i]);
     free(set->counts);
     free(set->source);
+    free(set->model);
+    free(set->trace);
     *set = (struct count_set){0};
 }
 

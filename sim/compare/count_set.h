@@ -37,6 +37,7 @@ struct count {
 struct count_set {
     char *source;           /* one line saying where the counts come from */
     bool p5_names;          /* names are pmu/p5_events.c's, not generic (perf's) */
+    char *model, *trace;    /* a pmubench stat result's model and trace, or NULL */
     struct count *counts;   /* in the source's order */
     size_t n_counts, capacity;
 };

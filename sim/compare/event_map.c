@@ -1,5 +1,5 @@
 /* The P5 event <-> generic event table (event_map.h).  Sources of the
- * notes: seed 001 (Safford 1997) appendix A and 5.5.2, the issue's
+ * notes: Safford 1997, appendix A and section 5.5.2, the issue's
  * measurement of L1-dcache-loads, perf-list(1); docs/compare.md. */
 #include "event_map.h"
 
@@ -14,10 +14,10 @@ const struct event_mapping event_mappings[] = {
      "every control transfer, SYSCALL included (the SDM's P5 also counts serializing "
      "instructions, the model does not: docs/p5-model.md)"},
     {"data_read", "loads", true,
-     "P5 data_read counts each half of a misaligned access (seed 001 5.5.2) and each 8 bytes "
+     "P5 data_read counts each half of a misaligned access (Safford 1997, section 5.5.2) and each 8 bytes "
      "of a wider one, lackey once"},
     {"data_write", "stores", true,
-     "P5 data_write counts each half of a misaligned access (seed 001 5.5.2) and each 8 bytes "
+     "P5 data_write counts each half of a misaligned access (Safford 1997, section 5.5.2) and each 8 bytes "
      "of a wider one, lackey once"},
     {"data_read", "l1-dcache-loads", false,
      "L1-dcache-loads counts dispatched load operations, about 1.5x retired loads: not like "

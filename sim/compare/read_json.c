@@ -296,8 +296,11 @@ bool count_set_read_json(const char *text, size_t size, const char *path, struct
     if (ok && (!result->have_model || !result->have_counts))
         ok = json_fail(&in, "expected \"model\" and \"counts\" members (pmubench stat --json)");
     if (ok) {
-        set->p5_names = strcmp(result->model, "p5") == 0;
-        ok = (set->source = describe(result)) != NULL || json_fail(&in, "out of memory");
+        /* "host" is the P5 model with this machine's caches. */
+        set->p5_names = strcmp(result->model, "p5") == 0 || strcmp(result->model, "host") == 0;
+        ok = ((set->source = describe(result)) && (set->model = strdup(result->model)) &&
+              (!result->have_trace || (set->trace = strdup(result->trace)))) ||
+             json_fail(&in, "out of memory");
     }
     free(result);
     if (!ok)

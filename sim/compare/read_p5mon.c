@@ -1,4 +1,4 @@
-/* run_p5mon's output file (seed 001, 4.4.3, Figures 4.7-4.9):
+/* run_p5mon's output file (Safford 1997, section 4.4.3, Figures 4.7-4.9):
  *   # run_p5mon results file
  *   # Results (5 repetitions, 95% confidence level):
  *   # Event Repetition Value [conf.int] [percentage]

@@ -8,7 +8,7 @@
 
 #include "sim/netburst/nb_model.h"
 
-/* Northwood (seed 000 sections 3-5; docs/netburst-model.md). */
+/* Northwood (the Pentium 4 monitoring study, sections 3-5; docs/netburst-model.md). */
 static const struct nbm_config northwood = {
     .name = "northwood", .model = 2,
     .tc_uops = 12288, .tc_ways = 8, .tc_line_uops = 6, .deliver_width = 3,
@@ -36,9 +36,8 @@ static const struct preset presets[] = {
     {"willamette", "willamette", 1, 256 * 1024, 8192, 4, 2, 4, 7, 11, 24},
     {"willamette0", "willamette", 0, 256 * 1024, 8192, 4, 2, 4, 7, 11, 24},
     {"northwood", "northwood", 2, 512 * 1024, 8192, 4, 2, 4, 7, 11, 24},
-    {"netburst", "northwood", 2, 512 * 1024, 8192, 4, 2, 4, 7, 11, 24},
-    /* Prescott: 31 stages, 11 more than Northwood (seed 000 3.2), put
-     * between allocation and execution; 16 KB 8-way L1 (seed 000 3.2);
+    /* Prescott: 31 stages, 11 more than Northwood (the Pentium 4 monitoring study, section 3.2), put
+     * between allocation and execution; 16 KB 8-way L1 (the Pentium 4 monitoring study, section 3.2);
      * eight L1 load misses outstanding and 32 store buffers, not four and
      * 24 (docs/netburst-model.md, "Parameters"). */
     {"prescott", "prescott", 3, 1024 * 1024, 16384, 8, 4, 8, 18, 22, 32},
@@ -48,6 +47,8 @@ static const struct preset presets[] = {
 bool nbm_config_preset(const char *name, struct nbm_config *config, char *error,
                        size_t error_size)
 {
+    if (strcasecmp(name, "netburst") == 0)
+        name = NBM_DEFAULT_PRESET;
     for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
         const struct preset *p = &presets[i];
         if (strcasecmp(p->name, name) != 0)

@@ -1,4 +1,4 @@
-/* The out-of-order core (seed 000 5): allocation in order into the ROB and
+/* The out-of-order core (the Pentium 4 monitoring study, section 5): allocation in order into the ROB and
  * the load and store buffers, execution when operands and a unit are free
  * (times in half cycles: the fast ALUs are double pumped), retirement in
  * order.  One instruction is timed whole, fetch to retirement, and its
@@ -9,7 +9,7 @@
 #include "sim/netburst/nb_machine.h"
 
 /* The unit of each class (latencies: set_latencies()); `full` units
- * schedule on whole cycles (seed 000 5.3: only the fast ALUs' schedulers
+ * schedule on whole cycles (the Pentium 4 monitoring study, section 5.3: only the fast ALUs' schedulers
  * work in half cycles). */
 static const struct {
     uint8_t unit;
@@ -40,7 +40,7 @@ static void set_latencies(struct nb_machine *m, const struct nbm_config *c)
         m->latency_half[k] = 2 * cycles[k];
         m->occupancy_half[k] = 2; /* pipelined: a new uop every cycle */
     }
-    m->latency_half[NB_CLASS_FAST] = 1; /* half a cycle (seed 000 5.3.1) */
+    m->latency_half[NB_CLASS_FAST] = 1; /* half a cycle (the Pentium 4 monitoring study, section 5.3.1) */
     m->occupancy_half[NB_CLASS_FAST] = 1;
     m->occupancy_half[NB_CLASS_DIVIDE] = m->latency_half[NB_CLASS_DIVIDE];
     m->occupancy_half[NB_CLASS_FP_DIVIDE] = m->latency_half[NB_CLASS_FP_DIVIDE];

@@ -1,4 +1,4 @@
-/* The front end (seed 000 4; SDM optimization manual, "Execution trace
+/* The front end (the Pentium 4 monitoring study, section 4; SDM optimization manual, "Execution trace
  * cache"): trace lines of tc_line_uops uops looked up by their first
  * instruction's address.  A hit delivers up to deliver_width uops a cycle;
  * a miss builds the line, decoding one instruction a cycle from code read

@@ -23,7 +23,7 @@
  * (nb_op.h's NB_REG_X87). */
 enum { NB_REGS = 18, NB_MAX_UOPS = 64, NB_UNIT_WINDOW = 1024, NB_ARBITER_WINDOW = 4096 };
 
-/* Execution units (seed 000 5.3): each copy takes a uop per free slot of
+/* Execution units (the Pentium 4 monitoring study, section 5.3): each copy takes a uop per free slot of
  * its reservation table, in half cycles.  The table covers the last
  * NB_UNIT_WINDOW half cycles (low 32 bits of each busy half cycle kept):
  * a reservation further ahead can take the slot of an older one. */

@@ -1,4 +1,4 @@
-/* Memory (seed 000 5.3.3 and 5.4): the DTLB, the write-through L1 data
+/* Memory (the Pentium 4 monitoring study, sections 5.3.3 and 5.4): the DTLB, the write-through L1 data
  * cache, the unified write-back L2 of 128-byte lines in two 64-byte
  * sectors, the front-side bus as a latency, the store buffer with
  * store-to-load forwarding, and the code fetches of build mode. */
@@ -60,7 +60,7 @@ static void bus_writeback(struct nb_machine *m, uint64_t cycle)
 
 /* A read of a 64-byte line at the L2 (code, load, or a store's read for
  * ownership when `rfo`): whether it hit.  A miss brings the whole 128-byte
- * line, both sectors (seed 000 5.4); a modified victim is written back. */
+ * line, both sectors (the Pentium 4 monitoring study, section 5.4); a modified victim is written back. */
 static bool l2_lookup(struct nb_machine *m, uint64_t line, uint64_t cycle, bool rfo)
 {
     const struct nbm_config *c = m->config;
@@ -206,7 +206,7 @@ uint64_t nb_load(struct nb_machine *m, const struct trace_access *a, uint64_t st
         *causes |= NB_CAUSE_DTLB_LOAD;
     const struct nb_store *s = older_store(m, a, start_half);
     if (s && s->address == a->address && a->size <= s->size) {
-        /* Forwarded: same start, no wider than the store (seed 000 5.3.3). */
+        /* Forwarded: same start, no wider than the store (the Pentium 4 monitoring study, section 5.3.3). */
         if (s->data_half > start_half)
             nb_event(&m->events, cycle, NB_MOB_NO_STD, m->cur->level, 1);
         uint64_t from = s->data_half > start_half ? s->data_half : start_half;

@@ -58,10 +58,15 @@ struct nbm_config {
     uint32_t pmi_skid;        /* cycles from a PMI's delivery to its taking (IEBS) */
 };
 
+/* The preset that "netburst" (no preset named) stands for, in every
+ * command: Northwood, CPUID model 2, the model the bench scripts' `cpu
+ * netburst` and the encoder default to. */
+#define NBM_DEFAULT_PRESET "northwood"
+
 /* Fills `config` with a named preset: "willamette" (model 1; "willamette0"
  * model 0), "northwood" (model 2) or "prescott" (model 3; "prescott4"
- * model 4), or "netburst" (= northwood).  False with a one-line error
- * otherwise. */
+ * model 4), or "netburst" (NBM_DEFAULT_PRESET).  False with a one-line
+ * error otherwise. */
 bool nbm_config_preset(const char *name, struct nbm_config *config, char *error,
                        size_t error_size);
 

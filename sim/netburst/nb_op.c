@@ -17,7 +17,7 @@ static bool ends_with(const char *m, const char *suffix)
     return n >= k && strcmp(m + n - k, suffix) == 0;
 }
 
-/* Integer classes by mnemonic (seed 000 5.3.1: shifts, multiplies and
+/* Integer classes by mnemonic (the Pentium 4 monitoring study, section 5.3.1: shifts, multiplies and
  * divides go to the slow integer unit). */
 static enum nb_class integer_class(const char *m)
 {

@@ -14,7 +14,7 @@
 
 /* Execution classes: unit and latency (nb_core.c, from the config). */
 enum nb_class {
-    NB_CLASS_FAST,      /* double-speed ALU: half a cycle (seed 000 5.3.1) */
+    NB_CLASS_FAST,      /* double-speed ALU: half a cycle (the Pentium 4 monitoring study, section 5.3.1) */
     NB_CLASS_SHIFT,     /* slow integer unit */
     NB_CLASS_MULTIPLY,
     NB_CLASS_DIVIDE,

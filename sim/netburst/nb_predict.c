@@ -1,4 +1,4 @@
-/* Branch prediction (seed 000 4.4): a 4K-entry 4-way BTB with a 2-bit
+/* Branch prediction (the Pentium 4 monitoring study, section 4.4): a 4K-entry 4-way BTB with a 2-bit
  * counter per branch, the static rule on a BTB miss (backward taken,
  * forward not taken; unconditional taken) and a 16-entry return stack.
  * It predicts and learns in program order, with the trace's outcome.
@@ -58,7 +58,7 @@ static long btb_entry(struct nb_machine *m, uint64_t address)
 }
 
 /* Whether a branch at `address` to `target` (0: unknown) is predicted
- * taken by the static rule (seed 000 4.4.2). */
+ * taken by the static rule (the Pentium 4 monitoring study, section 4.4.2). */
 static bool static_taken(uint64_t address, uint64_t target)
 {
     return target && target < address;
@@ -136,7 +136,7 @@ struct nb_prediction nb_predict(struct nb_machine *m, const struct trace_insn *i
     }
     case X86_BRANCH_FAR:
     case X86_BRANCH_SOFT_INT:
-        p.mispredicted = true; /* not predicted (seed 000 4.4): no wrong path */
+        p.mispredicted = true; /* not predicted (the Pentium 4 monitoring study, section 4.4): no wrong path */
         break;
     default:
         break;

@@ -1,4 +1,4 @@
-/* The external bus (seed 001 Table 5.5: L2 and memory behind one 66 MHz
+/* The external bus (Safford 1997, Table 5.5: L2 and memory behind one 66 MHz
  * bus) as a timeline of busy intervals in core clocks, and the write
  * buffers that drain into it (SDM: two write buffers, one per pipe). */
 #ifndef SIM_P5_BUS_H

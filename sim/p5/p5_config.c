@@ -20,7 +20,7 @@ bool p5_config_fail(char *error, size_t error_size, const char *fmt, ...)
     return false;
 }
 
-/* Seed 001 Table 5.5 and the SDM's Pentium description.  The L2 and the
+/* Safford 1997, Table 5.5 and the SDM's Pentium description.  The L2 and the
  * memory run on a 66 MHz bus under a 100 MHz core: 1.5 core clocks per
  * bus clock, rounded up (docs/p5-model.md, "Clocks"). */
 static const struct p5_config p5_preset = {

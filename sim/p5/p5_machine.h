@@ -13,7 +13,7 @@
 #include "sim/p5/p5_model.h"
 #include "sim/p5/p5_op.h"
 
-/* Event codes (seed 001 Table 2.3; pmu/p5_events.c). */
+/* Event codes (Safford 1997, Table 2.3; pmu/p5_events.c). */
 enum p5_event_code {
     EV_DATA_READ = 0x00,
     EV_DATA_WRITE = 0x01,

@@ -76,7 +76,7 @@ void p5_fetch_lines(struct p5_machine *m, const struct p5_slot *slot, struct p5_
 
 /* ---- data */
 
-/* Seed 001 appendix A (L1455): a 2- or 4-byte access crossing a 4-byte
+/* Safford 1997, appendix A, event 0x0B: a 2- or 4-byte access crossing a 4-byte
  * boundary, an 8-byte access crossing an 8-byte boundary. */
 static bool is_misaligned(uint64_t address, uint32_t size)
 {
@@ -218,7 +218,7 @@ static void data_references(struct p5_machine *m, enum trace_access_kind kind, u
 }
 
 /* An access split into the P5's widest, 8 bytes (a 10-byte x87 access is
- * 8 + 2, seed L1455). */
+ * 8 + 2, Safford 1997, appendix A, event 0x0B). */
 static void data_access(struct p5_machine *m, const struct p5_slot *slot,
                         const struct trace_access *a, struct p5_stalls *stalls)
 {

@@ -22,7 +22,7 @@
 
 #include "pmu/msr.h"
 
-/* Errata of seed 001 appendix A that change counts; each may be switched
+/* Errata in appendix A of Safford 1997 that change counts; each may be switched
  * off (p5_config.errata is a mask of these). */
 enum p5_erratum {
     P5_ERRATUM_MISALIGNED_DOUBLE_MISS = 1u << 0, /* data read/write miss count twice */
@@ -70,7 +70,7 @@ struct p5_config {
     uint32_t bank_conflict_penalty; /* clocks lost on a U/V bank conflict */
 };
 
-/* Fills `config` with a named preset: "p5" (seed 001 Table 5.5, the
+/* Fills `config` with a named preset: "p5" (Safford 1997, Table 5.5, the
  * thesis machine) or "host" (this machine's L1/L2 geometry from
  * /sys/devices/system/cpu/cpu0/cache).  False with a one-line error naming
  * the preset (or the /sys file) otherwise. */
@@ -94,7 +94,7 @@ bool p5_config_set(struct p5_config *config, const char *name, const char *value
                    size_t error_size);
 
 /* Region markers in the trace: called at each, so that a driver may start
- * or stop counters there as run_p5mon's stubs do (seed 001, 4.2.2). */
+ * or stop counters there as run_p5mon's stubs do (Safford 1997, section 4.2.2). */
 struct p5_sim_hooks {
     void (*region)(void *context, bool begin, uint32_t region);
     void *context;

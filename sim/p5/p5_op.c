@@ -79,8 +79,8 @@ static unsigned memory_clocks(const struct x86_insn *insn)
 }
 
 /* x87 arithmetic (add, subtract, multiply, divide, square root, remainder,
- * scale, transcendental) and integer multiply count 1 FLOP (seed 001
- * appendix A, L1531-1535; docs/p5-model.md says what is left out). */
+ * scale, transcendental) and integer multiply count 1 FLOP (Safford 1997,
+ * appendix A, event 0x22; docs/p5-model.md says what is left out). */
 static unsigned flops_of(const struct x86_insn *insn)
 {
     if (insn->opcode_len == 0)

@@ -112,7 +112,7 @@ static void start_counting(struct p5_machine *m, unsigned cpl)
 /* ---- the parts of an issue */
 
 /* AGI: a base or index register written in the clock before (SDM;
- * counted once per pipe, seed L1529). */
+ * counted once per pipe, Safford 1997, appendix A, event 0x1F). */
 static uint32_t agi_pipes(const struct p5_machine *m, const struct p5_slot *u,
                           const struct p5_slot *v)
 {

@@ -8,7 +8,7 @@
 #include "parms.h"
 #include "pmu/p5_events.h"
 
-/* Words the seed's report leaves in lower case ("Instructions Executed in
+/* Words run_p5mon's report (Safford 1997) leaves in lower case ("Instructions Executed in
  * the v-pipe"). */
 static const char *const small_words[] = {"a",  "and", "because", "by",  "due",   "for",
                                           "in", "is",  "of",      "on",  "or",    "the",

@@ -1,4 +1,4 @@
-/* The IMPACT PARMS reader for run_p5mon's parameters (seed 001 Figure C.1,
+/* The IMPACT PARMS reader for run_p5mon's parameters (Safford 1997, Figure C.1,
  * Table C.1).  docs/p5mon.md, "PARMS files". */
 #include "parms.h"
 
@@ -22,7 +22,7 @@ struct parm {
 
 #define FIELD(f) offsetof(struct p5mon_parms, f)
 /* Accepted and checked, with no effect (docs/p5mon.md): IMPACT's generic
- * keys, and Figure C.1's repeat_first_run, which the seed never explains. */
+ * keys, and Figure C.1's repeat_first_run, which Safford 1997 never explains. */
 #define IGNORED ((size_t)-1)
 
 static const struct parm parms_table[] = {

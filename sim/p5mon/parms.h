@@ -1,4 +1,4 @@
-/* run_p5mon's parameters (seed 001 section 4.3, Table C.1) read from an
+/* run_p5mon's parameters (Safford 1997, section 4.3, Table C.1) read from an
  * IMPACT PARMS file (Figure C.1) and from -F name=value overrides, plus
  * pmubench's own (trace, model, model_NAME, interval).  docs/p5mon.md has
  * the syntax and every message.
@@ -19,7 +19,7 @@
 #include "pmu/p5_pmu.h"
 
 enum {
-    P5MON_MAX_REGIONS = 100,       /* run_p5mon's limit (seed 001 4.2.2) */
+    P5MON_MAX_REGIONS = 100,       /* run_p5mon's limit (Safford 1997, section 4.2.2) */
     P5MON_MAX_REPETITIONS = 1000,
     P5MON_MAX_MODEL_PARMS = 32,
     P5MON_MAX_LINE = 4096,         /* characters of a PARMS line, newline included */

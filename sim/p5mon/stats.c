@@ -62,7 +62,7 @@ static double square_root(double x)
 }
 
 /* The t value as a printed table has it, to 3 decimals: run_p5mon's
- * intervals in seed 001 Figures 4.4-4.7 come out to the digit with
+ * intervals in Figures 4.4-4.7 of Safford 1997 come out to the digit with
  * t(0.975, 3) = 3.182 and t(0.975, 5) = 2.571, not with the exact values
  * (docs/p5mon.md). */
 static double table_rounded(double t)

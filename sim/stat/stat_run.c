@@ -22,7 +22,7 @@ struct region_gate {
 };
 
 /* run_p5mon's stubs start the counters at the region's begin and stop them
- * at its end (seed 001, 4.2.2); nested or repeated markers of other
+ * at its end (Safford 1997, section 4.2.2); nested or repeated markers of other
  * regions change nothing. */
 static void gate_region(void *context, bool begin, uint32_t region)
 {

@@ -11,18 +11,9 @@
 
 #include "pmu/alloc.h"
 #include "pmu/msr.h"
-#include "sim/netburst/nb_model.h"
-#include "sim/p5/p5_model.h"
+#include "sim/stat/stat_model.h"
 
 enum { STAT_WHOLE_TRACE = -1 };
-
-/* The simulated machine: the P5 model or the NetBurst model, each with its
- * parameters. */
-struct stat_model {
-    enum pmu_kind pmu;
-    struct p5_config p5;
-    struct nbm_config netburst;
-};
 
 struct stat_totals {
     uint64_t instructions[2]; /* trace records simulated per run, by logical processor */

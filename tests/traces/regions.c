@@ -1,7 +1,7 @@
 /* A program with regions for the recorder's tests (tests/cli_tests.sh,
  * docs/traces.md "Regions"): region 1 around a loop of ITERATIONS
  * iterations, entered once; region 2 around each iteration of a second
- * loop, entered ITERATIONS times; region 7 with the seed's argument-less
+ * loop, entered ITERATIONS times; region 7 with run_p5mon's argument-less
  * names p5mon_asm_begreg_7 / p5mon_asm_endreg_7. */
 #include "traces/pmubench_region.h"
 

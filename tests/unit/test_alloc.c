@@ -101,10 +101,10 @@ static void check_runs(void)
                              a->escr);
             assert_true(value[a->escr] == 0 || value[a->escr] == a->escr_value);
             value[a->escr] = a->escr_value;
-            if (a->upstream_escr >= 0) {
-                assert_true(value[a->upstream_escr] == 0 ||
-                            value[a->upstream_escr] == a->upstream_value);
-                value[a->upstream_escr] = a->upstream_value;
+            for (int u = 0; u < a->n_upstreams; u++) {
+                int escr = a->upstream_escr[u];
+                assert_true(value[escr] == 0 || value[escr] == a->upstream_value[u]);
+                value[escr] = a->upstream_value[u];
             }
         }
     }
@@ -214,6 +214,32 @@ static void test_same_replay_metric_shares(void **state)
     check_runs();
 }
 
+/* libpfm4's replay_event pseudo sub-events together: their replay
+ * configuration and an ESCR for each of their upstream events, which a
+ * string asking for the same shares. */
+static void test_replay_upstreams(void **state)
+{
+    (void)state;
+    add("netburst::replay_event:MOB_LD_REPLAY:SP_LD_RET:SP_ST_RET", ALLOC_NO_GROUP);
+    add("netburst::replay_event:sp_st_ret:SP_LD_RET:MOB_LD_REPLAY:BOGUS", ALLOC_NO_GROUP);
+    add("netburst::split_load_retired", ALLOC_NO_GROUP);
+    assert_int_equal(plan_runs(), 2);
+    int run;
+    const struct alloc_assignment *a = find(0, &run);
+    assert_int_equal(a->n_upstreams, 3);
+    assert_true(a->upstream_escr[0] == NB_ESCR_MOB0 || a->upstream_escr[0] == NB_ESCR_MOB1);
+    assert_int_equal(a->upstream_value[0], 0x0600600full); /* MOB_load_replay */
+    assert_int_equal(a->upstream_escr[1], NB_ESCR_SAAT1);
+    assert_int_equal(a->upstream_value[1], 0x0800040full); /* load_port_replay */
+    assert_int_equal(a->upstream_escr[2], NB_ESCR_SAAT0);
+    assert_int_equal(a->upstream_value[2], 0x0a00040full); /* store_port_replay */
+    assert_int_equal(plan.runs[run].pebs_enable, PEBS_ENABLE_UOP_TAG | 0x600u);
+    assert_int_equal(plan.runs[run].matrix_vert, 3);
+    assert_int_equal(run_of(1), run);
+    assert_true(run_of(2) != run);
+    check_runs();
+}
+
 static void test_one_front_end_tag_per_run(void **state)
 {
     (void)state;
@@ -221,8 +247,9 @@ static void test_one_front_end_tag_per_run(void **state)
     add("netburst::memory_stores", ALLOC_NO_GROUP);
     assert_int_equal(plan_runs(), 2);
     const struct alloc_assignment *a = find(0, NULL);
-    assert_true(a->upstream_escr == NB_ESCR_RAT0 || a->upstream_escr == NB_ESCR_RAT1);
-    assert_int_equal(escr_event_mask(a->upstream_value), 1u << 1); /* TAGLOADS */
+    assert_int_equal(a->n_upstreams, 1);
+    assert_true(a->upstream_escr[0] == NB_ESCR_RAT0 || a->upstream_escr[0] == NB_ESCR_RAT1);
+    assert_int_equal(escr_event_mask(a->upstream_value[0]), 1u << 1); /* TAGLOADS */
     check_runs();
 }
 
@@ -310,9 +337,9 @@ static void test_execution_tag_bits(void **state)
     add("netburst::packed_SP_retired", ALLOC_NO_GROUP);
     assert_int_equal(plan_runs(), 1);
     const struct alloc_assignment *a = find(0, NULL), *b = find(1, NULL);
-    assert_int_equal(escr_tag_value(a->upstream_value), 1);
-    assert_int_equal(escr_tag_value(b->upstream_value), 2);
-    assert_true(a->upstream_value & ESCR_TAG_ENABLE);
+    assert_int_equal(escr_tag_value(a->upstream_value[0]), 1);
+    assert_int_equal(escr_tag_value(b->upstream_value[0]), 2);
+    assert_true(a->upstream_value[0] & ESCR_TAG_ENABLE);
     assert_int_equal(escr_event_mask(a->escr_value), 1); /* NBOGUS0 */
     assert_int_equal(escr_event_mask(b->escr_value), 2); /* NBOGUS1 */
     check_runs();
@@ -337,7 +364,7 @@ static void test_explicit_tag_reserved(void **state)
     add("netburst::scalar_SP_retired", ALLOC_NO_GROUP);
     assert_int_equal(plan_runs(), 1);
     const struct alloc_assignment *a = find(1, NULL);
-    assert_int_equal(escr_tag_value(a->upstream_value), 2);
+    assert_int_equal(escr_tag_value(a->upstream_value[0]), 2);
     assert_int_equal(escr_event_mask(a->escr_value), 2);
     check_runs();
 }
@@ -516,6 +543,7 @@ int main(void)
         T(test_eight_fsb_events_four_runs),
         T(test_two_replay_metrics_two_runs),
         T(test_same_replay_metric_shares),
+        T(test_replay_upstreams),
         T(test_one_front_end_tag_per_run),
         T(test_groups_stay_together),
         T(test_group_that_never_fits),

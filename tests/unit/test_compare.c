@@ -1,5 +1,5 @@
 /* `pmubench compare`'s pairing of two count sets, the P5 <-> generic
- * mapping, the difference arithmetic (Table 5.6 of seed 001) and the
+ * mapping, the difference arithmetic (Table 5.6 of Safford 1997) and the
  * counting of lackey's records (docs/compare.md). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -91,7 +91,7 @@ static void test_mapping_find(void **state)
     assert_null(event_mapping_find("btb_hits", "branches"));
 }
 
-/* Seed 001 Table 5.6 (wc): the P5 result against run_p5mon's means. */
+/* Safford 1997, Table 5.6 (wc): the P5 result against run_p5mon's means. */
 static void test_table_5_6(void **state)
 {
     (void)state;

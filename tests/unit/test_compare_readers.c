@@ -179,7 +179,7 @@ static void test_perf_csv_errors(void **state)
     assert_string_equal(error, "x: line 2: expected text (found a NUL byte)");
 }
 
-/* Seed 001 Figure 4.7: every repetition and the summaries. */
+/* Safford 1997, Figure 4.7: every repetition and the summaries. */
 static void test_p5mon_figure_4_7(void **state)
 {
     (void)state;
@@ -208,7 +208,7 @@ static void test_p5mon_figure_4_7(void **state)
     count_set_free(&set);
 }
 
-/* Seed 001 Figure 4.9 (abridged): two regions, NaN for a mean of 0. */
+/* Safford 1997, Figure 4.9 (abridged): two regions, NaN for a mean of 0. */
 static const char figure_4_9[] =
     "# run_p5mon results file\n"
     "# Results (for 2 regions, 5 repetitions, 95% confidence level):\n"

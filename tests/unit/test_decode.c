@@ -19,7 +19,7 @@ static const struct nb_config NOHT = {.model = 2, .ht = false};
 static const struct nb_config M1 = {.model = 1, .ht = true};
 static const struct nb_config M3 = {.model = 3, .ht = true};
 
-/* Seed 000 9.1: branch_retired MMTP|MMTM, T0_USR (0x0c001804) on
+/* The Pentium 4 monitoring study, section 9.1: branch_retired MMTP|MMTM, T0_USR (0x0c001804) on
  * CRU_ESCR3; CCCR ENABLE, select 5, AT 11, COMPARE, THRESHOLD 2
  * (0x0027b000) on counter 14. */
 #define BR_ESCR 0x0c001804ull
@@ -142,7 +142,7 @@ static void test_clean(void **state)
     in.escr_index = -1; /* routed from counter 14 */
     expect_clean(&in, &HT);
 
-    /* Seed 000 9.4 with its PEBS MSRs. */
+    /* Section 9.4 of the Pentium 4 monitoring study, with its PEBS MSRs. */
     in = escr_on(NB_ESCR_CRU2, 0x1200020c);
     in.has_cccr = in.has_pebs_enable = in.has_matrix_vert = true;
     in.cccr = CCCR_SEL5;
@@ -151,7 +151,7 @@ static void test_clean(void **state)
     in.matrix_vert = 0x1;
     expect_clean(&in, &HT);
 
-    /* Seed 000 9.3's upstream on FIRM_ESCR0 (tag bits on an upstream event). */
+    /* The upstream of section 9.3 (the Pentium 4 monitoring study) on FIRM_ESCR0 (tag bits on an upstream event). */
     in = escr_on(NB_ESCR_FIRM0, 0x09000034);
     in.has_cccr = true;
     in.cccr = 0x00033000;
@@ -211,7 +211,7 @@ static void test_escr_checks(void **state)
     check1(&in, &HT, ERR, "event mask bits 0x0010 are not defined by branch_retired");
     in = escr_on(NB_ESCR_CRU3, 0x0c00380cull); /* bits 2, 3 and 4 */
     check1(&in, &HT, ERR, "event mask bits 0x0010 are not defined by branch_retired");
-    in = escr_on(NB_ESCR_RAT1, 0x04000205ull); /* seed 000 9.2's uop_type: bit 0 */
+    in = escr_on(NB_ESCR_RAT1, 0x04000205ull); /* 9.2's uop_type in the Pentium 4 monitoring study's command line: bit 0 */
     check1(&in, &HT, ERR, "event mask bits 0x0001 are not defined by uop_type");
 
     in = escr_on(NB_ESCR_CRU3, 0x0c00000cull);
@@ -245,7 +245,7 @@ static void test_escr_event_list_complete(void **state)
 static void test_escr_several_problems(void **state)
 {
     (void)state;
-    /* Seed 000 9.3's command-line upstream 0x18008035 on FIRM_ESCR0, no
+    /* The command-line upstream 0x18008035 of section 9.3 (the Pentium 4 monitoring study) on FIRM_ESCR0, no
      * HT: select 0CH = packed_DP_uop, mask bit 6, tag 0001, T0_USR|T1_USR. */
     struct nb_decode_input in = escr_on(NB_ESCR_FIRM0, 0x18008035ull);
     struct decode_report r;
@@ -342,7 +342,7 @@ static void test_pebs_checks(void **state)
 {
     (void)state;
     const char *bit25 = "IA32_PEBS_ENABLE bit 25 (ENABLE_PEBS) set: precise sampling, not just "
-                        "replay tagging; seed 000 (section 9.4) reports suspicious counts with it";
+                        "replay tagging; the Pentium 4 monitoring study (section 9.4) reports suspicious counts with it";
     const char *no_metric =
         "IA32_PEBS_ENABLE/MSR_PEBS_MATRIX_VERT match no replay-tagging metric of the SDM's table";
 

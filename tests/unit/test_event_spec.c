@@ -118,7 +118,7 @@ static void test_defaults(void **state)
     assert_int_equal(enc.cccr, CCCR_SEL5);
     assert_int_equal(enc.escrs, E(CRU2) | E(CRU3));
     assert_int_equal(enc.counters, IQ_COUNTERS);
-    assert_int_equal(enc.upstream_event, -1);
+    assert_int_equal(enc.n_upstreams, 0);
     assert_false(enc.replay);
 
     /* No PMU prefix means netburst; names are case-insensitive. */
@@ -260,11 +260,80 @@ static void test_libpfm4_aliases(void **state)
     assert_int_equal(spec.nb.tag_value, 5);
     /* packed_SP_uop 08H: 0x10000000 | ALL 0x01000000 | TAG3 0x100 | 0x10 | 0xf. */
     check_values("netburst::packed_SP_uop:ALL:TAG3", &HT, 0x1100011full, CCCR_SEL1);
+    /* TAGn alone: the single sub-event ALL is the default (libpfm4 leaves
+     * the mask empty; docs/events.md). */
+    check_values("netburst::x87_FP_uop:TAG0", &HT, 0x0900003full, CCCR_SEL1);
+    check_values("netburst::x87_FP_uop:tag1:tag3", &HT, 0x0900015full, CCCR_SEL1);
     /* TAGn only on the execution-tagging upstream events. */
     parse_error("netburst::branch_retired:MMTP:TAG0", &HT,
                 "netburst::branch_retired:MMTP:TAG0: unknown sub-event or modifier 'TAG0' of "
                 "branch_retired (sub-events: MMNP, MMNM, MMTP, MMTM; modifiers: k, u, e, cmpl, "
                 "thr, t0, t1, at, ovf_pmi, force_ovf, tag, pebs)");
+}
+
+/* libpfm4's names for the catalog's sub-events (docs/events.md, NetBurst
+ * items 5 and 6): the same bits. */
+static void test_libpfm4_subevent_names(void **state)
+{
+    (void)state;
+    /* IOQ_allocation 03H behind FSB_ESCR0/1, CCCR select 6: ENABLE 0x1000 |
+     * 6 << 13 (0xc000) | ACTIVE_THREAD 0x30000.  TYPE_BITn is mask bit n,
+     * ESCR bit 9 + n. */
+    const uint64_t cccr_sel6 = 0x0003d000ull;
+    check_values("netburst::IOQ_allocation:TYPE_BIT0", &HT, 0x0600020full, cccr_sel6);
+    check_values("netburst::IOQ_allocation:TYPE_BIT1", &HT, 0x0600040full, cccr_sel6);
+    check_values("netburst::IOQ_allocation:TYPE_BIT2", &HT, 0x0600080full, cccr_sel6);
+    check_values("netburst::IOQ_allocation:TYPE_BIT3", &HT, 0x0600100full, cccr_sel6);
+    check_values("netburst::IOQ_allocation:TYPE_BIT4", &HT, 0x0600200full, cccr_sel6);
+    /* With MEM_WB, mask bit 11 (0x100000). */
+    check_values("netburst::IOQ_allocation:type_bit0:TYPE_BIT4:MEM_WB", &HT, 0x0610220full,
+                 cccr_sel6);
+    /* IOQ_active_entries 1AH: 0x34000000. */
+    check_values("netburst::IOQ_active_entries:TYPE_BIT0", &HT, 0x3400020full, cccr_sel6);
+    check_values("netburst::IOQ_active_entries:TYPE_BIT1", &HT, 0x3400040full, cccr_sel6);
+    check_values("netburst::IOQ_active_entries:TYPE_BIT2", &HT, 0x3400080full, cccr_sel6);
+    check_values("netburst::IOQ_active_entries:TYPE_BIT3", &HT, 0x3400100full, cccr_sel6);
+    check_values("netburst::IOQ_active_entries:TYPE_BIT4", &HT, 0x3400200full, cccr_sel6);
+    assert_int_equal(parse_ok("netburst::IOQ_active_entries:TYPE_BIT3", &HT).nb.mask,
+                     parse_ok("netburst::IOQ_active_entries:ReqA3", &HT).nb.mask);
+    /* libpfm4's mispred_branch_retired:BOGUS is bit 0, the SDM's NBOGUS:
+     * 03H -> 0x06000000 | 0x200 | 0xf, CRU_ESCR0/1 (select 4). */
+    check_values("netburst::mispred_branch_retired:BOGUS", &HT, 0x0600020full, CCCR_SEL4);
+    check_values("netburst::mispred_branch_retired:NBOGUS", &HT, 0x0600020full, CCCR_SEL4);
+    /* Only on those events. */
+    parse_error("netburst::BSQ_allocation:TYPE_BIT0", &HT,
+                "netburst::BSQ_allocation:TYPE_BIT0: unknown sub-event or modifier 'TYPE_BIT0' "
+                "of BSQ_allocation (sub-events: REQ_TYPE0, REQ_TYPE1, REQ_LEN0, REQ_LEN1, "
+                "REQ_IO_TYPE, REQ_LOCK_TYPE, REQ_CACHE_TYPE, REQ_SPLIT_TYPE, REQ_DEM_TYPE, "
+                "REQ_ORD_TYPE, MEM_TYPE0, MEM_TYPE1, MEM_TYPE2; modifiers: k, u, e, cmpl, thr, "
+                "t0, t1, at, ovf_pmi, force_ovf, tag, pebs)");
+    parse_error("netburst::TYPE_BIT0", &HT,
+                "netburst::TYPE_BIT0: unknown NetBurst event 'TYPE_BIT0' ('pmubench list "
+                "netburst' shows the events and tagging metrics)");
+}
+
+/* libpfm4's modifier spellings (pfmlib_common.c): names in any case,
+ * booleans 1/y/t and 0/n/f in either case, a flag alone meaning 1. */
+static void test_libpfm4_modifier_spellings(void **state)
+{
+    (void)state;
+    check_values("netburst::branch_retired:MMTP:K", &HT, BR_MMTP(0xa), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:K=1:U=0", &HT, BR_MMTP(0xa), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:k=y:u=n", &HT, BR_MMTP(0xa), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:k=T:u=F", &HT, BR_MMTP(0xa), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:u=Y", &HT, BR_MMTP(0x5), CCCR_SEL5);
+    /* COMPARE 0x40000 with EDGE 0x1000000, COMPLEMENT 0x80000, THRESHOLD
+     * 3 << 20. */
+    check_values("netburst::branch_retired:MMTP:E", &HT, BR_MMTP(0xf), 0x0107b000ull);
+    check_values("netburst::branch_retired:MMTP:CMPL=t", &HT, BR_MMTP(0xf), 0x000fb000ull);
+    check_values("netburst::branch_retired:MMTP:THR=0x3", &HT, BR_MMTP(0xf), 0x0037b000ull);
+    check_values("netburst::branch_retired:MMTP:e=N:cmpl=f", &HT, BR_MMTP(0xf), CCCR_SEL5);
+    /* pmubench's own modifiers follow the same rules. */
+    check_values("netburst::branch_retired:MMTP:T0=y", &HT, BR_MMTP(0xc), CCCR_SEL5);
+    parse_error("netburst::branch_retired:MMTP:k=yes", &HT,
+                "netburst::branch_retired:MMTP:k=yes: bad value in 'k=yes' (expected 0 or 1)");
+    parse_error("netburst::branch_retired:MMTP:k=x", &HT,
+                "netburst::branch_retired:MMTP:k=x: bad value in 'k=x' (expected 0 or 1)");
 }
 
 static void test_tag_modifier(void **state)
@@ -274,7 +343,7 @@ static void test_tag_modifier(void **state)
     check_values("netburst::x87_FP_uop:ALL:tag=5", &HT, 0x090000bfull, CCCR_SEL1);
     /* tag=0: enable with value 0. */
     check_values("netburst::x87_FP_uop:ALL:tag=0", &HT, 0x0900001full, CCCR_SEL1);
-    /* Seed 000 9.3's upstream, user mode on thread 0. */
+    /* The upstream of section 9.3 (the Pentium 4 monitoring study), user mode on thread 0. */
     check_values("netburst::x87_FP_uop:ALL:tag=1:u=1:t0", &HT, 0x09000034ull, CCCR_SEL1);
     parse_error("netburst::branch_retired:MMTP:tag=1", &HT,
                 "netburst::branch_retired:MMTP:tag=1: ':tag' applies to the execution-tagging "
@@ -297,19 +366,19 @@ static void test_metric_front_end(void **state)
     assert_int_equal(enc.escr, 0x1000020full);
     assert_int_equal(enc.cccr, CCCR_SEL5);
     assert_int_equal(enc.escrs, E(CRU2) | E(CRU3));
-    assert_int_equal(enc.upstream_event, event("uop_type"));
-    assert_int_equal(enc.upstream_escrs, E(RAT0) | E(RAT1));
-    assert_int_equal(enc.upstream_escr, 0x0400040full); /* uop_type TAGLOADS */
+    assert_int_equal(enc.upstream[0].event, event("uop_type"));
+    assert_int_equal(enc.upstream[0].escrs, E(RAT0) | E(RAT1));
+    assert_int_equal(enc.upstream[0].escr, 0x0400040full); /* uop_type TAGLOADS */
     assert_false(enc.replay);
 
     enc = encode("netburst::memory_stores", &HT);
     assert_int_equal(enc.escr, 0x1000020full);
-    assert_int_equal(enc.upstream_escr, 0x0400080full); /* TAGSTORES: bit 2 -> 0x800 */
+    assert_int_equal(enc.upstream[0].escr, 0x0400080full); /* TAGSTORES: bit 2 -> 0x800 */
 
-    /* Seed 000 9.2: user mode on both threads. */
+    /* The Pentium 4 monitoring study, section 9.2: user mode on both threads. */
     enc = encode("netburst::memory_loads:u=1", &HT);
     assert_int_equal(enc.escr, 0x10000205ull);
-    assert_int_equal(enc.upstream_escr, 0x04000405ull);
+    assert_int_equal(enc.upstream[0].escr, 0x04000405ull);
 }
 
 static void test_metric_execution(void **state)
@@ -324,40 +393,40 @@ static void test_metric_execution(void **state)
     /* execution_event 0CH: 0x18000000 | NBOGUS0 0x200 | 0xf. */
     assert_int_equal(enc.escr, 0x1800020full);
     assert_int_equal(enc.cccr, CCCR_SEL5);
-    assert_int_equal(enc.upstream_event, event("x87_FP_uop"));
-    assert_int_equal(enc.upstream_escrs, E(FIRM0) | E(FIRM1));
+    assert_int_equal(enc.upstream[0].event, event("x87_FP_uop"));
+    assert_int_equal(enc.upstream[0].escrs, E(FIRM0) | E(FIRM1));
     /* x87_FP_uop ALL, tag value 0001 (0x20), tag enable (0x10). */
-    assert_int_equal(enc.upstream_escr, 0x0900003full);
+    assert_int_equal(enc.upstream[0].escr, 0x0900003full);
     assert_false(enc.replay);
 
-    /* Seed 000 9.3 (no HT, user mode): 0x18000204 and 0x09000034. */
+    /* The Pentium 4 monitoring study, section 9.3 (no HT, user mode): 0x18000204 and 0x09000034. */
     enc = encode("netburst::x87_FP_retired:u=1", &NOHT);
     assert_int_equal(enc.escr, 0x18000204ull);
     assert_int_equal(enc.cccr, CCCR_SEL5);
-    assert_int_equal(enc.upstream_escr, 0x09000034ull);
+    assert_int_equal(enc.upstream[0].escr, 0x09000034ull);
 
     /* The other upstreams: packed_SP_uop 08H; x87_SIMD_moves_uop 2EH
      * (0x5c000000) with ALLP0|ALLP2 (bits 3, 4 -> 0x3000). */
-    assert_int_equal(encode("netburst::packed_SP_retired", &HT).upstream_escr, 0x1100003full);
-    assert_int_equal(encode("netburst::packed_DP_retired", &HT).upstream_escr, 0x1900003full);
-    assert_int_equal(encode("netburst::scalar_SP_retired", &HT).upstream_escr, 0x1500003full);
-    assert_int_equal(encode("netburst::scalar_DP_retired", &HT).upstream_escr, 0x1d00003full);
-    assert_int_equal(encode("netburst::64_bit_MMX_retired", &HT).upstream_escr, 0x0500003full);
-    assert_int_equal(encode("netburst::128_bit_MMX_retired", &HT).upstream_escr, 0x3500003full);
-    assert_int_equal(encode("netburst::x87_SIMD_memory_moves_retired", &HT).upstream_escr,
+    assert_int_equal(encode("netburst::packed_SP_retired", &HT).upstream[0].escr, 0x1100003full);
+    assert_int_equal(encode("netburst::packed_DP_retired", &HT).upstream[0].escr, 0x1900003full);
+    assert_int_equal(encode("netburst::scalar_SP_retired", &HT).upstream[0].escr, 0x1500003full);
+    assert_int_equal(encode("netburst::scalar_DP_retired", &HT).upstream[0].escr, 0x1d00003full);
+    assert_int_equal(encode("netburst::64_bit_MMX_retired", &HT).upstream[0].escr, 0x0500003full);
+    assert_int_equal(encode("netburst::128_bit_MMX_retired", &HT).upstream[0].escr, 0x3500003full);
+    assert_int_equal(encode("netburst::x87_SIMD_memory_moves_retired", &HT).upstream[0].escr,
                      0x5c00303full);
 }
 
 /* :tag=N on an execution-tagging metric chooses the tag: the upstream gets
- * tag value N and execution_event counts NBOGUSn for its tag bit n (seed
- * 000 lines 2814-2826: NBOGUS0 is right only for tag 0001).  The counting
+ * tag value N and execution_event counts NBOGUSn for its tag bit n (the Pentium
+ * 4 monitoring study, section 9.3: NBOGUS0 is right only for tag 0001).  The counting
  * ESCR (execution_event) is not an upstream event and must get no tag bits;
  * the other metric kinds have no tag to choose. */
 static void test_metric_tag_choice(void **state)
 {
     (void)state;
     struct nb_encoding enc = encode("netburst::x87_FP_retired:tag=2", &HT);
-    assert_int_equal(enc.upstream_escr, 0x0900005full); /* tag value 0010 */
+    assert_int_equal(enc.upstream[0].escr, 0x0900005full); /* tag value 0010 */
     assert_int_equal(enc.escr, 0x1800040full);          /* NBOGUS1, no tag bits */
 
     struct event_spec spec;
@@ -401,27 +470,137 @@ static void test_metric_replay(void **state)
     check_replay("netburst::split_store_retired", 0x01000400, 0x2);
 
     struct nb_encoding enc = encode("netburst::1stL_cache_load_miss_retired", &HT);
-    assert_int_equal(enc.upstream_event, -1);
+    assert_int_equal(enc.n_upstreams, 0);
     assert_int_equal(enc.counters, IQ_COUNTERS);
 
     /* Upstreams: MOB_load_replay 03H with PARTIAL_DATA|UNALGN_ADDR (bits
      * 4, 5 -> 0x6000); load_port_replay 04H SPLIT_LD (bit 1 -> 0x400) on
      * SAAT_ESCR1 only; store_port_replay 05H SPLIT_ST on SAAT_ESCR0 only. */
     enc = encode("netburst::MOB_load_replay_retired", &HT);
-    assert_int_equal(enc.upstream_event, event("MOB_load_replay"));
-    assert_int_equal(enc.upstream_escrs, E(MOB0) | E(MOB1));
-    assert_int_equal(enc.upstream_escr, 0x0600600full);
+    assert_int_equal(enc.upstream[0].event, event("MOB_load_replay"));
+    assert_int_equal(enc.upstream[0].escrs, E(MOB0) | E(MOB1));
+    assert_int_equal(enc.upstream[0].escr, 0x0600600full);
     enc = encode("netburst::split_load_retired", &HT);
-    assert_int_equal(enc.upstream_escrs, E(SAAT1));
-    assert_int_equal(enc.upstream_escr, 0x0800040full);
+    assert_int_equal(enc.upstream[0].escrs, E(SAAT1));
+    assert_int_equal(enc.upstream[0].escr, 0x0800040full);
     enc = encode("netburst::split_store_retired", &HT);
-    assert_int_equal(enc.upstream_escrs, E(SAAT0));
-    assert_int_equal(enc.upstream_escr, 0x0a00040full);
+    assert_int_equal(enc.upstream[0].escrs, E(SAAT0));
+    assert_int_equal(enc.upstream[0].escr, 0x0a00040full);
 
-    /* Seed 000 9.4: thread 0, both levels: 0x1200020C. */
+    /* The Pentium 4 monitoring study, section 9.4: thread 0, both levels: 0x1200020C. */
     enc = encode("netburst::1stL_cache_load_miss_retired:t0", &HT);
     assert_int_equal(enc.escr, 0x1200020cull);
     assert_int_equal(enc.cccr, CCCR_SEL5);
+}
+
+/* One replay metric's registers in full. */
+static void check_replay_upstream(const struct nb_encoding *enc, int n, const char *event_name,
+                                  uint64_t escrs, uint64_t escr)
+{
+    assert_true(n < enc->n_upstreams);
+    assert_int_equal(enc->upstream[n].event, event(event_name));
+    assert_int_equal(enc->upstream[n].escrs, escrs);
+    assert_int_equal(enc->upstream[n].escr, escr);
+}
+
+/* libpfm4's replay_event pseudo sub-events: each asks for the replay
+ * metric it names (the SDM's replay-tagging table), replay_event NBOGUS
+ * when no NBOGUS or BOGUS is given; libpfm4 encodes only the mask, and
+ * leaves it empty. */
+static void test_libpfm4_replay_subevents(void **state)
+{
+    (void)state;
+    check_replay("netburst::replay_event:L1_LD_MISS", 0x01000001, 0x1);
+    check_replay("netburst::replay_event:L2_LD_MISS", 0x01000002, 0x1);
+    check_replay("netburst::replay_event:DTLB_LD_MISS", 0x01000004, 0x1);
+    check_replay("netburst::replay_event:DTLB_ST_MISS", 0x01000004, 0x2);
+    check_replay("netburst::replay_event:DTLB_ALL_MISS", 0x01000004, 0x3);
+    check_replay("netburst::replay_event:BR_MSP", 0x01018000, 0x10);
+    check_replay("netburst::replay_event:MOB_LD_REPLAY", 0x01000200, 0x1);
+    check_replay("netburst::replay_event:SP_LD_RET", 0x01000400, 0x1);
+    check_replay("netburst::replay_event:SP_ST_RET", 0x01000400, 0x2);
+    check_replay("netburst::replay_event:l1_ld_miss", 0x01000001, 0x1);
+    check_replay("NETBURST::REPLAY_EVENT:Br_Msp", 0x01018000, 0x10);
+
+    struct nb_encoding enc = encode("netburst::replay_event:L1_LD_MISS", &HT);
+    assert_int_equal(enc.n_upstreams, 0);
+    assert_int_equal(enc.escrs, E(CRU2) | E(CRU3));
+    assert_int_equal(enc.counters, IQ_COUNTERS);
+    /* The upstreams, as the metrics' (test_metric_replay). */
+    enc = encode("netburst::replay_event:MOB_LD_REPLAY", &HT);
+    assert_int_equal(enc.n_upstreams, 1);
+    check_replay_upstream(&enc, 0, "MOB_load_replay", E(MOB0) | E(MOB1), 0x0600600full);
+    enc = encode("netburst::replay_event:SP_LD_RET", &HT);
+    assert_int_equal(enc.n_upstreams, 1);
+    check_replay_upstream(&enc, 0, "load_port_replay", E(SAAT1), 0x0800040full);
+    enc = encode("netburst::replay_event:SP_ST_RET", &HT);
+    assert_int_equal(enc.n_upstreams, 1);
+    check_replay_upstream(&enc, 0, "store_port_replay", E(SAAT0), 0x0a00040full);
+
+    /* Each is its metric, register for register. */
+    int n = 0;
+    for (int m = 0; m < nb_num_metrics; m++) {
+        const struct nb_metric *metric = &nb_metrics[m];
+        if (!metric->libpfm4_name)
+            continue;
+        char ours[128], theirs[128];
+        snprintf(ours, sizeof ours, "netburst::%s", metric->name);
+        snprintf(theirs, sizeof theirs, "netburst::replay_event:%s", metric->libpfm4_name);
+        struct nb_encoding a = encode(ours, &HT), b = encode(theirs, &HT);
+        assert_int_equal(a.escr, b.escr);
+        assert_int_equal(a.cccr, b.cccr);
+        assert_int_equal(a.pebs_enable, b.pebs_enable);
+        assert_int_equal(a.matrix_vert, b.matrix_vert);
+        assert_int_equal(a.n_upstreams, b.n_upstreams);
+        for (int u = 0; u < a.n_upstreams; u++)
+            assert_int_equal(a.upstream[u].escr, b.upstream[u].escr);
+        struct event_spec spec = parse_ok(theirs, &HT);
+        assert_ptr_equal(spec.nb.metric, metric);
+        assert_int_equal(spec.nb.metrics, 1u << m);
+        n++;
+    }
+    assert_int_equal(n, 9);
+
+    /* With BOGUS, NBOGUS or both, the mask is theirs: BOGUS 0x400. */
+    enc = encode("netburst::replay_event:BOGUS:L1_LD_MISS", &HT);
+    assert_int_equal(enc.escr, 0x1200040full);
+    assert_int_equal(enc.pebs_enable, 0x01000001u);
+    assert_int_equal(encode("netburst::replay_event:L1_LD_MISS:NBOGUS", &HT).escr, 0x1200020full);
+    assert_int_equal(encode("netburst::replay_event:NBOGUS:BOGUS:L2_LD_MISS", &HT).escr,
+                     0x1200060full);
+    /* Modifiers as on any event: user mode on thread 0 (0x4). */
+    enc = encode("netburst::replay_event:L1_LD_MISS:u=1:t0", &HT);
+    assert_int_equal(enc.escr, 0x12000204ull);
+    assert_int_equal(enc.pebs_enable, 0x01000001u);
+
+    /* Several: their MSR bits together (the SDM's matrix: uop types in
+     * MATRIX_VERT, causes in PEBS_ENABLE) and every upstream. */
+    check_replay("netburst::replay_event:L1_LD_MISS:L2_LD_MISS", 0x01000003, 0x1);
+    check_replay("netburst::replay_event:DTLB_LD_MISS:DTLB_ST_MISS", 0x01000004, 0x3);
+    enc = encode("netburst::replay_event:SP_ST_RET:SP_LD_RET:MOB_LD_REPLAY", &HT);
+    assert_int_equal(enc.pebs_enable, 0x01000600u);
+    assert_int_equal(enc.matrix_vert, 0x3u);
+    assert_int_equal(enc.n_upstreams, 3);
+    check_replay_upstream(&enc, 0, "MOB_load_replay", E(MOB0) | E(MOB1), 0x0600600full);
+    check_replay_upstream(&enc, 1, "load_port_replay", E(SAAT1), 0x0800040full);
+    check_replay_upstream(&enc, 2, "store_port_replay", E(SAAT0), 0x0a00040full);
+    struct event_spec spec = parse_ok("netburst::replay_event:BR_MSP:L1_LD_MISS", &HT);
+    assert_ptr_equal(spec.nb.metric, nb_metric_find("Tagged_mispred_branch"));
+
+    /* :pebs adds ENABLE_PEBS (bit 25) and IQ_COUNTER4. */
+    enc = encode("netburst::replay_event:L1_LD_MISS:pebs", &HT);
+    assert_int_equal(enc.pebs_enable, 0x03000001u);
+    assert_int_equal(enc.counters, 1u << 16);
+
+    /* Pseudo sub-events belong to replay_event, not to a metric by name. */
+    parse_error("netburst::1stL_cache_load_miss_retired:L2_LD_MISS", &HT,
+                "netburst::1stL_cache_load_miss_retired:L2_LD_MISS: unknown modifier "
+                "'L2_LD_MISS' (valid: k, u, e, cmpl, thr, t0, t1, at, ovf_pmi, force_ovf, tag, "
+                "pebs)");
+    parse_error("netburst::front_end_event:L1_LD_MISS", &HT,
+                "netburst::front_end_event:L1_LD_MISS: unknown sub-event or modifier "
+                "'L1_LD_MISS' of front_end_event (sub-events: NBOGUS, BOGUS; modifiers: k, u, e, "
+                "cmpl, thr, t0, t1, at, ovf_pmi, force_ovf, tag, pebs)");
 }
 
 static void test_metric_pebs(void **state)
@@ -462,7 +641,7 @@ static void test_ht_off(void **state)
     check_values("netburst::branch_retired:MMTP:ovf_pmi=t0", &NOHT, BR_MMTP(0xc), 0x0403b000ull);
     struct nb_encoding enc = encode("netburst::x87_FP_retired", &NOHT);
     assert_int_equal(enc.escr, 0x1800020cull);
-    assert_int_equal(enc.upstream_escr, 0x0900003cull);
+    assert_int_equal(enc.upstream[0].escr, 0x0900003cull);
 
     parse_error("netburst::branch_retired:MMTP:t1", &NOHT,
                 "netburst::branch_retired:MMTP:t1: ':t1' needs Hyper-Threading (this model runs "
@@ -481,6 +660,48 @@ static void test_ht_off(void **state)
                 "without Hyper-Threading");
 }
 
+/* The model a command's strings choose (event_spec_model), the prefix
+ * naming each model (nb_model_prefix), and `pmubench encode STRING`'s way
+ * with no options: NB_CONFIG_DEFAULT, then event_spec_model. */
+static void test_prefix_chooses_model(void **state)
+{
+    (void)state;
+    const char *plain[] = {"netburst::uops_retired:NBOGUS", "p5::data_read", "uops_retired"};
+    const char *mixed[] = {"netburst::uops_retired:NBOGUS", "netburst_p::instr_completed:NBOGUS"};
+    const char *upper[] = {"NETBURST_P::instr_completed:NBOGUS"};
+    assert_int_equal(event_spec_model(NB_MODEL_UNSET, NULL, 0), 2);
+    assert_int_equal(event_spec_model(NB_MODEL_UNSET, plain, 3), 2);
+    assert_int_equal(event_spec_model(NB_MODEL_UNSET, mixed, 2), 3);
+    assert_int_equal(event_spec_model(NB_MODEL_UNSET, upper, 1), 3);
+    /* A given model stays; the parser judges a conflict. */
+    assert_int_equal(event_spec_model(6, mixed, 2), 6);
+    assert_int_equal(event_spec_model(0, mixed, 2), 0);
+
+    struct nb_config config = NB_CONFIG_DEFAULT;
+    assert_int_equal(config.model, NB_MODEL_UNSET);
+    assert_true(config.ht);
+    config.model = event_spec_model(config.model, &mixed[1], 1);
+    check_values("netburst_p::instr_completed:NBOGUS", &config, 0x0e00020full, CCCR_SEL4);
+    /* netburst:: strings count on the Prescott alongside. */
+    check_values("netburst::branch_retired:MMTP", &config, BR_MMTP(0xf), CCCR_SEL5);
+
+    /* The model must be chosen first. */
+    parse_error("netburst::branch_retired:MMTP", &NB_CONFIG_DEFAULT,
+                "netburst::branch_retired:MMTP: no NetBurst model (-1) to parse it for: "
+                "event_spec_model chooses one");
+    /* A given model that is not netburst_p's. */
+    parse_error("netburst_p::instr_completed:NBOGUS", &HT,
+                "netburst_p::instr_completed:NBOGUS: netburst_p:: names models 3, 4, 6; it "
+                "conflicts with model 2");
+
+    static const char *const prefixes[] = {"netburst::", "netburst::", "netburst::",
+                                           "netburst_p::", "netburst_p::", "netburst::",
+                                           "netburst_p::"};
+    for (int model = 0; model <= 6; model++)
+        assert_string_equal(nb_model_prefix(model), prefixes[model]);
+    assert_string_equal(nb_model_prefix(NB_MODEL_UNSET), "netburst::");
+}
+
 static void test_models(void **state)
 {
     (void)state;
@@ -493,8 +714,8 @@ static void test_models(void **state)
                  model);
         parse_error("netburst::instr_completed:NBOGUS", &config, want);
         snprintf(want, sizeof want,
-                 "netburst_p::branch_retired:MMTP: netburst_p is the PMU of models 3, 4 and 6, "
-                 "not model %d",
+                 "netburst_p::branch_retired:MMTP: netburst_p:: names models 3, 4, 6; it "
+                 "conflicts with model %d",
                  model);
         parse_error("netburst_p::branch_retired:MMTP", &config, want);
     }
@@ -668,13 +889,17 @@ int main(void)
         cmocka_unit_test(test_cccr_extensions),
         cmocka_unit_test(test_single_subevent_default),
         cmocka_unit_test(test_libpfm4_aliases),
+        cmocka_unit_test(test_libpfm4_subevent_names),
+        cmocka_unit_test(test_libpfm4_modifier_spellings),
         cmocka_unit_test(test_tag_modifier),
         cmocka_unit_test(test_metric_front_end),
         cmocka_unit_test(test_metric_execution),
         cmocka_unit_test(test_metric_tag_choice),
         cmocka_unit_test(test_metric_replay),
+        cmocka_unit_test(test_libpfm4_replay_subevents),
         cmocka_unit_test(test_metric_pebs),
         cmocka_unit_test(test_ht_off),
+        cmocka_unit_test(test_prefix_chooses_model),
         cmocka_unit_test(test_models),
         cmocka_unit_test(test_p5),
         cmocka_unit_test(test_errors),

@@ -9,19 +9,29 @@
 #include <cmocka.h>
 
 #include "pmu/experiment.h"
+#include "pmu/netburst_events.h"
 
 static struct experiment_set set;
 static char error[1024];
 static const struct nb_config config = {2, true};
+static struct nb_config settled; /* the configuration experiment_read left */
 
-static bool read_text(const char *text, size_t size)
+/* Reads `text` for a NetBurst of `model` (NB_MODEL_UNSET: the file's
+ * strings choose it). */
+static bool read_for_model(const char *text, size_t size, int model)
 {
     memset(&set, 0, sizeof set);
     error[0] = '\0';
+    settled = (struct nb_config){.model = model, .ht = true};
     FILE *in = fmemopen((void *)text, size, "r");
-    bool ok = experiment_read(&set, in, "x.exp", &config, error, sizeof error);
+    bool ok = experiment_read(&set, in, "x.exp", &settled, error, sizeof error);
     fclose(in);
     return ok;
+}
+
+static bool read_text(const char *text, size_t size)
+{
+    return read_for_model(text, size, config.model);
 }
 
 static void test_groups_comments_lines(void **state)
@@ -77,6 +87,42 @@ static void test_empty_file(void **state)
     assert_string_equal(error, "x.exp: no events");
 }
 
+/* A netburst_p:: line anywhere in the file chooses model 3 for every line
+ * unless the model was given; a given model it conflicts with is an error
+ * on its line. */
+static void test_model_from_prefixes(void **state)
+{
+    (void)state;
+    const char text[] = "netburst::uops_retired:NBOGUS\n\nnetburst_p::instr_completed:NBOGUS\n";
+    assert_true(read_for_model(text, sizeof text - 1, NB_MODEL_UNSET));
+    assert_int_equal(settled.model, 3);
+    assert_int_equal(set.n, 2);
+    assert_int_equal(set.requests[1].spec.nb.event, nb_event_find("instr_completed"));
+
+    const char plain[] = "netburst::uops_retired:NBOGUS\n";
+    assert_true(read_for_model(plain, sizeof plain - 1, NB_MODEL_UNSET));
+    assert_int_equal(settled.model, 2);
+
+    assert_true(read_for_model(text, sizeof text - 1, 4));
+    assert_int_equal(settled.model, 4);
+    assert_false(read_for_model(text, sizeof text - 1, 2));
+    assert_string_equal(error, "x.exp:3: netburst_p::instr_completed:NBOGUS: netburst_p:: names "
+                               "models 3, 4, 6; it conflicts with model 2");
+}
+
+/* A line too long gets the parser's message, on its line. */
+static void test_long_line(void **state)
+{
+    (void)state;
+    char text[700];
+    memset(text, 'a', sizeof text);
+    memcpy(text, "netburst::uops_retired:NBOGUS\n", 30);
+    text[sizeof text - 1] = '\n';
+    assert_false(read_text(text, sizeof text));
+    assert_string_equal(error, "x.exp:2: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...: "
+                               "event string longer than 511 characters");
+}
+
 static void test_too_many_events(void **state)
 {
     (void)state;
@@ -96,6 +142,8 @@ int main(void)
         cmocka_unit_test(test_bad_event_names_line),
         cmocka_unit_test(test_nul_byte),
         cmocka_unit_test(test_empty_file),
+        cmocka_unit_test(test_model_from_prefixes),
+        cmocka_unit_test(test_long_line),
         cmocka_unit_test(test_too_many_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -57,7 +57,7 @@ static uint16_t mask_of(const struct nb_event *event, const char *names)
 }
 
 /* Puts the request on a free ESCR and a free counter behind it: ESCR
- * T0_OS|T0_USR, CCCR ENABLE with ACTIVE_THREAD 11 (seed 000 9.1). */
+ * T0_OS|T0_USR, CCCR ENABLE with ACTIVE_THREAD 11 (the Pentium 4 monitoring study, section 9.1). */
 static int program_one(struct nb_pmu *pmu, const struct request *r, uint64_t *escrs_used,
                        uint32_t *counters_used)
 {
@@ -302,7 +302,7 @@ static void test_split_accesses(void **state)
     unlink(t.path);
 }
 
-/* Store-to-load forwarding (seed 000 5.3.3): a load of the stored bytes is
+/* Store-to-load forwarding (the Pentium 4 monitoring study, section 5.3.3): a load of the stored bytes is
  * forwarded; one starting elsewhere inside them, and one wider than the
  * store, are replayed by the MOB. */
 static void test_store_forwarding(void **state)

@@ -167,6 +167,16 @@ static void test_sdm_spot_checks(void **state)
     assert_int_equal(e->escrs, E(FSB0) | E(FSB1));
     check_sub(e, "RUNNING", 0, false);
 
+    /* SDM Vol. 3B Table 19-29 and Table 19-34: SMCLEAR is bit 6, not the
+     * bit 3 of perfctr and PAPI (docs/events.md, NetBurst item 2). */
+    e = ev("machine_clear");
+    assert_int_equal(e->select, 0x02);
+    assert_int_equal(e->escrs, E(CRU2) | E(CRU3));
+    assert_int_equal(e->n_subevents, 3);
+    check_sub(e, "CLEAR", 0, false);
+    check_sub(e, "MOCLEAR", 2, false);
+    check_sub(e, "SMCLEAR", 6, false);
+
     e = ev("instr_completed");
     assert_int_equal(e->select, 0x07);
     assert_int_equal(e->escrs, E(CRU0) | E(CRU1));

@@ -50,7 +50,7 @@ static void test_reset(void **state)
 static void test_cesr_fields(void **state)
 {
     (void)state;
-    /* seed 001 Fig. 3.4: data read miss and data read, user level */
+    /* Safford 1997, Fig. 3.4: data read miss and data read, user level */
     uint64_t c = 0x00800083;
     assert_int_equal(p5_cesr_event(c, 0), 0x03);
     assert_int_equal(p5_cesr_control(c, 0), 2);

@@ -73,7 +73,7 @@ static void defaults_are_table_c1(void **state)
         assert_false(parms->events[i]);
 }
 
-/* Figure C.1 of seed 001 as printed, every line. */
+/* Figure C.1 of Safford 1997 as printed, every line. */
 static const char figure_c1[] =
     "(p5mon\n"
     "command = hello;\nrepetitions = 5;\nuser_events = yes;\nkernel_events = no;\n"

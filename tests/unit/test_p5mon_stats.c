@@ -1,6 +1,6 @@
 /* The confidence intervals of `pmubench p5mon` (sim/p5mon/stats.h): the t
  * values, the textbook interval, and run_p5mon's, which reproduces the
- * intervals printed in seed 001 Figures 4.4-4.7 to the digit. */
+ * intervals printed in Figures 4.4-4.7 of Safford 1997 to the digit. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -75,8 +75,8 @@ static void run_p5mon_one_to_five(void **state)
     assert_float_equal(s.half_width, 4.032 * 0.6324555320336759, 1e-9);
 }
 
-/* The repetitions the seed prints with their averages. */
-static void seed_figures(void **state)
+/* The repetitions Safford 1997 prints with their averages. */
+static void safford_figures(void **state)
 {
     (void)state;
     static const uint64_t fig44_data_read[] = {201902, 201902, 201902, 201902, 201907};
@@ -124,7 +124,7 @@ int main(void)
         cmocka_unit_test(t_values),
         cmocka_unit_test(student_one_to_five),
         cmocka_unit_test(run_p5mon_one_to_five),
-        cmocka_unit_test(seed_figures),
+        cmocka_unit_test(safford_figures),
         cmocka_unit_test(degenerate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -73,7 +73,7 @@ static int teardown(void **state)
     return 0;
 }
 
-/* branch_retired with a threshold (seed 000 section 9.1's event, both
+/* branch_retired with a threshold (the event of section 9.1 of the Pentium 4 monitoring study, both
  * threads) and replay tagging of L1 load misses (section 9.4). */
 static void test_netburst_sequence(void **state)
 {
@@ -161,6 +161,36 @@ static void test_shared_escr_written_once(void **state)
                      "wrmsr cpu=0 0x30d 0x0000000000000000 ok\n"
                      "wrmsr cpu=0 0x3f1 0x0000000000000000 ok\n"
                      "wrmsr cpu=0 0x3f2 0x0000000000000000 ok\n");
+    recording_close(&rec);
+    msr_backend_destroy(nb);
+}
+
+/* libpfm4's replay_event pseudo sub-events with three upstream events:
+ * each upstream ESCR is written once, after the counting ESCRs, though two
+ * counters ask for it; then the replay-tagging MSRs. */
+static void test_replay_upstream_escrs(void **state)
+{
+    (void)state;
+    static const char *const events[] = {
+        "netburst::replay_event:MOB_LD_REPLAY:SP_LD_RET:SP_ST_RET",
+        "netburst::replay_event:MOB_LD_REPLAY:SP_LD_RET:SP_ST_RET:thr=1"};
+    struct program program;
+    struct recording rec;
+    struct msr_backend *nb = nb_backend_create(config);
+    record(&rec, nb);
+    program_init(&program, rec.backend, 0, plan_one_run(events, 2));
+    assert_int_equal(program_setup(&program, NULL), MSR_OK);
+    expect_log(&rec, "wrmsr cpu=0 0x36c 0x000000000003a000 ok\n"
+                     "wrmsr cpu=0 0x36d 0x000000000017a000 ok\n"
+                     "wrmsr cpu=0 0x3cc 0x000000001200020f ok\n" /* replay_event NBOGUS */
+                     "wrmsr cpu=0 0x3aa 0x000000000600600f ok\n" /* MOB_ESCR0 */
+                     "wrmsr cpu=0 0x3af 0x000000000800040f ok\n" /* SAAT_ESCR1 */
+                     "wrmsr cpu=0 0x3ae 0x000000000a00040f ok\n" /* SAAT_ESCR0 */
+                     "wrmsr cpu=0 0x30c 0x0000000000000000 ok\n"
+                     "wrmsr cpu=0 0x30d 0x0000000000000000 ok\n"
+                     /* PEBS_ENABLE bits 9, 10, 24; MATRIX_VERT bits 0, 1 */
+                     "wrmsr cpu=0 0x3f1 0x0000000001000600 ok\n"
+                     "wrmsr cpu=0 0x3f2 0x0000000000000003 ok\n");
     recording_close(&rec);
     msr_backend_destroy(nb);
 }
@@ -275,6 +305,7 @@ int main(void)
         cmocka_unit_test_teardown(test_netburst_sequence, teardown),
         cmocka_unit_test_teardown(test_upstream_escr, teardown),
         cmocka_unit_test_teardown(test_shared_escr_written_once, teardown),
+        cmocka_unit_test_teardown(test_replay_upstream_escrs, teardown),
         cmocka_unit_test_teardown(test_counts, teardown),
         cmocka_unit_test_teardown(test_p5, teardown),
         cmocka_unit_test_teardown(test_failures, teardown),

@@ -251,11 +251,11 @@ static void test_errors(void **state)
               "t.pmu:2: the P5 has one processor and no idle state to model; use 'thread 0 "
               "active'");
     parse_err("cpu p5\nevent 0x10\n",
-              "t.pmu:2: unknown P5 event '0x10' (expected a name of seed 001 Table 3.2 such as "
+              "t.pmu:2: unknown P5 event '0x10' (expected a name from Table 3.2 of Safford 1997, such as "
               "data_read_miss, or a defined code such as 0x03)");
     parse_err("cpu p5\nevent branch_retired:MMTP\n",
-              "t.pmu:2: unknown P5 event 'branch_retired:MMTP' (expected a name of seed 001 "
-              "Table 3.2 such as data_read_miss, or a defined code such as 0x03)");
+              "t.pmu:2: unknown P5 event 'branch_retired:MMTP' (expected a name from "
+              "Table 3.2 of Safford 1997, such as data_read_miss, or a defined code such as 0x03)");
     parse_err("cpu netburst\ntick 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24\n",
               "t.pmu:2: too many tokens (at most 23)");
 }

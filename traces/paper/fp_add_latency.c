@@ -1,4 +1,4 @@
-/* fp_add_latency (Sprunt, seed 002 lines 116 and 126; traces/paper/README.md):
+/* fp_add_latency (Sprunt 2002, "Benchmark results"; traces/paper/README.md):
  * a long chain of serially dependent floating-point adds.  Each x87
  * `fadd %st(1), %st` adds 1.0 to the top of the stack and needs the
  * previous add's result, so the adds run one per FP-add latency (5 cycles

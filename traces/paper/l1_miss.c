@@ -1,4 +1,4 @@
-/* l1_miss (Sprunt, seed 002 lines 116, 128 and 130; traces/paper/README.md):
+/* l1_miss (Sprunt 2002, "Benchmark results"; traces/paper/README.md):
  * a steady stream of independent loads that all miss the L1 data cache.
  * Each iteration loads the eight words at 8 KB strides (0, 8 KB, ... 56
  * KB past an 8 KB-aligned base): on the Pentium 4 (8 KB, 4-way L1) they

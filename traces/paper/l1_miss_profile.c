@@ -1,4 +1,4 @@
-/* l1_miss_profile (Sprunt, seed 002 lines 199-205 and Table 1, line 217;
+/* l1_miss_profile (Sprunt 2002, "Benchmark program" and Table 1;
  * traces/paper/README.md): the data-address profile's benchmark.  A load
  * `mov (%eax), %eax` (%rax on x86-64) follows a ring of eight pointers 8 KB
  * apart, all with the same low 12 bits (0x760, as Table 1's EAX values

@@ -1,4 +1,4 @@
-# The benchmark programs of Sprunt's Pentium 4 paper (seed 002, issue 6
+# The benchmark programs of Sprunt's Pentium 4 paper (Sprunt 2002; issue 6
 # section 4; traces/paper/README.md).  Included by the Makefile, or run
 # alone: `make -f traces/paper/paper.mk BUILD=... paper-programs`.  It
 # builds $(BUILD)/paper/NAME for each program: static, 32-bit when
@@ -9,12 +9,12 @@ CC ?= cc
 PAPER_NAMES := fp_add_latency l1_miss pebs_target l1_miss_profile
 PAPER_BINS := $(PAPER_NAMES:%=$(BUILD)/paper/%)
 PAPER_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -I.
-PAPER_M32 := $(shell echo 'int main(void){return 0;}' | $(CC) -m32 -static -x c - \
-    -o /dev/null >/dev/null 2>&1 && echo -m32)
+# M32_FLAG comes from the Makefile; run alone, the same capability test.
+M32_FLAG ?= $(shell CC='$(CC)' sh tools/need.sh --try m32 && echo -m32)
 
 .PHONY: paper-programs
 paper-programs: $(PAPER_BINS)
 
 $(BUILD)/paper/%: traces/paper/%.c traces/paper/paper_common.h traces/pmubench_region.h
 	@mkdir -p $(dir $@)
-	$(CC) $(PAPER_M32) -static $(PAPER_CFLAGS) -o $@ $<
+	$(CC) $(M32_FLAG) -static $(PAPER_CFLAGS) -o $@ $<

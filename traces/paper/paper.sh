@@ -1,7 +1,7 @@
 #!/bin/sh
 # traces/paper/paper.sh BUILD [FP_COUNT [L1_COUNT [PEBS_COUNT [PROFILE_COUNT]]]]:
 # the Sprunt paper's
-# results (seed 002; traces/paper/README.md) on the NetBurst model.  `make
+# results (Sprunt 2002; traces/paper/README.md) on the NetBurst model.  `make
 # paper` runs it after building pmubench and $(BUILD)/paper/*.  It records
 # each program with BUILD/pmubench, counts its region 1 with `pmubench stat
 # -m netburst`, alone and as two copies under Hyper-Threading, samples

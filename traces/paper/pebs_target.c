@@ -1,4 +1,4 @@
-/* pebs_target (Sprunt, seed 002 lines 187-193 and Figure 5;
+/* pebs_target (Sprunt 2002, "Benchmark program" and Figure 5;
  * traces/paper/README.md): the PEBS-versus-IEBS benchmark.  In a nested
  * loop one load, the target, at the global label pebs_target_load (nm),
  * misses the L1 data cache every time: it walks eight addresses 8 KB apart

@@ -23,36 +23,25 @@ VG_TOOL_LDFLAGS = -static -nodefaultlibs -nostartfiles -no-pie -u _start \
 VG_TOOL_LIBS = -Wl,--start-group $(VG_LIBDIR)/libcoregrind-$(1)-linux.a \
     $(VG_LIBDIR)/libvex-$(1)-linux.a $(VG_LIBDIR)/libgcc-sup-$(1)-linux.a -lgcc -Wl,--end-group
 
-# gcc -m32 links only with gcc-multilib installed: build the 32-bit tool
-# when it does.
-RECORDER_M32 := $(shell printf 'int main(void){return 0;}' | $(CC) -m32 -x c - \
-    -o /dev/null >/dev/null 2>&1 && echo yes)
+# The 32-bit tool when the compiler builds 32-bit programs (M32_FLAG, set
+# by the Makefile from tools/need.sh).
 RECORDER_TOOLS := $(RECORDER_DIR)/pmutrace-amd64-linux \
-    $(if $(RECORDER_M32),$(RECORDER_DIR)/pmutrace-x86-linux)
+    $(if $(M32_FLAG),$(RECORDER_DIR)/pmutrace-x86-linux)
 RECORDER_LINKS := $(RECORDER_DIR)/vgpreload_core-amd64-linux.so \
-    $(if $(RECORDER_M32),$(RECORDER_DIR)/vgpreload_core-x86-linux.so)
+    $(if $(M32_FLAG),$(RECORDER_DIR)/vgpreload_core-x86-linux.so)
 
-.PHONY: recorder recorder-tools recorder-deps
+.PHONY: recorder
 
-# A second make reads this file again after isa-deps has installed
-# gcc-multilib, so that a fresh machine builds the 32-bit tool too.
-recorder: | recorder-deps isa-deps
-	@$(MAKE) --no-print-directory recorder-tools
+recorder: $(RECORDER_TOOLS) $(RECORDER_LINKS)
 
-recorder-tools: $(RECORDER_TOOLS) $(RECORDER_LINKS)
-
-recorder-deps:
-	@$(NEED) $(VG_INCLUDE)/pub_tool_basics.h valgrind
-	@$(NEED) $(VG_LIBDIR)/libcoregrind-amd64-linux.a valgrind
-
-$(RECORDER_DIR)/pmutrace-amd64-linux: $(RECORDER_SRC) $(RECORDER_HEADERS) | recorder-deps
+$(RECORDER_DIR)/pmutrace-amd64-linux: $(RECORDER_SRC) $(RECORDER_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) -m64 $(VG_TOOL_CFLAGS) -DVGA_amd64=1 -DVGP_amd64_linux=1 \
 	    -DVGPV_amd64_linux_vanilla=1 -c $< -o $(RECORDER_DIR)/pmutrace-amd64.o
 	$(CC) -m64 $(VG_TOOL_LDFLAGS) -o $@ $(RECORDER_DIR)/pmutrace-amd64.o \
 	    $(call VG_TOOL_LIBS,amd64)
 
-$(RECORDER_DIR)/pmutrace-x86-linux: $(RECORDER_SRC) $(RECORDER_HEADERS) | recorder-deps
+$(RECORDER_DIR)/pmutrace-x86-linux: $(RECORDER_SRC) $(RECORDER_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) -m32 $(VG_TOOL_CFLAGS) -DVGA_x86=1 -DVGP_x86_linux=1 \
 	    -DVGPV_x86_linux_vanilla=1 -c $< -o $(RECORDER_DIR)/pmutrace-x86.o

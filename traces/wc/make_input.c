@@ -1,4 +1,4 @@
-/* make_input: writes the input of the wc case study (seed 001 section 5.6:
+/* make_input: writes the input of the wc case study (Safford 1997, section 5.6:
  * "a 4036 line input file containing 105196 characters") to standard
  * output or to the file named by its argument: English-like prose, the
  * same bytes on every machine (a fixed 32-bit linear congruential

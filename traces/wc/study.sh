@@ -1,5 +1,5 @@
 #!/bin/sh
-# study.sh BUILD: the wc case study of seed 001 section 5.6, `make demo`
+# study.sh BUILD: the wc case study of Safford 1997 (section 5.6), `make demo`
 # (traces/wc/README.md, docs/p5-model.md "The wc case study").
 #
 #   1. records $BUILD/wc/wc over $BUILD/wc/input.txt (pmubench record);
@@ -33,7 +33,7 @@ bits=$(od -An -j4 -N1 -tu1 "$wc" | tr -d ' ')
 lines=$(awk 'END {print NR}' "$input")
 chars=$(wc -c <"$input" | tr -d ' ')
 
-echo "The wc case study (seed 001, section 5.6) on this machine"
+echo "The wc case study (Safford 1997, section 5.6) on this machine"
 echo "  program  $wc ($bits-bit, static), traces/wc/wc.c"
 echo "  input    $input: $lines lines, $chars characters (the thesis: 4036 and 105196)"
 echo
@@ -58,7 +58,7 @@ echo
 # Table 5.6: per event the simulated count, the count measured here (loads
 # and stores from lackey, everything else from the host PMU; lackey's
 # instruction count where the PMU cannot count), and the thesis's columns
-# (seed 001 Table 5.6, L1348-1356; branches are not in it).
+# (Safford 1997, Table 5.6; branches are not in it).
 awk -F'|' '
     BEGIN {
         split("data_read data_read_miss data_write data_write_miss data_cache_lines_written_back instructions_executed branches", order, " ")

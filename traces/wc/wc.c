@@ -1,5 +1,5 @@
-/* wc: counts lines, words and characters, as the UNIX utility of seed 001
- * section 5.6 does, with the getc loop of Kernighan and Ritchie.  Prints
+/* wc: counts lines, words and characters, as the UNIX utility of Safford 1997
+ * (section 5.6) does, with the getc loop of Kernighan and Ritchie.  Prints
  * "lines words chars name" per file (standard input without a name) and a
  * total for several files.
  *

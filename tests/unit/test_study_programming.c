@@ -1,8 +1,8 @@
-/* Seed 000's section 9 worked examples, programmed the way a user would:
+/* Section 9's worked examples in the Pentium 4 monitoring study, programmed the way a user would:
  * event strings -> allocator -> programming library -> simulated PMU, with
  * the recording backend logging every access.  The ESCR, CCCR and PEBS
- * values the log shows must be the seed's (docs/seed-examples.md has the
- * seed's lines and the decoding), and the counters must count the stimulus. */
+ * values the log shows must be the study's (docs/study-examples.md has the
+ * study's listings and their decoding), and the counters must count the stimulus. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -92,8 +92,8 @@ static uint64_t count_of(struct session *s, int assignment)
 }
 
 /* 9.1: branch_retired MMTP|MMTM, T0_USR, COMPARE with THRESHOLD 2 on an
- * ESCR-select-5 IQ counter: ESCR 0x0C001804, CCCR 0x0027B000 (seed lines
- * 3099-3107). */
+ * ESCR-select-5 IQ counter: ESCR 0x0C001804, CCCR 0x0027B000 (the
+ * study's section 11.1 listing). */
 static void test_section_9_1(void **state)
 {
     (void)state;
@@ -116,7 +116,7 @@ static void test_section_9_1(void **state)
 
 /* 9.2: memory loads by front-end tagging: uop_type TAGLOADS with T0_USR and
  * T1_USR (0x04000405) tags, front_end_event NBOGUS (0x10000205) counts on an
- * ESCR-select-5 counter, CCCR 0x0003B000 (seed lines 3114-3136). */
+ * ESCR-select-5 counter, CCCR 0x0003B000 (the 11.1 listing). */
 static void test_section_9_2(void **state)
 {
     (void)state;
@@ -141,7 +141,7 @@ static void test_section_9_2(void **state)
 
 /* 9.3, without Hyper-Threading: x87_FP_uop ALL with tag enable and tag 1,
  * T0_USR (0x09000034); execution_event NBOGUS0, T0_USR (0x18000204) on an
- * ESCR-select-5 counter, CCCR 0x0003B000 (seed lines 3141-3162). */
+ * ESCR-select-5 counter, CCCR 0x0003B000 (the 11.1 listing). */
 static void test_section_9_3(void **state)
 {
     (void)state;
@@ -162,8 +162,8 @@ static void test_section_9_3(void **state)
 
 /* 9.4: 1stL_cache_load_miss_retired by replay tagging: IA32_PEBS_ENABLE
  * 0x01000001 (bits 0 and 24, not 25), MSR_PEBS_MATRIX_VERT 0x1, replay_event
- * NBOGUS with T0_OS and T0_USR (0x1200020C), CCCR 0x0003B000 (seed lines
- * 3070-3097). */
+ * NBOGUS with T0_OS and T0_USR (0x1200020C), CCCR 0x0003B000 (the 11.1
+ * listing and command). */
 static void test_section_9_4(void **state)
 {
     (void)state;
