@@ -26,13 +26,19 @@ LIBS := -lcapstone
 # ---- What each goal needs.  tools/need.sh tries each capability (links a
 # program, runs a tool) and installs the Debian packages of the missing ones
 # before anything is built (as a non-root user it prints the apt-get line
-# and make stops).  M32=no builds without 32-bit programs (no gcc-multilib):
-# the recorder's x86 tool, the wc study and the paper's programs are then
-# 64-bit.
+# and make stops).  The check runs once, in the make the user started (a
+# recursive make inherits NEEDS_CHECKED), and not for make -n or -q.
+# M32=no builds without 32-bit programs (no gcc-multilib): the recorder's
+# x86 tool, the wc study and the paper's programs are then 64-bit.
 M32 ?= yes
 NEEDS_all := capstone valgrind $(if $(filter no,$(M32)),,m32)
 NEEDS_demo := $(NEEDS_all)
 NEEDS_paper := $(NEEDS_all)
+NEEDS_unit-tests := capstone cmocka
+NEEDS_libpfm4-diff := capstone libpfm4
+NEEDS_objdump-check := capstone objdump
+NEEDS_clang-check := capstone cmocka libpfm4 clang
+NEEDS_accuracy-deps := $(if $(filter no,$(M32)),,m32)
 NEEDS_check := $(NEEDS_all) cmocka libpfm4 objdump clang
 NEEDS_coverage := $(NEEDS_check)
 NEEDS_bench := $(NEEDS_check) time
@@ -43,13 +49,24 @@ NEEDS_clean :=
 NEEDS_demo-pmu := capstone
 needs_of = $(if $(filter undefined,$(origin NEEDS_$(1))),$(NEEDS_all),$(NEEDS_$(1)))
 NEEDS := $(sort $(foreach goal,$(or $(MAKECMDGOALS),all),$(call needs_of,$(goal))))
+DRY_RUN := $(findstring n,$(firstword -$(MAKEFLAGS)))$(findstring q,$(firstword -$(MAKEFLAGS)))
+ifeq ($(NEEDS_CHECKED)$(DRY_RUN),)
 ifneq ($(NEEDS),)
-ifneq ($(shell CC='$(CC)' sh tools/need.sh $(NEEDS) >&2 && echo ok),ok)
+ifneq ($(shell CC='$(CC)' VG_LIBDIR='$(VG_LIBDIR)' sh tools/need.sh $(NEEDS) >&2 && echo ok),ok)
 $(error tools/need.sh: missing packages (the line above says which))
 endif
 endif
-# -m32 when the compiler builds static 32-bit programs, else nothing.
+endif
+export NEEDS_CHECKED := yes
+# -m32 when the compiler builds static 32-bit programs, else nothing; the
+# programs built with it depend on M32_STAMP, which changes with it, so
+# that they are rebuilt when it does (after gcc-multilib is installed).
 M32_FLAG := $(if $(filter no,$(M32)),,$(shell CC='$(CC)' sh tools/need.sh --try m32 && echo -m32))
+M32_STAMP := $(BUILD)/m32-flag
+ifneq ($(NEEDS),)
+$(shell mkdir -p $(BUILD) && [ "$$(cat $(M32_STAMP) 2>/dev/null)" = "m32=$(M32_FLAG)" ] || \
+    echo "m32=$(M32_FLAG)" >$(M32_STAMP))
+endif
 
 include traces/recorder/recorder.mk
 include traces/wc/wc.mk
@@ -81,7 +98,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 # hand-made traces.
 UNIT_HELPER_SRCS := tests/unit/model_trace.c
 MODEL_TRACE_TESTS := $(addprefix $(BUILD)/tests/,test_nb_model test_nb_model_ht \
-    test_nb_model_tagging test_nb_model_memory test_p5_model test_stat_model)
+    test_nb_model_tagging test_nb_model_memory test_nb_model_bounds test_p5_model \
+    test_stat_model)
 $(MODEL_TRACE_TESTS): tests/unit/model_trace.c tests/unit/model_trace.h
 
 unit-tests: $(UNIT_BINS)
@@ -170,26 +188,25 @@ coverage:
 
 # libFuzzer on the parsers of untrusted input: bench scripts (seeded with
 # tests/bench), event strings, experiment files, traces, lackey text, PARMS
-# files, count sets and ELF symbol tables (seeded with tests/fuzz/corpus_*).
+# files, count sets and ELF symbol tables; and on the timing models: the
+# P5's and the NetBurst's (one trace and two) through stat's library path,
+# and sample's PEBS and IEBS sampling, over traces made from the input
+# (seeded with tests/fuzz/corpus_*).
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined
+FUZZ_CORPORA := event_spec experiment trace_reader lackey parms count_set elf_symbols \
+    p5_model nb_model nb_model_ht sample
 fuzz:
 	$(MAKE) BUILD=build/fuzz CC=clang CFLAGS="-O1 -g" \
 	    EXTRA="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" build/fuzz/libpmubench.a
-	@mkdir -p build/fuzz/corpus_script build/fuzz/corpus_event_spec build/fuzz/corpus_experiment \
-	    build/fuzz/corpus_trace_reader build/fuzz/corpus_lackey build/fuzz/corpus_parms \
-	    build/fuzz/corpus_count_set build/fuzz/corpus_elf_symbols
+	@mkdir -p build/fuzz/corpus_script $(FUZZ_CORPORA:%=build/fuzz/corpus_%)
 	cp tests/bench/*.pmu tests/bench/errors/*.pmu build/fuzz/corpus_script/
-	cp tests/fuzz/corpus_event_spec/* build/fuzz/corpus_event_spec/
-	cp tests/fuzz/corpus_experiment/* build/fuzz/corpus_experiment/
-	cp tests/fuzz/corpus_trace_reader/* build/fuzz/corpus_trace_reader/
-	cp tests/fuzz/corpus_lackey/* build/fuzz/corpus_lackey/
-	cp tests/fuzz/corpus_parms/* build/fuzz/corpus_parms/
-	cp tests/fuzz/corpus_count_set/* build/fuzz/corpus_count_set/
-	cp tests/fuzz/corpus_elf_symbols/* build/fuzz/corpus_elf_symbols/
-	for target in script event_spec experiment trace_reader lackey parms count_set elf_symbols; do \
+	for corpus in $(FUZZ_CORPORA); do \
+	    cp tests/fuzz/corpus_$$corpus/* build/fuzz/corpus_$$corpus/ || exit 1; \
+	done
+	for target in script $(FUZZ_CORPORA); do \
 	    clang $(STD) $(WARN) -I. -g $(FUZZ_FLAGS) tests/fuzz/fuzz_$$target.c \
-	        build/fuzz/libpmubench.a -o build/fuzz/fuzz_$$target && \
+	        build/fuzz/libpmubench.a $(LIBS) -o build/fuzz/fuzz_$$target && \
 	    build/fuzz/fuzz_$$target -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 	        build/fuzz/corpus_$$target || exit 1; \
 	done

@@ -1,19 +1,132 @@
 #include "atomic_file.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static bool open_direct(struct atomic_file *file, const char *path, char *error,
-                        size_t error_size)
+#include "file_identity.h"
+
+/* ---- The temporary files open now, removed by the signal handler.  The
+ * list changes only with the signals blocked, so the handler never sees
+ * it half-changed. */
+
+static const int fatal_signals[] = {SIGHUP, SIGINT, SIGPIPE, SIGTERM};
+enum { N_FATAL = sizeof fatal_signals / sizeof fatal_signals[0] };
+
+static struct atomic_file *open_temporaries;
+
+/* Async-signal-safe: unlink, signal and raise only. */
+static void remove_temporaries(int sig)
+{
+    for (struct atomic_file *file = open_temporaries; file; file = file->next)
+        unlink(file->temp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void block_fatal_signals(sigset_t *saved)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (int i = 0; i < N_FATAL; i++)
+        sigaddset(&set, fatal_signals[i]);
+    sigprocmask(SIG_BLOCK, &set, saved);
+}
+
+/* The handler, on each signal that has its default action (an ignored
+ * signal stays ignored). */
+static void install_handler(void)
+{
+    static bool installed;
+    if (installed)
+        return;
+    installed = true;
+    struct sigaction action = {.sa_handler = remove_temporaries};
+    sigemptyset(&action.sa_mask);
+    for (int i = 0; i < N_FATAL; i++)
+        sigaddset(&action.sa_mask, fatal_signals[i]);
+    for (int i = 0; i < N_FATAL; i++) {
+        struct sigaction old;
+        if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+            sigaction(fatal_signals[i], &action, NULL);
+    }
+}
+
+/* mkstemp on file->temp, the file listed in the same breath: no signal
+ * comes between them.  The descriptor, or -1 with errno. */
+static int make_temporary(struct atomic_file *file)
+{
+    sigset_t saved;
+    install_handler();
+    block_fatal_signals(&saved);
+    int fd = mkstemp(file->temp);
+    if (fd >= 0) {
+        file->next = open_temporaries;
+        open_temporaries = file;
+    }
+    int err = errno;
+    sigprocmask(SIG_SETMASK, &saved, NULL);
+    errno = err;
+    return fd;
+}
+
+/* After the temporary file is renamed or removed: a signal in between
+ * unlinks a name that is gone, which is harmless. */
+static void drop_temporary(struct atomic_file *file)
+{
+    sigset_t saved;
+    block_fatal_signals(&saved);
+    struct atomic_file **link = &open_temporaries;
+    while (*link && *link != file)
+        link = &(*link)->next;
+    if (*link)
+        *link = file->next;
+    sigprocmask(SIG_SETMASK, &saved, NULL);
+}
+
+/* ---- Opening, committing, aborting */
+
+static bool open_direct(struct atomic_file *file, char *error, size_t error_size)
 {
     file->direct = true;
-    file->stream = fopen(path, "w");
+    file->stream = fopen(file->target, "w");
     if (file->stream)
         return true;
-    snprintf(error, error_size, "%s: cannot open: %s", path, strerror(errno));
+    snprintf(error, error_size, "%s: cannot open: %s", file->path, strerror(errno));
+    return false;
+}
+
+/* The permission bits of the file replaced (not its set-user-ID,
+ * set-group-ID or sticky bits, which a write clears), or those a new
+ * file gets under the umask. */
+static mode_t new_mode(const struct stat *target, bool exists)
+{
+    if (exists)
+        return target->st_mode & 0777;
+    mode_t mask = umask(0);
+    umask(mask);
+    return 0666 & ~mask;
+}
+
+static bool create_temporary(struct atomic_file *file, mode_t mode)
+{
+    snprintf(file->temp, sizeof file->temp, "%s.XXXXXX", file->target);
+    int fd = make_temporary(file);
+    if (fd < 0)
+        return false;
+    /* mkstemp makes the file private. */
+    if (fchmod(fd, mode) == 0)
+        file->stream = fdopen(fd, "w");
+    if (file->stream)
+        return true;
+    int err = errno;
+    close(fd);
+    unlink(file->temp);
+    drop_temporary(file);
+    errno = err;
     return false;
 }
 
@@ -22,24 +135,13 @@ bool atomic_open(struct atomic_file *file, const char *path, char *error, size_t
     memset(file, 0, sizeof *file);
     snprintf(file->path, sizeof file->path, "%s", path);
     struct stat target;
-    if (stat(path, &target) == 0 && !S_ISREG(target.st_mode))
-        return open_direct(file, path, error, error_size);
-    snprintf(file->temp, sizeof file->temp, "%s.XXXXXX", path);
-    int fd = mkstemp(file->temp);
-    if (fd >= 0) {
-        /* mkstemp makes the file private; give it the usual mode. */
-        mode_t mask = umask(0);
-        umask(mask);
-        fchmod(fd, 0666 & ~mask);
-        file->stream = fdopen(fd, "w");
-    }
-    if (file->stream)
+    bool ok = path_follow_links(path, file->target, sizeof file->target);
+    bool exists = ok && stat(file->target, &target) == 0;
+    if (exists && !S_ISREG(target.st_mode))
+        return open_direct(file, error, error_size);
+    if (ok && create_temporary(file, new_mode(&target, exists)))
         return true;
     snprintf(error, error_size, "%s: cannot create: %s", path, strerror(errno));
-    if (fd >= 0) {
-        close(fd);
-        unlink(file->temp);
-    }
     return false;
 }
 
@@ -51,13 +153,15 @@ bool atomic_commit(struct atomic_file *file, char *error, size_t error_size)
     if (fclose(file->stream) != 0 && !err)
         err = errno;
     file->stream = NULL;
-    if (!err && !file->direct && rename(file->temp, file->path) != 0)
+    if (!err && !file->direct && rename(file->temp, file->target) != 0)
         err = errno;
+    if (err && !file->direct)
+        unlink(file->temp);
+    if (!file->direct)
+        drop_temporary(file);
     if (!err)
         return true;
     snprintf(error, error_size, "%s: cannot write: %s", file->path, strerror(err));
-    if (!file->direct)
-        unlink(file->temp);
     return false;
 }
 
@@ -67,6 +171,8 @@ void atomic_abort(struct atomic_file *file)
         return;
     fclose(file->stream);
     file->stream = NULL;
-    if (!file->direct)
-        unlink(file->temp);
+    if (file->direct)
+        return;
+    unlink(file->temp);
+    drop_temporary(file);
 }

@@ -1,7 +1,14 @@
 /* Output files that exist whole or not at all: written under a temporary
  * name beside the target and renamed into place on success.  A target that
  * exists and is not a regular file (/dev/null, a FIFO, a terminal) is
- * written directly: renaming over it would replace the device. */
+ * written directly: renaming over it would replace the device.
+ *
+ * A path that is a symbolic link is written through: the link's target
+ * gets the content and the link stays.  The file keeps the permission bits
+ * of the file it replaces; a new one gets those open(O_CREAT, 0666) would
+ * give under the umask.  SIGHUP, SIGINT, SIGPIPE and SIGTERM (those not
+ * ignored) remove every temporary file still open, then kill the process
+ * with the signal's default action. */
 #ifndef BENCH_ATOMIC_FILE_H
 #define BENCH_ATOMIC_FILE_H
 
@@ -9,14 +16,19 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* It must stay where it is from atomic_open to atomic_commit or
+ * atomic_abort: the signal handler finds its temporary file through it. */
 struct atomic_file {
     FILE *stream;
     bool direct;     /* writing straight to a non-regular target */
-    char path[4096];
+    char path[4096]; /* as given, for messages */
+    char target[4096]; /* the file renamed over: `path` with its links followed */
     char temp[4096 + 8];
+    struct atomic_file *next; /* the open temporary files, for the signal handler */
 };
 
-/* Opens a temporary file beside `path`; false with a message on failure. */
+/* Opens a temporary file beside `path`'s target; false with a message on
+ * failure. */
 bool atomic_open(struct atomic_file *file, const char *path, char *error, size_t error_size);
 
 /* Closes and renames into place; false with a message (and nothing left

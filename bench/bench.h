@@ -78,6 +78,10 @@ struct bench_options {
     const char *vcd_path;          /* write a waveform here, or NULL */
     FILE *record_log;              /* log every MSR access here, or NULL */
     struct msr_backend *hardware;  /* run wrmsr/rdmsr on this instead of a simulation */
+    bool cycle_by_cycle;           /* run every cycle of a tick by itself, never several
+                                      at once (the reference for tests) */
+    uint64_t *cycles_stepped;      /* if not NULL, gets how many cycles ran one by one
+                                      (both passes with a waveform): the run's work */
 };
 
 /* Runs a parsed script.  Returns BENCH_OK, or BENCH_RUNTIME_ERROR with a

@@ -12,6 +12,7 @@
 #include "pmu/netburst_events.h"
 #include "pmu/netburst_msrs.h"
 #include "pmu/netburst_pmu.h"
+#include "pmu/number.h"
 #include "pmu/p5_events.h"
 #include "pmu/p5_pmu.h"
 
@@ -38,28 +39,20 @@ __attribute__((format(printf, 2, 3))) static int fail(struct parser *p, const ch
     return BENCH_SCRIPT_ERROR;
 }
 
-/* A number in hex (0x...) or decimal that fits in `max`. */
+/* A number (pmu/number.h) that fits in `max`. */
 static bool parse_number(const char *text, uint64_t max, uint64_t *value)
 {
-    if (!*text || *text == '-' || *text == '+')
-        return false;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 0);
-    bool octal_looking = text[0] == '0' && text[1] >= '0' && text[1] <= '9';
-    if (errno || *end || octal_looking || v > max)
-        return false;
-    *value = v;
-    return true;
+    char ignored[1];
+    return number_read("", text, 0, max, value, ignored, sizeof ignored);
 }
 
 static int number_arg(struct parser *p, const char *text, const char *what, uint64_t max,
                       uint64_t *value)
 {
-    if (parse_number(text, max, value))
+    char message[MAX_LINE + 128];
+    if (number_read(what, text, 0, max, value, message, sizeof message))
         return BENCH_OK;
-    return fail(p, "expected %s as a number (hex 0x... or decimal, at most 0x%llx), got '%s'",
-                what, (unsigned long long)max, text);
+    return fail(p, "%s", message);
 }
 
 /* "key=value" with a number value; returns 1 when `token` has that key,
@@ -91,6 +84,16 @@ static int msr_arg(struct parser *p, const char *text, uint32_t *msr)
     return fail(p, "expected an MSR address or name (e.g. %s), got '%s'",
                 p->script->cpu == BENCH_NETBURST ? "0x360 or MSR_BPU_CCCR0" : "0x11 or CESR",
                 text);
+}
+
+/* Each option of a statement may be given once: notes `option` (a bit of
+ * *given) for `token`, or fails when it was given before. */
+static int once(struct parser *p, const char *token, unsigned *given, unsigned option)
+{
+    if (*given & option)
+        return fail(p, "'%s' repeats an option already given", token);
+    *given |= option;
+    return BENCH_OK;
 }
 
 static int expect_tokens(struct parser *p, int min, int max, const char *usage)
@@ -162,7 +165,7 @@ static int thread_arg(struct parser *p, const char *text, int *thread)
 
 static int parse_thread(struct parser *p, struct bench_stmt *st)
 {
-    int rc = expect_tokens(p, 3, 4, "thread T active|idle [cpl=N]");
+    int rc = expect_tokens(p, 3, MAX_TOKENS, "thread T active|idle [cpl=N]");
     if (rc == BENCH_OK)
         rc = thread_arg(p, p->tokens[1], &st->thread);
     if (rc != BENCH_OK)
@@ -176,13 +179,16 @@ static int parse_thread(struct parser *p, struct bench_stmt *st)
     if (p->script->cpu == BENCH_P5 && !st->active)
         return fail(p, "the P5 has one processor and no idle state to model; use 'thread 0 active'");
     st->cpl = -1;
-    if (p->n_tokens == 4) {
+    unsigned given = 0;
+    for (int i = 3; i < p->n_tokens; i++) {
         uint64_t cpl;
-        int got = keyed_number(p, p->tokens[3], "cpl", 3, &cpl);
+        int got = keyed_number(p, p->tokens[i], "cpl", 3, &cpl);
         if (got == BENCH_SCRIPT_ERROR)
             return got;
         if (!got)
-            return fail(p, "unexpected '%s' (expected cpl=N)", p->tokens[3]);
+            return fail(p, "unexpected '%s' (expected cpl=N)", p->tokens[i]);
+        if (once(p, p->tokens[i], &given, 1) != BENCH_OK)
+            return BENCH_SCRIPT_ERROR;
         st->cpl = (int)cpl;
     }
     return BENCH_OK;
@@ -250,7 +256,7 @@ static int p5_event_name(struct parser *p, const char *name, struct bench_stmt *
 
 static int parse_event(struct parser *p, struct bench_stmt *st)
 {
-    int rc = expect_tokens(p, 2, 4, "event NAME[:SUBEVENT...] [thread=T] [count=N]");
+    int rc = expect_tokens(p, 2, MAX_TOKENS, "event NAME[:SUBEVENT...] [thread=T] [count=N]");
     if (rc != BENCH_OK)
         return rc;
     rc = p->script->cpu == BENCH_NETBURST ? netburst_event_name(p, p->tokens[1], st)
@@ -259,24 +265,24 @@ static int parse_event(struct parser *p, struct bench_stmt *st)
         return rc;
     st->count = 1;
     st->thread = 0;
-    for (int i = 2; i < p->n_tokens; i++) {
+    unsigned given = 0; /* bit 0: count=, bit 1: thread= */
+    for (int i = 2; rc == BENCH_OK && i < p->n_tokens; i++) {
         uint64_t value;
         int got = keyed_number(p, p->tokens[i], "count", UINT32_MAX, &value);
-        if (got == 1) {
-            st->count = (uint32_t)value;
-            continue;
-        }
         if (got == BENCH_SCRIPT_ERROR)
             return got;
-        if (strncmp(p->tokens[i], "thread=", 7) == 0) {
-            rc = thread_arg(p, p->tokens[i] + 7, &st->thread);
-            if (rc != BENCH_OK)
-                return rc;
-            continue;
+        if (got == 1) {
+            rc = once(p, p->tokens[i], &given, 1);
+            st->count = (uint32_t)value;
+        } else if (strncmp(p->tokens[i], "thread=", 7) == 0) {
+            rc = once(p, p->tokens[i], &given, 2);
+            if (rc == BENCH_OK)
+                rc = thread_arg(p, p->tokens[i] + 7, &st->thread);
+        } else {
+            rc = fail(p, "unexpected '%s' (expected thread=T or count=N)", p->tokens[i]);
         }
-        return fail(p, "unexpected '%s' (expected thread=T or count=N)", p->tokens[i]);
     }
-    return BENCH_OK;
+    return rc;
 }
 
 static int parse_wrmsr(struct parser *p, struct bench_stmt *st)
@@ -450,14 +456,19 @@ static int check_retire_width(struct parser *p, const struct bench_retire *r, ui
 }
 
 static int retire_option(struct parser *p, const char *token, struct bench_stmt *st,
-                         bool seen[2], uint32_t *given)
+                         bool seen[4], uint32_t *given)
 {
     struct bench_retire *r = &st->retire;
     uint64_t value;
     int got = retire_tag(p, token, r, &seen[0]);
     if (got)
         return got == 1 ? BENCH_OK : got;
-    if (strcmp(token, "ia32e") == 0) {
+    bool is_ia32e = strcmp(token, "ia32e") == 0, is_thread = strncmp(token, "thread=", 7) == 0;
+    if ((is_ia32e && seen[2]) || (is_thread && seen[3]))
+        return fail(p, "'%s' repeats an option already given", token);
+    seen[2] |= is_ia32e;
+    seen[3] |= is_thread;
+    if (is_ia32e) {
         if (!nb_model_info(p->script->model)->addr64)
             return fail(p, "ia32e needs a 64-bit model (3, 4 or 6), not model %d",
                         p->script->model);
@@ -471,7 +482,7 @@ static int retire_option(struct parser *p, const char *token, struct bench_stmt 
         r->eip = value;
         return got == 1 ? BENCH_OK : got;
     }
-    if (strncmp(token, "thread=", 7) == 0)
+    if (is_thread)
         return thread_arg(p, token + 7, &st->thread);
     return retire_register(p, token, r, given);
 }
@@ -479,7 +490,7 @@ static int retire_option(struct parser *p, const char *token, struct bench_stmt 
 static int parse_retire(struct parser *p, struct bench_stmt *st)
 {
     int rc = need_netburst(p);
-    bool seen[2] = {false, false}; /* tagged, eip= */
+    bool seen[4] = {false, false, false, false}; /* tagged, eip=, ia32e, thread= */
     uint32_t given = 0;
     for (int i = 1; rc == BENCH_OK && i < p->n_tokens; i++)
         rc = retire_option(p, p->tokens[i], st, seen, &given);
@@ -492,13 +503,15 @@ static int parse_retire(struct parser *p, struct bench_stmt *st)
 static int parse_interrupt(struct parser *p, struct bench_stmt *st)
 {
     int rc = need_netburst(p);
-    if (rc == BENCH_OK)
-        rc = expect_tokens(p, 1, 2, "interrupt [thread=T]");
-    if (rc != BENCH_OK || p->n_tokens == 1)
-        return rc;
-    if (strncmp(p->tokens[1], "thread=", 7) != 0)
-        return fail(p, "unexpected '%s' (expected thread=T)", p->tokens[1]);
-    return thread_arg(p, p->tokens[1] + 7, &st->thread);
+    unsigned given = 0;
+    for (int i = 1; rc == BENCH_OK && i < p->n_tokens; i++) {
+        if (strncmp(p->tokens[i], "thread=", 7) != 0)
+            return fail(p, "unexpected '%s' (expected thread=T)", p->tokens[i]);
+        rc = once(p, p->tokens[i], &given, 1);
+        if (rc == BENCH_OK)
+            rc = thread_arg(p, p->tokens[i] + 7, &st->thread);
+    }
+    return rc;
 }
 
 static const struct {

@@ -31,6 +31,9 @@ struct runner {
     int escr_signal[NB_NUM_ESCRS];
     int counter_signal[NB_NUM_COUNTERS][SIGS_PER_COUNTER];
 
+    bool cycle_by_cycle;             /* never fast-forward */
+    uint64_t stepped;                /* cycles run one by one */
+
     char *error;
     size_t error_size;
 };
@@ -244,6 +247,7 @@ static void sample_p5(struct runner *r)
 static void one_cycle(struct runner *r)
 {
     uint64_t cycle = cycles(r);
+    r->stepped++;
     if (r->p5) {
         p5_pmu_tick(r->p5);
         if (r->vcd) {
@@ -267,6 +271,40 @@ static void one_cycle(struct runner *r)
     for (int t = 0; t < 2; t++)
         if (r->nb->last.pebs_pmi & (1u << t))
             print(r, "@%llu pmi thread=%d pebs\n", (unsigned long long)r->nb->cycles, t);
+}
+
+/* Several cycles at once where the PMU can (docs/semantics.md, "Long
+ * ticks"); with a waveform only where nothing in it changes. */
+static uint64_t fast_forward(struct runner *r, uint64_t n)
+{
+    bool frozen = r->vcd != NULL;
+    return r->p5 ? p5_pmu_fast_forward(r->p5, n, frozen) : nb_pmu_fast_forward(r->nb, n, frozen);
+}
+
+/* Tries to fast-forward at most every `backoff` cycles run one by one,
+ * doubling it after each failure up to MAX_BACKOFF: a stretch that never
+ * repeats (a PMI every cycle, a waveform of a counting counter) costs few
+ * tries. */
+enum { MAX_BACKOFF = 1024 };
+
+/* `tick N`: the cycle the statements before it belong to, then N - 1
+ * cycles without occurrences. */
+static void run_ticks(struct runner *r, uint64_t n)
+{
+    uint64_t backoff = 1, wait = 0;
+    while (n > 0) {
+        one_cycle(r);
+        if (--n == 0 || r->cycle_by_cycle)
+            continue;
+        if (wait > 0) {
+            wait--;
+            continue;
+        }
+        uint64_t run = fast_forward(r, n);
+        n -= run;
+        backoff = run ? 1 : 2 * backoff < MAX_BACKOFF ? 2 * backoff : MAX_BACKOFF;
+        wait = backoff - 1;
+    }
 }
 
 static int execute(struct runner *r, const struct bench_stmt *st)
@@ -296,8 +334,7 @@ static int execute(struct runner *r, const struct bench_stmt *st)
         do_interrupt(r, st);
         return BENCH_OK;
     case STMT_TICK:
-        for (uint64_t i = 0; i < st->value; i++)
-            one_cycle(r);
+        run_ticks(r, st->value);
         return BENCH_OK;
     }
     return BENCH_OK;
@@ -337,7 +374,8 @@ static void stop(struct runner *r)
 /* The first, silent pass: which detectors and counters the waveform shows. */
 static int find_waveform_signals(struct runner *r)
 {
-    struct runner probe = {.script = r->script, .probing = true, .error = r->error,
+    struct runner probe = {.script = r->script, .probing = true,
+                           .cycle_by_cycle = r->cycle_by_cycle, .error = r->error,
                            .error_size = r->error_size};
     if (!start_simulation(&probe))
         return failure(r, "out of memory");
@@ -346,6 +384,7 @@ static int find_waveform_signals(struct runner *r)
         note_usage(&probe);
     r->used_escrs = probe.used_escrs;
     r->used_counters = probe.used_counters;
+    r->stepped += probe.stepped;
     stop(&probe);
     return rc;
 }
@@ -382,7 +421,8 @@ static int check_hardware_script(struct runner *r)
 int bench_run(const struct bench_script *script, const struct bench_options *options,
               char *error, size_t error_size)
 {
-    struct runner r = {.script = script, .error = error, .error_size = error_size};
+    struct runner r = {.script = script, .cycle_by_cycle = options->cycle_by_cycle,
+                       .error = error, .error_size = error_size};
     int rc = BENCH_OK;
     if (options->hardware) {
         rc = check_hardware_script(&r);
@@ -411,6 +451,8 @@ int bench_run(const struct bench_script *script, const struct bench_options *opt
         if (!vcd_close(vcd, cycles(&r), error, error_size))
             rc = BENCH_RUNTIME_ERROR;
     }
+    if (options->cycles_stepped)
+        *options->cycles_stepped = r.stepped;
     stop(&r);
     return rc;
 }

@@ -6,10 +6,13 @@
 
 #include "commands.h"
 #include "cpu_option.h"
+#include "exit_status.h"
 #include "json.h"
+#include "option_once.h"
 #include "pmu/alloc.h"
 #include "pmu/experiment.h"
 #include "pmu/netburst_msrs.h"
+#include "traces/input_file.h"
 
 static const char alloc_usage[] =
     "usage: pmubench alloc [--model N] [--ht on|off] [--json] EVENT... | --exp FILE\n"
@@ -30,17 +33,14 @@ struct alloc_args {
 static int read_experiments(struct experiment_set *in, struct nb_config *config,
                             const char *path)
 {
-    FILE *file = fopen(path, "r");
     char error[1024];
-    if (!file) {
-        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
-        return 2;
-    }
+    FILE *file = input_open(path, error, sizeof error);
+    if (!file)
+        return file_error(failure_status(errno), "%s", error);
+    errno = 0;
     bool ok = experiment_read(in, file, path, config, error, sizeof error);
     fclose(file);
-    if (!ok)
-        fprintf(stderr, "%s\n", error);
-    return ok ? 0 : 2;
+    return ok ? EXIT_OK : file_error(failure_status(errno), "%s", error);
 }
 
 /* Events on the command line: a message about one names its string. */
@@ -52,11 +52,9 @@ static int read_arguments(struct experiment_set *in, struct alloc_args *args, in
                                           (const char *const *)argv + args->first_event,
                                           argc - args->first_event);
     for (int i = args->first_event; i < argc; i++)
-        if (!experiment_add(in, &args->config, argv[i], ALLOC_NO_GROUP, 0, error, sizeof error)) {
-            fprintf(stderr, "pmubench alloc: %s\n", error);
-            return 2;
-        }
-    return 0;
+        if (!experiment_add(in, &args->config, argv[i], ALLOC_NO_GROUP, 0, error, sizeof error))
+            return command_error(EXIT_BAD_INPUT, "alloc", "%s", error);
+    return EXIT_OK;
 }
 
 /* ---- Text output */
@@ -169,55 +167,50 @@ static void print_json(const struct alloc_plan *plan, const struct experiment_se
 static int parse_args(int argc, char **argv, struct alloc_args *args)
 {
     int i = 1;
+    struct options_given given = {0};
     for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
+        if (!option_once(&given, "alloc", argv[i]))
+            return EXIT_BAD_INPUT;
         int taken = cpu_option("alloc", argc, argv, &i, &args->config);
         if (taken < 0)
-            return 2;
+            return EXIT_BAD_INPUT;
         if (taken)
             continue;
         if (strcmp(argv[i], "--json") == 0) {
             args->json = true;
         } else if (strcmp(argv[i], "--exp") == 0) {
-            if (++i == argc) {
-                fprintf(stderr, "pmubench alloc: --exp needs a value\n");
-                return 2;
-            }
+            if (++i == argc)
+                return usage_error("alloc", "--exp needs a value");
             args->exp = argv[i];
         } else if (strcmp(argv[i], "--help") == 0) {
             fputs(alloc_usage, stdout);
             return -1;
         } else {
-            fprintf(stderr, "pmubench alloc: unknown option '%s'\n%s", argv[i], alloc_usage);
-            return 2;
+            return usage_error("alloc", "unknown option '%s'", argv[i]);
         }
     }
     args->first_event = i;
-    if (args->exp && i < argc) {
-        fprintf(stderr, "pmubench alloc: give events or --exp FILE, not both\n");
-        return 2;
-    }
-    if (!args->exp && i == argc) {
-        fprintf(stderr, "pmubench alloc: no event given\n%s", alloc_usage);
-        return 2;
-    }
-    return 0;
+    if (args->exp && i < argc)
+        return usage_error("alloc", "give events or --exp FILE, not both");
+    if (!args->exp && i == argc)
+        return usage_error("alloc", "no event given");
+    return EXIT_OK;
 }
 
 static int plan_and_print(const struct experiment_set *in, const struct alloc_args *args)
 {
     struct alloc_plan plan;
     struct alloc_error error;
+    errno = 0;
     if (!alloc_plan_make(in->requests, in->n, &args->config, &plan, &error)) {
-        if (error.request < 0) {
-            fprintf(stderr, "pmubench alloc: %s\n", error.message);
-            return 1;
-        }
         int request = error.request;
+        if (request < 0) /* too many events, or out of memory */
+            return command_error(failure_status(errno), "alloc", "%s", error.message);
         if (in->line[request])
-            fprintf(stderr, "%s:%d: %s\n", args->exp, in->line[request], error.message);
-        else
-            fprintf(stderr, "pmubench alloc: %s: %s\n", in->text[request], error.message);
-        return 2;
+            return file_error(EXIT_BAD_INPUT, "%s:%d: %s", args->exp, in->line[request],
+                              error.message);
+        return command_error(EXIT_BAD_INPUT, "alloc", "%s: %s", in->text[request],
+                             error.message);
     }
     if (args->json)
         print_json(&plan, in, &args->config);
@@ -234,10 +227,8 @@ int cmd_alloc(int argc, char **argv)
     if (rc)
         return rc < 0 ? 0 : rc;
     struct experiment_set *in = calloc(1, sizeof *in);
-    if (!in) {
-        fprintf(stderr, "pmubench alloc: out of memory\n");
-        return 1;
-    }
+    if (!in)
+        return command_error(EXIT_RUNTIME, "alloc", "out of memory");
     rc = args.exp ? read_experiments(in, &args.config, args.exp)
                   : read_arguments(in, &args, argc, argv);
     if (rc == 0)

@@ -4,7 +4,7 @@
  * event, simulated, measured, difference, difference in % (docs/compare.md).
  * The sets are read by sim/compare/count_set.h or taken now by
  * sim/compare/measure.h; this file parses the arguments and prints. */
-#include <stdarg.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +13,12 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "exit_status.h"
 #include "json.h"
+#include "text.h"
+#include "option_once.h"
 #include "sim/compare/compare.h"
+#include "pmu/number.h"
 #include "sim/compare/measure.h"
 #include "sim/stat/stat_model.h"
 #include "traces/run_env.h"
@@ -41,7 +45,7 @@ enum output { OUTPUT_TABLE, OUTPUT_SEPARATED, OUTPUT_JSON };
 struct compare_options {
     enum output output;
     const char *separator;
-    int region;                  /* -1: the file's only region */
+    long region;                 /* -1: the file's only region */
     const char *inputs[2];       /* SIMULATED, MEASURED */
     char **program;              /* after --, or NULL */
 };
@@ -51,25 +55,15 @@ static const char *const source_labels[2] = {"simulated:", "measured:"};
 
 /* ---- arguments ---- */
 
-__attribute__((format(printf, 1, 2))) static int usage_error(const char *format, ...)
+/* --region's value (pmu/number.h); 0, or the status after the message. */
+static int parse_region(const char *text, long *region)
 {
-    va_list ap;
-    va_start(ap, format);
-    fprintf(stderr, "pmubench compare: ");
-    vfprintf(stderr, format, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    return 2;
-}
-
-static bool parse_region(const char *text, int *region)
-{
-    char *end;
-    long value = strtol(text, &end, 10);
-    if (end == text || *end || value < 0 || value > 99 || text[0] == '+' || text[0] == ' ')
-        return false;
-    *region = (int)value;
-    return true;
+    char error[1024];
+    uint64_t value;
+    if (!number_read("--region", text, 0, UINT32_MAX, &value, error, sizeof error))
+        return usage_error("compare", "%s", error);
+    *region = (long)value;
+    return 0;
 }
 
 /* 0, or the exit status of a usage error (its message printed). */
@@ -77,48 +71,56 @@ static int parse_options(int argc, char **argv, struct compare_options *o)
 {
     *o = (struct compare_options){.region = -1, .separator = ","};
     int n_inputs = 0;
+    struct options_given given = {0};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
+        bool option = arg[0] == '-' && arg[1] != '\0' && strcmp(arg, "--") != 0;
+        if (option && !option_once(&given, "compare", strncmp(arg, "-x", 2) == 0 ? "-x" : arg))
+            return EXIT_BAD_INPUT;
         if (strcmp(arg, "--") == 0) {
             o->program = i + 1 < argc ? argv + i + 1 : NULL;
             if (!o->program)
-                return usage_error("no program after --");
+                return usage_error("compare", "no program after --");
             break;
         } else if (strcmp(arg, "--json") == 0) {
             o->output = OUTPUT_JSON;
         } else if (strncmp(arg, "-x", 2) == 0) {
-            const char *separator = arg[2] ? arg + 2 : ++i < argc ? argv[i] : "";
+            if (!arg[2] && i + 1 == argc)
+                return usage_error("compare", "-x needs a value");
+            const char *separator = arg[2] ? arg + 2 : argv[++i];
             if (separator[0] == '\0')
-                return usage_error("-x needs a separator");
+                return usage_error("compare",
+                                   "bad -x '' (expected a separator: one or more characters)");
             o->output = OUTPUT_SEPARATED;
             o->separator = separator;
         } else if (strcmp(arg, "--region") == 0) {
-            if (++i == argc || !parse_region(argv[i], &o->region))
-                return usage_error("--region needs a region number 0-99");
+            if (++i == argc)
+                return usage_error("compare", "--region needs a value");
+            int rc = parse_region(argv[i], &o->region);
+            if (rc)
+                return rc;
         } else if (arg[0] == '-' && arg[1] != '\0') {
-            fprintf(stderr, "pmubench compare: unknown option '%s'\n%s", arg, compare_usage);
-            return 2;
+            return usage_error("compare", "unknown option '%s'", arg);
         } else if (n_inputs == 2) {
-            return usage_error("one SIMULATED and one MEASURED count set (a third: '%s')", arg);
+            return usage_error("compare", "one SIMULATED and one MEASURED count set (a third: '%s')",
+                               arg);
         } else {
             o->inputs[n_inputs++] = arg;
         }
     }
-    if (n_inputs < 2) {
-        fprintf(stderr, "pmubench compare: needs SIMULATED and MEASURED\n%s", compare_usage);
-        return 2;
-    }
+    if (n_inputs < 2)
+        return usage_error("compare", "needs SIMULATED and MEASURED");
     return 0;
 }
 
 static void report_exit(const char *program, int status)
 {
     if (WIFSIGNALED(status))
-        fprintf(stderr, "pmubench compare: %s was killed by signal %d (the counts are of that run)\n",
-                program, WTERMSIG(status));
+        command_error(EXIT_OK, "compare", "%s was killed by signal %d (the counts are of that run)",
+                      program, WTERMSIG(status));
     else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-        fprintf(stderr, "pmubench compare: %s exited with status %d (the counts are of that run)\n",
-                program, WEXITSTATUS(status));
+        command_error(EXIT_OK, "compare", "%s exited with status %d (the counts are of that run)",
+                      program, WEXITSTATUS(status));
 }
 
 static bool measure_now(bool lackey, char **program, struct count_set *set, char *error,
@@ -186,14 +188,14 @@ static int check_inputs(const struct compare_options *o)
 {
     bool measuring = is_measurement(o->inputs[0]) || is_measurement(o->inputs[1]);
     if (measuring && !o->program)
-        return usage_error("measure: and lackey: need a program after --");
+        return usage_error("compare", "measure: and lackey: need a program after --");
     if (!measuring && o->program)
-        return usage_error("a program after -- is for measure: or lackey: ('%s')",
+        return usage_error("compare", "a program after -- is for measure: or lackey: ('%s')",
                            o->program[0]);
     const enum count_format *format;
     if (strcmp(input_file(o->inputs[0], &format), "-") == 0 &&
         strcmp(input_file(o->inputs[1], &format), "-") == 0)
-        return usage_error("standard input can be one of the sets, not both");
+        return usage_error("compare", "standard input can be one of the sets, not both");
     return 0;
 }
 
@@ -209,13 +211,16 @@ static const char *status_text(const struct count *count)
 /* The count as the table shows it: "441127", "448702.5 +/- 1.1", "-". */
 static void format_count(const struct count *count, bool with_interval, char *out, size_t size)
 {
-    if (!count || count->status != COUNT_COUNTED)
+    char number[32];
+    if (!count || count->status != COUNT_COUNTED) {
         snprintf(out, size, "%s", status_text(count));
-    else if (with_interval && count->has_interval)
-        snprintf(out, size, "%.*f +/- %.*f", count->decimals, count->value,
-                 count->interval_decimals, count->interval);
+        return;
+    }
+    compare_format_count(count, number, sizeof number);
+    if (with_interval && count->has_interval)
+        snprintf(out, size, "%s +/- %.*f", number, count->interval_decimals, count->interval);
     else
-        snprintf(out, size, "%.*f", count->decimals, count->value);
+        snprintf(out, size, "%s", number);
 }
 
 /* The difference and its percentage ("1.69%", or "1.69" without
@@ -227,7 +232,7 @@ static void format_difference(const struct compare_row *row, bool percent_sign, 
     snprintf(difference, size, "-");
     snprintf(percent, size, "-");
     if (d.defined)
-        snprintf(difference, size, "%.*f", d.decimals, d.difference);
+        compare_format_difference(&d, difference, size);
     if (d.defined && d.percent_defined)
         snprintf(percent, size, "%.2f%s", d.percent, percent_sign ? "%" : "");
 }
@@ -236,10 +241,12 @@ static void format_difference(const struct compare_row *row, bool percent_sign, 
 static void format_event(const struct compare_row *row, char *out, size_t size)
 {
     const struct count *s = row->simulated, *m = row->measured;
+    char name[512];
     if (s && m && strcasecmp(s->name, m->name) != 0)
-        snprintf(out, size, "%s / %s", s->name, m->name);
+        snprintf(name, sizeof name, "%s / %s", s->name, m->name);
     else
-        snprintf(out, size, "%s", s ? s->name : m->name);
+        snprintf(name, sizeof name, "%s", s ? s->name : m->name);
+    text_escape(out, size, name); /* names from files: cli/text.h */
 }
 
 /* ---- notes ---- */
@@ -322,9 +329,13 @@ static void print_table_line(const char cells[COLUMNS][CELL], const size_t *widt
 static void print_sources(const struct count_set sets[2], const struct compare_options *o)
 {
     for (int i = 0; i < 2; i++) {
-        printf("%-10s %s", source_labels[i], sets[i].source);
-        if (!is_measurement(o->inputs[i]))
-            printf(" (%s)", o->inputs[i]);
+        printf("%-10s ", source_labels[i]);
+        text_print_escaped(stdout, sets[i].source);
+        if (!is_measurement(o->inputs[i])) {
+            printf(" (");
+            text_print_escaped(stdout, o->inputs[i]);
+            printf(")");
+        }
         printf("\n");
     }
 }
@@ -423,11 +434,10 @@ static void print_separated(const struct compare_table *t, const char *separator
 
 static void print_json_count(const char *key, const struct count *count)
 {
-    printf(", \"%s\": ", key);
+    char number[32] = "null";
     if (count && count->status == COUNT_COUNTED)
-        printf("%.*f", count->decimals, count->value);
-    else
-        printf("null");
+        compare_format_count(count, number, sizeof number);
+    printf(", \"%s\": %s", key, number);
     printf(", \"%s_status\": \"%s\"", key,
            count && count->status == COUNT_COUNTED ? "counted"
            : count ? status_text(count)
@@ -448,11 +458,10 @@ static void print_json_row(const struct compare_row *row)
     else
         printf("null");
     struct compare_difference d = compare_difference(row);
-    printf(", \"difference\": ");
+    char difference[32] = "null";
     if (d.defined)
-        printf("%.*f", d.decimals, d.difference);
-    else
-        printf("null");
+        compare_format_difference(&d, difference, sizeof difference);
+    printf(", \"difference\": %s", difference);
     printf(", \"difference_percent\": ");
     if (d.defined && d.percent_defined)
         printf("%.2f", d.percent);
@@ -513,9 +522,13 @@ static void warn_isa(const struct count_set *set)
 {
     struct stat_model model;
     char warning[1024];
-    if (set->model && set->trace && stat_model_choose(set->model, &model, warning, sizeof warning) &&
-        stat_model_isa_warning(&model, set->trace, warning, sizeof warning))
-        fprintf(stderr, "pmubench compare: warning: %s\n", warning);
+    if (!set->model || !stat_model_choose(set->model, &model, warning, sizeof warning))
+        return;
+    const char *traces[2] = {set->trace, set->trace1};
+    for (int i = 0; i < 2; i++)
+        if (traces[i] &&
+            stat_model_isa_warning(&model, traces[i], traces[i], warning, sizeof warning))
+            command_error(EXIT_OK, "compare", "warning: %s", warning);
 }
 
 static bool same_trace(const struct count_set *a, const struct count_set *b)
@@ -539,19 +552,17 @@ int cmd_compare(int argc, char **argv)
     struct count_set sets[2] = {{0}};
     char error[1024];
     int read = 0;
+    errno = 0;
     while (read < 2 && read_input(o.inputs[read], &o, &sets[read], error, sizeof error))
         read++;
     if (read < 2) {
-        fprintf(stderr, "%s\n", error);
-        status = 2;
+        status = file_error(failure_status(errno), "%s", error);
     } else {
         warn_isa(&sets[0]);
         if (!same_trace(&sets[0], &sets[1])) /* one warning for one trace */
             warn_isa(&sets[1]);
-        if (!print_comparison(sets, &o)) {
-            fprintf(stderr, "pmubench compare: out of memory\n");
-            status = 1;
-        }
+        if (!print_comparison(sets, &o))
+            status = command_error(EXIT_RUNTIME, "compare", "out of memory");
     }
     for (int i = 0; i < read; i++)
         count_set_free(&sets[i]);

@@ -1,16 +1,17 @@
 /* pmubench decode: raw register values to fields, events and a verdict. */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "cpu_option.h"
+#include "exit_status.h"
+#include "option_once.h"
 #include "pmu/decode.h"
 #include "pmu/event_spec.h"
 #include "pmu/netburst_events.h"
 #include "pmu/netburst_fields.h"
 #include "pmu/netburst_metrics.h"
+#include "pmu/number.h"
 #include "pmu/p5_events.h"
 #include "pmu/p5_pmu.h"
 
@@ -29,21 +30,26 @@ struct decode_args {
     uint64_t cesr;
 };
 
+/* A 64-bit value (pmu/number.h). */
 static bool number(const char *text, uint64_t *value)
 {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 0);
-    if (!*text || *end || errno || *text == '-')
-        return false;
-    *value = v;
-    return true;
+    char ignored[1];
+    return number_read("", text, 0, UINT64_MAX, value, ignored, sizeof ignored);
+}
+
+/* The value of `option`, from 0 to `max`; false with the message printed. */
+static bool value_arg(const char *option, const char *text, uint64_t max, uint64_t *value)
+{
+    char error[1024];
+    if (number_read(option, text, 0, max, value, error, sizeof error))
+        return true;
+    usage_error("decode", "%s", error);
+    return false;
 }
 
 static int bad_value(const char *option, const char *value, const char *expected)
 {
-    fprintf(stderr, "pmubench decode: bad %s '%s' (expected %s)\n", option, value, expected);
-    return 2;
+    return usage_error("decode", "bad %s '%s' (expected %s)", option, value, expected);
 }
 
 /* perfex's "-e CCCR/ESCR@PMC" (the Pentium 4 monitoring study, section 11): PMC bit 31 asks for
@@ -60,11 +66,9 @@ static int perfex_spec(const char *text, struct nb_decode_input *in)
     snprintf(pmc, sizeof pmc, "%s", at + 1);
     uint64_t counter;
     const uint64_t fast_rdpmc = 1ull << 31;
-    if (in->has_cccr || in->has_escr) {
-        fprintf(stderr, "pmubench decode: one perfex spec (or --escr/--cccr) at a time; run "
-                        "decode once per -e argument\n");
-        return 2;
-    }
+    if (in->has_cccr || in->has_escr)
+        return usage_error("decode", "one perfex spec (or --escr/--cccr) at a time; run decode "
+                           "once per -e argument");
     if (!number(cccr, &in->cccr) || !number(escr, &in->escr) || !number(pmc, &counter) ||
         (counter & ~fast_rdpmc) >= NB_NUM_COUNTERS)
         return bad_value("perfex spec", text, "0xCCCR/0xESCR@0xPMC with a counter of 0-17");
@@ -101,28 +105,30 @@ static int value_option(const char *option, const char *value, struct decode_arg
         return escr_msr_arg(value, &a->in);
     if (strcmp(option, "--counter") == 0) {
         uint64_t counter;
-        if (!number(value, &counter) || counter >= NB_NUM_COUNTERS)
-            return bad_value(option, value, "a counter number 0-17");
+        if (!value_arg(option, value, NB_NUM_COUNTERS - 1, &counter))
+            return EXIT_BAD_INPUT;
         a->in.counter = (int)counter;
         return 0;
     }
     for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
         if (strcmp(option, values[i].name) == 0) {
-            if (!number(value, values[i].value))
-                return bad_value(option, value, "a number, hex 0x... or decimal");
+            if (!value_arg(option, value, UINT64_MAX, values[i].value))
+                return EXIT_BAD_INPUT;
             *values[i].given = true;
             return 0;
         }
-    fprintf(stderr, "pmubench decode: unknown option '%s'\n%s", option, decode_usage);
-    return 2;
+    return usage_error("decode", "unknown option '%s'", option);
 }
 
 static int parse_args(int argc, char **argv, struct decode_args *a)
 {
+    struct options_given given = {0};
     for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-' && !option_once(&given, "decode", argv[i]))
+            return EXIT_BAD_INPUT;
         int taken = cpu_option("decode", argc, argv, &i, &a->config);
         if (taken < 0)
-            return 2;
+            return EXIT_BAD_INPUT;
         if (taken)
             continue;
         int rc = 0;
@@ -134,8 +140,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a)
         } else if (argv[i][0] != '-') {
             rc = perfex_spec(argv[i], &a->in);
         } else if (i + 1 == argc) {
-            fprintf(stderr, "pmubench decode: %s needs a value\n", argv[i]);
-            rc = 2;
+            rc = usage_error("decode", "%s needs a value", argv[i]);
         } else {
             rc = value_option(argv[i], argv[i + 1], a);
             i++;
@@ -145,12 +150,10 @@ static int parse_args(int argc, char **argv, struct decode_args *a)
     }
     const struct nb_decode_input *in = &a->in;
     bool netburst = in->has_escr || in->has_cccr || in->has_pebs_enable || in->has_matrix_vert;
-    if (netburst == a->has_cesr) {
-        fprintf(stderr, "pmubench decode: give NetBurst values (--escr, --cccr, --pebs-enable, "
-                        "--matrix-vert, a perfex spec) or --cesr%s\n%s",
-                netburst ? ", not both" : "", decode_usage);
-        return 2;
-    }
+    if (netburst == a->has_cesr)
+        return usage_error("decode", "give NetBurst values (--escr, --cccr, --pebs-enable, "
+                           "--matrix-vert, a perfex spec) or --cesr%s",
+                           netburst ? ", not both" : "");
     return 0;
 }
 

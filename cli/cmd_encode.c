@@ -5,7 +5,9 @@
 
 #include "commands.h"
 #include "cpu_option.h"
+#include "exit_status.h"
 #include "json.h"
+#include "option_once.h"
 #include "pmu/event_spec.h"
 #include "pmu/netburst_events.h"
 #include "pmu/netburst_msrs.h"
@@ -159,31 +161,29 @@ static int parse_args(int argc, char **argv, struct nb_config *config, enum form
                       int *first_event)
 {
     int i = 1;
+    struct options_given given = {0};
     for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
+        if (!option_once(&given, "encode", argv[i]))
+            return EXIT_BAD_INPUT;
         int taken = cpu_option("encode", argc, argv, &i, config);
         if (taken < 0)
-            return 2;
+            return EXIT_BAD_INPUT;
         if (taken)
             continue;
         if (strcmp(argv[i], "--perfex") == 0 || strcmp(argv[i], "--json") == 0) {
             enum format wanted = argv[i][2] == 'p' ? PERFEX : JSON;
-            if (*format != TEXT && *format != wanted) {
-                fprintf(stderr, "pmubench encode: --perfex and --json exclude each other\n");
-                return 2;
-            }
+            if (*format != TEXT && *format != wanted)
+                return usage_error("encode", "--perfex and --json exclude each other");
             *format = wanted;
         } else if (strcmp(argv[i], "--help") == 0) {
             fputs(encode_usage, stdout);
             return -1;
         } else {
-            fprintf(stderr, "pmubench encode: unknown option '%s'\n%s", argv[i], encode_usage);
-            return 2;
+            return usage_error("encode", "unknown option '%s'", argv[i]);
         }
     }
-    if (i == argc) {
-        fprintf(stderr, "pmubench encode: no event given\n%s", encode_usage);
-        return 2;
-    }
+    if (i == argc)
+        return usage_error("encode", "no event given");
     *first_event = i;
     return 0;
 }
@@ -192,7 +192,7 @@ int cmd_encode(int argc, char **argv)
 {
     struct nb_config config = NB_CONFIG_DEFAULT;
     enum format format = TEXT;
-    int first;
+    int first = 0;
     int rc = parse_args(argc, argv, &config, &format, &first);
     if (rc)
         return rc < 0 ? 0 : rc;
@@ -201,15 +201,12 @@ int cmd_encode(int argc, char **argv)
     /* Parse everything first: a bad string prints nothing else. */
     struct event_spec *specs = calloc((size_t)argc, sizeof *specs);
     char error[512];
-    if (!specs) {
-        fprintf(stderr, "pmubench encode: out of memory\n");
-        return 1;
-    }
+    if (!specs)
+        return command_error(EXIT_RUNTIME, "encode", "out of memory");
     for (int i = first; i < argc; i++)
         if (!event_spec_parse(argv[i], &config, &specs[i], error, sizeof error)) {
-            fprintf(stderr, "pmubench encode: %s\n", error);
             free(specs);
-            return 2;
+            return command_error(EXIT_BAD_INPUT, "encode", "%s", error);
         }
     if (format == JSON)
         printf("[");

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "commands.h"
+#include "exit_status.h"
+#include "option_once.h"
 #include "pmu/netburst_events.h"
 #include "pmu/netburst_metrics.h"
 #include "pmu/netburst_msrs.h"
@@ -84,7 +86,10 @@ static void list_p5_event(const struct p5_event *event, bool verbose)
 int cmd_list(int argc, char **argv)
 {
     bool verbose = false, netburst = true, p5 = true;
+    struct options_given given = {0};
     for (int i = 1; i < argc; i++) {
+        if (!option_once(&given, "list", argv[i]))
+            return EXIT_BAD_INPUT;
         if (strcmp(argv[i], "--long") == 0) {
             verbose = true;
         } else if (strcmp(argv[i], "netburst") == 0) {
@@ -95,15 +100,12 @@ int cmd_list(int argc, char **argv)
             fputs(list_usage, stdout);
             return 0;
         } else {
-            fprintf(stderr, "pmubench list: unexpected '%s' (expected --long, netburst or p5)\n",
-                    argv[i]);
-            return 2;
+            return usage_error("list", "unexpected '%s' (expected --long, netburst or p5)",
+                               argv[i]);
         }
     }
-    if (!netburst && !p5) {
-        fprintf(stderr, "pmubench list: name one catalog, netburst or p5\n");
-        return 2;
-    }
+    if (!netburst && !p5)
+        return usage_error("list", "name one catalog, netburst or p5");
     for (int i = 0; netburst && i < nb_num_events; i++)
         list_netburst_event(&nb_events[i], verbose);
     for (int i = 0; netburst && i < nb_num_metrics; i++)

@@ -6,6 +6,7 @@
  * trace is given), prints the report and writes the output file.
  * docs/p5mon.md. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +14,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/file_identity.h"
 #include "commands.h"
+#include "exit_status.h"
+#include "text.h"
 #include "sim/p5/p5_model.h"
 #include "sim/stat/stat_model.h"
 #include "sim/p5mon/driver.h"
 #include "sim/p5mon/parms.h"
 #include "sim/p5mon/report.h"
+#include "traces/input_file.h"
+#include "traces/run_env.h"
 
 static const char p5mon_usage[] =
     "usage: pmubench p5mon [PARMS] [-F name=value | -Fname=value ...]\n"
@@ -37,14 +43,6 @@ struct options {
     char arguments[8192];         /* as given, for the header */
 };
 
-static int usage_error(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "pmubench p5mon: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%s", p5mon_usage);
-    return 2;
-}
-
 static void note_argument(struct options *options, const char *arg)
 {
     size_t used = strlen(options->arguments);
@@ -56,10 +54,8 @@ static void note_argument(struct options *options, const char *arg)
 static int parse_options(int argc, char **argv, struct options *options)
 {
     options->overrides = calloc((size_t)argc, sizeof *options->overrides);
-    if (!options->overrides) {
-        fprintf(stderr, "pmubench p5mon: out of memory\n");
-        return 1;
-    }
+    if (!options->overrides)
+        return command_error(EXIT_RUNTIME, "p5mon", "out of memory");
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -68,15 +64,15 @@ static int parse_options(int argc, char **argv, struct options *options)
         }
         if (strncmp(arg, "-F", 2) == 0) {
             if (!arg[2] && i + 1 == argc)
-                return usage_error("%s needs name=value", arg);
+                return usage_error("p5mon", "%s needs name=value", arg);
             note_argument(options, arg);
             if (!arg[2])
                 note_argument(options, argv[i + 1]);
             options->overrides[options->n_overrides++] = arg[2] ? argv[i] + 2 : argv[++i];
         } else if (arg[0] == '-' && arg[1]) {
-            return usage_error("unknown option '%s'", arg);
+            return usage_error("p5mon", "unknown option '%s'", arg);
         } else if (options->parms_file) {
-            return usage_error("one PARMS file at a time (also '%s')", arg);
+            return usage_error("p5mon", "one PARMS file at a time (also '%s')", arg);
         } else {
             options->parms_file = arg;
         }
@@ -87,11 +83,9 @@ static int parse_options(int argc, char **argv, struct options *options)
 static bool read_parms_file(const char *path, struct p5mon_parms *parms, char *error,
                             size_t error_size)
 {
-    FILE *in = fopen(path, "r");
-    if (!in) {
-        snprintf(error, error_size, "%s: cannot open: %s", path, strerror(errno));
+    FILE *in = input_open(path, error, error_size);
+    if (!in)
         return false;
-    }
     bool ok = p5mon_parms_read(in, path, parms, error, error_size);
     fclose(in);
     return ok;
@@ -175,13 +169,19 @@ static bool split_command(char *command, char **words, int max_words, const char
     return true;
 }
 
-static bool redirect_fd(const char *path, int fd, int *saved, char *error, size_t error_size)
+/* The command's < (fd 0) or > file in place of `fd`; false after the
+ * message (*status: bad input for the input, a run-time failure for the
+ * output). */
+static bool redirect_fd(const char *path, int fd, int *saved, int *status)
 {
-    FILE *file = fopen(path, fd == 0 ? "r" : "w");
-    if (!file) {
-        snprintf(error, error_size, "%s: cannot open: %s", path, strerror(errno));
+    char error[8192];
+    FILE *file = fd == 0 ? input_open(path, error, sizeof error) : fopen(path, "w");
+    if (!file && fd == 0)
+        *status = file_error(failure_status(errno), "%s", error);
+    else if (!file)
+        *status = file_error(EXIT_RUNTIME, "%s: cannot create: %s", path, strerror(errno));
+    if (!file)
         return false;
-    }
     fflush(stdout);
     *saved = dup(fd);
     dup2(fileno(file), fd);
@@ -220,28 +220,30 @@ static bool parse_command(const struct p5mon_setting *command, struct command_li
                          command->where, error, error_size);
 }
 
-/* Records the command into `trace` with `pmubench record`. */
-static bool record_command(const struct command_line *line, const char *where, const char *trace,
-                           char *error, size_t error_size)
+/* Records the command into `trace` with `pmubench record`: 0, or the
+ * exit status after the message (record's own, when it said why). */
+static int record_command(const struct command_line *line, const char *where, const char *trace)
 {
-    int saved_in = -1, saved_out = -1;
-    bool ok = (!line->input || redirect_fd(line->input, 0, &saved_in, error, error_size)) &&
-              (!line->output || redirect_fd(line->output, 1, &saved_out, error, error_size));
+    int saved_in = -1, saved_out = -1, status = EXIT_OK;
+    bool ok = (!line->input || redirect_fd(line->input, 0, &saved_in, &status)) &&
+              (!line->output || redirect_fd(line->output, 1, &saved_out, &status));
     if (ok) {
         char *argv[MAX_WORDS + 4] = {"record", "-o", (char *)trace, "--"};
         int argc = 4;
         for (int i = 0; line->words[i]; i++)
             argv[argc++] = line->words[i];
         argv[argc] = NULL;
-        cmd_record(argc, argv);
+        int recorded = cmd_record(argc, argv);
         struct stat st;
-        ok = stat(trace, &st) == 0 && st.st_size > 0;
-        if (!ok)
-            snprintf(error, error_size, "%s: recording the command made no trace", where);
+        if (stat(trace, &st) != 0 || st.st_size == 0)
+            status = recorded == EXIT_RUNTIME || recorded == EXIT_BAD_INPUT
+                         ? recorded
+                         : file_error(EXIT_RUNTIME, "%s: recording the command made no trace",
+                                      where);
     }
     restore_fd(0, saved_in);
     restore_fd(1, saved_out);
-    return ok;
+    return status;
 }
 
 /* ---- Simulating */
@@ -249,15 +251,17 @@ static bool record_command(const struct command_line *line, const char *where, c
 struct simulation {
     const char *trace;
     const struct p5_config *config;
+    bool failed; /* the model's message, which names the trace */
 };
 
 static bool simulate(void *context, struct msr_backend *backend, const struct p5_sim_hooks *hooks,
                      char *error, size_t error_size)
 {
-    const struct simulation *simulation = context;
+    struct simulation *simulation = context;
     struct p5_sim_result result;
-    return p5_simulate_trace(simulation->trace, simulation->config, backend, hooks, &result,
-                             error, error_size);
+    simulation->failed = !p5_simulate_trace(simulation->trace, simulation->config, backend,
+                                            hooks, &result, error, error_size);
+    return !simulation->failed;
 }
 
 static double seconds_since(const struct timespec *start)
@@ -276,13 +280,23 @@ static void print_header(const struct options *options, const struct p5mon_parms
     started[strcspn(started, "\n")] = '\0';
     if (!getcwd(directory, sizeof directory))
         snprintf(directory, sizeof directory, "(unknown)");
+    /* the user's text escaped (cli/text.h) */
+    static char where[4 * sizeof directory], parms_file[4 * PATH_MAX],
+        arguments[4 * sizeof options->arguments], command[4 * P5MON_MAX_LINE],
+        trace_name[4 * PATH_MAX];
+    text_escape(where, sizeof where, directory);
+    text_escape(parms_file, sizeof parms_file, options->parms_file ? options->parms_file : "(none)");
+    text_escape(arguments, sizeof arguments, options->arguments);
+    text_escape(command, sizeof command,
+                parms->command.value[0] ? parms->command.value : "(none)");
+    text_escape(trace_name, sizeof trace_name, trace);
     struct p5mon_header header = {
         .started = started,
-        .directory = directory,
-        .parms_file = options->parms_file ? options->parms_file : "(none)",
-        .arguments = options->arguments,
-        .command = parms->command.value[0] ? parms->command.value : "(none)",
-        .trace = trace,
+        .directory = where,
+        .parms_file = parms_file,
+        .arguments = arguments,
+        .command = command,
+        .trace = trace_name,
     };
     p5mon_print_header(stdout, &header);
 }
@@ -294,72 +308,92 @@ static int measure(const struct options *options, const struct p5mon_parms *parm
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     print_header(options, parms, trace);
-    struct simulation simulation = {trace, config};
+    struct simulation simulation = {trace, config, false};
     struct p5mon_results results;
     char error[1024];
     struct stat_model model = {.pmu = PMU_P5, .p5 = *config};
-    if (stat_model_isa_warning(&model, trace, error, sizeof error))
-        fprintf(stderr, "pmubench p5mon: warning: %s\n", error);
-    if (!p5mon_measure(parms, simulate, &simulation, stderr, &results, error, sizeof error)) {
-        fprintf(stderr, "%s: %s\n", trace, error);
-        return 1;
-    }
+    /* A trace recorded from `command` is named by the program. */
+    const char *name = parms->trace.value[0] ? trace : parms->command.value;
+    if (stat_model_isa_warning(&model, trace, name, error, sizeof error))
+        command_error(EXIT_OK, "p5mon", "warning: %s", error);
+    errno = 0;
+    if (!p5mon_measure(parms, simulate, &simulation, stderr, &results, error, sizeof error))
+        return simulation.failed ? file_error(failure_status(errno), "%s", error)
+                                 : file_error(failure_status(errno), "%s: %s", name, error);
     p5mon_print_results(stdout, &results);
     p5mon_print_timing(stdout, seconds_since(&start), results.executions);
     int status = 0;
     if (parms->output_file.value[0] &&
-        !p5mon_write_output(parms->output_file.value, &results, error, sizeof error)) {
-        fprintf(stderr, "%s\n", error);
-        status = 1;
-    }
+        !p5mon_write_output(parms->output_file.value, &results, error, sizeof error))
+        status = file_error(EXIT_RUNTIME, "%s", error);
     p5mon_results_free(&results);
     return status;
 }
 
 /* Records the command into a temporary trace and measures that. */
 static int record_and_measure(const struct options *options, const struct p5mon_parms *parms,
-                              const struct p5_config *config, const struct command_line *line,
-                              char *error, size_t error_size)
+                              const struct p5_config *config, const struct command_line *line)
 {
     const char *dir = getenv("TMPDIR");
     char trace[4096];
     snprintf(trace, sizeof trace, "%s/pmubench-p5mon-XXXXXX", dir && dir[0] ? dir : "/tmp");
     int fd = mkstemp(trace);
-    if (fd < 0) {
-        fprintf(stderr, "pmubench p5mon: cannot create a temporary trace in %s: %s\n",
-                dir && dir[0] ? dir : "/tmp", strerror(errno));
-        return 1;
-    }
+    if (fd < 0)
+        return command_error(EXIT_RUNTIME, "p5mon", "cannot create a temporary trace in %s: %s",
+                             dir && dir[0] ? dir : "/tmp", strerror(errno));
     close(fd);
-    int status = 1;
-    if (record_command(line, parms->command.where, trace, error, error_size))
+    int status = record_command(line, parms->command.where, trace);
+    if (status == EXIT_OK)
         status = measure(options, parms, config, trace);
-    else
-        fprintf(stderr, "%s\n", error);
     unlink(trace);
     return status;
+}
+
+/* No output (output_file, the command's > file) over an input (PARMS, the
+ * trace, the command's program and < file) or over the other output; `line`
+ * is NULL when nothing is recorded.  0 or 2. */
+static int check_files(const struct options *options, const struct p5mon_parms *parms,
+                       const struct command_line *line)
+{
+    char program[PATH_MAX], error[2200];
+    bool found = line && run_find_program(line->words[0], program, sizeof program, error,
+                                          sizeof error);
+    const struct named_file files[] = {
+        {"PARMS", options->parms_file, FILE_READ},
+        {"trace", parms->trace.value[0] ? parms->trace.value : NULL, FILE_READ},
+        {"command", found ? program : NULL, FILE_READ},
+        {"command <", line ? line->input : NULL, FILE_READ},
+        {"output_file", parms->output_file.value[0] ? parms->output_file.value : NULL,
+         FILE_WRITE},
+        {"command >", line ? line->output : NULL, FILE_WRITE},
+    };
+    if (files_distinct(files, sizeof files / sizeof files[0], error, sizeof error))
+        return 0;
+    return command_error(EXIT_BAD_INPUT, "p5mon", "%s", error);
 }
 
 static int run(struct options *options, struct p5mon_parms *parms)
 {
     char error[8192];
     struct p5_config config;
+    errno = 0;
     if (!load_parms(options, parms, error, sizeof error) ||
-        !load_model(parms, &config, error, sizeof error)) {
-        fprintf(stderr, "%s\n", error);
-        return 2;
-    }
+        !load_model(parms, &config, error, sizeof error))
+        return file_error(failure_status(errno), "%s", error);
     if (!parms->user_events && !parms->kernel_events)
-        fprintf(stderr, "pmubench p5mon: warning: user_events and kernel_events are both no: "
-                        "nothing is counted\n");
-    if (parms->trace.value[0])
-        return measure(options, parms, &config, parms->trace.value);
-    struct command_line line;
-    bool parsed = parse_command(&parms->command, &line, error, sizeof error);
-    int status = parsed ? record_and_measure(options, parms, &config, &line, error, sizeof error)
-                        : 2;
-    if (!parsed)
-        fprintf(stderr, "%s\n", error);
+        command_error(EXIT_OK, "p5mon", "warning: user_events and kernel_events are both no: "
+                                        "nothing is counted");
+    struct command_line line = {0};
+    bool recording = !parms->trace.value[0];
+    errno = 0;
+    if (recording && !parse_command(&parms->command, &line, error, sizeof error)) {
+        free(line.copy);
+        return file_error(failure_status(errno), "%s", error);
+    }
+    int status = check_files(options, parms, recording ? &line : NULL);
+    if (status == 0)
+        status = recording ? record_and_measure(options, parms, &config, &line)
+                           : measure(options, parms, &config, parms->trace.value);
     free(line.copy);
     return status;
 }
@@ -368,7 +402,8 @@ int cmd_p5mon(int argc, char **argv)
 {
     struct options options = {0};
     struct p5mon_parms *parms = malloc(sizeof *parms);
-    int status = parms ? parse_options(argc, argv, &options) : 1;
+    int status = parms ? parse_options(argc, argv, &options)
+                       : command_error(EXIT_RUNTIME, "p5mon", "out of memory");
     if (status == 0)
         status = run(&options, parms);
     free(options.overrides);

@@ -16,7 +16,10 @@
 #include <unistd.h>
 
 #include "bench/atomic_file.h"
+#include "bench/file_identity.h"
 #include "commands.h"
+#include "exit_status.h"
+#include "option_once.h"
 #include "traces/run_env.h"
 #include "traces/trace.h"
 
@@ -167,6 +170,7 @@ int cmd_record(int argc, char **argv)
 {
     const char *out = NULL;
     bool registers = false;
+    struct options_given given = {0};
     int i = 1;
     for (; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
@@ -179,67 +183,57 @@ int cmd_record(int argc, char **argv)
         }
         if (strcmp(argv[i], "--env") == 0)
             return print_env();
+        if (argv[i][0] == '-' && !option_once(&given, "record", argv[i]))
+            return EXIT_BAD_INPUT;
         if (strcmp(argv[i], "--registers") == 0) {
             registers = true;
         } else if (strcmp(argv[i], "-o") == 0) {
-            if (++i == argc) {
-                fprintf(stderr, "pmubench record: -o needs a file\n");
-                return 2;
-            }
+            if (++i == argc)
+                return usage_error("record", "-o needs a value");
             out = argv[i];
         } else if (argv[i][0] == '-') {
-            fprintf(stderr, "pmubench record: unknown option '%s'\n%s", argv[i], record_usage);
-            return 2;
+            return usage_error("record", "unknown option '%s'", argv[i]);
         } else {
             break;
         }
     }
-    if (i == argc) {
-        fprintf(stderr, "pmubench record: no program to record\n%s", record_usage);
-        return 2;
-    }
+    if (i == argc)
+        return usage_error("record", "no program to record");
     char program[PATH_MAX], error[PATH_MAX + 1024];
-    if (!run_find_program(argv[i], program, sizeof program, error, sizeof error)) {
-        fprintf(stderr, "pmubench record: cannot run '%s': %s\n", argv[i], error);
-        return 2;
-    }
+    if (!run_find_program(argv[i], program, sizeof program, error, sizeof error))
+        return command_error(EXIT_BAD_INPUT, "record", "cannot run '%s': %s", argv[i], error);
     const char *name = argv[i];
-    char recorder[PATH_MAX];
-    if (!find_recorder(recorder, sizeof recorder, error, sizeof error)) {
-        fprintf(stderr, "pmubench record: %s\n", error);
-        return 2;
-    }
-    /* valgrind picks its tool by the program's ELF class: a 32-bit program
-     * needs pmutrace-x86-linux, built only when gcc -m32 links. */
-    if (elf_class(program, 0) == 32) {
-        char tool[PATH_MAX + 32];
-        snprintf(tool, sizeof tool, "%s/pmutrace-x86-linux", recorder);
-        if (!is_file(tool, true)) {
-            fprintf(stderr,
-                    "pmubench record: %s is a 32-bit program and the 32-bit recorder is not "
-                    "built (install gcc-multilib and run make)\n",
-                    name);
-            return 2;
-        }
-    }
     char default_out[PATH_MAX];
     if (!out) {
         const char *base = strrchr(argv[i], '/');
         snprintf(default_out, sizeof default_out, "%s.pmutrace", base ? base + 1 : argv[i]);
         out = default_out;
     }
+    const struct named_file files[] = {{"PROGRAM", program, FILE_READ}, {"-o", out, FILE_WRITE}};
+    if (!files_distinct(files, 2, error, sizeof error))
+        return command_error(EXIT_BAD_INPUT, "record", "%s", error);
+    char recorder[PATH_MAX];
+    if (!find_recorder(recorder, sizeof recorder, error, sizeof error))
+        return command_error(EXIT_RUNTIME, "record", "%s", error);
+    /* valgrind picks its tool by the program's ELF class: a 32-bit program
+     * needs pmutrace-x86-linux, built only when gcc -m32 links. */
+    if (elf_class(program, 0) == 32) {
+        char tool[PATH_MAX + 32];
+        snprintf(tool, sizeof tool, "%s/pmutrace-x86-linux", recorder);
+        if (!is_file(tool, true))
+            return command_error(EXIT_RUNTIME, "record",
+                                 "%s is a 32-bit program and the 32-bit recorder is not built "
+                                 "(install gcc-multilib and run make)",
+                                 name);
+    }
     /* The recorder writes a file it reads back: not a device or a pipe. */
     struct stat target;
-    if (stat(out, &target) == 0 && !S_ISREG(target.st_mode)) {
-        fprintf(stderr, "pmubench record: %s is not a regular file (expected a trace file name)\n",
-                out);
-        return 2;
-    }
+    if (stat(out, &target) == 0 && !S_ISREG(target.st_mode))
+        return command_error(EXIT_BAD_INPUT, "record",
+                             "%s is not a regular file (expected a trace file name)", out);
     struct atomic_file file;
-    if (!atomic_open(&file, out, error, sizeof error)) {
-        fprintf(stderr, "pmubench record: %s\n", error);
-        return 2;
-    }
+    if (!atomic_open(&file, out, error, sizeof error))
+        return command_error(EXIT_RUNTIME, "record", "%s", error);
     /* The tool writes the trace itself: the program gets no copy of this
      * descriptor. */
     fcntl(fileno(file.stream), F_SETFD, FD_CLOEXEC);
@@ -259,8 +253,7 @@ int cmd_record(int argc, char **argv)
     absolute_program_option(program, program_option, sizeof program_option);
     if (!vg_argv) {
         atomic_abort(&file);
-        fprintf(stderr, "pmubench record: out of memory\n");
-        return 2;
+        return command_error(EXIT_RUNTIME, "record", "out of memory");
     }
     int k = 0;
     vg_argv[k++] = (char *)run_valgrind_path();
@@ -303,8 +296,8 @@ int cmd_record(int argc, char **argv)
     bool execed = unlink(exec_note) == 0;
     if (pid < 0 || waited < 0) {
         atomic_abort(&file);
-        fprintf(stderr, "pmubench record: cannot start valgrind: %s\n", strerror(saved_errno));
-        return 2;
+        return command_error(EXIT_RUNTIME, "record", "cannot start valgrind: %s",
+                             strerror(saved_errno));
     }
 
     /* valgrind could not start the program (a bad "#!" interpreter, a
@@ -313,8 +306,7 @@ int cmd_record(int argc, char **argv)
     if (!execed && !(WIFEXITED(status) && WEXITSTATUS(status) == 0) &&
         stat(file.temp, &trace_st) == 0 && trace_st.st_size == 0) {
         atomic_abort(&file);
-        fprintf(stderr, "pmubench record: cannot start %s\n", name);
-        return 2;
+        return command_error(EXIT_BAD_INPUT, "record", "cannot start %s", name);
     }
 
     /* After an execve the trace ends with the END record the tool wrote
@@ -335,25 +327,20 @@ int cmd_record(int argc, char **argv)
         ok = check_trace(file.temp, out, &end, error, sizeof error);
     if (!ok) {
         atomic_abort(&file);
-        fprintf(stderr, "pmubench record: recording failed: %s\n", error);
-        return 2;
+        return command_error(EXIT_RUNTIME, "record", "recording failed: %s", error);
     }
     if (!execed && WIFEXITED(status) && end.status == TRACE_KILLED) {
         atomic_abort(&file);
-        fprintf(stderr,
-                "pmubench record: internal error: %s exited with status %d but the recorder saw "
-                "no exit (its trace ends as killed by a signal); no trace written\n",
-                name, code);
-        return 2;
+        return command_error(EXIT_RUNTIME, "record",
+                             "internal error: %s exited with status %d but the recorder saw no "
+                             "exit (its trace ends as killed by a signal); no trace written",
+                             name, code);
     }
     if (execed)
-        fprintf(stderr,
-                "pmubench record: %s called execve: the trace ends there (the new program is not "
-                "recorded)\n",
-                name);
-    if (!atomic_commit(&file, error, sizeof error)) {
-        fprintf(stderr, "pmubench record: %s\n", error);
-        return 2;
-    }
+        command_error(EXIT_OK, "record",
+                      "%s called execve: the trace ends there (the new program is not recorded)",
+                      name);
+    if (!atomic_commit(&file, error, sizeof error))
+        return command_error(EXIT_RUNTIME, "record", "%s", error);
     return code;
 }

@@ -6,8 +6,12 @@
 
 #include "bench/atomic_file.h"
 #include "bench/bench.h"
+#include "bench/file_identity.h"
 #include "commands.h"
+#include "exit_status.h"
+#include "option_once.h"
 #include "pmu/msr_linux.h"
+#include "traces/input_file.h"
 
 static const char run_usage[] =
     "usage: pmubench run SCRIPT [--vcd FILE] [--record FILE] [--msr-device PATH]\n"
@@ -28,8 +32,11 @@ struct run_args {
 static int parse_args(int argc, char **argv, struct run_args *args)
 {
     memset(args, 0, sizeof *args);
+    struct options_given given = {0};
     for (int i = 1; i < argc; i++) {
         const char **slot = NULL;
+        if (argv[i][0] == '-' && argv[i][1] != '\0' && !option_once(&given, "run", argv[i]))
+            return EXIT_BAD_INPUT;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(run_usage, stdout);
             return -1;
@@ -41,45 +48,47 @@ static int parse_args(int argc, char **argv, struct run_args *args)
         else if (strcmp(argv[i], "--msr-device") == 0)
             slot = &args->device;
         if (slot) {
-            if (++i == argc) {
-                fprintf(stderr, "pmubench run: %s needs a value\n", argv[i - 1]);
-                return 2;
-            }
+            if (++i == argc)
+                return usage_error("run", "%s needs a value", argv[i - 1]);
             *slot = argv[i];
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "pmubench run: unknown option '%s'\n%s", argv[i], run_usage);
-            return 2;
+            return usage_error("run", "unknown option '%s'", argv[i]);
         } else if (args->script) {
-            fprintf(stderr, "pmubench run: one script at a time ('%s' and '%s')\n",
-                    args->script, argv[i]);
-            return 2;
+            return usage_error("run", "one script at a time ('%s' and '%s')", args->script,
+                               argv[i]);
         } else {
             args->script = argv[i];
         }
     }
-    if (!args->script) {
-        fprintf(stderr, "pmubench run: no script given\n%s", run_usage);
-        return 2;
-    }
-    if (args->vcd && args->device) {
-        fprintf(stderr, "pmubench run: --vcd needs the simulated PMU, not --msr-device\n");
-        return 2;
-    }
-    if (args->vcd && args->record && strcmp(args->vcd, args->record) == 0) {
-        fprintf(stderr, "pmubench run: --vcd and --record name the same file '%s'\n", args->vcd);
-        return 2;
-    }
+    if (!args->script)
+        return usage_error("run", "no script given");
+    if (args->vcd && args->device)
+        return usage_error("run", "--vcd needs the simulated PMU, not --msr-device");
     return 0;
+}
+
+/* No output over the script, the device or the other output. */
+static int check_files(const struct run_args *args)
+{
+    bool from_stdin = strcmp(args->script, "-") == 0;
+    const struct named_file files[] = {
+        {"SCRIPT", args->script, from_stdin ? FILE_READ_STDIN : FILE_READ},
+        {"--msr-device", args->device, FILE_READ},
+        {"--vcd", args->vcd, FILE_WRITE},
+        {"--record", args->record, FILE_WRITE},
+    };
+    char error[2200];
+    if (files_distinct(files, sizeof files / sizeof files[0], error, sizeof error))
+        return 0;
+    return command_error(EXIT_BAD_INPUT, "run", "%s", error);
 }
 
 static int load_script(const char *path, struct bench_script *script, char *error, size_t size)
 {
     bool from_stdin = strcmp(path, "-") == 0;
-    FILE *in = from_stdin ? stdin : fopen(path, "r");
-    if (!in) {
-        snprintf(error, size, "%s: cannot open: %s", path, strerror(errno));
-        return BENCH_SCRIPT_ERROR;
-    }
+    FILE *in = from_stdin ? stdin : input_open(path, error, size);
+    if (!in)
+        return failure_status(errno);
     int rc = bench_parse(in, from_stdin ? "<stdin>" : path, script, error, size);
     if (!from_stdin)
         fclose(in);
@@ -148,6 +157,8 @@ int cmd_run(int argc, char **argv)
     int rc = parse_args(argc, argv, &args);
     if (rc)
         return rc < 0 ? 0 : rc;
+    if ((rc = check_files(&args)))
+        return rc;
 
     char error[1024];
     struct bench_script script;
@@ -160,7 +171,5 @@ int cmd_run(int argc, char **argv)
         snprintf(error, sizeof error, "standard output: %s", strerror(errno));
         rc = BENCH_RUNTIME_ERROR;
     }
-    if (rc != BENCH_OK)
-        fprintf(stderr, "%s\n", error);
-    return rc;
+    return rc == BENCH_OK ? EXIT_OK : file_error(rc, "%s", error);
 }

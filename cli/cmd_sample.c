@@ -6,20 +6,27 @@
  * simulated PMU's memory.  The sampled addresses are named by the traced
  * program's symbols (traces/elf_symbols.h) when it has them (docs/sample.md;
  * docs/netburst-model.md, "Sampling"; README, Commands). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/atomic_file.h"
+#include "bench/file_identity.h"
 #include "commands.h"
+#include "exit_status.h"
+#include "option_once.h"
+#include "text.h"
 #include "pmu/alloc.h"
 #include "pmu/netburst_msrs.h"
 #include "pmu/netburst_pmu.h"
+#include "pmu/number.h"
 #include "pmu/program.h"
 #include "sim/netburst/nb_model.h"
 #include "sim/stat/stat_model.h"
 #include "traces/elf_symbols.h"
+#include "traces/input_file.h"
 #include "traces/trace.h"
 
 static const char sample_usage[] =
@@ -76,35 +83,29 @@ struct sampler {
     struct symbolizer *symbols;
 };
 
-static int usage_error(const char *message, const char *what)
+/* The value of `option`, a number (pmu/number.h) from `min` to `max`;
+ * -1, or EXIT_BAD_INPUT with the message printed. */
+static int number_option(const char *option, const char *text, uint64_t min, uint64_t max,
+                         uint64_t *value)
 {
-    fprintf(stderr, "pmubench sample: ");
-    fprintf(stderr, message, what);
-    fprintf(stderr, "\n%s", sample_usage);
-    return 2;
-}
-
-static bool parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *value)
-{
-    char *end;
-    if (!*text || *text == '-')
-        return false;
-    unsigned long long v = strtoull(text, &end, 0);
-    if (*end || v < min || v > max)
-        return false;
-    *value = v;
-    return true;
+    char error[1024];
+    if (number_read(option, text, min, max, value, error, sizeof error))
+        return -1;
+    return usage_error("sample", "%s", error);
 }
 
 static int parse_args(int argc, char **argv, struct sample_args *args)
 {
     *args = (struct sample_args){.model = "netburst", .region = -1};
+    struct options_given given = {0};
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
         if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
             fputs(sample_usage, stdout);
             return 0;
         }
+        if (!option_once(&given, "sample", opt))
+            return EXIT_BAD_INPUT;
         if (strcmp(opt, "--no-symbols") == 0) {
             args->no_symbols = true;
             continue;
@@ -115,28 +116,30 @@ static int parse_args(int argc, char **argv, struct sample_args *args)
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
             known |= strcmp(opt, with_value[k]) == 0;
         if (!known)
-            return usage_error("unknown option '%s'", opt);
+            return usage_error("sample", "unknown option '%s'", opt);
         if (i + 1 >= argc)
-            return usage_error("%s needs a value", opt);
+            return usage_error("sample", "%s needs a value", opt);
         const char *value = argv[++i];
         uint64_t number;
         if (strcmp(opt, "-m") == 0) {
             args->model = value;
         } else if (strcmp(opt, "--pebs") == 0 || strcmp(opt, "-e") == 0) {
             if (args->event)
-                return usage_error("%s: one event only (--pebs or -e, once)", opt);
+                return usage_error("sample", "%s: one event only (--pebs or -e, once)", opt);
             args->event = value;
             args->pebs = strcmp(opt, "--pebs") == 0;
         } else if (strcmp(opt, "--period") == 0) {
-            if (!parse_u64(value, 1, COUNTER_LIMIT / 2, &args->period))
-                return usage_error("bad --period '%s' (expected 1 to 2^39)", value);
+            int rc = number_option(opt, value, 1, COUNTER_LIMIT / 2, &args->period);
+            if (rc >= 0)
+                return rc;
         } else if (strcmp(opt, "--region") == 0) {
-            if (!parse_u64(value, 0, UINT32_MAX, &number))
-                return usage_error("bad --region '%s'", value);
+            int rc = number_option(opt, value, 0, UINT32_MAX, &number);
+            if (rc >= 0)
+                return rc;
             args->region = (long)number;
         } else if (strcmp(opt, "--trace") == 0) {
             if (args->trace)
-                return usage_error("%s: one trace only", opt);
+                return usage_error("sample", "%s: one trace only", opt);
             args->trace = value;
         } else if (strcmp(opt, "--symbols") == 0) {
             args->symbols = value;
@@ -145,13 +148,13 @@ static int parse_args(int argc, char **argv, struct sample_args *args)
         }
     }
     if (!args->event)
-        return usage_error("%s", "no event (--pebs METRIC or -e EVENT)");
+        return usage_error("sample", "no event (--pebs METRIC or -e EVENT)");
     if (!args->period)
-        return usage_error("%s", "no --period");
+        return usage_error("sample", "no --period");
     if (!args->trace)
-        return usage_error("%s", "no --trace");
+        return usage_error("sample", "no --trace");
     if (args->symbols && args->no_symbols)
-        return usage_error("%s", "--symbols and --no-symbols: one or the other");
+        return usage_error("sample", "--symbols and --no-symbols: one or the other");
     return -1;
 }
 
@@ -160,11 +163,9 @@ static int parse_args(int argc, char **argv, struct sample_args *args)
 static bool read_trace_header(const char *path, struct trace_header *header, char *error,
                               size_t size)
 {
-    FILE *in = fopen(path, "rb");
-    if (!in) {
-        snprintf(error, size, "%s: cannot open", path);
+    FILE *in = input_open(path, error, size);
+    if (!in)
         return false;
-    }
     struct trace_reader *reader = trace_reader_open(in, path, error, size);
     if (reader) {
         *header = *trace_reader_header(reader);
@@ -172,6 +173,25 @@ static bool read_trace_header(const char *path, struct trace_header *header, cha
     }
     fclose(in);
     return reader != NULL;
+}
+
+/* No output over the trace or the file the symbols come from (--symbols,
+ * or the program the trace names); 0 or 2. */
+static int check_files(const struct sample_args *args)
+{
+    struct trace_header header;
+    char error[2200];
+    bool traced = !args->symbols && !args->no_symbols &&
+                  read_trace_header(args->trace, &header, error, sizeof error);
+    const struct named_file files[] = {
+        {"--trace", args->trace, FILE_READ},
+        {"--symbols", args->symbols, FILE_READ},
+        {"the traced program", traced ? header.program : NULL, FILE_READ},
+        {"-o", args->output, FILE_WRITE},
+    };
+    if (files_distinct(files, sizeof files / sizeof files[0], error, sizeof error))
+        return 0;
+    return command_error(EXIT_BAD_INPUT, "sample", "%s", error);
 }
 
 /* Where the trace runs the program's entry point: the first instruction
@@ -230,11 +250,9 @@ static enum entry_search find_entry(const char *trace, const struct elf_symbols 
     run.wanted = run.code_size < 16 ? run.code_size : 16;
     if (run.code_size == 0)
         return ENTRY_NOT_RUN;
-    FILE *in = fopen(trace, "rb");
-    if (!in) {
-        snprintf(error, error_size, "%s: cannot open", trace);
+    FILE *in = input_open(trace, error, error_size);
+    if (!in)
         return ENTRY_TRACE_ERROR;
-    }
     struct trace_reader *reader = trace_reader_open(in, trace, error, error_size);
     enum entry_search result = ENTRY_TRACE_ERROR;
     const struct trace_record *record;
@@ -317,26 +335,29 @@ static bool load_symbols(const char *path, const char *trace, struct symbolizer 
 /* The symbols to use (--symbols FILE, else the trace's program unless
  * --no-symbols), and the output's first line saying which.  A file given
  * with --symbols must load; the traced program need not. */
-static bool open_symbols(const struct sample_args *args, const char *program,
-                         struct symbolizer *symbols, FILE *out)
+static int open_symbols(const struct sample_args *args, const char *program,
+                        struct symbolizer *symbols, FILE *out)
 {
     char why[TRACE_MAX_TEXT + 1024];
     const char *path = args->symbols ? args->symbols : program;
     bool trace_failed = false;
+    errno = 0;
     if (args->no_symbols) {
         snprintf(why, sizeof why, "--no-symbols");
     } else if (!*path) {
         snprintf(why, sizeof why, "the trace names no program");
     } else if (load_symbols(path, args->trace, symbols, &trace_failed, why, sizeof why)) {
-        fprintf(out, "symbols %s base 0x%llx\n", path, (unsigned long long)symbols->base);
-        return true;
+        fputs("symbols ", out);
+        text_print_escaped(out, path);
+        fprintf(out, " base 0x%llx\n", (unsigned long long)symbols->base);
+        return EXIT_OK;
     }
-    if (args->symbols || trace_failed) {
-        fprintf(stderr, "pmubench sample: %s\n", why);
-        return false;
-    }
-    fprintf(out, "symbols none (%s)\n", why);
-    return true;
+    if (args->symbols || trace_failed)
+        return command_error(failure_status(errno), "sample", "%s", why);
+    fputs("symbols none (", out);
+    text_print_escaped(out, why);
+    fputs(")\n", out);
+    return EXIT_OK;
 }
 
 static void close_symbols(struct symbolizer *symbols)
@@ -357,10 +378,11 @@ static void print_symbol(FILE *out, struct symbolizer *symbols, uint64_t address
         return;
     }
     symbols->counts[match.index].count++;
+    fputs(" <", out);
+    text_print_escaped(out, match.name); /* the ELF file's bytes */
     if (match.offset)
-        fprintf(out, " <%s+0x%llx>", match.name, (unsigned long long)match.offset);
-    else
-        fprintf(out, " <%s>", match.name);
+        fprintf(out, "+0x%llx", (unsigned long long)match.offset);
+    fputc('>', out);
 }
 
 static int by_count(const void *a, const void *b)
@@ -381,10 +403,12 @@ static void print_histogram(FILE *out, struct symbolizer *symbols, uint64_t samp
         return;
     size_t rows = elf_symbols_count(symbols->elf) + 1;
     qsort(symbols->counts, rows, sizeof *symbols->counts, by_count);
-    for (size_t k = 0; k < rows && symbols->counts[k].count > 0; k++)
-        fprintf(out, "by-symbol %llu %.1f%% %s\n", (unsigned long long)symbols->counts[k].count,
-                100.0 * (double)symbols->counts[k].count / (double)samples,
-                symbols->counts[k].name);
+    for (size_t k = 0; k < rows && symbols->counts[k].count > 0; k++) {
+        fprintf(out, "by-symbol %llu %.1f%% ", (unsigned long long)symbols->counts[k].count,
+                100.0 * (double)symbols->counts[k].count / (double)samples);
+        text_print_escaped(out, symbols->counts[k].name);
+        fputc('\n', out);
+    }
 }
 
 static void gate(void *context, int thread, bool begin, uint32_t region)
@@ -419,8 +443,8 @@ static void take_sample(void *context, int thread, uint64_t cycle, uint64_t eip,
         s->status = msr_write(s->backend, 0, NB_CCCR_BASE + (uint32_t)a->counter, cccr);
 }
 
-static bool plan_event(const struct sample_args *args, const struct nbm_config *config,
-                       struct alloc_request *request, struct alloc_plan *plan)
+static int plan_event(const struct sample_args *args, const struct nbm_config *config,
+                      struct alloc_request *request, struct alloc_plan *plan)
 {
     struct nb_config nb = {config->model, false};
     char error[1024], text[1024];
@@ -430,20 +454,17 @@ static bool plan_event(const struct sample_args *args, const struct nbm_config *
     snprintf(text, sizeof text, "%s%s%s%s", prefix, args->event, args->pebs ? ":pebs" : "",
              strstr(args->event, ":ovf_pmi=") ? "" : ":ovf_pmi=t0");
     request->group = ALLOC_NO_GROUP;
-    if (!event_spec_parse(text, &nb, &request->spec, error, sizeof error)) {
-        fprintf(stderr, "pmubench sample: %s\n", error);
-        return false;
-    }
-    if (request->spec.pmu != PMU_NETBURST) {
-        fprintf(stderr, "pmubench sample: '%s': not a NetBurst event\n", args->event);
-        return false;
-    }
+    if (!event_spec_parse(text, &nb, &request->spec, error, sizeof error))
+        return command_error(EXIT_BAD_INPUT, "sample", "%s", error);
+    if (request->spec.pmu != PMU_NETBURST)
+        return command_error(EXIT_BAD_INPUT, "sample", "'%s': not a NetBurst event",
+                             args->event);
     struct alloc_error why;
-    if (!alloc_plan_make(request, 1, &nb, plan, &why)) {
-        fprintf(stderr, "pmubench sample: %s: %s\n", args->event, why.message);
-        return false;
-    }
-    return true;
+    errno = 0;
+    if (!alloc_plan_make(request, 1, &nb, plan, &why))
+        return command_error(why.request >= 0 ? EXIT_BAD_INPUT : failure_status(errno), "sample",
+                             "%s: %s", args->event, why.message);
+    return EXIT_OK;
 }
 
 /* The DS save area (SDM "DS Save Area", the PEBS fields; the layout of
@@ -501,10 +522,8 @@ static int sample_trace(const struct sample_args *args, const struct nbm_config 
 {
     char error[1024];
     struct msr_backend *backend = nb_backend_create((struct nb_config){config->model, false});
-    if (!backend) {
-        fprintf(stderr, "pmubench sample: out of memory\n");
-        return 2;
-    }
+    if (!backend)
+        return command_error(EXIT_RUNTIME, "sample", "out of memory");
     struct program program;
     program_init(&program, backend, 0, &plan->runs[0]);
     uint64_t preset = COUNTER_LIMIT - args->period;
@@ -515,17 +534,18 @@ static int sample_trace(const struct sample_args *args, const struct nbm_config 
         s.running = true;
         ok = program_start(&program) == MSR_OK;
     }
-    if (!ok) {
-        fprintf(stderr, "pmubench sample: programming the PMU failed (MSR 0x%x)\n",
-                program.failed_msr);
+    if (!ok) { /* the simulated PMU refused its own plan */
         msr_backend_destroy(backend);
-        return 2;
+        return command_error(EXIT_RUNTIME, "sample", "programming the PMU failed (MSR 0x%x)",
+                             program.failed_msr);
     }
     struct nbm_hooks hooks = {.region = gate, .sample = take_sample, .context = &s};
     struct nbm_result result;
     memset(&result, 0, sizeof result);
     const char *traces[1] = {args->trace};
+    errno = 0;
     ok = nbm_simulate(traces, 1, config, backend, &hooks, &result, error, sizeof error);
+    int failure = ok ? EXIT_RUNTIME : failure_status(errno);
     if (ok && s.status != MSR_OK)
         snprintf(error, sizeof error, "an MSR access in a region or sample hook failed");
     if (ok && s.status == MSR_OK) {
@@ -537,11 +557,9 @@ static int sample_trace(const struct sample_args *args, const struct nbm_config 
                 (unsigned long long)result.cycles);
     }
     msr_backend_destroy(backend);
-    if (!ok || s.status != MSR_OK) {
-        fprintf(stderr, "pmubench sample: %s\n", error);
-        return 2;
-    }
-    return 0;
+    if (!ok || s.status != MSR_OK)
+        return command_error(failure, "sample", "%s", error);
+    return EXIT_OK;
 }
 
 static int run_sampling(const struct sample_args *args, const struct stat_model *model,
@@ -549,17 +567,16 @@ static int run_sampling(const struct sample_args *args, const struct stat_model 
 {
     char error[1024];
     struct trace_header header;
-    if (!read_trace_header(args->trace, &header, error, sizeof error)) {
-        fprintf(stderr, "pmubench sample: %s\n", error);
-        return 2;
-    }
-    if (stat_model_isa_warning(model, args->trace, error, sizeof error))
-        fprintf(stderr, "pmubench sample: warning: %s\n", error);
+    errno = 0;
+    if (!read_trace_header(args->trace, &header, error, sizeof error))
+        return command_error(failure_status(errno), "sample", "%s", error);
+    if (stat_model_isa_warning(model, args->trace, args->trace, error, sizeof error))
+        command_error(EXIT_OK, "sample", "warning: %s", error);
     const struct nbm_config *config = &model->netburst;
     bool ia32e = header.isa == TRACE_ISA_64 && stat_model_runs(model, TRACE_ISA_64);
     struct symbolizer symbols = {0};
-    int rc = 2;
-    if (open_symbols(args, header.program, &symbols, out))
+    int rc = open_symbols(args, header.program, &symbols, out);
+    if (rc == EXIT_OK)
         rc = sample_trace(args, config, plan, ia32e, &symbols, out);
     close_symbols(&symbols);
     return rc;
@@ -571,27 +588,26 @@ int cmd_sample(int argc, char **argv)
     int rc = parse_args(argc, argv, &args);
     if (rc >= 0)
         return rc;
+    if ((rc = check_files(&args)))
+        return rc;
     struct stat_model model;
     char error[1024];
-    if (strncmp(args.model, "netburst", 8) != 0)
-        return usage_error("unknown model '%s' (expected netburst or netburst-PRESET)",
+    if (strcmp(args.model, "netburst") != 0 && strncmp(args.model, "netburst-", 9) != 0)
+        return usage_error("sample", "unknown model '%s' (expected netburst or netburst-PRESET)",
                            args.model);
-    if (!stat_model_choose(args.model, &model, error, sizeof error)) {
-        fprintf(stderr, "pmubench sample: -m: %s\n", error);
-        return 2;
-    }
+    if (!stat_model_choose_for(args.model, &args.event, 1, &model, error, sizeof error))
+        return usage_error("sample", "-m: %s", error);
     const struct nbm_config *config = &model.netburst;
     struct alloc_request request;
     struct alloc_plan plan;
-    if (!plan_event(&args, config, &request, &plan))
-        return 2;
+    if ((rc = plan_event(&args, config, &request, &plan)))
+        return rc;
     struct atomic_file file;
     FILE *out = stdout;
     if (args.output) {
         if (!atomic_open(&file, args.output, error, sizeof error)) {
-            fprintf(stderr, "pmubench sample: %s\n", error);
             alloc_plan_free(&plan);
-            return 2;
+            return command_error(EXIT_RUNTIME, "sample", "%s", error);
         }
         out = file.stream;
     }
@@ -601,8 +617,7 @@ int cmd_sample(int argc, char **argv)
         if (rc != 0) {
             atomic_abort(&file);
         } else if (!atomic_commit(&file, error, sizeof error)) {
-            fprintf(stderr, "pmubench sample: %s\n", error);
-            rc = 2;
+            rc = command_error(EXIT_RUNTIME, "sample", "%s", error);
         }
     }
     return rc;

@@ -10,11 +10,17 @@
 #include <unistd.h>
 
 #include "bench/atomic_file.h"
+#include "bench/file_identity.h"
 #include "commands.h"
+#include "exit_status.h"
 #include "json.h"
+#include "option_once.h"
+#include "text.h"
 #include "pmu/alloc.h"
 #include "pmu/msr_linux.h"
+#include "pmu/number.h"
 #include "sim/stat/stat_run.h"
+#include "traces/run_env.h"
 
 static const char stat_usage[] =
     "usage: pmubench stat [-m MODEL] [-F NAME=VALUE]... [-e EVENT[,EVENT...]]... [--region N]\n"
@@ -61,33 +67,52 @@ struct stat_args {
     int program;               /* argv index of PROGRAM, or 0 */
 };
 
-static int usage_error(const char *fmt, const char *what)
+/* The PMU prefixes an event string may carry. */
+static const char *const pmu_prefixes[] = {"p5::", "netburst::", "netburst_p::"};
+
+/* "p5::data_read:u" and "data_read:u" name the same event; the counts are
+ * keyed by the second form. */
+static const char *event_key(const char *text)
 {
-    fputs("pmubench stat: ", stderr);
-    fprintf(stderr, fmt, what);
-    fputc('\n', stderr);
-    return 2;
+    for (size_t i = 0; i < sizeof pmu_prefixes / sizeof pmu_prefixes[0]; i++)
+        if (strncasecmp(text, pmu_prefixes[i], strlen(pmu_prefixes[i])) == 0)
+            return text + strlen(pmu_prefixes[i]);
+    return text;
 }
 
+/* Whether the event has the key of one given before (in any case, as
+ * `compare` matches names): it is counted once, under its first spelling. */
+static bool repeated(const struct stat_args *args, const char *name)
+{
+    for (int i = 0; i < args->n_events; i++)
+        if (strcasecmp(event_key(args->events[i]), event_key(name)) == 0)
+            return true;
+    return false;
+}
+
+/* -e's list, split at its commas; every item an event name. */
 static int add_events(struct stat_args *args, char *list)
 {
+    if (list[0] == '\0' || list[0] == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))
+        return usage_error("stat", "bad -e '%s' (an empty event name: expected EVENT[,EVENT...])",
+                           list);
     for (char *name = strtok(list, ","); name; name = strtok(NULL, ",")) {
+        if (repeated(args, name))
+            continue;
         if (args->n_events == MAX_EVENTS)
-            return usage_error("more than %s events", "256");
+            return usage_error("stat", "more than %d events", MAX_EVENTS);
         args->events[args->n_events++] = name;
     }
     return 0;
 }
 
-static bool parse_number(const char *text, long max, long *value)
+/* The value of `option`, a number (pmu/number.h) from 0 to `max`. */
+static int number_option(const char *option, const char *text, uint64_t max, uint64_t *value)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (!*text || *end || errno || v < 0 || v > max)
-        return false;
-    *value = v;
-    return true;
+    char error[1024];
+    if (number_read(option, text, 0, max, value, error, sizeof error))
+        return 0;
+    return usage_error("stat", "%s", error);
 }
 
 /* The option at argv[*i] that takes a value; 0 when handled, 2 on error,
@@ -103,37 +128,39 @@ static int value_option(struct stat_args *args, int argc, char **argv, int *i)
     if (!known)
         return -1;
     if (++*i == argc)
-        return usage_error("%s needs a value", option);
+        return usage_error("stat", "%s needs a value", option);
     char *value = argv[*i];
-    long number;
+    uint64_t number;
     if (strcmp(option, "-m") == 0)
         args->model = value;
     else if (strcmp(option, "-F") == 0) {
         if (args->n_params == MAX_PARAMS)
-            return usage_error("more than %s -F parameters", "64");
+            return usage_error("stat", "more than %d -F parameters", MAX_PARAMS);
         args->params[args->n_params++] = value;
     } else if (strcmp(option, "-e") == 0)
         return add_events(args, value);
     else if (strcmp(option, "--trace") == 0) {
         if (args->n_traces == 2)
-            return usage_error("%s", "at most two --trace (the two logical processors)");
+            return usage_error("stat", "at most two --trace (the two logical processors)");
         args->traces[args->n_traces++] = value;
     }
     else if (strcmp(option, "--region") == 0) {
-        if (!parse_number(value, UINT32_MAX, &args->region))
-            return usage_error("bad --region '%s' (expected a region number, 0 to 4294967295)",
-                               value);
-    } else if (strcmp(option, "-x") == 0)
+        if (number_option(option, value, UINT32_MAX, &number))
+            return EXIT_BAD_INPUT;
+        args->region = (long)number;
+    } else if (strcmp(option, "-x") == 0) {
+        if (!*value)
+            return usage_error("stat", "bad -x '' (expected a separator: one or more characters)");
         args->separator = value;
-    else if (strcmp(option, "-o") == 0)
+    } else if (strcmp(option, "-o") == 0)
         args->output = value;
     else if (strcmp(option, "--backend") == 0) {
         if (strcmp(value, "msr") != 0 && strcmp(value, "sim") != 0)
-            return usage_error("bad --backend '%s' (expected sim or msr)", value);
+            return usage_error("stat", "bad --backend '%s' (expected sim or msr)", value);
         args->hardware = strcmp(value, "msr") == 0;
     } else if (strcmp(option, "--cpu") == 0) {
-        if (!parse_number(value, MAX_CPU, &number))
-            return usage_error("bad --cpu '%s' (expected a CPU number)", value);
+        if (number_option(option, value, MAX_CPU, &number))
+            return EXIT_BAD_INPUT;
         args->cpu = (int)number;
     } else
         args->device = value;
@@ -145,6 +172,7 @@ static int parse_args(int argc, char **argv, struct stat_args *args)
 {
     *args = (struct stat_args){.model = "p5", .region = STAT_WHOLE_TRACE,
                                .device = "/dev/cpu/%d/msr"};
+    struct options_given given = {0}; /* -e, -F and --trace may repeat */
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(stat_usage, stdout);
@@ -152,10 +180,14 @@ static int parse_args(int argc, char **argv, struct stat_args *args)
         }
         if (strcmp(argv[i], "--") == 0) {
             if (i + 1 == argc)
-                return usage_error("%s: no program after '--'", "--");
+                return usage_error("stat", "--: no program after '--'");
             args->program = i + 1;
             break;
         }
+        bool repeatable = strcmp(argv[i], "-e") == 0 || strcmp(argv[i], "-F") == 0 ||
+                          strcmp(argv[i], "--trace") == 0;
+        if (!repeatable && !option_once(&given, "stat", argv[i]))
+            return EXIT_BAD_INPUT;
         if (strcmp(argv[i], "--json") == 0) {
             args->json = true;
             continue;
@@ -163,10 +195,8 @@ static int parse_args(int argc, char **argv, struct stat_args *args)
         int rc = value_option(args, argc, argv, &i);
         if (rc > 0)
             return rc;
-        if (rc < 0) {
-            fprintf(stderr, "pmubench stat: unknown option '%s'\n%s", argv[i], stat_usage);
-            return 2;
-        }
+        if (rc < 0)
+            return usage_error("stat", "unknown option '%s'", argv[i]);
     }
     return 0;
 }
@@ -175,28 +205,36 @@ static int parse_args(int argc, char **argv, struct stat_args *args)
 static int check_args(const struct stat_args *args)
 {
     if (!args->n_traces == !args->program)
-        return usage_error("%s", args->n_traces ? "--trace FILE or '-- PROGRAM', not both"
-                                                : "nothing to count (--trace FILE or -- PROGRAM)");
+        return usage_error("stat", "%s", args->n_traces
+                                             ? "--trace FILE or '-- PROGRAM', not both"
+                                             : "nothing to count (--trace FILE or -- PROGRAM)");
     if (args->json && args->separator)
-        return usage_error("%s", "--json or -x, not both");
+        return usage_error("stat", "--json or -x, not both");
     if (args->hardware && args->n_traces)
-        return usage_error("%s", "--backend msr counts a program's run, not a trace");
+        return usage_error("stat", "--backend msr counts a program's run, not a trace");
     if (args->hardware && args->region != STAT_WHOLE_TRACE)
-        return usage_error("%s", "--region needs the simulated model (a trace's markers)");
+        return usage_error("stat", "--region needs the simulated model (a trace's markers)");
     return 0;
 }
 
-/* The PMU prefixes an event string may carry. */
-static const char *const pmu_prefixes[] = {"p5::", "netburst::", "netburst_p::"};
-
-/* "p5::data_read:u" and "data_read:u" name the same event; the counts are
- * keyed by the second form. */
-static const char *event_key(const char *text)
+/* No output over a trace, the program (as the recorder finds it) or the
+ * device. */
+static int check_files(const struct stat_args *args, char **argv)
 {
-    for (size_t i = 0; i < sizeof pmu_prefixes / sizeof pmu_prefixes[0]; i++)
-        if (strncasecmp(text, pmu_prefixes[i], strlen(pmu_prefixes[i])) == 0)
-            return text + strlen(pmu_prefixes[i]);
-    return text;
+    char program[PATH_MAX], ignored[256];
+    bool found = args->program && run_find_program(argv[args->program], program,
+                                                   sizeof program, ignored, sizeof ignored);
+    const struct named_file files[] = {
+        {"--trace", args->traces[0], FILE_READ},
+        {"--trace", args->traces[1], FILE_READ},
+        {"PROGRAM", found ? program : NULL, FILE_READ},
+        {"--msr-device", args->hardware ? args->device : NULL, FILE_READ},
+        {"-o", args->output, FILE_WRITE},
+    };
+    char error[2200];
+    if (files_distinct(files, sizeof files / sizeof files[0], error, sizeof error))
+        return 0;
+    return command_error(EXIT_BAD_INPUT, "stat", "%s", error);
 }
 
 /* The prefix for event names given without one: the model's PMU (the
@@ -213,46 +251,41 @@ static int plan_events(const struct stat_args *args, const struct stat_model *mo
 {
     struct nb_config config = {model->netburst.model, args->n_traces == 2};
     char error[1024], text[1024];
+    if (!stat_model_check_events(model, args->events, args->n_events, error, sizeof error))
+        return command_error(EXIT_BAD_INPUT, "stat", "%s", error);
     for (int i = 0; i < args->n_events; i++) {
         const char *event = args->events[i];
         snprintf(text, sizeof text, "%s%s", strstr(event, "::") ? "" : default_prefix(model),
                  event);
         requests[i].group = ALLOC_NO_GROUP;
-        if (!event_spec_parse(text, &config, &requests[i].spec, error, sizeof error)) {
-            fprintf(stderr, "pmubench stat: %s\n", error);
-            return 2;
-        }
-        if (requests[i].spec.pmu != model->pmu)
-            return usage_error("'%s': not an event of the model's PMU (-m)", event);
+        if (!event_spec_parse(text, &config, &requests[i].spec, error, sizeof error))
+            return command_error(EXIT_BAD_INPUT, "stat", "%s", error);
     }
     struct alloc_error why;
-    if (!alloc_plan_make(requests, args->n_events, &config, plan, &why)) {
-        fprintf(stderr, "pmubench stat: %s: %s\n",
-                why.request >= 0 ? args->events[why.request] : "events", why.message);
-        return 2;
-    }
-    return 0;
+    errno = 0;
+    if (!alloc_plan_make(requests, args->n_events, &config, plan, &why))
+        return command_error(why.request >= 0 ? EXIT_BAD_INPUT : failure_status(errno), "stat",
+                             "%s: %s", why.request >= 0 ? args->events[why.request] : "events",
+                             why.message);
+    return EXIT_OK;
 }
 
 static int configure_model(const struct stat_args *args, struct stat_model *model)
 {
     char error[1024];
-    if (!stat_model_choose(args->model, model, error, sizeof error)) {
-        fprintf(stderr, "pmubench stat: -m: %s\n", error);
-        return 2;
-    }
+    if (!stat_model_choose_for(args->model, args->events, args->n_events, model, error,
+                               sizeof error))
+        return usage_error("stat", "-m: %s", error);
     for (int i = 0; i < args->n_params; i++) {
         char name[128];
         const char *eq = strchr(args->params[i], '=');
         if (!eq || eq == args->params[i] || (size_t)(eq - args->params[i]) >= sizeof name)
-            return usage_error("bad -F '%s' (expected NAME=VALUE)", args->params[i]);
+            return usage_error("stat", "bad -F '%s' (expected NAME=VALUE)", args->params[i]);
         snprintf(name, sizeof name, "%.*s", (int)(eq - args->params[i]), args->params[i]);
-        if (!stat_model_set(model, name, eq + 1, error, sizeof error)) {
-            fprintf(stderr, "pmubench stat: -F: %s\n", error);
-            return 2;
-        }
+        if (!stat_model_set(model, name, eq + 1, error, sizeof error))
+            return command_error(EXIT_BAD_INPUT, "stat", "-F: %s", error);
     }
-    return 0;
+    return EXIT_OK;
 }
 
 /* ---- recording a program first: `pmubench record -o TRACE -- PROGRAM...`
@@ -264,11 +297,9 @@ static int record_program(char **program, char *trace, size_t size, int *exit_st
     const char *dir = getenv("TMPDIR");
     snprintf(trace, size, "%s/pmubench-stat-XXXXXX", dir && *dir ? dir : "/tmp");
     int fd = mkstemp(trace);
-    if (fd < 0) {
-        fprintf(stderr, "pmubench stat: cannot create a trace file in %s: %s\n",
-                dir && *dir ? dir : "/tmp", strerror(errno));
-        return 2;
-    }
+    if (fd < 0)
+        return command_error(EXIT_RUNTIME, "stat", "cannot create a trace file in %s: %s",
+                             dir && *dir ? dir : "/tmp", strerror(errno));
     close(fd);
     int n = 0;
     while (program[n])
@@ -276,7 +307,7 @@ static int record_program(char **program, char *trace, size_t size, int *exit_st
     char **argv = calloc((size_t)n + 5, sizeof *argv);
     if (!argv) {
         unlink(trace);
-        return usage_error("%s", "out of memory");
+        return command_error(EXIT_RUNTIME, "stat", "out of memory");
     }
     argv[0] = "record";
     argv[1] = "-o";
@@ -285,11 +316,13 @@ static int record_program(char **program, char *trace, size_t size, int *exit_st
     int status = cmd_record(n + 4, argv);
     free(argv);
     struct stat st;
-    /* The recorder replaces the file only with a whole trace. */
+    /* The recorder replaces the file only with a whole trace; without one
+     * it said why, with its status. */
     if (stat(trace, &st) != 0 || st.st_size == 0) {
         unlink(trace);
-        fprintf(stderr, "pmubench stat: no trace of %s was recorded\n", program[0]);
-        return 2;
+        if (status == EXIT_RUNTIME || status == EXIT_BAD_INPUT)
+            return status;
+        return command_error(EXIT_RUNTIME, "stat", "no trace of %s was recorded", program[0]);
     }
     *exit_status = status;
     return 0;
@@ -339,13 +372,16 @@ static void print_separated(FILE *out, const struct stat_report *r)
 
 static void print_table(FILE *out, const struct stat_report *r)
 {
+    char trace[4 * PATH_MAX], trace1[4 * PATH_MAX]; /* escaped (cli/text.h) */
+    text_escape(trace, sizeof trace, r->trace ? r->trace : "");
+    text_escape(trace1, sizeof trace1, r->trace1 ? r->trace1 : "");
     if (r->trace1)
         fprintf(out, "\n Simulated %s counts for traces '%s' (thread 0) and '%s' (thread 1) (%d "
-                     "run%s of the traces", r->model, r->trace, r->trace1, r->plan->n_runs,
+                     "run%s of the traces", r->model, trace, trace1, r->plan->n_runs,
                 r->plan->n_runs == 1 ? "" : "s");
     else if (r->trace)
         fprintf(out, "\n Simulated %s counts for trace '%s' (%d run%s of the trace", r->model,
-                r->trace, r->plan->n_runs, r->plan->n_runs == 1 ? "" : "s");
+                trace, r->plan->n_runs, r->plan->n_runs == 1 ? "" : "s");
     else
         fprintf(out, "\n Hardware counts (%d run%s of the program", r->plan->n_runs,
                 r->plan->n_runs == 1 ? "" : "s");
@@ -377,7 +413,7 @@ static int write_report(const struct stat_report *r)
     size_t length = 0;
     FILE *mem = open_memstream(&text, &length);
     if (!mem)
-        return usage_error("%s", "out of memory");
+        return command_error(EXIT_RUNTIME, "stat", "out of memory");
     if (r->args->json)
         print_json(mem, r);
     else if (r->args->separator)
@@ -400,9 +436,7 @@ static int write_report(const struct stat_report *r)
             snprintf(error, sizeof error, "standard output: %s", strerror(errno));
     }
     free(text);
-    if (!ok)
-        fprintf(stderr, "pmubench stat: %s\n", error);
-    return ok ? 0 : 2;
+    return ok ? EXIT_OK : command_error(EXIT_RUNTIME, "stat", "%s", error);
 }
 
 /* ---- the two ways of counting */
@@ -423,17 +457,18 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
     }
     char error[1024];
     for (int i = 0; i < n_traces; i++)
-        if (stat_model_isa_warning(model, traces[i], error, sizeof error))
-            fprintf(stderr, "pmubench stat: warning: %s\n", error);
+        if (stat_model_isa_warning(model, traces[i], args->n_traces ? traces[i] : argv[args->program],
+                                   error, sizeof error))
+            command_error(EXIT_OK, "stat", "warning: %s", error);
     struct stat_totals totals = {{0, 0}, 0, 0};
+    errno = 0;
     bool ok = stat_simulate(traces, n_traces, model, plan, args->region, counts, &totals, error,
                             sizeof error);
+    int failure = failure_status(errno);
     if (!args->n_traces)
         unlink(recorded);
-    if (!ok) {
-        fprintf(stderr, "pmubench stat: %s\n", error);
-        return 2;
-    }
+    if (!ok)
+        return command_error(failure, "stat", "%s", error);
     struct stat_report report = {args->model,
                                  args->n_traces ? args->traces[0] : argv[args->program],
                                  args->n_traces == 2 ? args->traces[1] : NULL,
@@ -447,19 +482,15 @@ static int count_hardware(const struct stat_args *args, const struct stat_model 
 {
     enum msr_target target = model->pmu == PMU_P5 ? MSR_TARGET_P5 : MSR_TARGET_NETBURST;
     struct msr_backend *backend = msr_linux_create(args->device, target, cpu_identity_read);
-    if (!backend) {
-        fprintf(stderr, "pmubench stat: %s: %s\n", args->device, strerror(errno));
-        return 2;
-    }
+    if (!backend)
+        return command_error(EXIT_RUNTIME, "stat", "%s: %s", args->device, strerror(errno));
     char error[1024];
     int exit_status = 0;
     bool ok = stat_measure_program(backend, args->cpu, plan, argv + args->program, counts,
                                    &exit_status, error, sizeof error);
     msr_backend_destroy(backend);
-    if (!ok) {
-        fprintf(stderr, "pmubench stat: --backend msr: %s\n", error);
-        return 2;
-    }
+    if (!ok) /* the device, or the backend's refusal */
+        return command_error(EXIT_RUNTIME, "stat", "--backend msr: %s", error);
     struct stat_totals none = {{0, 0}, 0, 0};
     struct stat_report report = {"msr", NULL, NULL, args, counts, plan, &none};
     int rc = write_report(&report);
@@ -472,7 +503,7 @@ int cmd_stat(int argc, char **argv)
     int rc = parse_args(argc, argv, &args);
     if (rc)
         return rc < 0 ? 0 : rc;
-    if ((rc = check_args(&args)))
+    if ((rc = check_args(&args)) || (rc = check_files(&args, argv)))
         return rc;
     struct stat_model model;
     if ((rc = configure_model(&args, &model)))
@@ -481,8 +512,8 @@ int cmd_stat(int argc, char **argv)
         for (const char *const *e = stat_model_default_events(&model); *e; e++)
             args.events[args.n_events++] = *e;
     if (args.n_traces == 2 && model.pmu == PMU_P5)
-        return usage_error("%s", "two --trace need the NetBurst model (-m netburst...): the P5 "
-                                 "has one processor");
+        return usage_error("stat", "two --trace need the NetBurst model (-m netburst...): the "
+                           "P5 has one processor");
     struct alloc_request requests[MAX_EVENTS];
     struct alloc_plan plan;
     if ((rc = plan_events(&args, &model, requests, &plan)))

@@ -3,15 +3,18 @@
  * pmubench trace dump FILE */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "bench/atomic_file.h"
+#include "bench/file_identity.h"
 #include "commands.h"
+#include "exit_status.h"
 #include "json.h"
+#include "text.h"
 #include "traces/import.h"
+#include "traces/input_file.h"
 #include "traces/trace.h"
 
 static const char trace_usage[] =
@@ -23,8 +26,6 @@ static const char trace_usage[] =
     "  info    summarises a trace: instructions, branches, loads, stores, regions, size\n"
     "  dump    prints a trace's records, one line each\n"
     "  see docs/traces.md\n";
-
-enum { EXIT_BAD_INPUT = 2, EXIT_IO = 1 };
 
 static bool is_help(const char *arg)
 {
@@ -39,17 +40,6 @@ struct import_args {
     const char *output;
 };
 
-__attribute__((format(printf, 1, 2))) static int import_usage_error(const char *format, ...)
-{
-    va_list ap;
-    va_start(ap, format);
-    fprintf(stderr, "pmubench trace import: ");
-    vfprintf(stderr, format, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    return EXIT_BAD_INPUT;
-}
-
 static int parse_import_args(int argc, char **argv, struct import_args *args)
 {
     memset(args, 0, sizeof *args);
@@ -58,33 +48,44 @@ static int parse_import_args(int argc, char **argv, struct import_args *args)
         bool dinero = strcmp(argv[i], "--dinero") == 0;
         bool output = strcmp(argv[i], "-o") == 0;
         if (!lackey && !dinero && !output)
-            return import_usage_error("unknown argument '%s' (expected --lackey FILE, "
-                                      "--dinero FILE and -o OUT)", argv[i]);
+            return usage_error("trace import", "unknown argument '%s' (expected --lackey FILE, "
+                               "--dinero FILE and -o OUT)", argv[i]);
         if (i + 1 == argc)
-            return import_usage_error("%s needs a value", argv[i]);
+            return usage_error("trace import", "%s needs a value", argv[i]);
         const char **slot = output ? &args->output : &args->input;
         if (*slot && output)
-            return import_usage_error("one output file at a time (-o once)");
+            return usage_error("trace import", "one output file at a time (-o once)");
         if (*slot)
-            return import_usage_error("one input file at a time (--lackey or --dinero, once)");
+            return usage_error("trace import",
+                               "one input file at a time (--lackey or --dinero, once)");
         *slot = argv[++i];
         if (!output)
             args->format = lackey ? TRACE_IMPORT_LACKEY : TRACE_IMPORT_DINERO;
     }
     if (!args->input)
-        return import_usage_error("no input (--lackey FILE or --dinero FILE)");
+        return usage_error("trace import", "no input (--lackey FILE or --dinero FILE)");
     if (!args->output)
-        return import_usage_error("no output (-o OUT)");
+        return usage_error("trace import", "no output (-o OUT)");
+    const struct named_file files[] = {
+        {args->format == TRACE_IMPORT_LACKEY ? "--lackey" : "--dinero", args->input,
+         strcmp(args->input, "-") == 0 ? FILE_READ_STDIN : FILE_READ},
+        {"-o", args->output, FILE_WRITE},
+    };
+    char error[2200];
+    if (!files_distinct(files, 2, error, sizeof error))
+        return command_error(EXIT_BAD_INPUT, "trace import", "%s", error);
     return 0;
 }
 
-static FILE *open_input(const char *path, const char **name)
+/* The input, or NULL with the message printed (the status in *status). */
+static FILE *open_input(const char *path, const char **name, int *status)
 {
     bool from_stdin = strcmp(path, "-") == 0;
+    char error[8192];
     *name = from_stdin ? "<stdin>" : path;
-    FILE *in = from_stdin ? stdin : fopen(path, "r");
+    FILE *in = from_stdin ? stdin : input_open(path, error, sizeof error);
     if (!in)
-        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+        *status = file_error(failure_status(errno), "%s", error);
     return in;
 }
 
@@ -104,20 +105,15 @@ static int import_to(const struct import_args *args, FILE *in, const char *name,
     struct trace_header header;
     trace_import_header(&header, args->format);
     struct trace_writer *writer = trace_writer_open(out->stream, &header, error, sizeof error);
-    if (!writer) {
-        fprintf(stderr, "%s: %s\n", args->output, error);
-        return EXIT_IO;
-    }
+    if (!writer)
+        return file_error(EXIT_RUNTIME, "%s: %s", args->output, error);
     bool imported = import_into(args, in, name, writer, error, sizeof error);
     bool closed = trace_writer_close(writer);
-    if (ferror(out->stream) || (imported && !closed)) {
-        fprintf(stderr, "%s: cannot write\n", args->output);
-        return EXIT_IO;
-    }
+    if (ferror(out->stream) || (imported && !closed))
+        return file_error(EXIT_RUNTIME, "%s: cannot write", args->output);
     if (imported)
-        return 0;
-    fprintf(stderr, "%s\n", error);
-    return ferror(in) ? EXIT_IO : EXIT_BAD_INPUT;
+        return EXIT_OK;
+    return file_error(ferror(in) ? EXIT_RUNTIME : EXIT_BAD_INPUT, "%s", error);
 }
 
 static int trace_import(int argc, char **argv)
@@ -127,22 +123,19 @@ static int trace_import(int argc, char **argv)
     if (rc)
         return rc;
     const char *name;
-    FILE *in = open_input(args.input, &name);
+    FILE *in = open_input(args.input, &name, &rc);
     if (!in)
-        return EXIT_BAD_INPUT;
+        return rc;
     char error[1024];
     struct atomic_file out;
     if (!atomic_open(&out, args.output, error, sizeof error)) {
-        fprintf(stderr, "%s\n", error);
-        rc = EXIT_IO;
+        rc = file_error(EXIT_RUNTIME, "%s", error);
     } else {
         rc = import_to(&args, in, name, &out);
         if (rc)
             atomic_abort(&out);
-        else if (!atomic_commit(&out, error, sizeof error)) {
-            fprintf(stderr, "%s\n", error);
-            rc = EXIT_IO;
-        }
+        else if (!atomic_commit(&out, error, sizeof error))
+            rc = file_error(EXIT_RUNTIME, "%s", error);
     }
     if (in != stdin)
         fclose(in);
@@ -160,35 +153,28 @@ struct open_trace {
 
 static int open_trace(const char *path, struct open_trace *trace)
 {
-    char error[1024];
+    char error[8192];
     trace->path = path;
-    trace->file = fopen(path, "rb");
-    if (!trace->file) {
-        fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
-        return EXIT_BAD_INPUT;
-    }
+    trace->file = input_open(path, error, sizeof error);
+    if (!trace->file)
+        return file_error(failure_status(errno), "%s", error);
     trace->reader = trace_reader_open(trace->file, path, error, sizeof error);
     if (trace->reader)
-        return 0;
-    bool io = ferror(trace->file);
-    if (io)
-        fprintf(stderr, "%s: cannot read: %s\n", path, strerror(errno));
-    else
-        fprintf(stderr, "%s\n", error);
+        return EXIT_OK;
+    int status = ferror(trace->file) ? file_error(EXIT_RUNTIME, "%s: cannot read: %s", path,
+                                                  strerror(errno))
+                                     : file_error(EXIT_BAD_INPUT, "%s", error);
     fclose(trace->file);
-    return io ? EXIT_IO : EXIT_BAD_INPUT;
+    return status;
 }
 
 static int next_record(struct open_trace *trace, struct trace_record *record)
 {
     if (trace_read(trace->reader, record) == TRACE_OK)
-        return 0;
-    if (ferror(trace->file)) {
-        fprintf(stderr, "%s: cannot read: %s\n", trace->path, strerror(errno));
-        return EXIT_IO;
-    }
-    fprintf(stderr, "%s\n", trace_reader_error(trace->reader));
-    return EXIT_BAD_INPUT;
+        return EXIT_OK;
+    if (ferror(trace->file))
+        return file_error(EXIT_RUNTIME, "%s: cannot read: %s", trace->path, strerror(errno));
+    return file_error(EXIT_BAD_INPUT, "%s", trace_reader_error(trace->reader));
 }
 
 static void close_trace(struct open_trace *trace)
@@ -197,36 +183,22 @@ static void close_trace(struct open_trace *trace)
     fclose(trace->file);
 }
 
-static int flush_stdout(void)
-{
-    if (fflush(stdout) == 0 && !ferror(stdout))
-        return 0;
-    fprintf(stderr, "standard output: %s\n", strerror(errno));
-    return EXIT_IO;
-}
-
 /* The single FILE argument of info and dump, after --json if allowed. */
 static int parse_trace_arg(int argc, char **argv, bool *json, const char **path)
 {
+    const char *command = json ? "trace info" : "trace dump";
     *path = NULL;
     for (int i = 1; i < argc; i++) {
-        if (json && strcmp(argv[i], "--json") == 0) {
+        if (json && strcmp(argv[i], "--json") == 0)
             *json = true;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "pmubench trace %s: unknown option '%s'\n", argv[0], argv[i]);
-            return EXIT_BAD_INPUT;
-        } else if (*path) {
-            fprintf(stderr, "pmubench trace %s: one trace at a time ('%s' and '%s')\n", argv[0],
-                    *path, argv[i]);
-            return EXIT_BAD_INPUT;
-        } else {
+        else if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return usage_error(command, "unknown option '%s'", argv[i]);
+        else if (*path)
+            return usage_error(command, "one trace at a time ('%s' and '%s')", *path, argv[i]);
+        else
             *path = argv[i];
-        }
     }
-    if (*path)
-        return 0;
-    fprintf(stderr, "pmubench trace %s: no trace given\n", argv[0]);
-    return EXIT_BAD_INPUT;
+    return *path ? EXIT_OK : usage_error(command, "no trace given");
 }
 
 /* ---- info */
@@ -272,12 +244,20 @@ static double bytes_per_instruction(const struct trace_summary *summary)
     return summary->instructions ? (double)summary->bytes / (double)summary->instructions : 0;
 }
 
+/* "NAME          VALUE", the header's text escaped (cli/text.h). */
+static void print_text_field(const char *name, const char *value)
+{
+    printf("%-14s", name);
+    text_print_escaped(stdout, value);
+    putchar('\n');
+}
+
 static void print_info_text(const struct trace_header *header,
                             const struct trace_summary *s)
 {
-    printf("program       %s\n", header->program[0] ? header->program : "(unknown)");
-    printf("arguments     %s\n", header->args);
-    printf("recorder      %s\n", header->recorder);
+    print_text_field("program", header->program[0] ? header->program : "(unknown)");
+    print_text_field("arguments", header->args);
+    print_text_field("recorder", header->recorder);
     printf("isa           %d-bit\n", (int)header->isa);
     printf("lengths       %s\n", header->lengths_known ? "known" : "unknown");
     printf("registers     %s\n", header->registers ? "recorded" : "no");
@@ -335,7 +315,7 @@ static int trace_info(int argc, char **argv)
     else if (!rc)
         print_info_text(trace_reader_header(trace.reader), &summary);
     close_trace(&trace);
-    return rc ? rc : flush_stdout();
+    return rc;
 }
 
 /* ---- dump */
@@ -413,8 +393,7 @@ static int trace_dump(int argc, char **argv)
             dump_record(&record, trace_reader_header(trace.reader)->isa);
     } while (!rc && record.kind != TRACE_RECORD_END);
     close_trace(&trace);
-    int flushed = flush_stdout();
-    return rc ? rc : flushed;
+    return rc;
 }
 
 /* ---- the command */
@@ -437,6 +416,5 @@ int cmd_trace(int argc, char **argv)
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
         if (strcmp(argv[1], subcommands[i].name) == 0)
             return subcommands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "pmubench trace: unknown subcommand '%s'\n%s", argv[1], trace_usage);
-    return EXIT_BAD_INPUT;
+    return usage_error("trace", "unknown subcommand '%s'", argv[1]);
 }

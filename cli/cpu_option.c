@@ -1,8 +1,9 @@
 #include "cpu_option.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+
+#include "exit_status.h"
+#include "pmu/number.h"
 
 int cpu_option(const char *command, int argc, char **argv, int *i, struct nb_config *config)
 {
@@ -11,23 +12,23 @@ int cpu_option(const char *command, int argc, char **argv, int *i, struct nb_con
     if (!model && !ht)
         return 0;
     if (*i + 1 == argc) {
-        fprintf(stderr, "pmubench %s: %s needs a value\n", command, argv[*i]);
+        usage_error(command, "%s needs a value", argv[*i]);
         return -1;
     }
     const char *value = argv[++*i];
     if (ht) {
         if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0) {
-            fprintf(stderr, "pmubench %s: bad --ht '%s' (expected on or off)\n", command, value);
+            usage_error(command, "bad --ht '%s' (expected on or off)", value);
             return -1;
         }
         config->ht = strcmp(value, "on") == 0;
         return 1;
     }
-    char *end;
-    long m = strtol(value, &end, 10);
-    if (*value == '\0' || *end || !nb_model_supported((int)m) || m > 15) {
-        fprintf(stderr, "pmubench %s: bad --model '%s' (expected 0, 1, 2, 3, 4 or 6)\n", command,
-                value);
+    uint64_t m;
+    char error[1024];
+    if (!number_read("--model", value, 0, 15, &m, error, sizeof error) ||
+        !nb_model_supported((int)m)) {
+        usage_error(command, "bad --model '%s' (expected 0, 1, 2, 3, 4 or 6)", value);
         return -1;
     }
     config->model = (int)m;

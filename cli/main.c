@@ -1,8 +1,10 @@
 /* pmubench: one binary, subcommands like git or perf. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
+#include "exit_status.h"
 #include "traces/trace.h"
 
 /* pmubench's release; traces carry a format version of their own
@@ -36,24 +38,32 @@ static void usage(FILE *to)
                 "prints the version.\n");
 }
 
+/* A command that succeeded but whose standard output could not be written
+ * (a full disk, a closed pipe) failed: EXIT_RUNTIME. */
+static int output_written(const char *command, int status)
+{
+    if (status != EXIT_OK || (fflush(stdout) == 0 && !ferror(stdout)))
+        return status;
+    return command_error(EXIT_RUNTIME, command, "standard output: %s", strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
-        return 2;
+        return EXIT_BAD_INPUT;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
-        return 0;
+        return EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
         printf("pmubench %s (trace format %d)\n", PMUBENCH_VERSION, TRACE_VERSION);
-        return 0;
+        return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "pmubench: unknown command '%s' (try 'pmubench --help')\n", argv[1]);
-    return 2;
+            return output_written(commands[i].name, commands[i].run(argc - 1, argv + 1));
+    return usage_error(NULL, "unknown command '%s'", argv[1]);
 }

@@ -169,14 +169,23 @@ static void check_cccr(const struct nb_decode_input *in, const struct nb_config 
 
 /* ---- PEBS */
 
+/* Whether the bits are those of one replay-tagging metric or of several
+ * together (their IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT bits ORed, as
+ * the encoder writes libpfm4's combined pseudo sub-events; docs/events.md):
+ * the union of every metric that fits within them is them. */
 static bool known_replay_metric(uint64_t pebs_enable, uint64_t matrix_vert, bool has_vert)
 {
     uint64_t metric_bits = pebs_enable & ~(uint64_t)(PEBS_ENABLE_UOP_TAG | PEBS_ENABLE_PEBS);
-    for (int i = 0; i < nb_num_metrics; i++)
-        if (nb_metrics[i].kind == NB_REPLAY_TAGGING && nb_metrics[i].pebs_enable == metric_bits &&
-            (!has_vert || nb_metrics[i].matrix_vert == matrix_vert))
-            return true;
-    return false;
+    uint64_t pebs_union = 0, vert_union = 0;
+    for (int i = 0; i < nb_num_metrics; i++) {
+        const struct nb_metric *m = &nb_metrics[i];
+        if (m->kind == NB_REPLAY_TAGGING && (m->pebs_enable & ~metric_bits) == 0 &&
+            (!has_vert || (m->matrix_vert & ~matrix_vert) == 0)) {
+            pebs_union |= m->pebs_enable;
+            vert_union |= m->matrix_vert;
+        }
+    }
+    return pebs_union == metric_bits && (!has_vert || vert_union == matrix_vert);
 }
 
 static void check_pebs(const struct nb_decode_input *in, const struct nb_config *config,

@@ -6,14 +6,13 @@
  * or "=0", "=n", "=f", and libpfm4's own names (libpfm4_names). */
 #include "event_spec.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "netburst_events.h"
+#include "number.h"
 #include "p5_events.h"
 
 enum { MAX_TEXT = 512 };
@@ -26,6 +25,8 @@ struct parse {
     size_t error_size;
     bool k_given, u_given, thread_given;
     bool metric_named;  /* the event is a tagging metric's name */
+    uint32_t modifiers_given; /* bit m: modifier_names[m] was given */
+    bool tag_subevent;  /* a libpfm4 TAG0-TAG3 pseudo sub-event was given */
 };
 
 __attribute__((format(printf, 2, 3))) static bool fail(struct parse *p, const char *fmt, ...)
@@ -53,17 +54,17 @@ static bool flag_value(struct parse *p, const char *token, const char *value, bo
         *out = false;
         return true;
     }
-    return fail(p, "bad value in '%s' (expected 0 or 1)", token);
+    return fail(p, "bad value in '%s' (expected 0, 1, y, n, t or f)", token);
 }
 
-static bool small_number(struct parse *p, const char *token, const char *value, unsigned max,
+/* The value of modifier `key` ("thr"), a number from 0 to `max`. */
+static bool small_number(struct parse *p, const char *key, const char *value, unsigned max,
                          uint8_t *out)
 {
-    char *end;
-    errno = 0;
-    unsigned long v = value ? strtoul(value, &end, 0) : 0;
-    if (!value || !*value || *end || errno || v > max)
-        return fail(p, "bad value in '%s' (expected a number from 0 to %u)", token, max);
+    uint64_t v;
+    char message[MAX_TEXT + 128];
+    if (!number_read(key, value ? value : "", 0, max, &v, message, sizeof message))
+        return fail(p, "%s", message);
     *out = (uint8_t)v;
     return true;
 }
@@ -72,7 +73,7 @@ static bool choice(struct parse *p, const char *token, const char *value,
                    const char *const *names, int n, uint8_t *out)
 {
     for (int i = 0; i < n; i++)
-        if (value && strcmp(value, names[i]) == 0) {
+        if (value && strcasecmp(value, names[i]) == 0) {
             *out = (uint8_t)i;
             return true;
         }
@@ -97,7 +98,54 @@ static char *next_field(char **rest)
 
 enum { NOT_A_MODIFIER, MODIFIER_OK, MODIFIER_BAD };
 
+/* Each modifier may be given once, in any spelling: libpfm4 rejects a
+ * second value ("attribute value already set"), pmubench any repeat. */
+static const char *const modifier_names[] = {
+    "k", "u", "e", "cmpl", "thr", "t0", "t1", "at", "ovf_pmi", "force_ovf", "tag", "pebs",
+};
+
+static uint32_t modifier_bit(const char *name)
+{
+    for (size_t m = 0; m < sizeof modifier_names / sizeof modifier_names[0]; m++)
+        if (strcasecmp(name, modifier_names[m]) == 0)
+            return 1u << m;
+    return 0;
+}
+
+/* Notes the modifier `name` (without its value) as given; true when it was
+ * given before (the caller then checks the value is the same). */
+static bool modifier_seen(struct parse *p, const char *name)
+{
+    uint32_t bit = modifier_bit(name);
+    bool seen = p->modifiers_given & bit;
+    p->modifiers_given |= bit;
+    return seen;
+}
+
+static int netburst_modifier_apply(struct parse *p, char *token);
+
+/* A modifier applied; given again, it must set what it set before:
+ * libpfm4 accepts `k:K` and `thr=3:thr=0x3` and rejects `k=1:k=0`
+ * ("attribute value already set"). */
 static int netburst_modifier(struct parse *p, char *token)
+{
+    char whole[MAX_TEXT];
+    snprintf(whole, sizeof whole, "%s", token); /* for messages: key=value */
+    char *eq = strchr(whole, '=');
+    char name[MAX_TEXT];
+    snprintf(name, sizeof name, "%.*s", (int)(eq ? eq - whole : (ptrdiff_t)strlen(whole)), whole);
+    struct nb_event_spec before;
+    memcpy(&before, &p->spec->nb, sizeof before);
+    bool repeated = modifier_seen(p, name);
+    int rc = netburst_modifier_apply(p, token);
+    if (rc != MODIFIER_OK || !repeated || memcmp(&before, &p->spec->nb, sizeof before) == 0)
+        return rc;
+    fail(p, "'%s' sets modifier '%s' again to another value (each modifier once)", whole,
+         modifier_names[__builtin_ctz(modifier_bit(name))]);
+    return MODIFIER_BAD;
+}
+
+static int netburst_modifier_apply(struct parse *p, char *token)
 {
     char whole[MAX_TEXT];
     snprintf(whole, sizeof whole, "%s", token); /* for messages: key=value */
@@ -121,7 +169,7 @@ static int netburst_modifier(struct parse *p, char *token)
     } else if (strcasecmp(token, "cmpl") == 0) {
         ok = flag_value(p, whole, value, &nb->complement);
     } else if (strcasecmp(token, "thr") == 0) {
-        ok = small_number(p, whole, value, 15, &nb->threshold);
+        ok = small_number(p, token, value, 15, &nb->threshold);
     } else if (strcasecmp(token, "t0") == 0 || strcasecmp(token, "t1") == 0) {
         ok = flag_value(p, whole, value, &on);
         if (!p->thread_given)
@@ -136,7 +184,7 @@ static int netburst_modifier(struct parse *p, char *token)
     } else if (strcasecmp(token, "force_ovf") == 0) {
         ok = flag_value(p, whole, value, &nb->force_ovf);
     } else if (strcasecmp(token, "tag") == 0) {
-        ok = small_number(p, whole, value, 15, &nb->tag_value);
+        ok = small_number(p, token, value, 15, &nb->tag_value);
         nb->tag_enable = true;
     } else if (strcasecmp(token, "pebs") == 0) {
         ok = flag_value(p, whole, value, &nb->pebs);
@@ -228,7 +276,9 @@ static bool netburst_subevent(struct parse *p, const char *name)
         nb->mask |= (uint16_t)(1u << sub->bit);
         return true;
     }
-    if (libpfm4_tag_subevent(nb, name) || libpfm4_replay_subevent(p, name))
+    if (libpfm4_tag_subevent(nb, name))
+        return p->tag_subevent = true;
+    if (libpfm4_replay_subevent(p, name))
         return true;
     char names[400];
     nb_subevent_names(event, names, sizeof names);
@@ -325,6 +375,9 @@ static bool check_netburst(struct parse *p)
             return fail(p, "':ovf_pmi' can only name t0 without Hyper-Threading");
         nb->t1 = false;
     }
+    if (p->tag_subevent && (p->modifiers_given & modifier_bit("tag")))
+        return fail(p, "':tag' and libpfm4's TAG0-TAG3 both set the tag value (give one of "
+                       "them)");
     if (nb->tag_enable && nb->metric && !metric_tag(p))
         return false;
     if (nb->tag_enable && !(event->flags & NB_EVENT_EXEC_TAG_UPSTREAM))
@@ -377,12 +430,13 @@ static bool parse_p5(struct parse *p, char *rest)
         char *token = next_field(&rest);
         if (!*token)
             return fail(p, "empty field between ':' separators");
-        if (strcmp(token, "u") == 0)
-            p5->usr = true;
-        else if (strcmp(token, "k") == 0)
-            p5->os = true;
-        else
+        bool *level = strcasecmp(token, "u") == 0   ? &p5->usr
+                      : strcasecmp(token, "k") == 0 ? &p5->os
+                                                    : NULL;
+        if (!level)
             return fail(p, "unknown P5 modifier '%s' (valid: u, k)", token);
+        /* Given twice it sets the same again, which libpfm4's rule allows. */
+        *level = true;
         any_given = true;
     }
     if (!any_given)

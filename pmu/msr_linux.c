@@ -54,6 +54,14 @@ bool msr_linux_allows_write(enum msr_target target, uint32_t msr)
     return entry && entry->writable;
 }
 
+void cpu_identity_signature(uint32_t eax, struct cpu_identity *id)
+{
+    unsigned base_family = (eax >> 8) & 0xf, base_model = (eax >> 4) & 0xf;
+    id->family = base_family == 15 ? base_family + ((eax >> 20) & 0xff) : base_family;
+    id->model = base_family == 6 || base_family == 15 ? ((eax >> 12) & 0xf0) | base_model
+                                                      : base_model;
+}
+
 bool cpu_identity_read(struct cpu_identity *id)
 {
     unsigned eax, ebx, ecx, edx;
@@ -65,8 +73,7 @@ bool cpu_identity_read(struct cpu_identity *id)
     id->vendor[12] = '\0';
     if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
         return false;
-    id->family = (eax >> 8) & 0xf;
-    id->model = (eax >> 4) & 0xf;
+    cpu_identity_signature(eax, id);
     return true;
 }
 

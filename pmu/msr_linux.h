@@ -14,9 +14,15 @@ enum msr_target { MSR_TARGET_NETBURST, MSR_TARGET_P5 };
 
 struct cpu_identity {
     char vendor[13];
-    unsigned family;   /* CPUID.1:EAX[11:8] (the base family) */
-    unsigned model;    /* CPUID.1:EAX[7:4] */
+    unsigned family;   /* the SDM's DisplayFamily (CPUID.1:EAX) */
+    unsigned model;    /* the SDM's DisplayModel */
 };
+
+/* The family and model of CPUID.1:EAX as the SDM defines them (CPUID,
+ * "Feature Information"): the family is EAX[11:8], plus the extended
+ * family EAX[27:20] when that is 15; the model is EAX[7:4], with the
+ * extended model EAX[19:16] above it when the family field is 6 or 15. */
+void cpu_identity_signature(uint32_t eax, struct cpu_identity *id);
 
 /* Fills `id` from the processor this code runs on (the CPUID instruction).
  * Returns false where CPUID is unavailable. */

@@ -269,3 +269,75 @@ void nb_pmu_tick_buses(struct nb_pmu *pmu, struct nb_buses *buses)
     buses->driven = 0;
     end_cycle(pmu, overflowed);
 }
+
+/* ---- Fast-forward over cycles without occurrences */
+
+static bool delivers_pmi(const struct nb_cycle_report *report)
+{
+    for (int c = 0; c < NB_NUM_COUNTERS; c++)
+        if (report->pmi[c])
+            return true;
+    return report->pebs_pmi != 0;
+}
+
+static bool same_pending(const struct nb_pending_pmi *a, const struct nb_pending_pmi *b)
+{
+    for (int t = 0; t < 2; t++)
+        if (a[t].pending != b[t].pending || a[t].since != b[t].since)
+            return false;
+    return true;
+}
+
+/* Whether the cycle `next` ran from `now` repeated the cycle before: the
+ * same pmu->last and no change but the counters' (*increment gets them)
+ * and the cycle count, in anything a cycle writes: the report, the CCCRs
+ * (OVF, a cascade's ENABLE, and through them the derived counter sets),
+ * edge histories, armed and pending PMIs, PEBS arming.  The functions
+ * above write nothing else. */
+static bool repeats(const struct nb_pmu *now, const struct nb_pmu *next,
+                    uint64_t increment[NB_NUM_COUNTERS])
+{
+    for (int c = 0; c < NB_NUM_COUNTERS; c++)
+        increment[c] = (next->counter[c] - now->counter[c]) & PMU_COUNTER_MASK;
+    return memcmp(&next->last, &now->last, sizeof now->last) == 0 && /* bytes, no padding */
+           memcmp(next->cccr, now->cccr, sizeof now->cccr) == 0 &&
+           memcmp(next->edge_history, now->edge_history, sizeof now->edge_history) == 0 &&
+           memcmp(next->pmi_armed, now->pmi_armed, sizeof now->pmi_armed) == 0 &&
+           next->edge_high == now->edge_high && next->armed == now->armed &&
+           next->counted_mask == now->counted_mask && next->pebs_armed == now->pebs_armed &&
+           next->pebs_pmi_raised == now->pebs_pmi_raised &&
+           same_pending(next->pending, now->pending);
+}
+
+/* The idle cycles that can run before a counter without FORCE_OVF
+ * overflows (at most `n`): the overflow's cycle runs on its own. */
+static uint64_t before_overflow(const struct nb_pmu *pmu, const uint64_t *increment, uint64_t n)
+{
+    for (int c = 0; c < NB_NUM_COUNTERS; c++)
+        if (increment[c] && !(pmu->cccr[c] & CCCR_FORCE_OVF)) {
+            uint64_t room = (PMU_COUNTER_MASK - pmu->counter[c]) / increment[c];
+            n = room < n ? room : n;
+        }
+    return n;
+}
+
+uint64_t nb_pmu_fast_forward(struct nb_pmu *pmu, uint64_t n, bool frozen)
+{
+    if (n == 0 || pmu->n_occurrences || pmu->pebs_pmi_raised || delivers_pmi(&pmu->last))
+        return 0;
+    struct nb_pmu next;
+    uint64_t increment[NB_NUM_COUNTERS];
+    memcpy(&next, pmu, sizeof next);
+    nb_pmu_tick(&next); /* touches nothing outside the struct (no occurrences) */
+    if (!repeats(pmu, &next, increment))
+        return 0;
+    uint64_t changing = 0;
+    for (int c = 0; c < NB_NUM_COUNTERS; c++)
+        changing |= increment[c];
+    uint64_t run = frozen && changing ? 0 : before_overflow(pmu, increment, n);
+    /* Wrapping arithmetic: 2^40 divides 2^64, so FORCE_OVF counters wrap right. */
+    for (int c = 0; c < NB_NUM_COUNTERS; c++)
+        pmu->counter[c] = (pmu->counter[c] + run * increment[c]) & PMU_COUNTER_MASK;
+    pmu->cycles += run;
+    return run;
+}

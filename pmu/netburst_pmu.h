@@ -188,6 +188,18 @@ static inline void nb_buses_add(struct nb_buses *buses, uint64_t escrs, uint32_t
  * PMI delivery and cascading, and fills pmu->last. */
 void nb_pmu_tick(struct nb_pmu *pmu);
 
+/* Fast-forward (the bench's `tick N`): runs at once as many as it can, up
+ * to `n`, of the cycles without occurrences, retirements or register
+ * writes that come next, as nb_pmu_tick would one by one, and returns how
+ * many (0: run the next one with nb_pmu_tick).  It runs them when the next
+ * such cycle, tried on a copy of the PMU, repeats the one just ended: the
+ * same pmu->last, delivering no PMI, changing nothing but the counters,
+ * each by the same increment (COMPLEMENT on an empty bus, FORCE_OVF);
+ * then up to the cycle before a counter without FORCE_OVF would overflow,
+ * whose cycle must run on its own.  With `frozen` (a waveform records every
+ * change), only when no counter changes either. */
+uint64_t nb_pmu_fast_forward(struct nb_pmu *pmu, uint64_t n, bool frozen);
+
 /* nb_pmu_tick for a timing model: the cycle's detections are `buses` (and
  * any nb_pmu_event occurrences), which it leaves cleared for another
  * cycle.  Counters, flags, PMIs and cascades are nb_pmu_tick's when no

@@ -103,6 +103,21 @@ void p5_pmu_tick(struct p5_pmu *pmu)
     p5_pmu_ticks(pmu, 1);
 }
 
+uint64_t p5_pmu_fast_forward(struct p5_pmu *pmu, uint64_t n, bool frozen)
+{
+    if (n == 0 || pmu->touched)
+        return 0;
+    if (frozen) {
+        struct p5_pmu next = *pmu;
+        p5_pmu_tick(&next);
+        for (int c = 0; c < 2; c++)
+            if (next.ctr[c] != pmu->ctr[c] || next.last_increment[c] != pmu->last_increment[c])
+                return 0;
+    }
+    p5_pmu_ticks(pmu, n);
+    return n;
+}
+
 /* ---- the simulated P5 backend */
 
 struct p5_backend {

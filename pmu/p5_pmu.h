@@ -62,6 +62,13 @@ static inline void p5_pmu_event(struct p5_pmu *pmu, unsigned code, uint32_t coun
 /* Ends the cycle: the TSC and both counters advance. */
 void p5_pmu_tick(struct p5_pmu *pmu);
 
+/* Fast-forward (the bench's `tick N`): with no occurrences in the current
+ * cycle, runs the `n` cycles without any that come next at once
+ * (p5_pmu_ticks) and returns n; 0 when occurrences are pending.  With
+ * `frozen` (a waveform records every change), only when such a cycle
+ * changes neither counter nor last_increment. */
+uint64_t p5_pmu_fast_forward(struct p5_pmu *pmu, uint64_t n, bool frozen);
+
 /* Decodes pmu->cesr into pmu->select (p5_pmu_ticks() does when the CESR
  * changed). */
 void p5_pmu_select(struct p5_pmu *pmu);

@@ -57,6 +57,20 @@ expect 2 "$tmp/bad.json: byte offset 41: expected a count (a non-negative intege
 printf '# run_p5mon results file\n0x3 -1 1.0\n' >"$tmp/bad.p5mon"
 expect 2 "$tmp/bad.p5mon: line 2: expected EVENT REPETITION VALUE [CONF.INT PERCENTAGE] (run_p5mon output)" -- \
     compare tests/compare/small_sim.json "$tmp/bad.p5mon"
+# Counts are integers, exact to 2^64 - 1 (a double made 9007199254740993
+# ...992), and every reader rejects a larger one the same way.
+printf '9007199254740993,,cycles\n18446744073709551615,,branches\n' >"$tmp/exact1.csv"
+printf '9007199254740995,,cycles\n0,,branches\n' >"$tmp/exact2.csv"
+pmubench compare -x, "$tmp/exact1.csv" "$tmp/exact2.csv" >"$tmp/exact.out"
+if [ "$(sed -n 2,3p "$tmp/exact.out")" = "cycles,9007199254740993,9007199254740995,,2,0.00,yes,
+branches,18446744073709551615,0,,-18446744073709551615,-,yes," ]; then pass; else
+    fail "compare: exact counts: $(cat "$tmp/exact.out")"; fi
+printf '18446744073709551616,,cycles\n' >"$tmp/huge.csv"
+expect 2 "$tmp/huge.csv: line 1: count above 18446744073709551615" -- \
+    compare "$tmp/exact1.csv" "$tmp/huge.csv"
+printf '{"model": "p5", "counts": {"cycles": 18446744073709551616}}\n' >"$tmp/huge.json"
+expect 2 "$tmp/huge.json: byte offset 37: count above 18446744073709551615" -- \
+    compare "$tmp/huge.json" "$tmp/exact1.csv"
 printf '1,,instructions\n2,,instructions\n' >"$tmp/bad.csv"
 expect 2 "$tmp/bad.csv: line 2: event 'instructions' again (once per event)" -- \
     compare tests/compare/small_sim.json "$tmp/bad.csv"
@@ -66,19 +80,25 @@ expect 2 "$tmp/none.json: cannot open: No such file or directory" -- \
     compare "$tmp/none.json" tests/compare/small_perf.csv
 
 # Bad arguments.
-expect 2 "pmubench compare: needs SIMULATED and MEASURED
-$cmp_usage" -- compare tests/compare/small_sim.json
-expect 2 "pmubench compare: unknown option '--bogus'
-$cmp_usage" -- compare --bogus a b
-expect 2 "pmubench compare: one SIMULATED and one MEASURED count set (a third: 'c')" -- compare a b c
-expect 2 "pmubench compare: -x needs a separator" -- compare a b -x
-expect 2 "pmubench compare: --region needs a region number 0-99" -- compare --region 100 a b
-expect 2 "pmubench compare: no program after --" -- compare measure: b --
-expect 2 "pmubench compare: measure: and lackey: need a program after --" -- \
+expect_usage "pmubench compare: needs SIMULATED and MEASURED" -- compare tests/compare/small_sim.json
+expect_usage "pmubench compare: unknown option '--bogus'" -- compare --bogus a b
+expect_usage "pmubench compare: one SIMULATED and one MEASURED count set (a third: 'c')" -- compare a b c
+expect_usage "pmubench compare: -x needs a value" -- compare a b -x
+expect_usage "pmubench compare: bad -x '' (expected a separator: one or more characters)" -- compare a b -x ''
+# Regions are numbers as everywhere (0 to 4294967295, as stat and sample
+# take them): 100 is a region the file does not have, not a bad argument.
+expect 2 "tests/compare/fig4_9.p5mon: no region 100 (regions: 0, 1)" -- \
+    compare --region 100 tests/compare/fig4_9.p5mon tests/compare/fig4_9.p5mon
+expect_usage "pmubench compare: bad --region '010' (expected a number: decimal or 0x hex, 0 to 4294967295)" -- \
+    compare --region 010 a b
+expect_usage "pmubench compare: bad --region '4294967296' (expected a number: decimal or 0x hex, 0 to 4294967295)" -- \
+    compare --region 4294967296 a b
+expect_usage "pmubench compare: no program after --" -- compare measure: b --
+expect_usage "pmubench compare: measure: and lackey: need a program after --" -- \
     compare tests/compare/small_sim.json measure:
-expect 2 "pmubench compare: a program after -- is for measure: or lackey: ('true')" -- \
+expect_usage "pmubench compare: a program after -- is for measure: or lackey: ('true')" -- \
     compare tests/compare/small_sim.json tests/compare/small_perf.csv -- true
-expect 2 "pmubench compare: standard input can be one of the sets, not both" -- compare - -
+expect_usage "pmubench compare: standard input can be one of the sets, not both" -- compare - -
 expect 2 "pmubench compare: cannot run '$tmp/no-such-program': No such file or directory" -- \
     compare tests/compare/small_sim.json measure: -- "$tmp/no-such-program"
 

@@ -7,20 +7,21 @@ case $p5m_usage in
     "usage: pmubench p5mon [PARMS] [-F name=value | -Fname=value ...]"*) pass ;;
     *) fail "p5mon --help: '$p5m_usage'" ;;
 esac
-expect 2 "pmubench p5mon: unknown option '--bogus'
-$p5m_usage" -- p5mon --bogus
-expect 2 "pmubench p5mon: one PARMS file at a time (also 'b')
-$p5m_usage" -- p5mon a b
-expect 2 "pmubench p5mon: -F needs name=value
-$p5m_usage" -- p5mon -F
+expect_usage "pmubench p5mon: unknown option '--bogus'" -- p5mon --bogus
+expect_usage "pmubench p5mon: one PARMS file at a time (also 'b')" -- p5mon a b
+expect_usage "pmubench p5mon: -F needs name=value" -- p5mon -F
 expect 2 "$tmp/none.parms: cannot open: No such file or directory" -- p5mon "$tmp/none.parms"
 
 # PARMS errors name the file and the line; -F errors the -F (from 1).
 printf '(p5mon\ntrace = x.trace;\nrepetitions = five;\nend)\n' >"$tmp/p5m_bad.parms"
-expect 2 "$tmp/p5m_bad.parms:3: expected an integer from 1 to 1000 for repetitions, got 'five'" -- \
+expect 2 "$tmp/p5m_bad.parms:3: bad repetitions 'five' (expected a number: decimal or 0x hex, 1 to 1000)" -- \
     p5mon "$tmp/p5m_bad.parms"
 printf '(p5mon\ntrace = x.trace;\ndata_read = yes\nend)\n' >"$tmp/p5m_bad.parms"
 expect 2 "$tmp/p5m_bad.parms:3: expected ';' at the end of the line" -- p5mon "$tmp/p5m_bad.parms"
+# A NUL byte is not text: refused, not a line cut short at it (the
+# output_file after it would otherwise be dropped).
+printf '(p5mon\ntrace = x.trace;\ndata_read = yes;\0output_file = x.p5m;\nend)\n' >"$tmp/p5m_bad.parms"
+expect 2 "$tmp/p5m_bad.parms:3: unexpected NUL byte" -- p5mon "$tmp/p5m_bad.parms"
 printf '(p5mon\ntrace = x.trace;\nend)\n' >"$tmp/p5m.parms"
 expect 2 "-F:2: unknown parameter 'data_red' (expected a run_p5mon parameter, an event name, count_clocks or model_NAME)" -- \
     p5mon "$tmp/p5m.parms" -Fdata_read=yes -F data_red=yes
@@ -173,7 +174,7 @@ if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
 # Region 7: entered 1 exited 1
 7 0x0 -1	0.0 0.0 NaN 0.0
 7 0x1 -1	1.0 0.0 0.000 1.0" ]; then pass; else fail "p5mon regions ($p5m_bits-bit): $(cat "$tmp/cli.out" "$tmp/p5m_regions.out")"; fi
-        expect 1 "$tmp/p5m_regions.trace: region 7: expected a region number below max_regions (5)" -- \
+        expect 2 "$tmp/p5m_regions.trace: region 7: expected a region number below max_regions (5)" -- \
             p5mon -Ftrace="$tmp/p5m_regions.trace" -Fuse_assembly_regions=yes -Fmax_regions=5 -Fbranches=yes
     done
 fi

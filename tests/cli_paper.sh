@@ -15,7 +15,7 @@ paper_count() {
 }
 
 # pmubench sample (make paper's PEBS and IEBS): a trace it cannot read.
-expect 2 "pmubench sample: $tmp/none.trace: cannot open" -- \
+expect 2 "pmubench sample: $tmp/none.trace: cannot open: No such file or directory" -- \
     sample --pebs 1stL_cache_load_miss_retired --period 3 --trace "$tmp/none.trace"
 
 # Built with cc (gcc), whatever compiler built pmubench (make asan uses

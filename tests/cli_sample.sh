@@ -6,11 +6,10 @@
 # symbols, the same in both.  Make paper's programs are checked by
 # tests/cli_paper.sh and traces/paper/paper.sh.
 
-usage=$(pmubench sample --help)
-expect 2 "pmubench sample: --symbols and --no-symbols: one or the other
-$usage" -- sample -e global_power_events:RUNNING --period 9 --symbols x --no-symbols --trace t
-expect 2 "pmubench sample: --symbols needs a value
-$usage" -- sample -e global_power_events:RUNNING --period 9 --trace t --symbols
+expect_usage "pmubench sample: --symbols and --no-symbols: one or the other" -- \
+    sample -e global_power_events:RUNNING --period 9 --symbols x --no-symbols --trace t
+expect_usage "pmubench sample: --symbols needs a value" -- \
+    sample -e global_power_events:RUNNING --period 9 --trace t --symbols
 
 # same FILE WANT WHAT: FILE holds exactly WANT, or WHAT fails.
 same() {
@@ -140,7 +139,7 @@ samples 3 instructions 3139 cycles 15750" "sample --pebs 2ndL_cache_load_miss_re
     expect 2 "pmubench sample: $s/none: cannot open: No such file or directory" -- \
         sample $pebs --symbols "$s/none" --trace "$s/prog.trace" -o "$s/out"
     if [ -e "$s/out" ]; then fail "sample -o: output left by a failed run"; else pass; fi
-    expect 2 "pmubench sample: $s: not a regular file" -- \
+    expect 2 "pmubench sample: $s: is a directory" -- \
         sample $pebs --symbols "$s" --trace "$s/prog.trace"
     expect 2 "pmubench sample: $s/prog.trace: byte offset 0: expected the ELF magic 7f 45 4c 46 (not an ELF file)" -- \
         sample $pebs --symbols "$s/prog.trace" --trace "$s/prog.trace"

@@ -13,6 +13,7 @@
 #   cmocka     C programs link with -lcmocka                libcmocka-dev
 #   libpfm4    C programs link with -lpfm                   libpfm4-dev
 #   m32        $CC -m32 -static links a 32-bit C program    gcc-multilib
+#              (make M32=no builds without 32-bit programs)
 #   objdump    objdump runs                                 binutils
 #   valgrind   valgrind runs and its tool libraries link    valgrind
 #   clang      clang compiles C                             clang
@@ -25,15 +26,19 @@ VG_LIBDIR=${VG_LIBDIR:-/usr/lib/x86_64-linux-gnu/valgrind}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Compiles stdin as C with the compiler $1 and links it, with the options
-# and libraries after it; quiet either way.
+# Compiles stdin as C with the compiler command $1 (split at spaces, as
+# make splits CC="ccache gcc") and links it, with the options and
+# libraries after it; quiet either way.
 links() {
     cat >"$work/t.c"
     compiler=$1
     shift
-    "$compiler" -o "$work/t" "$work/t.c" "$@" >/dev/null 2>&1
+    # shellcheck disable=SC2086
+    $compiler -o "$work/t" "$work/t.c" "$@" >/dev/null 2>&1
 }
 
+# $CC is split at spaces on purpose (see links).
+# shellcheck disable=SC2086
 try() {
     case $1 in
         capstone) printf '#include <capstone/capstone.h>\nint main(void){csh h;return cs_open(CS_ARCH_X86,CS_MODE_32,&h)!=CS_ERR_OK;}\n' \
@@ -43,11 +48,11 @@ try() {
         libpfm4) printf '#include <perfmon/pfmlib.h>\nint main(void){return pfm_initialize()!=PFM_SUCCESS;}\n' \
                      | links "$CC" -lpfm ;;
         m32) printf '#include <stdio.h>\nint main(void){return getc(stdin)==-2;}\n' \
-                 | links "$CC" -m32 -static && "$work/t" </dev/null ;;
+                 | links "$CC" -m32 -static ;;
         objdump) objdump --version >/dev/null 2>&1 ;;
         valgrind) valgrind --version >/dev/null 2>&1 &&
                   printf '#include <valgrind/pub_tool_basics.h>\n' >"$work/v.c" &&
-                  "$CC" -DVGA_amd64=1 -DVGP_amd64_linux=1 -DVGO_linux=1 -fsyntax-only "$work/v.c" \
+                  $CC -DVGA_amd64=1 -DVGP_amd64_linux=1 -DVGO_linux=1 -fsyntax-only "$work/v.c" \
                       >/dev/null 2>&1 &&
                   [ -r "$VG_LIBDIR/libcoregrind-amd64-linux.a" ] ;;
         clang) printf 'int main(void){return 0;}\n' | links clang ;;
@@ -93,8 +98,10 @@ absent=$(missing "$@")
 [ -z "$absent" ] && exit 0
 # shellcheck disable=SC2086 # word splitting of the lists is wanted
 wanted=$(packages $absent)
-if [ "$(id -u)" != 0 ]; then
-    echo "missing:$absent; install them with: sudo apt-get install -y $wanted" >&2
+hint=
+case " $absent " in *" m32 "*) hint=" (or build without 32-bit programs: make M32=no ...)" ;; esac
+if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+    echo "missing:$absent; install them with: sudo apt-get update && sudo apt-get install -y $wanted$hint" >&2
     exit 1
 fi
 echo "installing $wanted (for:$absent)" >&2
@@ -104,6 +111,6 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $w
 # shellcheck disable=SC2086
 still=$(missing $absent)
 if [ -n "$still" ]; then
-    echo "need.sh: installed $wanted, but still missing:$still" >&2
+    echo "need.sh: installed $wanted, but still missing:$still$hint" >&2
     exit 1
 fi

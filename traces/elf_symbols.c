@@ -4,7 +4,6 @@
  * STT_GNU_IFUNC is the GNU extension in the OS-specific type range
  * (docs/sample.md lists the sources).  The file is read whole into memory
  * and every field is read through a bounds check made before it. */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "elf_symbols.h"
+#include "input_file.h"
 
 enum {
     EI_CLASS = 4, EI_DATA = 5, EI_VERSION = 6, EI_NIDENT = 16,
@@ -432,11 +432,9 @@ struct elf_symbols *elf_symbols_parse(const uint8_t *data, size_t size, const ch
 
 struct elf_symbols *elf_symbols_load(const char *path, char *error, size_t error_size)
 {
-    FILE *in = fopen(path, "rb");
-    if (!in) {
-        snprintf(error, error_size, "%s: cannot open: %s", path, strerror(errno));
+    FILE *in = input_open(path, error, error_size);
+    if (!in)
         return NULL;
-    }
     struct stat st;
     if (fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode)) {
         snprintf(error, error_size, "%s: not a regular file", path);

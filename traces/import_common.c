@@ -67,9 +67,9 @@ bool import_access(struct import *import, enum trace_access_kind kind, uint64_t 
 {
     if (!import->have_insn)
         return import_fail(import, "a data access before any instruction");
-    if (size < 1 || size > UINT32_MAX)
-        return import_fail(import, "data access size %llu (expected 1-%lu)",
-                           (unsigned long long)size, (unsigned long)UINT32_MAX);
+    if (!trace_access_size_valid(size))
+        return import_fail(import, "data access size %llu (expected 1-%d)",
+                           (unsigned long long)size, TRACE_MAX_ACCESS_SIZE);
     struct trace_insn *insn = &import->insn;
     if (insn->n_accesses == TRACE_MAX_ACCESSES)
         return import_fail(import, "more than %d data accesses for the instruction of line %lu",

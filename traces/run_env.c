@@ -41,8 +41,11 @@ bool run_find_program(const char *name, char *path, size_t size, char *error,
         snprintf(path, size, "%s", name);
         if (is_executable_file(path))
             return true;
+        struct stat st;
         snprintf(error, error_size, "%s",
-                 access(path, F_OK) ? strerror(errno) : "not an executable file");
+                 stat(path, &st) != 0 ? strerror(errno)
+                 : S_ISDIR(st.st_mode) ? "is a directory"
+                                       : "not an executable file");
         return false;
     }
     const char *dirs = getenv("PATH");

@@ -22,6 +22,7 @@ enum {
     TRACE_VERSION = 1,
     TRACE_MAX_INSN_LENGTH = 15,  /* x86 */
     TRACE_MAX_ACCESSES = 64,     /* data accesses of one instruction */
+    TRACE_MAX_ACCESS_SIZE = 16384, /* bytes of one data access (trace_access_size_valid) */
     TRACE_MAX_TEXT = 4096,       /* header strings */
     TRACE_MAX_MARKERS = 15,      /* region markers between a taken branch and its target */
 };
@@ -58,9 +59,20 @@ enum trace_access_kind { TRACE_LOAD = 1, TRACE_STORE = 2, TRACE_MODIFY = 3 };
 
 struct trace_access {
     enum trace_access_kind kind;
-    uint32_t size;
+    uint32_t size;                  /* 1-TRACE_MAX_ACCESS_SIZE */
     uint64_t address;
 };
+
+/* Whether a data access of `size` bytes is plausible: 1 to
+ * TRACE_MAX_ACCESS_SIZE, the largest area one x86 instruction touches (an
+ * XSAVE area with every state component; docs/traces.md, "Access
+ * sizes").  The one rule for every way a trace is made: the importers
+ * reject a larger access, the reader a larger one in a file, the writer
+ * refuses one. */
+static inline bool trace_access_size_valid(uint64_t size)
+{
+    return size >= 1 && size <= TRACE_MAX_ACCESS_SIZE;
+}
 
 enum trace_branch { TRACE_NOT_BRANCH, TRACE_BRANCH_NOT_TAKEN, TRACE_BRANCH_TAKEN };
 
@@ -127,7 +139,8 @@ enum trace_status { TRACE_OK, TRACE_ERROR };
 struct trace_reader;
 
 /* Reads and checks the header; NULL with "PATH: byte offset N: ..." in
- * `error` for a file that is not a trace of a known version. */
+ * `error` for a file that is not a trace of a known version, or "PATH: out
+ * of memory" and errno ENOMEM. */
 struct trace_reader *trace_reader_open(FILE *in, const char *path, char *error,
                                        size_t error_size);
 const struct trace_header *trace_reader_header(const struct trace_reader *reader);
@@ -140,6 +153,12 @@ enum trace_status trace_read(struct trace_reader *reader, struct trace_record *r
  * reads the next), not after. */
 enum trace_status trace_next(struct trace_reader *reader, const struct trace_record **record);
 const char *trace_reader_error(const struct trace_reader *reader);
+/* The number of the record trace_next() or trace_read() returned last,
+ * from 1: the line of `pmubench trace dump` that shows it. */
+uint64_t trace_reader_record_number(const struct trace_reader *reader);
+/* Whether the error is a run-time failure (out of memory), not the
+ * trace's. */
+bool trace_reader_out_of_memory(const struct trace_reader *reader);
 void trace_reader_close(struct trace_reader *reader);
 
 #endif

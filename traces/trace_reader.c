@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <limits.h>
@@ -33,6 +34,7 @@ struct trace_reader {
     uint8_t thread, cpl;
     uint64_t instructions;
     bool ended, failed;
+    bool out_of_memory;       /* the failure: the code cache could not grow */
     uint64_t regs[TRACE_MAX_REGS]; /* as of the last register record (initially 0) */
     struct trace_record ring[RING_SIZE];
     uint64_t records_read, records_returned; /* ring[n % RING_SIZE] */
@@ -215,8 +217,8 @@ struct trace_reader *trace_reader_open(FILE *in, const char *path, char *error,
         r->code = code_cache_create();
     if (!r || !r->code) {
         snprintf(error, error_size, "%s: out of memory", path);
-        if (r)
-            free(r);
+        free(r);
+        errno = ENOMEM;
         return NULL;
     }
     r->in = in;
@@ -238,6 +240,16 @@ const struct trace_header *trace_reader_header(const struct trace_reader *r)
 const char *trace_reader_error(const struct trace_reader *r)
 {
     return r->error;
+}
+
+uint64_t trace_reader_record_number(const struct trace_reader *r)
+{
+    return r->records_returned;
+}
+
+bool trace_reader_out_of_memory(const struct trace_reader *r)
+{
+    return r->out_of_memory;
 }
 
 void trace_reader_close(struct trace_reader *r)
@@ -271,8 +283,9 @@ static bool read_accesses(struct trace_reader *r, struct trace_insn *insn)
         size = byte >> 2;
         if (size == ACCESS_SIZE_ESCAPE && !get_varint(r, &size, "an access size"))
             return false;
-        if (size == 0 || size > UINT32_MAX)
-            return fail(r, "data access of %llu bytes", (unsigned long long)size);
+        if (!trace_access_size_valid(size))
+            return fail(r, "data access of %llu bytes (expected 1-%d)", (unsigned long long)size,
+                        TRACE_MAX_ACCESS_SIZE);
         a->size = (uint32_t)size;
         if (!get_varint(r, &delta, "a data address"))
             return false;
@@ -289,9 +302,11 @@ static bool read_stored_bytes(struct trace_reader *r, struct trace_insn *insn)
     if (get_block(r, insn->bytes, insn->length) != insn->length)
         return fail(r, "truncated: expected %u code bytes", insn->length);
     insn->has_bytes = true;
-    if (!code_cache_put(r->code, insn->address, insn->length, insn->bytes))
-        return fail(r, "out of memory");
-    return true;
+    if (code_cache_put(r->code, insn->address, insn->length, insn->bytes))
+        return true;
+    fail(r, "out of memory");
+    r->out_of_memory = true;
+    return false;
 }
 
 /* The code bytes, stored or cached; 0 past the length. */

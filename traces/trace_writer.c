@@ -154,10 +154,11 @@ static bool accesses_valid(const struct trace_insn *insn)
 {
     if (insn->n_accesses < 0 || insn->n_accesses > TRACE_MAX_ACCESSES)
         return false;
-    for (int i = 0; i < insn->n_accesses; i++)
-        if (insn->accesses[i].size == 0 || insn->accesses[i].kind < TRACE_LOAD ||
-            insn->accesses[i].kind > TRACE_MODIFY)
+    for (int i = 0; i < insn->n_accesses; i++) {
+        const struct trace_access *a = &insn->accesses[i];
+        if (!trace_access_size_valid(a->size) || a->kind < TRACE_LOAD || a->kind > TRACE_MODIFY)
             return false;
+    }
     return true;
 }
 

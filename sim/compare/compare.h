@@ -18,6 +18,8 @@ struct compare_row {
 struct compare_table {
     struct compare_row *rows; /* the simulated set's order, then counts only measured */
     size_t n_rows;
+    size_t examined;          /* pairs of counts compare_pair examined: its work, for
+                                 tests (linear in the sets' sizes, not their product) */
 };
 
 /* Pairs each simulated count with the measured counts of the same event:
@@ -33,12 +35,20 @@ bool compare_like_for_like(const struct compare_row *row);
 
 struct compare_difference {
     bool defined;           /* both counted */
-    double difference;      /* measured - simulated */
+    bool negative;          /* measured - simulated is below 0 ... */
+    uint64_t whole;         /* ... and its magnitude, exact: the whole part ... */
+    uint32_t fraction;      /* ... and the fraction, in billionths */
     int decimals;           /* the more precise of the two */
     bool percent_defined;   /* measured is not 0, or both are */
     double percent;         /* 100 * difference / measured */
 };
 
 struct compare_difference compare_difference(const struct compare_row *row);
+
+/* A count's number as its source gave it, exact: "441127", "448702.5". */
+void compare_format_count(const struct count *count, char *out, size_t size);
+
+/* The difference, exact: "-7575.5". */
+void compare_format_difference(const struct compare_difference *d, char *out, size_t size);
 
 #endif

@@ -80,6 +80,57 @@ bool parse_decimal(const char *text, double *value, int *decimals)
     return true;
 }
 
+enum { BILLION = 1000000000 };
+
+/* The first 9 digits of a fraction's `n` digits at `digits`, in
+ * billionths, rounded by the tenth; *carry when that makes a whole one. */
+static uint32_t billionths(const char *digits, size_t n, bool *carry)
+{
+    uint32_t value = 0;
+    for (size_t i = 0; i < 9; i++)
+        value = value * 10 + (uint32_t)(i < n ? digits[i] - '0' : 0);
+    if (n > 9 && digits[9] >= '5')
+        value++;
+    *carry = value == BILLION;
+    return *carry ? 0 : value;
+}
+
+enum count_parse parse_count(const char *text, struct count *count)
+{
+    size_t whole = strspn(text, "0123456789");
+    const char *point = text + whole;
+    size_t fraction = *point == '.' ? strspn(point + 1, "0123456789") : 0;
+    if (whole == 0 || (*point == '.' && fraction == 0) || point[fraction ? fraction + 1 : 0])
+        return COUNT_MALFORMED;
+    uint64_t value = 0;
+    for (size_t i = 0; i < whole; i++) {
+        unsigned digit = (unsigned)(text[i] - '0');
+        if (value > (UINT64_MAX - digit) / 10)
+            return COUNT_OUT_OF_RANGE;
+        value = value * 10 + digit;
+    }
+    bool carry;
+    count->fraction = billionths(point + 1, fraction, &carry);
+    if (carry && value == UINT64_MAX)
+        return COUNT_OUT_OF_RANGE;
+    count->value = value + carry;
+    count->decimals = fraction > 9 ? 9 : (int)fraction;
+    return COUNT_PARSED;
+}
+
+bool count_add(struct count *sum, const struct count *part)
+{
+    uint32_t fraction = sum->fraction + part->fraction; /* below 2 x BILLION */
+    uint64_t carry = fraction >= BILLION;
+    if (sum->value > UINT64_MAX - part->value || sum->value + part->value > UINT64_MAX - carry)
+        return false;
+    sum->value += part->value + carry;
+    sum->fraction = carry ? fraction - BILLION : fraction;
+    if (part->decimals > sum->decimals)
+        sum->decimals = part->decimals;
+    return true;
+}
+
 bool add_count(struct line_reader *r, struct count_set *set, const struct count *count)
 {
     return count_set_add(set, count) != NULL || line_fail(r, "out of memory");

@@ -36,6 +36,18 @@ __attribute__((format(printf, 2, 3))) bool line_fail(struct line_reader *r, cons
  * its value and how many digits follow the point. */
 bool parse_decimal(const char *text, double *value, int *decimals);
 
+enum count_parse { COUNT_PARSED, COUNT_MALFORMED, COUNT_OUT_OF_RANGE };
+
+/* `text` as a whole is a non-negative decimal number, "123" or "12.5":
+ * count->value, ->fraction and ->decimals get it exactly (a fraction of
+ * more than 9 digits rounded to 9).  COUNT_OUT_OF_RANGE above 2^64 - 1
+ * (COUNT_TOO_BIG). */
+enum count_parse parse_count(const char *text, struct count *count);
+
+/* Adds `part`'s number to `sum`'s, exactly; false when the sum is above
+ * 2^64 - 1. */
+bool count_add(struct count *sum, const struct count *part);
+
 /* Adds a count; false with "out of memory" in the reader's error. */
 bool add_count(struct line_reader *r, struct count_set *set, const struct count *count);
 

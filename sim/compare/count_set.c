@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
+
+#include "traces/input_file.h"
 
 enum { MAX_INPUT = 64 << 20 }; /* bytes: count files are small */
 
@@ -34,7 +35,16 @@ void count_set_free(struct count_set *set)
     free(set->source);
     free(set->model);
     free(set->trace);
+    name_index_free(&set->index);
     *set = (struct count_set){0};
+}
+
+/* Indexes the count at `position` unless one of its name came first. */
+static bool index_count(struct count_set *set, size_t position)
+{
+    const struct count *count = &set->counts[position];
+    return name_index_get(&set->index, count->name, count->region) != NAME_INDEX_NONE ||
+           name_index_put(&set->index, count->name, count->region, position);
 }
 
 struct count *count_set_add(struct count_set *set, const struct count *count)
@@ -51,7 +61,7 @@ struct count *count_set_add(struct count_set *set, const struct count *count)
     *added = *count;
     added->name = copy_string(count->name);
     added->reason = copy_string(count->reason);
-    if (!added->name || (count->reason && !added->reason)) {
+    if (!added->name || (count->reason && !added->reason) || !index_count(set, set->n_counts)) {
         count_free(added);
         return NULL;
     }
@@ -61,10 +71,8 @@ struct count *count_set_add(struct count_set *set, const struct count *count)
 
 const struct count *count_set_find(const struct count_set *set, const char *name, int region)
 {
-    for (size_t i = 0; i < set->n_counts; i++)
-        if (set->counts[i].region == region && strcasecmp(set->counts[i].name, name) == 0)
-            return &set->counts[i];
-    return NULL;
+    size_t position = name_index_get(&set->index, name, region);
+    return position == NAME_INDEX_NONE ? NULL : &set->counts[position];
 }
 
 /* The regions the set's counts are in, in order of first appearance: how
@@ -96,7 +104,7 @@ static void format_regions(const int *regions, size_t n, char *text, size_t size
     }
 }
 
-bool count_set_keep_region(struct count_set *set, int region, const char *path, char *error,
+bool count_set_keep_region(struct count_set *set, long region, const char *path, char *error,
                            size_t error_size)
 {
     int regions[8];
@@ -122,8 +130,14 @@ bool count_set_keep_region(struct count_set *set, int region, const char *path, 
         }
     }
     set->n_counts = kept;
+    name_index_free(&set->index); /* the kept counts are in no region now */
+    for (size_t i = 0; i < kept; i++)
+        if (!index_count(set, i)) {
+            snprintf(error, error_size, "%s: out of memory", path);
+            return false;
+        }
     if (kept == 0)
-        snprintf(error, error_size, "%s: no region %d (regions: %s%s)", path, region, listed,
+        snprintf(error, error_size, "%s: no region %ld (regions: %s%s)", path, region, listed,
                  n > 8 ? ", ..." : "");
     return kept > 0;
 }
@@ -194,11 +208,9 @@ bool count_set_read_file(const char *path, const enum count_format *format,
 {
     bool is_stdin = strcmp(path, "-") == 0;
     const char *name = is_stdin ? "<stdin>" : path;
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f) {
-        snprintf(error, error_size, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = is_stdin ? stdin : input_open(path, error, error_size);
+    if (!f)
         return false;
-    }
     size_t size = 0;
     char *text = read_all(f, name, &size, error, error_size);
     if (!is_stdin)

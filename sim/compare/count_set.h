@@ -9,12 +9,20 @@
  *
  * The readers take the whole input in memory and fail on the first bad
  * line with one line in `error`: "PATH: line N: expected ..." (CSV,
- * run_p5mon) or "PATH: byte offset N: expected ..." (JSON, N from 0). */
+ * run_p5mon) or "PATH: byte offset N: expected ..." (JSON, N from 0).
+ * Counts are kept exact, as integers (a mean with its fraction), and found
+ * by name through a hash index: reading and pairing take linear time. */
 #ifndef SIM_COMPARE_COUNT_SET_H
 #define SIM_COMPARE_COUNT_SET_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "name_index.h"
+
+/* Every reader rejects a count above 2^64 - 1 with this message. */
+#define COUNT_TOO_BIG "count above 18446744073709551615"
 
 enum count_status {
     COUNT_COUNTED,
@@ -25,8 +33,11 @@ enum count_status {
 struct count {
     char *name;             /* as the source names it: "data_read", "instructions:u" */
     enum count_status status;
-    double value;           /* COUNT_COUNTED: the count, or the mean of repetitions */
-    int decimals;           /* digits after the point the source gave (0: an integer) */
+    uint64_t value;         /* COUNT_COUNTED: the count, or the mean of repetitions,
+                               exact: its whole part ... */
+    uint32_t fraction;      /* ... and its fraction, in billionths (0 for an integer) */
+    int decimals;           /* digits after the point the source gave (0: an integer;
+                               at most 9, more are rounded) */
     bool has_interval;      /* value is a mean with a confidence interval (run_p5mon) */
     double interval;        /* its half width: value +/- interval */
     int interval_decimals;
@@ -38,8 +49,10 @@ struct count_set {
     char *source;           /* one line saying where the counts come from */
     bool p5_names;          /* names are pmu/p5_events.c's, not generic (perf's) */
     char *model, *trace;    /* a pmubench stat result's model and trace, or NULL */
+    char *trace1;           /* ... and its second trace (logical processor 1), or NULL */
     struct count *counts;   /* in the source's order */
     size_t n_counts, capacity;
+    struct name_index index; /* (name, region) -> the first count of that name */
 };
 
 enum count_format { COUNT_FORMAT_JSON, COUNT_FORMAT_PERF_CSV, COUNT_FORMAT_P5MON };
@@ -58,7 +71,7 @@ const struct count *count_set_find(const struct count_set *set, const char *name
  * region; a set without regions is left whole.  region -1 chooses the only
  * region when the set has exactly one.  False with "PATH: ..." in `error`
  * when there is no such region or several to choose from. */
-bool count_set_keep_region(struct count_set *set, int region, const char *path, char *error,
+bool count_set_keep_region(struct count_set *set, long region, const char *path, char *error,
                            size_t error_size);
 
 /* The format of a file's text: JSON when its first non-blank byte is '{',

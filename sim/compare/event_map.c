@@ -76,15 +76,27 @@ void event_canonical_name(const char *name, char *out, size_t size)
 
 bool event_same_name(const char *name_a, const char *name_b)
 {
-    char a[128], b[128];
+    char a[EVENT_CANONICAL_SIZE], b[EVENT_CANONICAL_SIZE];
     event_canonical_name(name_a, a, sizeof a);
     event_canonical_name(name_b, b, sizeof b);
     return strcmp(a, b) == 0;
 }
 
+const char *event_mapping_partner(const char *canonical, size_t *row)
+{
+    while (*row < n_event_mappings) {
+        const struct event_mapping *m = &event_mappings[(*row)++];
+        if (strcmp(canonical, m->event) == 0)
+            return m->counterpart;
+        if (strcmp(canonical, m->counterpart) == 0)
+            return m->event;
+    }
+    return NULL;
+}
+
 const struct event_mapping *event_mapping_find(const char *name_a, const char *name_b)
 {
-    char a[128], b[128];
+    char a[EVENT_CANONICAL_SIZE], b[EVENT_CANONICAL_SIZE];
     event_canonical_name(name_a, a, sizeof a);
     event_canonical_name(name_b, b, sizeof b);
     for (size_t i = 0; i < n_event_mappings; i++) {

@@ -18,6 +18,9 @@ struct event_mapping {
 extern const struct event_mapping event_mappings[];
 extern const size_t n_event_mappings;
 
+/* Names compare by their first EVENT_CANONICAL_SIZE - 1 canonical bytes. */
+enum { EVENT_CANONICAL_SIZE = 128 };
+
 /* `name` in lower case without a perf modifier suffix (":u", ":uk"...)
  * and with perf's aliases resolved: "Branch-Instructions:u" gives
  * "branches". */
@@ -25,6 +28,11 @@ void event_canonical_name(const char *name, char *out, size_t size);
 
 /* The row mapping one of the names to the other (either order), or NULL. */
 const struct event_mapping *event_mapping_find(const char *name_a, const char *name_b);
+
+/* The next canonical name a mapping row pairs with `canonical` (a
+ * canonical name), looking from row *row on (start with 0); NULL after the
+ * last. */
+const char *event_mapping_partner(const char *canonical, size_t *row);
 
 /* The two names mean the same event: equal once canonical. */
 bool event_same_name(const char *name_a, const char *name_b);

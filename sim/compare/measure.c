@@ -185,7 +185,7 @@ static void read_counter(int fd, struct count *count, char *reason, size_t size)
         snprintf(reason, size, "not counted: the counter ran %.0f%% of the run (multiplexed)",
                  values[1] ? 100.0 * (double)values[2] / (double)values[1] : 0.0);
     } else {
-        count->value = (double)values[0];
+        count->value = values[0];
     }
     count->reason = count->status == COUNT_COUNTED ? NULL : reason;
 }
@@ -285,9 +285,9 @@ bool lackey_count_set(const struct lackey_counts *counts, const char *program,
 {
     count_set_init(set, NULL);
     const struct count list[] = {
-        {.name = "instructions", .value = (double)counts->instructions, .region = -1},
-        {.name = "loads", .value = (double)(counts->loads + counts->modifies), .region = -1},
-        {.name = "stores", .value = (double)(counts->stores + counts->modifies), .region = -1},
+        {.name = "instructions", .value = counts->instructions, .region = -1},
+        {.name = "loads", .value = counts->loads + counts->modifies, .region = -1},
+        {.name = "stores", .value = counts->stores + counts->modifies, .region = -1},
     };
     bool ok = (set->source = describe_run("valgrind lackey", program)) != NULL;
     for (size_t i = 0; ok && i < sizeof list / sizeof list[0]; i++)

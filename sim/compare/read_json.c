@@ -156,7 +156,7 @@ static bool read_integer(struct json_in *in, uint64_t *value)
             return json_fail(in, "expected a count without leading zeros");
         if (*value > (UINT64_MAX - digit) / 10) {
             in->pos = start;
-            return json_fail(in, "count above 18446744073709551615");
+            return json_fail(in, COUNT_TOO_BIG);
         }
         *value = *value * 10 + digit;
         in->pos++;
@@ -229,8 +229,8 @@ static bool skip_value(struct json_in *in, int depth)
 
 struct result {
     struct count_set *set;
-    char model[MAX_STRING], trace[MAX_STRING];
-    bool have_model, have_trace, have_counts;
+    char model[MAX_STRING], trace[MAX_STRING], trace1[MAX_STRING];
+    bool have_model, have_trace, have_trace1, have_counts;
 };
 
 static bool read_count(struct json_in *in, const char *key, void *context)
@@ -243,7 +243,7 @@ static bool read_count(struct json_in *in, const char *key, void *context)
         in->pos = in->key_at;
         return json_fail(in, "duplicate count '%.64s'", key);
     }
-    struct count count = {.name = (char *)key, .value = (double)value, .region = -1};
+    struct count count = {.name = (char *)key, .value = value, .region = -1};
     return count_set_add(set, &count) || json_fail(in, "out of memory");
 }
 
@@ -258,13 +258,26 @@ static bool first_time(struct json_in *in, bool *seen, const char *key)
     return true;
 }
 
+/* The trace's name, or null: counted on hardware, no trace (left ""). */
+static bool read_trace(struct json_in *in, char *trace)
+{
+    if (peek(in) != 'n')
+        return read_string(in, trace);
+    if (in->size - in->pos < 4 || memcmp(in->text + in->pos, "null", 4) != 0)
+        return json_fail(in, "expected a string or null");
+    in->pos += 4;
+    return true;
+}
+
 static bool read_result_member(struct json_in *in, const char *key, void *context)
 {
     struct result *result = context;
     if (strcmp(key, "model") == 0)
         return first_time(in, &result->have_model, key) && read_string(in, result->model);
     if (strcmp(key, "trace") == 0)
-        return first_time(in, &result->have_trace, key) && read_string(in, result->trace);
+        return first_time(in, &result->have_trace, key) && read_trace(in, result->trace);
+    if (strcmp(key, "trace_thread1") == 0)
+        return first_time(in, &result->have_trace1, key) && read_string(in, result->trace1);
     if (strcmp(key, "counts") == 0)
         return first_time(in, &result->have_counts, key) &&
                read_object(in, read_count, result->set);
@@ -275,7 +288,7 @@ static char *describe(const struct result *result)
 {
     char source[2 * MAX_STRING + 16];
     snprintf(source, sizeof source, "pmubench %s%s%s", result->model,
-             result->have_trace ? ", trace " : "", result->have_trace ? result->trace : "");
+             result->trace[0] ? ", trace " : "", result->trace);
     return strdup(source);
 }
 
@@ -299,7 +312,7 @@ bool count_set_read_json(const char *text, size_t size, const char *path, struct
         /* "host" is the P5 model with this machine's caches. */
         set->p5_names = strcmp(result->model, "p5") == 0 || strcmp(result->model, "host") == 0;
         ok = ((set->source = describe(result)) && (set->model = strdup(result->model)) &&
-              (!result->have_trace || (set->trace = strdup(result->trace)))) ||
+              (!result->trace[0] || (set->trace = strdup(result->trace)))) ||
              json_fail(&in, "out of memory");
     }
     free(result);

@@ -8,11 +8,13 @@
  * mean per entry of the region).  `pmubench p5mon` writes "clocks" for
  * count_clocks, which has no event code.  The summaries are the counts; the
  * repetitions are checked and skipped (docs/compare.md). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "count_parse.h"
+#include "pmu/number.h"
 #include "pmu/p5_events.h"
 #include "traces/import_common.h"
 
@@ -68,13 +70,19 @@ static bool parse_event_code(struct p5mon *p, const char *text, const char **nam
     return event || line_fail(&p->r, "event code %.40s is not a P5 event", text);
 }
 
+/* -1 (the summary) or a repetition's number (pmu/number.h). */
 static bool parse_repetition(struct p5mon *p, const char *text, long *repetition)
 {
-    char *end;
-    *repetition = strtol(text, &end, 10);
-    if (end == text || *end || *repetition < -1 || strchr(text, '+'))
-        return line_fail(&p->r, "expected a repetition number (-1 for the summary), found '%.40s'",
-                         text);
+    uint64_t value;
+    char ignored[1];
+    if (strcmp(text, "-1") == 0) {
+        *repetition = -1;
+        return true;
+    }
+    if (!number_read("repetition", text, 0, INT_MAX, &value, ignored, sizeof ignored))
+        return line_fail(&p->r, "bad repetition '%.40s' (expected -1, the summary, or a number: "
+                         "decimal or 0x hex, 0 to %d)", text, INT_MAX);
+    *repetition = (long)value;
     return true;
 }
 
@@ -89,7 +97,10 @@ static bool is_number_or_nan(const char *text)
 /* MEAN CONF.INT PERCENTAGE [PER_ENTRY] */
 static bool parse_summary(struct p5mon *p, char **words, struct count *count)
 {
-    if (!parse_decimal(words[0], &count->value, &count->decimals))
+    enum count_parse mean = parse_count(words[0], count);
+    if (mean == COUNT_OUT_OF_RANGE)
+        return line_fail(&p->r, COUNT_TOO_BIG);
+    if (mean == COUNT_MALFORMED)
         return line_fail(&p->r, "expected the mean (a number), found '%.40s'", words[0]);
     if (!parse_decimal(words[1], &count->interval, &count->interval_decimals))
         return line_fail(&p->r, "expected the confidence interval (a number), found '%.40s'",
@@ -107,16 +118,21 @@ static bool parse_summary(struct p5mon *p, char **words, struct count *count)
 static bool parse_repetition_value(struct p5mon *p, const char *text)
 {
     uint64_t value;
-    return import_parse_number(text, 10, &value) ||
-           line_fail(&p->r, "expected the count of the repetition, found '%.40s'", text);
+    char message[256];
+    return number_read("count", text, 0, UINT64_MAX, &value, message, sizeof message) ||
+           line_fail(&p->r, "%.200s", message);
 }
 
+/* A region number (pmu/number.h); a word in hex there is the event code of
+ * a line without one. */
 static bool parse_region(struct p5mon *p, const char *text, int *region)
 {
     uint64_t value;
-    if (!import_parse_number(text, 10, &value) || value > MAX_REGION)
-        return line_fail(&p->r, "expected a region number 0-%d, found '%.40s'", MAX_REGION,
-                         text);
+    char message[256];
+    if (strncmp(text, "0x", 2) == 0)
+        return line_fail(&p->r, "%s", expected_region);
+    if (!number_read("region", text, 0, MAX_REGION, &value, message, sizeof message))
+        return line_fail(&p->r, "%.200s", message);
     *region = (int)value;
     return true;
 }
@@ -136,7 +152,7 @@ static bool parse_result(struct p5mon *p, char *line)
     if (p->regions && !parse_region(p, words[0], &count.region))
         return false;
     const char *name = NULL;
-    long repetition;
+    long repetition = 0;
     if (!parse_event_code(p, words[first], &name) ||
         !parse_repetition(p, words[first + 1], &repetition))
         return false;

@@ -45,28 +45,30 @@ static bool parse_value(struct line_reader *r, const char *text, struct count *c
     } else if (strcmp(text, "<not counted>") == 0) {
         count->status = COUNT_NOT_COUNTED;
         count->reason = "perf stat: <not counted>";
-    } else if (!parse_decimal(text, &count->value, &count->decimals)) {
-        return line_fail(r, "expected a count, <not supported> or <not counted> (found '%.40s')",
-                         text);
+    } else {
+        enum count_parse parsed = parse_count(text, count);
+        if (parsed == COUNT_OUT_OF_RANGE)
+            return line_fail(r, COUNT_TOO_BIG);
+        if (parsed == COUNT_MALFORMED)
+            return line_fail(
+                r, "expected a count, <not supported> or <not counted> (found '%.40s')", text);
     }
     return true;
 }
 
 /* A hybrid CPU's second line for an event: its count is added to the first
  * (a core type that did not run the program has <not counted>). */
-static void merge(struct count *into, const struct count *part)
+static bool merge(struct line_reader *r, struct count *into, const struct count *part)
 {
     if (part->status != COUNT_COUNTED)
-        return;
+        return true;
     if (into->status != COUNT_COUNTED) {
         into->status = COUNT_COUNTED;
-        into->value = 0;
+        into->value = into->fraction = 0;
         free(into->reason);
         into->reason = NULL;
     }
-    into->value += part->value;
-    if (part->decimals > into->decimals)
-        into->decimals = part->decimals;
+    return count_add(into, part) || line_fail(r, COUNT_TOO_BIG " (the core types' sum)");
 }
 
 static bool parse_line(struct line_reader *r, struct count_set *set)
@@ -81,10 +83,8 @@ static bool parse_line(struct line_reader *r, struct count_set *set)
     if (!parse_value(r, fields[0], &count))
         return false;
     struct count *earlier = (struct count *)count_set_find(set, count.name, -1);
-    if (earlier && wrapped) {
-        merge(earlier, &count);
-        return true;
-    }
+    if (earlier && wrapped)
+        return merge(r, earlier, &count);
     if (earlier)
         return line_fail(r, "event '%.64s' again (once per event)", count.name);
     return add_count(r, set, &count);

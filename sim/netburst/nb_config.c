@@ -1,11 +1,11 @@
 /* Presets and parameters of the NetBurst model; docs/netburst-model.md
  * cites the source of every value. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "pmu/number.h"
 #include "sim/netburst/nb_model.h"
 
 /* Northwood (the Pentium 4 monitoring study, sections 3-5; docs/netburst-model.md). */
@@ -72,6 +72,14 @@ bool nbm_config_preset(const char *name, struct nbm_config *config, char *error,
     return false;
 }
 
+const char *nbm_preset_of_model(int model)
+{
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
+        if (presets[i].model == model)
+            return presets[i].name;
+    return NULL;
+}
+
 /* ---- parameters by name */
 
 struct parameter {
@@ -99,23 +107,14 @@ static const struct parameter parameters[] = {
 };
 #undef P
 
-static bool parse_number(const char *value, unsigned long *out)
-{
-    if (!*value || *value == '-' || *value == '+')
-        return false;
-    char *end;
-    errno = 0;
-    *out = strtoul(value, &end, 0);
-    return errno == 0 && *end == '\0';
-}
-
 static bool set_model(struct nbm_config *config, const char *value, char *error,
                       size_t error_size)
 {
-    unsigned long n;
-    if (!parse_number(value, &n) || n > 6 || n == 5) {
-        snprintf(error, error_size, "parameter 'model': expected a CPUID model 0-4 or 6, got '%s'",
-                 value);
+    uint64_t n;
+    if (!number_read("model", value, 0, 6, &n, error, error_size))
+        return false;
+    if (n == 5) {
+        snprintf(error, error_size, "bad model '%s' (expected a CPUID model 0-4 or 6)", value);
         return false;
     }
     config->model = (int)n;
@@ -131,13 +130,9 @@ bool nbm_config_set(struct nbm_config *config, const char *name, const char *val
         const struct parameter *p = &parameters[i];
         if (strcmp(p->name, name) != 0)
             continue;
-        unsigned long n;
-        if (!parse_number(value, &n) || n < p->min || n > p->max) {
-            snprintf(error, error_size,
-                     "parameter '%s': expected a whole number from %u to %u, got '%s'", name,
-                     p->min, p->max, value);
+        uint64_t n;
+        if (!number_read(name, value, p->min, p->max, &n, error, error_size))
             return false;
-        }
         memcpy((char *)config + p->offset, &(uint32_t){(uint32_t)n}, sizeof(uint32_t));
         return true;
     }

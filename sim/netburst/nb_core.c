@@ -171,9 +171,10 @@ static uint64_t store_buffer(struct nb_machine *m, uint64_t a)
     if (in_flight < lp->limits.store_buffers)
         return a;
     uint64_t freed = sb->stores[(in_flight - lp->limits.store_buffers) & sb->mask].drain + 1;
-    for (; a < freed; a++)
-        nb_event(&m->events, a, NB_SBFULL, lp->level, 1);
-    return a;
+    if (freed <= a)
+        return a;
+    nb_event_span(&m->events, a, freed, NB_SBFULL, lp->level);
+    return freed;
 }
 
 /* The cycle uop `seq` can allocate: in order, alloc_width a cycle, once

@@ -1,4 +1,5 @@
-/* The event reporting table (data) and the per-cycle ring of occurrences. */
+/* The event reporting table (data), the per-cycle ring of occurrences and
+ * the heap of those beyond it. */
 #include "sim/netburst/nb_events.h"
 
 #include <stdlib.h>
@@ -8,8 +9,12 @@
 #include "pmu/netburst_fields.h"
 #include "pmu/netburst_metrics.h"
 
-enum { INITIAL_RING = 1024, MAX_SUBEVENTS = 2 };
+enum { INITIAL_RING = 1024, MAX_SUBEVENTS = 2, INITIAL_FAR = 64 };
 _Static_assert(NB_NUM_SLOTS <= 128, "the slot masks hold 128 slots");
+_Static_assert((int)INITIAL_RING <= (int)NB_RING_MAX, "the ring starts within its bound");
+
+/* A far entry's slot for a front end's state (struct nb_far). */
+enum { FRONTEND_STATE = NB_NUM_SLOTS };
 
 /* Each slot's event and sub-events (docs/netburst-model.md says when the
  * model reports each). */
@@ -151,8 +156,10 @@ void nb_events_free(struct nb_events *ev)
 {
     free(ev->ring);
     free(ev->counts);
+    free(ev->far);
     ev->ring = NULL;
     ev->counts = NULL;
+    ev->far = NULL;
     for (int t = 0; t < 2; t++) {
         free(ev->retired[t].entries);
         ev->retired[t].entries = NULL;
@@ -349,38 +356,108 @@ static bool grow(struct nb_events *ev)
     return true;
 }
 
-static struct nb_bucket *bucket(struct nb_events *ev, uint64_t cycle)
+/* Grows the ring, up to NB_RING_MAX cycles, to hold `cycle` (not yet
+ * ticked) if it can. */
+static void reach(struct nb_events *ev, uint64_t cycle)
 {
-    while (cycle - ev->now >= ev->size)
-        if (!grow(ev))
-            return NULL;
-    return &ev->ring[cycle & (ev->size - 1)];
+    while (cycle - ev->now >= ev->size && ev->size < NB_RING_MAX && !ev->failed)
+        ev->failed = !grow(ev);
 }
 
-bool nb_event_far(struct nb_events *ev, uint64_t cycle, enum nb_slot slot, unsigned level,
+/* ---- the occurrences beyond the ring: a binary heap by first cycle */
+
+static void far_push(struct nb_events *ev, struct nb_far entry)
+{
+    if (ev->n_far == ev->far_capacity) {
+        size_t capacity = ev->far_capacity ? 2 * ev->far_capacity : INITIAL_FAR;
+        struct nb_far *grown = realloc(ev->far, capacity * sizeof *grown);
+        if (!grown) {
+            ev->failed = true;
+            return;
+        }
+        ev->far = grown;
+        ev->far_capacity = capacity;
+    }
+    size_t i = ev->n_far++;
+    for (; i > 0 && ev->far[(i - 1) / 2].cycle > entry.cycle; i = (i - 1) / 2)
+        ev->far[i] = ev->far[(i - 1) / 2];
+    ev->far[i] = entry;
+}
+
+static struct nb_far far_pop(struct nb_events *ev)
+{
+    struct nb_far top = ev->far[0], last = ev->far[--ev->n_far];
+    size_t i = 0;
+    for (size_t child; (child = 2 * i + 1) < ev->n_far; i = child) {
+        if (child + 1 < ev->n_far && ev->far[child + 1].cycle < ev->far[child].cycle)
+            child++;
+        if (ev->far[child].cycle >= last.cycle)
+            break;
+        ev->far[i] = ev->far[child];
+    }
+    ev->far[i] = last;
+    return top;
+}
+
+/* The cycles of `span` the ring holds go into it, the others into the
+ * heap. */
+static void put_span(struct nb_events *ev, struct nb_far span)
+{
+    uint64_t end = ev->now + ev->size;
+    uint64_t until = span.until < end ? span.until : end;
+    for (uint64_t c = span.cycle; c < until; c++) {
+        if (span.slot == FRONTEND_STATE)
+            ev->ring[c & (ev->size - 1)].frontend[span.level] = (uint8_t)span.count;
+        else
+            nb_event_put(ev, c, span.slot, span.level, span.count);
+    }
+    if (until < span.until) {
+        span.cycle = until > span.cycle ? until : span.cycle;
+        far_push(ev, span);
+    }
+}
+
+/* Grows the ring towards the span's last cycle, then puts it. */
+static void put_reaching(struct nb_events *ev, struct nb_far span)
+{
+    if (span.cycle >= span.until)
+        return;
+    reach(ev, span.until - 1);
+    put_span(ev, span);
+}
+
+/* Moves into the ring the heap's occurrences it now holds. */
+static void pull_far(struct nb_events *ev)
+{
+    while (ev->n_far && ev->far[0].cycle - ev->now < ev->size)
+        put_span(ev, far_pop(ev));
+}
+
+void nb_event_far(struct nb_events *ev, uint64_t cycle, enum nb_slot slot, unsigned level,
                   unsigned count)
 {
-    if (!bucket(ev, cycle))
-        return false;
-    nb_event_put(ev, cycle, slot, level, count);
-    return true;
+    put_reaching(ev, (struct nb_far){cycle, cycle + 1, (uint8_t)slot, (uint8_t)level,
+                                     (uint16_t)count});
 }
 
-bool nb_events_frontend(struct nb_events *ev, unsigned level, uint64_t cycle,
+void nb_event_span(struct nb_events *ev, uint64_t from, uint64_t until, enum nb_slot slot,
+                   unsigned level)
+{
+    if (nb_watched(ev, slot))
+        put_reaching(ev, (struct nb_far){from, until, (uint8_t)slot, (uint8_t)level, 1});
+}
+
+void nb_events_frontend(struct nb_events *ev, unsigned level, uint64_t cycle,
                         enum nb_fe_mode mode)
 {
     unsigned t = level >> 1;
     uint8_t state = (uint8_t)(mode | (level & 1) << 2);
     if (state == ev->frontend[t])
-        return true;
-    if (!bucket(ev, cycle))
-        return false;
+        return;
     uint64_t from = ev->frontend_from[t] > ev->now ? ev->frontend_from[t] : ev->now;
-    for (uint64_t c = from; c < cycle; c++)
-        ev->ring[c & (ev->size - 1)].frontend[t] = ev->frontend[t];
+    put_reaching(ev, (struct nb_far){from, cycle, FRONTEND_STATE, (uint8_t)t, ev->frontend[t]});
     ev->frontend[t] = state;
     ev->frontend_from[t] = cycle > ev->now ? cycle : ev->now;
-    return true;
 }
 
 void nb_events_thread_end(struct nb_events *ev, int thread, uint64_t cycle)
@@ -473,12 +550,14 @@ static bool queue_grow(struct nb_retire_queue *q)
     return true;
 }
 
-bool nb_events_retire(struct nb_events *ev, int thread, uint64_t cycle,
+void nb_events_retire(struct nb_events *ev, int thread, uint64_t cycle,
                       const struct nb_retirement *r)
 {
     struct nb_retire_queue *q = &ev->retired[thread];
-    if ((!q->entries || q->tail - q->head > q->mask) && !queue_grow(q))
-        return false;
+    if ((!q->entries || q->tail - q->head > q->mask) && !queue_grow(q)) {
+        ev->failed = true;
+        return;
+    }
     struct nb_retired *e = &q->entries[q->tail++ & q->mask];
     e->cycle = cycle;
     e->r = *r;
@@ -486,7 +565,6 @@ bool nb_events_retire(struct nb_events *ev, int thread, uint64_t cycle,
         memcpy(e->regs, r->regs, sizeof e->regs);
         e->r.regs = e->regs;
     }
-    return true;
 }
 
 /* The cycle's retirements, thread by thread (a shared cycle retires one
@@ -499,7 +577,8 @@ static void report_retirements(struct nb_events *ev)
             struct nb_retired *e = &q->entries[q->head & q->mask];
             if (e->r.regs)
                 e->r.regs = e->regs; /* the ring may have moved */
-            nb_pmu_retire(ev->pmu, t, &e->r);
+            if (!nb_pmu_retire(ev->pmu, t, &e->r))
+                ev->failed = true; /* out of memory for a PEBS record */
         }
     }
 }
@@ -529,6 +608,7 @@ static void take_pmis(struct nb_events *ev)
 void nb_events_advance(struct nb_events *ev, uint64_t cycle)
 {
     for (; ev->now < cycle; ev->now++) {
+        pull_far(ev);
         struct nb_bucket *b = &ev->ring[ev->now & (ev->size - 1)];
         report_cycle(ev, b);
         for (unsigned level = 0; level < ev->levels && (!ev->direct || ev->now < ev->slot_until);

@@ -4,7 +4,15 @@
  * Occurrences are kept by level: logical processor << 1 | user (CPL 1-3),
  * as slot counts routed to the ESCRs when the cycle is reported, or, when
  * nothing can write an ESCR before then (one logical processor, no
- * sampling: nb_events_watch), routed at once onto the cycle's buses. */
+ * sampling: nb_events_watch), routed at once onto the cycle's buses.
+ *
+ * Memory is bounded by the machine, not by a latency (docs/netburst-model.md,
+ * "Memory use"): the cycles ahead are a ring of at most NB_RING_MAX cycles;
+ * an occurrence further ahead waits as one entry of a heap (a run of
+ * cycles, e.g. a stall, as one entry), and those come only from the
+ * instructions in flight (the ROB and the uop queue) and the stores in the
+ * store buffer, each with a bounded number of accesses of bounded size
+ * (traces/trace.h). */
 #ifndef SIM_NETBURST_NB_EVENTS_H
 #define SIM_NETBURST_NB_EVENTS_H
 
@@ -38,6 +46,19 @@ enum nb_slot {
 enum nb_fe_mode { NB_MODE_DELIVER, NB_MODE_BUILD, NB_MODE_ROM, NB_MODE_IDLE };
 
 enum { NB_LEVELS = 4 };
+
+/* The most cycles the ring covers (it starts smaller and doubles as
+ * needed): 16384, beyond any single latency of the presets. */
+enum { NB_RING_MAX = 1 << 14 };
+
+/* Occurrences beyond the ring: `count` of `slot` at `level` in each cycle
+ * of [cycle, until), or with slot NB_NUM_SLOTS front end `level`'s state
+ * `count` (mode | user << 2) in each. */
+struct nb_far {
+    uint64_t cycle, until;
+    uint8_t slot, level;
+    uint16_t count;
+};
 
 struct nb_bucket {
     uint64_t used[NB_LEVELS][2]; /* slot bits with a count, by level (bit s % 64 of word s / 64) */
@@ -94,7 +115,10 @@ struct nb_events {
     struct nb_pmu *pmu;
     struct nb_bucket *ring;
     nb_counts *counts;           /* [cycle % size << level_shift | level] */
-    uint64_t size;               /* a power of two */
+    uint64_t size;               /* a power of two, at most NB_RING_MAX */
+    struct nb_far *far;          /* a binary heap by cycle: the occurrences beyond the ring */
+    size_t n_far, far_capacity;
+    bool failed;                 /* out of memory: occurrences were lost, the run fails */
     unsigned levels;
     unsigned level_shift;        /* levels == 1 << level_shift */
     uint64_t now;                /* the next cycle to tick */
@@ -130,8 +154,9 @@ void nb_events_free(struct nb_events *ev);
 void nb_events_watch(struct nb_events *ev);
 
 /* Queues a retirement of `thread` in `cycle` (not yet ticked) for
- * nb_pmu_retire, in retirement order; `regs` (NB_NUM_REGS values) may be NULL. */
-bool nb_events_retire(struct nb_events *ev, int thread, uint64_t cycle,
+ * nb_pmu_retire, in retirement order; `regs` (NB_NUM_REGS values) may be
+ * NULL.  Out of memory: ev->failed. */
+void nb_events_retire(struct nb_events *ev, int thread, uint64_t cycle,
                       const struct nb_retirement *r);
 
 /* Whether a slot is watched: the caller may skip work for it. */
@@ -154,9 +179,9 @@ static inline void nb_event_put(struct nb_events *ev, uint64_t cycle, enum nb_sl
     *n = (uint16_t)(*n + count);
 }
 
-/* nb_event for a cycle beyond the ring: grows it first; false when out of
- * memory (the occurrences are lost). */
-bool nb_event_far(struct nb_events *ev, uint64_t cycle, enum nb_slot slot, unsigned level,
+/* nb_event for a cycle beyond the ring: grows it up to NB_RING_MAX, or
+ * keeps the occurrence in the heap.  Out of memory: ev->failed. */
+void nb_event_far(struct nb_events *ev, uint64_t cycle, enum nb_slot slot, unsigned level,
                   unsigned count);
 
 /* `count` occurrences in `cycle` (not yet ticked) at `level`. */
@@ -171,9 +196,14 @@ static inline void nb_event(struct nb_events *ev, uint64_t cycle, enum nb_slot s
         nb_event_far(ev, cycle, slot, level, count);
 }
 
+/* One occurrence of `slot` at `level` in each cycle of [from, until), all
+ * not yet ticked (a stall).  Out of memory: ev->failed. */
+void nb_event_span(struct nb_events *ev, uint64_t from, uint64_t until, enum nb_slot slot,
+                   unsigned level);
+
 /* The front end of logical processor level >> 1 is in `mode` at the
- * level's CPL from `cycle` on. */
-bool nb_events_frontend(struct nb_events *ev, unsigned level, uint64_t cycle,
+ * level's CPL from `cycle` on.  Out of memory: ev->failed. */
+void nb_events_frontend(struct nb_events *ev, unsigned level, uint64_t cycle,
                         enum nb_fe_mode mode);
 
 /* Logical processor `thread` is inactive from `cycle` on (its trace ended). */

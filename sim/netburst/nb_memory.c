@@ -165,7 +165,7 @@ static uint64_t *free_miss_slot(struct nb_machine *m)
 /* An L1 miss of `line` detected at `cycle`: it waits for a miss slot, then
  * reads the L2; adds the L1 and L2 misses to *causes; the cycles from
  * `cycle` to its data. */
-static uint32_t l1_miss(struct nb_machine *m, uint64_t line, uint64_t cycle, uint16_t *causes)
+static uint64_t l1_miss(struct nb_machine *m, uint64_t line, uint64_t cycle, uint16_t *causes)
 {
     uint64_t *slot = free_miss_slot(m);
     uint64_t start = *slot > cycle ? *slot : cycle;
@@ -173,19 +173,20 @@ static uint32_t l1_miss(struct nb_machine *m, uint64_t line, uint64_t cycle, uin
     *causes |= NB_CAUSE_L1_MISS | (l2_hit ? 0 : NB_CAUSE_L2_MISS);
     uint64_t data = start + l2_cycles(m, l2_hit);
     *slot = data;
-    return (uint32_t)(data - cycle);
+    return data - cycle;
 }
 
 /* The L1 lines [first, last] for a load at `cycle`: the cycles beyond an L1
- * hit; adds the L1 and L2 misses to *causes. */
-static uint32_t l1_read(struct nb_machine *m, uint64_t first, uint64_t last, uint64_t cycle,
+ * hit (a wait for the miss slots included: 64 bits); adds the L1 and L2
+ * misses to *causes. */
+static uint64_t l1_read(struct nb_machine *m, uint64_t first, uint64_t last, uint64_t cycle,
                         uint16_t *causes)
 {
-    uint32_t extra = 0;
+    uint64_t extra = 0;
     for (uint64_t line = first; line <= last; line++) {
         if (nb_cache_find(&m->l1d, line ^ m->cur->line_tag) >= 0)
             continue;
-        uint32_t l2 = l1_miss(m, line, cycle, causes);
+        uint64_t l2 = l1_miss(m, line, cycle, causes);
         extra = l2 > extra ? l2 : extra;
         uint64_t evicted;
         bool had;
@@ -222,7 +223,7 @@ uint64_t nb_load(struct nb_machine *m, const struct trace_access *a, uint64_t st
         cycle = start_half / 2;
     }
     uint64_t first = a->address >> LINE_SHIFT, last = last_byte(a) >> LINE_SHIFT;
-    uint32_t latency = walk + c->l1d_latency + l1_read(m, first, last, cycle + walk, causes);
+    uint64_t latency = walk + c->l1d_latency + l1_read(m, first, last, cycle + walk, causes);
     if (first != last) {
         /* Split across lines: replayed once to get the second half. */
         *causes |= NB_CAUSE_SPLIT_LOAD;

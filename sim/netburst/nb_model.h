@@ -70,6 +70,9 @@ struct nbm_config {
 bool nbm_config_preset(const char *name, struct nbm_config *config, char *error,
                        size_t error_size);
 
+/* The first preset of CPUID model `model` ("prescott" for 3), or NULL. */
+const char *nbm_preset_of_model(int model);
+
 /* Sets one parameter by name (docs/netburst-model.md lists them), e.g.
  * "l2_size" "1048576"; false with one line naming the parameter and what
  * was expected. */
@@ -109,7 +112,12 @@ struct nbm_result {
 /* Runs the traces through the model, streaming them, feeding the NetBurst
  * PMU behind `backend` (from nb_backend_create() with config->model): one
  * trace, or two as logical processors 0 and 1 (the backend must have
- * ht = true).  `hooks` may be NULL.  False with a one-line error. */
+ * ht = true).  `hooks` may be NULL.  False with a one-line error, and
+ * errno ENOMEM when memory ran out (a run-time failure: nothing is
+ * counted wrong, the run stops); otherwise a trace or the configuration
+ * was bad, or a trace could not be opened (errno from fopen).  The model's
+ * memory is bounded by its structures, not by its latencies
+ * (docs/netburst-model.md, "Memory use"). */
 bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_config *config,
                   struct msr_backend *backend, const struct nbm_hooks *hooks,
                   struct nbm_result *result, char *error, size_t error_size);

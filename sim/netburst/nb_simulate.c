@@ -13,6 +13,7 @@
 
 #include "pmu/netburst_msrs.h"
 #include "sim/netburst/nb_machine.h"
+#include "traces/input_file.h"
 
 struct thread_run {
     const char *path;
@@ -34,6 +35,7 @@ struct run {
     const struct nbm_hooks *hooks;
     char *error;
     size_t error_size;
+    bool out_of_memory;          /* the failure is the run's, not the input's */
 };
 
 __attribute__((format(printf, 2, 3))) static bool fail(struct run *run, const char *fmt, ...)
@@ -43,6 +45,13 @@ __attribute__((format(printf, 2, 3))) static bool fail(struct run *run, const ch
     vsnprintf(run->error, run->error_size, fmt, ap);
     va_end(ap);
     return false;
+}
+
+/* fail() for want of memory (nbm_simulate sets errno). */
+static bool out_of_memory(struct run *run, const char *path, const char *what)
+{
+    run->out_of_memory = true;
+    return fail(run, "%s: out of memory %s", path, what);
 }
 
 static bool instruction(struct run *run, struct thread_run *tr, const struct trace_insn *insn)
@@ -55,11 +64,11 @@ static bool instruction(struct run *run, struct thread_run *tr, const struct tra
         case DECODE_OK:
             break;
         case DECODE_UNDECODABLE:
-            return fail(run, "%s: instruction at 0x%" PRIx64 ": its %u code bytes do not decode",
-                        tr->path, insn->address, insn->length);
+            return fail(run, "%s: record %" PRIu64 ": instruction at 0x%" PRIx64 ": its %u "
+                        "code bytes do not decode", tr->path,
+                        trace_reader_record_number(tr->reader), insn->address, insn->length);
         default:
-            return fail(run, "out of memory decoding the instruction at 0x%" PRIx64,
-                        insn->address);
+            return out_of_memory(run, tr->path, "for the decoder");
         }
     }
     nb_instruction(&run->machine, insn, op);
@@ -122,8 +131,10 @@ static bool step(struct run *run, int t)
     }
     /* In place: the model keeps nothing of a record past its step. */
     const struct trace_record *rec;
-    if (trace_next(tr->reader, &rec) != TRACE_OK)
+    if (trace_next(tr->reader, &rec) != TRACE_OK) {
+        run->out_of_memory = trace_reader_out_of_memory(tr->reader);
         return fail(run, "%s", trace_reader_error(tr->reader));
+    }
     nb_clear_resolve(m, rec->kind != TRACE_RECORD_END); /* the last instruction's: no wrong path */
     switch (rec->kind) {
     case TRACE_RECORD_INSN:
@@ -150,23 +161,29 @@ static bool simulate(struct run *run)
         nb_events_advance(&run->machine.events, horizon(run));
         if (!step(run, t))
             return false;
+        if (run->machine.events.failed)
+            return out_of_memory(run, run->thread[t].path, "for the model's events");
         if (!run->thread[t].running && run->machine.lp[t].fe.t > end)
             end = run->machine.lp[t].fe.t;
     }
     nb_events_advance(&run->machine.events, end);
-    return true;
+    return !run->machine.events.failed ||
+           out_of_memory(run, run->thread[0].path, "for the model's events");
 }
 
 static bool open_trace(struct run *run, struct thread_run *tr, const char *path)
 {
     tr->path = path;
-    tr->in = fopen(path, "rb");
+    tr->in = input_open(path, run->error, run->error_size);
     if (!tr->in)
-        return fail(run, "%s: %s", path, strerror(errno));
-    __fsetlocking(tr->in, FSETLOCKING_BYCALLER); /* one thread reads it: no stdio locks */
-    tr->reader = trace_reader_open(tr->in, path, run->error, run->error_size);
-    if (!tr->reader)
         return false;
+    __fsetlocking(tr->in, FSETLOCKING_BYCALLER); /* one thread reads it: no stdio locks */
+    errno = 0;
+    tr->reader = trace_reader_open(tr->in, path, run->error, run->error_size);
+    if (!tr->reader) {
+        run->out_of_memory = errno == ENOMEM;
+        return false;
+    }
     const struct trace_header *header = trace_reader_header(tr->reader);
     tr->lengths_known = header->lengths_known;
     /* IA-32e retirements (the PEBS layout) need a model with EM64T. */
@@ -174,7 +191,7 @@ static bool open_trace(struct run *run, struct thread_run *tr, const char *path)
         header->isa == TRACE_ISA_64 && nb_model_info(run->machine.config->model)->addr64;
     enum x86_mode mode = header->isa == TRACE_ISA_64 ? X86_MODE_64 : X86_MODE_32;
     if (!nb_decode_cache_init(&tr->decoded, mode))
-        return fail(run, "%s: out of memory for the decoder", path);
+        return out_of_memory(run, path, "for the decoder");
     tr->running = true;
     return true;
 }
@@ -229,18 +246,18 @@ bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_con
     struct run *run = calloc(1, sizeof *run);
     if (!run) {
         snprintf(error, error_size, "%s: out of memory", traces[0]);
+        errno = ENOMEM;
         return false;
     }
     *run = (struct run){.threads = n_traces, .hooks = hooks, .error = error,
                         .error_size = error_size};
-    bool ok = nb_machine_init(&run->machine, config, pmu, n_traces, result);
+    bool ok = nb_machine_init(&run->machine, config, pmu, n_traces, result) ||
+              out_of_memory(run, traces[0], "for the model");
     run->machine.events.pmi_skid = config->pmi_skid;
     if (hooks) {
         run->machine.events.sample = hooks->sample;
         run->machine.events.context = hooks->context;
     }
-    if (!ok)
-        snprintf(error, error_size, "%s: out of memory for the model", traces[0]);
     for (int t = 0; t < n_traces && ok; t++) {
         ok = open_trace(run, &run->thread[t], traces[t]);
         run->machine.lp[t].decoded = &run->thread[t].decoded;
@@ -250,6 +267,8 @@ bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_con
     for (int t = 0; t < n_traces; t++)
         close_trace(&run->thread[t]);
     nb_machine_free(&run->machine);
+    if (run->out_of_memory)
+        errno = ENOMEM;
     free(run);
     return ok;
 }

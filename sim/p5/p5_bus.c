@@ -34,7 +34,7 @@ uint64_t p5_bus_transfer(struct p5_bus *bus, uint64_t t, uint32_t clocks)
     return start;
 }
 
-uint32_t p5_bus_run_slow(struct p5_bus *bus, uint64_t now, uint32_t n, bool *busy)
+uint64_t p5_bus_run_slow(struct p5_bus *bus, uint64_t now, uint64_t n, bool *busy)
 {
     while (bus->count && bus->end[bus->first] <= now) {
         bus->first = ring_index(bus->first, 1, P5_BUS_INTERVALS);
@@ -44,19 +44,19 @@ uint32_t p5_bus_run_slow(struct p5_bus *bus, uint64_t now, uint32_t n, bool *bus
     if (!bus->count)
         return n;
     uint64_t until = *busy ? bus->end[bus->first] : bus->start[bus->first];
-    return until - now < n ? (uint32_t)(until - now) : n;
+    return until - now < n ? until - now : n;
 }
 
-uint32_t p5_bus_buffer_write(struct p5_bus *bus, uint64_t t, uint32_t buffers, uint32_t clocks)
+uint64_t p5_bus_buffer_write(struct p5_bus *bus, uint64_t t, uint32_t buffers, uint32_t clocks)
 {
     while (bus->buffer_count && bus->buffer_done[bus->buffer_first] <= t) {
         bus->buffer_first = ring_index(bus->buffer_first, 1, P5_MAX_WRITE_BUFFERS);
         bus->buffer_count--;
     }
-    uint32_t stall = 0;
+    uint64_t stall = 0;
     if (bus->buffer_count >= buffers) {
         uint64_t freed = bus->buffer_done[bus->buffer_first];
-        stall = (uint32_t)(freed - t);
+        stall = freed - t;
         t = freed;
         bus->buffer_first = ring_index(bus->buffer_first, 1, P5_MAX_WRITE_BUFFERS);
         bus->buffer_count--;

@@ -28,9 +28,9 @@ uint64_t p5_bus_transfer(struct p5_bus *bus, uint64_t t, uint32_t clocks);
 
 /* From clock `now`, the number of clocks (at most n, at least 1 when n is)
  * over which the bus stays busy (*busy) or stays idle. */
-uint32_t p5_bus_run_slow(struct p5_bus *bus, uint64_t now, uint32_t n, bool *busy);
+uint64_t p5_bus_run_slow(struct p5_bus *bus, uint64_t now, uint64_t n, bool *busy);
 
-static inline uint32_t p5_bus_run(struct p5_bus *bus, uint64_t now, uint32_t n, bool *busy)
+static inline uint64_t p5_bus_run(struct p5_bus *bus, uint64_t now, uint64_t n, bool *busy)
 {
     if (bus->free_at <= now) { /* idle from now on */
         *busy = false;
@@ -42,6 +42,6 @@ static inline uint32_t p5_bus_run(struct p5_bus *bus, uint64_t now, uint32_t n, 
 /* A write put in a write buffer at clock `t` (of `buffers`), written on
  * the bus in `clocks`; the clocks the pipeline stalls because every
  * buffer is full. */
-uint32_t p5_bus_buffer_write(struct p5_bus *bus, uint64_t t, uint32_t buffers, uint32_t clocks);
+uint64_t p5_bus_buffer_write(struct p5_bus *bus, uint64_t t, uint32_t buffers, uint32_t clocks);
 
 #endif

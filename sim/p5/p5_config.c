@@ -1,6 +1,5 @@
 /* The model's parameters: the named presets, setting one by name, and the
  * consistency check.  docs/p5-model.md, "Parameters", gives every name. */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pmu/number.h"
 #include "sim/p5/p5_bus.h"
 #include "sim/p5/p5_config_internal.h"
 
@@ -138,19 +138,6 @@ static bool is_power_of_two(uint64_t v)
     return v && !(v & (v - 1));
 }
 
-static bool parse_number(const char *text, uint64_t *value)
-{
-    char *end;
-    errno = 0;
-    if (!*text || *text == '-' || *text == '+')
-        return false;
-    unsigned long long v = strtoull(text, &end, 0);
-    if (errno || *end)
-        return false;
-    *value = v;
-    return true;
-}
-
 static bool parse_flag(const char *text, bool *value)
 {
     static const char *const on[] = {"1", "on", "true", "yes"};
@@ -168,28 +155,31 @@ static bool parse_flag(const char *text, bool *value)
     return false;
 }
 
-static const char *kind_expectation(enum value_kind kind)
+/* The numbers a kind of value takes, before the power-of-two rule. */
+static uint64_t kind_min(enum value_kind kind)
 {
-    switch (kind) {
-    case POWER_OF_TWO: return "a power of two";
-    case POSITIVE: return "a number from 1";
-    case CLOCKS: return "a number of clocks from 0";
-    case SIZE_OR_ZERO: return "0 (no L2) or a power of two";
-    default: return "0 or 1";
-    }
+    return kind == POWER_OF_TWO || kind == POSITIVE ? 1 : 0;
 }
 
-static bool value_fits(enum value_kind kind, uint64_t v)
+static uint64_t kind_max(enum value_kind kind)
 {
-    if (v > MAX_PARAMETER)
+    return kind == FLAG ? 1 : MAX_PARAMETER;
+}
+
+/* `name`'s value: a number of its kind's range (pmu/number.h), a power of
+ * two for a size. */
+static bool kind_value(enum value_kind kind, const char *name, const char *text, uint64_t *v,
+                       char *error, size_t error_size)
+{
+    if (!number_read(name, text, kind_min(kind), kind_max(kind), v, error, error_size))
         return false;
-    switch (kind) {
-    case POWER_OF_TWO: return is_power_of_two(v);
-    case POSITIVE: return v >= 1;
-    case SIZE_OR_ZERO: return v == 0 || is_power_of_two(v);
-    case CLOCKS: return true;
-    default: return v <= 1;
-    }
+    if (kind == POWER_OF_TWO && !is_power_of_two(*v))
+        return p5_config_fail(error, error_size, "bad %s '%s' (expected a power of two)", name,
+                              text);
+    if (kind == SIZE_OR_ZERO && *v != 0 && !is_power_of_two(*v))
+        return p5_config_fail(error, error_size, "bad %s '%s' (expected 0, no L2, or a power "
+                              "of two)", name, text);
+    return true;
 }
 
 /* "all", "none", or a comma-separated list of erratum names; *mask is
@@ -241,9 +231,8 @@ bool p5_config_set(struct p5_config *config, const char *name, const char *value
         if (strcmp(name, parameters[i].name) != 0)
             continue;
         uint64_t v;
-        if (!parse_number(value, &v) || !value_fits(parameters[i].kind, v))
-            return p5_config_fail(error, error_size, "P5 model parameter %s: '%s' (expected %s, at most %u)",
-                        name, value, kind_expectation(parameters[i].kind), MAX_PARAMETER);
+        if (!kind_value(parameters[i].kind, name, value, &v, error, error_size))
+            return false;
         *(uint32_t *)((char *)config + parameters[i].offset) = (uint32_t)v;
         return true;
     }

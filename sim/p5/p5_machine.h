@@ -94,10 +94,10 @@ struct p5_slot {
 
 /* Clocks lost by one issue, by cause (each its duration event). */
 struct p5_stalls {
-    uint32_t fetch;   /* code TLB and code cache misses */
-    uint32_t read;    /* 0x1a: data reads, data TLB misses for reads */
-    uint32_t buffers; /* 0x19: every write buffer full */
-    uint32_t other;   /* misaligned writes, write TLB misses, write-allocate fills */
+    uint64_t fetch;   /* code TLB and code cache misses */
+    uint64_t read;    /* 0x1a: data reads, data TLB misses for reads */
+    uint64_t buffers; /* 0x19: every write buffer full */
+    uint64_t other;   /* misaligned writes, write TLB misses, write-allocate fills */
 };
 
 bool p5_machine_init(struct p5_machine *m, const struct p5_config *config, struct p5_pmu *pmu);

@@ -5,7 +5,7 @@
 
 enum { WIDEST_ACCESS = 8 }; /* the P5's 64-bit data bus: wider accesses split */
 
-static uint32_t stall_total(const struct p5_stalls *s)
+static uint64_t stall_total(const struct p5_stalls *s)
 {
     return s->fetch + s->read + s->buffers + s->other;
 }
@@ -17,7 +17,7 @@ static uint64_t issue_clock(const struct p5_machine *m, const struct p5_stalls *
 
 /* Fills a line from the L2 or memory at clock t; the clocks until its
  * first (critical) 8 bytes arrive. */
-static uint32_t line_fill(struct p5_machine *m, uint64_t address, uint64_t t)
+static uint64_t line_fill(struct p5_machine *m, uint64_t address, uint64_t t)
 {
     const struct p5_config *c = m->config;
     bool l2_hit = false;
@@ -29,7 +29,7 @@ static uint32_t line_fill(struct p5_machine *m, uint64_t address, uint64_t t)
     }
     uint32_t latency = l2_hit ? c->l2_latency : c->memory_latency;
     uint64_t start = p5_bus_transfer(&m->bus, t, l2_hit ? c->l2_burst : c->memory_burst);
-    return (uint32_t)(start - t) + latency;
+    return start - t + latency;
 }
 
 /* A TLB lookup of the page of `address`; on a miss the page walk. */
@@ -101,9 +101,9 @@ static bool data_tlb(struct p5_machine *m, uint64_t first, uint64_t last)
 
 /* A line brought into the data cache: its fill, and the write-back of a
  * dirty victim. */
-static uint32_t fill_data_line(struct p5_machine *m, uint64_t address, uint64_t t, bool dirty)
+static uint64_t fill_data_line(struct p5_machine *m, uint64_t address, uint64_t t, bool dirty)
 {
-    uint32_t stall = line_fill(m, address, t);
+    uint64_t stall = line_fill(m, address, t);
     long slot;
     if (p5_cache_fill(&m->dcache, address, &slot)) {
         p5_event(m, EV_LINES_WRITTEN_BACK, 1);
@@ -227,10 +227,12 @@ static void data_access(struct p5_machine *m, const struct p5_slot *slot,
         data_references(m, a->kind, a->address, a->size, fst, stalls);
         return;
     }
-    for (uint32_t offset = 0; offset < a->size; offset += WIDEST_ACCESS) {
-        uint32_t left = a->size - offset;
-        data_references(m, a->kind, a->address + offset,
-                        left < WIDEST_ACCESS ? left : WIDEST_ACCESS, fst, stalls);
+    uint64_t address = a->address;
+    for (uint32_t left = a->size; left > 0;) { /* no offset to wrap */
+        uint32_t size = left < WIDEST_ACCESS ? left : WIDEST_ACCESS;
+        data_references(m, a->kind, address, size, fst, stalls);
+        address += size;
+        left -= size;
     }
 }
 

@@ -109,7 +109,8 @@ struct p5_sim_result {
 /* Runs the trace at `path` through the model, in constant memory, feeding
  * the P5 PMU behind `backend` (which must come from p5_backend_create()).
  * `hooks` may be NULL.  False with a one-line error ("PATH: byte offset N:
- * ...", or the instruction's address when its bytes do not decode). */
+ * ...", or the instruction's address when its bytes do not decode), and
+ * errno ENOMEM when memory ran out (a run-time failure, not the trace's). */
 bool p5_simulate_trace(const char *path, const struct p5_config *config,
                        struct msr_backend *backend, const struct p5_sim_hooks *hooks,
                        struct p5_sim_result *result, char *error, size_t error_size);

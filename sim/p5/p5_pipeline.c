@@ -7,12 +7,12 @@
 
 /* The clocks of one issue, in this order (docs/p5-model.md, "Pipeline"). */
 struct issue_clocks {
-    uint32_t fetch;    /* code-read stalls */
+    uint64_t fetch;    /* code-read stalls */
     uint32_t agi;      /* the pipes an AGI holds (one clock when any) */
     uint32_t execute;  /* at least 1: every op takes a clock */
-    uint32_t read;     /* 0x1a */
-    uint32_t buffers;  /* 0x19 */
-    uint32_t other;    /* other stalls, then a flush */
+    uint64_t read;     /* 0x1a */
+    uint64_t buffers;  /* 0x19 */
+    uint64_t other;    /* other stalls, then a flush */
 };
 
 /* What counter c counts in a clock with `count` occurrences of `code`. */
@@ -23,12 +23,12 @@ static uint64_t counted_in(const struct p5_counting *k, int c, unsigned code, ui
 
 /* The clocks of [from, from + n) in which the bus is busy; *last_busy:
  * whether it is in the last. */
-static uint32_t bus_busy_clocks(struct p5_bus *bus, uint64_t from, uint32_t n, bool *last_busy)
+static uint64_t bus_busy_clocks(struct p5_bus *bus, uint64_t from, uint64_t n, bool *last_busy)
 {
-    uint32_t busy_clocks = 0;
+    uint64_t busy_clocks = 0;
     *last_busy = false;
     while (n > 0) {
-        uint32_t run = p5_bus_run(bus, from, n, last_busy);
+        uint64_t run = p5_bus_run(bus, from, n, last_busy);
         busy_clocks += *last_busy ? run : 0;
         from += run;
         n -= run;
@@ -49,7 +49,7 @@ static void count_durations(struct p5_machine *m, uint64_t start, const struct i
                             uint64_t counted[2], uint64_t last[2])
 {
     const struct p5_counting *k = &m->counting;
-    uint32_t n = (uint32_t)(m->now - start);
+    uint64_t n = m->now - start;
     for (int c = 0; c < 2; c++) {
         uint64_t read = counted_in(k, c, EV_DATA_READ_STALL, 1);
         uint64_t buffers = counted_in(k, c, EV_WRITE_BUFFERS_FULL, 1);

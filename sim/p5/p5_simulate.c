@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sim/p5/p5_machine.h"
+#include "traces/input_file.h"
 
 bool p5_machine_init(struct p5_machine *m, const struct p5_config *c, struct p5_pmu *pmu)
 {
@@ -48,6 +49,7 @@ struct run {
     struct p5_machine machine;
     struct p5_decode_cache decoded;
     struct trace_reader *reader;
+    const char *path;
     bool lengths_known;
     struct p5_slot held;            /* its record stays valid through the next trace_next() */
     struct p5_op held_op;           /* a copy when the cache or `generic` may change */
@@ -55,6 +57,7 @@ struct run {
     bool holding;
     char *error;
     size_t error_size;
+    bool out_of_memory;             /* the failure is the run's, not the trace's */
 };
 
 __attribute__((format(printf, 2, 3))) static bool fail(struct run *run, const char *fmt, ...)
@@ -64,6 +67,13 @@ __attribute__((format(printf, 2, 3))) static bool fail(struct run *run, const ch
     vsnprintf(run->error, run->error_size, fmt, ap);
     va_end(ap);
     return false;
+}
+
+/* fail() for want of memory (p5_simulate_trace sets errno). */
+static bool out_of_memory(struct run *run, const char *what)
+{
+    run->out_of_memory = true;
+    return fail(run, "%s: out of memory %s", run->path, what);
 }
 
 /* Records without code bytes (imports): a simple instruction, or a
@@ -104,10 +114,11 @@ static bool make_slot(struct run *run, const struct trace_insn *insn, struct p5_
     case DECODE_OK:
         return true;
     case DECODE_UNDECODABLE:
-        return fail(run, "instruction at 0x%" PRIx64 ": its %u code bytes do not decode",
+        return fail(run, "%s: record %" PRIu64 ": instruction at 0x%" PRIx64 ": its %u code "
+                    "bytes do not decode", run->path, trace_reader_record_number(run->reader),
                     insn->address, insn->length);
     default:
-        return fail(run, "out of memory decoding the instruction at 0x%" PRIx64, insn->address);
+        return out_of_memory(run, "for the decoder");
     }
 }
 
@@ -143,8 +154,10 @@ static bool simulate(struct run *run, const struct p5_sim_hooks *hooks,
 {
     for (;;) {
         const struct trace_record *rec;
-        if (trace_next(run->reader, &rec) != TRACE_OK)
+        if (trace_next(run->reader, &rec) != TRACE_OK) {
+            run->out_of_memory = trace_reader_out_of_memory(run->reader);
             return fail(run, "%s", trace_reader_error(run->reader));
+        }
         switch (rec->kind) {
         case TRACE_RECORD_INSN:
             result->instructions++;
@@ -169,15 +182,17 @@ static bool simulate(struct run *run, const struct p5_sim_hooks *hooks,
 static bool run_file(struct run *run, FILE *in, const char *path, const struct p5_sim_hooks *hooks,
                      struct p5_sim_result *result)
 {
+    run->path = path;
+    errno = 0;
     run->reader = trace_reader_open(in, path, run->error, run->error_size);
-    if (!run->reader)
+    if (!run->reader) {
+        run->out_of_memory = errno == ENOMEM;
         return false;
+    }
     const struct trace_header *header = trace_reader_header(run->reader);
     run->lengths_known = header->lengths_known;
     enum x86_mode mode = header->isa == TRACE_ISA_64 ? X86_MODE_64 : X86_MODE_32;
-    bool ok = p5_decode_cache_init(&run->decoded, mode);
-    if (!ok)
-        fail(run, "%s: out of memory for the decoder", path);
+    bool ok = p5_decode_cache_init(&run->decoded, mode) || out_of_memory(run, "for the decoder");
     ok = ok && simulate(run, hooks, result);
     result->cycles = run->machine.now;
     p5_decode_cache_free(&run->decoded);
@@ -198,11 +213,9 @@ bool p5_simulate_trace(const char *path, const struct p5_config *config,
                  backend->kind);
         return false;
     }
-    FILE *in = fopen(path, "rb");
-    if (!in) {
-        snprintf(error, error_size, "%s: %s", path, strerror(errno));
+    FILE *in = input_open(path, error, error_size);
+    if (!in)
         return false;
-    }
     __fsetlocking(in, FSETLOCKING_BYCALLER); /* one thread reads it: no stdio locks */
     struct run *run = calloc(1, sizeof *run);
     bool ok = run != NULL;
@@ -210,13 +223,17 @@ bool p5_simulate_trace(const char *path, const struct p5_config *config,
         snprintf(error, error_size, "%s: out of memory", path);
     else if (!(ok = p5_machine_init(&run->machine, config, pmu)))
         snprintf(error, error_size, "%s: out of memory for the model's caches", path);
+    bool memory_ran_out = !ok;
     if (ok) {
         run->error = error;
         run->error_size = error_size;
         ok = run_file(run, in, path, hooks, result);
+        memory_ran_out = run->out_of_memory;
         p5_machine_free(&run->machine);
     }
     free(run);
     fclose(in);
+    if (memory_ran_out)
+        errno = ENOMEM;
     return ok;
 }

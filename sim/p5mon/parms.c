@@ -3,11 +3,11 @@
 #include "parms.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "pmu/number.h"
 #include "pmu/p5_events.h"
 
 enum parm_kind { KIND_BOOL, KIND_INT, KIND_STRING, KIND_INTERVAL };
@@ -83,19 +83,6 @@ static bool parse_bool(const char *value, bool *out)
     return true;
 }
 
-static bool parse_int(const char *value, int min, int max, int *out)
-{
-    if (!isdigit((unsigned char)value[0]))
-        return false;
-    char *end;
-    errno = 0;
-    long n = strtol(value, &end, 10);
-    if (*end || errno || n < min || n > max)
-        return false;
-    *out = (int)n;
-    return true;
-}
-
 static bool parse_interval(const char *value, enum p5mon_interval *out)
 {
     if (strcmp(value, "run_p5mon") == 0)
@@ -113,7 +100,8 @@ static bool set_known(struct p5mon_parms *parms, const struct parm *parm, const 
     /* NULL for the parameters accepted with no effect: checked only. */
     char *field = parm->offset == IGNORED ? NULL : (char *)parms + parm->offset;
     bool flag;
-    int number;
+    uint64_t number;
+    char message[P5MON_MAX_LINE + 128];
     enum p5mon_interval interval;
     switch (parm->kind) {
     case KIND_BOOL:
@@ -126,12 +114,12 @@ static bool set_known(struct p5mon_parms *parms, const struct parm *parm, const 
             *(bool *)field = flag;
         return true;
     case KIND_INT:
-        if (!parse_int(value, parm->min, parm->max, &number)) {
-            snprintf(error, error_size, "%s: expected an integer from %d to %d for %s, got '%s'",
-                     where, parm->min, parm->max, parm->name, value);
+        if (!number_read(parm->name, value, (uint64_t)parm->min, (uint64_t)parm->max, &number,
+                         message, sizeof message)) {
+            snprintf(error, error_size, "%s: %s", where, message);
             return false;
         }
-        *(int *)field = number;
+        *(int *)field = (int)number;
         return true;
     case KIND_INTERVAL:
         if (!parse_interval(value, &interval)) {
@@ -385,26 +373,41 @@ static bool read_line(struct reader *reader, struct p5mon_parms *parms, char *te
     return false;
 }
 
+/* A line as getline read it (`length` bytes, its newline included): not
+ * too long, and text (a NUL byte would end it early). */
+static bool check_text(const char *text, size_t length, const char *name, int line,
+                       char *error, size_t error_size)
+{
+    size_t characters = length - (length > 0 && text[length - 1] == '\n');
+    if (characters >= P5MON_MAX_LINE) {
+        snprintf(error, error_size, "%s:%d: expected a line of at most %d characters", name, line,
+                 P5MON_MAX_LINE - 1);
+        return false;
+    }
+    if (memchr(text, '\0', length)) {
+        snprintf(error, error_size, "%s:%d: unexpected NUL byte", name, line);
+        return false;
+    }
+    return true;
+}
+
 bool p5mon_parms_read(FILE *in, const char *name, struct p5mon_parms *parms, char *error,
                       size_t error_size)
 {
     struct reader *reader = calloc(1, sizeof *reader);
-    char *text = malloc(P5MON_MAX_LINE + 1);
-    bool ok = reader && text;
+    char *text = NULL;
+    size_t capacity = 0;
+    ssize_t length;
+    bool ok = reader != NULL;
     if (!ok)
         snprintf(error, error_size, "%s: out of memory", name);
     int line = 0;
     if (ok)
         reader->name = name;
-    while (ok && fgets(text, P5MON_MAX_LINE + 1, in)) {
+    while (ok && (length = getline(&text, &capacity, in)) >= 0) {
         line++;
-        size_t length = strlen(text);
-        if (length == P5MON_MAX_LINE && text[length - 1] != '\n') {
-            snprintf(error, error_size, "%s:%d: expected a line of at most %d characters", name,
-                     line, P5MON_MAX_LINE - 1);
-            ok = false;
-        } else
-            ok = read_line(reader, parms, text, line, error, error_size);
+        ok = check_text(text, (size_t)length, name, line, error, error_size) &&
+             read_line(reader, parms, text, line, error, error_size);
     }
     if (ok && reader->in_section) {
         snprintf(error, error_size, "%s:%d: expected 'end)' to close the section '%s' of line %d",

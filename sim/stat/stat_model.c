@@ -1,6 +1,8 @@
 /* The simulated machines by name; docs/stat.md, "Models". */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #include "pmu/netburst_msrs.h"
 #include "sim/stat/stat_model.h"
@@ -22,6 +24,45 @@ bool stat_model_choose(const char *name, struct stat_model *model, char *error, 
     }
     model->pmu = PMU_NETBURST;
     return nbm_config_preset(preset, &model->netburst, error, size);
+}
+
+/* The PMU an event string's prefix names; true when it has one. */
+static bool prefix_pmu(const char *event, enum pmu_kind *pmu)
+{
+    if (strncasecmp(event, "p5::", 4) == 0)
+        *pmu = PMU_P5;
+    else if (strncasecmp(event, "netburst::", 10) == 0 ||
+             strncasecmp(event, "netburst_p::", 12) == 0)
+        *pmu = PMU_NETBURST;
+    else
+        return false;
+    return true;
+}
+
+bool stat_model_choose_for(const char *name, const char *const *events, int n_events,
+                           struct stat_model *model, char *error, size_t size)
+{
+    int nb_model = event_spec_model(NB_MODEL_UNSET, events, n_events);
+    const char *preset = nbm_preset_of_model(nb_model);
+    char chosen[64];
+    if (strcmp(name, "netburst") == 0 && nb_model != NB_MODEL_DEFAULT && preset) {
+        snprintf(chosen, sizeof chosen, "netburst-%s", preset);
+        name = chosen;
+    }
+    return stat_model_choose(name, model, error, size);
+}
+
+bool stat_model_check_events(const struct stat_model *model, const char *const *events,
+                             int n_events, char *error, size_t size)
+{
+    for (int i = 0; i < n_events; i++) {
+        enum pmu_kind pmu;
+        if (prefix_pmu(events[i], &pmu) && pmu != model->pmu) {
+            snprintf(error, size, "'%s': not an event of the model's PMU (-m)", events[i]);
+            return false;
+        }
+    }
+    return true;
 }
 
 bool stat_model_set(struct stat_model *model, const char *name, const char *value, char *error,
@@ -68,9 +109,12 @@ const char *const *stat_model_default_events(const struct stat_model *model)
     return model->pmu == PMU_P5 ? p5_defaults : netburst_defaults;
 }
 
-bool stat_model_isa_warning(const struct stat_model *model, const char *path, char *warning,
-                            size_t size)
+bool stat_model_isa_warning(const struct stat_model *model, const char *path, const char *name,
+                            char *warning, size_t size)
 {
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
     FILE *in = fopen(path, "rb");
     if (!in)
         return false;
@@ -87,6 +131,6 @@ bool stat_model_isa_warning(const struct stat_model *model, const char *path, ch
     snprintf(warning, size,
              "%s: 64-bit code, which %s could not run (it has no IA-32e mode); simulated "
              "anyway, decoded as 64-bit code (docs/stat.md, \"64-bit traces\")",
-             path, machine);
+             name, machine);
     return true;
 }

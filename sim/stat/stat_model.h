@@ -23,6 +23,18 @@ struct stat_model {
  * error listing the names otherwise. */
 bool stat_model_choose(const char *name, struct stat_model *model, char *error, size_t size);
 
+/* The same for a command counting `events` (event strings): a bare
+ * "netburst" takes the preset of the CPUID model the strings' prefixes
+ * choose (event_spec_model: a netburst_p:: string chooses Prescott, as in
+ * encode and alloc). */
+bool stat_model_choose_for(const char *name, const char *const *events, int n_events,
+                           struct stat_model *model, char *error, size_t size);
+
+/* False with "'EVENT': not an event of the model's PMU (-m)" when an
+ * event's PMU prefix is not the machine's. */
+bool stat_model_check_events(const struct stat_model *model, const char *const *events,
+                             int n_events, char *error, size_t size);
+
 /* Sets one parameter of the model by name (-F NAME=VALUE); false with a
  * one-line error. */
 bool stat_model_set(struct stat_model *model, const char *name, const char *value, char *error,
@@ -43,10 +55,12 @@ bool stat_model_runs(const struct stat_model *model, enum trace_isa isa);
 const char *const *stat_model_default_events(const struct stat_model *model);
 
 /* When the trace at `path` holds code the machine could not have run, a
- * one-line warning saying so and what the model does with it, in
- * `warning`, and true; false otherwise (also for a file that is not a
- * trace: reading it reports that). */
-bool stat_model_isa_warning(const struct stat_model *model, const char *path, char *warning,
-                            size_t size);
+ * one-line warning saying so and what the model does with it, naming the
+ * trace `name` (the path, or the program a temporary trace was recorded
+ * from), in `warning`, and true; false otherwise: for 32-bit code, a file
+ * that is not a trace (reading it reports that) and a file that is not a
+ * regular file (a pipe: its header is read once, by the simulation). */
+bool stat_model_isa_warning(const struct stat_model *model, const char *path, const char *name,
+                            char *warning, size_t size);
 
 #endif

@@ -16,7 +16,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static struct experiment_set set;
     set.n = 0;
     char error[1024];
-    struct nb_config config = {2, true};
+    /* The model unset, as `alloc --exp` without --model: the file's
+     * prefixes choose it. */
+    struct nb_config config = NB_CONFIG_DEFAULT;
     if (experiment_read(&set, in, "fuzz", &config, error, sizeof error)) {
         struct alloc_plan plan;
         struct alloc_error alloc_error;

@@ -6,10 +6,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "sim/compare/compare.h"
 #include "sim/compare/count_set.h"
 
 static char error[512];
@@ -27,13 +29,17 @@ static void assert_fails(enum count_format format, const char *text, const char 
     assert_string_equal(error, message);
 }
 
-static void assert_count(const struct count_set *set, const char *name, double value,
+/* The count as compare prints it, exactly: `value`, with `decimals`
+ * digits after the point. */
+static void assert_count(const struct count_set *set, const char *name, const char *value,
                          int decimals)
 {
     const struct count *c = count_set_find(set, name, -1);
+    char text[40];
     assert_non_null(c);
     assert_int_equal(c->status, COUNT_COUNTED);
-    assert_true(c->value == value);
+    compare_format_count(c, text, sizeof text);
+    assert_string_equal(text, value);
     assert_int_equal(c->decimals, decimals);
 }
 
@@ -51,9 +57,9 @@ static void test_json_result(void **state)
     assert_true(set.p5_names);
     assert_int_equal(set.n_counts, 3);
     assert_string_equal(set.counts[0].name, "instructions_executed");
-    assert_count(&set, "instructions_executed", 2248201, 0);
-    assert_count(&set, "data_read", 0, 0);
-    assert_count(&set, "btb_hits", 18446744073709551615.0, 0);
+    assert_count(&set, "instructions_executed", "2248201", 0);
+    assert_count(&set, "data_read", "0", 0);
+    assert_count(&set, "btb_hits", "18446744073709551615", 0);
     count_set_free(&set);
 }
 
@@ -68,10 +74,29 @@ static void test_json_without_trace(void **state)
     count_set_free(&set);
 }
 
+/* `pmubench stat --backend msr --json`: counted on hardware, "trace": null. */
+static void test_json_hardware(void **state)
+{
+    (void)state;
+    struct count_set set;
+    assert_true(read_text(COUNT_FORMAT_JSON,
+                          "{\"model\": \"msr\", \"trace\": null, \"runs\": 1, \"counts\": "
+                          "{\"data_read\": 5}}\n",
+                          &set));
+    assert_string_equal(set.source, "pmubench msr");
+    assert_null(set.trace);
+    assert_count(&set, "data_read", "5", 0);
+    count_set_free(&set);
+}
+
 static void test_json_errors(void **state)
 {
     (void)state;
     static const char *const cases[][2] = {
+        {"{\"model\": \"msr\", \"trace\": nul, \"counts\": {}}",
+         "x: byte offset 26: expected a string or null"},
+        {"{\"model\": \"msr\", \"trace\": null, \"trace\": null, \"counts\": {}}",
+         "x: byte offset 32: duplicate key 'trace'"},
         {"", "x: byte offset 0: expected '{'"},
         {"[1]", "x: byte offset 0: expected '{'"},
         {"{\"model\" \"p5\"}", "x: byte offset 9: expected ':'"},
@@ -139,10 +164,10 @@ static void test_perf_csv(void **state)
     assert_string_equal(set.source, "perf stat");
     assert_false(set.p5_names);
     assert_int_equal(set.n_counts, 6);
-    assert_count(&set, "instructions:u", 4946042, 0);
-    assert_count(&set, "task-clock", 0.51, 2);
-    assert_count(&set, "cycles:u", 1000, 0);
-    assert_count(&set, "stores", 12, 0);
+    assert_count(&set, "instructions:u", "4946042", 0);
+    assert_count(&set, "task-clock", "0.51", 2);
+    assert_count(&set, "cycles:u", "1000", 0);
+    assert_count(&set, "stores", "12", 0);
     const struct count *branches = count_set_find(&set, "branches:u", -1);
     assert_int_equal(branches->status, COUNT_NOT_SUPPORTED);
     assert_string_equal(branches->reason, "perf stat: <not supported>");
@@ -164,9 +189,16 @@ static void test_perf_csv_errors(void **state)
          "x: line 1: expected a count, <not supported> or <not counted> (found '-5')"},
         {"1.,,instructions\n",
          "x: line 1: expected a count, <not supported> or <not counted> (found '1.')"},
+        /* Counts of 2^64 or more: the JSON reader's message (issue 12, item 11). */
         {"123456789012345678901,,instructions\n",
-         "x: line 1: expected a count, <not supported> or <not counted> (found "
-         "'123456789012345678901')"},
+         "x: line 1: count above 18446744073709551615"},
+        {"18446744073709551616,,instructions\n", "x: line 1: count above 18446744073709551615"},
+        {"18446744073709551616.5,,instructions\n",
+         "x: line 1: count above 18446744073709551615"},
+        {"18446744073709551615.99999999999,,instructions\n",
+         "x: line 1: count above 18446744073709551615"},
+        {"18446744073709551615,,cpu_core/cycles/\n1,,cpu_atom/cycles/\n",
+         "x: line 2: count above 18446744073709551615 (the core types' sum)"},
         {"1,,branches\n2,,branches\n", "x: line 2: event 'branches' again (once per event)"},
         {"# only a comment\n", "x: no counts (expected perf stat -x, output)"},
     };
@@ -177,6 +209,66 @@ static void test_perf_csv_errors(void **state)
     assert_false(count_set_read(with_nul, sizeof with_nul - 1, COUNT_FORMAT_PERF_CSV, "x", &set,
                                 error, sizeof error));
     assert_string_equal(error, "x: line 2: expected text (found a NUL byte)");
+}
+
+/* Counts are integers and stay exact to 2^64 - 1 (issue 12, item 11: a
+ * double printed 9007199254740993 as ...992); a fraction keeps its digits,
+ * more than 9 of them rounded to 9. */
+static void test_exact_counts(void **state)
+{
+    (void)state;
+    struct count_set set;
+    assert_true(read_text(COUNT_FORMAT_PERF_CSV,
+                          "9007199254740993,,a\n"
+                          "18446744073709551615,,b\n"
+                          "18446744073709551614.5,,c\n"
+                          "0.1234567894,,d\n"
+                          "0.1234567895,,e\n"
+                          "0.9999999999,,f\n"
+                          "9007199254740993,,cpu_core/g/\n"
+                          "9007199254740993,,cpu_atom/g/\n"
+                          "0.75,,cpu_core/h/\n"
+                          "1.5,,cpu_atom/h/\n",
+                          &set));
+    assert_count(&set, "a", "9007199254740993", 0);
+    assert_count(&set, "b", "18446744073709551615", 0);
+    assert_count(&set, "c", "18446744073709551614.5", 1);
+    assert_count(&set, "d", "0.123456789", 9);
+    assert_count(&set, "e", "0.123456790", 9);
+    assert_count(&set, "f", "1.000000000", 9);
+    assert_count(&set, "g", "18014398509481986", 0);
+    assert_count(&set, "h", "2.25", 2);
+    count_set_free(&set);
+    assert_true(read_text(COUNT_FORMAT_JSON,
+                          "{\"model\": \"p5\", \"counts\": {\"a\": 9007199254740993}}", &set));
+    assert_count(&set, "a", "9007199254740993", 0);
+    count_set_free(&set);
+    assert_true(read_text(COUNT_FORMAT_P5MON,
+                          "# run_p5mon results file\n0x3 -1 9007199254740993.5 1.0 0.0\n", &set));
+    assert_count(&set, "data_read_miss", "9007199254740993.5", 1);
+    count_set_free(&set);
+}
+
+/* 100,000 events: each line's look-up is a probe of the hash index, not a
+ * scan of the lines before it (issue 12, item 11: quadratic, over 20 s). */
+static void test_perf_csv_linear(void **state)
+{
+    (void)state;
+    enum { N = 100000 };
+    char *text = malloc((size_t)N * 32);
+    assert_non_null(text);
+    size_t used = 0;
+    for (int i = 0; i < N; i++)
+        used += (size_t)sprintf(text + used, "%d,,event%d,1,100.00,,\n", 3 * i, i);
+    struct count_set set;
+    assert_true(count_set_read(text, used, COUNT_FORMAT_PERF_CSV, "x", &set, error,
+                               sizeof error));
+    free(text);
+    assert_int_equal(set.n_counts, N);
+    assert_int_equal(set.index.n_used, N);
+    assert_true(set.index.probes < 4 * (size_t)N);
+    assert_count(&set, "event99999", "299997", 0);
+    count_set_free(&set);
 }
 
 /* Safford 1997, Figure 4.7: every repetition and the summaries. */
@@ -198,9 +290,9 @@ static void test_p5mon_figure_4_7(void **state)
     assert_string_equal(set.source, "run_p5mon, 5 repetitions, 95% confidence level");
     assert_true(set.p5_names);
     assert_int_equal(set.n_counts, 3);
-    assert_count(&set, "data_read_miss", 11006.4, 1);
-    assert_count(&set, "data_write_miss", 8848.6, 1);
-    assert_count(&set, "count_clocks", 100, 1);
+    assert_count(&set, "data_read_miss", "11006.4", 1);
+    assert_count(&set, "data_write_miss", "8848.6", 1);
+    assert_count(&set, "count_clocks", "100.0", 1);
     const struct count *miss = count_set_find(&set, "data_read_miss", -1);
     assert_true(miss->has_interval);
     assert_true(miss->interval == 63.2);
@@ -239,8 +331,8 @@ static void test_p5mon_regions(void **state)
     assert_true(read_text(COUNT_FORMAT_P5MON, figure_4_9, &set));
     assert_true(count_set_keep_region(&set, 1, "f", error, sizeof error));
     assert_int_equal(set.n_counts, 2);
-    assert_count(&set, "data_read_miss", 0, 1);
-    assert_count(&set, "data_write_miss", 2, 1);
+    assert_count(&set, "data_read_miss", "0.0", 1);
+    assert_count(&set, "data_write_miss", "2.0", 1);
     count_set_free(&set);
 }
 
@@ -269,18 +361,32 @@ static void test_p5mon_errors(void **state)
         {"3 0x3 -1 1.0 0.0 0.0\n",
          "x: line 2: expected REGION EVENT REPETITION VALUE [CONF.INT PERCENTAGE PER_ENTRY] "
          "(run_p5mon output with regions)"},
-        {"100 0x3 0 5\n", "x: line 2: expected a region number 0-99, found '100'"},
+        {"100 0x3 0 5\n",
+         "x: line 2: bad region '100' (expected a number: decimal or 0x hex, 0 to 99)"},
+        {"07 0x3 0 5\n",
+         "x: line 2: bad region '07' (expected a number: decimal or 0x hex, 0 to 99)"},
         {"0 0x3 0 5\n0x3 0 5\n",
          "x: line 3: expected REGION EVENT REPETITION VALUE [CONF.INT PERCENTAGE PER_ENTRY] "
          "(run_p5mon output with regions)"},
-        {"0 0x3 0 5\n0x3 0 5 6\n", "x: line 3: expected a region number 0-99, found '0x3'"},
+        {"0 0x3 0 5\n0x3 0 5 6\n",
+         "x: line 3: expected REGION EVENT REPETITION VALUE [CONF.INT PERCENTAGE PER_ENTRY] "
+         "(run_p5mon output with regions)"},
         {"0x3 0 5\n0 0x3 0 5\n", "x: line 3: expected an event code such as 0x3 or clocks (found '0')"},
         {"0x10 0 5\n", "x: line 2: event code 0x10 is not a P5 event"},
         {"0x1000000000 0 5\n", "x: line 2: event code 0x1000000000 is not a P5 event"},
-        {"0x3 -2 5\n", "x: line 2: expected a repetition number (-1 for the summary), found '-2'"},
-        {"0x3 +1 5\n", "x: line 2: expected a repetition number (-1 for the summary), found '+1'"},
-        {"0x3 0 5.5\n", "x: line 2: expected the count of the repetition, found '5.5'"},
+        {"0x3 -2 5\n", "x: line 2: bad repetition '-2' (expected -1, the summary, or a number: "
+                       "decimal or 0x hex, 0 to 2147483647)"},
+        {"0x3 +1 5\n", "x: line 2: bad repetition '+1' (expected -1, the summary, or a number: "
+                       "decimal or 0x hex, 0 to 2147483647)"},
+        {"0x3 0 5.5\n",
+         "x: line 2: bad count '5.5' (expected a number: decimal or 0x hex, 0 to "
+         "18446744073709551615)"},
+        {"0x3 0 05\n",
+         "x: line 2: bad count '05' (expected a number: decimal or 0x hex, 0 to "
+         "18446744073709551615)"},
         {"0x3 -1 x 1.0 0.1\n", "x: line 2: expected the mean (a number), found 'x'"},
+        {"0x3 -1 18446744073709551616.0 1.0 0.1\n",
+         "x: line 2: count above 18446744073709551615"},
         {"0x3 -1 1.0 NaN 0.1\n",
          "x: line 2: expected the confidence interval (a number), found 'NaN'"},
         {"0x3 -1 1.0 1.0 -1\n",
@@ -318,7 +424,7 @@ static void test_read_file(void **state)
     struct count_set set;
     assert_true(count_set_read_file("tests/compare/fig4_8.p5mon", NULL, &set, error,
                                     sizeof error));
-    assert_count(&set, "data_read_miss", 11800.4, 1);
+    assert_count(&set, "data_read_miss", "11800.4", 1);
     count_set_free(&set);
     enum count_format csv = COUNT_FORMAT_PERF_CSV;
     assert_false(count_set_read_file("tests/compare/fig4_8.p5mon", &csv, &set, error,
@@ -334,10 +440,13 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_result),
         cmocka_unit_test(test_json_without_trace),
+        cmocka_unit_test(test_json_hardware),
         cmocka_unit_test(test_json_errors),
         cmocka_unit_test(test_json_depth),
         cmocka_unit_test(test_perf_csv),
         cmocka_unit_test(test_perf_csv_errors),
+        cmocka_unit_test(test_exact_counts),
+        cmocka_unit_test(test_perf_csv_linear),
         cmocka_unit_test(test_p5mon_figure_4_7),
         cmocka_unit_test(test_p5mon_regions),
         cmocka_unit_test(test_keep_region_without_regions),

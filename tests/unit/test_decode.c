@@ -367,7 +367,15 @@ static void test_pebs_checks(void **state)
 
     in = pebs(0x01000001, true, 0x2, -1); /* bit 0 with vertical bit 1: no metric */
     check1(&in, &HT, WARN, no_metric);
+    /* Several metrics together, their bits ORed (encode's
+     * replay_event:L1_LD_MISS:L2_LD_MISS): 1stL and 2ndL. */
     in = pebs(0x01000003, false, 0, -1);
+    expect_clean(&in, &HT);
+    in = pebs(0x01000003, true, 0x1, -1);
+    expect_clean(&in, &HT);
+    in = pebs(0x01000003, true, 0x2, -1); /* neither fits vertical bit 1 alone */
+    check1(&in, &HT, WARN, no_metric);
+    in = pebs(0x01000003, true, 0x3, -1); /* vertical bit 1 that no metric present asks for */
     check1(&in, &HT, WARN, no_metric);
 
     /* Reserved: bit 20 (and, being a metric bit, it matches no metric). */

@@ -662,7 +662,9 @@ static void test_load_file(void **state)
     snprintf(want, sizeof want, "%s: cannot open: No such file or directory", path);
     assert_string_equal(error, want);
     assert_null(elf_symbols_load("/tmp", error, sizeof error));
-    assert_string_equal(error, "/tmp: not a regular file");
+    assert_string_equal(error, "/tmp: is a directory");
+    assert_null(elf_symbols_load("/dev/null", error, sizeof error));
+    assert_string_equal(error, "/dev/null: not a regular file");
 }
 
 int main(void)

@@ -331,9 +331,9 @@ static void test_libpfm4_modifier_spellings(void **state)
     /* pmubench's own modifiers follow the same rules. */
     check_values("netburst::branch_retired:MMTP:T0=y", &HT, BR_MMTP(0xc), CCCR_SEL5);
     parse_error("netburst::branch_retired:MMTP:k=yes", &HT,
-                "netburst::branch_retired:MMTP:k=yes: bad value in 'k=yes' (expected 0 or 1)");
+                "netburst::branch_retired:MMTP:k=yes: bad value in 'k=yes' (expected 0, 1, y, n, t or f)");
     parse_error("netburst::branch_retired:MMTP:k=x", &HT,
-                "netburst::branch_retired:MMTP:k=x: bad value in 'k=x' (expected 0 or 1)");
+                "netburst::branch_retired:MMTP:k=x: bad value in 'k=x' (expected 0, 1, y, n, t or f)");
 }
 
 static void test_tag_modifier(void **state)
@@ -802,26 +802,33 @@ static void test_errors(void **state)
                 "(sub-events: TAGLOADS, TAGSTORES; modifiers: k, u, e, cmpl, thr, t0, t1, at, "
                 "ovf_pmi, force_ovf, tag, pebs)");
     parse_error("netburst::branch_retired:MMTP:k=2", &HT,
-                "netburst::branch_retired:MMTP:k=2: bad value in 'k=2' (expected 0 or 1)");
+                "netburst::branch_retired:MMTP:k=2: bad value in 'k=2' (expected 0, 1, y, n, t or f)");
     parse_error("netburst::branch_retired:MMTP:u=yes", &HT,
-                "netburst::branch_retired:MMTP:u=yes: bad value in 'u=yes' (expected 0 or 1)");
+                "netburst::branch_retired:MMTP:u=yes: bad value in 'u=yes' (expected 0, 1, y, n, t or f)");
     parse_error("netburst::branch_retired:MMTP:e=", &HT,
-                "netburst::branch_retired:MMTP:e=: bad value in 'e=' (expected 0 or 1)");
+                "netburst::branch_retired:MMTP:e=: bad value in 'e=' (expected 0, 1, y, n, t or f)");
     parse_error("netburst::branch_retired:MMTP:thr=16", &HT,
-                "netburst::branch_retired:MMTP:thr=16: bad value in 'thr=16' (expected a number "
-                "from 0 to 15)");
+                "netburst::branch_retired:MMTP:thr=16: bad thr '16' (expected a number: decimal "
+                "or 0x hex, 0 to 15)");
     parse_error("netburst::branch_retired:MMTP:thr=", &HT,
-                "netburst::branch_retired:MMTP:thr=: bad value in 'thr=' (expected a number from "
-                "0 to 15)");
+                "netburst::branch_retired:MMTP:thr=: bad thr '' (expected a number: decimal or "
+                "0x hex, 0 to 15)");
     parse_error("netburst::branch_retired:MMTP:thr", &HT,
-                "netburst::branch_retired:MMTP:thr: bad value in 'thr' (expected a number from "
-                "0 to 15)");
+                "netburst::branch_retired:MMTP:thr: bad thr '' (expected a number: decimal or 0x "
+                "hex, 0 to 15)");
     parse_error("netburst::branch_retired:MMTP:thr=2x", &HT,
-                "netburst::branch_retired:MMTP:thr=2x: bad value in 'thr=2x' (expected a number "
-                "from 0 to 15)");
+                "netburst::branch_retired:MMTP:thr=2x: bad thr '2x' (expected a number: decimal "
+                "or 0x hex, 0 to 15)");
+    /* numbers as everywhere (pmu/number.h): no octal, no sign */
+    parse_error("netburst::branch_retired:MMTP:thr=010", &HT,
+                "netburst::branch_retired:MMTP:thr=010: bad thr '010' (expected a number: "
+                "decimal or 0x hex, 0 to 15)");
+    parse_error("netburst::branch_retired:MMTP:thr=+5", &HT,
+                "netburst::branch_retired:MMTP:thr=+5: bad thr '+5' (expected a number: decimal "
+                "or 0x hex, 0 to 15)");
     parse_error("netburst::x87_FP_uop:tag=16", &HT,
-                "netburst::x87_FP_uop:tag=16: bad value in 'tag=16' (expected a number from 0 to "
-                "15)");
+                "netburst::x87_FP_uop:tag=16: bad tag '16' (expected a number: decimal or 0x hex, "
+                "0 to 15)");
     parse_error("netburst::branch_retired:MMTP:at=foo", &HT,
                 "netburst::branch_retired:MMTP:at=foo: bad value in 'at=foo' (expected one of none, "
                 "single, both, any)");
@@ -844,9 +851,92 @@ static void test_errors(void **state)
                 "::branch_retired:MMTP: unknown PMU '' (expected netburst, netburst_p or p5)");
 }
 
+/* A modifier given twice, in any spelling, is an error (issue 12, item
+ * 6): libpfm4 rejects k=1:k=0 and thr=3:thr=5 ("attribute value already
+ * set"); pmubench also a repeat of the same value.  libpfm4 accepts a
+ * sub-event given twice (branch_retired:MMTP:MMTP), and so does pmubench. */
+static void test_repeated_modifiers(void **state)
+{
+    (void)state;
+    /* libpfm4's rule: a modifier given again with another value is an
+     * error ("attribute value already set"), with the same value it is
+     * not (any spelling: k:K, thr=3:thr=0x3, u=1:U=y). */
+    const char *again = "sets modifier '%s' again to another value (each modifier once)";
+    static const struct {
+        const char *text, *token, *name;
+    } bad[] = {
+        {"netburst::branch_retired:MMTP:k=1:k=0", "k=0", "k"},
+        {"netburst::branch_retired:MMTP:thr=3:thr=5", "thr=5", "thr"},
+        {"netburst::branch_retired:MMTP:cmpl=0:CMPL=1", "CMPL=1", "cmpl"},
+        {"netburst::branch_retired:MMTP:u:e:U=n", "U=n", "u"},
+        {"netburst::branch_retired:MMTP:t0:T0=0", "T0=0", "t0"},
+        {"netburst::branch_retired:MMTP:t1=0:t1", "t1", "t1"},
+        {"netburst::branch_retired:MMTP:at=single:at=any", "at=any", "at"},
+        {"netburst::branch_retired:MMTP:ovf_pmi=t0:ovf_pmi=t1", "ovf_pmi=t1", "ovf_pmi"},
+        {"netburst::branch_retired:MMTP:force_ovf:FORCE_OVF=0", "FORCE_OVF=0", "force_ovf"},
+        {"netburst::x87_FP_uop:ALL:tag=1:tag=2", "tag=2", "tag"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char message[512], detail[256];
+        snprintf(detail, sizeof detail, again, bad[i].name);
+        snprintf(message, sizeof message, "%s: '%s' %s", bad[i].text, bad[i].token, detail);
+        parse_error(bad[i].text, &HT, message);
+    }
+    /* The same value again: the string means what it means without it. */
+    static const struct {
+        const char *repeated, *once;
+    } same[] = {
+        {"netburst::branch_retired:MMTP:k:K", "netburst::branch_retired:MMTP:k"},
+        {"netburst::branch_retired:MMTP:k=1:k=1", "netburst::branch_retired:MMTP:k=1"},
+        {"netburst::branch_retired:MMTP:thr=3:thr=0x3", "netburst::branch_retired:MMTP:thr=3"},
+        {"netburst::branch_retired:MMTP:u=1:e:U=y", "netburst::branch_retired:MMTP:u=1:e"},
+        {"netburst::branch_retired:MMTP:e:e", "netburst::branch_retired:MMTP:e"},
+        {"netburst::branch_retired:MMTP:t0:t1:t0", "netburst::branch_retired:MMTP:t0:t1"},
+        {"netburst::branch_retired:MMTP:at=both:AT=BOTH", "netburst::branch_retired:MMTP:at=both"},
+        {"netburst::1stL_cache_load_miss_retired:pebs:pebs",
+         "netburst::1stL_cache_load_miss_retired:pebs"},
+        {"p5::data_read:u:u", "p5::data_read:u"},
+        {"p5::clocks:k:u:K", "p5::clocks:k:u"},
+    };
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        struct event_spec a, b;
+        char error[512];
+        if (!event_spec_parse(same[i].repeated, &HT, &a, error, sizeof error))
+            fail_msg("%s", error);
+        if (!event_spec_parse(same[i].once, &HT, &b, error, sizeof error))
+            fail_msg("%s", error);
+        assert_memory_equal(&a, &b, sizeof a);
+    }
+    /* :tag= and libpfm4's TAGn pseudo sub-events both set the tag value. */
+    parse_error("netburst::x87_FP_uop:ALL:TAG0:tag=2", &HT,
+                "netburst::x87_FP_uop:ALL:TAG0:tag=2: ':tag' and libpfm4's TAG0-TAG3 both set "
+                "the tag value (give one of them)");
+    parse_error("netburst::x87_FP_uop:ALL:tag=2:TAG0", &HT,
+                "netburst::x87_FP_uop:ALL:tag=2:TAG0: ':tag' and libpfm4's TAG0-TAG3 both set "
+                "the tag value (give one of them)");
+    /* Sub-events given twice are libpfm4's too: the same mask. */
+    check_values("netburst::branch_retired:MMTP:MMTP", &HT, BR_MMTP(0xf), CCCR_SEL5);
+    check_values("netburst::branch_retired:MMTP:mmtp:k", &HT, BR_MMTP(0xa), CCCR_SEL5);
+    /* TAG0 twice sets the same bit (libpfm4 gives 0x900003f). */
+    check_values("netburst::x87_FP_uop:ALL:TAG0:TAG0", &HT, 0x0900003full, CCCR_SEL1);
+}
+
 /* A string too long for the parser: one line that says so.  With the
  * CLI's 512-byte buffer the reason must not be cut off by the echoed
  * string. */
+/* One string can name every replay metric (libpfm4's pseudo sub-events
+ * together), so the encoding must hold all their upstream events: the
+ * encoder keeps at most NB_MAX_UPSTREAMS. */
+static void test_upstreams_fit(void **state)
+{
+    (void)state;
+    int with_upstream = 0;
+    for (int m = 0; m < nb_num_metrics; m++)
+        if (nb_metrics[m].kind == NB_REPLAY_TAGGING && nb_metrics[m].upstream_event)
+            with_upstream++;
+    assert_int_equal(with_upstream, NB_MAX_UPSTREAMS);
+}
+
 static void test_too_long(void **state)
 {
     (void)state;
@@ -903,6 +993,8 @@ int main(void)
         cmocka_unit_test(test_models),
         cmocka_unit_test(test_p5),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_repeated_modifiers),
+        cmocka_unit_test(test_upstreams_fit),
         cmocka_unit_test(test_too_long),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

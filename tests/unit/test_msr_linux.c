@@ -459,8 +459,35 @@ static void test_cpu_identity_read(void **state)
     memset(&id, 0x7f, sizeof id);
     assert_true(cpu_identity_read(&id));
     assert_int_equal(strlen(id.vendor), 12);
-    assert_true(id.family <= 15);
-    assert_true(id.model <= 15);
+    assert_true(id.family <= 15 + 255);
+    assert_true(id.model <= 255);
+}
+
+/* The displayed family and model (SDM, CPUID): the extended family only on
+ * top of family 15, the extended model only for families 6 and 15. */
+static void test_cpu_identity_signature(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t eax;
+        unsigned family, model;
+    } cases[] = {
+        {0x00000f29, 15, 2},   /* Pentium 4 Northwood */
+        {0x00000f41, 15, 4},   /* Pentium 4 Prescott */
+        {0x00000543, 5, 4},    /* Pentium MMX */
+        {0x000806f8, 6, 143},  /* Sapphire Rapids: extended model 8 */
+        {0x000c06f1, 6, 207},  /* extended model 12 */
+        {0x00b40f40, 26, 68},  /* AMD family 1Ah (Zen 5): extended family 11 */
+        {0x00a20f12, 25, 33},  /* AMD family 19h (Zen 3) */
+        {0x00020f12, 15, 33},  /* AMD K8: extended model 2 */
+        {0x000f0543, 5, 4},    /* extended fields ignored below family 6 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct cpu_identity id = {"", 0, 0};
+        cpu_identity_signature(cases[i].eax, &id);
+        assert_int_equal(id.family, cases[i].family);
+        assert_int_equal(id.model, cases[i].model);
+    }
 }
 
 int main(void)
@@ -479,6 +506,7 @@ int main(void)
         T(test_cpuid_acceptance),
         T(test_other_os_errors),
         T(test_cpu_identity_read),
+        T(test_cpu_identity_signature),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

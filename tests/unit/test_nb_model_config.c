@@ -106,17 +106,20 @@ static void test_set_errors(void **state)
 {
     (void)state;
     expect_set_error("l3_size", "1", "unknown parameter 'l3_size' (docs/netburst-model.md lists them)");
-    expect_set_error("rob", "many", "parameter 'rob': expected a whole number from 1 to 4096, got 'many'");
-    expect_set_error("rob", "0", "parameter 'rob': expected a whole number from 1 to 4096, got '0'");
-    expect_set_error("rob", "-3", "parameter 'rob': expected a whole number from 1 to 4096, got '-3'");
-    expect_set_error("rob", "", "parameter 'rob': expected a whole number from 1 to 4096, got ''");
+    expect_set_error("rob", "many", "bad rob 'many' (expected a number: decimal or 0x hex, 1 to 4096)");
+    expect_set_error("rob", "0", "bad rob '0' (expected a number: decimal or 0x hex, 1 to 4096)");
+    expect_set_error("rob", "-3", "bad rob '-3' (expected a number: decimal or 0x hex, 1 to 4096)");
+    expect_set_error("rob", "", "bad rob '' (expected a number: decimal or 0x hex, 1 to 4096)");
+    expect_set_error("rob", "010", "bad rob '010' (expected a number: decimal or 0x hex, 1 to 4096)");
+    expect_set_error("rob", " 5", "bad rob ' 5' (expected a number: decimal or 0x hex, 1 to 4096)");
     expect_set_error("l1d_latency", "12x",
-                     "parameter 'l1d_latency': expected a whole number from 1 to 1000, got '12x'");
+                     "bad l1d_latency '12x' (expected a number: decimal or 0x hex, 1 to 1000)");
     expect_set_error("l1d_load_misses", "0",
-                     "parameter 'l1d_load_misses': expected a whole number from 1 to 64, got '0'");
+                     "bad l1d_load_misses '0' (expected a number: decimal or 0x hex, 1 to 64)");
     expect_set_error("l1d_load_misses", "65",
-                     "parameter 'l1d_load_misses': expected a whole number from 1 to 64, got '65'");
-    expect_set_error("model", "5", "parameter 'model': expected a CPUID model 0-4 or 6, got '5'");
+                     "bad l1d_load_misses '65' (expected a number: decimal or 0x hex, 1 to 64)");
+    expect_set_error("model", "5", "bad model '5' (expected a CPUID model 0-4 or 6)");
+    expect_set_error("model", "7", "bad model '7' (expected a number: decimal or 0x hex, 0 to 6)");
 }
 
 static void test_check(void **state)
@@ -159,7 +162,10 @@ static void test_simulate_refuses(void **state)
     assert_string_equal(error, "two traces need a backend with Hyper-Threading "
                                "(nb_backend_create with ht=true)");
     assert_false(nbm_simulate(traces, 1, &config, northwood, NULL, &result, error, sizeof error));
-    assert_string_equal(error, "/nonexistent: No such file or directory");
+    assert_string_equal(error, "/nonexistent: cannot open: No such file or directory");
+    traces[0] = "/";
+    assert_false(nbm_simulate(traces, 1, &config, northwood, NULL, &result, error, sizeof error));
+    assert_string_equal(error, "/: is a directory");
     config.l2_ways = 3;
     assert_false(nbm_simulate(traces, 1, &config, northwood, NULL, &result, error, sizeof error));
     assert_string_equal(error, "parameter 'l2_size': 4096 entries in 3 ways is not a power-of-two "

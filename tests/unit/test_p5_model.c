@@ -476,6 +476,29 @@ static void test_misaligned_errata(void **state)
     unlink(t.path);
 }
 
+/* Stall clocks past 2^32 in one issue: with a page walk, a memory latency
+ * and a misaligned penalty of 2^30 clocks each (their largest), a read
+ * crossing a page (two walks, one penalty: Safford 1997, appendix A, 0x1a)
+ * and a line (two fills) stalls 4 x 2^30 clocks, and the code's own page
+ * walk and line fill 2 x 2^30 more: 6 x 2^30 + 1 clocks, of which 0x1a
+ * counts the read's 4 x 2^30.  The 32-bit sums wrapped to 2^31 + 1. */
+static void test_stalls_beyond_32_bits(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open(&t);
+    tb_access(&t, CODE, MOV_EAX_MEM_RBX, 2, TRACE_LOAD, DATA + 0xffe, 4);
+    tb_close(&t);
+    struct p5_config config = zero_latency();
+    set(&config, "tlb_miss_penalty", "1073741824");
+    set(&config, "memory_latency", "1073741824");
+    set(&config, "misaligned_penalty", "1073741824");
+    struct counts c = run(t.path, &config, 0x1a, 0x1a);
+    unlink(t.path);
+    assert_int_equal(c.result.cycles, 6 * (1ull << 30) + 1);
+    assert_int_equal(c.ctr0, 4 * (1ull << 30));
+}
+
 static void test_fst_erratum(void **state)
 {
     (void)state;
@@ -658,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_dirty_line_written_back),
         cmocka_unit_test(test_write_buffers_full),
         cmocka_unit_test(test_misaligned_errata),
+        cmocka_unit_test(test_stalls_beyond_32_bits),
         cmocka_unit_test(test_fst_erratum),
         cmocka_unit_test(test_32_bit_trace),
         cmocka_unit_test(test_changed_code_decoded_again),

@@ -108,10 +108,15 @@ static void test_set_errors(void **state)
     struct p5_config before = c;
     char error[256];
     assert_false(p5_config_set(&c, "dcache_line", "48", error, sizeof error));
-    assert_string_equal(error, "P5 model parameter dcache_line: '48' (expected a power of two, "
-                               "at most 1073741824)");
+    assert_string_equal(error, "bad dcache_line '48' (expected a power of two)");
     assert_false(p5_config_set(&c, "btb_ways", "0", error, sizeof error));
-    assert_non_null(strstr(error, "btb_ways: '0' (expected a number from 1"));
+    assert_string_equal(error, "bad btb_ways '0' (expected a number: decimal or 0x hex, 1 to "
+                               "1073741824)");
+    assert_false(p5_config_set(&c, "l2_size", "3072", error, sizeof error));
+    assert_string_equal(error, "bad l2_size '3072' (expected 0, no L2, or a power of two)");
+    assert_false(p5_config_set(&c, "dcache_size", "020000", error, sizeof error));
+    assert_string_equal(error, "bad dcache_size '020000' (expected a number: decimal or 0x hex, "
+                               "1 to 1073741824)");
     assert_false(p5_config_set(&c, "l2_latency", "-1", error, sizeof error));
     assert_non_null(strstr(error, "l2_latency"));
     assert_false(p5_config_set(&c, "l2_latency", "5x", error, sizeof error));

@@ -236,6 +236,23 @@ static void long_line(void **state)
     free(text);
 }
 
+/* A NUL byte is not text: the line is refused, not cut short at it. */
+static void nul_byte(void **state)
+{
+    (void)state;
+    static const char text[] = "(p5mon\nrepetitions = 3;\0 garbage\nend)\n";
+    FILE *in = fmemopen((void *)text, sizeof text - 1, "r");
+    assert_non_null(in);
+    assert_false(p5mon_parms_read(in, "P", parms, error, sizeof error));
+    fclose(in);
+    assert_string_equal(error, "P:2: unexpected NUL byte");
+    static const char first[] = "\0(p5mon\nend)\n";
+    in = fmemopen((void *)first, sizeof first - 1, "r");
+    assert_false(p5mon_parms_read(in, "P", parms, error, sizeof error));
+    fclose(in);
+    assert_string_equal(error, "P:1: unexpected NUL byte");
+}
+
 static void bad_values(void **state)
 {
     (void)state;
@@ -249,19 +266,22 @@ static void bad_values(void **state)
     rejects("(p5mon\ncount_clocks = on;\nend)\n",
             "P:2: expected yes or no for count_clocks, got 'on'");
     rejects("(p5mon\nrepetitions = 0;\nend)\n",
-            "P:2: expected an integer from 1 to 1000 for repetitions, got '0'");
+            "P:2: bad repetitions '0' (expected a number: decimal or 0x hex, 1 to 1000)");
     rejects("(p5mon\nrepetitions = 1001;\nend)\n",
-            "P:2: expected an integer from 1 to 1000 for repetitions, got '1001'");
+            "P:2: bad repetitions '1001' (expected a number: decimal or 0x hex, 1 to 1000)");
     rejects("(p5mon\nrepetitions = -1;\nend)\n",
-            "P:2: expected an integer from 1 to 1000 for repetitions, got '-1'");
+            "P:2: bad repetitions '-1' (expected a number: decimal or 0x hex, 1 to 1000)");
     rejects("(p5mon\nrepetitions = 5x;\nend)\n",
-            "P:2: expected an integer from 1 to 1000 for repetitions, got '5x'");
+            "P:2: bad repetitions '5x' (expected a number: decimal or 0x hex, 1 to 1000)");
+    rejects("(p5mon\nrepetitions = 010;\nend)\n",
+            "P:2: bad repetitions '010' (expected a number: decimal or 0x hex, 1 to 1000)");
     rejects("(p5mon\nrepetitions = 99999999999999999999;\nend)\n",
-            "P:2: expected an integer from 1 to 1000 for repetitions, got '99999999999999999999'");
+            "P:2: bad repetitions '99999999999999999999' (expected a number: decimal or 0x hex, "
+            "1 to 1000)");
     rejects("(p5mon\nmax_regions = 101;\nend)\n",
-            "P:2: expected an integer from 1 to 100 for max_regions, got '101'");
+            "P:2: bad max_regions '101' (expected a number: decimal or 0x hex, 1 to 100)");
     rejects("(p5mon\nverbose_level = 3;\nend)\n",
-            "P:2: expected an integer from 0 to 2 for verbose_level, got '3'");
+            "P:2: bad verbose_level '3' (expected a number: decimal or 0x hex, 0 to 2)");
     rejects("(p5mon\ninterval = exact;\nend)\n",
             "P:2: expected run_p5mon or student for interval, got 'exact'");
 }
@@ -321,7 +341,8 @@ static void bad_overrides(void **state)
         {"repetitions=", "-F:1: expected name=value, got 'repetitions='"},
         {"rep etitions=3", "-F:1: expected a parameter name before '=', got 'rep etitions'"},
         {"9x=3", "-F:1: expected a parameter name before '=', got '9x'"},
-        {"repetitions=x", "-F:1: expected an integer from 1 to 1000 for repetitions, got 'x'"},
+        {"repetitions=x",
+         "-F:1: bad repetitions 'x' (expected a number: decimal or 0x hex, 1 to 1000)"},
         {"bogus=1", "-F:1: unknown parameter 'bogus' (expected a run_p5mon parameter, an event "
                     "name, count_clocks or model_NAME)"},
     };
@@ -357,6 +378,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(other_sections_are_skipped, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_syntax, setup, teardown),
         cmocka_unit_test_setup_teardown(long_line, setup, teardown),
+        cmocka_unit_test_setup_teardown(nul_byte, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_values, setup, teardown),
         cmocka_unit_test_setup_teardown(unknown_and_twice, setup, teardown),
         cmocka_unit_test_setup_teardown(too_many_model_parameters, setup, teardown),

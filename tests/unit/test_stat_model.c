@@ -99,22 +99,36 @@ static void test_isa_warning(void **state)
     write_trace(&t32, TRACE_ISA_32);
     char warning[512], expected[512];
     struct stat_model p5 = choose("p5"), nw = choose("netburst"), pr = choose("netburst-prescott");
-    assert_true(stat_model_isa_warning(&p5, t64.path, warning, sizeof warning));
+    assert_true(stat_model_isa_warning(&p5, t64.path, t64.path, warning, sizeof warning));
     snprintf(expected, sizeof expected,
              "%s: 64-bit code, which the P5 could not run (it has no IA-32e mode); simulated "
              "anyway, decoded as 64-bit code (docs/stat.md, \"64-bit traces\")", t64.path);
     assert_string_equal(warning, expected);
-    assert_true(stat_model_isa_warning(&nw, t64.path, warning, sizeof warning));
+    assert_true(stat_model_isa_warning(&nw, t64.path, t64.path, warning, sizeof warning));
     snprintf(expected, sizeof expected,
              "%s: 64-bit code, which Northwood could not run (it has no IA-32e mode); simulated "
              "anyway, decoded as 64-bit code (docs/stat.md, \"64-bit traces\")", t64.path);
     assert_string_equal(warning, expected);
-    assert_false(stat_model_isa_warning(&pr, t64.path, warning, sizeof warning));
-    assert_false(stat_model_isa_warning(&p5, t32.path, warning, sizeof warning));
-    assert_false(stat_model_isa_warning(&nw, t32.path, warning, sizeof warning));
+    assert_false(stat_model_isa_warning(&pr, t64.path, t64.path, warning, sizeof warning));
+    assert_false(stat_model_isa_warning(&p5, t32.path, t32.path, warning, sizeof warning));
+    assert_false(stat_model_isa_warning(&nw, t32.path, t32.path, warning, sizeof warning));
     /* Not a trace, or no file: no warning (reading it reports that). */
-    assert_false(stat_model_isa_warning(&p5, "/nonexistent/x.trace", warning, sizeof warning));
-    assert_false(stat_model_isa_warning(&p5, "/dev/null", warning, sizeof warning));
+    assert_false(stat_model_isa_warning(&p5, "/nonexistent/x.trace", "/nonexistent/x.trace", warning, sizeof warning));
+    assert_false(stat_model_isa_warning(&p5, "/dev/null", "/dev/null", warning, sizeof warning));
+    /* The name given, not the path: a trace recorded into a temporary file
+     * is named by its program. */
+    assert_true(stat_model_isa_warning(&p5, t64.path, "/bin/true", warning, sizeof warning));
+    assert_string_equal(warning, "/bin/true: 64-bit code, which the P5 could not run (it has no "
+                                 "IA-32e mode); simulated anyway, decoded as 64-bit code "
+                                 "(docs/stat.md, \"64-bit traces\")");
+    /* A pipe is left to the simulation, which reads its header once. */
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "/dev/fd/%d", fds[0]);
+    assert_false(stat_model_isa_warning(&p5, fifo, fifo, warning, sizeof warning));
+    close(fds[0]);
+    close(fds[1]);
     unlink(t64.path);
     unlink(t32.path);
 }

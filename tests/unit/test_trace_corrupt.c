@@ -63,6 +63,23 @@ static void test_region_number_above_32_bits(void **state)
                         "mem: byte offset 19: region number 4294967296");
 }
 
+/* An instruction of length 3 with one load whose size follows as a
+ * varint (docs/traces.md, "Access sizes"): 16385 bytes, one more than any
+ * instruction accesses, and 2^32 - 1, which hung the P5 model. */
+static void test_access_size_above_limit(void **state)
+{
+    (void)state;
+    const uint8_t over[] = {HEADER, 0x23, 0x01, 0xfd, 0x81, 0x80, 0x01, 0x00, 0x8f, 0x01, 0, 0};
+    char error[256];
+    assert_string_equal(first_error(over, sizeof over, error, sizeof error),
+                        "mem: byte offset 19: data access of 16385 bytes (expected 1-16384)");
+    const uint8_t huge[] = {HEADER, 0x23, 0x01, 0xfd, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x00,
+                            0x8f, 0x01, 0, 0};
+    assert_string_equal(first_error(huge, sizeof huge, error, sizeof error),
+                        "mem: byte offset 21: data access of 4294967295 bytes (expected "
+                        "1-16384)");
+}
+
 static void test_record_between_branch_and_instruction(void **state)
 {
     (void)state;
@@ -201,6 +218,7 @@ int main(void)
         cmocka_unit_test(test_varint_above_64_bits),
         cmocka_unit_test(test_header_string_too_long),
         cmocka_unit_test(test_region_number_above_32_bits),
+        cmocka_unit_test(test_access_size_above_limit),
         cmocka_unit_test(test_record_between_branch_and_instruction),
         cmocka_unit_test(test_register_mask_beyond_the_isa),
         cmocka_unit_test(test_register_value_above_32_bits),

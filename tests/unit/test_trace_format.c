@@ -389,6 +389,28 @@ static void test_many_accesses(void **state)
     free(m.data);
 }
 
+/* Access sizes: 1 to TRACE_MAX_ACCESS_SIZE round-trip (the larger ones
+ * through the varint escape); 0 and one byte more are refused. */
+static void test_access_sizes(void **state)
+{
+    (void)state;
+    struct trace_insn insn = make_insn(0x400000, 7);
+    insn.n_accesses = 3;
+    insn.accesses[0] = (struct trace_access){TRACE_LOAD, 1, 0x10000};
+    insn.accesses[1] = (struct trace_access){TRACE_STORE, 63, 0x20000};
+    insn.accesses[2] = (struct trace_access){TRACE_MODIFY, TRACE_MAX_ACCESS_SIZE, 0x30000};
+    struct trace_header header = make_header(TRACE_ISA_64);
+    round_trip(&header, &insn, 1);
+    struct memtrace m;
+    start(&m, &header);
+    insn.accesses[2].size = TRACE_MAX_ACCESS_SIZE + 1;
+    assert_false(trace_write_insn(m.writer, &insn));
+    insn.accesses[2].size = 0;
+    assert_false(trace_write_insn(m.writer, &insn));
+    finish(&m, TRACE_EXITED, 0);
+    free(m.data);
+}
+
 static void test_end_counts(void **state)
 {
     (void)state;
@@ -767,6 +789,7 @@ int main(void)
         cmocka_unit_test(test_branches_and_targets),
         cmocka_unit_test(test_regions),
         cmocka_unit_test(test_many_accesses),
+        cmocka_unit_test(test_access_sizes),
         cmocka_unit_test(test_end_counts),
         cmocka_unit_test(test_truncated_at_every_offset),
         cmocka_unit_test(test_bad_magic),

@@ -216,9 +216,16 @@ static void test_lackey_bad_values(void **state)
     expect_lackey_error("==1== x\n L 1000,4\nI  1000,4\n",
                         "x.lackey:2: a data access before any instruction");
     expect_lackey_error("I  1000,4\n S 2000,0\n",
-                        "x.lackey:2: data access size 0 (expected 1-4294967295)");
+                        "x.lackey:2: data access size 0 (expected 1-16384)");
+    /* The largest access one instruction makes (docs/traces.md, "Access
+     * sizes"), then one byte more, and the size that hung the P5 model. */
+    expect_lackey("I  1000,4\n L 2000,16384\n", "0x1000,4 load 0x2000,16384\nend 0 0 1\n");
+    expect_lackey_error("I  1000,4\n S 2000,16385\n",
+                        "x.lackey:2: data access size 16385 (expected 1-16384)");
+    expect_lackey_error("I  1000,4\n L 1000,4294967295\n",
+                        "x.lackey:2: data access size 4294967295 (expected 1-16384)");
     expect_lackey_error("I  1000,4\n S 2000,4294967296\n",
-                        "x.lackey:2: data access size 4294967296 (expected 1-4294967295)");
+                        "x.lackey:2: data access size 4294967296 (expected 1-16384)");
     expect_lackey_error("I  1000,0\n", "x.lackey:1: instruction size 0 (expected 1-15)");
     expect_lackey_error("I  1000,4\nI  1004,16\n", "x.lackey:2: instruction size 16 (expected 1-15)");
     expect_lackey_error("I  10g0,4\n",
@@ -294,7 +301,11 @@ static void test_dinero_bad_lines(void **state)
     expect_dinero_error("2 1000 10\n", "x.din:1: instruction size 16 (expected 1-15)");
     expect_dinero_error("2 1000 0\n", "x.din:1: instruction size 0 (expected 1-15)");
     expect_dinero_error("2 1000\n1 2000 0\n",
-                        "x.din:2: data access size 0 (expected 1-4294967295)");
+                        "x.din:2: data access size 0 (expected 1-16384)");
+    expect_dinero_error("2 1000\n0 1000 ffffffff\n",
+                        "x.din:2: data access size 4294967295 (expected 1-16384)");
+    expect_dinero_error("2 1000\n0 1000 4001\n",
+                        "x.din:2: data access size 16385 (expected 1-16384)");
 }
 
 int main(void)

@@ -14,7 +14,7 @@
  * A REP-prefixed string instruction runs under valgrind as one superblock
  * execution per iteration, each starting with the same IMark; consecutive
  * executions of it are one instruction, whose per-iteration accesses are
- * merged into contiguous ranges.  Calls to the region functions of
+ * merged into contiguous ranges of at most PT_MAX_ACCESS_SIZE bytes.  Calls to the region functions of
  * traces/pmubench_region.h (and run_p5mon's p5mon_asm_begreg_N/endreg_N),
  * found by name at translation time, become region markers; the call and
  * the function's instructions up to its return are left out.  With
@@ -59,6 +59,7 @@ typedef VexGuestX86State GuestState;
 #define PT_VERSION 1              /* TRACE_VERSION */
 #define PT_MAX_MARKERS 15         /* TRACE_MAX_MARKERS */
 #define PT_MAX_ACCESSES 64        /* TRACE_MAX_ACCESSES */
+#define PT_MAX_ACCESS_SIZE 16384  /* TRACE_MAX_ACCESS_SIZE */
 #define PT_MAX_TEXT 4095          /* TRACE_MAX_TEXT - 1 */
 #define PT_LOAD 1                 /* TRACE_LOAD, TRACE_STORE, TRACE_MODIFY */
 #define PT_STORE 2
@@ -474,10 +475,11 @@ static VG_REGPARM(2) void record_access(Addr address, UWord ks)
     if (!pend)
         return;
     if (pend->rep) {
-        /* Iterations of a REP string instruction extend its ranges. */
+        /* Iterations of a REP string instruction extend its ranges, each
+         * up to the format's largest access; then a new range begins. */
         for (Int i = 0; i < n_acc; i++) {
             Access *a = &acc[i];
-            if (a->kind != kind)
+            if (a->kind != kind || a->size + size > PT_MAX_ACCESS_SIZE)
                 continue;
             if (addr == a->addr + a->size) {
                 a->size += size;

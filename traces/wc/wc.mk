@@ -7,7 +7,7 @@ WC_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -I.
 .PHONY: wc
 wc: $(BUILD)/wc/wc $(BUILD)/wc/input.txt
 
-$(BUILD)/wc/wc: traces/wc/wc.c traces/pmubench_region.h
+$(BUILD)/wc/wc: traces/wc/wc.c traces/pmubench_region.h $(M32_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(M32_FLAG) -static $(WC_CFLAGS) -o $@ traces/wc/wc.c
 

@@ -1,0 +1,44 @@
+/* libFuzzer target: the NetBurst timing model (sim/netburst) on one trace,
+ * through `pmubench stat`'s library path (sim/stat/stat_run.h): a preset
+ * and parameters chosen by the input, then a trace made from it
+ * (fuzz_model.h), counted by eighteen events over the whole trace or a
+ * region.  Seeds: tests/fuzz/corpus_nb_model. */
+#define _GNU_SOURCE /* memfd_create */
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "sim/stat/stat_run.h"
+#include "tests/fuzz/fuzz_model.h"
+
+static void simulate(const char *path, const struct stat_model *model, long region)
+{
+    struct alloc_request requests[FUZZ_NB_EVENTS];
+    struct alloc_plan plan;
+    if (!fuzz_nb_plan(model, false, requests, &plan))
+        return;
+    uint64_t counts[FUZZ_NB_EVENTS];
+    struct stat_totals totals;
+    char error[1024];
+    const char *traces[] = {path};
+    stat_simulate(traces, 1, model, &plan, region, counts, &totals, error, sizeof error);
+    alloc_plan_free(&plan);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct fuzz_input in = {data, size, 0};
+    struct stat_model model;
+    struct fuzz_bound bound;
+    if (!fuzz_netburst(&in, &model, &bound))
+        return 0;
+    long region = fuzz_byte(&in) % 5;
+    char path[64];
+    int fd = fuzz_memory_file(path, sizeof path);
+    if (fd < 0)
+        return 0;
+    if (fuzz_trace_write(&in, fd, bound))
+        simulate(path, &model, region == 4 ? STAT_WHOLE_TRACE : region);
+    close(fd);
+    return 0;
+}
