@@ -164,7 +164,8 @@ static bool find_candidates(const struct count *s, const struct measured_keys *m
     size_t row = 0;
     for (const char *partner; ok && (partner = event_mapping_partner(key, &row));)
         ok = add_chain(c, &m->by_canonical, partner, s->region);
-    qsort(c->at, c->n, sizeof *c->at, by_position);
+    if (c->n > 1) /* qsort wants an array, and there is none before the first candidate */
+        qsort(c->at, c->n, sizeof *c->at, by_position);
     return ok;
 }
 
