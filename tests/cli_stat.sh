@@ -160,7 +160,7 @@ $insns32,,instr_retired:NBOGUSNTAG:t1,," ]; then pass; else fail "stat with two 
     # counts of one trace agree to the count (compare: every difference 0).
     printf '(p5mon\ntrace = %s;\nrepetitions = 2;\ninstructions_executed = yes;\nbranches = yes;\ndata_read = yes;\nend)\n' \
         "$trace" >"$tmp/agree.parms"
-    pmubench p5mon "$tmp/agree.parms" -F output_file="$tmp/agree.p5mon" >/dev/null
+    pmubench p5mon "$tmp/agree.parms" -F output_file="$tmp/agree.p5mon" >/dev/null 2>"$tmp/agree.err"
     pmubench stat --json -o "$tmp/agree.json" -e instructions_executed,branches,data_read --trace "$trace"
     agree=$(pmubench compare -x , "$tmp/agree.json" "$tmp/agree.p5mon" | awk -F, 'NR > 1 {printf "%s=%s;", $1, $5}')
     if [ "$agree" = "instructions_executed=0.0;branches=0.0;data_read=0.0;" ]; then
