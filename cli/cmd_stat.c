@@ -68,16 +68,14 @@ struct stat_args {
 };
 
 /* The PMU prefixes an event string may carry. */
-static const char *const pmu_prefixes[] = {"p5::", "netburst::", "netburst_p::"};
-
 /* "p5::data_read:u" and "data_read:u" name the same event; the counts are
  * keyed by the second form. */
 static const char *event_key(const char *text)
 {
-    for (size_t i = 0; i < sizeof pmu_prefixes / sizeof pmu_prefixes[0]; i++)
-        if (strncasecmp(text, pmu_prefixes[i], strlen(pmu_prefixes[i])) == 0)
-            return text + strlen(pmu_prefixes[i]);
-    return text;
+    enum pmu_kind pmu;
+    const char *rest;
+    event_spec_prefix(text, &pmu, &rest);
+    return rest;
 }
 
 /* Whether the event has the key of one given before (in any case, as

@@ -444,7 +444,23 @@ static bool parse_p5(struct parse *p, char *rest)
     return true;
 }
 
-/* ---- The model the prefixes name */
+/* ---- The PMU and the model the prefixes name */
+
+bool event_spec_prefix(const char *text, enum pmu_kind *pmu, const char **rest)
+{
+    static const struct {
+        const char *prefix;
+        enum pmu_kind pmu;
+    } prefixes[] = {{"p5::", PMU_P5}, {"netburst::", PMU_NETBURST}, {"netburst_p::", PMU_NETBURST}};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (strncasecmp(text, prefixes[i].prefix, strlen(prefixes[i].prefix)) == 0) {
+            *pmu = prefixes[i].pmu;
+            *rest = text + strlen(prefixes[i].prefix);
+            return true;
+        }
+    *rest = text;
+    return false;
+}
 
 #define NETBURST_P "netburst_p::"
 

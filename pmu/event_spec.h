@@ -77,6 +77,11 @@ int event_spec_model(int given, const char *const *texts, int n);
  * instr_completed (3, 4, 6), "netburst::" on the others. */
 const char *nb_model_prefix(int model);
 
+/* The PMU an event string's prefix names ("p5::", "netburst::" or
+ * "netburst_p::", in any case) and the text after it; false, with *rest
+ * the whole text, when it has none. */
+bool event_spec_prefix(const char *text, enum pmu_kind *pmu, const char **rest);
+
 /* Parses an event string for a NetBurst of `config` (or the P5); the model
  * is a model, not NB_MODEL_UNSET (event_spec_model chooses it).  On error
  * returns false with one line in `error` naming the offending token and the

@@ -1,7 +1,6 @@
 /* The simulated machines by name; docs/stat.md, "Models". */
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 #include "pmu/netburst_msrs.h"
@@ -26,19 +25,6 @@ bool stat_model_choose(const char *name, struct stat_model *model, char *error, 
     return nbm_config_preset(preset, &model->netburst, error, size);
 }
 
-/* The PMU an event string's prefix names; true when it has one. */
-static bool prefix_pmu(const char *event, enum pmu_kind *pmu)
-{
-    if (strncasecmp(event, "p5::", 4) == 0)
-        *pmu = PMU_P5;
-    else if (strncasecmp(event, "netburst::", 10) == 0 ||
-             strncasecmp(event, "netburst_p::", 12) == 0)
-        *pmu = PMU_NETBURST;
-    else
-        return false;
-    return true;
-}
-
 bool stat_model_choose_for(const char *name, const char *const *events, int n_events,
                            struct stat_model *model, char *error, size_t size)
 {
@@ -57,7 +43,8 @@ bool stat_model_check_events(const struct stat_model *model, const char *const *
 {
     for (int i = 0; i < n_events; i++) {
         enum pmu_kind pmu;
-        if (prefix_pmu(events[i], &pmu) && pmu != model->pmu) {
+        const char *rest;
+        if (event_spec_prefix(events[i], &pmu, &rest) && pmu != model->pmu) {
             snprintf(error, size, "'%s': not an event of the model's PMU (-m)", events[i]);
             return false;
         }

@@ -927,6 +927,27 @@ static void test_repeated_modifiers(void **state)
 /* One string can name every replay metric (libpfm4's pseudo sub-events
  * together), so the encoding must hold all their upstream events: the
  * encoder keeps at most NB_MAX_UPSTREAMS. */
+static void test_prefix(void **state)
+{
+    (void)state;
+    enum pmu_kind pmu = PMU_NETBURST;
+    const char *rest = NULL;
+    const char *text = "P5::data_read:u";
+    assert_true(event_spec_prefix(text, &pmu, &rest));
+    assert_int_equal(pmu, PMU_P5);
+    assert_ptr_equal(rest, text + 4);
+    text = "netburst_p::instr_completed:NBOGUS";
+    assert_true(event_spec_prefix(text, &pmu, &rest));
+    assert_int_equal(pmu, PMU_NETBURST);
+    assert_string_equal(rest, "instr_completed:NBOGUS");
+    assert_true(event_spec_prefix("NETBURST::uop_type", &pmu, &rest));
+    assert_string_equal(rest, "uop_type");
+    text = "branches";
+    assert_false(event_spec_prefix(text, &pmu, &rest));
+    assert_ptr_equal(rest, text);
+    assert_false(event_spec_prefix("netburst:branch_retired", &pmu, &rest));
+}
+
 static void test_upstreams_fit(void **state)
 {
     (void)state;
@@ -994,6 +1015,7 @@ int main(void)
         cmocka_unit_test(test_p5),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_repeated_modifiers),
+        cmocka_unit_test(test_prefix),
         cmocka_unit_test(test_upstreams_fit),
         cmocka_unit_test(test_too_long),
     };
