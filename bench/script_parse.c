@@ -194,7 +194,7 @@ static int parse_thread(struct parser *p, struct bench_stmt *st)
     return BENCH_OK;
 }
 
-static const char *models_of(const struct nb_event *event, char *buf, size_t size)
+static const char *models_of(const struct nb_event_info *event, char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
@@ -214,7 +214,7 @@ static int netburst_event_name(struct parser *p, char *name, struct bench_stmt *
     if (index < 0)
         return fail(p, "unknown NetBurst event '%s' (pmubench's catalog has the SDM's names, "
                        "e.g. branch_retired)", name);
-    const struct nb_event *event = &nb_events[index];
+    const struct nb_event_info *event = &nb_event_table[index];
     char names[512];
     if (!(event->models & (1u << p->script->model)))
         return fail(p, "event %s does not exist on model %d (models %s only)", event->name,

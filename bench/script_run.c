@@ -347,7 +347,7 @@ static bool start_simulation(struct runner *r)
         r->simulation = p5_backend_create();
         r->p5 = r->simulation ? p5_backend_pmu(r->simulation) : NULL;
     } else {
-        r->simulation = nb_backend_create((struct nb_config){.model = s->model, .ht = s->ht});
+        r->simulation = nb_backend_create((struct nb_pmu_config){.model = s->model, .ht = s->ht});
         r->nb = r->simulation ? nb_backend_pmu(r->simulation) : NULL;
     }
     r->msrs = r->simulation;

@@ -24,13 +24,13 @@ static const char alloc_usage[] =
     "  --json       machine-readable output\n";
 
 struct alloc_args {
-    struct nb_config config;
+    struct nb_pmu_config config;
     bool json;
     const char *exp;
     int first_event;  /* argv index, or argc when none */
 };
 
-static int read_experiments(struct experiment_set *in, struct nb_config *config,
+static int read_experiments(struct experiment_set *in, struct nb_pmu_config *config,
                             const char *path)
 {
     char error[1024];
@@ -141,7 +141,7 @@ static void print_json_run_msrs(const struct alloc_run *run)
 }
 
 static void print_json(const struct alloc_plan *plan, const struct experiment_set *in,
-                       const struct nb_config *config)
+                       const struct nb_pmu_config *config)
 {
     bool p5 = plan->runs[0].pmu == PMU_P5;
     printf("{\"pmu\": \"%s\", ", p5 ? "p5" : "netburst");

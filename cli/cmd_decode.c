@@ -24,7 +24,7 @@ static const char decode_usage[] =
     "  exit status 0 when valid, 1 when not (warnings count only with --strict)\n";
 
 struct decode_args {
-    struct nb_config config;
+    struct nb_pmu_config config;
     struct nb_decode_input in;
     bool strict, has_cesr;
     uint64_t cesr;
@@ -168,14 +168,14 @@ static void print_escr(const struct nb_decode_input *in, int escr)
     printf("\n  event select 0x%02x", escr_event_select(v));
     int event = escr >= 0 ? nb_event_on_escr(escr, escr_event_select(v)) : -1;
     if (event >= 0)
-        printf("  %s", nb_events[event].name);
-    for (int i = 0; escr < 0 && i < nb_num_events; i++)
-        if (nb_events[i].select == escr_event_select(v))
-            printf("  %s?", nb_events[i].name);
+        printf("  %s", nb_event_table[event].name);
+    for (int i = 0; escr < 0 && i < NB_NUM_EVENTS; i++)
+        if (nb_event_table[i].select == escr_event_select(v))
+            printf("  %s?", nb_event_table[i].name);
     printf("\n  event mask   0x%04x", escr_event_mask(v));
-    for (int s = 0; event >= 0 && s < nb_events[event].n_subevents; s++)
-        if (escr_event_mask(v) & (1u << nb_events[event].subevents[s].bit))
-            printf("  %s", nb_events[event].subevents[s].name);
+    for (int s = 0; event >= 0 && s < nb_event_table[event].n_subevents; s++)
+        if (escr_event_mask(v) & (1u << nb_event_table[event].subevents[s].bit))
+            printf("  %s", nb_event_table[event].subevents[s].name);
     printf("\n  tag value %u  tag enable %d\n", escr_tag_value(v), (v & ESCR_TAG_ENABLE) != 0);
     printf("  T0_OS %d  T0_USR %d  T1_OS %d  T1_USR %d\n", (v & ESCR_T0_OS) != 0,
            (v & ESCR_T0_USR) != 0, (v & ESCR_T1_OS) != 0, (v & ESCR_T1_USR) != 0);

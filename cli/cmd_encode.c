@@ -59,14 +59,14 @@ static void print_counters(const struct nb_encoding *enc)
 
 static void print_netburst_text(const struct nb_event_spec *spec, const struct nb_encoding *enc)
 {
-    const struct nb_event *event = &nb_events[spec->event];
+    const struct nb_event_info *event = &nb_event_table[spec->event];
     printf("  event     %s (select 0x%02x), mask 0x%04x\n", event->name, event->select,
            (unsigned)((enc->escr >> 9) & 0xffff));
     print_escr_choices(enc->escrs, enc->escr, "ESCR");
     printf("  CCCR      0x%016llx\n", (unsigned long long)enc->cccr);
     print_counters(enc);
     for (int u = 0; u < enc->n_upstreams; u++) {
-        printf("  upstream %s:\n", nb_events[enc->upstream[u].event].name);
+        printf("  upstream %s:\n", nb_event_table[enc->upstream[u].event].name);
         print_escr_choices(enc->upstream[u].escrs, enc->upstream[u].escr, "ESCR");
     }
     if (enc->replay) {
@@ -157,7 +157,7 @@ static void print_p5(const char *text, const struct p5_event_spec *spec, enum fo
     }
 }
 
-static int parse_args(int argc, char **argv, struct nb_config *config, enum format *format,
+static int parse_args(int argc, char **argv, struct nb_pmu_config *config, enum format *format,
                       int *first_event)
 {
     int i = 1;
@@ -190,7 +190,7 @@ static int parse_args(int argc, char **argv, struct nb_config *config, enum form
 
 int cmd_encode(int argc, char **argv)
 {
-    struct nb_config config = NB_CONFIG_DEFAULT;
+    struct nb_pmu_config config = NB_CONFIG_DEFAULT;
     enum format format = TEXT;
     int first = 0;
     int rc = parse_args(argc, argv, &config, &format, &first);

@@ -33,7 +33,7 @@ static void print_models(uint8_t models)
     printf("\n");
 }
 
-static void list_netburst_event(const struct nb_event *event, bool verbose)
+static void list_netburst_event(const struct nb_event_info *event, bool verbose)
 {
     printf("netburst::%s\n", event->name);
     if (!verbose)
@@ -106,8 +106,8 @@ int cmd_list(int argc, char **argv)
     }
     if (!netburst && !p5)
         return usage_error("list", "name one catalog, netburst or p5");
-    for (int i = 0; netburst && i < nb_num_events; i++)
-        list_netburst_event(&nb_events[i], verbose);
+    for (int i = 0; netburst && i < NB_NUM_EVENTS; i++)
+        list_netburst_event(&nb_event_table[i], verbose);
     for (int i = 0; netburst && i < nb_num_metrics; i++)
         list_metric(&nb_metrics[i], verbose);
     for (int i = 0; p5 && i < p5_num_events; i++)

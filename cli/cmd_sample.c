@@ -446,7 +446,7 @@ static void take_sample(void *context, int thread, uint64_t cycle, uint64_t eip,
 static int plan_event(const struct sample_args *args, const struct nbm_config *config,
                       struct alloc_request *request, struct alloc_plan *plan)
 {
-    struct nb_config nb = {config->model, false};
+    struct nb_pmu_config nb = {config->model, false};
     char error[1024], text[1024];
     const char *prefix = strstr(args->event, "::") ? "" : nb_model_prefix(config->model);
     /* PEBS: ENABLE_PEBS, and OVF_PMI_T0 so that an overflow arms the
@@ -521,7 +521,7 @@ static int sample_trace(const struct sample_args *args, const struct nbm_config 
                         FILE *out)
 {
     char error[1024];
-    struct msr_backend *backend = nb_backend_create((struct nb_config){config->model, false});
+    struct msr_backend *backend = nb_backend_create((struct nb_pmu_config){config->model, false});
     if (!backend)
         return command_error(EXIT_RUNTIME, "sample", "out of memory");
     struct program program;

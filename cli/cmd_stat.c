@@ -247,7 +247,7 @@ static const char *default_prefix(const struct stat_model *model)
 static int plan_events(const struct stat_args *args, const struct stat_model *model,
                        struct alloc_request *requests, struct alloc_plan *plan)
 {
-    struct nb_config config = {model->netburst.model, args->n_traces == 2};
+    struct nb_pmu_config config = {model->netburst.model, args->n_traces == 2};
     char error[1024], text[1024];
     if (!stat_model_check_events(model, args->events, args->n_events, error, sizeof error))
         return command_error(EXIT_BAD_INPUT, "stat", "%s", error);

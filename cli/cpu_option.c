@@ -5,7 +5,7 @@
 #include "exit_status.h"
 #include "pmu/number.h"
 
-int cpu_option(const char *command, int argc, char **argv, int *i, struct nb_config *config)
+int cpu_option(const char *command, int argc, char **argv, int *i, struct nb_pmu_config *config)
 {
     bool model = strcmp(argv[*i], "--model") == 0;
     bool ht = strcmp(argv[*i], "--ht") == 0;

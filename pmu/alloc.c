@@ -57,7 +57,7 @@ static bool check_units(const struct planner *p, struct alloc_error *error)
 }
 
 static bool planner_init(struct planner *p, const struct alloc_request *requests, int n,
-                         const struct nb_config *config)
+                         const struct nb_pmu_config *config)
 {
     *p = (struct planner){.requests = requests, .n_requests = n, .config = *config,
                           .pmu = requests[0].spec.pmu};
@@ -79,7 +79,7 @@ static void planner_free(struct planner *p)
     free(p->members);
 }
 
-bool alloc_plan_make(const struct alloc_request *requests, int n, const struct nb_config *config,
+bool alloc_plan_make(const struct alloc_request *requests, int n, const struct nb_pmu_config *config,
                      struct alloc_plan *plan, struct alloc_error *error)
 {
     *plan = (struct alloc_plan){0};

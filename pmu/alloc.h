@@ -69,7 +69,7 @@ struct alloc_error {
  * runs.  False with `error` filled when a request or group can never count,
  * the PMUs are mixed, there are more than ALLOC_MAX_REQUESTS or memory runs
  * out. */
-bool alloc_plan_make(const struct alloc_request *requests, int n, const struct nb_config *config,
+bool alloc_plan_make(const struct alloc_request *requests, int n, const struct nb_pmu_config *config,
                      struct alloc_plan *plan, struct alloc_error *error);
 void alloc_plan_free(struct alloc_plan *plan);
 

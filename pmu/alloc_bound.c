@@ -137,7 +137,7 @@ int alloc_lower_bound(const struct planner *p, const struct request_list *list)
  * execution-tagging metric does. */
 static bool counts_one_nbogus(const struct nb_event_spec *spec)
 {
-    return !spec->metric && spec->event == nb_event_find("execution_event") &&
+    return !spec->metric && spec->event == NB_EV_EXECUTION_EVENT &&
            popcount64(spec->mask) == 1 && spec->mask < (1u << NUM_TAG_BITS);
 }
 

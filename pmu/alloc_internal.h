@@ -44,7 +44,7 @@ struct unit {
 struct planner {
     const struct alloc_request *requests;
     int n_requests;
-    struct nb_config config;
+    struct nb_pmu_config config;
     enum pmu_kind pmu;
     int capacity;                 /* counters per run */
     struct request_info *info;
@@ -109,7 +109,7 @@ static inline bool is_execution_metric(const struct request_info *info)
 }
 
 /* alloc_request.c */
-void alloc_describe_request(const struct nb_event_spec *spec, const struct nb_config *config,
+void alloc_describe_request(const struct nb_event_spec *spec, const struct nb_pmu_config *config,
                             struct request_info *info);
 int alloc_find_root(int *parent, int x);
 void alloc_join(int *parent, int a, int b);

@@ -5,7 +5,7 @@
  */
 #include "alloc_internal.h"
 
-static int counting_thread(const struct nb_event_spec *spec, const struct nb_config *config)
+static int counting_thread(const struct nb_event_spec *spec, const struct nb_pmu_config *config)
 {
     if (!config->ht || spec->t0 == spec->t1)
         return -1;
@@ -60,7 +60,7 @@ static uint32_t counters_via(const struct request_info *info, int escr, uint64_t
     return routed_counters(escr, via, model);
 }
 
-static void counting_options(struct request_info *info, const struct nb_config *config)
+static void counting_options(struct request_info *info, const struct nb_pmu_config *config)
 {
     uint64_t side = escrs_of_thread(info->enc.escrs, info->thread);
     for (int e = 0; e < NB_NUM_ESCRS; e++) {
@@ -76,7 +76,7 @@ static void counting_options(struct request_info *info, const struct nb_config *
     }
 }
 
-void alloc_describe_request(const struct nb_event_spec *spec, const struct nb_config *config,
+void alloc_describe_request(const struct nb_event_spec *spec, const struct nb_pmu_config *config,
                             struct request_info *info)
 {
     nb_encode(spec, config, &info->enc);

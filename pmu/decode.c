@@ -41,7 +41,7 @@ bool decode_has_warnings(const struct decode_report *report)
     return false;
 }
 
-int nb_decode_escr(const struct nb_decode_input *in, const struct nb_config *config)
+int nb_decode_escr(const struct nb_decode_input *in, const struct nb_pmu_config *config)
 {
     if (in->escr_index >= 0)
         return in->escr_index;
@@ -56,13 +56,13 @@ static void list_events_on(int escr, char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (int i = 0; i < nb_num_events && used < size; i++)
-        if (nb_events[i].escrs & (1ull << escr))
+    for (int i = 0; i < NB_NUM_EVENTS && used < size; i++)
+        if (nb_event_table[i].escrs & (1ull << escr))
             used += (size_t)snprintf(buf + used, size - used, "%s%s 0x%02x", used ? ", " : "",
-                                     nb_events[i].name, nb_events[i].select);
+                                     nb_event_table[i].name, nb_event_table[i].select);
 }
 
-static uint16_t defined_mask(const struct nb_event *event)
+static uint16_t defined_mask(const struct nb_event_info *event)
 {
     uint16_t mask = 0;
     for (int i = 0; i < event->n_subevents; i++)
@@ -70,7 +70,7 @@ static uint16_t defined_mask(const struct nb_event *event)
     return mask;
 }
 
-static void check_escr_event(uint64_t escr, int index, const struct nb_config *config,
+static void check_escr_event(uint64_t escr, int index, const struct nb_pmu_config *config,
                              struct decode_report *report)
 {
     char list[160];
@@ -85,7 +85,7 @@ static void check_escr_event(uint64_t escr, int index, const struct nb_config *c
             ERROR("event select 0x%02x: no event is defined on %s", select, nb_escrs[index].name);
         return;
     }
-    const struct nb_event *ev = &nb_events[event];
+    const struct nb_event_info *ev = &nb_event_table[event];
     if (!(ev->models & (1u << config->model)))
         ERROR("%s does not exist on model %d", ev->name, config->model);
     uint16_t mask = (uint16_t)escr_event_mask(escr);
@@ -100,7 +100,7 @@ static void check_escr_event(uint64_t escr, int index, const struct nb_config *c
                 ev->name);
 }
 
-static void check_escr(const struct nb_decode_input *in, int index, const struct nb_config *config,
+static void check_escr(const struct nb_decode_input *in, int index, const struct nb_pmu_config *config,
                        struct decode_report *report)
 {
     uint64_t writable;
@@ -124,7 +124,7 @@ static void check_escr(const struct nb_decode_input *in, int index, const struct
 
 /* ---- CCCR */
 
-static void check_cccr_routing(const struct nb_decode_input *in, const struct nb_config *config,
+static void check_cccr_routing(const struct nb_decode_input *in, const struct nb_pmu_config *config,
                                struct decode_report *report)
 {
     unsigned select = cccr_escr_select(in->cccr);
@@ -137,7 +137,7 @@ static void check_cccr_routing(const struct nb_decode_input *in, const struct nb
               nb_escrs[in->escr_index].name, counter, select, nb_escrs[routed].name);
 }
 
-static void check_cccr(const struct nb_decode_input *in, const struct nb_config *config,
+static void check_cccr(const struct nb_decode_input *in, const struct nb_pmu_config *config,
                        struct decode_report *report)
 {
     uint64_t cccr = in->cccr;
@@ -188,7 +188,7 @@ static bool known_replay_metric(uint64_t pebs_enable, uint64_t matrix_vert, bool
     return pebs_union == metric_bits && (!has_vert || vert_union == matrix_vert);
 }
 
-static void check_pebs(const struct nb_decode_input *in, const struct nb_config *config,
+static void check_pebs(const struct nb_decode_input *in, const struct nb_pmu_config *config,
                        struct decode_report *report)
 {
     uint64_t writable;
@@ -216,7 +216,7 @@ static void check_pebs(const struct nb_decode_input *in, const struct nb_config 
     }
 }
 
-void nb_decode_check(const struct nb_decode_input *in, const struct nb_config *config,
+void nb_decode_check(const struct nb_decode_input *in, const struct nb_pmu_config *config,
                      struct decode_report *report)
 {
     report->n = 0;

@@ -32,9 +32,9 @@ struct nb_decode_input {
 
 /* The ESCR a CCCR reads: given explicitly, or through the counter's
  * routing; -1 when unknown or when no ESCR sits behind the select. */
-int nb_decode_escr(const struct nb_decode_input *in, const struct nb_config *config);
+int nb_decode_escr(const struct nb_decode_input *in, const struct nb_pmu_config *config);
 
-void nb_decode_check(const struct nb_decode_input *in, const struct nb_config *config,
+void nb_decode_check(const struct nb_decode_input *in, const struct nb_pmu_config *config,
                      struct decode_report *report);
 
 void p5_decode_check(uint64_t cesr, struct decode_report *report);

@@ -18,7 +18,7 @@
 enum { MAX_TEXT = 512 };
 
 struct parse {
-    const struct nb_config *config;
+    const struct nb_pmu_config *config;
     struct event_spec *spec;
     const char *text;
     char *error;
@@ -233,7 +233,7 @@ static const char *catalog_name(const char *event, const char *name)
  * the SDM's tagging tables). */
 static uint16_t metric_mask(const struct nb_metric *metric)
 {
-    const struct nb_event *event = &nb_events[nb_event_find(metric->counting_event)];
+    const struct nb_event_info *event = &nb_event_table[nb_event_find(metric->counting_event)];
     return (uint16_t)(1u << nb_subevent_find(event, metric->counting_subevent)->bit);
 }
 
@@ -241,7 +241,7 @@ static uint16_t metric_mask(const struct nb_metric *metric)
  * events set tag enable and one bit of the tag value. */
 static bool libpfm4_tag_subevent(struct nb_event_spec *nb, const char *name)
 {
-    if (!(nb_events[nb->event].flags & NB_EVENT_EXEC_TAG_UPSTREAM) ||
+    if (!(nb_event_table[nb->event].flags & NB_EVENT_EXEC_TAG_UPSTREAM) ||
         strncasecmp(name, "TAG", 3) != 0 || name[3] < '0' || name[3] > '3' || name[4])
         return false;
     nb->tag_enable = true;
@@ -267,7 +267,7 @@ static bool libpfm4_replay_subevent(struct parse *p, const char *name)
 static bool netburst_subevent(struct parse *p, const char *name)
 {
     struct nb_event_spec *nb = &p->spec->nb;
-    const struct nb_event *event = &nb_events[nb->event];
+    const struct nb_event_info *event = &nb_event_table[nb->event];
     const struct nb_subevent *sub = nb_subevent_find(event, catalog_name(event->name, name));
     if (sub && p->metric_named)
         return fail(p, "'%s': a tagging metric fixes its sub-events; it takes modifiers only "
@@ -314,7 +314,7 @@ static bool netburst_name(struct parse *p, const char *name)
     if (nb->event < 0)
         return fail(p, "unknown NetBurst event '%s' ('pmubench list netburst' shows the "
                        "events and tagging metrics)", name);
-    const struct nb_event *event = &nb_events[nb->event];
+    const struct nb_event_info *event = &nb_event_table[nb->event];
     if (event->models & (1u << p->config->model))
         return true;
     char models[32];
@@ -346,7 +346,7 @@ static bool metric_tag(struct parse *p)
 static bool check_netburst(struct parse *p)
 {
     struct nb_event_spec *nb = &p->spec->nb;
-    const struct nb_event *event = &nb_events[nb->event];
+    const struct nb_event_info *event = &nb_event_table[nb->event];
     char names[400];
     if (nb->mask == 0 && event->n_subevents == 1)
         nb->mask = (uint16_t)(1u << event->subevents[0].bit);
@@ -467,7 +467,7 @@ bool event_spec_prefix(const char *text, enum pmu_kind *pmu, const char **rest)
 /* libpfm4's netburst_p: the models with instr_completed. */
 static uint8_t netburst_p_models(void)
 {
-    return nb_events[nb_event_find("instr_completed")].models;
+    return nb_event_table[NB_EV_INSTR_COMPLETED].models;
 }
 
 static bool netburst_p_model(int model)
@@ -497,7 +497,7 @@ static bool netburst_p_conflict(struct parse *p, int model)
     return fail(p, "netburst_p:: names models %s; it conflicts with model %d", models, model);
 }
 
-bool event_spec_parse(const char *text, const struct nb_config *config, struct event_spec *spec,
+bool event_spec_parse(const char *text, const struct nb_pmu_config *config, struct event_spec *spec,
                       char *error, size_t error_size)
 {
     struct parse p = {.config = config, .spec = spec, .text = text, .error = error,

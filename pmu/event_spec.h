@@ -57,13 +57,13 @@ struct event_spec {
 
 /* ---- The NetBurst model of a command's event strings */
 
-/* nb_config.model when the user named none: the strings choose it; the
+/* nb_pmu_config.model when the user named none: the strings choose it; the
  * model when they name none either (Northwood). */
 enum { NB_MODEL_UNSET = -1, NB_MODEL_DEFAULT = 2 };
 
 /* A command's NetBurst before its options: Hyper-Threading on, the model
  * left to the event strings. */
-#define NB_CONFIG_DEFAULT ((struct nb_config){.model = NB_MODEL_UNSET, .ht = true})
+#define NB_CONFIG_DEFAULT ((struct nb_pmu_config){.model = NB_MODEL_UNSET, .ht = true})
 
 /* The model for a command's event strings: `given` unless it is
  * NB_MODEL_UNSET; otherwise the one their prefixes name, libpfm4's way:
@@ -86,7 +86,7 @@ bool event_spec_prefix(const char *text, enum pmu_kind *pmu, const char **rest);
  * is a model, not NB_MODEL_UNSET (event_spec_model chooses it).  On error
  * returns false with one line in `error` naming the offending token and the
  * valid choices. */
-bool event_spec_parse(const char *text, const struct nb_config *config, struct event_spec *spec,
+bool event_spec_parse(const char *text, const struct nb_pmu_config *config, struct event_spec *spec,
                       char *error, size_t error_size);
 
 /* ---- NetBurst register values for a spec */
@@ -112,7 +112,7 @@ struct nb_encoding {
     uint64_t pebs_enable, matrix_vert;
 };
 
-void nb_encode(const struct nb_event_spec *spec, const struct nb_config *config,
+void nb_encode(const struct nb_event_spec *spec, const struct nb_pmu_config *config,
                struct nb_encoding *encoding);
 
 /* ---- P5: the 10-bit CESR half (ES, CC, PC) of a spec; shift it left by 16

@@ -24,7 +24,7 @@ static bool keep_line(struct experiment_set *set, const char *text, int group, i
     return true;
 }
 
-bool experiment_add(struct experiment_set *set, const struct nb_config *config, const char *text,
+bool experiment_add(struct experiment_set *set, const struct nb_pmu_config *config, const char *text,
                     int group, int line, char *error, size_t error_size)
 {
     if (!keep_line(set, text, group, line, error, error_size))
@@ -83,7 +83,7 @@ static bool read_lines(struct experiment_set *set, FILE *in, int *line_no, char 
 
 /* Parses the lines kept, for the model their prefixes choose unless
  * config has one (event_spec_model). */
-static bool parse_lines(struct experiment_set *set, struct nb_config *config, int *line_no,
+static bool parse_lines(struct experiment_set *set, struct nb_pmu_config *config, int *line_no,
                         char *message, size_t size)
 {
     const char *texts[ALLOC_MAX_REQUESTS];
@@ -99,7 +99,7 @@ static bool parse_lines(struct experiment_set *set, struct nb_config *config, in
 }
 
 bool experiment_read(struct experiment_set *set, FILE *in, const char *path,
-                     struct nb_config *config, char *error, size_t error_size)
+                     struct nb_pmu_config *config, char *error, size_t error_size)
 {
     char message[EXPERIMENT_MAX_TEXT + 200] = "";
     int line_no = 0;

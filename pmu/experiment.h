@@ -22,7 +22,7 @@ struct experiment_set {
 
 /* Adds one event string to the set, parsed for config (a model, not
  * NB_MODEL_UNSET); false with one line in `error`. */
-bool experiment_add(struct experiment_set *set, const struct nb_config *config, const char *text,
+bool experiment_add(struct experiment_set *set, const struct nb_pmu_config *config, const char *text,
                     int group, int line, char *error, size_t error_size);
 
 /* Reads an experiment file into an empty set; config->model, when
@@ -30,6 +30,6 @@ bool experiment_add(struct experiment_set *set, const struct nb_config *config, 
  * (event_spec_model).  False with "PATH:LINE: ..." (or "PATH: ...") in
  * `error`. */
 bool experiment_read(struct experiment_set *set, FILE *in, const char *path,
-                     struct nb_config *config, char *error, size_t error_size);
+                     struct nb_pmu_config *config, char *error, size_t error_size);
 
 #endif

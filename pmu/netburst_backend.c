@@ -47,7 +47,7 @@ static const struct msr_backend_ops nb_ops = {
     .destroy = nb_destroy,
 };
 
-struct msr_backend *nb_backend_create(struct nb_config config)
+struct msr_backend *nb_backend_create(struct nb_pmu_config config)
 {
     struct nb_backend *nb = calloc(1, sizeof *nb);
     if (!nb)

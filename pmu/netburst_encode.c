@@ -5,12 +5,12 @@
 #include "netburst_fields.h"
 
 /* The ESCRs of `event` that exist on the model, and the counters they feed. */
-static uint64_t present_escrs(int event, const struct nb_config *config, uint32_t *counters)
+static uint64_t present_escrs(int event, const struct nb_pmu_config *config, uint32_t *counters)
 {
     uint64_t escrs = 0;
     *counters = 0;
     for (int e = 0; e < NB_NUM_ESCRS; e++)
-        if ((nb_events[event].escrs & (1ull << e)) && nb_escr_present(e, config->model)) {
+        if ((nb_event_table[event].escrs & (1ull << e)) && nb_escr_present(e, config->model)) {
             escrs |= 1ull << e;
             *counters |= nb_escrs[e].counters;
         }
@@ -30,7 +30,7 @@ static uint64_t privilege_bits(const struct nb_event_spec *spec)
 static uint64_t escr_value(int event, uint16_t mask, const struct nb_event_spec *spec,
                            bool tag_enable, unsigned tag_value)
 {
-    return (uint64_t)nb_events[event].select << ESCR_EVENT_SELECT_SHIFT |
+    return (uint64_t)nb_event_table[event].select << ESCR_EVENT_SELECT_SHIFT |
            (uint64_t)mask << ESCR_EVENT_MASK_SHIFT | (uint64_t)tag_value << ESCR_TAG_VALUE_SHIFT |
            (tag_enable ? ESCR_TAG_ENABLE : 0) | privilege_bits(spec);
 }
@@ -57,7 +57,7 @@ static int first_escr(uint64_t escrs)
 /* The upstream event a metric tags with, on the ESCRs it may use. */
 static struct nb_upstream upstream_of(const struct nb_metric *metric,
                                       const struct nb_event_spec *spec,
-                                      const struct nb_config *config)
+                                      const struct nb_pmu_config *config)
 {
     struct nb_upstream up = {.event = nb_event_find(metric->upstream_event)};
     uint32_t ignored;
@@ -74,7 +74,7 @@ static struct nb_upstream upstream_of(const struct nb_metric *metric,
  * which several replay metrics OR (the SDM's replay tagging selects uop
  * types in MSR_PEBS_MATRIX_VERT and replay causes in IA32_PEBS_ENABLE). */
 static void encode_metric(const struct nb_metric *metric, const struct nb_event_spec *spec,
-                          const struct nb_config *config, struct nb_encoding *enc)
+                          const struct nb_pmu_config *config, struct nb_encoding *enc)
 {
     if (metric->upstream_event && enc->n_upstreams < NB_MAX_UPSTREAMS)
         enc->upstream[enc->n_upstreams++] = upstream_of(metric, spec, config);
@@ -95,7 +95,7 @@ static void restrict_to_counter(struct nb_encoding *enc, int counter)
             enc->escrs &= ~(1ull << e);
 }
 
-void nb_encode(const struct nb_event_spec *spec, const struct nb_config *config,
+void nb_encode(const struct nb_event_spec *spec, const struct nb_pmu_config *config,
                struct nb_encoding *enc)
 {
     *enc = (struct nb_encoding){0};

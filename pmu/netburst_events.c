@@ -287,114 +287,113 @@ static const struct nb_subevent instr_completed_subevents[] = {
     {"BOGUS", 1, TS},
 };
 
-const struct nb_event nb_events[] = {
-    {"TC_deliver_mode", 0x01, E(TC0) | E(TC1), NB_ALL_MODELS, 0,
+const struct nb_event_info nb_event_table[NB_NUM_EVENTS] = {
+    [NB_EV_TC_DELIVER_MODE] = {"TC_deliver_mode", 0x01, E(TC0) | E(TC1), NB_ALL_MODELS, 0,
      SUBEVENTS(tc_deliver_mode_subevents)},
-    {"BPU_fetch_request", 0x03, E(BPU0) | E(BPU1), NB_ALL_MODELS, 0,
+    [NB_EV_BPU_FETCH_REQUEST] = {"BPU_fetch_request", 0x03, E(BPU0) | E(BPU1), NB_ALL_MODELS, 0,
      SUBEVENTS(bpu_fetch_request_subevents)},
-    {"ITLB_reference", 0x18, E(ITLB0) | E(ITLB1), NB_ALL_MODELS, 0,
+    [NB_EV_ITLB_REFERENCE] = {"ITLB_reference", 0x18, E(ITLB0) | E(ITLB1), NB_ALL_MODELS, 0,
      SUBEVENTS(itlb_reference_subevents)},
-    {"memory_cancel", 0x02, E(DAC0) | E(DAC1), NB_ALL_MODELS, 0,
+    [NB_EV_MEMORY_CANCEL] = {"memory_cancel", 0x02, E(DAC0) | E(DAC1), NB_ALL_MODELS, 0,
      SUBEVENTS(memory_cancel_subevents)},
-    {"memory_complete", 0x08, E(SAAT0) | E(SAAT1), NB_ALL_MODELS, 0,
+    [NB_EV_MEMORY_COMPLETE] = {"memory_complete", 0x08, E(SAAT0) | E(SAAT1), NB_ALL_MODELS, 0,
      SUBEVENTS(memory_complete_subevents)},
-    {"load_port_replay", 0x04, E(SAAT0) | E(SAAT1), NB_ALL_MODELS, 0,
+    [NB_EV_LOAD_PORT_REPLAY] = {"load_port_replay", 0x04, E(SAAT0) | E(SAAT1), NB_ALL_MODELS, 0,
      SUBEVENTS(load_port_replay_subevents)},
-    {"store_port_replay", 0x05, E(SAAT0) | E(SAAT1), NB_ALL_MODELS, 0,
+    [NB_EV_STORE_PORT_REPLAY] = {"store_port_replay", 0x05, E(SAAT0) | E(SAAT1), NB_ALL_MODELS, 0,
      SUBEVENTS(store_port_replay_subevents)},
-    {"MOB_load_replay", 0x03, E(MOB0) | E(MOB1), NB_ALL_MODELS, 0,
+    [NB_EV_MOB_LOAD_REPLAY] = {"MOB_load_replay", 0x03, E(MOB0) | E(MOB1), NB_ALL_MODELS, 0,
      SUBEVENTS(mob_load_replay_subevents)},
-    {"page_walk_type", 0x01, E(PMH0) | E(PMH1), NB_ALL_MODELS, 0,
+    [NB_EV_PAGE_WALK_TYPE] = {"page_walk_type", 0x01, E(PMH0) | E(PMH1), NB_ALL_MODELS, 0,
      SUBEVENTS(page_walk_type_subevents)},
-    {"BSQ_cache_reference", 0x0c, E(BSU0) | E(BSU1), NB_ALL_MODELS, 0,
+    [NB_EV_BSQ_CACHE_REFERENCE] = {"BSQ_cache_reference", 0x0c, E(BSU0) | E(BSU1), NB_ALL_MODELS, 0,
      SUBEVENTS(bsq_cache_reference_subevents)},
-    {"IOQ_allocation", 0x03, E(FSB0) | E(FSB1), NB_ALL_MODELS, 0,
+    [NB_EV_IOQ_ALLOCATION] = {"IOQ_allocation", 0x03, E(FSB0) | E(FSB1), NB_ALL_MODELS, 0,
      SUBEVENTS(ioq_allocation_subevents)},
-    {"IOQ_active_entries", 0x1a, E(FSB1), NB_ALL_MODELS, 0,
+    [NB_EV_IOQ_ACTIVE_ENTRIES] = {"IOQ_active_entries", 0x1a, E(FSB1), NB_ALL_MODELS, 0,
      SUBEVENTS(ioq_active_entries_subevents)},
-    {"FSB_data_activity", 0x17, E(FSB0) | E(FSB1), NB_ALL_MODELS, 0,
+    [NB_EV_FSB_DATA_ACTIVITY] = {"FSB_data_activity", 0x17, E(FSB0) | E(FSB1), NB_ALL_MODELS, 0,
      SUBEVENTS(fsb_data_activity_subevents)},
-    {"BSQ_allocation", 0x05, E(BSU0), NB_ALL_MODELS, 0,
+    [NB_EV_BSQ_ALLOCATION] = {"BSQ_allocation", 0x05, E(BSU0), NB_ALL_MODELS, 0,
      SUBEVENTS(bsq_allocation_subevents)},
-    {"BSQ_active_entries", 0x06, E(BSU1), NB_ALL_MODELS, 0,
+    [NB_EV_BSQ_ACTIVE_ENTRIES] = {"BSQ_active_entries", 0x06, E(BSU1), NB_ALL_MODELS, 0,
      SUBEVENTS(bsq_active_entries_subevents)},
-    {"SSE_input_assist", 0x34, E(FIRM0) | E(FIRM1), NB_ALL_MODELS, 0,
+    [NB_EV_SSE_INPUT_ASSIST] = {"SSE_input_assist", 0x34, E(FIRM0) | E(FIRM1), NB_ALL_MODELS, 0,
      SUBEVENTS(sse_input_assist_subevents)},
-    {"packed_SP_uop", 0x08, E(FIRM0) | E(FIRM1), NB_ALL_MODELS, NB_EVENT_EXEC_TAG_UPSTREAM,
+    [NB_EV_PACKED_SP_UOP] = {"packed_SP_uop", 0x08, E(FIRM0) | E(FIRM1), NB_ALL_MODELS, NB_EVENT_EXEC_TAG_UPSTREAM,
      SUBEVENTS(packed_sp_uop_subevents)},
-    {"packed_DP_uop", 0x0c, E(FIRM0) | E(FIRM1), NB_ALL_MODELS, NB_EVENT_EXEC_TAG_UPSTREAM,
+    [NB_EV_PACKED_DP_UOP] = {"packed_DP_uop", 0x0c, E(FIRM0) | E(FIRM1), NB_ALL_MODELS, NB_EVENT_EXEC_TAG_UPSTREAM,
      SUBEVENTS(packed_dp_uop_subevents)},
-    {"scalar_SP_uop", 0x0a, E(FIRM0) | E(FIRM1), NB_ALL_MODELS, NB_EVENT_EXEC_TAG_UPSTREAM,
+    [NB_EV_SCALAR_SP_UOP] = {"scalar_SP_uop", 0x0a, E(FIRM0) | E(FIRM1), NB_ALL_MODELS, NB_EVENT_EXEC_TAG_UPSTREAM,
      SUBEVENTS(scalar_sp_uop_subevents)},
-    {"scalar_DP_uop", 0x0e, E(FIRM0) | E(FIRM1), NB_ALL_MODELS, NB_EVENT_EXEC_TAG_UPSTREAM,
+    [NB_EV_SCALAR_DP_UOP] = {"scalar_DP_uop", 0x0e, E(FIRM0) | E(FIRM1), NB_ALL_MODELS, NB_EVENT_EXEC_TAG_UPSTREAM,
      SUBEVENTS(scalar_dp_uop_subevents)},
-    {"64bit_MMX_uop", 0x02, E(FIRM0) | E(FIRM1), NB_ALL_MODELS, NB_EVENT_EXEC_TAG_UPSTREAM,
+    [NB_EV_64BIT_MMX_UOP] = {"64bit_MMX_uop", 0x02, E(FIRM0) | E(FIRM1), NB_ALL_MODELS, NB_EVENT_EXEC_TAG_UPSTREAM,
      SUBEVENTS(mmx64_mmx_uop_subevents)},
-    {"128bit_MMX_uop", 0x1a, E(FIRM0) | E(FIRM1), NB_ALL_MODELS, NB_EVENT_EXEC_TAG_UPSTREAM,
+    [NB_EV_128BIT_MMX_UOP] = {"128bit_MMX_uop", 0x1a, E(FIRM0) | E(FIRM1), NB_ALL_MODELS, NB_EVENT_EXEC_TAG_UPSTREAM,
      SUBEVENTS(mmx128_mmx_uop_subevents)},
-    {"x87_FP_uop", 0x04, E(FIRM0) | E(FIRM1), NB_ALL_MODELS, NB_EVENT_EXEC_TAG_UPSTREAM,
+    [NB_EV_X87_FP_UOP] = {"x87_FP_uop", 0x04, E(FIRM0) | E(FIRM1), NB_ALL_MODELS, NB_EVENT_EXEC_TAG_UPSTREAM,
      SUBEVENTS(x87_fp_uop_subevents)},
-    {"x87_SIMD_moves_uop", 0x2e, E(FIRM0) | E(FIRM1), NB_ALL_MODELS, NB_EVENT_EXEC_TAG_UPSTREAM,
+    [NB_EV_X87_SIMD_MOVES_UOP] = {"x87_SIMD_moves_uop", 0x2e, E(FIRM0) | E(FIRM1), NB_ALL_MODELS, NB_EVENT_EXEC_TAG_UPSTREAM,
      SUBEVENTS(x87_simd_moves_uop_subevents)},
-    {"TC_misc", 0x06, E(TC0) | E(TC1), NB_ALL_MODELS, 0,
+    [NB_EV_TC_MISC] = {"TC_misc", 0x06, E(TC0) | E(TC1), NB_ALL_MODELS, 0,
      SUBEVENTS(tc_misc_subevents)},
-    {"global_power_events", 0x13, E(FSB0) | E(FSB1), NB_ALL_MODELS, 0,
+    [NB_EV_GLOBAL_POWER_EVENTS] = {"global_power_events", 0x13, E(FSB0) | E(FSB1), NB_ALL_MODELS, 0,
      SUBEVENTS(global_power_events_subevents)},
-    {"tc_ms_xfer", 0x05, E(MS0) | E(MS1), NB_ALL_MODELS, 0,
+    [NB_EV_TC_MS_XFER] = {"tc_ms_xfer", 0x05, E(MS0) | E(MS1), NB_ALL_MODELS, 0,
      SUBEVENTS(tc_ms_xfer_subevents)},
-    {"uop_queue_writes", 0x09, E(MS0) | E(MS1), NB_ALL_MODELS, 0,
+    [NB_EV_UOP_QUEUE_WRITES] = {"uop_queue_writes", 0x09, E(MS0) | E(MS1), NB_ALL_MODELS, 0,
      SUBEVENTS(uop_queue_writes_subevents)},
-    {"retired_mispred_branch_type", 0x05, E(TBPU0) | E(TBPU1), NB_ALL_MODELS, 0,
+    [NB_EV_RETIRED_MISPRED_BRANCH_TYPE] = {"retired_mispred_branch_type", 0x05, E(TBPU0) | E(TBPU1), NB_ALL_MODELS, 0,
      SUBEVENTS(retired_mispred_branch_type_subevents)},
-    {"retired_branch_type", 0x04, E(TBPU0) | E(TBPU1), NB_ALL_MODELS, 0,
+    [NB_EV_RETIRED_BRANCH_TYPE] = {"retired_branch_type", 0x04, E(TBPU0) | E(TBPU1), NB_ALL_MODELS, 0,
      SUBEVENTS(retired_branch_type_subevents)},
-    {"resource_stall", 0x01, E(ALF0) | E(ALF1), NB_ALL_MODELS, 0,
+    [NB_EV_RESOURCE_STALL] = {"resource_stall", 0x01, E(ALF0) | E(ALF1), NB_ALL_MODELS, 0,
      SUBEVENTS(resource_stall_subevents)},
-    {"WC_Buffer", 0x05, E(DAC0) | E(DAC1), NB_ALL_MODELS, 0,
+    [NB_EV_WC_BUFFER] = {"WC_Buffer", 0x05, E(DAC0) | E(DAC1), NB_ALL_MODELS, 0,
      SUBEVENTS(wc_buffer_subevents)},
-    {"b2b_cycles", 0x16, E(FSB0) | E(FSB1), NB_ALL_MODELS, 0,
+    [NB_EV_B2B_CYCLES] = {"b2b_cycles", 0x16, E(FSB0) | E(FSB1), NB_ALL_MODELS, 0,
      SUBEVENTS(b2b_cycles_subevents)},
-    {"bnr", 0x08, E(FSB0) | E(FSB1), NB_ALL_MODELS, 0,
+    [NB_EV_BNR] = {"bnr", 0x08, E(FSB0) | E(FSB1), NB_ALL_MODELS, 0,
      SUBEVENTS(bnr_subevents)},
-    {"snoop", 0x06, E(FSB0) | E(FSB1), NB_ALL_MODELS, 0,
+    [NB_EV_SNOOP] = {"snoop", 0x06, E(FSB0) | E(FSB1), NB_ALL_MODELS, 0,
      SUBEVENTS(snoop_subevents)},
-    {"response", 0x04, E(FSB0) | E(FSB1), NB_ALL_MODELS, 0,
+    [NB_EV_RESPONSE] = {"response", 0x04, E(FSB0) | E(FSB1), NB_ALL_MODELS, 0,
      SUBEVENTS(response_subevents)},
-    {"front_end_event", 0x08, E(CRU2) | E(CRU3), NB_ALL_MODELS, NB_EVENT_AT_RETIREMENT | NB_EVENT_PEBS,
+    [NB_EV_FRONT_END_EVENT] = {"front_end_event", 0x08, E(CRU2) | E(CRU3), NB_ALL_MODELS, NB_EVENT_AT_RETIREMENT | NB_EVENT_PEBS,
      SUBEVENTS(front_end_event_subevents)},
-    {"execution_event", 0x0c, E(CRU2) | E(CRU3), NB_ALL_MODELS, NB_EVENT_AT_RETIREMENT | NB_EVENT_PEBS,
+    [NB_EV_EXECUTION_EVENT] = {"execution_event", 0x0c, E(CRU2) | E(CRU3), NB_ALL_MODELS, NB_EVENT_AT_RETIREMENT | NB_EVENT_PEBS,
      SUBEVENTS(execution_event_subevents)},
-    {"replay_event", 0x09, E(CRU2) | E(CRU3), NB_ALL_MODELS, NB_EVENT_AT_RETIREMENT | NB_EVENT_PEBS,
+    [NB_EV_REPLAY_EVENT] = {"replay_event", 0x09, E(CRU2) | E(CRU3), NB_ALL_MODELS, NB_EVENT_AT_RETIREMENT | NB_EVENT_PEBS,
      SUBEVENTS(replay_event_subevents)},
-    {"instr_retired", 0x02, E(CRU0) | E(CRU1), NB_ALL_MODELS, NB_EVENT_AT_RETIREMENT,
+    [NB_EV_INSTR_RETIRED] = {"instr_retired", 0x02, E(CRU0) | E(CRU1), NB_ALL_MODELS, NB_EVENT_AT_RETIREMENT,
      SUBEVENTS(instr_retired_subevents)},
-    {"uops_retired", 0x01, E(CRU0) | E(CRU1), NB_ALL_MODELS, NB_EVENT_AT_RETIREMENT,
+    [NB_EV_UOPS_RETIRED] = {"uops_retired", 0x01, E(CRU0) | E(CRU1), NB_ALL_MODELS, NB_EVENT_AT_RETIREMENT,
      SUBEVENTS(uops_retired_subevents)},
-    {"uop_type", 0x02, E(RAT0) | E(RAT1), NB_ALL_MODELS,
+    [NB_EV_UOP_TYPE] = {"uop_type", 0x02, E(RAT0) | E(RAT1), NB_ALL_MODELS,
      NB_EVENT_AT_RETIREMENT | NB_EVENT_FRONT_END_TAG_UPSTREAM,
      SUBEVENTS(uop_type_subevents)},
-    {"branch_retired", 0x06, E(CRU2) | E(CRU3), NB_ALL_MODELS, NB_EVENT_AT_RETIREMENT,
+    [NB_EV_BRANCH_RETIRED] = {"branch_retired", 0x06, E(CRU2) | E(CRU3), NB_ALL_MODELS, NB_EVENT_AT_RETIREMENT,
      SUBEVENTS(branch_retired_subevents)},
-    {"mispred_branch_retired", 0x03, E(CRU0) | E(CRU1), NB_ALL_MODELS, NB_EVENT_AT_RETIREMENT,
+    [NB_EV_MISPRED_BRANCH_RETIRED] = {"mispred_branch_retired", 0x03, E(CRU0) | E(CRU1), NB_ALL_MODELS, NB_EVENT_AT_RETIREMENT,
      SUBEVENTS(mispred_branch_retired_subevents)},
-    {"x87_assist", 0x03, E(CRU2) | E(CRU3), NB_ALL_MODELS, NB_EVENT_AT_RETIREMENT,
+    [NB_EV_X87_ASSIST] = {"x87_assist", 0x03, E(CRU2) | E(CRU3), NB_ALL_MODELS, NB_EVENT_AT_RETIREMENT,
      SUBEVENTS(x87_assist_subevents)},
-    {"machine_clear", 0x02, E(CRU2) | E(CRU3), NB_ALL_MODELS, NB_EVENT_AT_RETIREMENT,
+    [NB_EV_MACHINE_CLEAR] = {"machine_clear", 0x02, E(CRU2) | E(CRU3), NB_ALL_MODELS, NB_EVENT_AT_RETIREMENT,
      SUBEVENTS(machine_clear_subevents)},
-    {"instr_completed", 0x07, E(CRU0) | E(CRU1), PRESCOTT_MODELS, NB_EVENT_AT_RETIREMENT,
+    [NB_EV_INSTR_COMPLETED] = {"instr_completed", 0x07, E(CRU0) | E(CRU1), PRESCOTT_MODELS, NB_EVENT_AT_RETIREMENT,
      SUBEVENTS(instr_completed_subevents)},
 };
 
-const int nb_num_events = sizeof nb_events / sizeof nb_events[0];
 int nb_event_find(const char *name)
 {
-    for (int i = 0; i < nb_num_events; i++)
-        if (strcasecmp(nb_events[i].name, name) == 0)
+    for (int i = 0; i < NB_NUM_EVENTS; i++)
+        if (strcasecmp(nb_event_table[i].name, name) == 0)
             return i;
     return -1;
 }
 
-const struct nb_subevent *nb_subevent_find(const struct nb_event *event, const char *name)
+const struct nb_subevent *nb_subevent_find(const struct nb_event_info *event, const char *name)
 {
     for (int i = 0; i < event->n_subevents; i++)
         if (strcasecmp(event->subevents[i].name, name) == 0)
@@ -404,13 +403,13 @@ const struct nb_subevent *nb_subevent_find(const struct nb_event *event, const c
 
 int nb_event_on_escr(int escr, unsigned select)
 {
-    for (int i = 0; i < nb_num_events; i++)
-        if (nb_events[i].select == select && (nb_events[i].escrs & (1ull << escr)))
+    for (int i = 0; i < NB_NUM_EVENTS; i++)
+        if (nb_event_table[i].select == select && (nb_event_table[i].escrs & (1ull << escr)))
             return i;
     return -1;
 }
 
-void nb_subevent_names(const struct nb_event *event, char *buf, size_t size)
+void nb_subevent_names(const struct nb_event_info *event, char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
@@ -419,7 +418,7 @@ void nb_subevent_names(const struct nb_event *event, char *buf, size_t size)
                                  event->subevents[i].name);
 }
 
-uint16_t nb_event_ti_mask(const struct nb_event *event)
+uint16_t nb_event_ti_mask(const struct nb_event_info *event)
 {
     uint16_t mask = 0;
     for (int i = 0; i < event->n_subevents; i++)

@@ -23,7 +23,7 @@ enum nb_event_flags {
     NB_EVENT_FRONT_END_TAG_UPSTREAM = 1 << 3, /* tags uops for front_end_event */
 };
 
-struct nb_event {
+struct nb_event_info {
     const char *name;
     uint8_t select;             /* ESCR event select, bits 30:25 */
     uint64_t escrs;             /* bit e set: ESCR nb_escrs[e] can detect it */
@@ -36,23 +36,75 @@ struct nb_event {
 /* The `models` of an event every model has: CPUID models 0, 1, 2, 3, 4, 6. */
 #define NB_ALL_MODELS 0x5f
 
-extern const struct nb_event nb_events[];
-extern const int nb_num_events;
+/* Each event's index in nb_event_table, in the catalog's order: the
+ * identifiers a timing model reports occurrences with. */
+enum nb_event_id {
+    NB_EV_TC_DELIVER_MODE,
+    NB_EV_BPU_FETCH_REQUEST,
+    NB_EV_ITLB_REFERENCE,
+    NB_EV_MEMORY_CANCEL,
+    NB_EV_MEMORY_COMPLETE,
+    NB_EV_LOAD_PORT_REPLAY,
+    NB_EV_STORE_PORT_REPLAY,
+    NB_EV_MOB_LOAD_REPLAY,
+    NB_EV_PAGE_WALK_TYPE,
+    NB_EV_BSQ_CACHE_REFERENCE,
+    NB_EV_IOQ_ALLOCATION,
+    NB_EV_IOQ_ACTIVE_ENTRIES,
+    NB_EV_FSB_DATA_ACTIVITY,
+    NB_EV_BSQ_ALLOCATION,
+    NB_EV_BSQ_ACTIVE_ENTRIES,
+    NB_EV_SSE_INPUT_ASSIST,
+    NB_EV_PACKED_SP_UOP,
+    NB_EV_PACKED_DP_UOP,
+    NB_EV_SCALAR_SP_UOP,
+    NB_EV_SCALAR_DP_UOP,
+    NB_EV_64BIT_MMX_UOP,
+    NB_EV_128BIT_MMX_UOP,
+    NB_EV_X87_FP_UOP,
+    NB_EV_X87_SIMD_MOVES_UOP,
+    NB_EV_TC_MISC,
+    NB_EV_GLOBAL_POWER_EVENTS,
+    NB_EV_TC_MS_XFER,
+    NB_EV_UOP_QUEUE_WRITES,
+    NB_EV_RETIRED_MISPRED_BRANCH_TYPE,
+    NB_EV_RETIRED_BRANCH_TYPE,
+    NB_EV_RESOURCE_STALL,
+    NB_EV_WC_BUFFER,
+    NB_EV_B2B_CYCLES,
+    NB_EV_BNR,
+    NB_EV_SNOOP,
+    NB_EV_RESPONSE,
+    NB_EV_FRONT_END_EVENT,
+    NB_EV_EXECUTION_EVENT,
+    NB_EV_REPLAY_EVENT,
+    NB_EV_INSTR_RETIRED,
+    NB_EV_UOPS_RETIRED,
+    NB_EV_UOP_TYPE,
+    NB_EV_BRANCH_RETIRED,
+    NB_EV_MISPRED_BRANCH_RETIRED,
+    NB_EV_X87_ASSIST,
+    NB_EV_MACHINE_CLEAR,
+    NB_EV_INSTR_COMPLETED,
+    NB_NUM_EVENTS
+};
+
+extern const struct nb_event_info nb_event_table[NB_NUM_EVENTS];
 
 /* Index of the event called `name` (case-insensitive), or -1. */
 int nb_event_find(const char *name);
 
 /* The sub-event of `event` called `name` (case-insensitive), or NULL. */
-const struct nb_subevent *nb_subevent_find(const struct nb_event *event, const char *name);
+const struct nb_subevent *nb_subevent_find(const struct nb_event_info *event, const char *name);
 
 /* Index of the event an ESCR detects when its event select is `select`, or
  * -1 when that select means nothing on that ESCR. */
 int nb_event_on_escr(int escr, unsigned select);
 
 /* The names of the event's sub-events, ", "-separated, into buf. */
-void nb_subevent_names(const struct nb_event *event, char *buf, size_t size);
+void nb_subevent_names(const struct nb_event_info *event, char *buf, size_t size);
 
 /* Mask bits of `event` whose sub-events are thread-independent. */
-uint16_t nb_event_ti_mask(const struct nb_event *event);
+uint16_t nb_event_ti_mask(const struct nb_event_info *event);
 
 #endif

@@ -32,7 +32,7 @@
 
 /* The extended-cascade bit (11) exists on the IQ CCCRs that extended
  * cascading can start, on the models that have it. */
-static bool has_extended_cascade_bit(const struct nb_config *config, int counter)
+static bool has_extended_cascade_bit(const struct nb_pmu_config *config, int counter)
 {
     return nb_model_info(config->model)->extended_cascade &&
            nb_extended_cascade_sources(counter) != 0;
@@ -50,10 +50,10 @@ bool nb_model_supported(int model)
     return nb_model_info(model) != NULL;
 }
 
-bool nb_pmu_init(struct nb_pmu *pmu, struct nb_config config)
+bool nb_pmu_init(struct nb_pmu *pmu, struct nb_pmu_config config)
 {
     memset(pmu, 0, sizeof *pmu);
-    if (!nb_model_supported(config.model) || nb_num_events > NB_PMU_MAX_EVENTS)
+    if (!nb_model_supported(config.model))
         return false;
     pmu->config = config;
     for (int e = 0; e < NB_NUM_ESCRS; e++)
@@ -79,14 +79,14 @@ void nb_pmu_fini(struct nb_pmu *pmu)
     sim_memory_fini(&pmu->memory);
 }
 
-static uint64_t escr_writable_bits(const struct nb_config *config)
+static uint64_t escr_writable_bits(const struct nb_pmu_config *config)
 {
     /* Without HT, the T1 bits (1:0) are reserved (SDM figure "ESCR ...
      * without Hyper-Threading"). */
     return config->ht ? ESCR_DEFINED_BITS : ESCR_DEFINED_BITS & ~(ESCR_T1_OS | ESCR_T1_USR);
 }
 
-static uint64_t cccr_writable_bits(const struct nb_config *config, int counter)
+static uint64_t cccr_writable_bits(const struct nb_pmu_config *config, int counter)
 {
     uint64_t writable = CCCR_DEFINED_BITS;
     if (has_extended_cascade_bit(config, counter))
@@ -96,7 +96,7 @@ static uint64_t cccr_writable_bits(const struct nb_config *config, int counter)
     return config->ht ? writable : writable & ~CCCR_OVF_PMI_T1;
 }
 
-bool nb_cccr_active_thread_ok(const struct nb_config *config, uint64_t cccr)
+bool nb_cccr_active_thread_ok(const struct nb_pmu_config *config, uint64_t cccr)
 {
     /* Without HT, bits 17:16 "must be set to 11B" (SDM figure "CCCR ...
      * without Hyper-Threading").  They are enforced on values that can
@@ -125,7 +125,7 @@ static int plain_register(uint32_t msr)
     return -1;
 }
 
-static uint64_t plain_writable_bits(const struct nb_config *config, uint32_t msr)
+static uint64_t plain_writable_bits(const struct nb_pmu_config *config, uint32_t msr)
 {
     switch (msr) {
     case MSR_IA32_PEBS_ENABLE:
@@ -157,7 +157,7 @@ static int counter_of(uint32_t msr, uint32_t base)
     return (msr >= base && msr < base + NB_NUM_COUNTERS) ? (int)(msr - base) : -1;
 }
 
-bool nb_msr_writable(const struct nb_config *config, uint32_t msr, uint64_t *writable)
+bool nb_msr_writable(const struct nb_pmu_config *config, uint32_t msr, uint64_t *writable)
 {
     int escr = nb_escr_index(msr);
     int counter;
@@ -178,10 +178,10 @@ bool nb_msr_writable(const struct nb_config *config, uint32_t msr, uint64_t *wri
 }
 
 /* The event an ESCR value selects on this model, or -1. */
-static int selected_event(const struct nb_config *config, int escr, uint64_t value)
+static int selected_event(const struct nb_pmu_config *config, int escr, uint64_t value)
 {
     int event = nb_event_on_escr(escr, escr_event_select(value));
-    if (event < 0 || !(nb_events[event].models & (1u << config->model)))
+    if (event < 0 || !(nb_event_table[event].models & (1u << config->model)))
         return -1;
     return event;
 }
@@ -244,7 +244,7 @@ static void write_escr(struct nb_pmu *pmu, int escr, uint64_t value)
     pmu->escr_event[escr] = (int16_t)event;
     pmu->escr_writes++;
     pmu->escr_rules[escr] =
-        escr_rules_of(value, event >= 0 ? nb_event_ti_mask(&nb_events[event]) : 0);
+        escr_rules_of(value, event >= 0 ? nb_event_ti_mask(&nb_event_table[event]) : 0);
     pmu->detecting = event >= 0 ? pmu->detecting | 1ull << escr : pmu->detecting & ~(1ull << escr);
 }
 
@@ -346,7 +346,7 @@ __attribute__((noinline)) static bool grow_and_append(struct nb_pmu *pmu, int ev
 
 bool nb_pmu_event(struct nb_pmu *pmu, int event, uint16_t mask, int thread, uint32_t count)
 {
-    if (event < 0 || event >= nb_num_events || thread < 0 || thread > (pmu->config.ht ? 1 : 0))
+    if (event < 0 || event >= NB_NUM_EVENTS || thread < 0 || thread > (pmu->config.ht ? 1 : 0))
         return false;
     if (pmu->n_occurrences == pmu->cap_occurrences)
         return grow_and_append(pmu, event, mask, thread, count);

@@ -15,11 +15,12 @@
 
 #include "cccr_filter.h"
 #include "escr_detector.h"
+#include "netburst_events.h"
 #include "msr.h"
 #include "netburst_msrs.h"
 #include "sim_memory.h"
 
-struct nb_config {
+struct nb_pmu_config {
     int model;  /* CPUID family 15 model: 0, 1, 2, 3, 4 or 6 */
     bool ht;    /* Hyper-Threading: two logical processors */
 };
@@ -41,9 +42,6 @@ struct nb_cycle_report {
                                       * a tick clears the fields before it and
                                       * rewrites it only when ENABLEs change */
 };
-
-/* Events of the catalog the PMU can track (nb_num_events must not exceed it). */
-enum { NB_PMU_MAX_EVENTS = 64 };
 
 /* The general registers of a PEBS record after EFLAGS and EIP, in the
  * record's order (SDM Vol. 3B, figures "PEBS Record Format" and "64-bit
@@ -85,7 +83,7 @@ struct nb_pmi_sample {
 };
 
 struct nb_pmu {
-    struct nb_config config;
+    struct nb_pmu_config config;
     uint64_t escr[NB_NUM_ESCRS];
     uint64_t cccr[NB_NUM_COUNTERS];
     uint64_t counter[NB_NUM_COUNTERS];
@@ -99,7 +97,7 @@ struct nb_pmu {
     /* Derived from the registers whenever they change (nb_pmu_wrmsr, a
      * cascade start), so that a cycle touches only what can count. */
     int16_t escr_event[NB_NUM_ESCRS];    /* event each ESCR selects, or -1 */
-    uint64_t selecting[NB_PMU_MAX_EVENTS]; /* bit e: ESCR e selects the event */
+    uint64_t selecting[NB_NUM_EVENTS]; /* bit e: ESCR e selects the event */
     struct escr_rules escr_rules[NB_NUM_ESCRS];
     uint64_t detecting;                  /* bit e: escr_event[e] >= 0 */
     int8_t cccr_escr[NB_NUM_COUNTERS];   /* ESCR each CCCR's select routes to, or -1 */
@@ -135,17 +133,17 @@ bool nb_model_supported(int model);
 
 /* Initialises to the reset state: all PMU MSRs zero, thread 0 active at
  * CPL 3, thread 1 idle at CPL 3.  Returns false for an unknown model. */
-bool nb_pmu_init(struct nb_pmu *pmu, struct nb_config config);
+bool nb_pmu_init(struct nb_pmu *pmu, struct nb_pmu_config config);
 void nb_pmu_fini(struct nb_pmu *pmu);
 
 /* Whether `msr` exists on this configuration; *writable gets the bits
  * software may set in it (for counters and IA32_MISC_ENABLE all of them:
  * nothing faults there, see docs/semantics.md). */
-bool nb_msr_writable(const struct nb_config *config, uint32_t msr, uint64_t *writable);
+bool nb_msr_writable(const struct nb_pmu_config *config, uint32_t msr, uint64_t *writable);
 
 /* Without HT, a CCCR value that can count (ENABLE, CASCADE or the
  * extended-cascade bit) must have ACTIVE_THREAD 11. */
-bool nb_cccr_active_thread_ok(const struct nb_config *config, uint64_t cccr);
+bool nb_cccr_active_thread_ok(const struct nb_pmu_config *config, uint64_t cccr);
 
 msr_status nb_pmu_rdmsr(const struct nb_pmu *pmu, uint32_t msr, uint64_t *value);
 msr_status nb_pmu_wrmsr(struct nb_pmu *pmu, uint32_t msr, uint64_t value);
@@ -241,7 +239,7 @@ void nb_pmu_counters_changed(struct nb_pmu *pmu);
 
 /* The simulated NetBurst backend of the MSR interface.  Logical CPUs 0 and
  * (with HT) 1 share the package's PMU, as on the real processor. */
-struct msr_backend *nb_backend_create(struct nb_config config);
+struct msr_backend *nb_backend_create(struct nb_pmu_config config);
 struct nb_pmu *nb_backend_pmu(struct msr_backend *backend);
 
 #endif

@@ -52,7 +52,7 @@ static uint8_t pebs_mechanism(const struct nb_pmu *pmu)
     if (event < 0)
         return 0;
     for (size_t i = 0; i < sizeof mechanism_events / sizeof mechanism_events[0]; i++)
-        if (strcmp(nb_events[event].name, mechanism_events[i].event) == 0)
+        if (strcmp(nb_event_table[event].name, mechanism_events[i].event) == 0)
             return mechanism_events[i].tag;
     return 0;
 }

@@ -100,7 +100,7 @@ static bool resolve_tc_modes(struct nb_events *ev)
 {
     static const char letter[] = {[NB_MODE_DELIVER] = 'D', [NB_MODE_BUILD] = 'B',
                                   [NB_MODE_ROM] = 0, [NB_MODE_IDLE] = 'I'};
-    const struct nb_event *tc = &nb_events[ev->event[NB_TC_MODE]];
+    const struct nb_event_info *tc = &nb_event_table[ev->event[NB_TC_MODE]];
     for (int m0 = 0; m0 < 4; m0++)
         for (int m1 = 0; m1 < 4; m1++) {
             char name[3] = {letter[m0], letter[m1], 0};
@@ -124,7 +124,7 @@ static bool resolve(struct nb_events *ev)
         ev->event[s] = (int16_t)e;
         ev->mask[s] = 0;
         for (int i = 0; i < MAX_SUBEVENTS && slots[s].subevents[i]; i++) {
-            const struct nb_subevent *sub = nb_subevent_find(&nb_events[e], slots[s].subevents[i]);
+            const struct nb_subevent *sub = nb_subevent_find(&nb_event_table[e], slots[s].subevents[i]);
             if (!sub)
                 return false;
             ev->mask[s] |= (uint16_t)(1u << sub->bit);
@@ -232,7 +232,7 @@ static void watch_tagging(struct nb_events *ev)
     struct nb_tagging *tg = &ev->tagging;
     const struct nb_pmu *pmu = ev->pmu;
     memset(tg, 0, sizeof *tg);
-    int uop_type = nb_event_find("uop_type");
+    int uop_type = NB_EV_UOP_TYPE;
     for (unsigned level = 0; level < ev->levels; level++) {
         int t = (int)(level >> 1), cpl = level & 1 ? 3 : 0;
         tg->front_end[level] = nb_pmu_selected_mask(pmu, uop_type, t, cpl) & 6; /* bits 1, 2 */

@@ -8,7 +8,7 @@
  *
  *   struct nbm_config config;
  *   nbm_config_preset("northwood", &config, error, sizeof error);
- *   struct msr_backend *backend = nb_backend_create((struct nb_config){config.model, false});
+ *   struct msr_backend *backend = nb_backend_create((struct nb_pmu_config){config.model, false});
  *   ... program_setup()/program_start() through the backend ...
  *   struct nbm_result result;
  *   nbm_simulate(&path, 1, &config, backend, NULL, &result, error, sizeof error);

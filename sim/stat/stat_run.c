@@ -63,7 +63,7 @@ static struct msr_backend *create_backend(const struct stat_model *model, int n_
 {
     if (model->pmu == PMU_P5)
         return p5_backend_create();
-    return nb_backend_create((struct nb_config){model->netburst.model, n_traces == 2});
+    return nb_backend_create((struct nb_pmu_config){model->netburst.model, n_traces == 2});
 }
 
 /* Runs the trace through the model; the totals of the run. */

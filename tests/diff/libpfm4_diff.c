@@ -201,7 +201,7 @@ struct tally {
 /* pmubench's encoding of `text` as `pmubench encode TEXT` gives it. */
 static bool pmubench_encode(const char *text, uint64_t values[2], char *error, size_t size)
 {
-    struct nb_config config = NB_CONFIG_DEFAULT;
+    struct nb_pmu_config config = NB_CONFIG_DEFAULT;
     config.model = event_spec_model(config.model, &text, 1);
     struct event_spec spec;
     if (!event_spec_parse(text, &config, &spec, error, size))

@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(text, data, size);
     text[size] = '\0';
-    static const struct nb_config configs[] = {
+    static const struct nb_pmu_config configs[] = {
         {0, false}, {2, true}, {3, true}, {6, false},
     };
     for (size_t i = 0; i < sizeof configs / sizeof configs[0]; i++) {

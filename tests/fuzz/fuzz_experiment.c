@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char error[1024];
     /* The model unset, as `alloc --exp` without --model: the file's
      * prefixes choose it. */
-    struct nb_config config = NB_CONFIG_DEFAULT;
+    struct nb_pmu_config config = NB_CONFIG_DEFAULT;
     if (experiment_read(&set, in, "fuzz", &config, error, sizeof error)) {
         struct alloc_plan plan;
         struct alloc_error alloc_error;

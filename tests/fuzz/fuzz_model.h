@@ -303,7 +303,7 @@ static inline bool fuzz_nb_plan(const struct stat_model *model, bool ht,
                                 struct alloc_request requests[FUZZ_NB_EVENTS],
                                 struct alloc_plan *plan)
 {
-    struct nb_config config = {model->netburst.model, ht};
+    struct nb_pmu_config config = {model->netburst.model, ht};
     char text[256], error[512];
     for (int i = 0; i < FUZZ_NB_EVENTS; i++) {
         snprintf(text, sizeof text, "netburst::%s", fuzz_nb_events[i]);

@@ -47,7 +47,7 @@ static bool plan_events(struct fuzz_input *in, const struct stat_model *model,
                         struct alloc_request requests[2], struct alloc_plan *plan)
 {
     static const char *const levels[] = {"", ":u", ":k"};
-    struct nb_config config = {model->netburst.model, false};
+    struct nb_pmu_config config = {model->netburst.model, false};
     char text[128], error[256];
     for (int i = 0; i < 2; i++) {
         const struct p5_event *event = &p5_events[fuzz_byte(in) % p5_num_events];

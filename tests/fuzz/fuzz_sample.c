@@ -88,7 +88,7 @@ static bool setup_ds(struct msr_backend *backend, bool ia32e, uint64_t preset)
 static bool make_plan(struct fuzz_input *in, const struct stat_model *model, bool pebs,
                  struct alloc_request *request, struct alloc_plan *plan)
 {
-    struct nb_config config = {model->netburst.model, false};
+    struct nb_pmu_config config = {model->netburst.model, false};
     char text[256], error[512];
     snprintf(text, sizeof text, "%s%s%s:ovf_pmi=t0", nb_model_prefix(config.model),
              pebs ? metrics[fuzz_byte(in) % METRICS] : events[fuzz_byte(in) % EVENTS],
@@ -102,7 +102,7 @@ static bool make_plan(struct fuzz_input *in, const struct stat_model *model, boo
 static void sample(const char *path, const struct stat_model *model,
                    const struct alloc_plan *plan, struct sampler *s, bool ia32e, bool pebs)
 {
-    struct msr_backend *backend = nb_backend_create((struct nb_config){model->netburst.model,
+    struct msr_backend *backend = nb_backend_create((struct nb_pmu_config){model->netburst.model,
                                                                        false});
     if (!backend)
         return;

@@ -14,7 +14,7 @@ enum { MAX_EVENTS = 40, SIZE_STEP = 5 };
 
 /* A random event string: an event with a random non-empty set of its
  * sub-events, sometimes a tagging metric, sometimes one thread only. */
-static void random_event(char *buf, size_t size, const struct nb_config *config)
+static void random_event(char *buf, size_t size, const struct nb_pmu_config *config)
 {
     static const char *const qualifiers[] = {"", "", "", ":t0", ":t1", ":u=1", ":k=1", ":thr=2"};
     const char *qualifier = qualifiers[rand() % 8];
@@ -22,9 +22,9 @@ static void random_event(char *buf, size_t size, const struct nb_config *config)
         snprintf(buf, size, "netburst::%s%s", nb_metrics[rand() % nb_num_metrics].name, qualifier);
         return;
     }
-    const struct nb_event *event;
+    const struct nb_event_info *event;
     do
-        event = &nb_events[rand() % nb_num_events];
+        event = &nb_event_table[rand() % NB_NUM_EVENTS];
     while (!(event->models & (1u << config->model)));
     int used = snprintf(buf, size, "netburst::%s", event->name);
     int picked = 0;
@@ -39,7 +39,7 @@ static void random_event(char *buf, size_t size, const struct nb_config *config)
 /* A random set of n events that parse; returns the number of runs, or -1
  * when the set cannot be planned; *minimal tells whether the plan is
  * proven the fewest runs. */
-static int plan_random_set(int n, const struct nb_config *config, double *seconds,
+static int plan_random_set(int n, const struct nb_pmu_config *config, double *seconds,
                            bool *minimal)
 {
     struct alloc_request requests[MAX_EVENTS];
@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 {
     int sets = argc > 1 ? atoi(argv[1]) : 200;
     srand(argc > 2 ? (unsigned)atoi(argv[2]) : 1);
-    const struct nb_config config = {.model = 2, .ht = true};
+    const struct nb_pmu_config config = {.model = 2, .ht = true};
     printf("%6s %6s %10s %10s %10s %8s %9s %9s\n", "events", "sets", "mean ms", "max ms",
            "total s", "runs", "unplanned", "unproven");
     for (int n = SIZE_STEP; n <= MAX_EVENTS; n += SIZE_STEP) {

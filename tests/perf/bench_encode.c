@@ -27,8 +27,8 @@ static double now(void)
 static int catalog_strings(char strings[][96])
 {
     int n = 0;
-    for (int e = 0; e < nb_num_events && n < MAX_STRINGS; e++) {
-        const struct nb_event *event = &nb_events[e];
+    for (int e = 0; e < NB_NUM_EVENTS && n < MAX_STRINGS; e++) {
+        const struct nb_event_info *event = &nb_event_table[e];
         if (!(event->models & (1u << 2)) || strcmp(event->name, "uop_type") == 0 ||
             strcmp(event->name, "x87_SIMD_moves_uop") == 0 ||
             strcmp(event->name, "mispred_branch_retired") == 0 ||
@@ -43,7 +43,7 @@ static int catalog_strings(char strings[][96])
 
 static double pmubench_rate(char strings[][96], int n, int rounds)
 {
-    struct nb_config config = {2, true};
+    struct nb_pmu_config config = {2, true};
     uint64_t sink = 0;
     double start = now();
     for (int r = 0; r < rounds; r++)
@@ -87,7 +87,7 @@ static double libpfm4_rate(char strings[][96], int n, int rounds)
 static double pmu_cycle_rate(int programmed, long cycles)
 {
     struct nb_pmu pmu;
-    nb_pmu_init(&pmu, (struct nb_config){2, true});
+    nb_pmu_init(&pmu, (struct nb_pmu_config){2, true});
     int branch = nb_event_find("branch_retired");
     uint64_t escr = 0x06ull << 25 | 0xfull << 9 | ESCR_T0_USR;
     nb_pmu_wrmsr(&pmu, 0x3cc, escr); /* CRU_ESCR2 */
@@ -141,7 +141,7 @@ static const struct {
 static double pmu_realistic_rate(int programmed, long cycles)
 {
     struct nb_pmu pmu;
-    nb_pmu_init(&pmu, (struct nb_config){2, true});
+    nb_pmu_init(&pmu, (struct nb_pmu_config){2, true});
     for (int c = 0; c < NB_NUM_COUNTERS; c++)
         nb_pmu_wrmsr(&pmu, realistic[c].escr_msr, realistic[c].escr);
     for (int c = 0; c < programmed; c++)

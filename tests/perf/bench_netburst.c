@@ -51,7 +51,7 @@ enum { N_EVENTS = sizeof events / sizeof events[0] };
 static struct nbm_config config;
 
 /* The one run counting all the events; exits when they do not fit. */
-static struct alloc_run plan_counters(const struct nb_config *pmu)
+static struct alloc_run plan_counters(const struct nb_pmu_config *pmu)
 {
     struct alloc_request requests[N_EVENTS];
     char text[256], error[512];
@@ -99,7 +99,7 @@ static void check(msr_status status, const char *what)
 static double simulate_once(const char *const traces[], int n_traces, const struct alloc_run *run,
                             struct nbm_result *result, int *nonzero)
 {
-    struct msr_backend *backend = nb_backend_create((struct nb_config){config.model, n_traces == 2});
+    struct msr_backend *backend = nb_backend_create((struct nb_pmu_config){config.model, n_traces == 2});
     if (!backend) {
         fprintf(stderr, "bench_netburst: out of memory\n");
         exit(2);
@@ -154,7 +154,7 @@ int main(int argc, char **argv)
     bool programmed = strcmp(argv[a], "18") == 0;
     struct alloc_run run;
     if (programmed)
-        run = plan_counters(&(struct nb_config){config.model, n_traces == 2});
+        run = plan_counters(&(struct nb_pmu_config){config.model, n_traces == 2});
     const char *const *traces = (const char *const *)&argv[a + 1];
 
     double best = 0;

@@ -15,14 +15,14 @@ enum { MAX = ALLOC_MAX_REQUESTS + 1 };
 
 static struct alloc_request requests[MAX];
 static int n_requests;
-static struct nb_config config;
+static struct nb_pmu_config config;
 static struct alloc_plan plan;
 
 static int setup(void **state)
 {
     (void)state;
     n_requests = 0;
-    config = (struct nb_config){.model = 2, .ht = true};
+    config = (struct nb_pmu_config){.model = 2, .ht = true};
     return 0;
 }
 

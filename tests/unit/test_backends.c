@@ -27,7 +27,7 @@ static void test_status_names(void **state)
 static void test_netburst_backend_ht(void **state)
 {
     (void)state;
-    struct msr_backend *b = nb_backend_create((struct nb_config){.model = 2, .ht = true});
+    struct msr_backend *b = nb_backend_create((struct nb_pmu_config){.model = 2, .ht = true});
     assert_non_null(b);
     assert_string_equal(b->kind, "netburst");
     struct nb_pmu *pmu = nb_backend_pmu(b);
@@ -70,7 +70,7 @@ static void test_netburst_backend_ht(void **state)
 static void test_netburst_backend_no_ht(void **state)
 {
     (void)state;
-    struct msr_backend *b = nb_backend_create((struct nb_config){.model = 3, .ht = false});
+    struct msr_backend *b = nb_backend_create((struct nb_pmu_config){.model = 3, .ht = false});
     assert_non_null(b);
     uint64_t v = 5;
     assert_int_equal(msr_read(b, 0, 0x360, &v), MSR_OK);
@@ -86,14 +86,14 @@ static void test_netburst_backend_no_ht(void **state)
     assert_int_equal(msr_write(b, 0, 0x3cc, 0x4), MSR_OK);
     msr_backend_destroy(b);
 
-    assert_null(nb_backend_create((struct nb_config){.model = 5, .ht = true}));
+    assert_null(nb_backend_create((struct nb_pmu_config){.model = 5, .ht = true}));
     msr_backend_destroy(NULL); /* harmless */
 }
 
 static void test_backend_kinds(void **state)
 {
     (void)state;
-    struct msr_backend *nb = nb_backend_create((struct nb_config){.model = 0, .ht = true});
+    struct msr_backend *nb = nb_backend_create((struct nb_pmu_config){.model = 0, .ht = true});
     struct msr_backend *p5 = p5_backend_create();
     assert_non_null(nb);
     assert_non_null(p5);
@@ -130,7 +130,7 @@ static void test_record_lines(void **state)
     size_t len = 0;
     FILE *log = open_memstream(&buf, &len);
     assert_non_null(log);
-    struct msr_backend *nb = nb_backend_create((struct nb_config){.model = 2, .ht = true});
+    struct msr_backend *nb = nb_backend_create((struct nb_pmu_config){.model = 2, .ht = true});
     struct msr_backend *rec = msr_record_create(nb, log);
     assert_non_null(rec);
     assert_string_equal(rec->kind, "record");
@@ -207,7 +207,7 @@ static void test_record_nested(void **state)
     char *b1 = NULL, *b2 = NULL;
     size_t l1 = 0, l2 = 0;
     FILE *f1 = open_memstream(&b1, &l1), *f2 = open_memstream(&b2, &l2);
-    struct msr_backend *nb = nb_backend_create((struct nb_config){.model = 2, .ht = false});
+    struct msr_backend *nb = nb_backend_create((struct nb_pmu_config){.model = 2, .ht = false});
     struct msr_backend *r1 = msr_record_create(nb, f1);
     struct msr_backend *r2 = msr_record_create(r1, f2);
     uint64_t v;

@@ -14,10 +14,10 @@
 #include "pmu/decode.h"
 #include "pmu/netburst_msrs.h"
 
-static const struct nb_config HT = {.model = 2, .ht = true};
-static const struct nb_config NOHT = {.model = 2, .ht = false};
-static const struct nb_config M1 = {.model = 1, .ht = true};
-static const struct nb_config M3 = {.model = 3, .ht = true};
+static const struct nb_pmu_config HT = {.model = 2, .ht = true};
+static const struct nb_pmu_config NOHT = {.model = 2, .ht = false};
+static const struct nb_pmu_config M1 = {.model = 1, .ht = true};
+static const struct nb_pmu_config M3 = {.model = 3, .ht = true};
 
 /* The Pentium 4 monitoring study, section 9.1: branch_retired MMTP|MMTM, T0_USR (0x0c001804) on
  * CRU_ESCR3; CCCR ENABLE, select 5, AT 11, COMPARE, THRESHOLD 2
@@ -56,7 +56,7 @@ static void dump(const struct decode_report *r)
                     r->problems[i].text);
 }
 
-static void expect_clean(const struct nb_decode_input *in, const struct nb_config *config)
+static void expect_clean(const struct nb_decode_input *in, const struct nb_pmu_config *config)
 {
     struct decode_report r;
     nb_decode_check(in, config, &r);
@@ -87,7 +87,7 @@ static void expect_problems(const struct decode_report *r, int n, ...)
 #define ERR 1
 #define WARN 0
 
-static void check1(const struct nb_decode_input *in, const struct nb_config *config, int error,
+static void check1(const struct nb_decode_input *in, const struct nb_pmu_config *config, int error,
                    const char *text)
 {
     struct decode_report r;

@@ -307,7 +307,7 @@ static void test_detect_catalog_ti_event(void **state)
     (void)state;
     int ev = nb_event_find("TC_deliver_mode");
     assert_true(ev >= 0);
-    uint16_t ti = nb_event_ti_mask(&nb_events[ev]);
+    uint16_t ti = nb_event_ti_mask(&nb_event_table[ev]);
     assert_int_equal(ti, 0xff);
     uint64_t escr = SELECT(1) | MASK(0x1) | T1_OS; /* DD, T1_OS */
     struct nb_occurrence o = occ(0, 0, 3, 0x1, 3); /* by thread 0 at CPL 0 */

@@ -26,9 +26,9 @@
 #include "pmu/netburst_metrics.h"
 #include "pmu/netburst_msrs.h"
 
-static const struct nb_config HT = {.model = 2, .ht = true};
-static const struct nb_config NOHT = {.model = 2, .ht = false};
-static const struct nb_config M3 = {.model = 3, .ht = true};
+static const struct nb_pmu_config HT = {.model = 2, .ht = true};
+static const struct nb_pmu_config NOHT = {.model = 2, .ht = false};
+static const struct nb_pmu_config M3 = {.model = 3, .ht = true};
 
 #define E(id) (1ull << NB_ESCR_##id)
 #define IQ_COUNTERS 0x3f000u /* 12-17: CRU_ESCR2 feeds 12, 13, 16; CRU_ESCR3 14, 15, 17 */
@@ -44,7 +44,7 @@ static const struct nb_config M3 = {.model = 3, .ht = true};
  * 11 = 0x800) and the given T bits. */
 #define BR_MMTP(tbits) (0x0c000800ull | (tbits))
 
-static struct event_spec parse_ok(const char *text, const struct nb_config *config)
+static struct event_spec parse_ok(const char *text, const struct nb_pmu_config *config)
 {
     struct event_spec spec;
     char error[512];
@@ -56,7 +56,7 @@ static struct event_spec parse_ok(const char *text, const struct nb_config *conf
     return spec;
 }
 
-static struct nb_encoding encode(const char *text, const struct nb_config *config)
+static struct nb_encoding encode(const char *text, const struct nb_pmu_config *config)
 {
     struct event_spec spec = parse_ok(text, config);
     assert_int_equal(spec.pmu, PMU_NETBURST);
@@ -66,7 +66,7 @@ static struct nb_encoding encode(const char *text, const struct nb_config *confi
 }
 
 /* The ESCR and CCCR of an event string. */
-static void check_values(const char *text, const struct nb_config *config, uint64_t escr,
+static void check_values(const char *text, const struct nb_pmu_config *config, uint64_t escr,
                          uint64_t cccr)
 {
     struct nb_encoding enc = encode(text, config);
@@ -79,7 +79,7 @@ static void check_values(const char *text, const struct nb_config *config, uint6
 }
 
 /* The CLI's buffer size (cli/cmd_encode.c). */
-static void parse_error(const char *text, const struct nb_config *config, const char *want)
+static void parse_error(const char *text, const struct nb_pmu_config *config, const char *want)
 {
     struct event_spec spec;
     char error[512];
@@ -677,7 +677,7 @@ static void test_prefix_chooses_model(void **state)
     assert_int_equal(event_spec_model(6, mixed, 2), 6);
     assert_int_equal(event_spec_model(0, mixed, 2), 0);
 
-    struct nb_config config = NB_CONFIG_DEFAULT;
+    struct nb_pmu_config config = NB_CONFIG_DEFAULT;
     assert_int_equal(config.model, NB_MODEL_UNSET);
     assert_true(config.ht);
     config.model = event_spec_model(config.model, &mixed[1], 1);
@@ -706,7 +706,7 @@ static void test_models(void **state)
 {
     (void)state;
     for (int model = 0; model <= 2; model++) {
-        struct nb_config config = {.model = model, .ht = true};
+        struct nb_pmu_config config = {.model = model, .ht = true};
         char want[200];
         snprintf(want, sizeof want,
                  "netburst::instr_completed:NBOGUS: event instr_completed does not exist on "
@@ -723,7 +723,7 @@ static void test_models(void **state)
     for (int model = 3; model <= 6; model++) {
         if (model == 5)
             continue;
-        struct nb_config config = {.model = model, .ht = true};
+        struct nb_pmu_config config = {.model = model, .ht = true};
         check_values("netburst_p::instr_completed:NBOGUS", &config, 0x0e00020full, CCCR_SEL4);
         check_values("netburst_p::instr_completed:BOGUS", &config, 0x0e00040full, CCCR_SEL4);
         check_values("netburst_p::branch_retired:MMTP", &config, BR_MMTP(0xf), CCCR_SEL5);

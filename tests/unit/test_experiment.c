@@ -13,8 +13,8 @@
 
 static struct experiment_set set;
 static char error[1024];
-static const struct nb_config config = {2, true};
-static struct nb_config settled; /* the configuration experiment_read left */
+static const struct nb_pmu_config config = {2, true};
+static struct nb_pmu_config settled; /* the configuration experiment_read left */
 
 /* Reads `text` for a NetBurst of `model` (NB_MODEL_UNSET: the file's
  * strings choose it). */
@@ -22,7 +22,7 @@ static bool read_for_model(const char *text, size_t size, int model)
 {
     memset(&set, 0, sizeof set);
     error[0] = '\0';
-    settled = (struct nb_config){.model = model, .ht = true};
+    settled = (struct nb_pmu_config){.model = model, .ht = true};
     FILE *in = fmemopen((void *)text, size, "r");
     bool ok = experiment_read(&set, in, "x.exp", &settled, error, sizeof error);
     fclose(in);

@@ -43,7 +43,7 @@ struct request {
     const char *subevents; /* '|'-separated */
 };
 
-static uint16_t mask_of(const struct nb_event *event, const char *names)
+static uint16_t mask_of(const struct nb_event_info *event, const char *names)
 {
     char copy[128];
     snprintf(copy, sizeof copy, "%s", names);
@@ -63,7 +63,7 @@ static int program_one(struct nb_pmu *pmu, const struct request *r, uint64_t *es
 {
     int e = nb_event_find(r->event);
     assert_true(e >= 0);
-    const struct nb_event *event = &nb_events[e];
+    const struct nb_event_info *event = &nb_event_table[e];
     for (int x = 0; x < NB_NUM_ESCRS; x++) {
         if (!(event->escrs >> x & 1) || (*escrs_used >> x & 1))
             continue;
@@ -89,7 +89,7 @@ static uint64_t simulate_counting(const char *path, const struct nbm_config *con
                                   const struct request *request, struct nbm_result *result)
 {
     char error[512];
-    struct msr_backend *backend = nb_backend_create((struct nb_config){config->model, false});
+    struct msr_backend *backend = nb_backend_create((struct nb_pmu_config){config->model, false});
     assert_non_null(backend);
     struct nb_pmu *pmu = nb_backend_pmu(backend);
     uint64_t escrs = 0;
@@ -470,7 +470,7 @@ static void test_privilege_levels(void **state)
 
     char error[512];
     struct nbm_config config = preset("northwood");
-    struct msr_backend *backend = nb_backend_create((struct nb_config){2, false});
+    struct msr_backend *backend = nb_backend_create((struct nb_pmu_config){2, false});
     struct nb_pmu *pmu = nb_backend_pmu(backend);
     /* instr_retired NBOGUSNTAG, T0_USR only, on CRU_ESCR0 and counter 12. */
     assert_int_equal(nb_pmu_wrmsr(pmu, 0x3b8, 0x04000204), MSR_OK);
@@ -516,7 +516,7 @@ static void test_region_hooks(void **state)
 
     char error[512];
     struct nbm_config config = preset("northwood");
-    struct msr_backend *backend = nb_backend_create((struct nb_config){2, false});
+    struct msr_backend *backend = nb_backend_create((struct nb_pmu_config){2, false});
     struct nb_pmu *pmu = nb_backend_pmu(backend);
     assert_int_equal(nb_pmu_wrmsr(pmu, 0x3b8, 0x0400020c), MSR_OK);
     struct regions regions = {pmu, 0};

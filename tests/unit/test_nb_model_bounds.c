@@ -64,7 +64,7 @@ static void write_far_load(struct tb *t, uint32_t size)
  * every CPL on both threads; returns the counter. */
 static int program_event(struct nb_pmu *pmu, const char *name, const char *subevent, int x)
 {
-    const struct nb_event *event = &nb_events[nb_event_find(name)];
+    const struct nb_event_info *event = &nb_event_table[nb_event_find(name)];
     int c = __builtin_ctz(nb_escrs[x].counters);
     uint64_t escr = (uint64_t)event->select << 25 |
                     (uint64_t)(1u << nb_subevent_find(event, subevent)->bit) << 9 | 0xc;
@@ -90,7 +90,7 @@ static struct outcome simulate(const char *path)
     nbm_config_preset("northwood", &config, o.error, sizeof o.error);
     nbm_config_set(&config, "memory_latency", "100000", o.error, sizeof o.error);
     nbm_config_set(&config, "l1d_load_misses", "1", o.error, sizeof o.error);
-    struct msr_backend *backend = nb_backend_create((struct nb_config){config.model, false});
+    struct msr_backend *backend = nb_backend_create((struct nb_pmu_config){config.model, false});
     if (!backend)
         return o;
     struct nb_pmu *pmu = nb_backend_pmu(backend);

@@ -150,14 +150,14 @@ static void test_simulate_refuses(void **state)
     struct nbm_result result;
     char error[256];
     const char *traces[] = {"/nonexistent", "/nonexistent", "/nonexistent"};
-    struct msr_backend *prescott = nb_backend_create((struct nb_config){3, false});
+    struct msr_backend *prescott = nb_backend_create((struct nb_pmu_config){3, false});
     assert_false(nbm_simulate(traces, 1, &config, prescott, NULL, &result, error, sizeof error));
     assert_string_equal(error, "the backend emulates model 3, the configuration model 2");
     assert_false(nbm_simulate(traces, 3, &config, prescott, NULL, &result, error, sizeof error));
     assert_string_equal(error,
                         "the NetBurst model runs one trace, or two with Hyper-Threading, not 3");
     msr_backend_destroy(prescott);
-    struct msr_backend *northwood = nb_backend_create((struct nb_config){2, false});
+    struct msr_backend *northwood = nb_backend_create((struct nb_pmu_config){2, false});
     assert_false(nbm_simulate(traces, 2, &config, northwood, NULL, &result, error, sizeof error));
     assert_string_equal(error, "two traces need a backend with Hyper-Threading "
                                "(nb_backend_create with ht=true)");

@@ -46,7 +46,7 @@ static struct nbm_result simulate(const char *const *paths, int n_paths,
     char error[512];
     struct nbm_config config;
     assert_true(nbm_config_preset("northwood", &config, error, sizeof error));
-    struct msr_backend *backend = nb_backend_create((struct nb_config){2, n_paths == 2});
+    struct msr_backend *backend = nb_backend_create((struct nb_pmu_config){2, n_paths == 2});
     struct nb_pmu *pmu = nb_backend_pmu(backend);
     for (int i = 0; i < n; i++) {
         assert_int_equal(nb_pmu_wrmsr(pmu, counters[i].escr_msr, counters[i].escr), MSR_OK);

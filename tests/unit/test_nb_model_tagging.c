@@ -51,7 +51,7 @@ enum { ESCR_T0 = 0xc }; /* T0_OS | T0_USR */
 static void program(struct nb_pmu *pmu, const char *name, const char *subevents, int escr,
                     uint64_t escr_bits, int counter, uint64_t cccr_bits)
 {
-    const struct nb_event *event = &nb_events[nb_event_find(name)];
+    const struct nb_event_info *event = &nb_event_table[nb_event_find(name)];
     char copy[128];
     snprintf(copy, sizeof copy, "%s", subevents);
     uint64_t mask = 0;
@@ -78,7 +78,7 @@ static void model_open(struct model *m)
 {
     char error[256];
     assert_true(nbm_config_preset("northwood", &m->config, error, sizeof error));
-    m->backend = nb_backend_create((struct nb_config){m->config.model, false});
+    m->backend = nb_backend_create((struct nb_pmu_config){m->config.model, false});
     assert_non_null(m->backend);
     m->pmu = nb_backend_pmu(m->backend);
 }
@@ -390,7 +390,7 @@ static void test_replay_upstream_cpl(void **state)
     model_open(&m);
     assert_int_equal(nb_pmu_wrmsr(m.pmu, MSR_IA32_PEBS_ENABLE, UOP_TAG | 1u << 10), MSR_OK);
     assert_int_equal(nb_pmu_wrmsr(m.pmu, MSR_PEBS_MATRIX_VERT, 1), MSR_OK);
-    const struct nb_event *ld = &nb_events[nb_event_find("load_port_replay")];
+    const struct nb_event_info *ld = &nb_event_table[nb_event_find("load_port_replay")];
     uint64_t escr = (uint64_t)ld->select << 25 | 1u << (9 + nb_subevent_find(ld, "SPLIT_LD")->bit) |
                     ESCR_T0_OS;
     assert_int_equal(nb_pmu_wrmsr(m.pmu, nb_escrs[NB_ESCR_SAAT1].msr, escr), MSR_OK);

@@ -111,8 +111,8 @@ static void occur(int model, bool ht)
 {
     int event;
     do
-        event = rand() % nb_num_events;
-    while (!(nb_events[event].models & (1u << model)));
+        event = rand() % NB_NUM_EVENTS;
+    while (!(nb_event_table[event].models & (1u << model)));
     uint16_t mask = (uint16_t)(1u << (rand() % 16));
     int thread = ht ? rand() % 2 : 0;
     uint32_t count = 1 + (uint32_t)(rand() % (rand() % 8 ? 3 : 20));
@@ -155,7 +155,7 @@ static void check_same(void)
 
 static void run(int model, bool ht)
 {
-    struct nb_config config = {model, ht};
+    struct nb_pmu_config config = {model, ht};
     assert_true(nb_pmu_init(&listed, config));
     assert_true(nb_pmu_init(&driven, config));
     program_escrs(model, ht);
@@ -203,9 +203,9 @@ static void test_routes_count_as_occurrences(void **state)
 static void test_route_of_one_escr(void **state)
 {
     (void)state;
-    assert_true(nb_pmu_init(&driven, (struct nb_config){2, false}));
+    assert_true(nb_pmu_init(&driven, (struct nb_pmu_config){2, false}));
     int br = nb_event_find("branch_retired");
-    const struct nb_event *event = &nb_events[br];
+    const struct nb_event_info *event = &nb_event_table[br];
     uint64_t escr = (uint64_t)event->select << ESCR_EVENT_SELECT_SHIFT |
                     1ull << ESCR_EVENT_MASK_SHIFT | ESCR_T0_USR;
     assert_int_equal(nb_pmu_wrmsr(&driven, nb_escrs[NB_ESCR_CRU2].msr, escr), MSR_OK);

@@ -16,21 +16,21 @@
 #define E(id) (1ull << NB_ESCR_##id)
 #define ALL_MODELS 0x5f /* 0, 1, 2, 3, 4, 6 */
 
-static const struct nb_event *ev(const char *name)
+static const struct nb_event_info *ev(const char *name)
 {
     int i = nb_event_find(name);
     assert_true(i >= 0);
-    assert_true(i < nb_num_events);
-    return &nb_events[i];
+    assert_true(i < NB_NUM_EVENTS);
+    return &nb_event_table[i];
 }
 
 static void test_catalog_invariants(void **state)
 {
     (void)state;
-    assert_true(nb_num_events > 40);
+    assert_true(NB_NUM_EVENTS > 40);
     uint64_t all_escrs = (1ull << NB_NUM_ESCRS) - 1;
-    for (int i = 0; i < nb_num_events; i++) {
-        const struct nb_event *e = &nb_events[i];
+    for (int i = 0; i < NB_NUM_EVENTS; i++) {
+        const struct nb_event_info *e = &nb_event_table[i];
         assert_non_null(e->name);
         assert_true(e->escrs != 0);
         assert_int_equal(e->escrs & ~all_escrs, 0);
@@ -48,10 +48,10 @@ static void test_catalog_invariants(void **state)
             for (int t = s + 1; t < e->n_subevents; t++)
                 assert_true(strcasecmp(sub->name, e->subevents[t].name) != 0);
         }
-        for (int j = i + 1; j < nb_num_events; j++) {
-            assert_true(strcasecmp(e->name, nb_events[j].name) != 0);
-            if (nb_events[j].select == e->select)
-                assert_int_equal(nb_events[j].escrs & e->escrs, 0); /* no shared (select, ESCR) */
+        for (int j = i + 1; j < NB_NUM_EVENTS; j++) {
+            assert_true(strcasecmp(e->name, nb_event_table[j].name) != 0);
+            if (nb_event_table[j].select == e->select)
+                assert_int_equal(nb_event_table[j].escrs & e->escrs, 0); /* no shared (select, ESCR) */
         }
     }
 }
@@ -61,7 +61,7 @@ static void test_find_case_insensitive(void **state)
     (void)state;
     int i = nb_event_find("branch_retired");
     assert_true(i >= 0);
-    assert_string_equal(nb_events[i].name, "branch_retired");
+    assert_string_equal(nb_event_table[i].name, "branch_retired");
     assert_int_equal(nb_event_find("BRANCH_RETIRED"), i);
     assert_int_equal(nb_event_find("Branch_Retired"), i);
     assert_int_equal(nb_event_find("tc_deliver_mode"), nb_event_find("TC_deliver_mode"));
@@ -70,16 +70,16 @@ static void test_find_case_insensitive(void **state)
     assert_int_equal(nb_event_find("branch_retired:MMTP"), -1);
     assert_int_equal(nb_event_find(""), -1);
     assert_int_equal(nb_event_find("no_such_event"), -1);
-    for (int k = 0; k < nb_num_events; k++) {
+    for (int k = 0; k < NB_NUM_EVENTS; k++) {
         char upper[64];
-        size_t n = strlen(nb_events[k].name);
+        size_t n = strlen(nb_event_table[k].name);
         assert_true(n < sizeof upper);
         for (size_t c = 0; c <= n; c++)
-            upper[c] = (char)toupper((unsigned char)nb_events[k].name[c]);
+            upper[c] = (char)toupper((unsigned char)nb_event_table[k].name[c]);
         assert_int_equal(nb_event_find(upper), k);
     }
 
-    const struct nb_event *br = &nb_events[i];
+    const struct nb_event_info *br = &nb_event_table[i];
     const struct nb_subevent *s = nb_subevent_find(br, "mmtp");
     assert_non_null(s);
     assert_string_equal(s->name, "MMTP");
@@ -110,8 +110,8 @@ static void test_event_on_escr(void **state)
     for (int e = 0; e < NB_NUM_ESCRS; e++)
         for (unsigned s = 0; s < 64; s++) {
             int want = -1;
-            for (int i = 0; i < nb_num_events; i++)
-                if (nb_events[i].select == s && (nb_events[i].escrs & (1ull << e)))
+            for (int i = 0; i < NB_NUM_EVENTS; i++)
+                if (nb_event_table[i].select == s && (nb_event_table[i].escrs & (1ull << e)))
                     want = i;
             assert_int_equal(nb_event_on_escr(e, s), want);
         }
@@ -124,16 +124,16 @@ static void test_ti_mask(void **state)
     assert_int_equal(nb_event_ti_mask(ev("branch_retired")), 0);
     assert_int_equal(nb_event_ti_mask(ev("page_walk_type")), 0x3);
     assert_int_equal(nb_event_ti_mask(ev("x87_FP_uop")), 0x8000);
-    for (int i = 0; i < nb_num_events; i++) {
+    for (int i = 0; i < NB_NUM_EVENTS; i++) {
         uint16_t want = 0;
-        for (int s = 0; s < nb_events[i].n_subevents; s++)
-            if (nb_events[i].subevents[s].thread_independent)
-                want |= (uint16_t)(1u << nb_events[i].subevents[s].bit);
-        assert_int_equal(nb_event_ti_mask(&nb_events[i]), want);
+        for (int s = 0; s < nb_event_table[i].n_subevents; s++)
+            if (nb_event_table[i].subevents[s].thread_independent)
+                want |= (uint16_t)(1u << nb_event_table[i].subevents[s].bit);
+        assert_int_equal(nb_event_ti_mask(&nb_event_table[i]), want);
     }
 }
 
-static void check_sub(const struct nb_event *e, const char *name, unsigned bit, bool ti)
+static void check_sub(const struct nb_event_info *e, const char *name, unsigned bit, bool ti)
 {
     const struct nb_subevent *s = nb_subevent_find(e, name);
     assert_non_null(s);
@@ -144,7 +144,7 @@ static void check_sub(const struct nb_event *e, const char *name, unsigned bit, 
 static void test_sdm_spot_checks(void **state)
 {
     (void)state;
-    const struct nb_event *e = ev("branch_retired");
+    const struct nb_event_info *e = ev("branch_retired");
     assert_int_equal(e->select, 0x06);
     assert_int_equal(e->escrs, E(CRU2) | E(CRU3));
     assert_int_equal(e->n_subevents, 4);
@@ -183,9 +183,9 @@ static void test_sdm_spot_checks(void **state)
     assert_int_equal(e->models, (1u << 3) | (1u << 4) | (1u << 6));
     check_sub(e, "NBOGUS", 0, false);
     check_sub(e, "BOGUS", 1, false);
-    for (int i = 0; i < nb_num_events; i++)
-        if (&nb_events[i] != e)
-            assert_int_equal(nb_events[i].models, ALL_MODELS);
+    for (int i = 0; i < NB_NUM_EVENTS; i++)
+        if (&nb_event_table[i] != e)
+            assert_int_equal(nb_event_table[i].models, ALL_MODELS);
 
     e = ev("TC_deliver_mode");
     assert_int_equal(e->select, 0x01);

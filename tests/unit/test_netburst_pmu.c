@@ -40,7 +40,7 @@ static int br;
 
 static void init(int model, bool ht)
 {
-    assert_true(nb_pmu_init(&pmu, (struct nb_config){.model = model, .ht = ht}));
+    assert_true(nb_pmu_init(&pmu, (struct nb_pmu_config){.model = model, .ht = ht}));
 }
 
 static int teardown(void **state)
@@ -139,7 +139,7 @@ static void test_models(void **state)
     for (int m = -2; m < 20; m++) {
         bool want = m == 0 || m == 1 || m == 2 || m == 3 || m == 4 || m == 6;
         assert_int_equal(nb_model_supported(m), want);
-        assert_int_equal(nb_pmu_init(&pmu, (struct nb_config){.model = m, .ht = true}), want);
+        assert_int_equal(nb_pmu_init(&pmu, (struct nb_pmu_config){.model = m, .ht = true}), want);
         nb_pmu_fini(&pmu);
     }
 }
@@ -429,12 +429,12 @@ static void test_set_thread_and_event_args(void **state)
     assert_int_equal(pmu.thread[0].cpl, 2);
 
     assert_false(nb_pmu_event(&pmu, -1, 1, 0, 1));
-    assert_false(nb_pmu_event(&pmu, nb_num_events, 1, 0, 1));
+    assert_false(nb_pmu_event(&pmu, NB_NUM_EVENTS, 1, 0, 1));
     assert_false(nb_pmu_event(&pmu, br, 1, 2, 1));
     assert_false(nb_pmu_event(&pmu, br, 1, -1, 1));
     assert_int_equal(pmu.n_occurrences, 0);
     assert_true(nb_pmu_event(&pmu, br, MMTP, 1, 1));
-    assert_true(nb_pmu_event(&pmu, nb_num_events - 1, 1, 0, 1));
+    assert_true(nb_pmu_event(&pmu, NB_NUM_EVENTS - 1, 1, 0, 1));
     assert_int_equal(pmu.n_occurrences, 2);
     assert_int_equal(pmu.occurrences[0].event, br);
     assert_int_equal(pmu.occurrences[0].mask, MMTP);

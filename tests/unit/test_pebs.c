@@ -63,7 +63,7 @@ static void setup_ds32(unsigned records, unsigned threshold, uint64_t reset)
 /* PEBS for thread 0 on replay tagging, IQ_COUNTER4 one count from overflow. */
 static void setup_pebs(int model)
 {
-    assert_true(nb_pmu_init(&pmu, (struct nb_config){.model = model, .ht = true}));
+    assert_true(nb_pmu_init(&pmu, (struct nb_pmu_config){.model = model, .ht = true}));
     setup_ds32(4, 2, 0xffffffffff);
     wr(MSR_IA32_PEBS_ENABLE, PEBS_ENABLE_UOP_TAG | PEBS_ENABLE_PEBS | 1);
     wr(MSR_PEBS_MATRIX_VERT, 1);
@@ -165,7 +165,7 @@ static void test_threshold_pmi_pending(void **state)
 static void test_retire_refuses(void **state)
 {
     (void)state;
-    assert_true(nb_pmu_init(&pmu, (struct nb_config){.model = 2, .ht = false}));
+    assert_true(nb_pmu_init(&pmu, (struct nb_pmu_config){.model = 2, .ht = false}));
     assert_false(retire(1, 0x1000, 0, NULL));
     assert_false(retire(-1, 0x1000, 0, NULL));
     struct nb_retirement r = {.eip = 0x1000, .ia32e = true};
@@ -245,7 +245,7 @@ static void test_pebs_off_is_ordinary(void **state)
 static void test_tag_queries(void **state)
 {
     (void)state;
-    assert_true(nb_pmu_init(&pmu, (struct nb_config){.model = 2, .ht = true}));
+    assert_true(nb_pmu_init(&pmu, (struct nb_pmu_config){.model = 2, .ht = true}));
     int uop_type = nb_event_find("uop_type"), x87 = nb_event_find("x87_FP_uop");
     int fe = nb_event_find("front_end_event");
     uint16_t all = 1u << 15;

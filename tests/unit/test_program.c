@@ -14,7 +14,7 @@
 #include "pmu/p5_pmu.h"
 #include "pmu/program.h"
 
-static struct nb_config config = {.model = 2, .ht = true};
+static struct nb_pmu_config config = {.model = 2, .ht = true};
 static struct alloc_request requests[4];
 static struct alloc_plan plan;
 
@@ -274,7 +274,7 @@ static void test_failures(void **state)
 {
     (void)state;
     static const char *const netburst[] = {"netburst::branch_retired:MMTP"};
-    struct msr_backend *no_ht = nb_backend_create((struct nb_config){.model = 2, .ht = false});
+    struct msr_backend *no_ht = nb_backend_create((struct nb_pmu_config){.model = 2, .ht = false});
     struct program program;
     program_init(&program, no_ht, 0, plan_one_run(netburst, 1));
     assert_int_equal(program_setup(&program, NULL), MSR_GP); /* T1 bits without HT */

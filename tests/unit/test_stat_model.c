@@ -137,7 +137,7 @@ static void test_isa_warning(void **state)
 static void check_defaults(const char *name, const char *prefix, int n_expected)
 {
     struct stat_model model = choose(name);
-    struct nb_config config = {model.netburst.model, false};
+    struct nb_pmu_config config = {model.netburst.model, false};
     int n = 0;
     for (const char *const *e = stat_model_default_events(&model); *e; e++, n++) {
         char text[512], error[512];

@@ -20,7 +20,7 @@
 #include "pmu/program.h"
 
 struct session {
-    struct nb_config config;
+    struct nb_pmu_config config;
     struct msr_backend *sim;
     struct msr_backend *recorder;
     FILE *log;
@@ -30,7 +30,7 @@ struct session {
     struct program program;
 };
 
-static void start(struct session *s, struct nb_config config, const char *const *events, int n)
+static void start(struct session *s, struct nb_pmu_config config, const char *const *events, int n)
 {
     memset(s, 0, sizeof *s);
     s->config = config;
@@ -80,7 +80,7 @@ static const uint32_t iq_cccrs[] = {0x36c, 0x36d, 0x36e, 0x36f, 0x370, 0x371};
 static void event(struct session *s, const char *name, const char *sub, int thread, uint32_t n)
 {
     int e = nb_event_find(name);
-    const struct nb_subevent *found = nb_subevent_find(&nb_events[e], sub);
+    const struct nb_subevent *found = nb_subevent_find(&nb_event_table[e], sub);
     assert_true(nb_pmu_event(nb_backend_pmu(s->sim), e, (uint16_t)(1u << found->bit), thread, n));
 }
 
@@ -99,7 +99,7 @@ static void test_section_9_1(void **state)
     (void)state;
     struct session s;
     const char *events[] = {"netburst::branch_retired:MMTP:MMTM:u=1:t0:thr=2"};
-    start(&s, (struct nb_config){2, true}, events, 1);
+    start(&s, (struct nb_pmu_config){2, true}, events, 1);
     assert_true(wrote(&s, cru_escr2_3, 2, 0x0c001804));
     assert_true(wrote(&s, iq_cccrs, 6, 0x0027b000));
     struct nb_pmu *pmu = nb_backend_pmu(s.sim);
@@ -122,7 +122,7 @@ static void test_section_9_2(void **state)
     (void)state;
     struct session s;
     const char *events[] = {"netburst::memory_loads:u=1"};
-    start(&s, (struct nb_config){2, true}, events, 1);
+    start(&s, (struct nb_pmu_config){2, true}, events, 1);
     static const uint32_t rat_escrs[] = {0x3bc, 0x3bd};
     assert_true(wrote(&s, rat_escrs, 2, 0x04000405));
     assert_true(wrote(&s, cru_escr2_3, 2, 0x10000205));
@@ -147,7 +147,7 @@ static void test_section_9_3(void **state)
     (void)state;
     struct session s;
     const char *events[] = {"netburst::x87_FP_retired:u=1"};
-    start(&s, (struct nb_config){2, false}, events, 1);
+    start(&s, (struct nb_pmu_config){2, false}, events, 1);
     static const uint32_t firm_escrs[] = {0x3a4, 0x3a5};
     assert_true(wrote(&s, firm_escrs, 2, 0x09000034));
     assert_true(wrote(&s, cru_escr2_3, 2, 0x18000204));
@@ -169,7 +169,7 @@ static void test_section_9_4(void **state)
     (void)state;
     struct session s;
     const char *events[] = {"netburst::1stL_cache_load_miss_retired:t0"};
-    start(&s, (struct nb_config){2, true}, events, 1);
+    start(&s, (struct nb_pmu_config){2, true}, events, 1);
     static const uint32_t pebs_enable[] = {0x3f1}, matrix_vert[] = {0x3f2};
     assert_true(wrote(&s, pebs_enable, 1, 0x01000001));
     assert_true(wrote(&s, matrix_vert, 1, 0x1));
