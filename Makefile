@@ -99,10 +99,14 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 UNIT_HELPER_SRCS := tests/unit/model_trace.c
 MODEL_TRACE_TESTS := $(addprefix $(BUILD)/tests/,test_nb_model test_nb_model_ht \
     test_nb_model_tagging test_nb_model_memory test_nb_model_bounds test_p5_model \
-    test_stat_model)
+    test_stat_model test_sample_run)
 $(MODEL_TRACE_TESTS): tests/unit/model_trace.c tests/unit/model_trace.h
 
+# The unit tests are every tests/unit/test_*.c; the binary of one renamed
+# or removed (test_nb_pmu_route, now test_nb_feed) would still run in
+# tests/run_tests.sh, so it goes.
 unit-tests: $(UNIT_BINS)
+	@rm -f $(filter-out $(UNIT_BINS),$(wildcard $(BUILD)/tests/test_*))
 
 # The differential test against libpfm4's NetBurst encoder (docs/events.md).
 DIFF_BIN := $(BUILD)/tests/libpfm4_diff
@@ -151,6 +155,7 @@ bench: $(BIN) $(LIB) recorder wc
 	sh tests/perf/bench_p5.sh $(BUILD)
 	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/bench_netburst tests/perf/bench_netburst.c $(LIB) $(LIBS)
 	sh tests/perf/bench_netburst.sh $(BUILD)
+	sh tests/perf/callgrind_models.sh $(BUILD)
 
 # Warning-free under clang as well as gcc: the library, the CLI, the tests.
 clang-check:

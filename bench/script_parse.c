@@ -10,6 +10,7 @@
 
 #include "bench.h"
 #include "pmu/netburst_events.h"
+#include "pmu/netburst_metrics.h"
 #include "pmu/netburst_msrs.h"
 #include "pmu/netburst_pmu.h"
 #include "pmu/number.h"

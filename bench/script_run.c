@@ -72,7 +72,7 @@ static void print(struct runner *r, const char *fmt, ...)
 
 static uint64_t cycles(const struct runner *r)
 {
-    return r->nb ? r->nb->cycles : r->p5 ? r->p5->cycles : 0;
+    return r->nb ? nb_pmu_cycles(r->nb) : r->p5 ? p5_pmu_cycles(r->p5) : 0;
 }
 
 static int do_msr(struct runner *r, const struct bench_stmt *st)
@@ -110,7 +110,7 @@ static void do_thread(struct runner *r, const struct bench_stmt *st)
             p5_pmu_set_cpl(r->p5, st->cpl);
         return;
     }
-    int cpl = st->cpl >= 0 ? st->cpl : r->nb->thread[st->thread].cpl;
+    int cpl = st->cpl >= 0 ? st->cpl : nb_pmu_thread(r->nb, st->thread).cpl;
     nb_pmu_set_thread(r->nb, st->thread, st->active, cpl);
 }
 
@@ -129,14 +129,14 @@ static int do_event(struct runner *r, const struct bench_stmt *st)
 
 static int do_wrmem(struct runner *r, const struct bench_stmt *st)
 {
-    if (!sim_memory_write(&r->nb->memory, st->addr, st->size, st->value))
+    if (!nb_pmu_memory_write(r->nb, st->addr, st->size, st->value))
         return fail_at(r, BENCH_RUNTIME_ERROR, st->line, "out of memory");
     return BENCH_OK;
 }
 
 static void do_rdmem(struct runner *r, const struct bench_stmt *st)
 {
-    uint64_t value = sim_memory_read(&r->nb->memory, st->addr, st->size);
+    uint64_t value = nb_pmu_memory_read(r->nb, st->addr, st->size);
     print(r, "@%llu rdmem 0x%llx = 0x%0*llx\n", (unsigned long long)cycles(r),
           (unsigned long long)st->addr, (int)(2 * st->size), (unsigned long long)value);
 }
@@ -168,11 +168,13 @@ static void do_interrupt(struct runner *r, const struct bench_stmt *st)
 
 static void note_usage(struct runner *r)
 {
+    uint64_t value;
     for (int e = 0; e < NB_NUM_ESCRS; e++)
-        if (r->nb->escr[e])
+        if (nb_pmu_rdmsr(r->nb, nb_escrs[e].msr, &value) == MSR_OK && value)
             r->used_escrs |= 1ull << e;
     for (int c = 0; c < NB_NUM_COUNTERS; c++)
-        if (r->nb->cccr[c] & CCCR_ENABLE)
+        if (nb_pmu_rdmsr(r->nb, NB_CCCR_BASE + (uint32_t)c, &value) == MSR_OK &&
+            (value & CCCR_ENABLE))
             r->used_counters |= 1u << c;
 }
 
@@ -218,27 +220,32 @@ static bool declare_p5_signals(struct runner *r)
 static void sample_netburst(struct runner *r)
 {
     const struct nb_pmu *pmu = r->nb;
+    const struct nb_cycle_report *last = nb_pmu_last(pmu);
     for (int e = 0; e < NB_NUM_ESCRS; e++)
         if (r->used_escrs & (1ull << e))
-            vcd_set(r->vcd, r->escr_signal[e], pmu->last.bus[e]);
+            vcd_set(r->vcd, r->escr_signal[e], last->bus[e]);
     for (int c = 0; c < NB_NUM_COUNTERS; c++) {
         if (!(r->used_counters & (1u << c)))
             continue;
         const int *sig = r->counter_signal[c];
-        vcd_set(r->vcd, sig[SIG_ENABLE], pmu->last.counted[c]);
-        vcd_set(r->vcd, sig[SIG_COMPARE], pmu->last.compare[c]);
-        vcd_set(r->vcd, sig[SIG_INCREMENT], pmu->last.increment[c]);
-        vcd_set(r->vcd, sig[SIG_VALUE], pmu->counter[c]);
-        vcd_set(r->vcd, sig[SIG_OVF], (pmu->cccr[c] & CCCR_OVF) != 0);
-        vcd_set(r->vcd, sig[SIG_PMI], pmu->last.pmi[c]);
+        uint64_t cccr = 0;
+        nb_pmu_rdmsr(pmu, NB_CCCR_BASE + (uint32_t)c, &cccr);
+        vcd_set(r->vcd, sig[SIG_ENABLE], last->counted[c]);
+        vcd_set(r->vcd, sig[SIG_COMPARE], last->compare[c]);
+        vcd_set(r->vcd, sig[SIG_INCREMENT], last->increment[c]);
+        vcd_set(r->vcd, sig[SIG_VALUE], nb_pmu_counter(pmu, c));
+        vcd_set(r->vcd, sig[SIG_OVF], (cccr & CCCR_OVF) != 0);
+        vcd_set(r->vcd, sig[SIG_PMI], last->pmi[c]);
     }
 }
 
 static void sample_p5(struct runner *r)
 {
     for (int c = 0; c < 2; c++) {
-        vcd_set(r->vcd, r->counter_signal[c][SIG_INCREMENT], r->p5->last_increment[c]);
-        vcd_set(r->vcd, r->counter_signal[c][SIG_VALUE], r->p5->ctr[c]);
+        uint64_t value = 0;
+        p5_pmu_rdmsr(r->p5, P5_MSR_CTR0 + (uint32_t)c, &value);
+        vcd_set(r->vcd, r->counter_signal[c][SIG_INCREMENT], p5_pmu_last_increment(r->p5, c));
+        vcd_set(r->vcd, r->counter_signal[c][SIG_VALUE], value);
     }
 }
 
@@ -263,14 +270,15 @@ static void one_cycle(struct runner *r)
         vcd_time(r->vcd, cycle);
         sample_netburst(r);
     }
+    const struct nb_cycle_report *last = nb_pmu_last(r->nb);
+    unsigned long long now = (unsigned long long)nb_pmu_cycles(r->nb);
     for (int c = 0; c < NB_NUM_COUNTERS; c++)
         for (int t = 0; t < 2; t++)
-            if (r->nb->last.pmi[c] & (1u << t))
-                print(r, "@%llu pmi thread=%d counter=%d\n", (unsigned long long)r->nb->cycles,
-                      t, c);
+            if (last->pmi[c] & (1u << t))
+                print(r, "@%llu pmi thread=%d counter=%d\n", now, t, c);
     for (int t = 0; t < 2; t++)
-        if (r->nb->last.pebs_pmi & (1u << t))
-            print(r, "@%llu pmi thread=%d pebs\n", (unsigned long long)r->nb->cycles, t);
+        if (last->pebs_pmi & (1u << t))
+            print(r, "@%llu pmi thread=%d pebs\n", now, t);
 }
 
 /* Several cycles at once where the PMU can (docs/semantics.md, "Long

@@ -60,8 +60,9 @@ static void list_metric(const struct nb_metric *metric, bool verbose)
     printf("netburst::%s\n", metric->name);
     if (!verbose)
         return;
-    printf("  %s tagging metric, counted by %s:%s", kinds[metric->kind], metric->counting_event,
-           metric->counting_subevent);
+    const struct nb_tagging *counting = &nb_taggings[metric->kind];
+    printf("  %s tagging metric, counted by %s:%s", kinds[metric->kind],
+           nb_event_table[counting->counting_event].name, counting->counting_subevent);
     if (metric->upstream_event)
         printf(", tagged by %s", metric->upstream_event);
     if (metric->kind == NB_REPLAY_TAGGING)

@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench/file_identity.h"
 #include "commands.h"
 #include "exit_status.h"
+#include "record_report.h"
 #include "text.h"
 #include "sim/p5/p5_model.h"
 #include "sim/stat/stat_model.h"
@@ -220,27 +220,17 @@ static bool parse_command(const struct p5mon_setting *command, struct command_li
                          command->where, error, error_size);
 }
 
-/* Records the command into `trace` with `pmubench record`: 0, or the
+/* Records the command into `trace` as `pmubench record` does: 0, or the
  * exit status after the message (record's own, when it said why). */
-static int record_command(const struct command_line *line, const char *where, const char *trace)
+static int record_command(const struct command_line *line, const char *trace)
 {
     int saved_in = -1, saved_out = -1, status = EXIT_OK;
     bool ok = (!line->input || redirect_fd(line->input, 0, &saved_in, &status)) &&
               (!line->output || redirect_fd(line->output, 1, &saved_out, &status));
-    if (ok) {
-        char *argv[MAX_WORDS + 4] = {"record", "-o", (char *)trace, "--"};
-        int argc = 4;
-        for (int i = 0; line->words[i]; i++)
-            argv[argc++] = line->words[i];
-        argv[argc] = NULL;
-        int recorded = cmd_record(argc, argv);
-        struct stat st;
-        if (stat(trace, &st) != 0 || st.st_size == 0)
-            status = recorded == EXIT_RUNTIME || recorded == EXIT_BAD_INPUT
-                         ? recorded
-                         : file_error(EXIT_RUNTIME, "%s: recording the command made no trace",
-                                      where);
-    }
+    struct record_options options = {.argv = line->words, .output = trace};
+    int recorded;
+    if (ok && !record_report(&options, &recorded))
+        status = recorded;
     restore_fd(0, saved_in);
     restore_fd(1, saved_out);
     return status;
@@ -342,7 +332,7 @@ static int record_and_measure(const struct options *options, const struct p5mon_
         return command_error(EXIT_RUNTIME, "p5mon", "cannot create a temporary trace in %s: %s",
                              dir && dir[0] ? dir : "/tmp", strerror(errno));
     close(fd);
-    int status = record_command(line, parms->command.where, trace);
+    int status = record_command(line, trace);
     if (status == EXIT_OK)
         status = measure(options, parms, config, trace);
     unlink(trace);

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench/atomic_file.h"
@@ -15,6 +14,7 @@
 #include "exit_status.h"
 #include "json.h"
 #include "option_once.h"
+#include "record_report.h"
 #include "text.h"
 #include "pmu/alloc.h"
 #include "pmu/msr_linux.h"
@@ -168,7 +168,7 @@ static int value_option(struct stat_args *args, int argc, char **argv, int *i)
 /* 0 to go on, 2 on a usage error, -1 after --help. */
 static int parse_args(int argc, char **argv, struct stat_args *args)
 {
-    *args = (struct stat_args){.model = "p5", .region = STAT_WHOLE_TRACE,
+    *args = (struct stat_args){.model = "p5", .region = REGION_WHOLE_TRACE,
                                .device = "/dev/cpu/%d/msr"};
     struct options_given given = {0}; /* -e, -F and --trace may repeat */
     for (int i = 1; i < argc; i++) {
@@ -210,7 +210,7 @@ static int check_args(const struct stat_args *args)
         return usage_error("stat", "--json or -x, not both");
     if (args->hardware && args->n_traces)
         return usage_error("stat", "--backend msr counts a program's run, not a trace");
-    if (args->hardware && args->region != STAT_WHOLE_TRACE)
+    if (args->hardware && args->region != REGION_WHOLE_TRACE)
         return usage_error("stat", "--region needs the simulated model (a trace's markers)");
     return 0;
 }
@@ -286,9 +286,8 @@ static int configure_model(const struct stat_args *args, struct stat_model *mode
     return EXIT_OK;
 }
 
-/* ---- recording a program first: `pmubench record -o TRACE -- PROGRAM...`
- * (cmd_record, in this process), so the recorder's checks and messages are
- * the same. */
+/* ---- recording a program first, as `pmubench record -o TRACE -- PROGRAM...`
+ * records it and with its messages, into a temporary file. */
 
 static int record_program(char **program, char *trace, size_t size, int *exit_status)
 {
@@ -299,31 +298,11 @@ static int record_program(char **program, char *trace, size_t size, int *exit_st
         return command_error(EXIT_RUNTIME, "stat", "cannot create a trace file in %s: %s",
                              dir && *dir ? dir : "/tmp", strerror(errno));
     close(fd);
-    int n = 0;
-    while (program[n])
-        n++;
-    char **argv = calloc((size_t)n + 5, sizeof *argv);
-    if (!argv) {
-        unlink(trace);
-        return command_error(EXIT_RUNTIME, "stat", "out of memory");
-    }
-    argv[0] = "record";
-    argv[1] = "-o";
-    argv[2] = trace;
-    memcpy(argv + 3, program - 1, (size_t)(n + 1) * sizeof *argv); /* "--" PROGRAM... */
-    int status = cmd_record(n + 4, argv);
-    free(argv);
-    struct stat st;
-    /* The recorder replaces the file only with a whole trace; without one
-     * it said why, with its status. */
-    if (stat(trace, &st) != 0 || st.st_size == 0) {
-        unlink(trace);
-        if (status == EXIT_RUNTIME || status == EXIT_BAD_INPUT)
-            return status;
-        return command_error(EXIT_RUNTIME, "stat", "no trace of %s was recorded", program[0]);
-    }
-    *exit_status = status;
-    return 0;
+    struct record_options options = {.argv = program, .output = trace};
+    if (record_report(&options, exit_status))
+        return 0;
+    unlink(trace);
+    return *exit_status;
 }
 
 /* ---- output */
@@ -383,7 +362,7 @@ static void print_table(FILE *out, const struct stat_report *r)
     else
         fprintf(out, "\n Hardware counts (%d run%s of the program", r->plan->n_runs,
                 r->plan->n_runs == 1 ? "" : "s");
-    if (r->args->region != STAT_WHOLE_TRACE)
+    if (r->args->region != REGION_WHOLE_TRACE)
         fprintf(out, ", region %ld", r->args->region);
     fprintf(out, "):\n\n");
     for (int i = 0; i < r->args->n_events; i++)
@@ -397,7 +376,7 @@ static void print_table(FILE *out, const struct stat_report *r)
                     (unsigned long long)r->totals->instructions[0],
                     (unsigned long long)r->totals->instructions[1]);
         fprintf(out, " %20llu      clocks per run\n", (unsigned long long)r->totals->cycles);
-        if (r->args->region != STAT_WHOLE_TRACE)
+        if (r->args->region != REGION_WHOLE_TRACE)
             fprintf(out, " %20llu      entries into region %ld\n",
                     (unsigned long long)r->totals->region_entries, r->args->region);
     }

@@ -233,8 +233,8 @@ static const char *catalog_name(const char *event, const char *name)
  * the SDM's tagging tables). */
 static uint16_t metric_mask(const struct nb_metric *metric)
 {
-    const struct nb_event_info *event = &nb_event_table[nb_event_find(metric->counting_event)];
-    return (uint16_t)(1u << nb_subevent_find(event, metric->counting_subevent)->bit);
+    const struct nb_event_info *event = &nb_event_table[nb_taggings[metric->kind].counting_event];
+    return (uint16_t)(1u << nb_subevent_find(event, nb_taggings[metric->kind].counting_subevent)->bit);
 }
 
 /* libpfm4's pseudo sub-events TAG0-TAG3 of the execution-tagging upstream
@@ -256,7 +256,7 @@ static bool libpfm4_replay_subevent(struct parse *p, const char *name)
 {
     struct nb_event_spec *nb = &p->spec->nb;
     const struct nb_metric *metric = nb_metric_find_libpfm4(name);
-    if (p->metric_named || !metric || nb_event_find(metric->counting_event) != nb->event)
+    if (p->metric_named || !metric || (int)nb_taggings[metric->kind].counting_event != nb->event)
         return false;
     if (!nb->metric)
         nb->metric = metric;
@@ -306,7 +306,7 @@ static bool netburst_name(struct parse *p, const char *name)
         p->metric_named = true;
         nb->metric = metric;
         nb->metrics = 1u << (metric - nb_metrics);
-        nb->event = nb_event_find(metric->counting_event);
+        nb->event = (int)nb_taggings[metric->kind].counting_event;
         nb->mask = metric_mask(metric);
         return true;
     }

@@ -6,14 +6,14 @@
 
 struct nb_backend {
     struct msr_backend base;
-    struct nb_pmu pmu;
+    struct nb_pmu *pmu;
 };
 
 /* Both logical processors of a Hyper-Threading package see the one PMU
  * (SDM 18.16: the ESCRs and CCCRs are shared by the logical processors). */
 static msr_status check_cpu(struct nb_backend *nb, int cpu)
 {
-    int cpus = nb->pmu.config.ht ? 2 : 1;
+    int cpus = nb_pmu_config_of(nb->pmu)->ht ? 2 : 1;
     if (cpu < 0 || cpu >= cpus)
         return msr_fail(&nb->base, ENXIO, "simulated NetBurst has no logical CPU %d (it has %d)",
                         cpu, cpus);
@@ -24,20 +24,20 @@ static msr_status nb_read(struct msr_backend *backend, int cpu, uint32_t msr, ui
 {
     struct nb_backend *nb = (struct nb_backend *)backend;
     msr_status status = check_cpu(nb, cpu);
-    return status == MSR_OK ? nb_pmu_rdmsr(&nb->pmu, msr, value) : status;
+    return status == MSR_OK ? nb_pmu_rdmsr(nb->pmu, msr, value) : status;
 }
 
 static msr_status nb_write(struct msr_backend *backend, int cpu, uint32_t msr, uint64_t value)
 {
     struct nb_backend *nb = (struct nb_backend *)backend;
     msr_status status = check_cpu(nb, cpu);
-    return status == MSR_OK ? nb_pmu_wrmsr(&nb->pmu, msr, value) : status;
+    return status == MSR_OK ? nb_pmu_wrmsr(nb->pmu, msr, value) : status;
 }
 
 static void nb_destroy(struct msr_backend *backend)
 {
     struct nb_backend *nb = (struct nb_backend *)backend;
-    nb_pmu_fini(&nb->pmu);
+    nb_pmu_destroy(nb->pmu);
     free(nb);
 }
 
@@ -52,7 +52,7 @@ struct msr_backend *nb_backend_create(struct nb_pmu_config config)
     struct nb_backend *nb = calloc(1, sizeof *nb);
     if (!nb)
         return NULL;
-    if (!nb_pmu_init(&nb->pmu, config)) {
+    if (!(nb->pmu = nb_pmu_create(config))) {
         free(nb);
         return NULL;
     }
@@ -63,5 +63,5 @@ struct msr_backend *nb_backend_create(struct nb_pmu_config config)
 
 struct nb_pmu *nb_backend_pmu(struct msr_backend *backend)
 {
-    return backend->ops == &nb_ops ? &((struct nb_backend *)backend)->pmu : NULL;
+    return backend->ops == &nb_ops ? ((struct nb_backend *)backend)->pmu : NULL;
 }

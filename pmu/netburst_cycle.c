@@ -11,7 +11,7 @@
 #include "netburst_events.h"
 #include "netburst_fields.h"
 #include "netburst_metrics.h"
-#include "netburst_pmu.h"
+#include "netburst_pmu_state.h"
 
 static unsigned active_threads(const struct nb_pmu *pmu)
 {
@@ -118,7 +118,7 @@ static bool add_increment(struct nb_pmu *pmu, int c, unsigned increment, uint8_t
 {
     if (pmu->pmi_armed[c]) {
         *pmi = pmu->pmi_armed[c];
-        nb_pmu_note_pmi(pmu, pmu->pmi_armed[c]);
+        nb_pmu_note_pmi(pmu, pmu->pmi_armed[c], false);
         pmu->pmi_armed[c] = 0;
         pmu->armed &= ~(1u << c);
     }
@@ -159,7 +159,7 @@ static inline void end_cycle(struct nb_pmu *pmu, uint32_t overflowed)
         start_cascaded(pmu, overflowed);
     pmu->last.pebs_pmi = pmu->pebs_pmi_raised;
     if (pmu->pebs_pmi_raised) {
-        nb_pmu_note_pmi(pmu, pmu->pebs_pmi_raised);
+        nb_pmu_note_pmi(pmu, pmu->pebs_pmi_raised, true);
         pmu->pebs_pmi_raised = 0;
     }
     pmu->n_occurrences = 0;
@@ -254,9 +254,13 @@ static uint32_t count_filtered(struct nb_pmu *pmu, uint32_t counters,
  * count_plain, count_compared and count_filtered.  A counter without
  * COMPARE whose ACTIVE_THREAD stops it this cycle is in none: it would
  * add 0. */
-void nb_pmu_tick_buses(struct nb_pmu *pmu, struct nb_buses *buses)
+bool nb_pmu_tick_routed(struct nb_pmu *pmu, struct nb_buses *buses)
 {
-    uint64_t driven = buses->driven | detect_occurrences(pmu, buses->bus);
+    bool current = !buses->generation ||
+                   (pmu->feed && buses->generation == pmu->feed->generation);
+    if (!current)
+        memset(buses->bus, 0, sizeof buses->bus);
+    uint64_t driven = (current ? buses->driven : 0) | detect_occurrences(pmu, buses->bus);
     uint32_t due = due_counters(pmu, driven);
     unsigned threads = active_threads(pmu);
     uint32_t special = pmu->forced | pmu->armed;
@@ -267,7 +271,9 @@ void nb_pmu_tick_buses(struct nb_pmu *pmu, struct nb_buses *buses)
     if (driven)
         memset(buses->bus, 0, sizeof buses->bus);
     buses->driven = 0;
+    buses->generation = 0;
     end_cycle(pmu, overflowed);
+    return current;
 }
 
 /* ---- Fast-forward over cycles without occurrences */
@@ -283,7 +289,8 @@ static bool delivers_pmi(const struct nb_cycle_report *report)
 static bool same_pending(const struct nb_pending_pmi *a, const struct nb_pending_pmi *b)
 {
     for (int t = 0; t < 2; t++)
-        if (a[t].pending != b[t].pending || a[t].since != b[t].since)
+        if (a[t].pending != b[t].pending || a[t].since != b[t].since ||
+            a[t].precise != b[t].precise)
             return false;
     return true;
 }
@@ -328,7 +335,8 @@ uint64_t nb_pmu_fast_forward(struct nb_pmu *pmu, uint64_t n, bool frozen)
     struct nb_pmu next;
     uint64_t increment[NB_NUM_COUNTERS];
     memcpy(&next, pmu, sizeof next);
-    nb_pmu_tick(&next); /* touches nothing outside the struct (no occurrences) */
+    next.feed = NULL;   /* the trial must not touch the model's feed */
+    nb_pmu_tick(&next); /* nor anything else outside the struct: no occurrences */
     if (!repeats(pmu, &next, increment))
         return 0;
     uint64_t changing = 0;

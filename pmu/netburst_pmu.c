@@ -1,7 +1,7 @@
 /* Register state of the simulated NetBurst PMU: reset, RDMSR, WRMSR with
  * reserved-bit checks, RDPMC, thread state and event injection.  The
  * per-cycle pipeline is in netburst_cycle.c. */
-#include "netburst_pmu.h"
+#include "netburst_pmu_state.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -50,11 +50,13 @@ bool nb_model_supported(int model)
     return nb_model_info(model) != NULL;
 }
 
-bool nb_pmu_init(struct nb_pmu *pmu, struct nb_pmu_config config)
+struct nb_pmu *nb_pmu_create(struct nb_pmu_config config)
 {
-    memset(pmu, 0, sizeof *pmu);
     if (!nb_model_supported(config.model))
-        return false;
+        return NULL;
+    struct nb_pmu *pmu = calloc(1, sizeof *pmu);
+    if (!pmu)
+        return NULL;
     pmu->config = config;
     for (int e = 0; e < NB_NUM_ESCRS; e++)
         pmu->escr_event[e] = -1;
@@ -68,15 +70,42 @@ bool nb_pmu_init(struct nb_pmu *pmu, struct nb_pmu_config config)
     pmu->thread[1] = (struct nb_thread){.active = false, .cpl = 3};
     refresh_thread_contexts(pmu);
     sim_memory_init(&pmu->memory);
-    return true;
+    return pmu;
 }
 
-void nb_pmu_fini(struct nb_pmu *pmu)
+void nb_pmu_destroy(struct nb_pmu *pmu)
 {
+    if (!pmu)
+        return;
     free(pmu->occurrences);
-    pmu->occurrences = NULL;
-    pmu->n_occurrences = pmu->cap_occurrences = 0;
+    free(pmu->feed);
     sim_memory_fini(&pmu->memory);
+    free(pmu);
+}
+
+const struct nb_pmu_config *nb_pmu_config_of(const struct nb_pmu *pmu)
+{
+    return &pmu->config;
+}
+
+uint64_t nb_pmu_counter(const struct nb_pmu *pmu, int counter)
+{
+    return counter >= 0 && counter < NB_NUM_COUNTERS ? pmu->counter[counter] : 0;
+}
+
+struct nb_thread nb_pmu_thread(const struct nb_pmu *pmu, int thread)
+{
+    return pmu->thread[thread & 1];
+}
+
+const struct nb_cycle_report *nb_pmu_last(const struct nb_pmu *pmu)
+{
+    return &pmu->last;
+}
+
+uint64_t nb_pmu_cycles(const struct nb_pmu *pmu)
+{
+    return pmu->cycles;
 }
 
 static uint64_t escr_writable_bits(const struct nb_pmu_config *config)
@@ -150,6 +179,7 @@ static void write_pebs_enable(struct nb_pmu *pmu, uint64_t value)
     pmu->pebs_threads = (uint8_t)(((value & PEBS_ENABLE_PEBS) ? 1 : 0) |
                                   ((value & PEBS_ENABLE_OTH_THR) ? 2 : 0));
     pmu->pebs_armed &= pmu->pebs_threads;
+    nb_feed_refresh(pmu, NB_FEED_TAGGING | NB_FEED_SAMPLING);
 }
 
 static int counter_of(uint32_t msr, uint32_t base)
@@ -242,10 +272,10 @@ static void write_escr(struct nb_pmu *pmu, int escr, uint64_t value)
     if (event >= 0)
         pmu->selecting[event] |= 1ull << escr;
     pmu->escr_event[escr] = (int16_t)event;
-    pmu->escr_writes++;
     pmu->escr_rules[escr] =
         escr_rules_of(value, event >= 0 ? nb_event_ti_mask(&nb_event_table[event]) : 0);
     pmu->detecting = event >= 0 ? pmu->detecting | 1ull << escr : pmu->detecting & ~(1ull << escr);
+    nb_feed_refresh(pmu, NB_FEED_ROUTES | NB_FEED_TAGGING);
 }
 
 static void write_cccr(struct nb_pmu *pmu, int counter, uint64_t value)
@@ -264,6 +294,7 @@ static void write_cccr(struct nb_pmu *pmu, int counter, uint64_t value)
     if (counter == NB_PEBS_COUNTER)
         pmu->pebs_armed &= cccr_pmi_threads(value);
     nb_pmu_counters_changed(pmu);
+    nb_feed_refresh(pmu, NB_FEED_SAMPLING);
 }
 
 msr_status nb_pmu_wrmsr(struct nb_pmu *pmu, uint32_t msr, uint64_t value)
@@ -288,6 +319,9 @@ msr_status nb_pmu_wrmsr(struct nb_pmu *pmu, uint32_t msr, uint64_t value)
         pmu->misc_enable = (pmu->misc_enable & MISC_READ_ONLY) | (value & ~MISC_READ_ONLY);
     } else if (msr == MSR_IA32_PEBS_ENABLE) {
         write_pebs_enable(pmu, value);
+    } else if (msr == MSR_PEBS_MATRIX_VERT) {
+        pmu->pebs_matrix_vert = value;
+        nb_feed_refresh(pmu, NB_FEED_TAGGING);
     } else {
         memcpy((char *)pmu + plain_registers[plain_register(msr)].offset, &value, sizeof value);
     }
@@ -311,8 +345,11 @@ bool nb_pmu_set_thread(struct nb_pmu *pmu, int thread, bool active, int cpl)
     int threads = pmu->config.ht ? 2 : 1;
     if (thread < 0 || thread >= threads || cpl < 0 || cpl > 3)
         return false;
+    bool cpl_changed = pmu->thread[thread].cpl != cpl;
     pmu->thread[thread] = (struct nb_thread){.active = active, .cpl = (uint8_t)cpl};
     refresh_thread_contexts(pmu);
+    if (cpl_changed)
+        nb_feed_refresh(pmu, NB_FEED_CONTEXTS);
     return true;
 }
 

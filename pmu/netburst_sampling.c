@@ -1,14 +1,16 @@
 /* Event-based sampling on the simulated NetBurst PMU: the retirement
  * interface the timing model drives, the PEBS microassist that writes
- * records into the DS save area, and the pending PMIs of imprecise
- * sampling.  docs/semantics.md, "PEBS" and "IEBS", gives every rule and
- * its source. */
+ * records into the DS save area, the pending PMIs of imprecise sampling,
+ * and the DS save area as software sets it up and reads its records back
+ * (netburst_sampling.h).  docs/semantics.md, "PEBS" and "IEBS", gives
+ * every rule and its source. */
 #include <string.h>
 
 #include "netburst_events.h"
 #include "netburst_fields.h"
 #include "netburst_metrics.h"
-#include "netburst_pmu.h"
+#include "netburst_pmu_state.h"
+#include "netburst_sampling.h"
 
 /* The PEBS fields of the DS buffer management area and the record size.
  * 32-bit: SDM Vol. 3B figure "DS Save Area" (4-byte fields from 10H) and
@@ -25,20 +27,8 @@ struct ds_layout {
 };
 
 static const struct ds_layout ds_layouts[2] = {
-    [false] = {4, 0x10, 0x14, 0x18, 0x1c, 0x20, 10, 0xffffffffull},
-    [true] = {8, 0x20, 0x28, 0x30, 0x38, 0x40, 18, ~0ull},
-};
-
-/* The at-retirement event that counts each tagging mechanism's uops
- * (SDM 18.18.7: front_end_event, execution_event, replay_event; the only
- * events that support PEBS). */
-static const struct {
-    const char *event;
-    uint8_t tag;
-} mechanism_events[] = {
-    {"front_end_event", NB_TAG_FRONT_END},
-    {"execution_event", NB_TAG_EXECUTION},
-    {"replay_event", NB_TAG_REPLAY},
+    [false] = {4, 0x10, 0x14, 0x18, 0x1c, 0x20, NB_PEBS_SLOTS_32, 0xffffffffull},
+    [true] = {8, 0x20, 0x28, 0x30, 0x38, 0x40, NB_PEBS_SLOTS_64, ~0ull},
 };
 
 /* The tag the PEBS assist waits for: that of the mechanism whose event
@@ -51,9 +41,9 @@ static uint8_t pebs_mechanism(const struct nb_pmu *pmu)
     int event = escr >= 0 ? pmu->escr_event[escr] : -1;
     if (event < 0)
         return 0;
-    for (size_t i = 0; i < sizeof mechanism_events / sizeof mechanism_events[0]; i++)
-        if (strcmp(nb_event_table[event].name, mechanism_events[i].event) == 0)
-            return mechanism_events[i].tag;
+    for (int kind = 0; kind < NB_NUM_TAGGINGS; kind++)
+        if ((int)nb_taggings[kind].counting_event == event)
+            return (uint8_t)(1u << kind);
     return 0;
 }
 
@@ -111,6 +101,16 @@ static bool take_assist(struct nb_pmu *pmu, int thread, const struct nb_retireme
     return true;
 }
 
+bool nb_pmu_memory_write(struct nb_pmu *pmu, uint64_t addr, unsigned size, uint64_t value)
+{
+    return sim_memory_write(&pmu->memory, addr, size, value);
+}
+
+uint64_t nb_pmu_memory_read(const struct nb_pmu *pmu, uint64_t addr, unsigned size)
+{
+    return sim_memory_read(&pmu->memory, addr, size);
+}
+
 bool nb_pmu_retire(struct nb_pmu *pmu, int thread, const struct nb_retirement *r)
 {
     if (thread < 0 || thread > (pmu->config.ht ? 1 : 0) ||
@@ -124,13 +124,22 @@ bool nb_pmu_retire(struct nb_pmu *pmu, int thread, const struct nb_retirement *r
     return take_assist(pmu, thread, r);
 }
 
-void nb_pmu_note_pmi(struct nb_pmu *pmu, uint8_t threads)
+void nb_pmu_note_pmi(struct nb_pmu *pmu, uint8_t threads, bool precise)
 {
     /* A PMI delivered while one still waits merges with it: the local
-     * APIC holds one pending interrupt per vector. */
-    for (int t = 0; t < 2; t++)
-        if ((threads >> t & 1) && !pmu->pending[t].pending)
-            pmu->pending[t] = (struct nb_pending_pmi){.pending = true, .since = pmu->cycles + 1};
+     * APIC holds one pending interrupt per vector.  One delivered in the
+     * same cycle is the same interrupt: precise if either is. */
+    for (int t = 0; t < 2; t++) {
+        struct nb_pending_pmi *p = &pmu->pending[t];
+        if (!(threads >> t & 1))
+            continue;
+        if (!p->pending)
+            *p = (struct nb_pending_pmi){.pending = true, .since = pmu->cycles + 1};
+        if (p->since == pmu->cycles + 1)
+            p->precise = p->precise || precise;
+    }
+    if (pmu->feed)
+        pmu->feed->pmi_waiting = true;
 }
 
 bool nb_pmu_pending_pmi(const struct nb_pmu *pmu, int thread, uint64_t *since)
@@ -146,9 +155,22 @@ bool nb_pmu_take_pmi(struct nb_pmu *pmu, int thread, struct nb_pmi_sample *sampl
     uint64_t since;
     if (!nb_pmu_pending_pmi(pmu, thread, &since))
         return false;
-    pmu->pending[thread].pending = false;
-    *sample = (struct nb_pmi_sample){.delivered = since, .eip = pmu->last_eip[thread]};
+    struct nb_pending_pmi *p = &pmu->pending[thread];
+    *sample = (struct nb_pmi_sample){.delivered = since, .eip = pmu->last_eip[thread],
+                                     .precise = p->precise};
+    *p = (struct nb_pending_pmi){0};
+    if (pmu->feed)
+        pmu->feed->pmi_waiting = pmu->pending[0].pending || pmu->pending[1].pending;
     return true;
+}
+
+bool nb_pmu_take_due_pmi(struct nb_pmu *pmu, int thread, uint64_t skid,
+                         struct nb_pmi_sample *sample)
+{
+    uint64_t since;
+    if (!nb_pmu_pending_pmi(pmu, thread, &since) || pmu->cycles < since + skid)
+        return false;
+    return nb_pmu_take_pmi(pmu, thread, sample);
 }
 
 /* The sub-event bits ESCR `e` would count for an occurrence by `thread`
@@ -181,4 +203,51 @@ uint8_t nb_pmu_tag_bits(const struct nb_pmu *pmu, int event, uint16_t mask, int 
             tags |= (uint8_t)(pmu->escr[e] >> ESCR_TAG_VALUE_SHIFT & 0xf);
     }
     return tags;
+}
+
+/* ---- The DS save area as software sets it up, and the records read back
+ * (netburst_sampling.h). */
+
+static uint64_t record_bytes(const struct ds_layout *ds)
+{
+    return (uint64_t)ds->record_slots * ds->field_size;
+}
+
+bool nb_pmu_ds_setup(struct nb_pmu *pmu, bool ia32e, const struct nb_ds_config *ds)
+{
+    const struct ds_layout *layout = &ds_layouts[ia32e];
+    uint64_t record = record_bytes(layout);
+    const struct {
+        uint32_t offset;
+        unsigned size;
+        uint64_t value;
+    } fields[] = {
+        {layout->buffer_base, layout->field_size, ds->buffer},
+        {layout->index, layout->field_size, ds->buffer},
+        {layout->absolute_maximum, layout->field_size, ds->buffer + ds->records * record},
+        {layout->interrupt_threshold, layout->field_size, ds->buffer + ds->threshold * record},
+        {layout->counter_reset, 8, ds->counter_reset},
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        uint64_t addr = (ds->area + fields[i].offset) & layout->address_mask;
+        if (!sim_memory_write(&pmu->memory, addr, fields[i].size, fields[i].value))
+            return false;
+    }
+    return nb_pmu_wrmsr(pmu, MSR_IA32_DS_AREA, ds->area) == MSR_OK;
+}
+
+bool nb_pmu_pebs_record(const struct nb_pmu *pmu, bool ia32e, uint64_t k,
+                        struct nb_pebs_record *record)
+{
+    const struct ds_layout *ds = &ds_layouts[ia32e];
+    uint64_t base = ds_field(pmu, ds, ds->buffer_base), index = ds_field(pmu, ds, ds->index);
+    if (index < base || k >= (index - base) / record_bytes(ds))
+        return false;
+    uint64_t at = base + k * record_bytes(ds);
+    record->n_slots = ds->record_slots;
+    for (unsigned s = 0; s < ds->record_slots; s++)
+        record->slot[s] = sim_memory_read(&pmu->memory,
+                                          (at + (uint64_t)s * ds->field_size) & ds->address_mask,
+                                          ds->field_size);
+    return true;
 }

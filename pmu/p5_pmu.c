@@ -1,4 +1,4 @@
-#include "p5_pmu.h"
+#include "p5_pmu_state.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -22,10 +22,46 @@ unsigned p5_cesr_control(uint64_t cesr, int counter)
     return (unsigned)(cesr >> (counter * CESR_HALF_SHIFT + 6)) & 0x7;
 }
 
+/* Decodes the CESR at the current CPL into pmu->counting and pmu->feed
+ * (Safford 1997, Table 2.2). */
+static void decode_counting(struct p5_pmu *pmu)
+{
+    struct p5_counting *k = &pmu->counting;
+    unsigned privilege = pmu->cpl == 3 ? CC_CPL3 : CC_CPL0_2;
+    pmu->feed.counted = 0;
+    for (int c = 0; c < 2; c++) {
+        unsigned control = p5_cesr_control(pmu->cesr, c);
+        unsigned code = p5_cesr_event(pmu->cesr, c);
+        bool enabled = control & privilege; /* CC 000 and 100 enable nothing */
+        bool clocks = control & CC_CLOCKS;
+        const struct p5_event *event = p5_event_by_code(code);
+        k->clock[c] = enabled && clocks;
+        k->event_bit[c] = enabled && !clocks ? 1ull << code : 0;
+        k->held_bit[c] = event && event->duration ? k->event_bit[c] : 0;
+        pmu->feed.counted |= k->event_bit[c];
+    }
+}
+
 void p5_pmu_init(struct p5_pmu *pmu)
 {
     memset(pmu, 0, sizeof *pmu);
     pmu->cpl = 3;
+    decode_counting(pmu);
+}
+
+uint64_t p5_pmu_cycles(const struct p5_pmu *pmu)
+{
+    return pmu->cycles;
+}
+
+int p5_pmu_cpl(const struct p5_pmu *pmu)
+{
+    return pmu->cpl;
+}
+
+uint64_t p5_pmu_last_increment(const struct p5_pmu *pmu, int counter)
+{
+    return pmu->last_increment[counter & 1];
 }
 
 msr_status p5_pmu_rdmsr(const struct p5_pmu *pmu, uint32_t msr, uint64_t *value)
@@ -51,6 +87,7 @@ msr_status p5_pmu_wrmsr(struct p5_pmu *pmu, uint32_t msr, uint64_t value)
         if (value & ~CESR_DEFINED_BITS)
             return MSR_GP;
         pmu->cesr = value;
+        decode_counting(pmu);
         return MSR_OK;
     case P5_MSR_CTR0:
     case P5_MSR_CTR1:
@@ -79,42 +116,64 @@ bool p5_pmu_set_cpl(struct p5_pmu *pmu, int cpl)
 {
     if (cpl < 0 || cpl > 3)
         return false;
-    pmu->cpl = (uint8_t)cpl;
+    if (pmu->cpl != cpl) {
+        pmu->cpl = (uint8_t)cpl;
+        decode_counting(pmu);
+    }
     return true;
 }
 
-void p5_pmu_select(struct p5_pmu *pmu)
+void p5_pmu_event(struct p5_pmu *pmu, unsigned code, uint32_t count)
 {
+    const struct p5_counting *k = &pmu->counting;
+    uint64_t bit = 1ull << (code & (P5_NUM_CODES - 1));
+    if (!(pmu->feed.counted & bit))
+        return;
+    for (int c = 0; c < 2; c++)
+        if (k->event_bit[c] == bit)
+            pmu->occurred[c] += count;
+}
+
+const struct p5_feed *p5_pmu_feed(const struct p5_pmu *pmu)
+{
+    return &pmu->feed;
+}
+
+/* Each counter adds, in the first cycle, what it counted of the cycle's
+ * occurrences; in every cycle, 1 when it counts clocks and 1 when its
+ * duration event holds. */
+void p5_pmu_ticks(struct p5_pmu *pmu, uint64_t n, uint64_t holding)
+{
+    if (n == 0)
+        return;
+    const struct p5_counting *k = &pmu->counting;
     for (int c = 0; c < 2; c++) {
-        unsigned control = p5_cesr_control(pmu->cesr, c);
-        bool clocks = control & CC_CLOCKS; /* CC 100 counts nothing */
-        struct p5_counter_select *s = &pmu->select[c];
-        s->code = p5_cesr_event(pmu->cesr, c);
-        s->events[0] = !clocks && (control & CC_CPL0_2) ? UINT64_MAX : 0;
-        s->events[1] = !clocks && (control & CC_CPL3) ? UINT64_MAX : 0;
-        s->clocks[0] = clocks && (control & CC_CPL0_2);
-        s->clocks[1] = clocks && (control & CC_CPL3);
+        uint64_t each = k->clock[c] + ((holding & k->held_bit[c]) != 0);
+        uint64_t first = each + pmu->occurred[c];
+        pmu->ctr[c] = (pmu->ctr[c] + first + each * (n - 1)) & PMU_COUNTER_MASK;
+        pmu->last_increment[c] = n == 1 ? first : each;
+        pmu->occurred[c] = 0;
     }
-    pmu->selected_cesr = pmu->cesr;
+    pmu->tsc += n;
+    pmu->cycles += n;
 }
 
 void p5_pmu_tick(struct p5_pmu *pmu)
 {
-    p5_pmu_ticks(pmu, 1);
+    p5_pmu_ticks(pmu, 1, 0);
 }
 
+/* An empty cycle adds each counter's clock count: it changes nothing only
+ * when neither counts clocks and both added 0 last. */
 uint64_t p5_pmu_fast_forward(struct p5_pmu *pmu, uint64_t n, bool frozen)
 {
-    if (n == 0 || pmu->touched)
+    if (n == 0 || pmu->occurred[0] || pmu->occurred[1])
         return 0;
-    if (frozen) {
-        struct p5_pmu next = *pmu;
-        p5_pmu_tick(&next);
+    if (frozen)
         for (int c = 0; c < 2; c++)
-            if (next.ctr[c] != pmu->ctr[c] || next.last_increment[c] != pmu->last_increment[c])
+            if (pmu->counting.clock[c] || pmu->last_increment[c])
                 return 0;
-    }
-    p5_pmu_ticks(pmu, n);
+    p5_pmu_ticks(pmu, n, 0);
     return n;
 }
 

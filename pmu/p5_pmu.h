@@ -1,5 +1,6 @@
 /* The simulated P5 (Pentium) PMU: TSC 0x10, CESR 0x11, CTR0 0x12, CTR1
- * 0x13.  docs/semantics.md, "P5". */
+ * 0x13.  docs/semantics.md, "P5"; what a model reports to it:
+ * docs/pmu-interface.md. */
 #ifndef PMU_P5_PMU_H
 #define PMU_P5_PMU_H
 
@@ -7,6 +8,7 @@
 #include <stdint.h>
 
 #include "msr.h"
+#include "p5_events.h"
 
 enum {
     P5_MSR_TSC = 0x10,
@@ -16,105 +18,76 @@ enum {
     P5_NUM_CODES = 64,
 };
 
-/* The CESR as p5_pmu_ticks() applies it, decoded once per CESR value.  A
- * counter adds each cycle (occurrences[code][0] & events[0]) +
- * (occurrences[code][1] & events[1]) + clocks[cpl == 3]: the masks are all
- * ones where its CC counts events at that privilege, clocks[] 1 where it
- * counts clocks. */
-struct p5_counter_select {
-    unsigned code;
-    uint64_t events[2];
-    uint64_t clocks[2];
-};
-
-struct p5_pmu {
-    uint64_t tsc;
-    uint64_t cesr;
-    uint64_t ctr[2];
-    uint8_t cpl;
-    uint64_t cycles;
-    /* This cycle's occurrences per event code, split by privilege:
-     * [code][0] at CPL 0-2, [code][1] at CPL 3. */
-    uint64_t occurrences[P5_NUM_CODES][2];
-    uint64_t touched;            /* bit n: code n has occurrences this cycle */
-    uint64_t last_increment[2];  /* what each counter added last cycle */
-    uint64_t selected_cesr;      /* the CESR `select` was decoded from */
-    struct p5_counter_select select[2];
-};
-
-/* Reset state: all registers zero, CPL 3. */
-void p5_pmu_init(struct p5_pmu *pmu);
+/* Opaque outside pmu/ (pmu/p5_pmu_state.h). */
+struct p5_pmu;
 
 msr_status p5_pmu_rdmsr(const struct p5_pmu *pmu, uint32_t msr, uint64_t *value);
 msr_status p5_pmu_wrmsr(struct p5_pmu *pmu, uint32_t msr, uint64_t value);
 
+/* Cycles completed since reset (the TSC counts them too, but is writable). */
+uint64_t p5_pmu_cycles(const struct p5_pmu *pmu);
+/* The current privilege level, 0-3 (3 at reset). */
+int p5_pmu_cpl(const struct p5_pmu *pmu);
+/* What counter 0 or 1 added in the last cycle completed (the waveform's
+ * `increment`). */
+uint64_t p5_pmu_last_increment(const struct p5_pmu *pmu, int counter);
+
+/* ---- What happens, as a timing model (sim/p5) and a bench script's
+ * `thread`, `event` and `tick` (bench/script_run.c) report it.  They
+ * report only that; the PMU alone applies the CESR: event or clock counting
+ * (CC bit 2), the privilege levels (CC bits 1:0), the duration events, the
+ * increments, the TSC. */
+
+/* The privilege level of what happens from now on; false (and no change)
+ * outside 0-3. */
 bool p5_pmu_set_cpl(struct p5_pmu *pmu, int cpl);
 
-/* Adds `count` occurrences of the event with code `code` (0-63) at the
- * current CPL to this cycle.  Inline, like p5_pmu_ticks(): both run at
- * every simulated cycle. */
-static inline void p5_pmu_event(struct p5_pmu *pmu, unsigned code, uint32_t count)
-{
-    pmu->occurrences[code & 0x3f][pmu->cpl == 3] += count;
-    pmu->touched |= 1ull << (code & 0x3f);
-}
+/* `count` occurrences of the event with code `code` (its low 6 bits) at
+ * the current CPL, in the current cycle.  They count under the CESR in
+ * force now: a counter selecting `code` with CC enabling events at this
+ * CPL adds them when the cycle ends. */
+void p5_pmu_event(struct p5_pmu *pmu, unsigned code, uint32_t count);
 
-/* Ends the cycle: the TSC and both counters advance. */
+/* Ends the current cycle: the TSC and both counters advance. */
 void p5_pmu_tick(struct p5_pmu *pmu);
 
-/* Fast-forward (the bench's `tick N`): with no occurrences in the current
- * cycle, runs the `n` cycles without any that come next at once
- * (p5_pmu_ticks) and returns n; 0 when occurrences are pending.  With
- * `frozen` (a waveform records every change), only when such a cycle
- * changes neither counter nor last_increment. */
+/* The set of codes for p5_pmu_ticks()' `holding`. */
+static inline uint64_t p5_code_bit(enum p5_event_code code)
+{
+    return 1ull << code;
+}
+
+/* Ends the current cycle and the n - 1 after it (nothing when n is 0), in
+ * which nothing occurs but the duration events of `holding` (codes as
+ * p5_code_bit() sets them; an occurrence event there counts nothing), which
+ * hold in all n: the same as, cycle after cycle, p5_pmu_event(code, 1) for
+ * each of them and p5_pmu_tick(), in one step. */
+void p5_pmu_ticks(struct p5_pmu *pmu, uint64_t n, uint64_t holding);
+
+/* What the PMU counts now, published for a model's fast path: the PMU
+ * rewrites it itself on every CESR write and CPL change, so that it is
+ * exact whatever the caller does; a model reads it only through
+ * p5_feed_counts(). */
+struct p5_feed {
+    uint64_t counted; /* bit n: an occurrence of code n reported now would count */
+};
+
+/* The PMU's feed, valid as long as the PMU. */
+const struct p5_feed *p5_pmu_feed(const struct p5_pmu *pmu);
+
+/* Whether an occurrence of `code` reported now would count: a model may
+ * skip the work of finding, and of reporting, occurrences that would not. */
+static inline bool p5_feed_counts(const struct p5_feed *feed, unsigned code)
+{
+    return (feed->counted >> (code & (P5_NUM_CODES - 1))) & 1;
+}
+
+/* Fast-forward (the bench's `tick N`): with no counted occurrences in the
+ * current cycle, ends the `n` cycles without any that come next at once
+ * and returns n; 0 when occurrences are pending.  With `frozen` (a waveform
+ * records every change), only when such a cycle changes neither counter nor
+ * last increment. */
 uint64_t p5_pmu_fast_forward(struct p5_pmu *pmu, uint64_t n, bool frozen);
-
-/* Decodes pmu->cesr into pmu->select (p5_pmu_ticks() does when the CESR
- * changed). */
-void p5_pmu_select(struct p5_pmu *pmu);
-
-/* Ends n cycles that each had this cycle's occurrences: the same as n
- * times adding them again and calling p5_pmu_tick(), in one step (for
- * trace-driven models).  Nothing happens when n is 0. */
-static inline void p5_pmu_ticks(struct p5_pmu *pmu, uint64_t n)
-{
-    if (n == 0)
-        return;
-    if (pmu->cesr != pmu->selected_cesr)
-        p5_pmu_select(pmu);
-    for (int c = 0; c < 2; c++) {
-        const struct p5_counter_select *s = &pmu->select[c];
-        const uint64_t *by_cpl = pmu->occurrences[s->code];
-        pmu->last_increment[c] =
-            (by_cpl[0] & s->events[0]) + (by_cpl[1] & s->events[1]) + s->clocks[pmu->cpl == 3];
-        pmu->ctr[c] = (pmu->ctr[c] + pmu->last_increment[c] * n) & PMU_COUNTER_MASK;
-    }
-    pmu->tsc += n;
-    pmu->cycles += n;
-    /* Clears only the codes that have occurrences: a cycle touches a few. */
-    for (uint64_t touched = pmu->touched; touched; touched &= touched - 1) {
-        unsigned code = (unsigned)__builtin_ctzll(touched);
-        pmu->occurrences[code][0] = pmu->occurrences[code][1] = 0;
-    }
-    pmu->touched = 0;
-}
-
-/* Ends n cycles (none when n is 0) for a model that applies the CESR's
- * selection (pmu->select, fresh) itself while the CESR and the CPL stay
- * put: counter c adds counted[c] in all, last_increment[c] in the last
- * cycle.  No occurrences may be pending. */
-static inline void p5_pmu_add_cycles(struct p5_pmu *pmu, uint64_t n, const uint64_t counted[2],
-                                     const uint64_t last_increment[2])
-{
-    if (n == 0)
-        return;
-    for (int c = 0; c < 2; c++) {
-        pmu->last_increment[c] = last_increment[c];
-        pmu->ctr[c] = (pmu->ctr[c] + counted[c]) & PMU_COUNTER_MASK;
-    }
-    pmu->tsc += n;
-    pmu->cycles += n;
-}
 
 /* The CESR fields of counter 0 or 1. */
 unsigned p5_cesr_event(uint64_t cesr, int counter);

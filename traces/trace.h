@@ -145,6 +145,12 @@ struct trace_reader *trace_reader_open(FILE *in, const char *path, char *error,
                                        size_t error_size);
 const struct trace_header *trace_reader_header(const struct trace_reader *reader);
 
+/* The header of the trace at `path` (opened with input_open,
+ * traces/input_file.h); false with the message of the open or of
+ * trace_reader_open, and its errno. */
+bool trace_read_header(const char *path, struct trace_header *header, char *error,
+                       size_t error_size);
+
 /* The next record; TRACE_ERROR with trace_reader_error() for a corrupt or
  * truncated trace (a trace ends with exactly one END record). */
 enum trace_status trace_read(struct trace_reader *reader, struct trace_record *record);

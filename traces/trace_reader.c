@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "code_cache.h"
+#include "input_file.h"
 #include "trace.h"
 #include "trace_encoding.h"
 
@@ -235,6 +236,21 @@ struct trace_reader *trace_reader_open(FILE *in, const char *path, char *error,
 const struct trace_header *trace_reader_header(const struct trace_reader *r)
 {
     return &r->header;
+}
+
+bool trace_read_header(const char *path, struct trace_header *header, char *error,
+                       size_t error_size)
+{
+    FILE *in = input_open(path, error, error_size);
+    if (!in)
+        return false;
+    struct trace_reader *reader = trace_reader_open(in, path, error, error_size);
+    if (reader) {
+        *header = reader->header;
+        trace_reader_close(reader);
+    }
+    fclose(in);
+    return reader != NULL;
 }
 
 const char *trace_reader_error(const struct trace_reader *r)

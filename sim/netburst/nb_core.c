@@ -75,8 +75,8 @@ static void units_free(struct nb_machine *m)
  * execution units, caches) and the logical processors. */
 static bool shared_init(struct nb_machine *m, const struct nbm_config *c)
 {
-    bool ok = nb_cache_init(&m->tc, c->tc_uops / c->tc_line_uops, c->tc_ways) &&
-              nb_cache_init(&m->btb, c->btb_entries, c->btb_ways) && units_init(m) &&
+    bool ok = set_assoc_init(&m->tc, c->tc_uops / c->tc_line_uops, c->tc_ways, 1) &&
+              set_assoc_init(&m->btb, c->btb_entries, c->btb_ways, 1) && units_init(m) &&
               nb_memory_init(m, c);
     if (ok && m->threads == 2)
         ok = nb_arbiter_init(&m->fetch) && nb_arbiter_init(&m->alloc) &&
@@ -92,7 +92,7 @@ bool nb_machine_init(struct nb_machine *m, const struct nbm_config *c, struct nb
     m->result = result;
     m->threads = threads;
     m->cur = &m->lp[0];
-    if (!nb_events_init(&m->events, pmu, threads))
+    if (!nb_schedule_init(&m->schedule, pmu, threads))
         return false;
     bool ok = shared_init(m, c);
     for (int t = 0; t < threads && ok; t++)
@@ -114,9 +114,9 @@ void nb_machine_free(struct nb_machine *m)
     nb_arbiter_free(&m->retire);
     nb_memory_free(m);
     units_free(m);
-    nb_cache_free(&m->tc);
-    nb_cache_free(&m->btb);
-    nb_events_free(&m->events);
+    set_assoc_free(&m->tc);
+    set_assoc_free(&m->btb);
+    nb_schedule_free(&m->schedule);
 }
 
 /* ---- execution units */
@@ -173,7 +173,7 @@ static uint64_t store_buffer(struct nb_machine *m, uint64_t a)
     uint64_t freed = sb->stores[(in_flight - lp->limits.store_buffers) & sb->mask].drain + 1;
     if (freed <= a)
         return a;
-    nb_event_span(&m->events, a, freed, NB_SBFULL, lp->level);
+    nb_occur_span(&m->schedule, a, freed, NB_SBFULL, lp->level);
     return freed;
 }
 
@@ -314,7 +314,7 @@ static uint64_t execute_loads(struct nb_machine *m, const struct nb_op *op,
         uint64_t from = s->loads ? exec_earliest(m, t->alloc[k]) : exec_earliest(m, t->alloc[0]);
         uint64_t start = reserve(&m->units[NB_UNIT_LOAD], from > src ? from : src, 2, true);
         if (op->simd)
-            nb_event(&m->events, start / 2, NB_MOVES_P2, m->cur->level, 1);
+            nb_occur(&m->schedule, start / 2, NB_MOVES_P2, m->cur->level, 1);
         uint16_t causes = 0;
         uint64_t data = nb_load(m, s->load[j], start, &causes);
         *missed = *missed || (causes & NB_CAUSE_L1_MISS);
@@ -328,8 +328,8 @@ static uint64_t execute_loads(struct nb_machine *m, const struct nb_op *op,
     return done;
 }
 
-static const enum nb_slot fp_slot[] = {
-    [NB_FP_KIND_NONE] = NB_NUM_SLOTS, [NB_FP_KIND_X87] = NB_X87_UOP,
+static const uint8_t fp_source[] = {
+    [NB_FP_KIND_NONE] = NB_NO_SOURCE, [NB_FP_KIND_X87] = NB_X87_UOP,
     [NB_FP_KIND_PACKED_SP] = NB_PACKED_SP, [NB_FP_KIND_PACKED_DP] = NB_PACKED_DP,
     [NB_FP_KIND_SCALAR_SP] = NB_SCALAR_SP, [NB_FP_KIND_SCALAR_DP] = NB_SCALAR_DP,
     [NB_FP_KIND_MMX64] = NB_MMX64, [NB_FP_KIND_MMX128] = NB_MMX128,
@@ -338,9 +338,10 @@ static const enum nb_slot fp_slot[] = {
 void nb_compute_events(struct nb_machine *m, const struct nb_op *op, uint64_t start)
 {
     if (op->cls == NB_CLASS_FP_MOVE)
-        nb_event(&m->events, start / 2, NB_MOVES_P0, m->cur->level, 1);
+        nb_occur(&m->schedule, start / 2, NB_MOVES_P0, m->cur->level, 1);
     else if (op->fp_kind != NB_FP_KIND_NONE)
-        nb_event(&m->events, start / 2, fp_slot[op->fp_kind], m->cur->level, 1);
+        nb_occur(&m->schedule, start / 2, (enum nb_source_id)fp_source[op->fp_kind],
+                 m->cur->level, 1);
 }
 
 /* The computing uops, a dependent chain; the first is replayed when an
@@ -372,7 +373,7 @@ static void execute_stores(struct nb_machine *m, const struct nb_op *op, const s
                                sta_from > address_half ? sta_from : address_half, 2, true);
         uint64_t data = std_from > data_half ? std_from : data_half;
         if (op->simd)
-            nb_event(&m->events, data / 2, NB_MOVES_P0, m->cur->level, 1);
+            nb_occur(&m->schedule, data / 2, NB_MOVES_P0, m->cur->level, 1);
         uint16_t causes = nb_store_execute(m, s->store[j], sta, data);
         if (s->stores) {
             t->cause[k] |= causes;
@@ -425,7 +426,7 @@ uint64_t nb_retire_slot(struct nb_machine *m, uint64_t r)
 static uint64_t retire_uop(struct nb_machine *m, uint64_t done_half)
 {
     uint64_t r = nb_retire_slot(m, (done_half + 1) / 2 + 1); /* the cycle after it completes */
-    nb_event(&m->events, r, NB_UOPS_RETIRED, m->cur->level, 1);
+    nb_occur(&m->schedule, r, NB_UOPS_RETIRED, m->cur->level, 1);
     return r;
 }
 
@@ -438,10 +439,10 @@ static void store_retire(struct nb_machine *m, uint64_t r)
 
 /* retired_branch_type and retired_mispred_branch_type, by branch kind. */
 static const struct {
-    enum nb_slot type, mispredicted;
+    enum nb_source_id type, mispredicted;
 } branch_type[] = {
     [X86_BRANCH_COND] = {NB_TYPE_COND, NB_MTYPE_COND},
-    [X86_BRANCH_CALL] = {NB_TYPE_CALL, NB_NUM_SLOTS},
+    [X86_BRANCH_CALL] = {NB_TYPE_CALL, NB_NUM_SOURCES},
     [X86_BRANCH_RETURN] = {NB_TYPE_RETURN, NB_MTYPE_RETURN},
     [X86_BRANCH_INDIRECT_JUMP] = {NB_TYPE_INDIRECT, NB_MTYPE_INDIRECT},
     [X86_BRANCH_INDIRECT_CALL] = {NB_TYPE_INDIRECT_CALL, NB_MTYPE_INDIRECT_CALL},
@@ -452,64 +453,62 @@ static void branch_events(struct nb_machine *m, const struct nb_op *op, struct n
 {
     if (op->branch == X86_BRANCH_NONE)
         return;
-    static const enum nb_slot outcome[2][2] = {{NB_BR_MMNP, NB_BR_MMNM}, {NB_BR_MMTP, NB_BR_MMTM}};
-    nb_event(&m->events, r, outcome[p.taken][p.mispredicted], m->cur->level, 1);
+    static const enum nb_source_id outcome[2][2] = {{NB_BR_MMNP, NB_BR_MMNM}, {NB_BR_MMTP, NB_BR_MMTM}};
+    nb_occur(&m->schedule, r, outcome[p.taken][p.mispredicted], m->cur->level, 1);
     if (p.mispredicted)
-        nb_event(&m->events, r, NB_MISPRED, m->cur->level, 1);
+        nb_occur(&m->schedule, r, NB_MISPRED, m->cur->level, 1);
     if (op->branch >= sizeof branch_type / sizeof branch_type[0] || !branch_type[op->branch].type)
         return;
-    nb_event(&m->events, r, branch_type[op->branch].type, m->cur->level, 1);
-    if (p.mispredicted && branch_type[op->branch].mispredicted != NB_NUM_SLOTS)
-        nb_event(&m->events, r, branch_type[op->branch].mispredicted, m->cur->level, 1);
+    nb_occur(&m->schedule, r, branch_type[op->branch].type, m->cur->level, 1);
+    if (p.mispredicted && branch_type[op->branch].mispredicted != NB_NUM_SOURCES)
+        nb_occur(&m->schedule, r, branch_type[op->branch].mispredicted, m->cur->level, 1);
 }
 
-/* ---- tagging (docs/netburst-model.md, "Tagging"): a uop's tags are bits
- * 0-3 its execution tag value, UOP_FRONT_END and UOP_REPLAY. */
-enum { UOP_FRONT_END = 1u << 4, UOP_REPLAY = 1u << 5, TAGLOADS = 1u << 1, TAGSTORES = 1u << 2 };
+/* ---- tagging (docs/netburst-model.md, "Tagging"): the model says what a
+ * retiring uop did (struct nb_uop), the PMU which mechanisms tag it. */
 
-/* The slot whose upstream event a uop's execution reports (execute_loads,
- * nb_compute_events, execute_stores), or NB_NUM_SLOTS. */
-static enum nb_slot execution_slot(const struct nb_op *op, enum nb_role role)
+/* The source whose upstream event a uop's execution reports (execute_loads,
+ * nb_compute_events, execute_stores), or NB_NO_SOURCE. */
+static uint8_t execution_source(const struct nb_op *op, enum nb_role role)
 {
     switch (role) {
     case NB_ROLE_LOAD:
-        return op->simd ? NB_MOVES_P2 : NB_NUM_SLOTS;
+        return op->simd ? NB_MOVES_P2 : NB_NO_SOURCE;
     case NB_ROLE_COMPUTE:
-        return op->cls == NB_CLASS_FP_MOVE ? NB_MOVES_P0 : fp_slot[op->fp_kind];
+        return op->cls == NB_CLASS_FP_MOVE ? NB_MOVES_P0 : fp_source[op->fp_kind];
     case NB_ROLE_STD:
-        return op->simd ? NB_MOVES_P0 : NB_NUM_SLOTS;
+        return op->simd ? NB_MOVES_P0 : NB_NO_SOURCE;
     default:
-        return NB_NUM_SLOTS;
+        return NB_NO_SOURCE;
     }
 }
 
 static uint8_t uop_tags(const struct nb_machine *m, const struct nb_op *op,
                         const struct timing *t, enum nb_role role, unsigned k)
 {
-    const struct nb_tagging *tg = &m->events.tagging;
-    unsigned level = m->cur->level;
-    enum nb_slot slot = execution_slot(op, role);
-    uint8_t tags = slot != NB_NUM_SLOTS ? tg->execution[slot][level] : 0;
-    if ((role == NB_ROLE_LOAD && (tg->front_end[level] & TAGLOADS)) ||
-        (role == NB_ROLE_STA && (tg->front_end[level] & TAGSTORES)))
-        tags |= UOP_FRONT_END;
-    if (t->cause[k] & tg->replay[level])
-        tags |= UOP_REPLAY;
-    return tags;
+    struct nb_uop uop = {
+        .kind = role == NB_ROLE_LOAD  ? NB_UOP_LOAD
+                : role == NB_ROLE_STA ? NB_UOP_STORE_ADDRESS
+                                      : NB_UOP_OTHER,
+        .source = execution_source(op, role),
+        .causes = t->cause[k],
+    };
+    return nb_schedule_uop_tags(&m->schedule, m->cur->level, &uop);
 }
 
-/* Counts a retiring uop's tags in cycle `r`; returns its NB_TAG_* bits. */
+/* Counts a retiring uop's tags in cycle `r` (the tagging mechanisms'
+ * counting events); returns its NB_TAG_* bits. */
 static uint8_t count_tags(struct nb_machine *m, uint8_t tags, uint64_t r)
 {
     unsigned level = m->cur->level;
-    if (tags & UOP_FRONT_END)
-        nb_event(&m->events, r, NB_FE_TAGGED, level, 1);
-    for (unsigned bits = tags & 0xf; bits; bits &= bits - 1)
-        nb_event(&m->events, r, (enum nb_slot)(NB_EXEC_TAG0 + __builtin_ctz(bits)), level, 1);
-    if (tags & UOP_REPLAY)
-        nb_event(&m->events, r, NB_REPLAY_TAGGED, level, 1);
-    return (uint8_t)((tags & UOP_FRONT_END ? NB_TAG_FRONT_END : 0) |
-                     (tags & 0xf ? NB_TAG_EXECUTION : 0) | (tags & UOP_REPLAY ? NB_TAG_REPLAY : 0));
+    if (tags & NB_UOP_TAG_FRONT_END)
+        nb_occur(&m->schedule, r, NB_FE_TAGGED, level, 1);
+    for (unsigned bits = tags & NB_UOP_TAG_VALUE; bits; bits &= bits - 1)
+        nb_occur(&m->schedule, r, (enum nb_source_id)(NB_EXEC_TAG0 + __builtin_ctz(bits)), level,
+                 1);
+    if (tags & NB_UOP_TAG_REPLAY)
+        nb_occur(&m->schedule, r, NB_REPLAY_TAGGED, level, 1);
+    return nb_uop_mechanisms(tags);
 }
 
 /* The registers after `insn` in enum nb_reg order (traces/trace.h's
@@ -538,7 +537,7 @@ static void report_retirement(struct nb_machine *m, const struct trace_insn *ins
     struct nb_lp *lp = m->cur;
     struct nb_retirement ret = {insn->address, tags, lp->ia32e,
                                 lp->regs_known ? lp->regs : NULL};
-    nb_events_retire(&m->events, lp->id, r, &ret);
+    nb_schedule_retire(&m->schedule, lp->id, r, &ret);
     note_registers(lp, insn);
 }
 
@@ -553,7 +552,7 @@ static void retire(struct nb_machine *m, const struct trace_insn *insn, const st
     uint64_t seq = core->uop_seq - s->n, r = 0, first_tagged = 0;
     unsigned stores = 0;
     uint8_t tags = 0;
-    bool tagging = m->events.tagging.any;
+    bool tagging = nb_schedule_tagging(&m->schedule);
     for (unsigned k = 0; k < s->n; k++) {
         r = retire_uop(m, t->done_half[k]);
         uint8_t uop = tagging ? count_tags(m, uop_tags(m, op, t, role_of(s, k), k), r) : 0;
@@ -573,11 +572,11 @@ static void retire(struct nb_machine *m, const struct trace_insn *insn, const st
         store_retire(m, r);
     if (r + 1 > core->end)
         core->end = r + 1;
-    nb_event(&m->events, r, tags & NB_TAG_FRONT_END ? NB_INSTR_TAGGED : NB_INSTR_RETIRED,
+    nb_occur(&m->schedule, r, tags & NB_TAG_FRONT_END ? NB_INSTR_TAGGED : NB_INSTR_RETIRED,
              m->cur->level, 1);
-    nb_event(&m->events, r, NB_INSTR_COMPLETED, m->cur->level, 1);
+    nb_occur(&m->schedule, r, NB_INSTR_COMPLETED, m->cur->level, 1);
     branch_events(m, op, p, r);
-    if (m->events.sampling)
+    if (nb_schedule_sampling(&m->schedule))
         report_retirement(m, insn, tags, tags ? first_tagged : r);
     else
         m->cur->regs_known = false;

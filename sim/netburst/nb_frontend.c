@@ -11,12 +11,12 @@ enum { CHUNK_SHIFT = 6 };
 
 bool nb_frontend_init(struct nb_frontend *fe, const struct nbm_config *c)
 {
-    return nb_cache_init(&fe->itlb, c->itlb_entries, c->itlb_ways);
+    return set_assoc_init(&fe->itlb, c->itlb_entries, c->itlb_ways, 1);
 }
 
 void nb_frontend_free(struct nb_frontend *fe)
 {
-    nb_cache_free(&fe->itlb);
+    set_assoc_free(&fe->itlb);
 }
 
 static void new_cycle(struct nb_frontend *fe)
@@ -29,7 +29,7 @@ static void new_cycle(struct nb_frontend *fe)
 
 static void set_mode(struct nb_machine *m, enum nb_fe_mode mode)
 {
-    nb_events_frontend(&m->events, m->cur->level, m->cur->fe.t, mode);
+    nb_schedule_frontend(&m->schedule, m->cur->level, m->cur->fe.t, mode);
 }
 
 /* A trace line starting at `address`, in a new cycle.  The trace cache is
@@ -39,14 +39,12 @@ static void open_line(struct nb_machine *m, uint64_t address)
     struct nb_frontend *fe = &m->cur->fe;
     uint64_t key = address ^ m->cur->address_tag;
     new_cycle(fe);
-    if (nb_cache_find(&m->tc, key) >= 0) {
+    if (set_assoc_find(&m->tc, key) >= 0) {
         fe->mode = NB_MODE_DELIVER;
         fe->last_chunk = 0;
     } else {
-        uint64_t evicted;
-        bool had;
-        nb_cache_insert(&m->tc, key, &evicted, &had);
-        nb_event(&m->events, fe->t, NB_TCMISS, m->cur->level, 1);
+        set_assoc_insert(&m->tc, key, NULL);
+        nb_occur(&m->schedule, fe->t, NB_TCMISS, m->cur->level, 1);
         fe->mode = NB_MODE_BUILD;
     }
     set_mode(m, (enum nb_fe_mode)fe->mode);
@@ -88,7 +86,7 @@ void nb_fetch_begin(struct nb_machine *m, uint64_t address, uint8_t length,
     if (op->msrom) {
         fe->in_cycle = 1; /* the pointer's cycle, then the ROM */
         new_cycle(fe);
-        nb_event(&m->events, fe->t, NB_MS_XFER, m->cur->level, 1);
+        nb_occur(&m->schedule, fe->t, NB_MS_XFER, m->cur->level, 1);
         set_mode(m, NB_MODE_ROM);
     }
 }
@@ -120,8 +118,8 @@ uint64_t nb_fetch_uop(struct nb_machine *m, const struct nb_op *op, uint64_t seq
         return UINT64_MAX;
     fe->t = t;
     fe->in_cycle = in_cycle + 1;
-    enum nb_slot slot = op->msrom ? NB_UQ_ROM : build ? NB_UQ_BUILD : NB_UQ_DELIVER;
-    nb_event(&m->events, fe->t, slot, lp->level, 1);
+    enum nb_source_id slot = op->msrom ? NB_UQ_ROM : build ? NB_UQ_BUILD : NB_UQ_DELIVER;
+    nb_occur(&m->schedule, fe->t, slot, lp->level, 1);
     return fe->t;
 }
 
@@ -130,7 +128,7 @@ void nb_fetch_end(struct nb_machine *m, const struct nb_op *op, bool taken)
     struct nb_frontend *fe = &m->cur->fe;
     if (op->msrom) {
         new_cycle(fe);
-        nb_event(&m->events, fe->t, NB_MS_XFER, m->cur->level, 1); /* and back to the TC */
+        nb_occur(&m->schedule, fe->t, NB_MS_XFER, m->cur->level, 1); /* and back to the TC */
         set_mode(m, (enum nb_fe_mode)fe->mode);
     }
     if (taken) {

@@ -13,8 +13,8 @@
 #include <stdint.h>
 
 #include "pmu/netburst_pmu.h"
-#include "sim/netburst/nb_cache.h"
-#include "sim/netburst/nb_events.h"
+#include "sim/common/set_assoc.h"
+#include "sim/netburst/nb_schedule.h"
 #include "sim/netburst/nb_model.h"
 #include "sim/netburst/nb_op.h"
 #include "traces/trace.h"
@@ -40,7 +40,7 @@ struct nb_frontend {
     unsigned line_used;          /* uop slots of the open trace line */
     int mode;                    /* enum nb_fe_mode of the open line */
     uint64_t last_chunk;         /* 64-byte code chunk last fetched in build mode, +1 */
-    struct nb_cache itlb;        /* one per logical processor (SDM) */
+    struct set_assoc itlb;       /* one per logical processor (SDM) */
 };
 
 struct nb_ras {
@@ -117,11 +117,11 @@ struct nb_arbiter {
 
 struct nb_machine {
     const struct nbm_config *config;
-    struct nb_events events;
-    struct nb_cache tc, btb;     /* btb state: 2-bit counter; data: target */
+    struct nb_schedule schedule;
+    struct set_assoc tc, btb;    /* btb state: 2-bit counter; data: target */
     struct nb_unit units[NB_NUM_UNITS];
     uint32_t latency_half[NB_NUM_CLASSES], occupancy_half[NB_NUM_CLASSES];
-    struct nb_cache l1d, dtlb, l2;   /* l2 state: enum nb_l2_state */
+    struct set_assoc l1d, dtlb, l2;  /* l2 dirty: modified */
     /* The L1's outstanding load misses, shared by the logical processors:
      * the cycle each slot's miss has its data (nb_memory.c). */
     uint64_t miss_busy_until[NB_MAX_LOAD_MISSES];
@@ -132,8 +132,6 @@ struct nb_machine {
     struct nb_arbiter fetch, alloc, retire;
     struct nbm_result *result;
 };
-
-enum nb_l2_state { NB_L2_EXCLUSIVE = 1, NB_L2_MODIFIED = 2 };
 
 bool nb_machine_init(struct nb_machine *m, const struct nbm_config *c, struct nb_pmu *pmu,
                      int threads, struct nbm_result *result);

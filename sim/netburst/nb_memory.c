@@ -13,16 +13,16 @@ enum { LINE_SHIFT = 6, PAGE_SHIFT = 12, SECTORS = 2 };
  * address spaces. */
 bool nb_memory_init(struct nb_machine *m, const struct nbm_config *c)
 {
-    return nb_cache_init(&m->l1d, c->l1d_size >> LINE_SHIFT, c->l1d_ways) &&
-           nb_cache_init(&m->dtlb, c->dtlb_entries, c->dtlb_entries) &&
-           nb_cache_init(&m->l2, c->l2_size >> (LINE_SHIFT + 1), c->l2_ways);
+    return set_assoc_init(&m->l1d, c->l1d_size >> LINE_SHIFT, c->l1d_ways, 1) &&
+           set_assoc_init(&m->dtlb, c->dtlb_entries, c->dtlb_entries, 1) &&
+           set_assoc_init(&m->l2, c->l2_size >> (LINE_SHIFT + 1), c->l2_ways, 1);
 }
 
 void nb_memory_free(struct nb_machine *m)
 {
-    nb_cache_free(&m->l1d);
-    nb_cache_free(&m->dtlb);
-    nb_cache_free(&m->l2);
+    set_assoc_free(&m->l1d);
+    set_assoc_free(&m->dtlb);
+    set_assoc_free(&m->l2);
 }
 
 bool nb_store_buffer_init(struct nb_store_buffer *sb, uint32_t entries)
@@ -46,16 +46,16 @@ void nb_store_buffer_free(struct nb_store_buffer *sb)
 
 static void bus_read(struct nb_machine *m, uint64_t cycle)
 {
-    nb_event(&m->events, cycle, NB_BSQ_READ, m->cur->level, SECTORS);
-    nb_event(&m->events, cycle, NB_IOQ_READ, m->cur->level, SECTORS);
-    nb_event(&m->events, cycle, NB_DRDY_OWN, m->cur->level, SECTORS);
+    nb_occur(&m->schedule, cycle, NB_BSQ_READ, m->cur->level, SECTORS);
+    nb_occur(&m->schedule, cycle, NB_IOQ_READ, m->cur->level, SECTORS);
+    nb_occur(&m->schedule, cycle, NB_DRDY_OWN, m->cur->level, SECTORS);
 }
 
 static void bus_writeback(struct nb_machine *m, uint64_t cycle)
 {
-    nb_event(&m->events, cycle, NB_BSQ_WRITEBACK, m->cur->level, SECTORS);
-    nb_event(&m->events, cycle, NB_IOQ_WRITE, m->cur->level, SECTORS);
-    nb_event(&m->events, cycle, NB_DRDY_DRV, m->cur->level, SECTORS);
+    nb_occur(&m->schedule, cycle, NB_BSQ_WRITEBACK, m->cur->level, SECTORS);
+    nb_occur(&m->schedule, cycle, NB_IOQ_WRITE, m->cur->level, SECTORS);
+    nb_occur(&m->schedule, cycle, NB_DRDY_DRV, m->cur->level, SECTORS);
 }
 
 /* A read of a 64-byte line at the L2 (code, load, or a store's read for
@@ -64,25 +64,23 @@ static void bus_writeback(struct nb_machine *m, uint64_t cycle)
 static bool l2_lookup(struct nb_machine *m, uint64_t line, uint64_t cycle, bool rfo)
 {
     const struct nbm_config *c = m->config;
-    struct nb_cache *l2 = &m->l2;
+    struct set_assoc *l2 = &m->l2;
     uint64_t key = (line >> 1) ^ m->cur->line_tag;
-    long i = nb_cache_find(l2, key);
+    long i = set_assoc_find(l2, key);
     if (i >= 0) {
         if (!rfo)
-            nb_event(&m->events, cycle,
-                     l2->state[i] == NB_L2_MODIFIED ? NB_L2_HITM : NB_L2_HITE, m->cur->level, 1);
+            nb_occur(&m->schedule, cycle, l2->dirty[i] ? NB_L2_HITM : NB_L2_HITE, m->cur->level, 1);
         else
-            l2->state[i] = NB_L2_MODIFIED;
+            l2->dirty[i] = true;
         return true;
     }
-    nb_event(&m->events, cycle, NB_L2_MISS, m->cur->level, 1);
+    nb_occur(&m->schedule, cycle, NB_L2_MISS, m->cur->level, 1);
     bus_read(m, cycle + c->l2_latency);
-    uint64_t evicted;
-    bool had;
-    i = nb_cache_insert(l2, key, &evicted, &had);
-    if (had && l2->state[i] == NB_L2_MODIFIED)
+    struct set_assoc_victim victim;
+    i = set_assoc_insert(l2, key, &victim);
+    if (victim.dirty)
         bus_writeback(m, cycle + c->l2_latency);
-    l2->state[i] = rfo ? NB_L2_MODIFIED : NB_L2_EXCLUSIVE;
+    l2->dirty[i] = rfo;
     return false;
 }
 
@@ -98,20 +96,18 @@ static uint32_t l2_read(struct nb_machine *m, uint64_t line, uint64_t cycle, boo
 }
 
 /* Translations of the pages [first, last]; the number of page walks (misses). */
-static uint32_t translate(struct nb_machine *m, struct nb_cache *tlb, uint64_t first,
+static uint32_t translate(struct nb_machine *m, struct set_assoc *tlb, uint64_t first,
                           uint64_t last, uint64_t cycle, bool code)
 {
     uint32_t walks = 0;
     for (uint64_t page = first; page <= last; page++) {
-        bool hit = nb_cache_find(tlb, page ^ m->cur->line_tag) >= 0;
+        bool hit = set_assoc_find(tlb, page ^ m->cur->line_tag) >= 0;
         if (code)
-            nb_event(&m->events, cycle, hit ? NB_ITLB_HIT : NB_ITLB_MISS, m->cur->level, 1);
+            nb_occur(&m->schedule, cycle, hit ? NB_ITLB_HIT : NB_ITLB_MISS, m->cur->level, 1);
         if (hit)
             continue;
-        uint64_t evicted;
-        bool had;
-        nb_cache_insert(tlb, page ^ m->cur->line_tag, &evicted, &had);
-        nb_event(&m->events, cycle, code ? NB_WALK_ITMISS : NB_WALK_DTMISS, m->cur->level, 1);
+        set_assoc_insert(tlb, page ^ m->cur->line_tag, NULL);
+        nb_occur(&m->schedule, cycle, code ? NB_WALK_ITMISS : NB_WALK_DTMISS, m->cur->level, 1);
         walks++;
     }
     return walks;
@@ -184,13 +180,11 @@ static uint64_t l1_read(struct nb_machine *m, uint64_t first, uint64_t last, uin
 {
     uint64_t extra = 0;
     for (uint64_t line = first; line <= last; line++) {
-        if (nb_cache_find(&m->l1d, line ^ m->cur->line_tag) >= 0)
+        if (set_assoc_find(&m->l1d, line ^ m->cur->line_tag) >= 0)
             continue;
         uint64_t l2 = l1_miss(m, line, cycle, causes);
         extra = l2 > extra ? l2 : extra;
-        uint64_t evicted;
-        bool had;
-        nb_cache_insert(&m->l1d, line ^ m->cur->line_tag, &evicted, &had);
+        set_assoc_insert(&m->l1d, line ^ m->cur->line_tag, NULL);
     }
     return extra;
 }
@@ -209,14 +203,14 @@ uint64_t nb_load(struct nb_machine *m, const struct trace_access *a, uint64_t st
     if (s && s->address == a->address && a->size <= s->size) {
         /* Forwarded: same start, no wider than the store (the Pentium 4 monitoring study, section 5.3.3). */
         if (s->data_half > start_half)
-            nb_event(&m->events, cycle, NB_MOB_NO_STD, m->cur->level, 1);
+            nb_occur(&m->schedule, cycle, NB_MOB_NO_STD, m->cur->level, 1);
         uint64_t from = s->data_half > start_half ? s->data_half : start_half;
         return from + 2ull * (walk + c->l1d_latency);
     }
     if (s) {
         /* Not forwardable: replayed until the store has written the cache. */
         bool partial = s->address == a->address;
-        nb_event(&m->events, cycle, partial ? NB_MOB_PARTIAL : NB_MOB_UNALIGNED, m->cur->level, 1);
+        nb_occur(&m->schedule, cycle, partial ? NB_MOB_PARTIAL : NB_MOB_UNALIGNED, m->cur->level, 1);
         *causes |= partial ? NB_CAUSE_MOB_PARTIAL : NB_CAUSE_MOB_UNALIGNED;
         if (2 * s->drain > start_half)
             start_half = 2 * s->drain;
@@ -227,8 +221,8 @@ uint64_t nb_load(struct nb_machine *m, const struct trace_access *a, uint64_t st
     if (first != last) {
         /* Split across lines: replayed once to get the second half. */
         *causes |= NB_CAUSE_SPLIT_LOAD;
-        nb_event(&m->events, cycle, NB_SPLIT_LD, m->cur->level, 1);
-        nb_event(&m->events, cycle, NB_LSC, m->cur->level, 1);
+        nb_occur(&m->schedule, cycle, NB_SPLIT_LD, m->cur->level, 1);
+        nb_occur(&m->schedule, cycle, NB_LSC, m->cur->level, 1);
         latency += c->l1d_latency;
     }
     return start_half + 2ull * latency;
@@ -246,8 +240,8 @@ uint16_t nb_store_execute(struct nb_machine *m, const struct trace_access *a,
         causes |= NB_CAUSE_DTLB_STORE;
     if (a->address >> LINE_SHIFT != last_byte(a) >> LINE_SHIFT) {
         causes |= NB_CAUSE_SPLIT_STORE;
-        nb_event(&m->events, cycle, NB_SPLIT_ST, m->cur->level, 1);
-        nb_event(&m->events, cycle, NB_SSC, m->cur->level, 1);
+        nb_occur(&m->schedule, cycle, NB_SPLIT_ST, m->cur->level, 1);
+        nb_occur(&m->schedule, cycle, NB_SSC, m->cur->level, 1);
     }
     struct nb_store_buffer *sb = &m->cur->sb;
     sb->stores[sb->n_stores++ & sb->mask] = (struct nb_store){
@@ -266,7 +260,7 @@ uint64_t nb_store_retire(struct nb_machine *m, uint64_t cycle)
     uint64_t first = s->address >> LINE_SHIFT, last = (s->address + s->size - 1) >> LINE_SHIFT;
     uint32_t extra = 0;
     for (uint64_t line = first; line <= last; line++) {
-        nb_cache_find(&m->l1d, line ^ m->cur->line_tag); /* write-through: no allocation on a miss */
+        set_assoc_find(&m->l1d, line ^ m->cur->line_tag); /* write-through: no allocation on a miss */
         uint32_t l2 = l2_read(m, line, cycle, true);
         extra = l2 > extra ? l2 : extra;
     }

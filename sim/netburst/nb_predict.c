@@ -47,11 +47,9 @@ static bool ras_pop(struct nb_ras *ras, uint64_t *address)
 static long btb_entry(struct nb_machine *m, uint64_t address)
 {
     uint64_t key = address ^ m->cur->address_tag;
-    long i = nb_cache_find(&m->btb, key);
+    long i = set_assoc_find(&m->btb, key);
     if (i < 0) {
-        uint64_t evicted;
-        bool had;
-        i = nb_cache_insert(&m->btb, key, &evicted, &had);
+        i = set_assoc_insert(&m->btb, key, NULL);
         m->btb.state[i] = 0xff; /* new: no history yet */
     }
     return i;
@@ -151,7 +149,7 @@ uint64_t nb_predict_wrong_path(struct nb_machine *m, uint64_t address, const str
     case X86_BRANCH_NONE:
         return next;
     case X86_BRANCH_COND: {
-        long i = nb_cache_peek(&m->btb, address ^ m->cur->address_tag);
+        long i = set_assoc_peek(&m->btb, address ^ m->cur->address_tag);
         uint64_t target = op->has_target ? op->target : 0;
         bool taken = i >= 0 && m->btb.state[i] != 0xff ? m->btb.state[i] >= 2
                                                        : static_taken(address, target);

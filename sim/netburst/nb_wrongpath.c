@@ -74,7 +74,7 @@ static bool bogus_uop(struct nb_machine *m, const struct nb_op *op, struct wrong
     core->retire_ring[seq & core->ring_mask] = *retired;
     if (*retired + 1 > core->end)
         core->end = *retired + 1;
-    nb_event(&m->events, *retired, NB_UOPS_BOGUS, m->cur->level, 1);
+    nb_occur(&m->schedule, *retired, NB_UOPS_BOGUS, m->cur->level, 1);
     w->uops++;
     return true;
 }
@@ -93,8 +93,8 @@ static uint64_t bogus_instruction(struct nb_machine *m, uint64_t address,
         if (!bogus_uop(m, op, w, &ready, &retired))
             return 0;
     if (w->uops - before == n) { /* all of it reached retirement */
-        nb_event(&m->events, retired, NB_INSTR_BOGUS, m->cur->level, 1);
-        nb_event(&m->events, retired, NB_COMPLETED_BOGUS, m->cur->level, 1);
+        nb_occur(&m->schedule, retired, NB_INSTR_BOGUS, m->cur->level, 1);
+        nb_occur(&m->schedule, retired, NB_COMPLETED_BOGUS, m->cur->level, 1);
     }
     uint64_t next = nb_predict_wrong_path(m, address, op);
     nb_fetch_end(m, op, next != address + op->length);
@@ -112,7 +112,7 @@ void nb_clear_resolve(struct nb_machine *m, bool wrong_path)
     for (uint64_t pc = wrong_path ? lp->clear.from : 0;
          pc && lp->decoded && (op = nb_decode_lookup(lp->decoded, pc)) != NULL;)
         pc = bogus_instruction(m, pc, op, &w);
-    nb_event(&m->events, w.clear, NB_CLEAR, lp->level, 1);
+    nb_occur(&m->schedule, w.clear, NB_CLEAR, lp->level, 1);
     m->result->bogus_uops[lp->id] += w.uops;
     nb_frontend_redirect(m, w.clear + m->config->branch_redirect);
 }

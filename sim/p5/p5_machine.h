@@ -7,82 +7,31 @@
 #include <stdint.h>
 
 #include "pmu/p5_pmu.h"
+#include "sim/common/set_assoc.h"
 #include "sim/p5/p5_btb.h"
 #include "sim/p5/p5_bus.h"
-#include "sim/p5/p5_cache.h"
 #include "sim/p5/p5_model.h"
 #include "sim/p5/p5_op.h"
-
-/* Event codes (Safford 1997, Table 2.3; pmu/p5_events.c). */
-enum p5_event_code {
-    EV_DATA_READ = 0x00,
-    EV_DATA_WRITE = 0x01,
-    EV_DATA_TLB_MISS = 0x02,
-    EV_DATA_READ_MISS = 0x03,
-    EV_DATA_WRITE_MISS = 0x04,
-    EV_WRITE_HIT_M_OR_E = 0x05,
-    EV_LINES_WRITTEN_BACK = 0x06,
-    EV_BOTH_PIPES_MEMORY = 0x09,
-    EV_BANK_CONFLICT = 0x0a,
-    EV_MISALIGNED = 0x0b,
-    EV_CODE_READ = 0x0c,
-    EV_CODE_TLB_MISS = 0x0d,
-    EV_CODE_CACHE_MISS = 0x0e,
-    EV_SEGMENT_LOAD = 0x0f,
-    EV_BRANCH = 0x12,
-    EV_BTB_HIT = 0x13,
-    EV_TAKEN_OR_BTB_HIT = 0x14,
-    EV_PIPELINE_FLUSH = 0x15,
-    EV_INSTRUCTION = 0x16,
-    EV_V_PIPE = 0x17,
-    EV_BUS_BUSY = 0x18,
-    EV_WRITE_BUFFERS_FULL = 0x19,
-    EV_DATA_READ_STALL = 0x1a,
-    EV_LOCKED_BUS_CYCLE = 0x1c,
-    EV_AGI = 0x1f,
-    EV_FLOP = 0x22,
-    EV_DATA_READ_OR_WRITE = 0x28,
-    EV_DATA_MISS = 0x29,
-    EV_NONE = 0xff,
-};
-
-/* What each counter counts during one issue, from the CESR's selection
- * (pmu/p5_pmu.h) at the issue's CPL; p5_pipeline.c hands the sums to the
- * PMU at the end of the issue (neither the CESR nor the CPL changes within
- * one). */
-struct p5_counting {
-    uint64_t cesr;              /* the CESR and CPL it was set up for */
-    unsigned cpl;
-    uint64_t selected;          /* bit n: a counter selects code n */
-    unsigned code[2];           /* the event code each counter selects */
-    uint64_t event_mask[2];     /* all ones when its events count at this CPL */
-    uint64_t clock_increment[2]; /* 1 when it counts clocks at this CPL */
-    uint64_t occurred[2];       /* the occurrences of the clock being issued */
-};
 
 struct p5_machine {
     const struct p5_config *config;
     struct p5_pmu *pmu;
-    struct p5_cache dcache, icache, l2, dtlb, itlb;
+    const struct p5_feed *feed; /* the PMU's: what it counts now */
+    struct set_assoc dcache, icache, l2, dtlb, itlb; /* keys: block numbers */
     struct p5_btb btb;
     struct p5_bus bus;
     uint64_t now;           /* the clock being issued */
     uint64_t fetch_line;    /* code line last read + 1; 0 after a taken branch */
     uint32_t agi_regs;      /* written by the instructions of the clock before */
-    struct p5_counting counting;
 };
 
-/* Occurrences of event `code` in the clock being issued: only what the
- * counters select is kept, which keeps the model fast (docs/p5-model.md,
- * "Speed"). */
-static inline void p5_event(struct p5_machine *m, unsigned code, uint32_t count)
+/* Reports `count` occurrences of `code` in the clock being issued; not
+ * when the PMU's feed says they would not count, which keeps the model
+ * fast (docs/p5-model.md, "Speed"). */
+static inline void p5_report_event(struct p5_machine *m, enum p5_event_code code, uint32_t count)
 {
-    struct p5_counting *k = &m->counting;
-    if (!((k->selected >> code) & 1))
-        return;
-    for (int c = 0; c < 2; c++)
-        if (code == k->code[c])
-            k->occurred[c] += count & k->event_mask[c];
+    if (p5_feed_counts(m->feed, code))
+        p5_pmu_event(m->pmu, code, count);
 }
 
 /* One instruction being issued: its op (in the decode cache, valid until

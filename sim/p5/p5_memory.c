@@ -15,47 +15,40 @@ static uint64_t issue_clock(const struct p5_machine *m, const struct p5_stalls *
     return m->now + stall_total(s);
 }
 
+/* Looks `key` up in a cache or TLB, putting it in on a miss (no
+ * write-back: the TLBs, the code cache and the L2 are never written); true
+ * on a miss. */
+static bool missed_and_filled(struct set_assoc *c, uint64_t key)
+{
+    if (set_assoc_find(c, key) >= 0)
+        return false;
+    set_assoc_insert(c, key, NULL);
+    return true;
+}
+
 /* Fills a line from the L2 or memory at clock t; the clocks until its
  * first (critical) 8 bytes arrive. */
 static uint64_t line_fill(struct p5_machine *m, uint64_t address, uint64_t t)
 {
     const struct p5_config *c = m->config;
-    bool l2_hit = false;
-    if (c->l2_size) {
-        long slot;
-        l2_hit = p5_cache_lookup(&m->l2, address) >= 0;
-        if (!l2_hit)
-            p5_cache_fill(&m->l2, address, &slot);
-    }
+    bool l2_hit = c->l2_size && !missed_and_filled(&m->l2, set_assoc_block(&m->l2, address));
     uint32_t latency = l2_hit ? c->l2_latency : c->memory_latency;
     uint64_t start = p5_bus_transfer(&m->bus, t, l2_hit ? c->l2_burst : c->memory_burst);
     return start - t + latency;
-}
-
-/* A TLB lookup of the page of `address`; on a miss the page walk. */
-static bool tlb_miss(struct p5_cache *tlb, uint64_t address)
-{
-    if (p5_cache_lookup(tlb, address) >= 0)
-        return false;
-    long slot;
-    p5_cache_fill(tlb, address, &slot);
-    return true;
 }
 
 /* ---- code */
 
 static void read_code_line(struct p5_machine *m, uint64_t address, struct p5_stalls *stalls)
 {
-    p5_event(m, EV_CODE_READ, 1);
-    if (tlb_miss(&m->itlb, address)) {
-        p5_event(m, EV_CODE_TLB_MISS, 1);
+    p5_report_event(m, P5_EV_CODE_READ, 1);
+    if (missed_and_filled(&m->itlb, set_assoc_block(&m->itlb, address))) {
+        p5_report_event(m, P5_EV_CODE_TLB_MISS, 1);
         stalls->fetch += m->config->tlb_miss_penalty;
     }
-    if (p5_cache_lookup(&m->icache, address) < 0) {
-        long slot;
-        p5_event(m, EV_CODE_CACHE_MISS, 1);
+    if (missed_and_filled(&m->icache, set_assoc_block(&m->icache, address))) {
+        p5_report_event(m, P5_EV_CODE_CACHE_MISS, 1);
         stalls->fetch += line_fill(m, address, issue_clock(m, stalls));
-        p5_cache_fill(&m->icache, address, &slot);
     }
 }
 
@@ -92,8 +85,8 @@ static bool data_tlb(struct p5_machine *m, uint64_t first, uint64_t last)
     unsigned shift = m->dtlb.block_shift;
     bool missed = false;
     for (uint64_t page = first >> shift, end = last >> shift; page <= end; page++)
-        if (tlb_miss(&m->dtlb, page << shift)) {
-            p5_event(m, EV_DATA_TLB_MISS, 1);
+        if (missed_and_filled(&m->dtlb, page)) {
+            p5_report_event(m, P5_EV_DATA_TLB_MISS, 1);
             missed = true;
         }
     return missed;
@@ -104,9 +97,10 @@ static bool data_tlb(struct p5_machine *m, uint64_t first, uint64_t last)
 static uint64_t fill_data_line(struct p5_machine *m, uint64_t address, uint64_t t, bool dirty)
 {
     uint64_t stall = line_fill(m, address, t);
-    long slot;
-    if (p5_cache_fill(&m->dcache, address, &slot)) {
-        p5_event(m, EV_LINES_WRITTEN_BACK, 1);
+    struct set_assoc_victim victim;
+    long slot = set_assoc_insert(&m->dcache, set_assoc_block(&m->dcache, address), &victim);
+    if (victim.dirty) {
+        p5_report_event(m, P5_EV_DATA_CACHE_LINES_WRITTEN_BACK, 1);
         p5_bus_transfer(&m->bus, t + stall, m->config->bus_writeback);
     }
     m->dcache.dirty[slot] = dirty;
@@ -116,7 +110,7 @@ static uint64_t fill_data_line(struct p5_machine *m, uint64_t address, uint64_t 
 /* One line of a read; true on a miss. */
 static bool read_line(struct p5_machine *m, uint64_t address, struct p5_stalls *stalls)
 {
-    if (p5_cache_lookup(&m->dcache, address) >= 0)
+    if (set_assoc_find(&m->dcache, set_assoc_block(&m->dcache, address)) >= 0)
         return false;
     stalls->read += fill_data_line(m, address, issue_clock(m, stalls), false);
     return true;
@@ -128,7 +122,7 @@ static bool write_line(struct p5_machine *m, uint64_t address, struct p5_stalls 
                        bool *hit_m_or_e)
 {
     const struct p5_config *c = m->config;
-    long slot = p5_cache_lookup(&m->dcache, address);
+    long slot = set_assoc_find(&m->dcache, set_assoc_block(&m->dcache, address));
     if (slot >= 0 && c->dcache_write_back) {
         m->dcache.dirty[slot] = true;
         *hit_m_or_e = true;
@@ -158,10 +152,11 @@ static bool data_lines(struct p5_machine *m, uint64_t first, uint64_t last, bool
     return missed;
 }
 
-static void count_twice_if(struct p5_machine *m, bool twice, unsigned code, unsigned sum_code)
+static void count_twice_if(struct p5_machine *m, bool twice, enum p5_event_code code,
+                           enum p5_event_code sum_code)
 {
-    p5_event(m, code, twice ? 2 : 1);
-    p5_event(m, sum_code, twice ? 2 : 1);
+    p5_report_event(m, code, twice ? 2 : 1);
+    p5_report_event(m, sum_code, twice ? 2 : 1);
 }
 
 /* A reference's misaligned penalty: its stall clocks, and the event. */
@@ -170,7 +165,7 @@ static void misaligned_penalty(struct p5_machine *m, bool write, bool fst, bool 
 {
     uint32_t penalty = m->config->misaligned_penalty;
     bool fst_twice = fst && write && p5_erratum_on(m, P5_ERRATUM_FST_MISALIGNED_TWICE);
-    p5_event(m, EV_MISALIGNED, fst_twice ? 2 : 1);
+    p5_report_event(m, P5_EV_MISALIGNED_DATA_MEMORY_OR_IO_REFERENCES, fst_twice ? 2 : 1);
     if (write) {
         stalls->other += penalty;
         return;
@@ -191,7 +186,8 @@ static void data_reference(struct p5_machine *m, uint64_t address, uint32_t size
     uint64_t last = address + size - 1;
     bool misaligned = is_misaligned(address, size);
     bool double_access = misaligned && p5_erratum_on(m, P5_ERRATUM_MISALIGNED_DOUBLE_ACCESS);
-    count_twice_if(m, double_access, write ? EV_DATA_WRITE : EV_DATA_READ, EV_DATA_READ_OR_WRITE);
+    count_twice_if(m, double_access, write ? P5_EV_DATA_WRITE : P5_EV_DATA_READ,
+                   P5_EV_DATA_READ_OR_WRITE);
     bool tlb_missed = data_tlb(m, address, last);
     if (tlb_missed)
         *(write ? &stalls->other : &stalls->read) += m->config->tlb_miss_penalty;
@@ -199,9 +195,10 @@ static void data_reference(struct p5_machine *m, uint64_t address, uint32_t size
     bool hit_m_or_e = false;
     if (data_lines(m, address, last, write, stalls, &hit_m_or_e))
         count_twice_if(m, misaligned && p5_erratum_on(m, P5_ERRATUM_MISALIGNED_DOUBLE_MISS),
-                       write ? EV_DATA_WRITE_MISS : EV_DATA_READ_MISS, EV_DATA_MISS);
+                       write ? P5_EV_DATA_WRITE_MISS : P5_EV_DATA_READ_MISS,
+                       P5_EV_DATA_READ_OR_WRITE_MISS);
     else if (hit_m_or_e)
-        p5_event(m, EV_WRITE_HIT_M_OR_E, 1);
+        p5_report_event(m, P5_EV_WRITE_TO_M_OR_E_LINES, 1);
     if (misaligned)
         misaligned_penalty(m, write, fst, tlb_missed, stalls);
 }

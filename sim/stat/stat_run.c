@@ -13,25 +13,10 @@
 #include "pmu/p5_pmu.h"
 #include "pmu/program.h"
 
-/* One run's counting state, shared with the region hook. */
-struct region_gate {
-    struct program *program;
-    long region;
-    uint64_t entries;
-    msr_status status;   /* the first failing start or stop */
-};
-
-/* run_p5mon's stubs start the counters at the region's begin and stop them
- * at its end (Safford 1997, section 4.2.2); nested or repeated markers of other
- * regions change nothing. */
+/* The models' region hooks, with the run's gate as their context. */
 static void gate_region(void *context, bool begin, uint32_t region)
 {
-    struct region_gate *gate = context;
-    if ((long)region != gate->region || gate->status != MSR_OK)
-        return;
-    if (begin)
-        gate->entries++;
-    gate->status = begin ? program_start(gate->program) : program_stop(gate->program);
+    region_gate_marker(context, begin, region);
 }
 
 static bool program_failed(const struct program *program, msr_status status, const char *what,
@@ -56,7 +41,7 @@ static void spread_counts(const struct alloc_run *run, const uint64_t *values, u
 static void gate_netburst_region(void *context, int thread, bool begin, uint32_t region)
 {
     (void)thread;
-    gate_region(context, begin, region);
+    region_gate_marker(context, begin, region);
 }
 
 static struct msr_backend *create_backend(const struct stat_model *model, int n_traces)
@@ -100,11 +85,12 @@ static bool simulate_run(const char *const traces[], int n_traces, const struct 
     }
     struct program program;
     program_init(&program, backend, 0, run);
-    struct region_gate gate = {&program, region, 0, MSR_OK};
+    struct region_gate gate = {0};
     uint64_t values[ALLOC_MAX_PER_RUN] = {0};
     bool ok = !program_failed(&program, program_setup(&program, NULL), "setup", error, error_size);
-    if (ok && region == STAT_WHOLE_TRACE)
-        ok = !program_failed(&program, program_start(&program), "start", error, error_size);
+    if (ok)
+        ok = !program_failed(&program, region_gate_start(&gate, &program, region), "start", error,
+                             error_size);
     if (ok)
         ok = run_model(traces, n_traces, model, backend, &gate, totals, error, error_size);
     if (ok)

@@ -11,9 +11,8 @@
 
 #include "pmu/alloc.h"
 #include "pmu/msr.h"
+#include "sim/stat/region_gate.h"
 #include "sim/stat/stat_model.h"
-
-enum { STAT_WHOLE_TRACE = -1 };
 
 struct stat_totals {
     uint64_t instructions[2]; /* trace records simulated per run, by logical processor */
@@ -27,9 +26,9 @@ struct stat_totals {
  * CPUID model, with Hyper-Threading for two traces) programmed for that
  * run, and leaves in counts[request]
  * each request's count.  With `region` >= 0 the counters run only between
- * the trace's begin and end markers of that region (as run_p5mon's stubs
- * start and stop them); STAT_WHOLE_TRACE counts from the first instruction
- * to the last.  False with a one-line error. */
+ * the trace's begin and end markers of that region (sim/stat/region_gate.h);
+ * REGION_WHOLE_TRACE counts from the first instruction to the last.  False
+ * with a one-line error. */
 bool stat_simulate(const char *const traces[], int n_traces, const struct stat_model *model,
                    const struct alloc_plan *plan, long region, uint64_t *counts,
                    struct stat_totals *totals, char *error, size_t error_size);

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (fd < 0)
         return 0;
     if (fuzz_trace_write(&in, fd, bound))
-        simulate(path, &model, region == 4 ? STAT_WHOLE_TRACE : region);
+        simulate(path, &model, region == 4 ? REGION_WHOLE_TRACE : region);
     close(fd);
     return 0;
 }

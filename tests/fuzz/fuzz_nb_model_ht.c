@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (fds[0] >= 0 && fds[1] >= 0 && fuzz_trace_write(&in, fds[0], bound) &&
         fuzz_trace_write(&in, fds[1], bound)) {
         const char *const traces[2] = {paths[0], paths[1]};
-        simulate(traces, &model, region == 4 ? STAT_WHOLE_TRACE : region);
+        simulate(traces, &model, region == 4 ? REGION_WHOLE_TRACE : region);
     }
     for (int t = 0; t < 2; t++)
         if (fds[t] >= 0)

@@ -86,21 +86,20 @@ static double libpfm4_rate(char strings[][96], int n, int rounds)
  * branch_retired (one occurrence a cycle). */
 static double pmu_cycle_rate(int programmed, long cycles)
 {
-    struct nb_pmu pmu;
-    nb_pmu_init(&pmu, (struct nb_pmu_config){2, true});
+    struct nb_pmu *pmu = nb_pmu_create((struct nb_pmu_config){2, true});
     int branch = nb_event_find("branch_retired");
     uint64_t escr = 0x06ull << 25 | 0xfull << 9 | ESCR_T0_USR;
-    nb_pmu_wrmsr(&pmu, 0x3cc, escr); /* CRU_ESCR2 */
-    nb_pmu_wrmsr(&pmu, 0x3cd, escr); /* CRU_ESCR3 */
+    nb_pmu_wrmsr(pmu, 0x3cc, escr); /* CRU_ESCR2 */
+    nb_pmu_wrmsr(pmu, 0x3cd, escr); /* CRU_ESCR3 */
     for (int c = 0; c < programmed; c++)
-        nb_pmu_wrmsr(&pmu, NB_CCCR_BASE + (uint32_t)c, CCCR_ENABLE | 5ull << 13 | 3ull << 16);
+        nb_pmu_wrmsr(pmu, NB_CCCR_BASE + (uint32_t)c, CCCR_ENABLE | 5ull << 13 | 3ull << 16);
     double start = now();
     for (long i = 0; i < cycles; i++) {
-        nb_pmu_event(&pmu, branch, 1u << 2, 0, 1);
-        nb_pmu_tick(&pmu);
+        nb_pmu_event(pmu, branch, 1u << 2, 0, 1);
+        nb_pmu_tick(pmu);
     }
     double seconds = now() - start;
-    nb_pmu_fini(&pmu);
+    nb_pmu_destroy(pmu);
     return (double)cycles / seconds;
 }
 
@@ -140,26 +139,25 @@ static const struct {
  * cycle, a branch_retired. */
 static double pmu_realistic_rate(int programmed, long cycles)
 {
-    struct nb_pmu pmu;
-    nb_pmu_init(&pmu, (struct nb_pmu_config){2, true});
+    struct nb_pmu *pmu = nb_pmu_create((struct nb_pmu_config){2, true});
     for (int c = 0; c < NB_NUM_COUNTERS; c++)
-        nb_pmu_wrmsr(&pmu, realistic[c].escr_msr, realistic[c].escr);
+        nb_pmu_wrmsr(pmu, realistic[c].escr_msr, realistic[c].escr);
     for (int c = 0; c < programmed; c++)
-        nb_pmu_wrmsr(&pmu, NB_CCCR_BASE + (uint32_t)c,
+        nb_pmu_wrmsr(pmu, NB_CCCR_BASE + (uint32_t)c,
                      realistic[c].cccr | CCCR_ENABLE | CCCR_ACTIVE_THREAD_ANY);
     int uops = nb_event_find("uops_retired"), instr = nb_event_find("instr_retired");
     int branch = nb_event_find("branch_retired"), power = nb_event_find("global_power_events");
     double start = now();
     for (long i = 0; i < cycles; i++) {
-        nb_pmu_event(&pmu, uops, 1, 0, 3);
-        nb_pmu_event(&pmu, instr, 1, 0, 1);
+        nb_pmu_event(pmu, uops, 1, 0, 3);
+        nb_pmu_event(pmu, instr, 1, 0, 1);
         if (i % 5 == 0)
-            nb_pmu_event(&pmu, branch, 1u << 2, 0, 1);
-        nb_pmu_event(&pmu, power, 1, 0, 1);
-        nb_pmu_tick(&pmu);
+            nb_pmu_event(pmu, branch, 1u << 2, 0, 1);
+        nb_pmu_event(pmu, power, 1, 0, 1);
+        nb_pmu_tick(pmu);
     }
     double seconds = now() - start;
-    nb_pmu_fini(&pmu);
+    nb_pmu_destroy(pmu);
     return (double)cycles / seconds;
 }
 

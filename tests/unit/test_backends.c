@@ -32,8 +32,8 @@ static void test_netburst_backend_ht(void **state)
     assert_string_equal(b->kind, "netburst");
     struct nb_pmu *pmu = nb_backend_pmu(b);
     assert_non_null(pmu);
-    assert_int_equal(pmu->config.model, 2);
-    assert_true(pmu->config.ht);
+    assert_int_equal(nb_pmu_config_of(pmu)->model, 2);
+    assert_true(nb_pmu_config_of(pmu)->ht);
 
     /* logical CPUs 0 and 1 share the package's PMU */
     assert_int_equal(msr_write(b, 0, 0x3cc, 0x0c000804), MSR_OK);
@@ -43,7 +43,9 @@ static void test_netburst_backend_ht(void **state)
     assert_int_equal(msr_write(b, 1, 0x36c, 0x3b000), MSR_OK);
     assert_int_equal(msr_read(b, 0, 0x36c, &v), MSR_OK);
     assert_int_equal(v, 0x3b000);
-    assert_int_equal(pmu->cccr[12], 0x3b000);
+    uint64_t value = 0;
+    assert_int_equal(nb_pmu_rdmsr(pmu, NB_CCCR_BASE + 12, &value), MSR_OK);
+    assert_int_equal(value, 0x3b000);
     assert_int_equal(msr_read(b, 0, 0x1a0, &v), MSR_OK);
     assert_int_equal(v, 0x80);
 
@@ -63,7 +65,8 @@ static void test_netburst_backend_ht(void **state)
     assert_int_equal(msr_errno(b), ENXIO);
     assert_string_equal(msr_error_message(b),
                         "simulated NetBurst has no logical CPU -1 (it has 2)");
-    assert_int_equal(pmu->escr[NB_ESCR_CRU2], 0x0c000804); /* unchanged */
+    assert_int_equal(nb_pmu_rdmsr(pmu, nb_escrs[NB_ESCR_CRU2].msr, &value), MSR_OK);
+    assert_int_equal(value, 0x0c000804); /* unchanged */
     msr_backend_destroy(b);
 }
 
@@ -79,7 +82,8 @@ static void test_netburst_backend_no_ht(void **state)
     assert_int_equal(msr_errno(b), ENXIO);
     assert_string_equal(msr_error_message(b), "simulated NetBurst has no logical CPU 1 (it has 1)");
     assert_int_equal(msr_write(b, 1, 0x360, 0x30000), MSR_OS_ERROR);
-    assert_int_equal(nb_backend_pmu(b)->cccr[0], 0);
+    assert_int_equal(nb_pmu_rdmsr(nb_backend_pmu(b), NB_CCCR_BASE, &v), MSR_OK);
+    assert_int_equal(v, 0);
     /* model 3: IQ_ESCR0 is #GP; HT off: ESCR T1 bits reserved */
     assert_int_equal(msr_read(b, 0, 0x3ba, &v), MSR_GP);
     assert_int_equal(msr_write(b, 0, 0x3cc, 0x1), MSR_GP);

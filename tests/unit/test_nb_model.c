@@ -98,8 +98,8 @@ static uint64_t simulate_counting(const char *path, const struct nbm_config *con
     const char *traces[] = {path};
     if (!nbm_simulate(traces, 1, config, backend, NULL, result, error, sizeof error))
         fail_msg("%s", error);
-    assert_int_equal(pmu->cycles, result->cycles);
-    uint64_t count = request ? pmu->counter[counter] : 0;
+    assert_int_equal(nb_pmu_cycles(pmu), result->cycles);
+    uint64_t count = request ? nb_pmu_counter(pmu, counter) : 0;
     msr_backend_destroy(backend);
     return count;
 }
@@ -479,7 +479,7 @@ static void test_privilege_levels(void **state)
     const char *traces[] = {t.path};
     if (!nbm_simulate(traces, 1, &config, backend, NULL, &result, error, sizeof error))
         fail_msg("%s", error);
-    assert_int_equal(pmu->counter[12], 1);
+    assert_int_equal(nb_pmu_counter(pmu, 12), 1);
     assert_int_equal(result.instructions[0], 2);
     msr_backend_destroy(backend);
     unlink(t.path);
@@ -527,7 +527,7 @@ static void test_region_hooks(void **state)
         fail_msg("%s", error);
     assert_int_equal(regions.calls, 2);
     assert_int_equal(result.regions, 2);
-    assert_int_equal(pmu->counter[12], 12); /* exactly the loop's instructions */
+    assert_int_equal(nb_pmu_counter(pmu, 12), 12); /* exactly the loop's instructions */
     msr_backend_destroy(backend);
     unlink(t.path);
 }

@@ -102,8 +102,8 @@ static struct outcome simulate(const char *path)
     errno = 0;
     o.ok = nbm_simulate(traces, 1, &config, backend, NULL, &result, o.error, sizeof o.error);
     o.error_number = errno;
-    o.retired = pmu->counter[retired];
-    o.l2_misses = pmu->counter[misses];
+    o.retired = nb_pmu_counter(pmu, retired);
+    o.l2_misses = nb_pmu_counter(pmu, misses);
     o.cycles = result.cycles;
     msr_backend_destroy(backend);
     return o;

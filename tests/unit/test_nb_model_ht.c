@@ -57,9 +57,9 @@ static struct nbm_result simulate(const char *const *paths, int n_paths,
     struct nbm_result result;
     if (!nbm_simulate(paths, n_paths, &config, backend, NULL, &result, error, sizeof error))
         fail_msg("%s", error);
-    assert_int_equal(pmu->cycles, result.cycles);
+    assert_int_equal(nb_pmu_cycles(pmu), result.cycles);
     for (int i = 0; i < n; i++)
-        counts[i] = pmu->counter[counters[i].counter];
+        counts[i] = nb_pmu_counter(pmu, counters[i].counter);
     msr_backend_destroy(backend);
     return result;
 }

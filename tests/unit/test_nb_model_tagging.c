@@ -116,9 +116,9 @@ static void front_end_counts(const char *path, const char *tag, uint64_t out[3])
     program(m.pmu, "instr_retired", "NBOGUSTAG", NB_ESCR_CRU0, 0, 12, 0);
     program(m.pmu, "instr_retired", "NBOGUSNTAG", NB_ESCR_CRU1, 0, 14, 0);
     model_run(&m, path, NULL);
-    out[0] = m.pmu->counter[16];
-    out[1] = m.pmu->counter[12];
-    out[2] = m.pmu->counter[14];
+    out[0] = nb_pmu_counter(m.pmu, 16);
+    out[1] = nb_pmu_counter(m.pmu, 12);
+    out[2] = nb_pmu_counter(m.pmu, 14);
     assert_int_equal(m.result.instructions[0], 7);
     msr_backend_destroy(m.backend);
 }
@@ -161,9 +161,9 @@ static void test_execution_tagging(void **state)
     program(m.pmu, "execution_event", "NBOGUS0", NB_ESCR_CRU2, 0, 12, 0);
     program(m.pmu, "execution_event", "NBOGUS1|NBOGUS2|NBOGUS3", NB_ESCR_CRU3, 0, 14, 0);
     model_run(&m, t.path, NULL);
-    assert_int_equal(m.pmu->counter[8], 5);   /* the upstream event's detections */
-    assert_int_equal(m.pmu->counter[12], 5);  /* exactly those uops, at retirement */
-    assert_int_equal(m.pmu->counter[14], 0);  /* no other tag bit */
+    assert_int_equal(nb_pmu_counter(m.pmu, 8), 5);   /* the upstream event's detections */
+    assert_int_equal(nb_pmu_counter(m.pmu, 12), 5);  /* exactly those uops, at retirement */
+    assert_int_equal(nb_pmu_counter(m.pmu, 14), 0);  /* no other tag bit */
     msr_backend_destroy(m.backend);
     unlink(t.path);
 }
@@ -220,12 +220,12 @@ static void test_execution_tagging_simd(void **state)
         program(m.pmu, "execution_event", "NBOGUS1", NB_ESCR_CRU2, 0, 12, 0);
         program(m.pmu, "execution_event", "NBOGUS0", NB_ESCR_CRU3, 0, 14, 0);
         model_run(&m, t.path, NULL);
-        if (m.pmu->counter[8] != metrics[i].count || m.pmu->counter[12] != metrics[i].count ||
-            m.pmu->counter[14] != 0)
+        if (nb_pmu_counter(m.pmu, 8) != metrics[i].count || nb_pmu_counter(m.pmu, 12) != metrics[i].count ||
+            nb_pmu_counter(m.pmu, 14) != 0)
             fail_msg("%s: upstream %" PRIu64 ", NBOGUS1 %" PRIu64 ", NBOGUS0 %" PRIu64
                      ", expected %" PRIu64 ", %" PRIu64 ", 0",
-                     metrics[i].metric, m.pmu->counter[8], m.pmu->counter[12],
-                     m.pmu->counter[14], metrics[i].count, metrics[i].count);
+                     metrics[i].metric, nb_pmu_counter(m.pmu, 8), nb_pmu_counter(m.pmu, 12),
+                     nb_pmu_counter(m.pmu, 14), metrics[i].count, metrics[i].count);
         msr_backend_destroy(m.backend);
     }
     unlink(t.path);
@@ -255,9 +255,9 @@ static uint64_t replay_run(const char *path, struct replay r, uint64_t *upstream
         program(m.pmu, r.event, r.subevents, r.escr, 0, r.counter, 0);
     program(m.pmu, "replay_event", "NBOGUS", NB_ESCR_CRU2, 0, 12, 0);
     model_run(&m, path, NULL);
-    uint64_t count = m.pmu->counter[12];
+    uint64_t count = nb_pmu_counter(m.pmu, 12);
     if (upstream && r.counter >= 0)
-        *upstream = m.pmu->counter[r.counter];
+        *upstream = nb_pmu_counter(m.pmu, r.counter);
     msr_backend_destroy(m.backend);
     return count;
 }
@@ -396,7 +396,7 @@ static void test_replay_upstream_cpl(void **state)
     assert_int_equal(nb_pmu_wrmsr(m.pmu, nb_escrs[NB_ESCR_SAAT1].msr, escr), MSR_OK);
     program(m.pmu, "replay_event", "NBOGUS", NB_ESCR_CRU2, 0, 12, 0);
     model_run(&m, t.path, NULL);
-    assert_int_equal(m.pmu->counter[12], 0);
+    assert_int_equal(nb_pmu_counter(m.pmu, 12), 0);
     msr_backend_destroy(m.backend);
     assert_int_equal(replay_run(t.path, (struct replay){UOP_TAG | 1u << 10, 1, "load_port_replay",
                                                         "SPLIT_LD", NB_ESCR_SAAT1, -1},
@@ -472,7 +472,7 @@ static void set_up_ds(struct nb_pmu *pmu)
     } fields[] = {{0x1010, 4, 0x2000}, {0x1014, 4, 0x2000}, {0x1018, 4, 0x2079},
                   {0x101c, 4, 0x2028}, {0x1020, 8, 0}};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-        assert_true(sim_memory_write(&pmu->memory, fields[i].addr, fields[i].size,
+        assert_true(nb_pmu_memory_write(pmu, fields[i].addr, fields[i].size,
                                      fields[i].value));
     assert_int_equal(nb_pmu_wrmsr(pmu, MSR_IA32_DS_AREA, 0x1000), MSR_OK);
 }
@@ -504,15 +504,14 @@ static void test_pebs_record(void **state)
     struct samples s = {0};
     struct nbm_hooks hook = {.sample = on_sample, .context = &s};
     model_run(&m, t.path, &hook);
-    const struct sim_memory *mem = &m.pmu->memory;
-    assert_int_equal(sim_memory_read(mem, 0x1014, 4), 0x2028); /* one record */
-    assert_int_equal(sim_memory_read(mem, 0x2004, 4), 0x1005); /* its EIP: precise */
+    assert_int_equal(nb_pmu_memory_read(m.pmu, 0x1014, 4), 0x2028); /* one record */
+    assert_int_equal(nb_pmu_memory_read(m.pmu, 0x2004, 4), 0x1005); /* its EIP: precise */
     /* EFLAGS, then EAX EBX ECX EDX ESI EDI EBP ESP (enum nb_reg order). */
     const uint64_t want[] = {0x202, 0x1005, 1, 4, 2, 3, 7, 8, 6, 5};
     for (unsigned k = 0; k < 10; k++)
-        assert_int_equal(sim_memory_read(mem, 0x2000 + 4 * (uint64_t)k, 4), want[k]);
+        assert_int_equal(nb_pmu_memory_read(m.pmu, 0x2000 + 4 * (uint64_t)k, 4), want[k]);
     /* Reset to 0, then the recorded uop and the third miss count. */
-    assert_int_equal(m.pmu->counter[16], 2);
+    assert_int_equal(nb_pmu_counter(m.pmu, 16), 2);
     /* The threshold PMI, taken at once (pmi_skid 0), flagged precise; its
      * EIP is the cycle's last retirement: the third load, whose miss
      * overlapped the second's and retired in the same cycle. */
@@ -545,9 +544,9 @@ static void test_pebs_store_metric(void **state)
     assert_int_equal(nb_pmu_wrmsr(m.pmu, NB_COUNTER_BASE + 16, 0xffffffffff), MSR_OK);
     program(m.pmu, "replay_event", "NBOGUS", NB_ESCR_CRU2, 0, 16, CCCR_OVF_PMI_T0);
     model_run(&m, t.path, NULL);
-    assert_int_equal(sim_memory_read(&m.pmu->memory, 0x1014, 4), 0x2028); /* one record */
-    assert_int_equal(sim_memory_read(&m.pmu->memory, 0x2004, 4), 0x2000); /* the second call */
-    assert_int_equal(m.pmu->counter[16], 2); /* reset to 0, then the second and third */
+    assert_int_equal(nb_pmu_memory_read(m.pmu, 0x1014, 4), 0x2028); /* one record */
+    assert_int_equal(nb_pmu_memory_read(m.pmu, 0x2004, 4), 0x2000); /* the second call */
+    assert_int_equal(nb_pmu_counter(m.pmu, 16), 2); /* reset to 0, then the second and third */
     msr_backend_destroy(m.backend);
     unlink(t.path);
 }

@@ -13,9 +13,16 @@
 
 #include "pmu/netburst_events.h"
 #include "pmu/netburst_fields.h"
-#include "pmu/netburst_pmu.h"
+#include "pmu/netburst_pmu_state.h" /* white-box: the PMU's state */
 
-static struct nb_pmu pmu;
+static struct nb_pmu *pmu;
+
+/* Frees the PMU under test; another init may follow. */
+static void release(void)
+{
+    nb_pmu_destroy(pmu);
+    pmu = NULL;
+}
 static const int models[] = {0, 1, 2, 3, 4, 6};
 #define N_MODELS (sizeof models / sizeof models[0])
 
@@ -40,26 +47,26 @@ static int br;
 
 static void init(int model, bool ht)
 {
-    assert_true(nb_pmu_init(&pmu, (struct nb_pmu_config){.model = model, .ht = ht}));
+    assert_non_null(pmu = nb_pmu_create((struct nb_pmu_config){.model = model, .ht = ht}));
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    nb_pmu_fini(&pmu);
+    release();
     return 0;
 }
 
 static uint64_t rd(uint32_t msr)
 {
     uint64_t v = 0x5555;
-    assert_int_equal(nb_pmu_rdmsr(&pmu, msr, &v), MSR_OK);
+    assert_int_equal(nb_pmu_rdmsr(pmu, msr, &v), MSR_OK);
     return v;
 }
 
 static void wr(uint32_t msr, uint64_t value)
 {
-    assert_int_equal(nb_pmu_wrmsr(&pmu, msr, value), MSR_OK);
+    assert_int_equal(nb_pmu_wrmsr(pmu, msr, value), MSR_OK);
     (void)rd(msr);
 }
 
@@ -67,36 +74,36 @@ static void wr(uint32_t msr, uint64_t value)
 static void gp(uint32_t msr, uint64_t value)
 {
     uint64_t before = 0, after = 0;
-    msr_status readable = nb_pmu_rdmsr(&pmu, msr, &before);
-    struct nb_pmu copy = pmu;
-    assert_int_equal(nb_pmu_wrmsr(&pmu, msr, value), MSR_GP);
+    msr_status readable = nb_pmu_rdmsr(pmu, msr, &before);
+    struct nb_pmu copy = *pmu;
+    assert_int_equal(nb_pmu_wrmsr(pmu, msr, value), MSR_GP);
     if (readable == MSR_OK) {
-        assert_int_equal(nb_pmu_rdmsr(&pmu, msr, &after), MSR_OK);
+        assert_int_equal(nb_pmu_rdmsr(pmu, msr, &after), MSR_OK);
         assert_int_equal(after, before);
     }
-    assert_memory_equal(pmu.escr, copy.escr, sizeof pmu.escr);
-    assert_memory_equal(pmu.cccr, copy.cccr, sizeof pmu.cccr);
-    assert_memory_equal(pmu.counter, copy.counter, sizeof pmu.counter);
-    assert_memory_equal(pmu.edge_history, copy.edge_history, sizeof pmu.edge_history);
-    assert_memory_equal(pmu.pmi_armed, copy.pmi_armed, sizeof pmu.pmi_armed);
-    assert_memory_equal(pmu.escr_event, copy.escr_event, sizeof pmu.escr_event);
-    assert_int_equal(pmu.pebs_enable, copy.pebs_enable);
-    assert_int_equal(pmu.pebs_matrix_vert, copy.pebs_matrix_vert);
-    assert_int_equal(pmu.tc_precise_event, copy.tc_precise_event);
-    assert_int_equal(pmu.ds_area, copy.ds_area);
-    assert_int_equal(pmu.misc_enable, copy.misc_enable);
+    assert_memory_equal(pmu->escr, copy.escr, sizeof pmu->escr);
+    assert_memory_equal(pmu->cccr, copy.cccr, sizeof pmu->cccr);
+    assert_memory_equal(pmu->counter, copy.counter, sizeof pmu->counter);
+    assert_memory_equal(pmu->edge_history, copy.edge_history, sizeof pmu->edge_history);
+    assert_memory_equal(pmu->pmi_armed, copy.pmi_armed, sizeof pmu->pmi_armed);
+    assert_memory_equal(pmu->escr_event, copy.escr_event, sizeof pmu->escr_event);
+    assert_int_equal(pmu->pebs_enable, copy.pebs_enable);
+    assert_int_equal(pmu->pebs_matrix_vert, copy.pebs_matrix_vert);
+    assert_int_equal(pmu->tc_precise_event, copy.tc_precise_event);
+    assert_int_equal(pmu->ds_area, copy.ds_area);
+    assert_int_equal(pmu->misc_enable, copy.misc_enable);
 }
 
 static void event(int ev, uint16_t mask, int thread, uint32_t count)
 {
-    assert_true(nb_pmu_event(&pmu, ev, mask, thread, count));
+    assert_true(nb_pmu_event(pmu, ev, mask, thread, count));
 }
 
 /* A cycle in which thread 0 retires `count` branches (MMTP). */
 static void branch_cycle(uint32_t count)
 {
     event(br, MMTP, 0, count);
-    nb_pmu_tick(&pmu);
+    nb_pmu_tick(pmu);
 }
 
 /* ---- reset, models */
@@ -119,16 +126,16 @@ static void test_reset_values(void **state)
             for (int e = 0; e < NB_NUM_ESCRS; e++) {
                 if (nb_escr_present(e, models[m]))
                     assert_int_equal(rd(nb_escrs[e].msr), 0);
-                assert_int_equal(pmu.escr_event[e], -1);
+                assert_int_equal(pmu->escr_event[e], -1);
             }
-            assert_true(pmu.thread[0].active);
-            assert_int_equal(pmu.thread[0].cpl, 3);
-            assert_false(pmu.thread[1].active);
-            assert_int_equal(pmu.thread[1].cpl, 3);
-            assert_int_equal(pmu.cycles, 0);
-            assert_int_equal(pmu.config.model, models[m]);
-            assert_int_equal(pmu.config.ht, ht);
-            nb_pmu_fini(&pmu);
+            assert_true(pmu->thread[0].active);
+            assert_int_equal(pmu->thread[0].cpl, 3);
+            assert_false(pmu->thread[1].active);
+            assert_int_equal(pmu->thread[1].cpl, 3);
+            assert_int_equal(pmu->cycles, 0);
+            assert_int_equal(pmu->config.model, models[m]);
+            assert_int_equal(pmu->config.ht, ht);
+            release();
         }
     }
 }
@@ -139,8 +146,8 @@ static void test_models(void **state)
     for (int m = -2; m < 20; m++) {
         bool want = m == 0 || m == 1 || m == 2 || m == 3 || m == 4 || m == 6;
         assert_int_equal(nb_model_supported(m), want);
-        assert_int_equal(nb_pmu_init(&pmu, (struct nb_pmu_config){.model = m, .ht = true}), want);
-        nb_pmu_fini(&pmu);
+        assert_int_equal(((pmu = nb_pmu_create((struct nb_pmu_config){.model = m, .ht = true})) != NULL), want);
+        release();
     }
 }
 
@@ -156,11 +163,11 @@ static void test_unknown_msrs_gp(void **state)
         init(models[m], true);
         for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
             uint64_t v = 0x1234;
-            assert_int_equal(nb_pmu_rdmsr(&pmu, bad[i], &v), MSR_GP);
+            assert_int_equal(nb_pmu_rdmsr(pmu, bad[i], &v), MSR_GP);
             gp(bad[i], 0);
             gp(bad[i], 1);
         }
-        nb_pmu_fini(&pmu);
+        release();
     }
 }
 
@@ -176,12 +183,12 @@ static void test_iq_escr_models(void **state)
             wr(0x3bb, 0x7fffffff);
             assert_int_equal(rd(0x3bb), 0x7fffffff);
         } else {
-            assert_int_equal(nb_pmu_rdmsr(&pmu, 0x3ba, &v), MSR_GP);
-            assert_int_equal(nb_pmu_rdmsr(&pmu, 0x3bb, &v), MSR_GP);
+            assert_int_equal(nb_pmu_rdmsr(pmu, 0x3ba, &v), MSR_GP);
+            assert_int_equal(nb_pmu_rdmsr(pmu, 0x3bb, &v), MSR_GP);
             gp(0x3ba, 0);
             gp(0x3bb, 0x4);
         }
-        nb_pmu_fini(&pmu);
+        release();
     }
 }
 
@@ -200,7 +207,7 @@ static void test_escr_reserved_bits(void **state)
         wr(msr, 0x3);
         assert_int_equal(rd(msr), 0x3);
     }
-    nb_pmu_fini(&pmu);
+    release();
 
     init(2, false); /* T1_OS, T1_USR reserved */
     for (int e = 0; e < NB_NUM_ESCRS; e++) {
@@ -245,7 +252,7 @@ static void test_cccr_reserved_bits_ht(void **state)
                 assert_int_equal(rd(CCCR(c)), CCCR_ENABLE | AT(at));
             }
         }
-        nb_pmu_fini(&pmu);
+        release();
     }
 }
 
@@ -276,7 +283,7 @@ static void test_cccr_reserved_bits_no_ht(void **state)
                 gp(CCCR(c), AT(3) | CCCR_EXTENDED_CASCADE);
             }
         }
-        nb_pmu_fini(&pmu);
+        release();
     }
 }
 
@@ -314,7 +321,7 @@ static void test_pebs_enable_bits(void **state)
                        (ht ? 1ull << 26 : 0);
         wr(0x3f1, all);
         assert_int_equal(rd(0x3f1), all);
-        nb_pmu_fini(&pmu);
+        release();
     }
 }
 
@@ -362,7 +369,7 @@ static void test_ds_area_bits(void **state)
             wr(0x600, ~0ull);
             assert_int_equal(rd(0x600), ~0ull);
         }
-        nb_pmu_fini(&pmu);
+        release();
     }
 }
 
@@ -391,21 +398,21 @@ static void test_rdpmc(void **state)
     for (uint32_t c = 0; c < NB_NUM_COUNTERS; c++) {
         uint64_t v = 0;
         uint64_t full = 0xab00000000ull + (uint64_t)c * 0x11111111ull;
-        assert_int_equal(nb_pmu_rdpmc(&pmu, c, &v), MSR_OK);
+        assert_int_equal(nb_pmu_rdpmc(pmu, c, &v), MSR_OK);
         assert_int_equal(v, full);
-        assert_int_equal(nb_pmu_rdpmc(&pmu, c | 0x80000000u, &v), MSR_OK);
+        assert_int_equal(nb_pmu_rdpmc(pmu, c | 0x80000000u, &v), MSR_OK);
         assert_int_equal(v, full & 0xffffffffull);
     }
     uint64_t v = 0x77;
-    assert_int_equal(nb_pmu_rdpmc(&pmu, 18, &v), MSR_GP);
-    assert_int_equal(nb_pmu_rdpmc(&pmu, 0x80000012u, &v), MSR_GP);
-    assert_int_equal(nb_pmu_rdpmc(&pmu, 0x40000000u, &v), MSR_GP);
-    assert_int_equal(nb_pmu_rdpmc(&pmu, 0x4000000eu, &v), MSR_GP);
-    assert_int_equal(nb_pmu_rdpmc(&pmu, 0x7fffffffu, &v), MSR_GP);
-    assert_int_equal(nb_pmu_rdpmc(&pmu, 0xffffffffu, &v), MSR_GP);
+    assert_int_equal(nb_pmu_rdpmc(pmu, 18, &v), MSR_GP);
+    assert_int_equal(nb_pmu_rdpmc(pmu, 0x80000012u, &v), MSR_GP);
+    assert_int_equal(nb_pmu_rdpmc(pmu, 0x40000000u, &v), MSR_GP);
+    assert_int_equal(nb_pmu_rdpmc(pmu, 0x4000000eu, &v), MSR_GP);
+    assert_int_equal(nb_pmu_rdpmc(pmu, 0x7fffffffu, &v), MSR_GP);
+    assert_int_equal(nb_pmu_rdpmc(pmu, 0xffffffffu, &v), MSR_GP);
     /* perfex's 0x8000000E for counter 14 */
     wr(CTR(14), 0x0123456789ull);
-    assert_int_equal(nb_pmu_rdpmc(&pmu, 0x8000000eu, &v), MSR_OK);
+    assert_int_equal(nb_pmu_rdpmc(pmu, 0x8000000eu, &v), MSR_OK);
     assert_int_equal(v, 0x23456789ull);
 }
 
@@ -415,40 +422,40 @@ static void test_set_thread_and_event_args(void **state)
 {
     (void)state;
     init(2, true);
-    assert_true(nb_pmu_set_thread(&pmu, 1, true, 0));
-    assert_true(pmu.thread[1].active);
-    assert_int_equal(pmu.thread[1].cpl, 0);
-    assert_true(nb_pmu_set_thread(&pmu, 0, false, 2));
-    assert_false(pmu.thread[0].active);
-    assert_int_equal(pmu.thread[0].cpl, 2);
-    assert_false(nb_pmu_set_thread(&pmu, 2, true, 3));
-    assert_false(nb_pmu_set_thread(&pmu, -1, true, 3));
-    assert_false(nb_pmu_set_thread(&pmu, 0, true, 4));
-    assert_false(nb_pmu_set_thread(&pmu, 0, true, -1));
-    assert_false(pmu.thread[0].active); /* unchanged by the refusals */
-    assert_int_equal(pmu.thread[0].cpl, 2);
+    assert_true(nb_pmu_set_thread(pmu, 1, true, 0));
+    assert_true(pmu->thread[1].active);
+    assert_int_equal(pmu->thread[1].cpl, 0);
+    assert_true(nb_pmu_set_thread(pmu, 0, false, 2));
+    assert_false(pmu->thread[0].active);
+    assert_int_equal(pmu->thread[0].cpl, 2);
+    assert_false(nb_pmu_set_thread(pmu, 2, true, 3));
+    assert_false(nb_pmu_set_thread(pmu, -1, true, 3));
+    assert_false(nb_pmu_set_thread(pmu, 0, true, 4));
+    assert_false(nb_pmu_set_thread(pmu, 0, true, -1));
+    assert_false(pmu->thread[0].active); /* unchanged by the refusals */
+    assert_int_equal(pmu->thread[0].cpl, 2);
 
-    assert_false(nb_pmu_event(&pmu, -1, 1, 0, 1));
-    assert_false(nb_pmu_event(&pmu, NB_NUM_EVENTS, 1, 0, 1));
-    assert_false(nb_pmu_event(&pmu, br, 1, 2, 1));
-    assert_false(nb_pmu_event(&pmu, br, 1, -1, 1));
-    assert_int_equal(pmu.n_occurrences, 0);
-    assert_true(nb_pmu_event(&pmu, br, MMTP, 1, 1));
-    assert_true(nb_pmu_event(&pmu, NB_NUM_EVENTS - 1, 1, 0, 1));
-    assert_int_equal(pmu.n_occurrences, 2);
-    assert_int_equal(pmu.occurrences[0].event, br);
-    assert_int_equal(pmu.occurrences[0].mask, MMTP);
-    assert_int_equal(pmu.occurrences[0].thread, 1);
-    assert_int_equal(pmu.occurrences[0].cpl[0], 2);
-    assert_int_equal(pmu.occurrences[0].cpl[1], 0);
-    nb_pmu_tick(&pmu);
-    assert_int_equal(pmu.n_occurrences, 0);
-    nb_pmu_fini(&pmu);
+    assert_false(nb_pmu_event(pmu, -1, 1, 0, 1));
+    assert_false(nb_pmu_event(pmu, NB_NUM_EVENTS, 1, 0, 1));
+    assert_false(nb_pmu_event(pmu, br, 1, 2, 1));
+    assert_false(nb_pmu_event(pmu, br, 1, -1, 1));
+    assert_int_equal(pmu->n_occurrences, 0);
+    assert_true(nb_pmu_event(pmu, br, MMTP, 1, 1));
+    assert_true(nb_pmu_event(pmu, NB_NUM_EVENTS - 1, 1, 0, 1));
+    assert_int_equal(pmu->n_occurrences, 2);
+    assert_int_equal(pmu->occurrences[0].event, br);
+    assert_int_equal(pmu->occurrences[0].mask, MMTP);
+    assert_int_equal(pmu->occurrences[0].thread, 1);
+    assert_int_equal(pmu->occurrences[0].cpl[0], 2);
+    assert_int_equal(pmu->occurrences[0].cpl[1], 0);
+    nb_pmu_tick(pmu);
+    assert_int_equal(pmu->n_occurrences, 0);
+    release();
 
     init(2, false);
-    assert_false(nb_pmu_set_thread(&pmu, 1, true, 3));
-    assert_false(nb_pmu_event(&pmu, br, MMTP, 1, 1));
-    assert_true(nb_pmu_event(&pmu, br, MMTP, 0, 1));
+    assert_false(nb_pmu_set_thread(pmu, 1, true, 3));
+    assert_false(nb_pmu_event(pmu, br, MMTP, 1, 1));
+    assert_true(nb_pmu_event(pmu, br, MMTP, 0, 1));
 }
 
 /* ---- the pipeline */
@@ -467,44 +474,44 @@ static void test_basic_count_and_report(void **state)
      * cycle runs on the registers as they stand at its end */
     event(br, MMTP, 0, 3);
     program_counter12(0);
-    nb_pmu_tick(&pmu);
+    nb_pmu_tick(pmu);
     assert_int_equal(rd(CTR(12)), 3);
-    assert_int_equal(pmu.cycles, 1);
-    assert_int_equal(pmu.last.bus[NB_ESCR_CRU2], 3);
-    assert_int_equal(pmu.last.bus[NB_ESCR_CRU3], 0);
-    assert_true(pmu.last.counted[12]);
-    assert_false(pmu.last.counted[13]);
-    assert_false(pmu.last.counted[14]);
-    assert_false(pmu.last.compare[12]);
-    assert_int_equal(pmu.last.increment[12], 3);
-    assert_false(pmu.last.overflow[12]);
-    assert_int_equal(pmu.last.pmi[12], 0);
+    assert_int_equal(pmu->cycles, 1);
+    assert_int_equal(pmu->last.bus[NB_ESCR_CRU2], 3);
+    assert_int_equal(pmu->last.bus[NB_ESCR_CRU3], 0);
+    assert_true(pmu->last.counted[12]);
+    assert_false(pmu->last.counted[13]);
+    assert_false(pmu->last.counted[14]);
+    assert_false(pmu->last.compare[12]);
+    assert_int_equal(pmu->last.increment[12], 3);
+    assert_false(pmu->last.overflow[12]);
+    assert_int_equal(pmu->last.pmi[12], 0);
     assert_int_equal(rd(CCCR(12)), CCCR_ENABLE | SEL(5) | AT(3));
 
     /* an empty cycle clears the report */
-    nb_pmu_tick(&pmu);
-    assert_int_equal(pmu.last.bus[NB_ESCR_CRU2], 0);
-    assert_true(pmu.last.counted[12]);
-    assert_int_equal(pmu.last.increment[12], 0);
+    nb_pmu_tick(pmu);
+    assert_int_equal(pmu->last.bus[NB_ESCR_CRU2], 0);
+    assert_true(pmu->last.counted[12]);
+    assert_int_equal(pmu->last.increment[12], 0);
     assert_int_equal(rd(CTR(12)), 3);
-    assert_int_equal(pmu.cycles, 2);
+    assert_int_equal(pmu->cycles, 2);
 
     /* not qualified (thread 0 at CPL 0 with T0_USR only), wrong sub-event,
      * thread 1 (TS: needs T1 bits) */
-    assert_true(nb_pmu_set_thread(&pmu, 0, true, 0));
+    assert_true(nb_pmu_set_thread(pmu, 0, true, 0));
     event(br, MMTP, 0, 2);
-    assert_true(nb_pmu_set_thread(&pmu, 0, true, 3));
+    assert_true(nb_pmu_set_thread(pmu, 0, true, 3));
     event(br, MMTP, 1, 2);
-    nb_pmu_tick(&pmu);
+    nb_pmu_tick(pmu);
     assert_int_equal(rd(CTR(12)), 3);
-    assert_int_equal(pmu.last.bus[NB_ESCR_CRU2], 0);
+    assert_int_equal(pmu->last.bus[NB_ESCR_CRU2], 0);
 
     /* the ESCR's mask selects: an occurrence naming a selected sub-event counts */
     wr(CRU_ESCR2, ESCR(6, MMTP, ESCR_T0_USR | ESCR_T1_USR));
     event(br, MMTM, 0, 5);
     event(br, MMTP | MMTM, 1, 2);
-    nb_pmu_tick(&pmu);
-    assert_int_equal(pmu.last.bus[NB_ESCR_CRU2], 2);
+    nb_pmu_tick(pmu);
+    assert_int_equal(pmu->last.bus[NB_ESCR_CRU2], 2);
     assert_int_equal(rd(CTR(12)), 5);
 }
 
@@ -515,7 +522,7 @@ static void test_event_cpl_snapshot(void **state)
     init(2, true);
     program_counter12(0);
     event(br, MMTP, 0, 1);            /* at CPL 3 */
-    assert_true(nb_pmu_set_thread(&pmu, 0, true, 0));
+    assert_true(nb_pmu_set_thread(pmu, 0, true, 0));
     branch_cycle(4);            /* at CPL 0: T0_OS not set */
     assert_int_equal(rd(CTR(12)), 1);
 }
@@ -527,10 +534,10 @@ static void test_idle_thread_events_detected(void **state)
     init(2, true);
     wr(CRU_ESCR2, ESCR(6, 0xf, ESCR_T1_USR));
     wr(CCCR(12), CCCR_ENABLE | SEL(5) | AT(3));
-    assert_false(pmu.thread[1].active);
+    assert_false(pmu->thread[1].active);
     event(br, MMTP, 1, 2);
-    nb_pmu_tick(&pmu);
-    assert_int_equal(pmu.last.bus[NB_ESCR_CRU2], 2);
+    nb_pmu_tick(pmu);
+    assert_int_equal(pmu->last.bus[NB_ESCR_CRU2], 2);
     assert_int_equal(rd(CTR(12)), 2);
 }
 
@@ -557,9 +564,9 @@ static void test_both_escrs_see_occurrence(void **state)
     /* a select with no event on that ESCR */
     wr(CRU_ESCR2, ESCR(0x3f, 0xffff, 0xf));
     event(br, 0xf, 0, 1);
-    nb_pmu_tick(&pmu);
+    nb_pmu_tick(pmu);
     assert_int_equal(rd(CTR(12)), 3);
-    assert_int_equal(pmu.escr_event[NB_ESCR_CRU2], -1);
+    assert_int_equal(pmu->escr_event[NB_ESCR_CRU2], -1);
 }
 
 /* The CCCR's ESCR select picks the bus; no ESCR behind it means input 0. */
@@ -591,15 +598,15 @@ static void test_escr_select_routing(void **state)
     wr(CCCR(14), le0 | SEL(5)); /* CRU_ESCR3, bus 1 */
     branch_cycle(1);
     assert_int_equal(rd(CTR(14)), 1);
-    assert_int_equal(pmu.last.bus[NB_ESCR_CRU3], 1);
-    nb_pmu_fini(&pmu);
+    assert_int_equal(pmu->last.bus[NB_ESCR_CRU3], 1);
+    release();
 
     /* after a cascade start the started counter reads its own select */
     init(2, true);
     wr(CRU_ESCR3, BR_T0_USR);
     wr(CCCR(14), CCCR_CASCADE | SEL(5) | AT(3));
     wr(CCCR(12), ALWAYS_ONE | CCCR_FORCE_OVF);
-    nb_pmu_tick(&pmu);
+    nb_pmu_tick(pmu);
     branch_cycle(7);
     assert_int_equal(rd(CTR(14)), 7);
 }
@@ -611,14 +618,14 @@ static void test_bus_saturation_in_pipeline(void **state)
     program_counter12(0);
     event(br, MMTP, 0, 10);
     event(br, MMTM, 0, 10);
-    nb_pmu_tick(&pmu);
-    assert_int_equal(pmu.last.bus[NB_ESCR_CRU2], 15);
+    nb_pmu_tick(pmu);
+    assert_int_equal(pmu->last.bus[NB_ESCR_CRU2], 15);
     assert_int_equal(rd(CTR(12)), 15);
     /* many occurrences (more than any initial buffer) */
     for (int i = 0; i < 40; i++)
         event(br, MMTP, 0, 1);
-    nb_pmu_tick(&pmu);
-    assert_int_equal(pmu.last.bus[NB_ESCR_CRU2], 15);
+    nb_pmu_tick(pmu);
+    assert_int_equal(pmu->last.bus[NB_ESCR_CRU2], 15);
     assert_int_equal(rd(CTR(12)), 30);
 }
 
@@ -634,11 +641,11 @@ static void test_event_models(void **state)
         wr(0x3b8, ESCR(7, 0x1, ESCR_T0_USR)); /* CRU_ESCR0 */
         wr(CCCR(12), CCCR_ENABLE | SEL(4) | AT(3));
         event(ic, 0x1, 0, 2);
-        nb_pmu_tick(&pmu);
+        nb_pmu_tick(pmu);
         uint64_t want = models[m] >= 3 ? 2 : 0;
         assert_int_equal(rd(CTR(12)), want);
-        assert_int_equal(pmu.escr_event[NB_ESCR_CRU0], models[m] >= 3 ? ic : -1);
-        nb_pmu_fini(&pmu);
+        assert_int_equal(pmu->escr_event[NB_ESCR_CRU0], models[m] >= 3 ? ic : -1);
+        release();
     }
 }
 
@@ -652,24 +659,24 @@ static void test_ti_event_pipeline(void **state)
     wr(0x3c4, ESCR(1, 0x1, ESCR_T1_OS)); /* DD, T1_OS */
     wr(CCCR(4), CCCR_ENABLE | SEL(1) | AT(3));
     event(tc, 0x1, 0, 1); /* thread 0 at CPL 3, thread 1 at CPL 3 */
-    nb_pmu_tick(&pmu);
+    nb_pmu_tick(pmu);
     assert_int_equal(rd(CTR(4)), 0);
-    assert_true(nb_pmu_set_thread(&pmu, 1, false, 0)); /* idle, but at CPL 0 */
+    assert_true(nb_pmu_set_thread(pmu, 1, false, 0)); /* idle, but at CPL 0 */
     event(tc, 0x1, 0, 3);
-    nb_pmu_tick(&pmu);
+    nb_pmu_tick(pmu);
     assert_int_equal(rd(CTR(4)), 3);
-    nb_pmu_fini(&pmu);
+    release();
 
     /* without HT thread 1 does not exist: only thread 0's CPL counts */
     init(2, false);
     wr(0x3c4, ESCR(1, 0x1, ESCR_T0_OS));
     wr(CCCR(4), CCCR_ENABLE | SEL(1) | AT(3));
     event(tc, 0x1, 0, 1); /* thread 0 at CPL 3 */
-    nb_pmu_tick(&pmu);
+    nb_pmu_tick(pmu);
     assert_int_equal(rd(CTR(4)), 0);
-    assert_true(nb_pmu_set_thread(&pmu, 0, true, 0));
+    assert_true(nb_pmu_set_thread(pmu, 0, true, 0));
     event(tc, 0x1, 0, 1);
-    nb_pmu_tick(&pmu);
+    nb_pmu_tick(pmu);
     assert_int_equal(rd(CTR(4)), 1);
 }
 
@@ -680,12 +687,12 @@ static void test_compare_threshold_readme_example(void **state)
     wr(CRU_ESCR3, 0x0c001804);
     wr(CCCR(14), 0x0027b000);
     branch_cycle(3);
-    assert_true(pmu.last.compare[14]);
-    assert_int_equal(pmu.last.increment[14], 1);
+    assert_true(pmu->last.compare[14]);
+    assert_int_equal(pmu->last.increment[14], 1);
     event(br, MMTM, 0, 2);
-    nb_pmu_tick(&pmu);
-    assert_false(pmu.last.compare[14]);
-    assert_int_equal(pmu.last.increment[14], 0);
+    nb_pmu_tick(pmu);
+    assert_false(pmu->last.compare[14]);
+    assert_int_equal(pmu->last.increment[14], 0);
     assert_int_equal(rd(CTR(14)), 1);
 }
 
@@ -705,8 +712,8 @@ static void test_active_thread_pipeline(void **state)
     static const bool t1[] = {false, true, false, true};
     uint64_t c12 = 0, c13 = 0, c16 = 0, c14 = 0;
     for (int i = 0; i < 4; i++) {
-        assert_true(nb_pmu_set_thread(&pmu, 0, t0[i], 3));
-        assert_true(nb_pmu_set_thread(&pmu, 1, t1[i], 3));
+        assert_true(nb_pmu_set_thread(pmu, 0, t0[i], 3));
+        assert_true(nb_pmu_set_thread(pmu, 1, t1[i], 3));
         branch_cycle(2);
         int n = t0[i] + t1[i];
         c12 += n == 0 ? 2 : 0;
@@ -717,9 +724,9 @@ static void test_active_thread_pipeline(void **state)
         assert_int_equal(rd(CTR(13)), c13);
         assert_int_equal(rd(CTR(16)), c16);
         assert_int_equal(rd(CTR(14)), c14);
-        assert_true(pmu.last.counted[12]); /* enabled even when blocked */
+        assert_true(pmu->last.counted[12]); /* enabled even when blocked */
     }
-    nb_pmu_fini(&pmu);
+    release();
 
     /* HT off: ACTIVE_THREAD 11 counts while thread 0 is active */
     init(2, false);
@@ -727,7 +734,7 @@ static void test_active_thread_pipeline(void **state)
     wr(CCCR(12), CCCR_ENABLE | SEL(5) | AT(3));
     branch_cycle(2);
     assert_int_equal(rd(CTR(12)), 2);
-    assert_true(nb_pmu_set_thread(&pmu, 0, false, 3));
+    assert_true(nb_pmu_set_thread(pmu, 0, false, 3));
     branch_cycle(2);
     assert_int_equal(rd(CTR(12)), 2);
 }
@@ -740,13 +747,13 @@ static void test_overflow_wrap_and_sticky_ovf(void **state)
     wr(CTR(12), MAX40 - 1);
     branch_cycle(3);
     assert_int_equal(rd(CTR(12)), 1);
-    assert_true(pmu.last.overflow[12]);
+    assert_true(pmu->last.overflow[12]);
     assert_int_equal(rd(CCCR(12)), CCCR_OVF | CCCR_ENABLE | SEL(5) | AT(3));
     /* sticky */
     branch_cycle(1);
-    assert_false(pmu.last.overflow[12]);
+    assert_false(pmu->last.overflow[12]);
     assert_int_equal(rd(CTR(12)), 2);
-    nb_pmu_tick(&pmu);
+    nb_pmu_tick(pmu);
     assert_true(rd(CCCR(12)) & CCCR_OVF);
     /* only software clears it */
     wr(CCCR(12), CCCR_ENABLE | SEL(5) | AT(3));
@@ -755,11 +762,11 @@ static void test_overflow_wrap_and_sticky_ovf(void **state)
     wr(CTR(12), MAX40 - 15);
     branch_cycle(15);
     assert_int_equal(rd(CTR(12)), MAX40);
-    assert_false(pmu.last.overflow[12]);
+    assert_false(pmu->last.overflow[12]);
     assert_int_equal(rd(CCCR(12)) & CCCR_OVF, 0);
     branch_cycle(15);
     assert_int_equal(rd(CTR(12)), 14);
-    assert_true(pmu.last.overflow[12]);
+    assert_true(pmu->last.overflow[12]);
     /* software may set OVF itself */
     wr(CCCR(12), CCCR_OVF | AT(3));
     assert_int_equal(rd(CCCR(12)), CCCR_OVF | AT(3));
@@ -770,21 +777,21 @@ static void test_force_ovf(void **state)
     (void)state;
     init(2, true);
     program_counter12(CCCR_FORCE_OVF);
-    nb_pmu_tick(&pmu); /* no increment: no overflow */
-    assert_false(pmu.last.overflow[12]);
+    nb_pmu_tick(pmu); /* no increment: no overflow */
+    assert_false(pmu->last.overflow[12]);
     assert_int_equal(rd(CCCR(12)) & CCCR_OVF, 0);
     branch_cycle(1);
-    assert_true(pmu.last.overflow[12]);
+    assert_true(pmu->last.overflow[12]);
     assert_int_equal(rd(CTR(12)), 1);
     assert_true(rd(CCCR(12)) & CCCR_OVF);
     wr(CCCR(12), CCCR_ENABLE | SEL(5) | AT(3) | CCCR_FORCE_OVF);
     branch_cycle(4);
-    assert_true(pmu.last.overflow[12]);
+    assert_true(pmu->last.overflow[12]);
     assert_int_equal(rd(CTR(12)), 5);
     branch_cycle(1);
-    assert_true(pmu.last.overflow[12]);
-    nb_pmu_tick(&pmu);
-    assert_false(pmu.last.overflow[12]);
+    assert_true(pmu->last.overflow[12]);
+    nb_pmu_tick(pmu);
+    assert_false(pmu->last.overflow[12]);
 }
 
 static void test_pmi_next_increment(void **state)
@@ -794,29 +801,29 @@ static void test_pmi_next_increment(void **state)
     program_counter12(CCCR_OVF_PMI_T0);
     wr(CTR(12), MAX40);
     branch_cycle(1); /* overflow: armed, not delivered */
-    assert_true(pmu.last.overflow[12]);
-    assert_int_equal(pmu.last.pmi[12], 0);
-    nb_pmu_tick(&pmu); /* no increment: still waiting */
-    assert_int_equal(pmu.last.pmi[12], 0);
-    nb_pmu_tick(&pmu);
-    assert_int_equal(pmu.last.pmi[12], 0);
+    assert_true(pmu->last.overflow[12]);
+    assert_int_equal(pmu->last.pmi[12], 0);
+    nb_pmu_tick(pmu); /* no increment: still waiting */
+    assert_int_equal(pmu->last.pmi[12], 0);
+    nb_pmu_tick(pmu);
+    assert_int_equal(pmu->last.pmi[12], 0);
     branch_cycle(1); /* the next count delivers it */
-    assert_int_equal(pmu.last.pmi[12], 1);
-    assert_false(pmu.last.overflow[12]);
+    assert_int_equal(pmu->last.pmi[12], 1);
+    assert_false(pmu->last.overflow[12]);
     branch_cycle(1); /* delivered once */
-    assert_int_equal(pmu.last.pmi[12], 0);
+    assert_int_equal(pmu->last.pmi[12], 0);
     assert_int_equal(rd(CTR(12)), 2);
-    nb_pmu_fini(&pmu);
+    release();
 
     /* both threads */
     init(2, true);
     program_counter12(CCCR_OVF_PMI_T0 | CCCR_OVF_PMI_T1);
     wr(CTR(12), MAX40);
     branch_cycle(1);
-    assert_int_equal(pmu.last.pmi[12], 0);
+    assert_int_equal(pmu->last.pmi[12], 0);
     branch_cycle(1);
-    assert_int_equal(pmu.last.pmi[12], 3);
-    nb_pmu_fini(&pmu);
+    assert_int_equal(pmu->last.pmi[12], 3);
+    release();
 
     /* thread 1 only */
     init(2, true);
@@ -824,8 +831,8 @@ static void test_pmi_next_increment(void **state)
     wr(CTR(12), MAX40);
     branch_cycle(1);
     branch_cycle(1);
-    assert_int_equal(pmu.last.pmi[12], 2);
-    nb_pmu_fini(&pmu);
+    assert_int_equal(pmu->last.pmi[12], 2);
+    release();
 
     /* no OVF_PMI bit: overflow without PMI */
     init(2, true);
@@ -833,18 +840,18 @@ static void test_pmi_next_increment(void **state)
     wr(CTR(12), MAX40);
     branch_cycle(1);
     branch_cycle(1);
-    assert_int_equal(pmu.last.pmi[12], 0);
-    nb_pmu_fini(&pmu);
+    assert_int_equal(pmu->last.pmi[12], 0);
+    release();
 
     /* FORCE_OVF with PMI: every count delivers the previous one's PMI */
     init(2, true);
     program_counter12(CCCR_OVF_PMI_T0 | CCCR_FORCE_OVF);
     branch_cycle(1);
-    assert_int_equal(pmu.last.pmi[12], 0);
+    assert_int_equal(pmu->last.pmi[12], 0);
     for (int i = 0; i < 3; i++) {
         branch_cycle(1);
-        assert_int_equal(pmu.last.pmi[12], 1);
-        assert_true(pmu.last.overflow[12]);
+        assert_int_equal(pmu->last.pmi[12], 1);
+        assert_true(pmu->last.overflow[12]);
     }
 }
 
@@ -860,8 +867,8 @@ static void test_pmi_cancelled_by_cccr_write(void **state)
     wr(CCCR(12), base);
     wr(CCCR(12), base | CCCR_OVF_PMI_T0); /* setting it again does not re-arm */
     branch_cycle(1);
-    assert_int_equal(pmu.last.pmi[12], 0);
-    nb_pmu_fini(&pmu);
+    assert_int_equal(pmu->last.pmi[12], 0);
+    release();
 
     /* a write keeping OVF_PMI keeps the PMI (even clearing OVF) */
     init(2, true);
@@ -870,8 +877,8 @@ static void test_pmi_cancelled_by_cccr_write(void **state)
     branch_cycle(1);
     wr(CCCR(12), base | CCCR_OVF_PMI_T0);
     branch_cycle(1);
-    assert_int_equal(pmu.last.pmi[12], 1);
-    nb_pmu_fini(&pmu);
+    assert_int_equal(pmu->last.pmi[12], 1);
+    release();
 
     /* per thread: keep T1, drop T0 */
     init(2, true);
@@ -880,8 +887,8 @@ static void test_pmi_cancelled_by_cccr_write(void **state)
     branch_cycle(1);
     wr(CCCR(12), base | CCCR_OVF_PMI_T1);
     branch_cycle(1);
-    assert_int_equal(pmu.last.pmi[12], 2);
-    nb_pmu_fini(&pmu);
+    assert_int_equal(pmu->last.pmi[12], 2);
+    release();
 
     /* a faulting CCCR write changes nothing, the PMI stays armed */
     init(2, true);
@@ -890,8 +897,8 @@ static void test_pmi_cancelled_by_cccr_write(void **state)
     branch_cycle(1);
     gp(CCCR(12), base | 1); /* bit 0 reserved, OVF_PMI_T0 clear */
     branch_cycle(1);
-    assert_int_equal(pmu.last.pmi[12], 1);
-    nb_pmu_fini(&pmu);
+    assert_int_equal(pmu->last.pmi[12], 1);
+    release();
 
     /* disabling keeps the counter from incrementing: no delivery */
     init(2, true);
@@ -900,11 +907,11 @@ static void test_pmi_cancelled_by_cccr_write(void **state)
     branch_cycle(1);
     wr(CCCR(12), SEL(5) | AT(3) | CCCR_OVF_PMI_T0);
     branch_cycle(1);
-    assert_int_equal(pmu.last.pmi[12], 0);
-    assert_false(pmu.last.counted[12]);
+    assert_int_equal(pmu->last.pmi[12], 0);
+    assert_false(pmu->last.counted[12]);
     wr(CCCR(12), base | CCCR_OVF_PMI_T0);
     branch_cycle(1);
-    assert_int_equal(pmu.last.pmi[12], 1);
+    assert_int_equal(pmu->last.pmi[12], 1);
 }
 
 static void test_cascade_start(void **state)
@@ -920,15 +927,15 @@ static void test_cascade_start(void **state)
     assert_int_equal(rd(CCCR(14)), CCCR_CASCADE | SEL(5) | AT(3));
     assert_int_equal(rd(CTR(14)), 0);
     branch_cycle(2); /* counter 12 overflows in this cycle */
-    assert_true(pmu.last.overflow[12]);
-    assert_false(pmu.last.counted[14]); /* did not count in the overflow's cycle */
+    assert_true(pmu->last.overflow[12]);
+    assert_false(pmu->last.counted[14]); /* did not count in the overflow's cycle */
     assert_int_equal(rd(CTR(14)), 0);
     assert_int_equal(rd(CCCR(14)), CCCR_CASCADE | CCCR_ENABLE | SEL(5) | AT(3));
     branch_cycle(3); /* counts from the next cycle */
-    assert_true(pmu.last.counted[14]);
+    assert_true(pmu->last.counted[14]);
     assert_int_equal(rd(CTR(14)), 3);
     /* and keeps running until software clears ENABLE */
-    nb_pmu_tick(&pmu);
+    nb_pmu_tick(pmu);
     branch_cycle(1);
     assert_int_equal(rd(CTR(14)), 4);
     wr(CCCR(14), CCCR_CASCADE | SEL(5) | AT(3));
@@ -966,12 +973,12 @@ static void test_cascade_pairs_exhaustive(void **state)
             init(2, true);
             wr(CCCR(dst), CCCR_CASCADE | AT(3));
             wr(CCCR(src), ALWAYS_ONE | CCCR_FORCE_OVF);
-            nb_pmu_tick(&pmu);
-            assert_true(pmu.last.overflow[src]);
+            nb_pmu_tick(pmu);
+            assert_true(pmu->last.overflow[src]);
             bool started = (cascade_sources(dst) & (1u << src)) != 0;
             assert_int_equal((rd(CCCR(dst)) & CCCR_ENABLE) != 0, started);
-            assert_false(pmu.last.counted[dst]);
-            nb_pmu_fini(&pmu);
+            assert_false(pmu->last.counted[dst]);
+            release();
         }
 }
 
@@ -986,15 +993,15 @@ static void test_extended_cascade_exhaustive(void **state)
                 init(models[m], true);
                 if (!has_bit11(models[m], dst)) {
                     gp(CCCR(dst), CCCR_EXTENDED_CASCADE | AT(3));
-                    nb_pmu_fini(&pmu);
+                    release();
                     continue;
                 }
                 wr(CCCR(dst), CCCR_EXTENDED_CASCADE | AT(3)); /* no CASCADE needed */
                 wr(CCCR(src), ALWAYS_ONE | CCCR_FORCE_OVF);
-                nb_pmu_tick(&pmu);
+                nb_pmu_tick(pmu);
                 bool started = (extended_sources(dst) & (1u << src)) != 0;
                 assert_int_equal((rd(CCCR(dst)) & CCCR_ENABLE) != 0, started);
-                nb_pmu_fini(&pmu);
+                release();
             }
 }
 
@@ -1009,14 +1016,14 @@ static void test_extended_cascade_16_to_12(void **state)
     wr(CCCR(12), CCCR_EXTENDED_CASCADE | (ALWAYS_ONE & ~CCCR_ENABLE));
     wr(CCCR(16), ALWAYS_ONE);
     wr(CTR(16), MAX40);
-    nb_pmu_tick(&pmu);
-    assert_true(pmu.last.overflow[16]);
-    assert_false(pmu.last.counted[12]);
+    nb_pmu_tick(pmu);
+    assert_true(pmu->last.overflow[16]);
+    assert_false(pmu->last.counted[12]);
     assert_int_equal(rd(CTR(12)), 0);
     assert_true(rd(CCCR(12)) & CCCR_ENABLE);
-    nb_pmu_tick(&pmu);
+    nb_pmu_tick(pmu);
     assert_int_equal(rd(CTR(12)), 1);
-    nb_pmu_fini(&pmu);
+    release();
 
     /* 17 -> 15, 17 -> 16 at once */
     init(6, true);
@@ -1024,16 +1031,16 @@ static void test_extended_cascade_16_to_12(void **state)
     wr(CCCR(16), CCCR_EXTENDED_CASCADE | AT(3));
     wr(CCCR(17), ALWAYS_ONE);
     wr(CTR(17), MAX40);
-    nb_pmu_tick(&pmu);
+    nb_pmu_tick(pmu);
     assert_true(rd(CCCR(15)) & CCCR_ENABLE);
     assert_true(rd(CCCR(16)) & CCCR_ENABLE);
-    nb_pmu_fini(&pmu);
+    release();
 
     /* an enabled target is left alone (its value is not touched) */
     init(2, true);
     wr(CCCR(12), CCCR_EXTENDED_CASCADE | CCCR_CASCADE | ALWAYS_ONE);
     wr(CCCR(16), ALWAYS_ONE | CCCR_FORCE_OVF);
-    nb_pmu_tick(&pmu);
+    nb_pmu_tick(pmu);
     assert_int_equal(rd(CCCR(12)), CCCR_EXTENDED_CASCADE | CCCR_CASCADE | ALWAYS_ONE);
     assert_int_equal(rd(CTR(12)), 1);
 }
@@ -1047,7 +1054,7 @@ static void test_16_17_start_nothing_by_cascade(void **state)
         wr(CCCR(c), CCCR_CASCADE | AT(3));
     wr(CCCR(16), ALWAYS_ONE | CCCR_FORCE_OVF);
     wr(CCCR(17), ALWAYS_ONE | CCCR_FORCE_OVF);
-    nb_pmu_tick(&pmu);
+    nb_pmu_tick(pmu);
     for (int c = 0; c < 16; c++)
         assert_int_equal(rd(CCCR(c)) & CCCR_ENABLE, 0);
 }
@@ -1074,7 +1081,7 @@ static void test_edge_history_reset_by_cccr_write(void **state)
     wr(CCCR(13), edge);
     branch_cycle(1);
     assert_int_equal(rd(CTR(12)), 2);
-    nb_pmu_tick(&pmu);  /* false */
+    nb_pmu_tick(pmu);  /* false */
     branch_cycle(1);  /* rising */
     assert_int_equal(rd(CTR(12)), 3);
 }
@@ -1086,11 +1093,11 @@ static void test_edge_history_sampled_when_blocked(void **state)
     init(2, true);
     wr(CRU_ESCR2, BR_T0_USR);
     wr(CCCR(12), CCCR_ENABLE | SEL(5) | AT(1) | CCCR_COMPARE | CCCR_EDGE);
-    assert_true(nb_pmu_set_thread(&pmu, 1, true, 3)); /* two active: blocked */
+    assert_true(nb_pmu_set_thread(pmu, 1, true, 3)); /* two active: blocked */
     branch_cycle(1);
-    assert_true(pmu.last.compare[12]);
-    assert_int_equal(pmu.last.increment[12], 0);
-    assert_true(nb_pmu_set_thread(&pmu, 1, false, 3)); /* one active */
+    assert_true(pmu->last.compare[12]);
+    assert_int_equal(pmu->last.increment[12], 0);
+    assert_true(nb_pmu_set_thread(pmu, 1, false, 3)); /* one active */
     branch_cycle(1);
     assert_int_equal(rd(CTR(12)), 0); /* no rising edge: it was true already */
 }
@@ -1127,14 +1134,14 @@ static void test_complement_counts_without_occurrences(void **state)
     program_counter12(CCCR_COMPARE | CCCR_COMPLEMENT);  /* bus <= 0 */
     wr(CCCR(14), ALWAYS_ONE | SEL(3));                   /* no ESCR: input 0 */
     for (int i = 0; i < 3; i++)
-        nb_pmu_tick(&pmu);
+        nb_pmu_tick(pmu);
     assert_int_equal(rd(CTR(12)), 3);
     assert_int_equal(rd(CTR(14)), 3);
-    assert_true(pmu.last.compare[12]);
-    assert_int_equal(pmu.last.increment[14], 1);
+    assert_true(pmu->last.compare[12]);
+    assert_int_equal(pmu->last.increment[14], 1);
     branch_cycle(1);  /* bus 1 > 0 */
     assert_int_equal(rd(CTR(12)), 3);
-    assert_false(pmu.last.compare[12]);
+    assert_false(pmu->last.compare[12]);
 }
 
 /* The edge history falls in a cycle without occurrences, so the next
@@ -1147,9 +1154,9 @@ static void test_edge_history_falls_without_occurrences(void **state)
     branch_cycle(1);
     branch_cycle(1);
     assert_int_equal(rd(CTR(12)), 1);
-    assert_true(pmu.last.compare[12]);
-    nb_pmu_tick(&pmu);
-    assert_false(pmu.last.compare[12]);
+    assert_true(pmu->last.compare[12]);
+    nb_pmu_tick(pmu);
+    assert_false(pmu->last.compare[12]);
     branch_cycle(1);
     assert_int_equal(rd(CTR(12)), 2);
 }
@@ -1165,14 +1172,14 @@ static void test_escr_rewritten_within_cycle(void **state)
     event(br, MMTP, 0, 2);
     wr(CRU_ESCR2, ESCR(6, MMTM, ESCR_T0_USR));
     event(br, MMTM, 0, 3);
-    nb_pmu_tick(&pmu);
+    nb_pmu_tick(pmu);
     assert_int_equal(rd(CTR(12)), 3);
     event(br, MMTM, 0, 3);
     wr(CRU_ESCR2, ESCR(7, MMTM, ESCR_T0_USR));  /* select 7: no event on CRU_ESCR2 */
-    nb_pmu_tick(&pmu);
+    nb_pmu_tick(pmu);
     assert_int_equal(rd(CTR(12)), 3);
-    assert_int_equal(pmu.last.bus[NB_ESCR_CRU2], 0);
-    assert_int_equal(pmu.last.increment[12], 0);
+    assert_int_equal(pmu->last.bus[NB_ESCR_CRU2], 0);
+    assert_int_equal(pmu->last.increment[12], 0);
 }
 
 /* The report's `counted` follows ENABLE from cycle to cycle. */
@@ -1181,16 +1188,16 @@ static void test_report_counted_follows_enable(void **state)
     (void)state;
     init(2, true);
     program_counter12(0);
-    nb_pmu_tick(&pmu);
-    assert_true(pmu.last.counted[12]);
+    nb_pmu_tick(pmu);
+    assert_true(pmu->last.counted[12]);
     wr(CCCR(12), SEL(5) | AT(3));
-    assert_true(pmu.last.counted[12]);  /* a write does not change the last cycle */
-    nb_pmu_tick(&pmu);
-    assert_false(pmu.last.counted[12]);
+    assert_true(pmu->last.counted[12]);  /* a write does not change the last cycle */
+    nb_pmu_tick(pmu);
+    assert_false(pmu->last.counted[12]);
     wr(CCCR(13), CCCR_ENABLE | SEL(5) | AT(3));
-    nb_pmu_tick(&pmu);
-    assert_false(pmu.last.counted[12]);
-    assert_true(pmu.last.counted[13]);
+    nb_pmu_tick(pmu);
+    assert_false(pmu->last.counted[12]);
+    assert_true(pmu->last.counted[13]);
 }
 
 int main(void)

@@ -68,9 +68,12 @@ static struct counts run_with_hooks(const char *path, const struct p5_config *co
     struct counts c;
     if (!p5_simulate_trace(path, config, backend, hooks, &c.result, error, sizeof error))
         fail_msg("%s", error);
-    c.ctr0 = pmu->ctr[0];
-    c.ctr1 = pmu->ctr[1];
-    assert_int_equal(pmu->tsc, c.result.cycles);
+    uint64_t tsc;
+    assert_int_equal(p5_pmu_rdmsr(pmu, P5_MSR_CTR0, &c.ctr0), MSR_OK);
+    assert_int_equal(p5_pmu_rdmsr(pmu, P5_MSR_CTR1, &c.ctr1), MSR_OK);
+    assert_int_equal(p5_pmu_rdmsr(pmu, P5_MSR_TSC, &tsc), MSR_OK);
+    assert_int_equal(tsc, c.result.cycles);
+    assert_int_equal(p5_pmu_cycles(pmu), c.result.cycles);
     backend->ops->destroy(backend);
     return c;
 }
@@ -600,10 +603,8 @@ static void on_region(void *context, bool begin, uint32_t region)
     struct p5_pmu *pmu = p5_backend_pmu(log->backend);
     assert_int_equal(region, 7);
     log->calls++;
-    if (begin)
-        log->at_begin = pmu->ctr[0];
-    else
-        log->at_end = pmu->ctr[0];
+    assert_int_equal(p5_pmu_rdmsr(pmu, P5_MSR_CTR0, begin ? &log->at_begin : &log->at_end),
+                     MSR_OK);
     p5_pmu_wrmsr(pmu, P5_MSR_CESR, begin ? cesr_for(0x16, 0x16) : 0);
 }
 

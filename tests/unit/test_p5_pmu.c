@@ -1,4 +1,5 @@
-/* The simulated P5 PMU and its event table: docs/semantics.md, "P5". */
+/* The simulated P5 PMU and its event table: docs/semantics.md, "P5".
+ * White-box: the PMU is a static struct p5_pmu (pmu/p5_pmu_state.h). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,7 +11,7 @@
 #include <strings.h>
 
 #include "pmu/p5_events.h"
-#include "pmu/p5_pmu.h"
+#include "pmu/p5_pmu_state.h"
 
 static struct p5_pmu pmu;
 
@@ -39,8 +40,9 @@ static void test_reset(void **state)
     assert_int_equal(rd(P5_MSR_CESR), 0);
     assert_int_equal(rd(P5_MSR_CTR0), 0);
     assert_int_equal(rd(P5_MSR_CTR1), 0);
-    assert_int_equal(pmu.cpl, 3);
-    assert_int_equal(pmu.cycles, 0);
+    assert_int_equal(p5_pmu_cpl(&pmu), 3);
+    assert_int_equal(p5_pmu_cycles(&pmu), 0);
+    assert_int_equal(p5_pmu_feed(&pmu)->counted, 0);
     assert_int_equal(P5_MSR_TSC, 0x10);
     assert_int_equal(P5_MSR_CESR, 0x11);
     assert_int_equal(P5_MSR_CTR0, 0x12);
@@ -112,7 +114,7 @@ static void test_tsc(void **state)
     assert_int_equal(rd(P5_MSR_TSC), 0xffffffffffffffffull);
     p5_pmu_tick(&pmu);
     assert_int_equal(rd(P5_MSR_TSC), 0);
-    assert_int_equal(pmu.cycles, 4);
+    assert_int_equal(p5_pmu_cycles(&pmu), 4);
     /* the TSC ticks whatever the CESR says */
     wr(P5_MSR_CESR, 0);
     p5_pmu_tick(&pmu);
@@ -168,13 +170,13 @@ static void test_clock_mode_cpl_per_cycle(void **state)
     p5_pmu_init(&pmu);
     wr(P5_MSR_CESR, CESR(0, 6, 0, 0, 5, 0)); /* ctr0 clocks at CPL 3, ctr1 at CPL 0-2 */
     p5_pmu_tick(&pmu);
-    assert_int_equal(pmu.last_increment[0], 1);
-    assert_int_equal(pmu.last_increment[1], 0);
+    assert_int_equal(p5_pmu_last_increment(&pmu, 0), 1);
+    assert_int_equal(p5_pmu_last_increment(&pmu, 1), 0);
     assert_true(p5_pmu_set_cpl(&pmu, 0));
     p5_pmu_tick(&pmu);
     p5_pmu_tick(&pmu);
-    assert_int_equal(pmu.last_increment[0], 0);
-    assert_int_equal(pmu.last_increment[1], 1);
+    assert_int_equal(p5_pmu_last_increment(&pmu, 0), 0);
+    assert_int_equal(p5_pmu_last_increment(&pmu, 1), 1);
     assert_int_equal(rd(P5_MSR_CTR0), 1);
     assert_int_equal(rd(P5_MSR_CTR1), 2);
 }
@@ -190,12 +192,12 @@ static void test_two_counters_different_events(void **state)
     p5_pmu_tick(&pmu);
     assert_int_equal(rd(P5_MSR_CTR0), 3);
     assert_int_equal(rd(P5_MSR_CTR1), 5);
-    assert_int_equal(pmu.last_increment[0], 3);
-    assert_int_equal(pmu.last_increment[1], 5);
+    assert_int_equal(p5_pmu_last_increment(&pmu, 0), 3);
+    assert_int_equal(p5_pmu_last_increment(&pmu, 1), 5);
     /* occurrences belong to their cycle */
     p5_pmu_tick(&pmu);
     assert_int_equal(rd(P5_MSR_CTR0), 3);
-    assert_int_equal(pmu.last_increment[0], 0);
+    assert_int_equal(p5_pmu_last_increment(&pmu, 0), 0);
     /* the CPL is the one when the event occurred */
     assert_true(p5_pmu_set_cpl(&pmu, 0));
     p5_pmu_event(&pmu, 0x03, 4); /* at CPL 0: not counted by a user-only counter */
@@ -235,11 +237,11 @@ static void test_set_cpl(void **state)
     p5_pmu_init(&pmu);
     for (int c = 0; c < 4; c++) {
         assert_true(p5_pmu_set_cpl(&pmu, c));
-        assert_int_equal(pmu.cpl, c);
+        assert_int_equal(p5_pmu_cpl(&pmu), c);
     }
     assert_false(p5_pmu_set_cpl(&pmu, 4));
     assert_false(p5_pmu_set_cpl(&pmu, -1));
-    assert_int_equal(pmu.cpl, 3);
+    assert_int_equal(p5_pmu_cpl(&pmu), 3);
 }
 
 static void test_msr_by_name(void **state)
@@ -268,8 +270,9 @@ static void test_backend(void **state)
     struct p5_pmu *p = p5_backend_pmu(b);
     assert_non_null(p);
     assert_int_equal(msr_write(b, 0, P5_MSR_CESR, 0x00800083), MSR_OK);
-    assert_int_equal(p->cesr, 0x00800083);
     uint64_t v = 9;
+    assert_int_equal(p5_pmu_rdmsr(p, P5_MSR_CESR, &v), MSR_OK);
+    assert_int_equal(v, 0x00800083);
     assert_int_equal(msr_read(b, 0, P5_MSR_CESR, &v), MSR_OK);
     assert_int_equal(v, 0x00800083);
     assert_int_equal(msr_write(b, 0, P5_MSR_CESR, 1ull << 10), MSR_GP);
@@ -280,8 +283,89 @@ static void test_backend(void **state)
     assert_null(strchr(msr_error_message(b), '\n'));
     assert_int_equal(msr_write(b, -1, P5_MSR_CESR, 0), MSR_OS_ERROR);
     assert_int_equal(msr_errno(b), ENXIO);
-    assert_int_equal(p->cesr, 0x00800083);
+    assert_int_equal(p5_pmu_rdmsr(p, P5_MSR_CESR, &v), MSR_OK);
+    assert_int_equal(v, 0x00800083);
     msr_backend_destroy(b);
+}
+
+/* The feed: what an occurrence reported now would count, rewritten by
+ * every CESR write and CPL change. */
+static void test_feed_follows_registers(void **state)
+{
+    (void)state;
+    p5_pmu_init(&pmu);
+    const struct p5_feed *feed = p5_pmu_feed(&pmu);
+    wr(P5_MSR_CESR, CESR(0x03, 2, 0, 0x16, 1, 0)); /* 0x03 at CPL 3, 0x16 at CPL 0-2 */
+    assert_int_equal(feed->counted, 1ull << 0x03);
+    assert_true(p5_feed_counts(feed, P5_EV_DATA_READ_MISS));
+    assert_false(p5_feed_counts(feed, P5_EV_INSTRUCTIONS_EXECUTED));
+    assert_true(p5_pmu_set_cpl(&pmu, 1));
+    assert_int_equal(feed->counted, 1ull << 0x16);
+    assert_false(p5_pmu_set_cpl(&pmu, 7)); /* refused: nothing changes */
+    assert_int_equal(feed->counted, 1ull << 0x16);
+    wr(P5_MSR_CESR, CESR(0x03, 7, 0, 0x16, 4, 0)); /* clocks; CC 100 counts nothing */
+    assert_int_equal(feed->counted, 0);
+    wr(P5_MSR_CESR, CESR(0x3f, 3, 0, 0x3f, 1, 0)); /* an undefined code is still counted */
+    assert_int_equal(feed->counted, 1ull << 0x3f);
+    assert_true(p5_feed_counts(feed, 0x3f + 64)); /* codes are 6 bits */
+    assert_ptr_equal(p5_pmu_feed(&pmu), feed);
+}
+
+/* An occurrence counts under the CESR in force when it is reported; a
+ * clock under the CESR and CPL at the end of its cycle. */
+static void test_occurrences_count_when_reported(void **state)
+{
+    (void)state;
+    p5_pmu_init(&pmu);
+    wr(P5_MSR_CESR, CESR(0x03, 3, 0, 0, 0, 0));
+    p5_pmu_event(&pmu, 0x03, 2);
+    p5_pmu_event(&pmu, 0x00, 5);                   /* not counted now */
+    wr(P5_MSR_CESR, CESR(0x00, 3, 0, 0, 6, 0));    /* CTR1: clocks at CPL 3 */
+    p5_pmu_event(&pmu, 0x00, 1);
+    p5_pmu_tick(&pmu);
+    assert_int_equal(rd(P5_MSR_CTR0), 3);
+    assert_int_equal(rd(P5_MSR_CTR1), 1);
+    p5_pmu_event(&pmu, 0x00, 4);                   /* at CPL 3 */
+    assert_true(p5_pmu_set_cpl(&pmu, 0));
+    p5_pmu_tick(&pmu);                             /* a CPL 0 clock */
+    assert_int_equal(rd(P5_MSR_CTR0), 7);
+    assert_int_equal(rd(P5_MSR_CTR1), 1);
+    assert_int_equal(p5_pmu_last_increment(&pmu, 0), 4);
+    /* a counter write keeps the cycle's occurrences, added at its end */
+    p5_pmu_event(&pmu, 0x00, 2);
+    wr(P5_MSR_CTR0, 100);
+    p5_pmu_tick(&pmu);
+    assert_int_equal(rd(P5_MSR_CTR0), 102);
+}
+
+/* p5_pmu_ticks(n, holding): the cycle's occurrences once, the duration
+ * events of `holding` in every cycle, the other codes of `holding` never. */
+static void test_duration_events_hold(void **state)
+{
+    (void)state;
+    p5_pmu_init(&pmu);
+    /* CTR0 counts 0x1a (a duration event), CTR1 0x16 (an occurrence event) */
+    wr(P5_MSR_CESR, CESR(0x1a, 3, 0, 0x16, 3, 0));
+    uint64_t holding = p5_code_bit(P5_EV_CLOCKS_STALLED_WAITING_DATA_READ) |
+                       p5_code_bit(P5_EV_INSTRUCTIONS_EXECUTED);
+    p5_pmu_event(&pmu, 0x1a, 2); /* the first cycle: 2 + 1 held */
+    p5_pmu_event(&pmu, 0x16, 5);
+    p5_pmu_ticks(&pmu, 10, holding);
+    assert_int_equal(rd(P5_MSR_CTR0), 3 + 9);
+    assert_int_equal(rd(P5_MSR_CTR1), 5);
+    assert_int_equal(p5_pmu_last_increment(&pmu, 0), 1);
+    assert_int_equal(p5_pmu_last_increment(&pmu, 1), 0);
+    assert_int_equal(rd(P5_MSR_TSC), 10);
+    p5_pmu_ticks(&pmu, 1, holding);
+    assert_int_equal(p5_pmu_last_increment(&pmu, 0), 1);
+    p5_pmu_ticks(&pmu, 0, holding); /* nothing */
+    assert_int_equal(rd(P5_MSR_TSC), 11);
+    assert_int_equal(rd(P5_MSR_CTR0), 13);
+    /* a bench script's duration event counts in its own cycle only */
+    p5_pmu_event(&pmu, 0x1a, 1);
+    p5_pmu_tick(&pmu);
+    p5_pmu_tick(&pmu);
+    assert_int_equal(rd(P5_MSR_CTR0), 14);
 }
 
 /* ---- the event table */
@@ -351,6 +435,9 @@ int main(void)
         cmocka_unit_test(test_set_cpl),
         cmocka_unit_test(test_msr_by_name),
         cmocka_unit_test(test_backend),
+        cmocka_unit_test(test_feed_follows_registers),
+        cmocka_unit_test(test_occurrences_count_when_reported),
+        cmocka_unit_test(test_duration_events_hold),
         cmocka_unit_test(test_events_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

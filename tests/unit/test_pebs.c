@@ -13,10 +13,17 @@
 #include "pmu/netburst_events.h"
 #include "pmu/netburst_fields.h"
 #include "pmu/netburst_metrics.h"
-#include "pmu/netburst_pmu.h"
+#include "pmu/netburst_pmu_state.h" /* white-box: the PMU's state */
 #include "pmu/sim_memory.h"
 
-static struct nb_pmu pmu;
+static struct nb_pmu *pmu;
+
+/* Frees the PMU under test; another init may follow. */
+static void release(void)
+{
+    nb_pmu_destroy(pmu);
+    pmu = NULL;
+}
 
 #define PEBS_CTR (NB_COUNTER_BASE + NB_PEBS_COUNTER)
 #define PEBS_CCCR (NB_CCCR_BASE + NB_PEBS_COUNTER)
@@ -29,23 +36,23 @@ static struct nb_pmu pmu;
 static int teardown(void **state)
 {
     (void)state;
-    nb_pmu_fini(&pmu);
+    release();
     return 0;
 }
 
 static void wr(uint32_t msr, uint64_t value)
 {
-    assert_int_equal(nb_pmu_wrmsr(&pmu, msr, value), MSR_OK);
+    assert_int_equal(nb_pmu_wrmsr(pmu, msr, value), MSR_OK);
 }
 
 static uint64_t mem(uint64_t addr, unsigned size)
 {
-    return sim_memory_read(&pmu.memory, addr, size);
+    return sim_memory_read(&pmu->memory, addr, size);
 }
 
 static void set_mem(uint64_t addr, unsigned size, uint64_t value)
 {
-    assert_true(sim_memory_write(&pmu.memory, addr, size, value));
+    assert_true(sim_memory_write(&pmu->memory, addr, size, value));
 }
 
 /* A 32-bit DS save area at DS: buffer BUF, `records` records of 40
@@ -63,7 +70,7 @@ static void setup_ds32(unsigned records, unsigned threshold, uint64_t reset)
 /* PEBS for thread 0 on replay tagging, IQ_COUNTER4 one count from overflow. */
 static void setup_pebs(int model)
 {
-    assert_true(nb_pmu_init(&pmu, (struct nb_pmu_config){.model = model, .ht = true}));
+    assert_non_null(pmu = nb_pmu_create((struct nb_pmu_config){.model = model, .ht = true}));
     setup_ds32(4, 2, 0xffffffffff);
     wr(MSR_IA32_PEBS_ENABLE, PEBS_ENABLE_UOP_TAG | PEBS_ENABLE_PEBS | 1);
     wr(MSR_PEBS_MATRIX_VERT, 1);
@@ -74,15 +81,15 @@ static void setup_pebs(int model)
 
 static void overflow_pebs_counter(void)
 {
-    assert_true(nb_pmu_event(&pmu, nb_event_find("replay_event"), 1, 0, 1));
-    nb_pmu_tick(&pmu);
-    assert_true(pmu.last.overflow[NB_PEBS_COUNTER]);
+    assert_true(nb_pmu_event(pmu, nb_event_find("replay_event"), 1, 0, 1));
+    nb_pmu_tick(pmu);
+    assert_true(pmu->last.overflow[NB_PEBS_COUNTER]);
 }
 
 static bool retire(int thread, uint64_t eip, uint8_t tags, const uint64_t *regs)
 {
     struct nb_retirement r = {.eip = eip, .tags = tags, .regs = regs};
-    return nb_pmu_retire(&pmu, thread, &r);
+    return nb_pmu_retire(pmu, thread, &r);
 }
 
 /* Pages are made on write; reads of unwritten bytes are zero; accesses
@@ -119,7 +126,7 @@ static void test_record_32(void **state)
     uint64_t regs[NB_NUM_REGS];
     for (int i = 0; i < NB_NUM_REGS; i++)
         regs[i] = 0x100000000ull + (uint64_t)i * 0x11;
-    pmu.counter[NB_PEBS_COUNTER] = 5;
+    pmu->counter[NB_PEBS_COUNTER] = 5;
     set_mem(DS + 0x20, 8, 0xffffff0000ull | 0xff00000000000000ull); /* bits above 39 dropped */
     assert_true(retire(0, 0x401000, NB_TAG_REPLAY, regs));
     assert_int_equal(mem(BUF, 4), regs[NB_REG_FLAGS] & 0xffffffff);
@@ -130,9 +137,9 @@ static void test_record_32(void **state)
         assert_int_equal(mem(BUF + 8 + 4 * (unsigned)k, 4), regs[order[k]] & 0xffffffff);
     assert_int_equal(mem(BUF + 40, 4), 0);
     assert_int_equal(mem(DS + 0x14, 4), BUF + 40);
-    assert_int_equal(pmu.counter[NB_PEBS_COUNTER], 0xffffff0000ull);
-    assert_int_equal(pmu.pebs_armed, 0);
-    assert_int_equal(pmu.pebs_pmi_raised, 0);
+    assert_int_equal(pmu->counter[NB_PEBS_COUNTER], 0xffffff0000ull);
+    assert_int_equal(pmu->pebs_armed, 0);
+    assert_int_equal(pmu->pebs_pmi_raised, 0);
 }
 
 /* The PEBS-threshold PMI is delivered at the end of the record's cycle and
@@ -144,34 +151,34 @@ static void test_threshold_pmi_pending(void **state)
     set_mem(DS + 0x1c, 4, BUF + 40);
     overflow_pebs_counter();
     assert_true(retire(0, 0x401000, NB_TAG_REPLAY, NULL));
-    nb_pmu_tick(&pmu);
-    assert_int_equal(pmu.last.pebs_pmi, 1);
+    nb_pmu_tick(pmu);
+    assert_int_equal(pmu->last.pebs_pmi, 1);
     uint64_t since = 0;
-    assert_true(nb_pmu_pending_pmi(&pmu, 0, &since));
-    assert_int_equal(since, pmu.cycles);
-    nb_pmu_tick(&pmu);
-    assert_int_equal(pmu.last.pebs_pmi, 0);
+    assert_true(nb_pmu_pending_pmi(pmu, 0, &since));
+    assert_int_equal(since, pmu->cycles);
+    nb_pmu_tick(pmu);
+    assert_int_equal(pmu->last.pebs_pmi, 0);
     struct nb_pmi_sample sample;
-    assert_true(nb_pmu_take_pmi(&pmu, 0, &sample));
+    assert_true(nb_pmu_take_pmi(pmu, 0, &sample));
     assert_int_equal(sample.delivered, 2);
     assert_int_equal(sample.eip, 0x401000);
-    assert_false(nb_pmu_take_pmi(&pmu, 0, &sample));
-    assert_false(nb_pmu_pending_pmi(&pmu, 1, &since));
-    assert_false(nb_pmu_pending_pmi(&pmu, 2, &since));
-    assert_false(nb_pmu_pending_pmi(&pmu, -1, &since));
+    assert_false(nb_pmu_take_pmi(pmu, 0, &sample));
+    assert_false(nb_pmu_pending_pmi(pmu, 1, &since));
+    assert_false(nb_pmu_pending_pmi(pmu, 2, &since));
+    assert_false(nb_pmu_pending_pmi(pmu, -1, &since));
 }
 
 /* Bad threads, and IA-32e retirements on a 32-bit model, are refused. */
 static void test_retire_refuses(void **state)
 {
     (void)state;
-    assert_true(nb_pmu_init(&pmu, (struct nb_pmu_config){.model = 2, .ht = false}));
+    assert_non_null(pmu = nb_pmu_create((struct nb_pmu_config){.model = 2, .ht = false}));
     assert_false(retire(1, 0x1000, 0, NULL));
     assert_false(retire(-1, 0x1000, 0, NULL));
     struct nb_retirement r = {.eip = 0x1000, .ia32e = true};
-    assert_false(nb_pmu_retire(&pmu, 0, &r));
+    assert_false(nb_pmu_retire(pmu, 0, &r));
     assert_true(retire(0, 0x1000, NB_TAG_REPLAY, NULL));
-    assert_int_equal(pmu.last_eip[0], 0x1000);
+    assert_int_equal(pmu->last_eip[0], 0x1000);
 }
 
 /* Without an ESCR behind IQ_CCCR4's select, or with IQ_COUNTER4 counting
@@ -183,13 +190,13 @@ static void test_no_mechanism(void **state)
     overflow_pebs_counter();
     wr(CRU_ESCR2, 0);  /* no event selected */
     assert_true(retire(0, 0x401000, 0xff, NULL));
-    assert_int_equal(pmu.pebs_armed, 1);
+    assert_int_equal(pmu->pebs_armed, 1);
     wr(CRU_ESCR2, 0x0c001e0f);  /* branch_retired */
     assert_true(retire(0, 0x401000, 0xff, NULL));
-    assert_int_equal(pmu.pebs_armed, 1);
+    assert_int_equal(pmu->pebs_armed, 1);
     wr(PEBS_CCCR, CCCR4_PMI_T0 | (7ull << CCCR_ESCR_SELECT_SHIFT));  /* select 7: no ESCR */
     assert_true(retire(0, 0x401000, 0xff, NULL));
-    assert_int_equal(pmu.pebs_armed, 1);
+    assert_int_equal(pmu->pebs_armed, 1);
     assert_int_equal(mem(DS + 0x14, 4), BUF);
 }
 
@@ -203,7 +210,7 @@ static void test_ds_edges(void **state)
     overflow_pebs_counter();
     assert_true(retire(0, 0x401000, NB_TAG_REPLAY, NULL));
     assert_int_equal(mem(DS + 0x14, 4), BUF);
-    assert_int_equal(pmu.counter[NB_PEBS_COUNTER], 0);
+    assert_int_equal(pmu->counter[NB_PEBS_COUNTER], 0);
 
     /* DS_AREA near the top: the fields wrap to low addresses. */
     wr(MSR_IA32_DS_AREA, 0xfffffff8);
@@ -217,7 +224,7 @@ static void test_ds_edges(void **state)
     assert_true(retire(0, 0x401004, NB_TAG_REPLAY, NULL));
     assert_int_equal(mem(0xffffffd4, 4), 0x401004);
     assert_int_equal(mem(0x0c, 4), 0xfffffff8);
-    assert_int_equal(pmu.counter[NB_PEBS_COUNTER], 0x1234);
+    assert_int_equal(pmu->counter[NB_PEBS_COUNTER], 0x1234);
     /* the next record would pass the absolute maximum: none */
     wr(PEBS_CTR, 0xffffffffff);
     overflow_pebs_counter();
@@ -234,8 +241,8 @@ static void test_pebs_off_is_ordinary(void **state)
     setup_pebs(2);
     wr(MSR_IA32_PEBS_ENABLE, PEBS_ENABLE_UOP_TAG | 1);
     overflow_pebs_counter();
-    assert_int_equal(pmu.pebs_armed, 0);
-    assert_int_equal(pmu.pmi_armed[NB_PEBS_COUNTER], 1);
+    assert_int_equal(pmu->pebs_armed, 0);
+    assert_int_equal(pmu->pmi_armed[NB_PEBS_COUNTER], 1);
 }
 
 /* The tagging queries a timing model asks (docs/semantics.md, "Tagging
@@ -245,26 +252,26 @@ static void test_pebs_off_is_ordinary(void **state)
 static void test_tag_queries(void **state)
 {
     (void)state;
-    assert_true(nb_pmu_init(&pmu, (struct nb_pmu_config){.model = 2, .ht = true}));
+    assert_non_null(pmu = nb_pmu_create((struct nb_pmu_config){.model = 2, .ht = true}));
     int uop_type = nb_event_find("uop_type"), x87 = nb_event_find("x87_FP_uop");
     int fe = nb_event_find("front_end_event");
     uint16_t all = 1u << 15;
-    assert_int_equal(nb_pmu_selected_mask(&pmu, uop_type, 0, 3), 0);
+    assert_int_equal(nb_pmu_selected_mask(pmu, uop_type, 0, 3), 0);
     wr(0x3bc, 0x04000404); /* MSR_RAT_ESCR0 */
-    assert_int_equal(nb_pmu_selected_mask(&pmu, uop_type, 0, 3), 2);
-    assert_int_equal(nb_pmu_selected_mask(&pmu, uop_type, 0, 0), 0); /* OS: not selected */
-    assert_int_equal(nb_pmu_selected_mask(&pmu, uop_type, 1, 3), 0); /* thread 1 (TS) */
-    assert_int_equal(nb_pmu_selected_mask(&pmu, fe, 0, 3), 0);       /* another event */
+    assert_int_equal(nb_pmu_selected_mask(pmu, uop_type, 0, 3), 2);
+    assert_int_equal(nb_pmu_selected_mask(pmu, uop_type, 0, 0), 0); /* OS: not selected */
+    assert_int_equal(nb_pmu_selected_mask(pmu, uop_type, 1, 3), 0); /* thread 1 (TS) */
+    assert_int_equal(nb_pmu_selected_mask(pmu, fe, 0, 3), 0);       /* another event */
     uint64_t x87_escr = 0x08000000ull | (uint64_t)all << 9 | 0x5u << 5 | 0xc;
     wr(0x3a4, x87_escr); /* MSR_FIRM_ESCR0, without Tag Enable */
-    assert_int_equal(nb_pmu_tag_bits(&pmu, x87, all, 0, 3), 0);
+    assert_int_equal(nb_pmu_tag_bits(pmu, x87, all, 0, 3), 0);
     wr(0x3a4, x87_escr | ESCR_TAG_ENABLE);
-    assert_int_equal(nb_pmu_tag_bits(&pmu, x87, all, 0, 3), 5);
-    assert_int_equal(nb_pmu_tag_bits(&pmu, x87, all, 0, 0), 5);
-    assert_int_equal(nb_pmu_tag_bits(&pmu, x87, 1, 0, 3), 0);   /* a sub-event it does not select */
+    assert_int_equal(nb_pmu_tag_bits(pmu, x87, all, 0, 3), 5);
+    assert_int_equal(nb_pmu_tag_bits(pmu, x87, all, 0, 0), 5);
+    assert_int_equal(nb_pmu_tag_bits(pmu, x87, 1, 0, 3), 0);   /* a sub-event it does not select */
     /* ALL is thread independent (SDM Table A-15): thread 1 qualifies too. */
-    assert_int_equal(nb_pmu_tag_bits(&pmu, x87, all, 1, 3), 5);
-    assert_int_equal(nb_pmu_tag_bits(&pmu, uop_type, 2, 0, 3), 0); /* no Tag Enable there */
+    assert_int_equal(nb_pmu_tag_bits(pmu, x87, all, 1, 3), 5);
+    assert_int_equal(nb_pmu_tag_bits(pmu, uop_type, 2, 0, 3), 0); /* no Tag Enable there */
 }
 
 int main(void)

@@ -1,0 +1,18 @@
+/* Recording as `pmubench record` reports it, for record itself and for
+ * the commands that record a program before they simulate it (stat --
+ * PROGRAM, p5mon's command). */
+#ifndef CLI_RECORD_REPORT_H
+#define CLI_RECORD_REPORT_H
+
+#include <stdbool.h>
+
+#include "traces/record.h"
+
+/* Records (traces/record.h) and reports as `pmubench record` does: a
+ * failure is one line "pmubench record: ...", and a program that called
+ * execve gets a note.  True when the trace was written, with the
+ * program's exit status in *status; false with the exit status of the
+ * failure (docs/exit-status.md) in *status. */
+bool record_report(const struct record_options *options, int *status);
+
+#endif

@@ -1,0 +1,160 @@
+/* The PMU's publication for a timing model's sources (netburst_feed.h):
+ * rewritten by the PMU whenever a register write changes what it says. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "netburst_fields.h"
+#include "netburst_pmu_state.h"
+
+const struct nb_feed *nb_pmu_attach(struct nb_pmu *pmu, const struct nb_source *sources,
+                                    unsigned n)
+{
+    if (n > NB_MAX_SOURCES)
+        return NULL;
+    for (unsigned s = 0; s < n; s++)
+        if ((unsigned)sources[s].event >= NB_NUM_EVENTS)
+            return NULL;
+    if (!pmu->feed && !(pmu->feed = calloc(1, sizeof *pmu->feed)))
+        return NULL;
+    memcpy(pmu->feed->sources, sources, n * sizeof *sources);
+    pmu->feed->n_sources = n;
+    nb_feed_refresh(pmu, NB_FEED_ALL);
+    return pmu->feed;
+}
+
+/* Each source's route in every context, and the sources some context
+ * routes: the others need not be reported at all. */
+static void refresh_routes(const struct nb_pmu *pmu, struct nb_feed *feed)
+{
+    feed->watched[0] = feed->watched[1] = 0;
+    for (unsigned s = 0; s < feed->n_sources; s++) {
+        uint64_t any = 0;
+        for (unsigned context = 0; context < ESCR_CONTEXTS; context++) {
+            feed->route[context][s] = nb_pmu_route(pmu, (int)feed->sources[s].event,
+                                                   feed->sources[s].mask, (uint8_t)context);
+            any |= feed->route[context][s];
+        }
+        if (any)
+            feed->watched[s >> 6] |= 1ull << (s & 63);
+    }
+    feed->generation++;
+}
+
+/* The sub-event bits of `event` the ESCRs selecting it count in `context`. */
+static uint16_t counted_bits(const struct nb_pmu *pmu, enum nb_event_id event, uint8_t context)
+{
+    uint16_t bits = 0;
+    for (uint64_t escrs = pmu->selecting[event]; escrs; escrs &= escrs - 1)
+        bits |= pmu->escr_rules[__builtin_ctzll(escrs)].counting[context];
+    return bits;
+}
+
+/* Execution tagging: the OR of the 4-bit tag values of the ESCRs with Tag
+ * Enable that count an occurrence of the source in `context`. */
+static uint8_t execution_tag(const struct nb_pmu *pmu, const struct nb_source *source,
+                             uint8_t context)
+{
+    uint8_t tag = 0;
+    for (uint64_t escrs = pmu->selecting[source->event]; escrs; escrs &= escrs - 1) {
+        int e = __builtin_ctzll(escrs);
+        if ((pmu->escr[e] & ESCR_TAG_ENABLE) &&
+            (pmu->escr_rules[e].counting[context] & source->mask))
+            tag |= (uint8_t)(pmu->escr[e] >> ESCR_TAG_VALUE_SHIFT & 0xf);
+    }
+    return tag;
+}
+
+/* Whether IA32_PEBS_ENABLE has UOP_TAG and all of the replay metric's bits,
+ * and MSR_PEBS_MATRIX_VERT all of its bits. */
+static bool replay_selected(const struct nb_pmu *pmu, const struct nb_metric *metric)
+{
+    uint64_t enable = PEBS_ENABLE_UOP_TAG | metric->pebs_enable;
+    return (pmu->pebs_enable & enable) == enable &&
+           (pmu->pebs_matrix_vert & metric->matrix_vert) == metric->matrix_vert;
+}
+
+/* Whether the replay metric's upstream ESCR (the one it names, or any)
+ * counts the occurrence that `cause` stands for in `context`. */
+static bool upstream_counts(const struct nb_pmu *pmu, const struct nb_metric *metric,
+                            uint16_t cause, uint8_t context)
+{
+    int event = nb_event_find(metric->upstream_event);
+    uint64_t escrs = nb_pmu_route(pmu, event, nb_cause_subevent(cause), context);
+    return metric->upstream_escr < 0 ? escrs != 0 : (escrs >> metric->upstream_escr & 1);
+}
+
+/* Replay tagging (SDM Vol. 3B, the replay-tagging table): the causes the
+ * selected metrics tag in `context`, each with its upstream ESCR counting
+ * when the metric has one. */
+static uint16_t replay_causes(const struct nb_pmu *pmu, uint8_t context)
+{
+    uint16_t causes = 0;
+    for (int i = 0; i < nb_num_metrics; i++) {
+        const struct nb_metric *metric = &nb_metrics[i];
+        if (metric->kind != NB_REPLAY_TAGGING || !replay_selected(pmu, metric))
+            continue;
+        for (uint16_t left = metric->causes; left; left &= (uint16_t)(left - 1)) {
+            uint16_t cause = (uint16_t)(left & -left);
+            if (!metric->upstream_event || upstream_counts(pmu, metric, cause, context))
+                causes |= cause;
+        }
+    }
+    return causes;
+}
+
+/* What the three mechanisms tag, by context. */
+static void refresh_tagging(const struct nb_pmu *pmu, struct nb_feed *feed)
+{
+    /* uop_type's TAGLOADS (bit 1) and TAGSTORES (bit 2). */
+    const uint16_t tag_bits = 1u << 1 | 1u << 2;
+    feed->tagging = false;
+    for (unsigned context = 0; context < ESCR_CONTEXTS; context++) {
+        uint8_t c = (uint8_t)context;
+        feed->front_end[c] = counted_bits(pmu, NB_EV_UOP_TYPE, c) & tag_bits;
+        feed->replay[c] = replay_causes(pmu, c);
+        bool any = feed->front_end[c] || feed->replay[c];
+        for (unsigned s = 0; s < feed->n_sources; s++) {
+            feed->execution[c][s] = execution_tag(pmu, &feed->sources[s], c);
+            any = any || feed->execution[c][s];
+        }
+        feed->tagging = feed->tagging || any;
+    }
+}
+
+/* Sampling is programmed: PEBS enabled for a thread, or a counter with
+ * OVF_PMI (its PMIs are taken, sampling the last retired EIP). */
+static bool samples(const struct nb_pmu *pmu)
+{
+    if (pmu->pebs_threads)
+        return true;
+    for (int c = 0; c < NB_NUM_COUNTERS; c++)
+        if (pmu->cccr[c] & (CCCR_OVF_PMI_T0 | CCCR_OVF_PMI_T1))
+            return true;
+    return false;
+}
+
+static void refresh_contexts(const struct nb_pmu *pmu, struct nb_feed *feed)
+{
+    for (int t = 0; t < 2; t++)
+        for (int user = 0; user < 2; user++) {
+            uint8_t cpl[2] = {pmu->thread[0].cpl, pmu->thread[1].cpl};
+            cpl[t] = user ? 3 : 0;
+            feed->context[t][user] = escr_context_of(t, cpl, pmu->config.ht);
+        }
+}
+
+void nb_feed_refresh(struct nb_pmu *pmu, unsigned what)
+{
+    struct nb_feed *feed = pmu->feed;
+    if (!feed)
+        return;
+    if (what & NB_FEED_ROUTES)
+        refresh_routes(pmu, feed);
+    if (what & NB_FEED_TAGGING)
+        refresh_tagging(pmu, feed);
+    if (what & NB_FEED_SAMPLING)
+        feed->sampling = samples(pmu);
+    if (what & NB_FEED_CONTEXTS)
+        refresh_contexts(pmu, feed);
+    feed->pmi_waiting = pmu->pending[0].pending || pmu->pending[1].pending;
+}

@@ -1,0 +1,166 @@
+/* How a timing model reports to the NetBurst PMU (docs/pmu-interface.md).
+ *
+ * A model says what happened; the PMU decides what it does to a register.
+ * The model declares its sources once: the (event, sub-event bits) pairs
+ * it reports, by compile-time event identifier.  The PMU publishes, for
+ * those sources, what its registers decide: which ESCRs count an
+ * occurrence of each source in each context (the routes), which sources
+ * anything counts at all, what each tagging mechanism tags, and whether
+ * sampling is programmed.  The PMU rewrites that publication itself on
+ * every register write that changes it; the model reads it only through
+ * the inline functions below.
+ *
+ * Occurrences are routed onto a struct nb_buses (a cycle's detections),
+ * stamped with the generation of the routes used, and the cycle ends with
+ * nb_pmu_tick_routed, the same counters, filters,
+ * overflows, PMIs and cascades as nb_pmu_tick.  Buses routed before an
+ * ESCR write are refused, not miscounted: each carries the routes'
+ * generation.
+ */
+#ifndef PMU_NETBURST_FEED_H
+#define PMU_NETBURST_FEED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "escr_detector.h"
+#include "netburst_metrics.h"
+#include "netburst_pmu.h"
+
+/* An (event, sub-event bits) pair a timing model reports. */
+struct nb_source {
+    enum nb_event_id event;
+    uint16_t mask;
+};
+
+enum { NB_MAX_SOURCES = 128, NB_NO_SOURCE = 0xff };
+
+/* What a retiring uop did, as far as tagging can tell: front-end tagging
+ * tags loads and store-address uops (uop_type TAGLOADS/TAGSTORES),
+ * execution tagging the uops whose execution reported a source an ESCR
+ * with Tag Enable counts, replay tagging the uops that met a cause its
+ * metrics select. */
+enum nb_uop_kind { NB_UOP_OTHER, NB_UOP_LOAD, NB_UOP_STORE_ADDRESS };
+
+struct nb_uop {
+    uint8_t kind;      /* enum nb_uop_kind */
+    uint8_t source;    /* the source its execution reported, or NB_NO_SOURCE */
+    uint16_t causes;   /* enum nb_replay_cause bits */
+};
+
+/* A uop's tags (nb_feed_uop_tags): bits 0-3 the execution tag value (the
+ * OR of the tag values of the ESCRs that tagged it), and: */
+enum { NB_UOP_TAG_VALUE = 0xf, NB_UOP_TAG_FRONT_END = 1u << 4, NB_UOP_TAG_REPLAY = 1u << 5 };
+
+/* What the PMU's registers decide for a model's sources.  Written only by
+ * pmu/; a model reads it through the functions below. */
+struct nb_feed {
+    uint64_t generation;               /* changes whenever a route may have; from 1 */
+    uint64_t watched[2];               /* bit s: some ESCR counts source s in some context */
+    bool sampling;                     /* PEBS or a counter's OVF_PMI is programmed */
+    bool tagging;                      /* some mechanism can tag a uop */
+    bool pmi_waiting;                  /* a delivered PMI waits to be taken */
+    uint8_t context[2][2];             /* [thread][user]: the context of an occurrence by
+                                        * the thread at CPL 0 / 3, the other at its CPL */
+    uint64_t route[ESCR_CONTEXTS][NB_MAX_SOURCES];   /* ESCRs counting an occurrence */
+    uint16_t front_end[ESCR_CONTEXTS];               /* uop_type TAGLOADS/TAGSTORES counted */
+    uint16_t replay[ESCR_CONTEXTS];                  /* the causes replay tagging tags */
+    uint8_t execution[ESCR_CONTEXTS][NB_MAX_SOURCES]; /* the tag value a source's uop gets */
+    unsigned n_sources;
+    struct nb_source sources[NB_MAX_SOURCES];
+};
+
+/* A cycle's detections routed ahead: the value each ESCR drives on its bus
+ * (0-15), which ESCRs were driven, and the oldest generation of the routes
+ * added (0: none since the last tick; even an empty route is stamped, as
+ * a stale one may be empty where the current one is not). */
+struct nb_buses {
+    uint64_t driven;
+    uint64_t generation;
+    uint8_t bus[NB_NUM_ESCRS];
+};
+
+/* Declares a model's sources (index = the model's identifier for it) and
+ * returns the PMU's publication for them, valid until nb_pmu_destroy; NULL
+ * for more than NB_MAX_SOURCES sources, an unknown event or out of
+ * memory. */
+const struct nb_feed *nb_pmu_attach(struct nb_pmu *pmu, const struct nb_source *sources,
+                                    unsigned n);
+
+/* Ends the current cycle with the detections on `buses` (and any
+ * nb_pmu_event occurrences), as nb_pmu_tick, and leaves the buses cleared
+ * for another cycle.  Of the cycle's report it fills pebs_pmi only.
+ * Returns false, counting none of the buses, when they were routed with
+ * routes an ESCR write has changed since. */
+bool nb_pmu_tick_routed(struct nb_pmu *pmu, struct nb_buses *buses);
+
+/* IEBS: takes the PMI waiting for `thread` if it was delivered `skid` or
+ * more cycles ago: clears it and samples the thread's last retired EIP. */
+bool nb_pmu_take_due_pmi(struct nb_pmu *pmu, int thread, uint64_t skid,
+                         struct nb_pmi_sample *sample);
+
+static inline bool nb_feed_watched(const struct nb_feed *feed, unsigned source)
+{
+    return (feed->watched[source >> 6] >> (source & 63)) & 1;
+}
+
+/* The context of an occurrence by `thread` at CPL 0 (`user` false) or 3,
+ * the other logical processor at its CPL now. */
+static inline uint8_t nb_feed_context(const struct nb_feed *feed, int thread, bool user)
+{
+    return feed->context[thread][user];
+}
+
+static inline uint64_t nb_feed_route(const struct nb_feed *feed, uint8_t context,
+                                     unsigned source)
+{
+    return feed->route[context][source];
+}
+
+/* The routes' generation: a route read from the feed is current while the
+ * feed's generation is this. */
+static inline uint64_t nb_feed_generation(const struct nb_feed *feed)
+{
+    return feed->generation;
+}
+
+/* Adds `count` detections to the buses of `escrs`, a route read from the
+ * feed in `generation` (nb_feed_generation).  The buses keep the oldest
+ * generation of their routes: generations only grow, so one stale route
+ * makes them all refused. */
+static inline void nb_buses_add(struct nb_buses *buses, uint64_t generation, uint64_t escrs,
+                                uint32_t count)
+{
+    if (buses->generation != generation && (!buses->generation || generation < buses->generation))
+        buses->generation = generation;
+    buses->driven |= escrs;
+    for (; escrs; escrs &= escrs - 1)
+        escr_bus_add(&buses->bus[__builtin_ctzll(escrs)], count);
+}
+
+/* The tags the three mechanisms give a retiring uop of an occurrence in
+ * `context` (NB_UOP_TAG_*), decided by the registers (docs/semantics.md,
+ * "Tagging"). */
+static inline uint8_t nb_feed_uop_tags(const struct nb_feed *feed, uint8_t context,
+                                       const struct nb_uop *uop)
+{
+    /* uop_type's TAGLOADS is sub-event bit 1, TAGSTORES bit 2. */
+    static const uint16_t front_end_bit[] = {[NB_UOP_OTHER] = 0, [NB_UOP_LOAD] = 1u << 1,
+                                             [NB_UOP_STORE_ADDRESS] = 1u << 2};
+    uint8_t tags = uop->source != NB_NO_SOURCE ? feed->execution[context][uop->source] : 0;
+    if (feed->front_end[context] & front_end_bit[uop->kind])
+        tags |= NB_UOP_TAG_FRONT_END;
+    if (feed->replay[context] & uop->causes)
+        tags |= NB_UOP_TAG_REPLAY;
+    return tags;
+}
+
+/* The mechanisms (NB_TAG_*) behind a uop's tags. */
+static inline uint8_t nb_uop_mechanisms(uint8_t tags)
+{
+    return (uint8_t)((tags & NB_UOP_TAG_FRONT_END ? NB_TAG_FRONT_END : 0) |
+                     (tags & NB_UOP_TAG_VALUE ? NB_TAG_EXECUTION : 0) |
+                     (tags & NB_UOP_TAG_REPLAY ? NB_TAG_REPLAY : 0));
+}
+
+#endif

@@ -1,0 +1,90 @@
+/* The NetBurst PMU's state: registers, the caches derived from them and
+ * the sampling state.  Only pmu/ (and the white-box tests of pmu/) include
+ * this header; everyone else uses the functions of netburst_pmu.h and
+ * netburst_feed.h. */
+#ifndef PMU_NETBURST_PMU_STATE_H
+#define PMU_NETBURST_PMU_STATE_H
+
+#include "cccr_filter.h"
+#include "escr_detector.h"
+#include "netburst_feed.h"
+#include "netburst_pmu.h"
+#include "sim_memory.h"
+
+/* A PMI delivered to a thread and not yet taken (IEBS). */
+struct nb_pending_pmi {
+    bool pending;
+    bool precise;          /* a PEBS record reaching the interrupt threshold raised it */
+    uint64_t since;        /* the cycle (count of completed cycles) that delivered it */
+};
+
+struct nb_pmu {
+    struct nb_pmu_config config;
+    uint64_t escr[NB_NUM_ESCRS];
+    uint64_t cccr[NB_NUM_COUNTERS];
+    uint64_t counter[NB_NUM_COUNTERS];
+    uint64_t pebs_enable, pebs_matrix_vert, tc_precise_event, ds_area, misc_enable;
+    bool edge_history[NB_NUM_COUNTERS];
+    uint8_t pmi_armed[NB_NUM_COUNTERS];  /* bit t: a PMI for thread t waits */
+    struct nb_thread thread[2];
+    uint64_t cycles;                     /* completed cycles */
+    struct nb_cycle_report last;
+
+    /* Derived from the registers whenever they change (nb_pmu_wrmsr, a
+     * cascade start), so that a cycle touches only what can count. */
+    int16_t escr_event[NB_NUM_ESCRS];    /* event each ESCR selects, or -1 */
+    uint64_t selecting[NB_NUM_EVENTS]; /* bit e: ESCR e selects the event */
+    struct escr_rules escr_rules[NB_NUM_ESCRS];
+    uint64_t detecting;                  /* bit e: escr_event[e] >= 0 */
+    int8_t cccr_escr[NB_NUM_COUNTERS];   /* ESCR each CCCR's select routes to, or -1 */
+    struct cccr_rules cccr_rules[NB_NUM_COUNTERS];
+    uint32_t enabled;                    /* bit c: CCCR c has ENABLE */
+    uint32_t escr_readers[NB_NUM_ESCRS]; /* enabled counters routed to each ESCR */
+    uint32_t complemented;               /* enabled counters with COMPARE and
+                                          * COMPLEMENT: a zero bus counts */
+    uint32_t plain;                      /* enabled counters without COMPARE */
+    uint32_t gate_open[3];               /* [n]: enabled counters whose ACTIVE_THREAD
+                                          * lets them count with n threads active */
+    uint32_t edge_high;                  /* bit c: edge_history[c] is true */
+    uint32_t forced;                     /* enabled counters with FORCE_OVF */
+    uint32_t armed;                      /* bit c: pmi_armed[c] is not 0 */
+    uint32_t counted_mask;               /* bit c: last.counted[c] */
+    uint8_t thread_context[2];           /* escr_context_of an occurrence by each thread now */
+
+    /* Sampling (docs/semantics.md, "PEBS" and "IEBS"). */
+    struct sim_memory memory;            /* holds the DS save area and PEBS buffer */
+    uint8_t pebs_threads;                /* bit t: IA32_PEBS_ENABLE enables PEBS for thread t */
+    uint8_t pebs_armed;                  /* bit t: the next tagged retirement of t takes the assist */
+    uint8_t pebs_pmi_raised;             /* bit t: a record reached the threshold this cycle */
+    uint64_t last_eip[2];                /* each thread's last retired EIP */
+    struct nb_pending_pmi pending[2];
+
+    struct nb_feed *feed;                /* a timing model's sources and what the
+                                          * registers decide for them, or NULL */
+    struct nb_occurrence *occurrences;   /* this cycle's; reset by each tick */
+    size_t n_occurrences, cap_occurrences;
+};
+
+/* What nb_feed_refresh rewrites of pmu->feed: after an ESCR write the
+ * routes and tagging, after IA32_PEBS_ENABLE or MSR_PEBS_MATRIX_VERT the
+ * tagging, after a CCCR write the sampling, after a thread's CPL changes
+ * the contexts.  Any refresh also notes whether a PMI waits. */
+enum {
+    NB_FEED_ROUTES = 1u << 0,
+    NB_FEED_TAGGING = 1u << 1,
+    NB_FEED_SAMPLING = 1u << 2,
+    NB_FEED_CONTEXTS = 1u << 3,
+    NB_FEED_ALL = 0xf,
+};
+void nb_feed_refresh(struct nb_pmu *pmu, unsigned what);
+
+/* Notes PMIs delivered to `threads` (bit t: thread t) this cycle as
+ * pending, `precise` when PEBS's threshold raised them. */
+void nb_pmu_note_pmi(struct nb_pmu *pmu, uint8_t threads, bool precise);
+
+/* Recomputes the per-counter derived state (enabled, escr_readers,
+ * complemented, plain, forced, gate_open) from the CCCRs; run after anything
+ * changes ENABLE or the routing. */
+void nb_pmu_counters_changed(struct nb_pmu *pmu);
+
+#endif

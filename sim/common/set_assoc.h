@@ -1,0 +1,70 @@
+/* A set-associative array with LRU replacement, for both timing models:
+ * the P5's caches and TLBs (sim/p5/p5_memory.c), the NetBurst's trace
+ * cache, TLBs, BTB and data caches (sim/netburst).
+ *
+ * A key is a block number (a line, a page) or any number the model makes
+ * (an address tagged with the logical processor); its set is its low bits.
+ * Entries are numbered set x ways + way and stay where they were put: the
+ * LRU order is kept by stamps, so an entry's number, dirty bit, state and
+ * data stay its own until it is evicted. */
+#ifndef SIM_COMMON_SET_ASSOC_H
+#define SIM_COMMON_SET_ASSOC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct set_assoc {
+    uint64_t *keys;       /* key + 1; 0: an empty way */
+    uint64_t *stamps;     /* when each entry was last used: the LRU order */
+    bool *dirty;          /* written since it was put in */
+    uint8_t *state;       /* the model's, per entry; 0 when put in */
+    uint64_t *data;       /* the model's, per entry; 0 when put in */
+    uint64_t set_mask;    /* sets - 1 */
+    uint32_t ways;
+    unsigned block_shift; /* log2 of the bytes a key stands for */
+    uint64_t clock;       /* the last stamp given */
+    uint32_t mru;         /* the entry last found or put in */
+    uint32_t previous;    /* the one before (two alternating streams hit these two) */
+};
+
+/* What set_assoc_insert() evicted. */
+struct set_assoc_victim {
+    bool valid;           /* false: the way was empty (not dirty, no key) */
+    bool dirty;           /* so a write-back is due */
+    uint64_t key;
+};
+
+/* `entries` entries in sets of `ways` (entries / ways sets, a power of
+ * two); a key stands for `block_bytes` bytes (a power of two:
+ * set_assoc_block()), 1 when the model makes its keys.  False when out
+ * of memory. */
+bool set_assoc_init(struct set_assoc *c, uint32_t entries, uint32_t ways, uint32_t block_bytes);
+void set_assoc_free(struct set_assoc *c);
+
+/* The key of the block holding `address`. */
+static inline uint64_t set_assoc_block(const struct set_assoc *c, uint64_t address)
+{
+    return address >> c->block_shift;
+}
+
+/* set_assoc_find() past the entry found or put in last. */
+long set_assoc_find_slow(struct set_assoc *c, uint64_t key);
+
+/* The entry holding `key`, made the most recently used of its set, or -1.
+ * Inline for the most frequent case, the entry found or put in last. */
+static inline long set_assoc_find(struct set_assoc *c, uint64_t key)
+{
+    if (c->keys[c->mru] == key + 1)
+        return c->mru; /* already the most recently used */
+    return set_assoc_find_slow(c, key);
+}
+
+/* The entry holding `key`, or -1, leaving the LRU order as it is. */
+long set_assoc_peek(const struct set_assoc *c, uint64_t key);
+
+/* Puts `key` (absent) in its set's least recently used way (an empty one
+ * first), clean, with state and data 0, as the most recently used; returns
+ * the entry.  *victim (unless NULL) gets what the way held. */
+long set_assoc_insert(struct set_assoc *c, uint64_t key, struct set_assoc_victim *victim);
+
+#endif

@@ -1,0 +1,75 @@
+/* The timing models' shared trace-driver steps (trace_driver.h). */
+#include "sim/common/trace_driver.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio_ext.h>
+
+#include "traces/input_file.h"
+
+bool driver_fail(struct driver_failure *f, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(f->text, f->size, format, ap);
+    va_end(ap);
+    return false;
+}
+
+bool driver_out_of_memory(struct driver_failure *f, const char *path, const char *what)
+{
+    f->out_of_memory = true;
+    return driver_fail(f, "%s: out of memory %s", path, what);
+}
+
+void driver_set_errno(const struct driver_failure *f)
+{
+    if (f->out_of_memory)
+        errno = ENOMEM;
+}
+
+bool driver_trace_open(struct driver_trace *t, const char *path, struct driver_failure *f)
+{
+    *t = (struct driver_trace){.path = path};
+    t->in = input_open(path, f->text, f->size);
+    if (!t->in)
+        return false;
+    __fsetlocking(t->in, FSETLOCKING_BYCALLER); /* one thread reads it: no stdio locks */
+    errno = 0;
+    t->reader = trace_reader_open(t->in, path, f->text, f->size);
+    if (!t->reader) {
+        f->out_of_memory = errno == ENOMEM;
+        return false;
+    }
+    const struct trace_header *header = trace_reader_header(t->reader);
+    t->lengths_known = header->lengths_known;
+    t->isa = header->isa;
+    return true;
+}
+
+void driver_trace_close(struct driver_trace *t)
+{
+    if (t->reader)
+        trace_reader_close(t->reader);
+    if (t->in)
+        fclose(t->in);
+    t->reader = NULL;
+    t->in = NULL;
+}
+
+bool driver_read_failed(const struct driver_trace *t, struct driver_failure *f)
+{
+    f->out_of_memory = trace_reader_out_of_memory(t->reader);
+    return driver_fail(f, "%s", trace_reader_error(t->reader));
+}
+
+bool driver_decode_failed(struct driver_failure *f, const struct driver_trace *t,
+                          const struct trace_insn *insn, enum decode_status status)
+{
+    if (status != DECODE_UNDECODABLE)
+        return driver_out_of_memory(f, t->path, "for the decoder");
+    return driver_fail(f, "%s: record %" PRIu64 ": instruction at 0x%" PRIx64 ": its %u code "
+                       "bytes do not decode", t->path, trace_reader_record_number(t->reader),
+                       insn->address, insn->length);
+}

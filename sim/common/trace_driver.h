@@ -1,0 +1,86 @@
+/* What the two timing models' trace drivers (sim/p5/p5_simulate.c,
+ * sim/netburst/nb_simulate.c) do alike: open a trace as a stream, read its
+ * records in place, tell the records whose code bytes can be decoded, and
+ * report a failure as one line: the reader's (`PATH: byte offset N: ...`),
+ * an instruction that does not decode, or want of memory (errno ENOMEM
+ * once the run is over, so that the command exits with status 1,
+ * cli/exit_status.c).
+ *
+ * What they do differently stays in each: the P5 holds an instruction back
+ * to see whether the next pairs with it and calls a region hook at the
+ * marker; the NetBurst runs one or two traces (Hyper-Threading's logical
+ * processors, interleaved by their front ends) and calls a region hook
+ * once the marker's logical processor has drained. */
+#ifndef SIM_COMMON_TRACE_DRIVER_H
+#define SIM_COMMON_TRACE_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "isa/x86.h"
+#include "sim/decode/decode_cache.h"
+#include "traces/trace.h"
+
+/* Where a run's failure goes. */
+struct driver_failure {
+    char *text;              /* the caller's buffer: one line */
+    size_t size;
+    bool out_of_memory;      /* the run's failure, not the input's */
+};
+
+/* One trace being read. */
+struct driver_trace {
+    const char *path;
+    FILE *in;
+    struct trace_reader *reader;
+    bool lengths_known;      /* the header's: records' code bytes are instructions */
+    enum trace_isa isa;
+};
+
+/* Writes the failure's line; false. */
+__attribute__((format(printf, 2, 3))) bool driver_fail(struct driver_failure *f,
+                                                       const char *format, ...);
+
+/* "PATH: out of memory WHAT"; false. */
+bool driver_out_of_memory(struct driver_failure *f, const char *path, const char *what);
+
+/* errno ENOMEM when the run failed for want of memory, else as it is. */
+void driver_set_errno(const struct driver_failure *f);
+
+/* Opens the trace at `path` for reading as a stream and reads its header;
+ * false with input_open's or the reader's line (driver_trace_close() in
+ * either case). */
+bool driver_trace_open(struct driver_trace *t, const char *path, struct driver_failure *f);
+void driver_trace_close(struct driver_trace *t);
+
+/* The decoder's mode for the trace's code. */
+static inline enum x86_mode driver_trace_mode(const struct driver_trace *t)
+{
+    return t->isa == TRACE_ISA_64 ? X86_MODE_64 : X86_MODE_32;
+}
+
+/* Whether the model decodes `insn` (else it is an instruction of no known
+ * kind: imported traces, records without code bytes). */
+static inline bool driver_has_code(const struct driver_trace *t, const struct trace_insn *insn)
+{
+    return t->lengths_known && insn->has_bytes;
+}
+
+/* The reader's failure; false. */
+bool driver_read_failed(const struct driver_trace *t, struct driver_failure *f);
+
+/* The next record, in place (valid through the next call too); false on a
+ * failure, with the reader's line. */
+static inline bool driver_trace_next(struct driver_trace *t, const struct trace_record **record,
+                                     struct driver_failure *f)
+{
+    return trace_next(t->reader, record) == TRACE_OK || driver_read_failed(t, f);
+}
+
+/* `insn` did not decode (`status` not DECODE_OK): the instruction that
+ * does not, or want of memory for the decoder; false. */
+bool driver_decode_failed(struct driver_failure *f, const struct driver_trace *t,
+                          const struct trace_insn *insn, enum decode_status status);
+
+#endif

@@ -1,0 +1,534 @@
+/* The model's sources (data), the per-cycle ring of occurrences and the
+ * heap of those beyond it, the retirement queue and the taking of PMIs. */
+#include "sim/netburst/nb_schedule.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu/netburst_events.h"
+#include "pmu/netburst_metrics.h"
+
+enum { INITIAL_RING = 1024, MAX_SUBEVENTS = 2, INITIAL_FAR = 64 };
+_Static_assert((int)NB_NUM_SOURCES <= (int)NB_MAX_SOURCES, "the PMU takes the sources");
+_Static_assert((int)INITIAL_RING <= (int)NB_RING_MAX, "the ring starts within its bound");
+
+/* A far entry's source for a front end's state (struct nb_far). */
+enum { FRONTEND_STATE = NB_NUM_SOURCES };
+
+/* Each source's event and sub-events (docs/netburst-model.md says when the
+ * model reports each).  The counting events of the tagging mechanisms come
+ * from their table (nb_taggings: tagged_sources), TC_deliver_mode's
+ * sub-events from both front ends' modes (tc_sources). */
+static const struct {
+    enum nb_event_id event;
+    const char *subevents[MAX_SUBEVENTS];
+} sources[NB_TC_MODES] = {
+    [NB_RUNNING] = {NB_EV_GLOBAL_POWER_EVENTS, {"RUNNING"}},
+    [NB_INSTR_RETIRED] = {NB_EV_INSTR_RETIRED, {"NBOGUSNTAG"}},
+    [NB_INSTR_COMPLETED] = {NB_EV_INSTR_COMPLETED, {"NBOGUS"}},
+    [NB_UOPS_RETIRED] = {NB_EV_UOPS_RETIRED, {"NBOGUS"}},
+    [NB_BR_MMNP] = {NB_EV_BRANCH_RETIRED, {"MMNP"}},
+    [NB_BR_MMNM] = {NB_EV_BRANCH_RETIRED, {"MMNM"}},
+    [NB_BR_MMTP] = {NB_EV_BRANCH_RETIRED, {"MMTP"}},
+    [NB_BR_MMTM] = {NB_EV_BRANCH_RETIRED, {"MMTM"}},
+    [NB_MISPRED] = {NB_EV_MISPRED_BRANCH_RETIRED, {"NBOGUS"}},
+    [NB_TYPE_COND] = {NB_EV_RETIRED_BRANCH_TYPE, {"CONDITIONAL"}},
+    [NB_TYPE_CALL] = {NB_EV_RETIRED_BRANCH_TYPE, {"CALL"}},
+    [NB_TYPE_RETURN] = {NB_EV_RETIRED_BRANCH_TYPE, {"RETURN", "INDIRECT"}},
+    [NB_TYPE_INDIRECT] = {NB_EV_RETIRED_BRANCH_TYPE, {"INDIRECT"}},
+    [NB_TYPE_INDIRECT_CALL] = {NB_EV_RETIRED_BRANCH_TYPE, {"CALL", "INDIRECT"}},
+    [NB_MTYPE_COND] = {NB_EV_RETIRED_MISPRED_BRANCH_TYPE, {"CONDITIONAL"}},
+    [NB_MTYPE_RETURN] = {NB_EV_RETIRED_MISPRED_BRANCH_TYPE, {"RETURN", "INDIRECT"}},
+    [NB_MTYPE_INDIRECT] = {NB_EV_RETIRED_MISPRED_BRANCH_TYPE, {"INDIRECT"}},
+    [NB_MTYPE_INDIRECT_CALL] = {NB_EV_RETIRED_MISPRED_BRANCH_TYPE, {"CALL", "INDIRECT"}},
+    [NB_X87_UOP] = {NB_EV_X87_FP_UOP, {"ALL"}},
+    [NB_PACKED_SP] = {NB_EV_PACKED_SP_UOP, {"ALL"}},
+    [NB_PACKED_DP] = {NB_EV_PACKED_DP_UOP, {"ALL"}},
+    [NB_SCALAR_SP] = {NB_EV_SCALAR_SP_UOP, {"ALL"}},
+    [NB_SCALAR_DP] = {NB_EV_SCALAR_DP_UOP, {"ALL"}},
+    [NB_MMX64] = {NB_EV_64BIT_MMX_UOP, {"ALL"}},
+    [NB_MMX128] = {NB_EV_128BIT_MMX_UOP, {"ALL"}},
+    [NB_MOVES_P0] = {NB_EV_X87_SIMD_MOVES_UOP, {"ALLP0"}},
+    [NB_MOVES_P2] = {NB_EV_X87_SIMD_MOVES_UOP, {"ALLP2"}},
+    [NB_TCMISS] = {NB_EV_BPU_FETCH_REQUEST, {"TCMISS"}},
+    [NB_ITLB_HIT] = {NB_EV_ITLB_REFERENCE, {"HIT"}},
+    [NB_ITLB_MISS] = {NB_EV_ITLB_REFERENCE, {"MISS"}},
+    [NB_WALK_DTMISS] = {NB_EV_PAGE_WALK_TYPE, {"DTMISS"}},
+    [NB_WALK_ITMISS] = {NB_EV_PAGE_WALK_TYPE, {"ITMISS"}},
+    [NB_LSC] = {NB_EV_MEMORY_COMPLETE, {"LSC"}},
+    [NB_SSC] = {NB_EV_MEMORY_COMPLETE, {"SSC"}},
+    [NB_SPLIT_LD] = {NB_EV_LOAD_PORT_REPLAY, {"SPLIT_LD"}},
+    [NB_SPLIT_ST] = {NB_EV_STORE_PORT_REPLAY, {"SPLIT_ST"}},
+    [NB_MOB_NO_STD] = {NB_EV_MOB_LOAD_REPLAY, {"NO_STD"}},
+    [NB_MOB_PARTIAL] = {NB_EV_MOB_LOAD_REPLAY, {"PARTIAL_DATA"}},
+    [NB_MOB_UNALIGNED] = {NB_EV_MOB_LOAD_REPLAY, {"UNALGN_ADDR"}},
+    [NB_L2_HITE] = {NB_EV_BSQ_CACHE_REFERENCE, {"RD_2ndL_HITE"}},
+    [NB_L2_HITM] = {NB_EV_BSQ_CACHE_REFERENCE, {"RD_2ndL_HITM"}},
+    [NB_L2_MISS] = {NB_EV_BSQ_CACHE_REFERENCE, {"RD_2ndL_MISS"}},
+    /* A 64-byte (8-chunk) demand read of write-back memory; a writeback. */
+    [NB_BSQ_READ] = {NB_EV_BSQ_ALLOCATION, {"REQ_LEN0", "REQ_LEN1"}},
+    [NB_BSQ_WRITEBACK] = {NB_EV_BSQ_ALLOCATION, {"REQ_TYPE0", "REQ_TYPE1"}},
+    [NB_IOQ_READ] = {NB_EV_IOQ_ALLOCATION, {"ALL_READ", "MEM_WB"}},
+    [NB_IOQ_WRITE] = {NB_EV_IOQ_ALLOCATION, {"ALL_WRITE", "MEM_WB"}},
+    [NB_DRDY_OWN] = {NB_EV_FSB_DATA_ACTIVITY, {"DRDY_OWN"}},
+    [NB_DRDY_DRV] = {NB_EV_FSB_DATA_ACTIVITY, {"DRDY_DRV"}},
+    [NB_MS_XFER] = {NB_EV_TC_MS_XFER, {"CISC"}},
+    [NB_UQ_BUILD] = {NB_EV_UOP_QUEUE_WRITES, {"FROM_TC_BUILD"}},
+    [NB_UQ_DELIVER] = {NB_EV_UOP_QUEUE_WRITES, {"FROM_TC_DELIVER"}},
+    [NB_UQ_ROM] = {NB_EV_UOP_QUEUE_WRITES, {"FROM_ROM"}},
+    [NB_SBFULL] = {NB_EV_RESOURCE_STALL, {"SBFULL"}},
+    [NB_CLEAR] = {NB_EV_MACHINE_CLEAR, {"CLEAR"}},
+    [NB_UOPS_BOGUS] = {NB_EV_UOPS_RETIRED, {"BOGUS"}},
+    [NB_INSTR_BOGUS] = {NB_EV_INSTR_RETIRED, {"BOGUSNTAG"}},
+    [NB_COMPLETED_BOGUS] = {NB_EV_INSTR_COMPLETED, {"BOGUS"}},
+    /* A retired instruction with a front-end-tagged uop (docs/netburst-model.md, "Tagging"). */
+    [NB_INSTR_TAGGED] = {NB_EV_INSTR_RETIRED, {"NBOGUSTAG"}},
+};
+
+/* The mask of the named sub-events of `event`; false when one is not in
+ * the catalog. */
+static bool subevent_mask(enum nb_event_id event, const char *const *names, unsigned n,
+                          uint16_t *mask)
+{
+    *mask = 0;
+    for (unsigned i = 0; i < n && names[i]; i++) {
+        const struct nb_subevent *sub = nb_subevent_find(&nb_event_table[event], names[i]);
+        if (!sub)
+            return false;
+        *mask |= (uint16_t)(1u << sub->bit);
+    }
+    return true;
+}
+
+/* The counting events of the tagging mechanisms, from their table: a
+ * front-end- or replay-tagged uop is the mechanism's NBOGUS sub-event, an
+ * execution-tagged one NBOGUSn for each bit n of its tag value. */
+static bool tagged_sources(struct nb_source *table)
+{
+    static const struct {
+        enum nb_source_id source;
+        enum nb_metric_kind kind;
+        const char *subevent;
+    } tagged[] = {
+        {NB_FE_TAGGED, NB_FRONT_END_TAGGING, "NBOGUS"},
+        {NB_EXEC_TAG0, NB_EXECUTION_TAGGING, "NBOGUS0"},
+        {NB_EXEC_TAG1, NB_EXECUTION_TAGGING, "NBOGUS1"},
+        {NB_EXEC_TAG2, NB_EXECUTION_TAGGING, "NBOGUS2"},
+        {NB_EXEC_TAG3, NB_EXECUTION_TAGGING, "NBOGUS3"},
+        {NB_REPLAY_TAGGED, NB_REPLAY_TAGGING, "NBOGUS"},
+    };
+    for (size_t i = 0; i < sizeof tagged / sizeof tagged[0]; i++) {
+        struct nb_source *src = &table[tagged[i].source];
+        src->event = nb_taggings[tagged[i].kind].counting_event;
+        if (!subevent_mask(src->event, &tagged[i].subevent, 1, &src->mask))
+            return false;
+    }
+    return true;
+}
+
+/* TC_deliver_mode's sub-event for logical processor 0's and 1's modes: a
+ * letter each, D(eliver), B(uild) or I(nactive; with one logical processor
+ * the other counts as halted: SDM note on TC_deliver_mode, so a single
+ * thread delivers in DI).  A front end in the microcode ROM is in none
+ * (mask 0: nothing counts it). */
+static bool tc_sources(struct nb_source *table)
+{
+    static const char letter[] = {[NB_MODE_DELIVER] = 'D', [NB_MODE_BUILD] = 'B',
+                                  [NB_MODE_ROM] = 0, [NB_MODE_IDLE] = 'I'};
+    for (int m0 = 0; m0 < 4; m0++)
+        for (int m1 = 0; m1 < 4; m1++) {
+            char name[3] = {letter[m0], letter[m1], 0};
+            const char *names[] = {name};
+            struct nb_source *src = &table[NB_TC_MODES + m0 * 4 + m1];
+            src->event = NB_EV_TC_DELIVER_MODE;
+            src->mask = 0;
+            bool none = !name[0] || !name[1] || (m0 == NB_MODE_IDLE && m1 == NB_MODE_IDLE);
+            if (!none && !subevent_mask(src->event, names, 1, &src->mask))
+                return false;
+        }
+    return true;
+}
+
+/* The sources as the PMU takes them (nb_pmu_attach). */
+static bool source_table(struct nb_source table[NB_NUM_SOURCES])
+{
+    for (int s = 0; s < NB_TC_MODES; s++) {
+        table[s].event = sources[s].event;
+        if (!subevent_mask(sources[s].event, sources[s].subevents, MAX_SUBEVENTS,
+                           &table[s].mask))
+            return false;
+    }
+    return tagged_sources(table) && tc_sources(table);
+}
+
+bool nb_schedule_init(struct nb_schedule *ev, struct nb_pmu *pmu, int threads)
+{
+    struct nb_source table[NB_NUM_SOURCES];
+    memset(ev, 0, sizeof *ev);
+    ev->pmu = pmu;
+    ev->threads = threads;
+    ev->active_until[0] = ev->active_until[1] = UINT64_MAX;
+    ev->size = INITIAL_RING;
+    ev->levels = 2u * (unsigned)threads;
+    ev->level_shift = (unsigned)threads; /* 2 levels a logical processor */
+    ev->ring = calloc(ev->size, sizeof *ev->ring);
+    ev->counts = calloc(ev->size * ev->levels, sizeof *ev->counts);
+    if (!ev->ring || !ev->counts || !source_table(table) ||
+        !(ev->feed = nb_pmu_attach(pmu, table, NB_NUM_SOURCES))) {
+        nb_schedule_free(ev);
+        return false;
+    }
+    for (int t = 0; t < 2; t++)
+        ev->reported[t] = nb_pmu_thread(pmu, t);
+    nb_schedule_watch(ev);
+    return true;
+}
+
+void nb_schedule_free(struct nb_schedule *ev)
+{
+    free(ev->ring);
+    free(ev->counts);
+    free(ev->far);
+    ev->ring = NULL;
+    ev->counts = NULL;
+    ev->far = NULL;
+    for (int t = 0; t < 2; t++) {
+        free(ev->retired[t].entries);
+        ev->retired[t].entries = NULL;
+    }
+}
+
+/* Occurrences may be routed when recorded, not when reported, if no PMI
+ * handler can write an ESCR in between: with one logical processor (the
+ * other's privilege level, which a context has, changes as cycles are
+ * reported) and without sampling.  A region hook runs once its logical
+ * processor has drained: no occurrence waits then. */
+void nb_schedule_watch(struct nb_schedule *ev)
+{
+    const struct nb_feed *feed = ev->feed;
+    if (!ev->direct)
+        ev->source_until = ev->now + ev->size; /* the ring's source counts from before */
+    ev->direct = ev->threads == 1 && !feed->sampling;
+    ev->tc_watched = false;
+    ev->watched[0] = ev->watched[1] = 0;
+    for (unsigned s = 0; s < NB_NUM_SOURCES; s++) {
+        bool watched = nb_feed_watched(feed, s);
+        ev->watched[s >> 6] |= (uint64_t)watched << (s & 63);
+        ev->tc_watched = ev->tc_watched || (s >= NB_TC_MODES && watched);
+    }
+    /* With one logical processor a level's context is fixed: the other
+     * processor never changes its privilege level. */
+    for (unsigned level = 0; level < ev->levels && ev->direct; level++) {
+        uint8_t context = nb_feed_context(feed, (int)(level >> 1), level & 1);
+        for (unsigned s = 0; s < NB_NUM_SOURCES; s++)
+            ev->level_route[level][s] = nb_feed_route(feed, context, s);
+    }
+    ev->generation = nb_feed_generation(feed);
+    ev->sampling = feed->sampling;
+}
+
+/* Watches again when a PMI handler or a hook wrote the PMU. */
+static void rewatch(struct nb_schedule *ev)
+{
+    if (ev->generation != nb_feed_generation(ev->feed) || ev->sampling != ev->feed->sampling)
+        nb_schedule_watch(ev);
+}
+
+/* Doubles the ring, keeping each pending cycle's bucket. */
+static bool grow(struct nb_schedule *ev)
+{
+    uint64_t size = ev->size * 2;
+    struct nb_bucket *ring = calloc(size, sizeof *ring);
+    nb_counts *counts = calloc(size * ev->levels, sizeof *counts);
+    if (!ring || !counts) {
+        free(ring);
+        free(counts);
+        return false;
+    }
+    for (uint64_t c = ev->now; c < ev->now + ev->size; c++) {
+        ring[c & (size - 1)] = ev->ring[c & (ev->size - 1)];
+        memcpy(counts[(c & (size - 1)) << ev->level_shift],
+               ev->counts[(c & (ev->size - 1)) << ev->level_shift],
+               ev->levels * sizeof *counts);
+    }
+    free(ev->ring);
+    free(ev->counts);
+    ev->ring = ring;
+    ev->counts = counts;
+    ev->size = size;
+    return true;
+}
+
+/* Grows the ring, up to NB_RING_MAX cycles, to hold `cycle` (not yet
+ * ticked) if it can. */
+static void reach(struct nb_schedule *ev, uint64_t cycle)
+{
+    while (cycle - ev->now >= ev->size && ev->size < NB_RING_MAX && !ev->failed)
+        ev->failed = !grow(ev);
+}
+
+/* ---- the occurrences beyond the ring: a binary heap by first cycle */
+
+static void far_push(struct nb_schedule *ev, struct nb_far entry)
+{
+    if (ev->n_far == ev->far_capacity) {
+        size_t capacity = ev->far_capacity ? 2 * ev->far_capacity : INITIAL_FAR;
+        struct nb_far *grown = realloc(ev->far, capacity * sizeof *grown);
+        if (!grown) {
+            ev->failed = true;
+            return;
+        }
+        ev->far = grown;
+        ev->far_capacity = capacity;
+    }
+    size_t i = ev->n_far++;
+    for (; i > 0 && ev->far[(i - 1) / 2].cycle > entry.cycle; i = (i - 1) / 2)
+        ev->far[i] = ev->far[(i - 1) / 2];
+    ev->far[i] = entry;
+}
+
+static struct nb_far far_pop(struct nb_schedule *ev)
+{
+    struct nb_far top = ev->far[0], last = ev->far[--ev->n_far];
+    size_t i = 0;
+    for (size_t child; (child = 2 * i + 1) < ev->n_far; i = child) {
+        if (child + 1 < ev->n_far && ev->far[child + 1].cycle < ev->far[child].cycle)
+            child++;
+        if (ev->far[child].cycle >= last.cycle)
+            break;
+        ev->far[i] = ev->far[child];
+    }
+    ev->far[i] = last;
+    return top;
+}
+
+/* The cycles of `span` the ring holds go into it, the others into the
+ * heap. */
+static void put_span(struct nb_schedule *ev, struct nb_far span)
+{
+    uint64_t end = ev->now + ev->size;
+    uint64_t until = span.until < end ? span.until : end;
+    for (uint64_t c = span.cycle; c < until; c++) {
+        if (span.source == FRONTEND_STATE)
+            ev->ring[c & (ev->size - 1)].frontend[span.level] = (uint8_t)span.count;
+        else
+            nb_occur_put(ev, c, span.source, span.level, span.count);
+    }
+    if (until < span.until) {
+        span.cycle = until > span.cycle ? until : span.cycle;
+        far_push(ev, span);
+    }
+}
+
+/* Grows the ring towards the span's last cycle, then puts it. */
+static void put_reaching(struct nb_schedule *ev, struct nb_far span)
+{
+    if (span.cycle >= span.until)
+        return;
+    reach(ev, span.until - 1);
+    put_span(ev, span);
+}
+
+/* Moves into the ring the heap's occurrences it now holds. */
+static void pull_far(struct nb_schedule *ev)
+{
+    while (ev->n_far && ev->far[0].cycle - ev->now < ev->size)
+        put_span(ev, far_pop(ev));
+}
+
+void nb_occur_far(struct nb_schedule *ev, uint64_t cycle, enum nb_source_id source,
+                  unsigned level, unsigned count)
+{
+    put_reaching(ev, (struct nb_far){cycle, cycle + 1, (uint8_t)source, (uint8_t)level,
+                                     (uint16_t)count});
+}
+
+void nb_occur_span(struct nb_schedule *ev, uint64_t from, uint64_t until,
+                   enum nb_source_id source, unsigned level)
+{
+    if (nb_watched(ev, source))
+        put_reaching(ev, (struct nb_far){from, until, (uint8_t)source, (uint8_t)level, 1});
+}
+
+void nb_schedule_frontend(struct nb_schedule *ev, unsigned level, uint64_t cycle,
+                          enum nb_fe_mode mode)
+{
+    unsigned t = level >> 1;
+    uint8_t state = (uint8_t)(mode | (level & 1) << 2);
+    if (state == ev->frontend[t])
+        return;
+    uint64_t from = ev->frontend_from[t] > ev->now ? ev->frontend_from[t] : ev->now;
+    put_reaching(ev, (struct nb_far){from, cycle, FRONTEND_STATE, (uint8_t)t, ev->frontend[t]});
+    ev->frontend[t] = state;
+    ev->frontend_from[t] = cycle > ev->now ? cycle : ev->now;
+}
+
+void nb_schedule_thread_end(struct nb_schedule *ev, int thread, uint64_t cycle)
+{
+    ev->active_until[thread] = cycle;
+}
+
+/* Logical processor `t` active at `user` level in the PMU (ACTIVE_THREAD
+ * filtering and the ESCRs' T0/T1 OS/USR bits read this state). */
+static void set_level(struct nb_schedule *ev, int t, bool user)
+{
+    struct nb_thread state = {.active = true, .cpl = user ? 3 : 0};
+    if (ev->reported[t].cpl != state.cpl || !ev->reported[t].active) {
+        nb_pmu_set_thread(ev->pmu, t, true, state.cpl);
+        ev->reported[t] = state;
+    }
+}
+
+static void set_inactive(struct nb_schedule *ev, int t)
+{
+    if (ev->reported[t].active) {
+        nb_pmu_set_thread(ev->pmu, t, false, ev->reported[t].cpl);
+        ev->reported[t].active = false;
+    }
+}
+
+/* The cycle's occurrences at `level` counted by source: each drives its
+ * route in the thread's context. */
+static void report(struct nb_schedule *ev, struct nb_bucket *b, unsigned level)
+{
+    int t = (int)(level >> 1);
+    bool user = level & 1;
+    uint16_t *count = ev->counts[(ev->now & (ev->size - 1)) << ev->level_shift | level];
+    set_level(ev, t, user);
+    uint8_t context = nb_feed_context(ev->feed, t, user);
+    uint64_t generation = nb_feed_generation(ev->feed);
+    for (int w = 0; w < 2; w++) {
+        for (uint64_t left = b->used[level][w]; left; left &= left - 1) {
+            unsigned s = 64 * (unsigned)w + (unsigned)__builtin_ctzll(left);
+            nb_buses_add(&b->buses, generation, nb_feed_route(ev->feed, context, s), count[s]);
+            count[s] = 0;
+        }
+        b->used[level][w] = 0;
+    }
+}
+
+/* Whether the PMU already has each logical processor active or not as it is now. */
+static bool activity_current(const struct nb_schedule *ev)
+{
+    for (int t = 0; t < ev->threads; t++)
+        if (ev->reported[t].active != (ev->now < ev->active_until[t]))
+            return false;
+    return true;
+}
+
+/* The cycle's own events: RUNNING for each active logical processor, at
+ * its front end's level, and TC_deliver_mode (thread independent:
+ * reported once, by the first active one). */
+static void report_cycle(struct nb_schedule *ev, struct nb_bucket *b)
+{
+    bool running = nb_watched(ev, NB_RUNNING);
+    if (!running && !ev->tc_watched && activity_current(ev))
+        return;
+    const struct nb_feed *feed = ev->feed;
+    uint64_t generation = nb_feed_generation(feed);
+    uint8_t state[2] = {NB_MODE_IDLE, NB_MODE_IDLE};
+    int first = -1;
+    for (int t = 0; t < ev->threads; t++) {
+        if (ev->now >= ev->active_until[t]) {
+            set_inactive(ev, t);
+            continue;
+        }
+        state[t] = ev->now >= ev->frontend_from[t] ? ev->frontend[t] : b->frontend[t];
+        bool user = state[t] >> 2;
+        if (!ev->reported[t].active || running)
+            set_level(ev, t, user);
+        if (first < 0)
+            first = t;
+        if (running)
+            nb_buses_add(&b->buses, generation,
+                         nb_feed_route(feed, nb_feed_context(feed, t, user), NB_RUNNING), 1);
+    }
+    unsigned tc = NB_TC_MODES + (state[0] & 3u) * 4 + (state[1] & 3u);
+    if (first >= 0 && nb_watched(ev, tc)) {
+        bool user = state[first] >> 2;
+        set_level(ev, first, user);
+        nb_buses_add(&b->buses, generation,
+                     nb_feed_route(feed, nb_feed_context(feed, first, user), tc), 1);
+    }
+}
+
+/* ---- retirements and PMIs (docs/netburst-model.md, "Sampling") */
+
+static bool queue_grow(struct nb_retire_queue *q)
+{
+    uint64_t size = q->entries ? 2 * (q->mask + 1) : 64;
+    struct nb_retired *entries = malloc(size * sizeof *entries);
+    if (!entries)
+        return false;
+    for (uint64_t i = q->head; i < q->tail; i++)
+        entries[i & (size - 1)] = q->entries[i & q->mask];
+    free(q->entries);
+    q->entries = entries;
+    q->mask = size - 1;
+    return true;
+}
+
+void nb_schedule_retire(struct nb_schedule *ev, int thread, uint64_t cycle,
+                        const struct nb_retirement *r)
+{
+    struct nb_retire_queue *q = &ev->retired[thread];
+    if ((!q->entries || q->tail - q->head > q->mask) && !queue_grow(q)) {
+        ev->failed = true;
+        return;
+    }
+    struct nb_retired *e = &q->entries[q->tail++ & q->mask];
+    e->cycle = cycle;
+    e->r = *r;
+    if (r->regs) {
+        memcpy(e->regs, r->regs, sizeof e->regs);
+        e->r.regs = e->regs;
+    }
+}
+
+/* The cycle's retirements, thread by thread (a shared cycle retires one
+ * thread's uops: nb_retire_slot). */
+static void report_retirements(struct nb_schedule *ev)
+{
+    for (int t = 0; t < ev->threads; t++) {
+        struct nb_retire_queue *q = &ev->retired[t];
+        for (; q->head < q->tail && q->entries[q->head & q->mask].cycle <= ev->now; q->head++) {
+            struct nb_retired *e = &q->entries[q->head & q->mask];
+            if (e->r.regs)
+                e->r.regs = e->regs; /* the ring may have moved */
+            if (!nb_pmu_retire(ev->pmu, t, &e->r))
+                ev->failed = true; /* out of memory for a PEBS record */
+        }
+    }
+}
+
+/* IEBS: a PMI pending for a thread is taken pmi_skid cycles after the
+ * cycle that delivered it; the sample is the thread's last retired EIP. */
+static void take_pmis(struct nb_schedule *ev)
+{
+    for (int t = 0; t < ev->threads; t++) {
+        struct nb_pmi_sample sample;
+        if (nb_pmu_take_due_pmi(ev->pmu, t, ev->pmi_skid, &sample) && ev->sample)
+            ev->sample(ev->context, t, sample.delivered, sample.eip, sample.precise);
+    }
+}
+
+void nb_schedule_tick_until(struct nb_schedule *ev, uint64_t cycle)
+{
+    rewatch(ev);
+    for (; ev->now < cycle; ev->now++) {
+        pull_far(ev);
+        struct nb_bucket *b = &ev->ring[ev->now & (ev->size - 1)];
+        report_cycle(ev, b);
+        for (unsigned level = 0;
+             level < ev->levels && (!ev->direct || ev->now < ev->source_until); level++)
+            if (b->used[level][0] | b->used[level][1])
+                report(ev, b, level);
+        report_retirements(ev);
+        if (!nb_pmu_tick_routed(ev->pmu, &b->buses))
+            ev->refused = true;
+        if (ev->feed->pmi_waiting) {
+            take_pmis(ev);
+            rewatch(ev);
+        }
+    }
+}

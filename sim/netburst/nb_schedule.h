@@ -1,0 +1,222 @@
+/* The model's schedule of event occurrences: kept per cycle until every
+ * occurrence of that cycle is known, then reported to the PMU and the
+ * cycle ticked (docs/pmu-interface.md).  Each source is one (event,
+ * sub-event bits) pair the model reports (the table in nb_schedule.c),
+ * declared to the PMU, which publishes which ESCRs count it
+ * (pmu/netburst_feed.h).  Occurrences are kept by level: logical processor
+ * << 1 | user (CPL 1-3), as source counts routed when the cycle is
+ * reported, or, when no PMI handler can run before then (one logical
+ * processor, no sampling), routed at once onto the cycle's buses; the PMU
+ * refuses buses routed before an ESCR write, so a write the model did not
+ * expect fails the run instead of miscounting.
+ *
+ * Memory is bounded by the machine, not by a latency (docs/netburst-model.md,
+ * "Memory use"): the cycles ahead are a ring of at most NB_RING_MAX cycles;
+ * an occurrence further ahead waits as one entry of a heap (a run of
+ * cycles, e.g. a stall, as one entry), and those come only from the
+ * instructions in flight (the ROB and the uop queue) and the stores in the
+ * store buffer, each with a bounded number of accesses of bounded size
+ * (traces/trace.h). */
+#ifndef SIM_NETBURST_NB_SCHEDULE_H
+#define SIM_NETBURST_NB_SCHEDULE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pmu/netburst_feed.h"
+#include "pmu/netburst_pmu.h"
+
+/* The model's sources: what it reports (nb_schedule.c has each one's
+ * event and sub-events). */
+enum nb_source_id {
+    NB_RUNNING, NB_INSTR_RETIRED, NB_INSTR_COMPLETED, NB_UOPS_RETIRED,
+    NB_BR_MMNP, NB_BR_MMNM, NB_BR_MMTP, NB_BR_MMTM, NB_MISPRED,
+    NB_TYPE_COND, NB_TYPE_CALL, NB_TYPE_RETURN, NB_TYPE_INDIRECT, NB_TYPE_INDIRECT_CALL,
+    NB_MTYPE_COND, NB_MTYPE_RETURN, NB_MTYPE_INDIRECT, NB_MTYPE_INDIRECT_CALL,
+    NB_X87_UOP, NB_PACKED_SP, NB_PACKED_DP, NB_SCALAR_SP, NB_SCALAR_DP, NB_MMX64, NB_MMX128,
+    NB_MOVES_P0, NB_MOVES_P2,
+    NB_TCMISS, NB_ITLB_HIT, NB_ITLB_MISS, NB_WALK_DTMISS, NB_WALK_ITMISS,
+    NB_LSC, NB_SSC, NB_SPLIT_LD, NB_SPLIT_ST,
+    NB_MOB_NO_STD, NB_MOB_PARTIAL, NB_MOB_UNALIGNED,
+    NB_L2_HITE, NB_L2_HITM, NB_L2_MISS,
+    NB_BSQ_READ, NB_BSQ_WRITEBACK, NB_IOQ_READ, NB_IOQ_WRITE, NB_DRDY_OWN, NB_DRDY_DRV,
+    NB_MS_XFER,
+    NB_UQ_BUILD, NB_UQ_DELIVER, NB_UQ_ROM, NB_SBFULL,
+    NB_CLEAR, NB_UOPS_BOGUS, NB_INSTR_BOGUS, NB_COMPLETED_BOGUS,
+    NB_INSTR_TAGGED, NB_FE_TAGGED, NB_EXEC_TAG0, NB_EXEC_TAG1, NB_EXEC_TAG2, NB_EXEC_TAG3,
+    NB_REPLAY_TAGGED,
+    /* TC_deliver_mode by both front ends' modes: NB_TC_MODES + mode 0 * 4 + mode 1. */
+    NB_TC_MODES,
+    NB_NUM_SOURCES = NB_TC_MODES + 16, /* at most NB_MAX_SOURCES */
+};
+
+/* A logical processor's front end in a cycle: TC_deliver_mode's letter
+ * (NB_MODE_IDLE: the processor is inactive). */
+enum nb_fe_mode { NB_MODE_DELIVER, NB_MODE_BUILD, NB_MODE_ROM, NB_MODE_IDLE };
+
+enum { NB_LEVELS = 4 };
+
+/* The most cycles the ring covers (it starts smaller and doubles as
+ * needed): 16384, beyond any single latency of the presets. */
+enum { NB_RING_MAX = 1 << 14 };
+
+/* Occurrences beyond the ring: `count` of `source` at `level` in each
+ * cycle of [cycle, until), or with source NB_NUM_SOURCES front end
+ * `level`'s state `count` (mode | user << 2) in each. */
+struct nb_far {
+    uint64_t cycle, until;
+    uint8_t source, level;
+    uint16_t count;
+};
+
+struct nb_bucket {
+    uint64_t used[NB_LEVELS][2]; /* sources with a count, by level (bit s % 64 of word s / 64) */
+    struct nb_buses buses;       /* detections routed ahead */
+    uint8_t frontend[2];         /* mode | user << 2, for cycles before frontend_from */
+};
+
+/* A cycle's counts at one level (kept apart from the buckets, sized for the
+ * levels in use: 2 a logical processor). */
+typedef uint16_t nb_counts[NB_NUM_SOURCES];
+
+/* A retirement waiting for its cycle's nb_pmu_retire (nb_schedule_retire). */
+struct nb_retired {
+    uint64_t cycle;
+    struct nb_retirement r;
+    uint64_t regs[NB_NUM_REGS];
+};
+
+/* One logical processor's waiting retirements, in order: a ring. */
+struct nb_retire_queue {
+    struct nb_retired *entries;
+    uint64_t mask, head, tail;   /* size - 1 (a power of two); first; past the last */
+};
+
+struct nb_schedule {
+    struct nb_pmu *pmu;
+    const struct nb_feed *feed;  /* what the PMU decides for the sources */
+    struct nb_bucket *ring;
+    nb_counts *counts;           /* [cycle % size << level_shift | level] */
+    uint64_t size;               /* a power of two, at most NB_RING_MAX */
+    struct nb_far *far;          /* a binary heap by cycle: the occurrences beyond the ring */
+    size_t n_far, far_capacity;
+    bool failed;                 /* out of memory: occurrences were lost, the run fails */
+    bool refused;                /* the PMU refused buses routed before an ESCR write */
+    unsigned levels;
+    unsigned level_shift;        /* levels == 1 << level_shift */
+    uint64_t now;                /* the next cycle to tick */
+    int threads;
+    struct nb_thread reported[2]; /* each logical processor's state as last set in the PMU */
+    uint64_t active_until[2];    /* each logical processor is active before this cycle */
+    uint8_t frontend[2];         /* each front end's mode | user << 2 since frontend_from */
+    uint64_t frontend_from[2];
+    bool direct;                 /* occurrences go straight onto the buses, */
+    uint64_t level_route[NB_LEVELS][NB_NUM_SOURCES]; /* by the feed's routes by level */
+    uint64_t watched[2];         /* the feed's watched sources */
+    uint64_t source_until;       /* direct: no source counts wait from this cycle on */
+    bool tc_watched;             /* some TC_deliver_mode source is watched */
+    uint64_t generation;         /* the feed's generation and sampling when last watched */
+    bool sampling;
+    struct nb_retire_queue retired[2];
+    uint32_t pmi_skid;           /* cycles from a PMI's delivery to its taking */
+    void (*sample)(void *context, int thread, uint64_t cycle, uint64_t eip, bool precise);
+    void *context;
+};
+
+/* Declares the sources to the PMU.  False when out of memory. */
+bool nb_schedule_init(struct nb_schedule *ev, struct nb_pmu *pmu, int threads);
+void nb_schedule_free(struct nb_schedule *ev);
+
+/* Whether occurrences may be routed ahead, and whether TC_deliver_mode is
+ * watched, from the PMU's feed: again after anything may have written the
+ * PMU (nb_schedule_advance also does when the feed changed). */
+void nb_schedule_watch(struct nb_schedule *ev);
+
+/* Whether the PMU samples: retirements must then be reported. */
+static inline bool nb_schedule_sampling(const struct nb_schedule *ev)
+{
+    return ev->feed->sampling;
+}
+
+/* Whether some mechanism can tag, and the tags of a uop at `level`. */
+static inline bool nb_schedule_tagging(const struct nb_schedule *ev)
+{
+    return ev->feed->tagging;
+}
+
+static inline uint8_t nb_schedule_uop_tags(const struct nb_schedule *ev, unsigned level,
+                                           const struct nb_uop *uop)
+{
+    return nb_feed_uop_tags(ev->feed, nb_feed_context(ev->feed, (int)(level >> 1), level & 1),
+                            uop);
+}
+
+/* Queues a retirement of `thread` in `cycle` (not yet ticked) for
+ * nb_pmu_retire, in retirement order; `regs` (NB_NUM_REGS values) may be
+ * NULL.  Out of memory: ev->failed. */
+void nb_schedule_retire(struct nb_schedule *ev, int thread, uint64_t cycle,
+                        const struct nb_retirement *r);
+
+/* Whether some ESCR counts the source: the caller may skip work for it. */
+static inline bool nb_watched(const struct nb_schedule *ev, enum nb_source_id source)
+{
+    return (ev->watched[source >> 6] >> (source & 63)) & 1;
+}
+
+/* Records `count` occurrences in a cycle the ring holds. */
+static inline void nb_occur_put(struct nb_schedule *ev, uint64_t cycle, enum nb_source_id source,
+                                unsigned level, unsigned count)
+{
+    uint64_t i = cycle & (ev->size - 1);
+    if (ev->direct) {
+        nb_buses_add(&ev->ring[i].buses, ev->generation, ev->level_route[level][source], count);
+        return;
+    }
+    ev->ring[i].used[level][source >> 6] |= 1ull << (source & 63);
+    uint16_t *n = &ev->counts[i << ev->level_shift | level][source];
+    *n = (uint16_t)(*n + count);
+}
+
+/* nb_occur for a cycle beyond the ring: grows it up to NB_RING_MAX, or
+ * keeps the occurrence in the heap.  Out of memory: ev->failed. */
+void nb_occur_far(struct nb_schedule *ev, uint64_t cycle, enum nb_source_id source,
+                  unsigned level, unsigned count);
+
+/* `count` occurrences of `source` in `cycle` (not yet ticked) at `level`. */
+static inline void nb_occur(struct nb_schedule *ev, uint64_t cycle, enum nb_source_id source,
+                            unsigned level, unsigned count)
+{
+    if (!nb_watched(ev, source) || !count)
+        return;
+    if (cycle - ev->now < ev->size)
+        nb_occur_put(ev, cycle, source, level, count);
+    else
+        nb_occur_far(ev, cycle, source, level, count);
+}
+
+/* One occurrence of `source` at `level` in each cycle of [from, until),
+ * all not yet ticked (a stall).  Out of memory: ev->failed. */
+void nb_occur_span(struct nb_schedule *ev, uint64_t from, uint64_t until,
+                   enum nb_source_id source, unsigned level);
+
+/* The front end of logical processor level >> 1 is in `mode` at the
+ * level's CPL from `cycle` on.  Out of memory: ev->failed. */
+void nb_schedule_frontend(struct nb_schedule *ev, unsigned level, uint64_t cycle,
+                          enum nb_fe_mode mode);
+
+/* Logical processor `thread` is inactive from `cycle` on (its trace ended). */
+void nb_schedule_thread_end(struct nb_schedule *ev, int thread, uint64_t cycle);
+
+/* Reports and ticks every cycle before `cycle`, taking each pending PMI
+ * pmi_skid cycles after its delivery (ev->sample is told). */
+void nb_schedule_tick_until(struct nb_schedule *ev, uint64_t cycle);
+
+/* nb_schedule_tick_until when a cycle is due: most calls (one an
+ * instruction) have none. */
+static inline void nb_schedule_advance(struct nb_schedule *ev, uint64_t cycle)
+{
+    if (ev->now < cycle)
+        nb_schedule_tick_until(ev, cycle);
+}
+
+#endif

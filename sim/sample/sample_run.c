@@ -1,0 +1,248 @@
+/* Event-based sampling on the simulated NetBurst (sim/sample/sample_run.h,
+ * docs/sample.md). */
+#include "sample_run.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pmu/event_spec.h"
+#include "pmu/netburst_fields.h"
+#include "pmu/netburst_msrs.h"
+#include "pmu/netburst_pmu.h"
+#include "pmu/program.h"
+#include "sim/netburst/nb_model.h"
+
+#define COUNTER_LIMIT (1ull << 40)
+
+/* The DS save area at 64 KB; a PEBS buffer of 2^20 records at 1 MB, its
+ * interrupt threshold past its end (no PMI: the records are read back
+ * after the run). */
+enum { DS_AREA = 0x10000, PEBS_BUFFER = 0x100000, PEBS_MAX_RECORDS = 1 << 20 };
+
+/* The error `format` says, with errno `error_number`: false. */
+__attribute__((format(printf, 4, 5))) static bool fail(int error_number, char *error,
+                                                       size_t error_size, const char *format,
+                                                       ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(error, error_size, format, ap);
+    va_end(ap);
+    errno = error_number;
+    return false;
+}
+
+/* ---- planning */
+
+static bool check_options(const struct sample_options *o, char *error, size_t error_size)
+{
+    if (!o->model || o->model->pmu != PMU_NETBURST)
+        return fail(EINVAL, error, error_size, "sampling needs a NetBurst model");
+    if (!o->event || !*o->event)
+        return fail(EINVAL, error, error_size, "no event");
+    if (o->period < 1 || o->period > SAMPLE_MAX_PERIOD)
+        return fail(EINVAL, error, error_size, "period %llu: expected 1 to %llu",
+                    (unsigned long long)o->period, SAMPLE_MAX_PERIOD);
+    if (o->region < REGION_WHOLE_TRACE || o->region > (long)UINT32_MAX)
+        return fail(EINVAL, error, error_size,
+                    "region %ld: expected 0 to 4294967295, or REGION_WHOLE_TRACE", o->region);
+    if (!o->trace)
+        return fail(EINVAL, error, error_size, "no trace");
+    if (o->symbols && o->no_symbols)
+        return fail(EINVAL, error, error_size, "a symbols file and no symbols: one or the other");
+    return true;
+}
+
+bool sample_plan(struct sample_session *session, const struct sample_options *options,
+                 char *error, size_t error_size)
+{
+    *session = (struct sample_session){.options = *options};
+    if (!check_options(options, error, error_size))
+        return false;
+    int model = options->model->netburst.model;
+    struct nb_pmu_config config = {model, false};
+    const char *event = options->event;
+    char text[1024];
+    /* PEBS: ENABLE_PEBS, and OVF_PMI_T0 so that an overflow arms the
+     * assist (docs/semantics.md, "PEBS", Arming); IEBS: the PMI. */
+    snprintf(text, sizeof text, "%s%s%s%s", strstr(event, "::") ? "" : nb_model_prefix(model),
+             event, options->pebs ? ":pebs" : "",
+             strstr(event, ":ovf_pmi=") ? "" : ":ovf_pmi=t0");
+    session->request.group = ALLOC_NO_GROUP;
+    if (!event_spec_parse(text, &config, &session->request.spec, error, error_size)) {
+        errno = EINVAL;
+        return false;
+    }
+    struct alloc_error why;
+    errno = 0;
+    if (alloc_plan_make(&session->request, 1, &config, &session->plan, &why))
+        return true;
+    return fail(why.request >= 0 ? EINVAL : errno, error, error_size, "%s: %s", event,
+                why.message);
+}
+
+/* ---- the trace and the symbols */
+
+/* The symbols of options->symbols, which must load, else of the traced
+ * program when they load; else none, and why. */
+static bool find_symbols(struct sample_session *session, char *error, size_t error_size)
+{
+    const struct sample_options *o = &session->options;
+    const char *path = o->symbols ? o->symbols : session->program;
+    char *why = session->no_symbols_why;
+    size_t why_size = sizeof session->no_symbols_why;
+    bool trace_failed = false;
+    errno = 0;
+    if (o->no_symbols) {
+        snprintf(why, why_size, "--no-symbols");
+    } else if (!o->symbols && !*session->program) {
+        snprintf(why, why_size, "the trace names no program");
+    } else if (sample_symbols_load(&session->symbols, path, o->trace, &trace_failed, why,
+                                   why_size)) {
+        session->symbols_file = path;
+        session->symbols_base = session->symbols.base;
+        return true;
+    }
+    if (!o->symbols && !trace_failed)
+        return true;
+    return fail(errno, error, error_size, "%s", why);
+}
+
+bool sample_open(struct sample_session *session, char *error, size_t error_size)
+{
+    struct trace_header header;
+    errno = 0;
+    if (!trace_read_header(session->options.trace, &header, error, error_size))
+        return false;
+    session->ia32e = header.isa == TRACE_ISA_64 &&
+                     stat_model_runs(session->options.model, TRACE_ISA_64);
+    snprintf(session->program, sizeof session->program, "%s", header.program);
+    return find_symbols(session, error, error_size);
+}
+
+/* ---- the run */
+
+/* One run's state, shared with the model's hooks. */
+struct sampler {
+    struct sample_session *session;
+    sample_fn *emit;
+    void *context;
+    struct msr_backend *backend;
+    struct program program;
+    struct region_gate gate;
+    uint64_t preset;    /* the counter's value one period from overflow */
+    msr_status status;  /* the PMI handler's first failing access */
+    uint64_t samples;
+};
+
+/* Names the sample's address and hands it over. */
+static void report(struct sampler *s, struct sample *sample)
+{
+    struct elf_symbol_match match;
+    sample->symbol = sample_symbols_name(&s->session->symbols, sample->eip, &match);
+    if (s->emit)
+        s->emit(s->context, sample);
+}
+
+static void gate(void *context, int thread, bool begin, uint32_t region)
+{
+    (void)thread;
+    struct sampler *s = context;
+    region_gate_marker(&s->gate, begin, region);
+}
+
+/* IEBS: the handler's work: report the sample, reload the counter with
+ * the period and clear the CCCR's OVF (writing it as planned, with ENABLE
+ * only while counting). */
+static void take_sample(void *context, int thread, uint64_t cycle, uint64_t eip, bool precise)
+{
+    struct sampler *s = context;
+    s->samples++;
+    report(s, &(struct sample){.eip = eip, .thread = thread, .cycle = cycle, .precise = precise});
+    if (precise || s->status != MSR_OK || s->gate.status != MSR_OK)
+        return;
+    const struct alloc_assignment *a = &s->program.run->assignments[0];
+    uint64_t cccr = s->gate.counting ? a->cccr_value : a->cccr_value & ~CCCR_ENABLE;
+    s->status = msr_write(s->backend, 0, NB_COUNTER_BASE + (uint32_t)a->counter, s->preset);
+    if (s->status == MSR_OK)
+        s->status = msr_write(s->backend, 0, NB_CCCR_BASE + (uint32_t)a->counter, cccr);
+}
+
+/* PEBS: each record of the buffer, in order; how many. */
+static uint64_t report_records(struct sampler *s)
+{
+    const struct nb_pmu *pmu = nb_backend_pmu(s->backend);
+    struct nb_pebs_record record;
+    uint64_t k = 0;
+    for (; nb_pmu_pebs_record(pmu, s->session->ia32e, k, &record); k++)
+        report(s, &(struct sample){.eip = record.slot[1], .record = &record});
+    return k;
+}
+
+/* The run's registers with the period's preset, the DS save area for
+ * PEBS (its counter reset the preset too), and the counters started
+ * unless a region starts them. */
+static bool program_pmu(struct sampler *s)
+{
+    const struct sample_options *o = &s->session->options;
+    struct nb_ds_config ds = {.area = DS_AREA, .buffer = PEBS_BUFFER,
+                              .records = PEBS_MAX_RECORDS, .threshold = PEBS_MAX_RECORDS + 1,
+                              .counter_reset = s->preset};
+    program_init(&s->program, s->backend, 0, &s->session->plan.runs[0]);
+    return program_setup(&s->program, &s->preset) == MSR_OK &&
+           (!o->pebs || nb_pmu_ds_setup(nb_backend_pmu(s->backend), s->session->ia32e, &ds)) &&
+           region_gate_start(&s->gate, &s->program, o->region) == MSR_OK;
+}
+
+static bool simulate(struct sampler *s, struct sample_totals *totals, char *error,
+                     size_t error_size)
+{
+    const struct sample_options *o = &s->session->options;
+    struct nbm_hooks hooks = {.region = gate, .sample = take_sample, .context = s};
+    struct nbm_result result;
+    memset(&result, 0, sizeof result);
+    const char *traces[1] = {o->trace};
+    errno = 0;
+    if (!nbm_simulate(traces, 1, &o->model->netburst, s->backend, &hooks, &result, error,
+                      error_size))
+        return false;
+    if (s->status != MSR_OK || s->gate.status != MSR_OK)
+        return fail(EIO, error, error_size, "an MSR access in a region or sample hook failed");
+    if (o->pebs)
+        s->samples = report_records(s);
+    *totals = (struct sample_totals){s->samples, result.instructions[0], result.cycles};
+    return true;
+}
+
+bool sample_run(struct sample_session *session, sample_fn *emit, void *context,
+                struct sample_totals *totals, char *error, size_t error_size)
+{
+    *totals = (struct sample_totals){0};
+    struct sampler s = {.session = session, .emit = emit, .context = context,
+                        .preset = COUNTER_LIMIT - session->options.period, .status = MSR_OK};
+    s.backend = nb_backend_create((struct nb_pmu_config){session->options.model->netburst.model,
+                                                         false});
+    if (!s.backend)
+        return fail(ENOMEM, error, error_size, "out of memory");
+    bool ok = program_pmu(&s) || fail(EIO, error, error_size,
+                                      "programming the PMU failed (MSR 0x%x)",
+                                      s.program.failed_msr);
+    ok = ok && simulate(&s, totals, error, error_size);
+    int cause = errno;
+    msr_backend_destroy(s.backend);
+    errno = cause;
+    return ok;
+}
+
+size_t sample_histogram(struct sample_session *session, const struct sample_count **rows)
+{
+    return sample_symbols_histogram(&session->symbols, rows);
+}
+
+void sample_fini(struct sample_session *session)
+{
+    alloc_plan_free(&session->plan);
+    sample_symbols_free(&session->symbols);
+}

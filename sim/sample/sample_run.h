@@ -1,0 +1,116 @@
+/* Event-based sampling on the simulated NetBurst (`pmubench sample`;
+ * docs/sample.md; docs/netburst-model.md, "Sampling"): one event, planned
+ * by the allocator and programmed through the programming library as
+ * `stat` programs its events, with a preset one period from overflow, over
+ * one trace, all of it or one region (sim/stat/region_gate.h).  PEBS: a
+ * replay-tagging metric on IQ_COUNTER4, whose records the microassist
+ * stores in a DS save area set up in the simulated PMU's memory
+ * (pmu/netburst_sampling.h), read back after the run; IEBS: a PMI on each
+ * overflow, the EIP the model samples when it takes it, the counter
+ * reloaded by the handler.  Each sampled address is named by the ELF
+ * symbols of the traced program, or of another file, at its load base
+ * (sim/sample/sample_symbols.h).
+ *
+ *   struct sample_session s;
+ *   if (sample_plan(&s, &options, error, size) && sample_open(&s, error, size) &&
+ *       sample_run(&s, print_sample, out, &totals, error, size))
+ *       n = sample_histogram(&s, &rows);
+ *   sample_fini(&s);
+ *
+ * The functions that can fail return false with a one-line error and
+ * errno telling a run-time failure (ENOMEM, EIO for an MSR access the
+ * simulated PMU refused, the errors of reading a file) from input that is
+ * not what it should be (EINVAL, ENOENT, EISDIR...), as nbm_simulate
+ * does. */
+#ifndef SIM_SAMPLE_SAMPLE_RUN_H
+#define SIM_SAMPLE_SAMPLE_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmu/alloc.h"
+#include "pmu/netburst_sampling.h"
+#include "sim/sample/sample_symbols.h"
+#include "sim/stat/region_gate.h"
+#include "sim/stat/stat_model.h"
+#include "traces/trace.h"
+
+/* The longest period: half the 40-bit counter. */
+#define SAMPLE_MAX_PERIOD (1ull << 39)
+
+struct sample_options {
+    const struct stat_model *model; /* a NetBurst model (stat_model_choose_for) */
+    const char *event;   /* an event string, its netburst:: prefix optional */
+    bool pebs;           /* PEBS: `event` is a replay-tagging metric; else IEBS */
+    uint64_t period;     /* events between samples: 1 to SAMPLE_MAX_PERIOD */
+    long region;         /* the region counted, or REGION_WHOLE_TRACE */
+    const char *trace;
+    const char *symbols; /* the ELF file that names the addresses; NULL: the
+                          * program the trace names, when it can be read */
+    bool no_symbols;     /* leave the addresses raw */
+};
+
+/* One sample, as sample_run reports it. */
+struct sample {
+    uint64_t eip;                          /* the address sampled */
+    const struct elf_symbol_match *symbol; /* the symbol covering it, or NULL */
+    const struct nb_pebs_record *record;   /* PEBS: the record (its slot 1 is `eip`);
+                                            * NULL: a PMI the model took (IEBS) */
+    int thread;                            /* IEBS: the logical processor interrupted */
+    uint64_t cycle;                        /* IEBS: the cycle that delivered the PMI */
+    bool precise;                          /* IEBS: PEBS's interrupt-threshold PMI */
+};
+
+typedef void sample_fn(void *context, const struct sample *sample);
+
+struct sample_totals {
+    uint64_t samples;      /* the PEBS records, or the PMIs taken */
+    uint64_t instructions; /* simulated */
+    uint64_t cycles;
+};
+
+/* A sampling experiment.  After sample_open, `symbols_file` says which
+ * file names the addresses, or `no_symbols_why` why none does; the other
+ * fields are the session's own. */
+struct sample_session {
+    const char *symbols_file; /* NULL: none, the addresses stay raw */
+    uint64_t symbols_base;    /* its load base: runtime address = file address + base */
+    char no_symbols_why[TRACE_MAX_TEXT + 1024]; /* "--no-symbols", "the trace names
+                                                 * no program", a file's error... */
+    struct sample_options options;
+    struct alloc_request request;
+    struct alloc_plan plan;
+    char program[TRACE_MAX_TEXT]; /* the program the trace names */
+    bool ia32e;                   /* the DS save area's layout: IA-32e mode */
+    struct sample_symbols symbols;
+};
+
+/* Initialises `session` (sample_fini frees it whatever this returns) and
+ * plans the event: the model's prefix when it has none, ":pebs" for PEBS,
+ * ":ovf_pmi=t0" unless it names an ovf_pmi.  False for an event that is
+ * not a NetBurst event, or that the allocator cannot place. */
+bool sample_plan(struct sample_session *session, const struct sample_options *options,
+                 char *error, size_t error_size);
+
+/* Reads the trace's header (its ISA chooses the DS save area's layout on
+ * a model with IA-32e mode) and finds the symbols: those of
+ * options->symbols, which must load (docs/sample.md, "Which file"), else
+ * those of the program the trace names when they load, else none.  False
+ * when the trace cannot be read, or options->symbols cannot name it. */
+bool sample_open(struct sample_session *session, char *error, size_t error_size);
+
+/* Programs a fresh simulated PMU, runs the model over the trace and
+ * reports each sample to `emit` (NULL: none): each PMI as the model takes
+ * it, then (PEBS) each record of the buffer.  False when the model fails
+ * or an MSR access of the run does. */
+bool sample_run(struct sample_session *session, sample_fn *emit, void *context,
+                struct sample_totals *totals, char *error, size_t error_size);
+
+/* After sample_run: the samples per symbol, most first, then by name, in
+ * *rows; how many rows (0 without symbols).  Call it once. */
+size_t sample_histogram(struct sample_session *session, const struct sample_count **rows);
+
+void sample_fini(struct sample_session *session);
+
+#endif

@@ -1,0 +1,35 @@
+/* Counting one region of a trace (docs/traces.md, "Regions"): the
+ * counters of a programmed run are started at each of the region's begin
+ * markers and stopped at each of its end markers through the programming
+ * library, as run_p5mon's region stubs start and stop them on hardware
+ * (Safford 1997, section 4.2.2); markers of other regions change nothing.
+ * Or the whole trace: started before the first instruction.  `stat`
+ * (sim/stat/stat_run.c) and `sample` (sim/sample/sample_run.c) count
+ * through it. */
+#ifndef SIM_STAT_REGION_GATE_H
+#define SIM_STAT_REGION_GATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pmu/program.h"
+
+enum { REGION_WHOLE_TRACE = -1 };
+
+struct region_gate {
+    struct program *program;
+    long region;       /* the region counted (0 to 2^32 - 1), or REGION_WHOLE_TRACE */
+    bool counting;     /* the counters run: inside the region */
+    uint64_t entries;  /* times the region began */
+    msr_status status; /* the first failing start or stop; none after it */
+};
+
+/* A gate on `program`'s counters (set up with program_setup, not
+ * started), counting `region`: with REGION_WHOLE_TRACE it starts them now.
+ * The status of that start (MSR_OK when there is none). */
+msr_status region_gate_start(struct region_gate *gate, struct program *program, long region);
+
+/* A marker of the trace: the begin (or end) of region `region`. */
+void region_gate_marker(struct region_gate *gate, bool begin, uint32_t region);
+
+#endif

@@ -1,0 +1,1273 @@
+/* One counting path: the model-facing fast path of pmu/netburst_feed.h
+ * (the PMU's published routes and tags for a model's sources, occurrences
+ * routed onto buses, nb_pmu_tick_routed) against the bench path of
+ * pmu/netburst_pmu.h (nb_pmu_event, nb_pmu_tick).
+ *
+ * For every NetBurst model, with and without Hyper-Threading, two PMUs are
+ * programmed alike by the same WRMSRs (random ESCRs with Tag Enable and
+ * uop_type tagging, random CCCRs with COMPARE/COMPLEMENT/EDGE/FORCE_OVF/
+ * OVF_PMI/CASCADE/ACTIVE_THREAD, counters near overflow, IA32_PEBS_ENABLE,
+ * MSR_PEBS_MATRIX_VERT, a DS save area and PEBS buffer) and reprogrammed
+ * between and within cycles; both get the same random occurrences (the
+ * bench PMU with nb_pmu_event, the fast one through its feed's routes onto
+ * buses, and sometimes with nb_pmu_event too), the same thread states and
+ * the same retirements, tagged by the fast PMU's feed and checked against
+ * a reference made of the bench PMU's tagging queries and the SDM's
+ * replay-tagging rule.  Some cycles write an ESCR among their occurrences:
+ * buses routed before it must be refused and count nothing.  After every
+ * cycle every readable MSR, the cycle count, the PEBS PMI, the pending
+ * PMIs and their samples, the DS index and the PEBS buffer must be the
+ * same.  Tallies of what happened keep the test from passing vacuously.
+ *
+ * Black-box: only the public interfaces, as a timing model and the bench
+ * use them.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu/escr_detector.h"
+#include "pmu/msr.h"
+#include "pmu/netburst_events.h"
+#include "pmu/netburst_feed.h"
+#include "pmu/netburst_fields.h"
+#include "pmu/netburst_metrics.h"
+#include "pmu/netburst_msrs.h"
+#include "pmu/netburst_pmu.h"
+
+enum {
+    SEED = 1729,
+    RUNS = 6,          /* programmings per model and HT setting */
+    CYCLES = 2000,     /* cycles per programming */
+    MAX_STEPS = 12,    /* occurrences, retirements and mid-cycle changes per cycle */
+    FULL_COMPARE = 32, /* cycles between comparisons of the whole DS area and buffer */
+    MAX_RECORDS = 6,
+};
+
+/* IA32_PEBS_ENABLE: metric bits 12:0, 15 and 16; 26 ENABLE_PEBS_OTH_THR
+ * with HT (24 UOP_TAG and 25 ENABLE_PEBS in netburst_metrics.h).
+ * MSR_PEBS_MATRIX_VERT: bits 0, 1, 4 (docs/semantics.md, "Reserved bits"). */
+#define PEBS_METRIC_BITS (0x1fffull | NB_BIT(15) | NB_BIT(16))
+#define PEBS_OTH_THR NB_BIT(26)
+#define MATRIX_VERT_BITS 0x13ull
+/* uop_type's TAGLOADS and TAGSTORES sub-event bits (front-end tagging). */
+#define TAGLOADS (1u << 1)
+#define TAGSTORES (1u << 2)
+/* IQ_CCCR4's ESCR select for MSR_CRU_ESCR2. */
+#define SELECT_CRU2 5u
+
+/* The PEBS fields of the DS save area (SDM Vol. 3B, "DS Save Area" and
+ * "IA-32e Mode DS Save Area") and the record sizes: [ia32e]. */
+static const struct {
+    unsigned field;
+    uint64_t base, index, maximum, threshold, reset;
+    unsigned record;
+} layouts[2] = {
+    [false] = {4, 0x10, 0x14, 0x18, 0x1c, 0x20, 40},
+    [true] = {8, 0x20, 0x28, 0x30, 0x38, 0x40, 144},
+};
+
+/* ---- The pair of PMUs and the run's state */
+
+static int model;
+static bool ht, addr64;
+static struct nb_pmu *bench, *fast;
+static const struct nb_feed *feed;
+static struct nb_buses buses;
+static struct nb_source sources[NB_MAX_SOURCES];
+static unsigned n_sources;
+static bool ia32e;            /* the DS save area's layout this run */
+static uint64_t ds_area, buffer;
+static unsigned records;      /* the buffer's capacity */
+static bool running;          /* past the initial programming: writes are reprogramming */
+/* A cycle with an ESCR write among its occurrences: before the write the
+ * routed occurrences go to the fast PMU only; if buses were driven then,
+ * the write must make nb_pmu_tick_routed refuse them (count none), and
+ * after it occurrences go to both PMUs with nb_pmu_event only. */
+static enum { NO_WRITE, BEFORE_WRITE, REFUSING, AFTER_WRITE } phase;
+static unsigned cycle_of_run;
+
+static uint32_t msrs[NB_NUM_ESCRS + 2 * NB_NUM_COUNTERS + 5];
+static size_t n_msrs;
+
+/* What the runs exercised. */
+static struct {
+    unsigned long cycles, routed, unwatched, fast_events, unlisted, retirements;
+    unsigned long overflows, pmis, pebs_pmis, pebs_records, pebs_records_64, samples,
+        precise_samples;
+    unsigned long cascades, edges, saturated;
+    unsigned long tagged[NB_NUM_TAGGINGS];
+    unsigned long escr_writes, cccr_writes, counter_writes, pebs_enable_writes,
+        matrix_vert_writes, other_writes, faults, mid_cycle_writes, ds_rewrites, thread_changes,
+        reattaches, refused, written_unrefused;
+} tally;
+
+static unsigned rnd(unsigned n)
+{
+    return (unsigned)rand() % n;
+}
+
+/* True one time in n. */
+static bool chance(unsigned n)
+{
+    return rnd(n) == 0;
+}
+
+/* The random calls of a test are sequenced statements, never operands
+ * or arguments of one expression, whose order C leaves to the compiler:
+ * gcc and clang builds run the same programming. */
+static uint64_t random64(void)
+{
+    uint64_t high = (uint64_t)rand() << 62, middle = (uint64_t)rand() << 31;
+    return high ^ middle ^ (uint64_t)rand();
+}
+
+/* Asserts that the fast path gave what the bench path (or the reference)
+ * did; a failure names what differs, `key` (an MSR, an address, a thread),
+ * the run and the cycle. */
+static void same(const char *what, uint64_t key, uint64_t bench_value, uint64_t fast_value)
+{
+    if (bench_value != fast_value)
+        print_message("model %d ht %d cycle %u: %s %#llx: bench/expected %#llx, fast %#llx\n",
+                      model, (int)ht, cycle_of_run, what, (unsigned long long)key,
+                      (unsigned long long)bench_value, (unsigned long long)fast_value);
+    assert_int_equal(fast_value, bench_value);
+}
+
+static void count_write(uint32_t msr)
+{
+    if (!running)
+        return;
+    if (nb_escr_index(msr) >= 0)
+        tally.escr_writes++;
+    else if (msr >= NB_CCCR_BASE && msr < NB_CCCR_BASE + NB_NUM_COUNTERS)
+        tally.cccr_writes++;
+    else if (msr >= NB_COUNTER_BASE && msr < NB_COUNTER_BASE + NB_NUM_COUNTERS)
+        tally.counter_writes++;
+    else if (msr == MSR_IA32_PEBS_ENABLE)
+        tally.pebs_enable_writes++;
+    else if (msr == MSR_PEBS_MATRIX_VERT)
+        tally.matrix_vert_writes++;
+    else
+        tally.other_writes++;
+}
+
+static msr_status write_both(uint32_t msr, uint64_t value)
+{
+    msr_status status = nb_pmu_wrmsr(bench, msr, value);
+    same("WRMSR status", msr, status, nb_pmu_wrmsr(fast, msr, value));
+    count_write(msr);
+    tally.faults += status != MSR_OK;
+    return status;
+}
+
+static uint64_t read_bench(uint32_t msr)
+{
+    uint64_t value = 0;
+    assert_int_equal(nb_pmu_rdmsr(bench, msr, &value), MSR_OK);
+    return value;
+}
+
+static void memory_both(uint64_t addr, unsigned size, uint64_t value)
+{
+    assert_true(nb_pmu_memory_write(bench, addr, size, value));
+    assert_true(nb_pmu_memory_write(fast, addr, size, value));
+}
+
+/* The context of an occurrence by `thread` at `cpl`, the other logical
+ * processor at its CPL now, from the bench PMU's thread states. */
+static uint8_t expected_context(int thread, int cpl)
+{
+    uint8_t cpls[2] = {nb_pmu_thread(bench, 0).cpl, nb_pmu_thread(bench, 1).cpl};
+    cpls[thread] = (uint8_t)cpl;
+    return escr_context_of(thread, cpls, ht);
+}
+
+/* ---- Random programming */
+
+static bool on_model(int event)
+{
+    return nb_event_table[event].models >> model & 1;
+}
+
+static uint16_t subevent_bits(int event)
+{
+    uint16_t bits = 0;
+    for (int i = 0; i < nb_event_table[event].n_subevents; i++)
+        bits |= (uint16_t)(1u << nb_event_table[event].subevents[i].bit);
+    return bits;
+}
+
+/* One bit of `bits` (non-zero) at random. */
+static uint16_t one_bit_of(uint16_t bits)
+{
+    unsigned n = (unsigned)__builtin_popcount(bits), k = rnd(n);
+    for (; k; k--)
+        bits &= (uint16_t)(bits - 1);
+    return (uint16_t)(bits & -bits);
+}
+
+/* Event-mask bits: any 16 bits, one sub-event or some of them. */
+static uint16_t random_mask(int event)
+{
+    uint16_t all = subevent_bits(event);
+    switch (rnd(4)) {
+    case 0:
+        return (uint16_t)rand();
+    case 1:
+        return all ? one_bit_of(all) : (uint16_t)rand();
+    default: {
+        uint16_t some = all & (uint16_t)rand();
+        return some ? some : all;
+    }
+    }
+}
+
+/* T0/T1 OS/USR bits, mostly some (T1 only with HT). */
+static uint64_t random_thread_bits(void)
+{
+    uint64_t bits = rnd(16);
+    if (!ht)
+        bits &= ESCR_T0_OS | ESCR_T0_USR;
+    if (!bits && !chance(8))
+        bits = ht ? 1 + rnd(15) : (uint64_t)(1 + rnd(3)) << 2;
+    return bits;
+}
+
+static uint64_t escr_value(int event, uint16_t mask, uint64_t threads)
+{
+    return (uint64_t)nb_event_table[event].select << ESCR_EVENT_SELECT_SHIFT |
+           (uint64_t)mask << ESCR_EVENT_MASK_SHIFT | threads;
+}
+
+/* ESCR bits for `event` with random event-mask and thread bits. */
+static uint64_t random_escr_for(int event)
+{
+    uint16_t mask = random_mask(event);
+    return escr_value(event, mask, random_thread_bits());
+}
+
+static uint64_t with_tag(uint64_t escr)
+{
+    return escr | ESCR_TAG_ENABLE | (uint64_t)(1 + rnd(15)) << ESCR_TAG_VALUE_SHIFT;
+}
+
+/* A random value for ESCR e: mostly an event it detects on this model,
+ * sometimes with Tag Enable; now and then an event select it does not
+ * know, or 0. */
+static uint64_t random_escr(int e)
+{
+    if (chance(16)) {
+        if (chance(2))
+            return 0;
+        uint64_t select = rnd(64), mask = (uint16_t)rand();
+        return select << ESCR_EVENT_SELECT_SHIFT | mask << ESCR_EVENT_MASK_SHIFT |
+               random_thread_bits();
+    }
+    int events[NB_NUM_EVENTS], n = 0;
+    for (int ev = 0; ev < NB_NUM_EVENTS; ev++)
+        if ((nb_event_table[ev].escrs >> e & 1) && on_model(ev))
+            events[n++] = ev;
+    if (n == 0)
+        return 0;
+    int event = events[rnd((unsigned)n)];
+    uint64_t value = random_escr_for(event);
+    if (chance(4))
+        value = chance(8) ? value | ESCR_TAG_ENABLE : with_tag(value);
+    return value;
+}
+
+static void write_escr(int e, uint64_t value)
+{
+    write_both(nb_escrs[e].msr, value);
+}
+
+static int random_present_escr(void)
+{
+    int e;
+    do
+        e = (int)rnd(NB_NUM_ESCRS);
+    while (!nb_escr_present(e, model));
+    return e;
+}
+
+/* A random CCCR for counter c: it reads, mostly, an ESCR that exists
+ * behind its select, sometimes through COMPARE with a threshold,
+ * COMPLEMENT or EDGE, sometimes with FORCE_OVF or OVF_PMI; a few wait for
+ * a cascade (or an extended cascade) instead of counting. */
+static uint64_t random_cccr(int c)
+{
+    unsigned select;
+    do
+        select = rnd(8);
+    while (nb_escr_routed(c, select, model) < 0 && !chance(8));
+    uint64_t cccr = (uint64_t)select << CCCR_ESCR_SELECT_SHIFT;
+    cccr |= ht && !chance(3) ? (uint64_t)rnd(4) << CCCR_ACTIVE_THREAD_SHIFT
+                             : CCCR_ACTIVE_THREAD_ANY;
+    bool extended = nb_model_info(model)->extended_cascade && nb_extended_cascade_sources(c);
+    switch (rnd(12)) {
+    case 0:
+        cccr |= CCCR_CASCADE;
+        break;
+    case 1:
+        cccr |= extended ? CCCR_EXTENDED_CASCADE : CCCR_CASCADE;
+        break;
+    case 2:
+        cccr |= CCCR_ENABLE | CCCR_CASCADE;
+        break;
+    default:
+        cccr |= CCCR_ENABLE;
+    }
+    if (rand() % 2) {
+        cccr |= CCCR_COMPARE | (uint64_t)rnd(16) << CCCR_THRESHOLD_SHIFT;
+        cccr |= chance(3) ? CCCR_COMPLEMENT : 0;
+        cccr |= chance(3) ? CCCR_EDGE : 0;
+    }
+    if (chance(16))
+        cccr |= CCCR_FORCE_OVF;
+    if (chance(3))
+        cccr |= CCCR_OVF_PMI_T0 | (ht && rnd(2) ? CCCR_OVF_PMI_T1 : 0);
+    return cccr;
+}
+
+/* A value a few counts short of overflowing, or anywhere. */
+static uint64_t random_count(void)
+{
+    return rnd(3) ? PMU_COUNTER_MASK - rnd(48) : random64() & PMU_COUNTER_MASK;
+}
+
+static void program_counter(int c)
+{
+    write_both(NB_CCCR_BASE + (uint32_t)c, random_cccr(c));
+    write_both(NB_COUNTER_BASE + (uint32_t)c, random_count());
+}
+
+static const struct nb_metric *random_replay_metric(void)
+{
+    const struct nb_metric *metric;
+    do
+        metric = &nb_metrics[rnd((unsigned)nb_num_metrics)];
+    while (metric->kind != NB_REPLAY_TAGGING);
+    return metric;
+}
+
+static uint64_t random_matrix_vert(const struct nb_metric *metric)
+{
+    return chance(3) ? (uint64_t)rand() & MATRIX_VERT_BITS : metric->matrix_vert;
+}
+
+/* The upstream ESCR of a replay metric that has one: mostly the one the
+ * metric names, sometimes another of the event's. */
+static void program_upstream(const struct nb_metric *metric)
+{
+    int event = nb_event_find(metric->upstream_event);
+    int e = metric->upstream_escr;
+    if (e < 0 || chance(3)) {
+        do
+            e = (int)rnd(NB_NUM_ESCRS);
+        while (!(nb_event_table[event].escrs >> e & 1) || !nb_escr_present(e, model));
+    }
+    uint16_t mask = chance(3) ? random_mask(event) : metric->upstream_mask;
+    write_escr(e, escr_value(event, mask, random_thread_bits()));
+}
+
+/* IA32_PEBS_ENABLE: mostly PEBS for thread 0 (and thread 1 with HT),
+ * UOP_TAG and a replay metric's bits; MSR_PEBS_MATRIX_VERT mostly the
+ * metric's; the metric's upstream ESCR. */
+static void program_replay(void)
+{
+    const struct nb_metric *metric = random_replay_metric();
+    uint64_t enable = metric->pebs_enable;
+    if (!chance(4))
+        enable |= PEBS_ENABLE_PEBS;
+    if (ht && rnd(2))
+        enable |= PEBS_OTH_THR;
+    if (!chance(3))
+        enable |= PEBS_ENABLE_UOP_TAG;
+    if (chance(4))
+        enable |= (uint64_t)rand() & PEBS_METRIC_BITS;
+    write_both(MSR_IA32_PEBS_ENABLE, enable);
+    if (!chance(4))
+        write_both(MSR_PEBS_MATRIX_VERT, random_matrix_vert(metric));
+    if (metric->upstream_event && !chance(3))
+        program_upstream(metric);
+}
+
+/* Front-end tagging: uop_type TAGLOADS and/or TAGSTORES on RAT_ESCR0/1. */
+static void program_front_end(void)
+{
+    uint16_t mask = (uint16_t)(chance(3) ? TAGLOADS | TAGSTORES : rnd(2) ? TAGLOADS : TAGSTORES);
+    int e = rnd(2) ? NB_ESCR_RAT0 : NB_ESCR_RAT1;
+    write_escr(e, escr_value(NB_EV_UOP_TYPE, mask, random_thread_bits()));
+}
+
+/* Execution tagging: an upstream uop event with Tag Enable and a tag
+ * value on FIRM_ESCR0/1. */
+static void program_execution(void)
+{
+    int event;
+    do
+        event = (int)rnd(NB_NUM_EVENTS);
+    while (!(nb_event_table[event].flags & NB_EVENT_EXEC_TAG_UPSTREAM) || !on_model(event));
+    int e = rnd(2) ? NB_ESCR_FIRM0 : NB_ESCR_FIRM1;
+    write_escr(e, with_tag(random_escr_for(event)));
+}
+
+/* PEBS on IQ_COUNTER4: CRU_ESCR2 selects one of the three at-retirement
+ * events, IQ_CCCR4 reads it with OVF_PMI, the counter is near overflow,
+ * and the event's tagging mechanism is programmed. */
+static void program_pebs_counter(void)
+{
+    static const int at_retirement[] = {NB_EV_FRONT_END_EVENT, NB_EV_EXECUTION_EVENT,
+                                        NB_EV_REPLAY_EVENT};
+    int kind = (int)rnd(3), event = at_retirement[kind];
+    write_escr(NB_ESCR_CRU2, random_escr_for(event));
+    uint64_t cccr = random_cccr(NB_PEBS_COUNTER) &
+                    ~((7ull << CCCR_ESCR_SELECT_SHIFT) | CCCR_CASCADE | CCCR_EXTENDED_CASCADE);
+    cccr |= CCCR_ENABLE | (uint64_t)SELECT_CRU2 << CCCR_ESCR_SELECT_SHIFT | CCCR_OVF_PMI_T0 |
+            (ht && rnd(2) ? CCCR_OVF_PMI_T1 : 0);
+    if (!chance(4))
+        cccr &= ~CCCR_FORCE_OVF;
+    write_both(NB_CCCR_BASE + NB_PEBS_COUNTER, cccr);
+    write_both(NB_COUNTER_BASE + NB_PEBS_COUNTER, PMU_COUNTER_MASK - rnd(8));
+    if (kind == 0)
+        program_front_end();
+    else if (kind == 1)
+        program_execution();
+    else
+        program_replay();
+}
+
+static uint64_t ds_field(const struct nb_pmu *pmu, uint64_t offset)
+{
+    return nb_pmu_memory_read(pmu, ds_area + offset, layouts[ia32e].field);
+}
+
+/* The DS save area's thresholds and counter reset, the index back at the
+ * buffer's base (a DS interrupt handler's work). */
+static void program_ds_fields(void)
+{
+    unsigned field = layouts[ia32e].field, record = layouts[ia32e].record;
+    uint64_t maximum = buffer + (uint64_t)records * record + (chance(2) ? 1 : 0);
+    uint64_t threshold = buffer + (uint64_t)record * rnd(records + 2);
+    uint64_t reset = PMU_COUNTER_MASK - rnd(16);
+    if (chance(4))
+        reset |= random64() << 40; /* bits 63:40 are dropped */
+    memory_both(ds_area + layouts[ia32e].base, field, buffer);
+    memory_both(ds_area + layouts[ia32e].index, field, buffer);
+    memory_both(ds_area + layouts[ia32e].maximum, field, maximum);
+    memory_both(ds_area + layouts[ia32e].threshold, field, threshold);
+    memory_both(ds_area + layouts[ia32e].reset, 8, reset);
+}
+
+/* The DS save area, 64-bit on the models with EM64T half the time (above
+ * 4 GiB half of those), with a buffer of up to MAX_RECORDS records. */
+static void program_ds(void)
+{
+    ia32e = addr64 && rnd(2);
+    ds_area = ia32e && rnd(2) ? 0x100001000ull : 0x1000;
+    buffer = ds_area + 0x1000 + 8 * rnd(16);
+    records = 1 + rnd(MAX_RECORDS);
+    program_ds_fields();
+    write_both(MSR_IA32_DS_AREA, ds_area);
+}
+
+/* Both PMUs' threads: active or not, at a random CPL. */
+static void set_thread(int thread)
+{
+    bool active = !chance(4);
+    int cpl = (int)rnd(4);
+    assert_true(nb_pmu_set_thread(bench, thread, active, cpl));
+    assert_true(nb_pmu_set_thread(fast, thread, active, cpl));
+    if (running)
+        tally.thread_changes++;
+}
+
+static void set_threads(void)
+{
+    for (int t = 0; t < (ht ? 2 : 1); t++)
+        set_thread(t);
+}
+
+/* ---- The model's sources */
+
+static void add_source(int event, uint16_t mask, unsigned cap)
+{
+    if (n_sources < cap)
+        sources[n_sources++] = (struct nb_source){(enum nb_event_id)event, mask};
+}
+
+/* A random source table: mostly what the ESCRs select (all their bits,
+ * one or some), else any event (a few of other models) with any bits;
+ * the PEBS counter's event and the at-retirement events among them. */
+static void attach_sources(void)
+{
+    unsigned cap = chance(8) ? NB_MAX_SOURCES : 4 + rnd(40);
+    n_sources = 0;
+    uint64_t cru2 = read_bench(nb_escrs[NB_ESCR_CRU2].msr);
+    int pebs_event = nb_event_on_escr(NB_ESCR_CRU2, escr_event_select(cru2));
+    if (pebs_event >= 0 && rnd(4))
+        add_source(pebs_event, (uint16_t)escr_event_mask(cru2), cap);
+    static const int at_retirement[] = {NB_EV_FRONT_END_EVENT, NB_EV_EXECUTION_EVENT,
+                                        NB_EV_REPLAY_EVENT};
+    for (int i = 0; i < 3; i++)
+        if (rnd(4)) {
+            uint16_t all = subevent_bits(at_retirement[i]);
+            add_source(at_retirement[i], rnd(2) ? all : one_bit_of(all), cap);
+        }
+    while (n_sources < cap) {
+        int event = -1;
+        uint16_t mask = 0;
+        if (!chance(3)) {
+            int e = random_present_escr();
+            uint64_t value = read_bench(nb_escrs[e].msr);
+            event = nb_event_on_escr(e, escr_event_select(value));
+            mask = (uint16_t)escr_event_mask(value);
+            if (event >= 0 && mask && rnd(2))
+                mask = chance(2) ? one_bit_of(mask) : (uint16_t)(mask & rand());
+        }
+        if (event < 0 || !mask) {
+            do
+                event = (int)rnd(NB_NUM_EVENTS);
+            while (!on_model(event) && !chance(8));
+            mask = random_mask(event);
+        }
+        add_source(event, mask, cap);
+    }
+    feed = nb_pmu_attach(fast, sources, n_sources);
+    assert_non_null(feed);
+    assert_int_equal(feed->n_sources, n_sources);
+}
+
+/* ---- The tagging reference */
+
+/* SDM Vol. 3B, the replay-tagging table: a replay metric is selected when
+ * IA32_PEBS_ENABLE has UOP_TAG (24) and all the metric's bits and
+ * MSR_PEBS_MATRIX_VERT all of its bits; a uop that met one of its causes
+ * is tagged, where the metric has an upstream event only if that
+ * upstream ESCR (the one the metric names, or any) counts the cause's
+ * sub-event occurrence in `context`. */
+static bool replay_reference(uint8_t context, uint16_t causes)
+{
+    uint64_t enable = read_bench(MSR_IA32_PEBS_ENABLE), vert = read_bench(MSR_PEBS_MATRIX_VERT);
+    if (!(enable & PEBS_ENABLE_UOP_TAG))
+        return false;
+    for (int i = 0; i < nb_num_metrics; i++) {
+        const struct nb_metric *m = &nb_metrics[i];
+        if (m->kind != NB_REPLAY_TAGGING || (enable & m->pebs_enable) != m->pebs_enable ||
+            (vert & m->matrix_vert) != m->matrix_vert)
+            continue;
+        for (unsigned bit = 0; bit < 16; bit++) {
+            uint16_t cause = (uint16_t)(1u << bit);
+            if (!(m->causes & causes & cause))
+                continue;
+            if (!m->upstream_event)
+                return true;
+            uint64_t route = nb_pmu_route(bench, nb_event_find(m->upstream_event),
+                                          nb_cause_subevent(cause), context);
+            if (m->upstream_escr < 0 ? route != 0 : (route >> m->upstream_escr & 1))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* A uop's tags from the bench PMU's tagging queries (docs/semantics.md,
+ * "Tagging queries") and the replay rule above. */
+static uint8_t reference_tags(int thread, int cpl, const struct nb_uop *uop)
+{
+    uint8_t tags = 0;
+    if (uop->source != NB_NO_SOURCE)
+        tags |= nb_pmu_tag_bits(bench, (int)sources[uop->source].event, sources[uop->source].mask,
+                                thread, cpl);
+    uint16_t bit = uop->kind == NB_UOP_LOAD ? TAGLOADS
+                   : uop->kind == NB_UOP_STORE_ADDRESS ? TAGSTORES
+                                                       : 0;
+    if (nb_pmu_selected_mask(bench, NB_EV_UOP_TYPE, thread, cpl) & bit)
+        tags |= NB_UOP_TAG_FRONT_END;
+    if (replay_reference(expected_context(thread, cpl), uop->causes))
+        tags |= NB_UOP_TAG_REPLAY;
+    return tags;
+}
+
+/* ---- One cycle */
+
+/* One occurrence of a random source by a random thread: the bench PMU
+ * gets it with nb_pmu_event; the fast PMU through the feed's route onto
+ * the buses (none for a source nothing watches, as a model would skip
+ * it), or as an occurrence too; now and then an event outside the table,
+ * to both as occurrences.  Around a mid-cycle ESCR write see `phase`. */
+static void occur(void)
+{
+    int thread = ht ? (int)rnd(2) : 0;
+    uint32_t count = chance(64) ? 0 : 1 + rnd(chance(8) ? 20 : 3);
+    if (chance(16)) {
+        int event = (int)rnd(NB_NUM_EVENTS);
+        uint16_t mask = (uint16_t)rand();
+        assert_true(nb_pmu_event(bench, event, mask, thread, count));
+        assert_true(nb_pmu_event(fast, event, mask, thread, count));
+        tally.unlisted++;
+        return;
+    }
+    unsigned s = rnd(n_sources);
+    if (chance(6) || phase == REFUSING) {
+        assert_true(nb_pmu_event(bench, (int)sources[s].event, sources[s].mask, thread, count));
+        assert_true(nb_pmu_event(fast, (int)sources[s].event, sources[s].mask, thread, count));
+        tally.fast_events++;
+        return;
+    }
+    if (phase != BEFORE_WRITE)
+        assert_true(nb_pmu_event(bench, (int)sources[s].event, sources[s].mask, thread, count));
+    int cpl = nb_pmu_thread(fast, thread).cpl;
+    uint64_t generation = nb_feed_generation(feed);
+    uint8_t context = nb_feed_context(feed, thread, cpl != 0);
+    same("context of thread", (uint64_t)thread, expected_context(thread, cpl), context);
+    uint64_t route = nb_feed_route(feed, context, s);
+    if (!nb_feed_watched(feed, s)) {
+        same("unwatched source's route", s, 0, route);
+        tally.unwatched++;
+        return;
+    }
+    nb_buses_add(&buses, generation, route, count);
+    tally.routed++;
+}
+
+/* A random uop retires on a random thread: tagged by the fast PMU's feed,
+ * checked against the reference, reported to both PMUs. */
+static void retire(void)
+{
+    static const uint16_t cause_sets[] = {0, 0, 0x1ff};
+    int thread = ht ? (int)rnd(2) : 0;
+    int cpl = nb_pmu_thread(fast, thread).cpl;
+    struct nb_uop uop;
+    uop.kind = (uint8_t)rnd(3);
+    uop.source = chance(4) ? NB_NO_SOURCE : (uint8_t)rnd(n_sources);
+    if (rnd(2)) {
+        uop.causes = (uint16_t)(1u << rnd(9));
+    } else {
+        uint16_t set = cause_sets[rnd(3)];
+        uop.causes = (uint16_t)(set & rand());
+    }
+    uint8_t context = nb_feed_context(feed, thread, cpl != 0);
+    uint8_t tags = nb_feed_uop_tags(feed, context, &uop);
+    uint8_t expected = reference_tags(thread, cpl, &uop);
+    if (tags != expected)
+        print_message("uop kind %u source %u (event %d mask %#x) causes %#x thread %d cpl %d\n",
+                      uop.kind, uop.source,
+                      uop.source == NB_NO_SOURCE ? -1 : (int)sources[uop.source].event,
+                      uop.source == NB_NO_SOURCE ? 0 : sources[uop.source].mask, uop.causes,
+                      thread, cpl);
+    same("uop tags of thread", (uint64_t)thread, expected, tags);
+    if (tags)
+        assert_true(feed->tagging);
+    uint8_t mechanisms = nb_uop_mechanisms(tags);
+    for (int k = 0; k < NB_NUM_TAGGINGS; k++)
+        tally.tagged[k] += mechanisms >> k & 1;
+
+    uint64_t regs[NB_NUM_REGS];
+    for (int i = 0; i < NB_NUM_REGS; i++)
+        regs[i] = random64();
+    bool mode = ia32e != (addr64 && chance(32)); /* now and then the other layout */
+    uint64_t eip = mode ? random64() : (uint32_t)random64();
+    struct nb_retirement r = {
+        .eip = eip,
+        .tags = mechanisms,
+        .ia32e = mode,
+        .regs = chance(4) ? NULL : regs,
+    };
+    uint64_t index = ds_field(bench, layouts[ia32e].index);
+    assert_true(nb_pmu_retire(bench, thread, &r));
+    assert_true(nb_pmu_retire(fast, thread, &r));
+    tally.retirements++;
+    uint64_t now = ds_field(bench, layouts[ia32e].index);
+    same("DS index", ds_area, now, ds_field(fast, layouts[ia32e].index));
+    if (now == index)
+        return;
+    tally.pebs_records++;
+    tally.pebs_records_64 += ia32e;
+    for (unsigned k = 0; k < layouts[ia32e].record; k += 4)
+        same("PEBS record bytes at", index + k, nb_pmu_memory_read(bench, index + k, 4),
+             nb_pmu_memory_read(fast, index + k, 4));
+}
+
+/* A register write between occurrences: CCCRs, counters and the PEBS
+ * MSRs may change mid-cycle (the routes stand). */
+static void write_mid_cycle(void)
+{
+    tally.mid_cycle_writes++;
+    switch (rnd(5)) {
+    case 0:
+        program_counter((int)rnd(NB_NUM_COUNTERS));
+        break;
+    case 1: {
+        uint32_t counter = NB_COUNTER_BASE + rnd(NB_NUM_COUNTERS);
+        write_both(counter, random_count());
+        break;
+    }
+    case 2: {
+        uint32_t cccr = NB_CCCR_BASE + rnd(NB_NUM_COUNTERS);
+        write_both(cccr, read_bench(cccr) & ~CCCR_OVF);
+        break;
+    }
+    case 3:
+        write_both(MSR_IA32_PEBS_ENABLE, read_bench(MSR_IA32_PEBS_ENABLE) ^
+                                             (rnd(2) ? PEBS_ENABLE_UOP_TAG : PEBS_ENABLE_PEBS));
+        break;
+    default:
+        write_both(MSR_PEBS_MATRIX_VERT, (uint64_t)rand() & MATRIX_VERT_BITS);
+    }
+}
+
+/* Any MSR (but IA32_DS_AREA) gets any value: both fault or both take it. */
+static void write_garbage(void)
+{
+    uint32_t msr;
+    do
+        msr = msrs[rnd((unsigned)n_msrs)];
+    while (msr == MSR_IA32_DS_AREA);
+    write_both(msr, rnd(2) ? random64() : (uint32_t)random64());
+}
+
+/* Between cycles, with no buses routed: any register may change,
+ * including ESCRs; the source table may be attached anew. */
+static void reprogram(void)
+{
+    assert_int_equal(buses.driven, 0);
+    if (chance(30)) {
+        switch (rnd(6)) {
+        case 0:
+            program_front_end();
+            break;
+        case 1:
+            program_execution();
+            break;
+        case 2:
+            program_replay();
+            break;
+        default: {
+            int e = random_present_escr();
+            write_escr(e, random_escr(e));
+        }
+        }
+    }
+    if (chance(30))
+        program_counter((int)rnd(NB_NUM_COUNTERS));
+    if (chance(60))
+        program_pebs_counter();
+    if (chance(60)) {
+        uint32_t cccr = NB_CCCR_BASE + rnd(NB_NUM_COUNTERS);
+        write_both(cccr, read_bench(cccr) & ~CCCR_OVF);
+    }
+    if (chance(80))
+        program_replay();
+    if (chance(80))
+        write_both(MSR_PEBS_MATRIX_VERT, (uint64_t)rand() & MATRIX_VERT_BITS);
+    if (chance(100)) {
+        program_ds_fields();
+        tally.ds_rewrites++;
+    }
+    if (chance(200))
+        write_garbage();
+    if (chance(16))
+        set_threads();
+    if (chance(400)) {
+        attach_sources();
+        tally.reattaches++;
+    }
+}
+
+/* The ESCR write of a cycle with one: after it the buses that took a
+ * route before it, even an empty one, must be refused. */
+static void write_escr_mid_cycle(void)
+{
+    bool routed = buses.generation != 0;
+    int e = random_present_escr();
+    write_escr(e, random_escr(e));
+    phase = routed ? REFUSING : AFTER_WRITE;
+}
+
+/* Ends the cycle on both PMUs and tallies what the bench PMU's did. */
+static void tick(void)
+{
+    uint64_t before[NB_NUM_COUNTERS];
+    for (int c = 0; c < NB_NUM_COUNTERS; c++)
+        before[c] = read_bench(NB_CCCR_BASE + (uint32_t)c);
+    for (int e = 0; e < NB_NUM_ESCRS; e++)
+        tally.saturated += buses.bus[e] == 15;
+    nb_pmu_tick(bench);
+    bool counted = nb_pmu_tick_routed(fast, &buses);
+    same("buses counted", 0, phase != REFUSING, counted);
+    tally.refused += phase == REFUSING;
+    tally.written_unrefused += phase == AFTER_WRITE;
+    assert_int_equal(buses.driven, 0);
+    for (int e = 0; e < NB_NUM_ESCRS; e++)
+        assert_int_equal(buses.bus[e], 0);
+    const struct nb_cycle_report *report = nb_pmu_last(bench);
+    for (int c = 0; c < NB_NUM_COUNTERS; c++) {
+        uint64_t cccr = read_bench(NB_CCCR_BASE + (uint32_t)c);
+        tally.overflows += report->overflow[c];
+        tally.pmis += report->pmi[c] != 0;
+        tally.cascades += !(before[c] & CCCR_ENABLE) && (cccr & CCCR_ENABLE);
+        tally.edges += (cccr & CCCR_COMPARE) && (cccr & CCCR_EDGE) && report->increment[c];
+    }
+    tally.pebs_pmis += report->pebs_pmi != 0;
+    tally.cycles++;
+}
+
+static void compare_memory(uint64_t from, uint64_t to)
+{
+    for (uint64_t addr = from; addr < to; addr += 8)
+        same("memory", addr, nb_pmu_memory_read(bench, addr, 8),
+             nb_pmu_memory_read(fast, addr, 8));
+}
+
+/* Whether sampling is programmed, from the registers: PEBS for a thread,
+ * or a counter's OVF_PMI. */
+static bool sampling_reference(void)
+{
+    if (read_bench(MSR_IA32_PEBS_ENABLE) & (PEBS_ENABLE_PEBS | PEBS_OTH_THR))
+        return true;
+    for (int c = 0; c < NB_NUM_COUNTERS; c++)
+        if (read_bench(NB_CCCR_BASE + (uint32_t)c) & (CCCR_OVF_PMI_T0 | CCCR_OVF_PMI_T1))
+            return true;
+    return false;
+}
+
+/* Everything software and the model can see must be the same. */
+static void compare(bool whole_memory)
+{
+    for (size_t i = 0; i < n_msrs; i++) {
+        uint64_t a = 0, b = 0;
+        msr_status status = nb_pmu_rdmsr(bench, msrs[i], &a);
+        same("RDMSR status", msrs[i], status, nb_pmu_rdmsr(fast, msrs[i], &b));
+        same("MSR", msrs[i], a, b);
+    }
+    same("cycles", 0, nb_pmu_cycles(bench), nb_pmu_cycles(fast));
+    same("PEBS PMI", 0, nb_pmu_last(bench)->pebs_pmi, nb_pmu_last(fast)->pebs_pmi);
+    bool waiting = false;
+    for (int t = 0; t < 2; t++) {
+        uint64_t since_a = 0, since_b = 0;
+        bool pending = nb_pmu_pending_pmi(bench, t, &since_a);
+        same("pending PMI of thread", (uint64_t)t, pending, nb_pmu_pending_pmi(fast, t, &since_b));
+        same("pending PMI since, thread", (uint64_t)t, since_a, since_b);
+        waiting = waiting || pending;
+        struct nb_thread a = nb_pmu_thread(bench, t), b = nb_pmu_thread(fast, t);
+        assert_true(a.active == b.active && a.cpl == b.cpl);
+    }
+    assert_int_equal(feed->pmi_waiting, waiting);
+    assert_int_equal(feed->sampling, sampling_reference());
+    same("DS index", ds_area, ds_field(bench, layouts[ia32e].index),
+         ds_field(fast, layouts[ia32e].index));
+    if (whole_memory) {
+        compare_memory(ds_area, ds_area + 0x48);
+        compare_memory(buffer, buffer + (uint64_t)(records + 1) * layouts[ia32e].record);
+    }
+    /* One source's published routes against the bench PMU's. */
+    unsigned s = rnd(n_sources);
+    uint64_t any = 0;
+    for (unsigned context = 0; context < ESCR_CONTEXTS; context++) {
+        uint64_t route = nb_pmu_route(bench, (int)sources[s].event, sources[s].mask,
+                                      (uint8_t)context);
+        same("route of source", s, route, nb_feed_route(feed, (uint8_t)context, s));
+        any |= route;
+    }
+    assert_int_equal(nb_feed_watched(feed, s), any != 0);
+    for (int t = 0; t < (ht ? 2 : 1); t++)
+        for (int user = 0; user < 2; user++)
+            same("feed context of thread", (uint64_t)t, expected_context(t, user ? 3 : 0),
+                 nb_feed_context(feed, t, user));
+}
+
+/* A handler takes each thread's pending PMI now and then, at once or
+ * after a skid (IEBS); after a precise one it may empty the buffer. */
+static void take_pmis(void)
+{
+    for (int t = 0; t < 2; t++) {
+        if (!chance(3))
+            continue;
+        struct nb_pmi_sample a = {0}, b = {0};
+        bool taken;
+        if (rnd(2)) {
+            taken = nb_pmu_take_pmi(bench, t, &a);
+            same("taken PMI of thread", (uint64_t)t, taken, nb_pmu_take_pmi(fast, t, &b));
+        } else {
+            uint64_t skid = rnd(12);
+            taken = nb_pmu_take_due_pmi(bench, t, skid, &a);
+            same("taken due PMI of thread", (uint64_t)t, taken,
+                 nb_pmu_take_due_pmi(fast, t, skid, &b));
+        }
+        if (!taken)
+            continue;
+        same("sample delivered", (uint64_t)t, a.delivered, b.delivered);
+        same("sample EIP", (uint64_t)t, a.eip, b.eip);
+        same("sample precise", (uint64_t)t, a.precise, b.precise);
+        tally.samples++;
+        tally.precise_samples += a.precise;
+        if (a.precise && !chance(4))
+            memory_both(ds_area + layouts[ia32e].index, layouts[ia32e].field, buffer);
+    }
+}
+
+static void list_msrs(void)
+{
+    n_msrs = 0;
+    for (int e = 0; e < NB_NUM_ESCRS; e++)
+        msrs[n_msrs++] = nb_escrs[e].msr;
+    for (uint32_t c = 0; c < NB_NUM_COUNTERS; c++) {
+        msrs[n_msrs++] = NB_CCCR_BASE + c;
+        msrs[n_msrs++] = NB_COUNTER_BASE + c;
+    }
+    static const uint32_t others[] = {MSR_IA32_PEBS_ENABLE, MSR_PEBS_MATRIX_VERT,
+                                      MSR_IA32_DS_AREA, MSR_TC_PRECISE_EVENT,
+                                      MSR_IA32_MISC_ENABLE};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        msrs[n_msrs++] = others[i];
+}
+
+static void run(int m, bool h)
+{
+    model = m;
+    ht = h;
+    addr64 = nb_model_info(m)->addr64;
+    running = false;
+    cycle_of_run = 0;
+    struct nb_pmu_config config = {model, ht};
+    assert_non_null((bench = nb_pmu_create(config)));
+    assert_non_null((fast = nb_pmu_create(config)));
+    memset(&buses, 0, sizeof buses);
+    list_msrs();
+    /* Half the runs attach before programming: the feed follows the writes. */
+    bool attach_first = rnd(2);
+    if (attach_first)
+        attach_sources();
+    program_ds();
+    for (int e = 0; e < NB_NUM_ESCRS; e++)
+        if (nb_escr_present(e, model) && !chance(4))
+            write_escr(e, random_escr(e));
+    for (int c = 0; c < NB_NUM_COUNTERS; c++)
+        program_counter(c);
+    program_replay();
+    if (!chance(4))
+        program_pebs_counter();
+    set_threads();
+    if (!attach_first || rnd(2))
+        attach_sources();
+    running = true;
+    compare(true);
+    for (cycle_of_run = 1; cycle_of_run <= CYCLES; cycle_of_run++) {
+        reprogram();
+        unsigned steps = rnd(MAX_STEPS), write_at = rnd(MAX_STEPS);
+        phase = chance(40) ? BEFORE_WRITE : NO_WRITE;
+        for (unsigned step = 0; step < steps; step++) {
+            if (phase == BEFORE_WRITE && step == write_at)
+                write_escr_mid_cycle();
+            unsigned what = rnd(40);
+            if (what < 24)
+                occur();
+            else if (what < 36)
+                retire();
+            else if (what < 38 && ht)
+                set_thread((int)rnd(2));
+            else if (what < 38)
+                set_thread(0);
+            else
+                write_mid_cycle();
+        }
+        if (phase == BEFORE_WRITE)
+            write_escr_mid_cycle();
+        tick();
+        phase = NO_WRITE;
+        compare(cycle_of_run % FULL_COMPARE == 0);
+        take_pmis();
+    }
+    compare(true);
+    nb_pmu_destroy(bench);
+    nb_pmu_destroy(fast);
+    bench = fast = NULL;
+}
+
+static void test_fast_path_counts_as_bench_path(void **state)
+{
+    (void)state;
+    srand(SEED);
+    static const int models[] = {0, 1, 2, 3, 4, 6};
+    for (size_t m = 0; m < sizeof models / sizeof models[0]; m++)
+        for (int r = 0; r < RUNS; r++) {
+            run(models[m], false);
+            run(models[m], true);
+        }
+    print_message("cycles %lu: occurrences routed %lu, unwatched %lu, also as occurrences %lu, "
+                  "outside the table %lu, saturated buses %lu; buses refused after an ESCR "
+                  "write %lu, ESCR written mid-cycle before any bus %lu\n",
+                  tally.cycles, tally.routed, tally.unwatched, tally.fast_events, tally.unlisted,
+                  tally.saturated, tally.refused, tally.written_unrefused);
+    print_message("overflows %lu, PMIs %lu, PEBS PMIs %lu, PEBS records %lu (64-bit %lu), "
+                  "samples %lu (precise %lu), cascades %lu, edges %lu\n",
+                  tally.overflows, tally.pmis, tally.pebs_pmis, tally.pebs_records,
+                  tally.pebs_records_64, tally.samples, tally.precise_samples, tally.cascades,
+                  tally.edges);
+    print_message("retirements %lu, tagged: front end %lu, execution %lu, replay %lu\n",
+                  tally.retirements, tally.tagged[NB_FRONT_END_TAGGING],
+                  tally.tagged[NB_EXECUTION_TAGGING], tally.tagged[NB_REPLAY_TAGGING]);
+    print_message("reprogramming: ESCR %lu, CCCR %lu, counter %lu, PEBS_ENABLE %lu, "
+                  "MATRIX_VERT %lu, other %lu (faults %lu), mid-cycle %lu, DS %lu, threads %lu, "
+                  "attach %lu\n",
+                  tally.escr_writes, tally.cccr_writes, tally.counter_writes,
+                  tally.pebs_enable_writes, tally.matrix_vert_writes, tally.other_writes,
+                  tally.faults, tally.mid_cycle_writes, tally.ds_rewrites, tally.thread_changes,
+                  tally.reattaches);
+
+    /* Not vacuous: each thing happened often. */
+    assert_int_equal(tally.cycles, 6 * 2 * RUNS * CYCLES);
+    assert_true(tally.routed > 50000 && tally.unwatched > 10000 && tally.fast_events > 20000);
+    assert_true(tally.unlisted > 10000 && tally.saturated > 1000);
+    assert_true(tally.refused > 500 && tally.written_unrefused > 500);
+    assert_true(tally.overflows > 5000 && tally.pmis > 2000 && tally.cascades > 100);
+    assert_true(tally.edges > 800);
+    assert_true(tally.pebs_records > 200 && tally.pebs_records_64 > 20 && tally.pebs_pmis > 100);
+    assert_true(tally.samples > 1000 && tally.precise_samples > 80);
+    assert_true(tally.tagged[NB_FRONT_END_TAGGING] > 5000);
+    assert_true(tally.tagged[NB_EXECUTION_TAGGING] > 5000);
+    assert_true(tally.tagged[NB_REPLAY_TAGGING] > 5000);
+    assert_true(tally.escr_writes > 5000 && tally.cccr_writes > 10000);
+    assert_true(tally.counter_writes > 10000 && tally.pebs_enable_writes > 4000);
+    assert_true(tally.matrix_vert_writes > 4000 && tally.faults > 100);
+    assert_true(tally.mid_cycle_writes > 10000 && tally.ds_rewrites > 500);
+    assert_true(tally.thread_changes > 20000 && tally.reattaches > 100);
+}
+
+/* ---- Directed tests */
+
+static struct nb_pmu *pmu;
+
+/* Frees the PMUs also when a test failed. */
+static int teardown(void **state)
+{
+    (void)state;
+    nb_pmu_destroy(pmu);
+    nb_pmu_destroy(bench);
+    nb_pmu_destroy(fast);
+    pmu = bench = fast = NULL;
+    return 0;
+}
+
+static uint64_t counter_of(const struct nb_pmu *of, int c)
+{
+    uint64_t value = 0;
+    assert_int_equal(nb_pmu_rdmsr(of, NB_COUNTER_BASE + (uint32_t)c, &value), MSR_OK);
+    return value;
+}
+
+/* Buses routed before an ESCR write are refused: nb_pmu_tick_routed
+ * returns false and counts none of them (occurrences given with
+ * nb_pmu_event in that cycle still count, with the ESCRs as they stand);
+ * the write changed the routes and their generation.  A CCCR, PEBS or
+ * thread change leaves routed buses valid. */
+static void test_stale_buses_refused(void **state)
+{
+    (void)state;
+    pmu = nb_pmu_create((struct nb_pmu_config){.model = 2, .ht = false});
+    assert_non_null(pmu);
+    static const struct nb_source table[] = {{NB_EV_BRANCH_RETIRED, 1u << 0},
+                                             {NB_EV_BRANCH_RETIRED, 1u << 1}};
+    const struct nb_feed *f = nb_pmu_attach(pmu, table, 2);
+    assert_non_null(f);
+    uint32_t cru2 = nb_escrs[NB_ESCR_CRU2].msr;
+    uint64_t mmnp = escr_value(NB_EV_BRANCH_RETIRED, 1u << 0, ESCR_T0_USR);
+    uint64_t mmnm = escr_value(NB_EV_BRANCH_RETIRED, 1u << 1, ESCR_T0_USR);
+    /* IQ_COUNTER0 reads CRU_ESCR2 with select 5. */
+    uint64_t cccr = CCCR_ENABLE | (uint64_t)SELECT_CRU2 << CCCR_ESCR_SELECT_SHIFT |
+                    CCCR_ACTIVE_THREAD_ANY;
+    assert_int_equal(nb_pmu_wrmsr(pmu, cru2, mmnp), MSR_OK);
+    assert_int_equal(nb_pmu_wrmsr(pmu, NB_CCCR_BASE + 12, cccr), MSR_OK);
+    assert_int_equal(nb_pmu_wrmsr(pmu, NB_COUNTER_BASE + 12, 100), MSR_OK);
+
+    uint8_t user = nb_feed_context(f, 0, true); /* thread 0 starts at CPL 3 */
+    assert_int_equal(nb_feed_route(f, user, 0), 1ull << NB_ESCR_CRU2);
+    assert_int_equal(nb_feed_route(f, user, 1), 0);
+    struct nb_buses b;
+    memset(&b, 0, sizeof b);
+    nb_buses_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 0), 3);
+    assert_true(nb_pmu_tick_routed(pmu, &b));
+    assert_int_equal(counter_of(pmu, 12), 103);
+
+    /* Routed, then the ESCR moves to another sub-event: refused. */
+    nb_buses_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 0), 4);
+    uint64_t generation = f->generation;
+    assert_int_equal(nb_pmu_wrmsr(pmu, cru2, mmnm), MSR_OK);
+    assert_true(f->generation != generation);
+    assert_int_equal(nb_feed_route(f, user, 0), 0);
+    assert_int_equal(nb_feed_route(f, user, 1), 1ull << NB_ESCR_CRU2);
+    assert_false(nb_feed_watched(f, 0));
+    assert_true(nb_feed_watched(f, 1));
+    assert_false(nb_pmu_tick_routed(pmu, &b));
+    assert_int_equal(counter_of(pmu, 12), 103);
+    assert_int_equal(nb_pmu_cycles(pmu), 2);
+    assert_int_equal(b.driven, 0);
+    for (int e = 0; e < NB_NUM_ESCRS; e++)
+        assert_int_equal(b.bus[e], 0);
+
+    /* Routed anew, they count. */
+    nb_buses_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 1), 4);
+    assert_true(nb_pmu_tick_routed(pmu, &b));
+    assert_int_equal(counter_of(pmu, 12), 107);
+
+    /* Rewriting the ESCR with its own value changes no route but still
+     * refuses buses routed before it. */
+    nb_buses_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 1), 2);
+    generation = f->generation;
+    assert_int_equal(nb_pmu_wrmsr(pmu, cru2, mmnm), MSR_OK);
+    assert_true(f->generation != generation);
+    assert_int_equal(nb_feed_route(f, user, 1), 1ull << NB_ESCR_CRU2);
+    assert_false(nb_pmu_tick_routed(pmu, &b));
+    assert_int_equal(counter_of(pmu, 12), 107);
+
+    /* A CCCR write, IA32_PEBS_ENABLE, MSR_PEBS_MATRIX_VERT and a CPL
+     * change in the cycle leave the routes and the routed buses valid:
+     * the occurrence happened at CPL 3. */
+    nb_buses_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 1), 2);
+    generation = f->generation;
+    assert_int_equal(nb_pmu_wrmsr(pmu, NB_CCCR_BASE + 12, cccr), MSR_OK);
+    assert_int_equal(nb_pmu_wrmsr(pmu, MSR_IA32_PEBS_ENABLE, PEBS_ENABLE_UOP_TAG | 1), MSR_OK);
+    assert_int_equal(nb_pmu_wrmsr(pmu, MSR_PEBS_MATRIX_VERT, 1), MSR_OK);
+    assert_true(nb_pmu_set_thread(pmu, 0, true, 0));
+    assert_int_equal(f->generation, generation);
+    assert_true(nb_pmu_tick_routed(pmu, &b));
+    assert_int_equal(counter_of(pmu, 12), 109);
+    assert_true(nb_pmu_set_thread(pmu, 0, true, 3));
+
+    /* In a refused cycle, nb_pmu_event's occurrences still count. */
+    nb_buses_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 1), 5);
+    assert_true(nb_pmu_event(pmu, NB_EV_BRANCH_RETIRED, 1u << 1, 0, 1));
+    assert_int_equal(nb_pmu_wrmsr(pmu, cru2, mmnm), MSR_OK);
+    assert_false(nb_pmu_tick_routed(pmu, &b));
+    assert_int_equal(counter_of(pmu, 12), 110);
+
+    /* Even an empty stale route is refused (the current one may not be
+     * empty); buses no route was added to since the last tick are current. */
+    nb_buses_add(&b, nb_feed_generation(f), 0, 1);
+    assert_int_equal(nb_pmu_wrmsr(pmu, cru2, mmnm), MSR_OK);
+    assert_false(nb_pmu_tick_routed(pmu, &b));
+    assert_int_equal(b.generation, 0);
+    assert_true(nb_pmu_tick_routed(pmu, &b));
+    assert_int_equal(counter_of(pmu, 12), 110);
+}
+
+/* Buses with detections routed before an ESCR write are refused also when
+ * more are routed after it: the bench path would count the earlier
+ * occurrences with the ESCRs as they stand at the tick, so counting the
+ * buses would miscount.  And a route read before the write, added after
+ * it with the generation it was read in, is refused too. */
+static void test_buses_routed_across_a_write_refused(void **state)
+{
+    (void)state;
+    pmu = nb_pmu_create((struct nb_pmu_config){.model = 2, .ht = false});
+    assert_non_null(pmu);
+    static const struct nb_source table[] = {{NB_EV_BRANCH_RETIRED, 1u << 0},
+                                             {NB_EV_BRANCH_RETIRED, 1u << 1}};
+    const struct nb_feed *f = nb_pmu_attach(pmu, table, 2);
+    assert_non_null(f);
+    uint32_t cru2 = nb_escrs[NB_ESCR_CRU2].msr;
+    uint64_t cccr = CCCR_ENABLE | (uint64_t)SELECT_CRU2 << CCCR_ESCR_SELECT_SHIFT |
+                    CCCR_ACTIVE_THREAD_ANY;
+    assert_int_equal(nb_pmu_wrmsr(pmu, NB_CCCR_BASE + 12, cccr), MSR_OK);
+    assert_int_equal(nb_pmu_wrmsr(pmu, NB_COUNTER_BASE + 12, 100), MSR_OK);
+    uint8_t user = nb_feed_context(f, 0, true);
+    struct nb_buses b;
+    memset(&b, 0, sizeof b);
+
+    /* A route read, the ESCR written, the route added: refused. */
+    assert_int_equal(nb_pmu_wrmsr(pmu, cru2, escr_value(NB_EV_BRANCH_RETIRED, 1u << 0,
+                                                        ESCR_T0_USR)),
+                     MSR_OK);
+    uint64_t generation = nb_feed_generation(f);
+    uint64_t route = nb_feed_route(f, user, 0);
+    assert_int_equal(route, 1ull << NB_ESCR_CRU2);
+    assert_int_equal(nb_pmu_wrmsr(pmu, cru2, escr_value(NB_EV_BRANCH_RETIRED, 1u << 1,
+                                                        ESCR_T0_USR)),
+                     MSR_OK);
+    nb_buses_add(&b, generation, route, 3);
+    assert_false(nb_pmu_tick_routed(pmu, &b));
+    assert_int_equal(counter_of(pmu, 12), 100);
+
+    /* Source 0 routed (3 detections), the ESCR moved from its sub-event
+     * to source 1's, source 1 routed (4): the bench path would count 4;
+     * the buses hold 7 and must be refused. */
+    assert_int_equal(nb_pmu_wrmsr(pmu, cru2, escr_value(NB_EV_BRANCH_RETIRED, 1u << 0,
+                                                        ESCR_T0_USR)),
+                     MSR_OK);
+    nb_buses_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 0), 3);
+    assert_int_equal(nb_pmu_wrmsr(pmu, cru2, escr_value(NB_EV_BRANCH_RETIRED, 1u << 1,
+                                                        ESCR_T0_USR)),
+                     MSR_OK);
+    nb_buses_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 1), 4);
+    bool counted = nb_pmu_tick_routed(pmu, &b);
+    if (counted)
+        print_message("buses routed across an ESCR write were counted: IQ_COUNTER0 %llu "
+                      "(refused: 100; the bench path: 104)\n",
+                      (unsigned long long)counter_of(pmu, 12));
+    assert_false(counted);
+    assert_int_equal(counter_of(pmu, 12), 100);
+}
+
+/* A route is what the ESCRs count: an ESCR selecting another event, or
+ * whose T bits exclude the context, is not on it; the sources nothing
+ * routes are not watched. */
+static void test_route_of_one_escr(void **state)
+{
+    (void)state;
+    pmu = nb_pmu_create((struct nb_pmu_config){.model = 2, .ht = false});
+    assert_non_null(pmu);
+    static const struct nb_source table[] = {{NB_EV_BRANCH_RETIRED, 1},
+                                             {NB_EV_BRANCH_RETIRED, 2},
+                                             {NB_EV_UOPS_RETIRED, 1}};
+    const struct nb_feed *f = nb_pmu_attach(pmu, table, 3);
+    assert_non_null(f);
+    assert_int_equal(f->watched[0], 0);
+    assert_int_equal(nb_pmu_wrmsr(pmu, nb_escrs[NB_ESCR_CRU2].msr,
+                                  escr_value(NB_EV_BRANCH_RETIRED, 1, ESCR_T0_USR)),
+                     MSR_OK);
+    uint8_t cpl[2] = {3, 3}; /* thread 0 starts at CPL 3 */
+    uint8_t user = nb_feed_context(f, 0, true);
+    assert_int_equal(user, escr_context_of(0, cpl, false));
+    assert_int_equal(nb_feed_route(f, user, 0), 1ull << NB_ESCR_CRU2);
+    assert_int_equal(nb_pmu_route(pmu, NB_EV_BRANCH_RETIRED, 1, user), 1ull << NB_ESCR_CRU2);
+    assert_int_equal(nb_feed_route(f, user, 1), 0);
+    assert_int_equal(nb_feed_route(f, user, 2), 0);
+    assert_true(nb_feed_watched(f, 0));
+    assert_false(nb_feed_watched(f, 1));
+    assert_false(nb_feed_watched(f, 2));
+    /* At CPL 0 the T0_USR ESCR does not count it. */
+    assert_int_equal(nb_feed_route(f, nb_feed_context(f, 0, false), 0), 0);
+    assert_true(nb_pmu_set_thread(pmu, 0, true, 0));
+    cpl[0] = 0;
+    uint8_t os = escr_context_of(0, cpl, false);
+    assert_int_equal(nb_feed_context(f, 0, false), os);
+    assert_int_equal(nb_feed_route(f, os, 0), 0);
+    assert_int_equal(nb_pmu_route(pmu, NB_EV_BRANCH_RETIRED, 1, os), 0);
+
+    /* More sources than NB_MAX_SOURCES, or an unknown event: refused. */
+    static struct nb_source many[NB_MAX_SOURCES + 1];
+    for (unsigned s = 0; s <= NB_MAX_SOURCES; s++)
+        many[s] = (struct nb_source){NB_EV_BRANCH_RETIRED, 1};
+    assert_null(nb_pmu_attach(pmu, many, NB_MAX_SOURCES + 1));
+    many[0].event = NB_NUM_EVENTS;
+    assert_null(nb_pmu_attach(pmu, many, 1));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_fast_path_counts_as_bench_path, teardown),
+        cmocka_unit_test_teardown(test_stale_buses_refused, teardown),
+        cmocka_unit_test_teardown(test_buses_routed_across_a_write_refused, teardown),
+        cmocka_unit_test_teardown(test_route_of_one_escr, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

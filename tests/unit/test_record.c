@@ -1,0 +1,258 @@
+/* Recording's library entry point (traces/record.h): each bad input is
+ * one line and nothing written; a valgrind that starts nothing, or writes
+ * no trace; and, with the recorder built beside this test's build, real
+ * recordings with their exit status and registers. */
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "traces/record.h"
+#include "traces/trace.h"
+
+/* A scratch folder with a fake recorder (an executable
+ * pmutrace-amd64-linux, no x86 tool) and a fake 32-bit program. */
+struct scratch {
+    char dir[64];
+    char recorder[96];
+    char program32[96];
+};
+
+static void write_file(const char *path, const char *text, mode_t mode)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(path, mode), 0);
+}
+
+static int set_up(void **state)
+{
+    static struct scratch s;
+    snprintf(s.dir, sizeof s.dir, "/tmp/test_record_XXXXXX");
+    assert_non_null(mkdtemp(s.dir));
+    snprintf(s.recorder, sizeof s.recorder, "%s/recorder", s.dir);
+    assert_int_equal(mkdir(s.recorder, 0755), 0);
+    char tool[160];
+    snprintf(tool, sizeof tool, "%s/pmutrace-amd64-linux", s.recorder);
+    write_file(tool, "", 0755);
+    snprintf(s.program32, sizeof s.program32, "%s/prog32", s.dir);
+    write_file(s.program32, "\177ELF\001\001\001", 0755);
+    unsetenv("PMUBENCH_RECORDER_DIR");
+    unsetenv("PMUBENCH_VALGRIND");
+    *state = &s;
+    return 0;
+}
+
+static int tear_down(void **state)
+{
+    struct scratch *s = *state;
+    char command[160];
+    snprintf(command, sizeof command, "rm -rf '%s'", s->dir);
+    assert_int_equal(system(command), 0);
+    return 0;
+}
+
+/* record_run's status and line for `options`; nothing at `output`. */
+static void fails(const struct record_options *options, enum record_status want_status,
+                  const char *want, const char *output)
+{
+    char error[PATH_MAX + 2048];
+    struct record_result result;
+    assert_int_equal(record_run(options, &result, error, sizeof error), want_status);
+    assert_string_equal(error, want);
+    assert_false(result.execed);
+    struct stat st;
+    if (output)
+        assert_int_not_equal(stat(output, &st), 0);
+}
+
+static void test_no_program(void **state)
+{
+    (void)state;
+    struct record_options options = {0};
+    fails(&options, RECORD_BAD_INPUT, "no program to record", NULL);
+    char *none[] = {NULL};
+    options.argv = none;
+    fails(&options, RECORD_BAD_INPUT, "no program to record", NULL);
+}
+
+/* A program that does not exist, is not in PATH, is a directory or is not
+ * executable. */
+static void test_bad_program(void **state)
+{
+    struct scratch *s = *state;
+    char out[128], plain[128], want[256];
+    snprintf(out, sizeof out, "%s/out.trace", s->dir);
+    char *missing[] = {"/nonexistent/prog", NULL};
+    struct record_options options = {.argv = missing, .output = out,
+                                     .recorder_dir = s->recorder};
+    fails(&options, RECORD_BAD_INPUT,
+          "cannot run '/nonexistent/prog': No such file or directory", out);
+    char *unknown[] = {"no-such-program-anywhere", NULL};
+    options.argv = unknown;
+    fails(&options, RECORD_BAD_INPUT, "cannot run 'no-such-program-anywhere': not found in PATH",
+          out);
+    char *dir[] = {s->dir, NULL};
+    options.argv = dir;
+    snprintf(want, sizeof want, "cannot run '%s': is a directory", s->dir);
+    fails(&options, RECORD_BAD_INPUT, want, out);
+    snprintf(plain, sizeof plain, "%s/plain", s->dir);
+    write_file(plain, "", 0644);
+    char *not_executable[] = {plain, NULL};
+    options.argv = not_executable;
+    snprintf(want, sizeof want, "cannot run '%s': not an executable file", plain);
+    fails(&options, RECORD_BAD_INPUT, want, out);
+}
+
+/* An empty output name, the program itself, a device. */
+static void test_bad_output(void **state)
+{
+    struct scratch *s = *state;
+    char *true_argv[] = {"/bin/true", NULL};
+    struct record_options options = {.argv = true_argv, .output = "",
+                                     .recorder_dir = s->recorder};
+    fails(&options, RECORD_BAD_INPUT, "-o '': expected a trace file name", NULL);
+    options.output = "/bin/true";
+    fails(&options, RECORD_BAD_INPUT, "-o '/bin/true' and PROGRAM '/bin/true' are the same file",
+          NULL);
+    options.output = "/dev/null";
+    fails(&options, RECORD_BAD_INPUT,
+          "/dev/null is not a regular file (expected a trace file name)", NULL);
+    char out[128], want[256];
+    snprintf(out, sizeof out, "%s/no-such-dir/out.trace", s->dir);
+    options.output = out;
+    snprintf(want, sizeof want, "%s: cannot create: No such file or directory", out);
+    fails(&options, RECORD_FAILED, want, out);
+}
+
+/* No recorder: in the folder given, in $PMUBENCH_RECORDER_DIR, beside
+ * this executable; a 32-bit program (or a script run by one) without the
+ * 32-bit tool. */
+static void test_no_recorder(void **state)
+{
+    struct scratch *s = *state;
+    char out[128], want[PATH_MAX + 256];
+    snprintf(out, sizeof out, "%s/out.trace", s->dir);
+    char *true_argv[] = {"/bin/true", NULL};
+    struct record_options options = {.argv = true_argv, .output = out, .recorder_dir = s->dir};
+    snprintf(want, sizeof want,
+             "no valgrind tool pmutrace-amd64-linux in %s (build it with 'make recorder', or set "
+             "PMUBENCH_RECORDER_DIR)",
+             s->dir);
+    fails(&options, RECORD_FAILED, want, out);
+    options.recorder_dir = NULL;
+    setenv("PMUBENCH_RECORDER_DIR", s->dir, 1);
+    fails(&options, RECORD_FAILED, want, out);
+    unsetenv("PMUBENCH_RECORDER_DIR");
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = '\0';
+    *strrchr(self, '/') = '\0';
+    snprintf(want, sizeof want,
+             "no valgrind tool pmutrace-amd64-linux in %s/recorder (build it with 'make "
+             "recorder', or set PMUBENCH_RECORDER_DIR)",
+             self);
+    fails(&options, RECORD_FAILED, want, out);
+
+    options.recorder_dir = s->recorder;
+    char *program32[] = {s->program32, NULL};
+    options.argv = program32;
+    snprintf(want, sizeof want,
+             "%s is a 32-bit program and the 32-bit recorder is not built (install gcc-multilib "
+             "and run make)",
+             s->program32);
+    fails(&options, RECORD_FAILED, want, out);
+    char script[128], text[160];
+    snprintf(script, sizeof script, "%s/script", s->dir);
+    snprintf(text, sizeof text, "#! %s -x\n", s->program32);
+    write_file(script, text, 0755);
+    char *script_argv[] = {script, NULL};
+    options.argv = script_argv;
+    snprintf(want, sizeof want,
+             "%s is a 32-bit program and the 32-bit recorder is not built (install gcc-multilib "
+             "and run make)",
+             script);
+    fails(&options, RECORD_FAILED, want, out);
+}
+
+/* valgrind that starts nothing (exits 1, no trace): the program could not
+ * start; one that exits 0 without a trace: the recording failed.  The
+ * default output, the program's basename + ".pmutrace", is not left. */
+static void test_valgrind_fails(void **state)
+{
+    struct scratch *s = *state;
+    char cwd[PATH_MAX];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(s->dir), 0);
+    char *true_argv[] = {"/bin/true", NULL};
+    struct record_options options = {.argv = true_argv, .recorder_dir = s->recorder};
+    char error[2][PATH_MAX + 2048];
+    struct record_result result;
+    enum record_status status[2];
+    setenv("PMUBENCH_VALGRIND", "/bin/false", 1);
+    status[0] = record_run(&options, &result, error[0], sizeof error[0]);
+    setenv("PMUBENCH_VALGRIND", "/bin/true", 1);
+    status[1] = record_run(&options, &result, error[1], sizeof error[1]);
+    unsetenv("PMUBENCH_VALGRIND");
+    struct stat st;
+    bool left = stat("true.pmutrace", &st) == 0;
+    assert_int_equal(chdir(cwd), 0);
+    assert_int_equal(status[0], RECORD_BAD_INPUT);
+    assert_string_equal(error[0], "cannot start /bin/true");
+    assert_int_equal(status[1], RECORD_FAILED);
+    assert_string_equal(error[1], "recording failed: true.pmutrace: byte offset 0: not a "
+                                  "pmubench trace (expected the magic \"PMUTRACE\")");
+    assert_false(left);
+}
+
+/* With the recorder built (make recorder, beside this test's build): the
+ * program's exit status through, and the registers when asked. */
+static void test_records(void **state)
+{
+    struct scratch *s = *state;
+    char recorder[PATH_MAX], tool[PATH_MAX + 32];
+    ssize_t n = readlink("/proc/self/exe", recorder, sizeof recorder - 32);
+    assert_true(n > 0);
+    recorder[n] = '\0';
+    strcpy(strrchr(recorder, '/'), "/../recorder");
+    snprintf(tool, sizeof tool, "%s/pmutrace-amd64-linux", recorder);
+    if (access(tool, X_OK) != 0)
+        skip();
+    char out[128], error[PATH_MAX + 2048];
+    snprintf(out, sizeof out, "%s/sh.trace", s->dir);
+    char *argv[] = {"sh", "-c", "exit 3", NULL};
+    struct record_options options = {.argv = argv, .output = out, .registers = true,
+                                     .recorder_dir = recorder};
+    struct record_result result;
+    if (record_run(&options, &result, error, sizeof error) != RECORD_OK)
+        fail_msg("%s", error);
+    assert_int_equal(result.exit_status, 3);
+    assert_false(result.execed);
+    struct trace_header header;
+    if (!trace_read_header(out, &header, error, sizeof error))
+        fail_msg("%s", error);
+    assert_true(header.registers);
+    assert_string_equal(header.args, "-c exit 3");
+    assert_non_null(strstr(header.program, "/sh"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_no_program),  cmocka_unit_test(test_bad_program),
+        cmocka_unit_test(test_bad_output),  cmocka_unit_test(test_no_recorder),
+        cmocka_unit_test(test_valgrind_fails), cmocka_unit_test(test_records),
+    };
+    return cmocka_run_group_tests(tests, set_up, tear_down);
+}

@@ -1,0 +1,277 @@
+/* The set-associative LRU array of both timing models
+ * (sim/common/set_assoc.h): sets by the key's low bits, entries that stay
+ * where they were put, exact LRU replacement (an empty way first), dirty
+ * bits, state and data, peeking without touching the order; and, over a
+ * long random run, the same hits and victims as a most-recently-used-first
+ * list per set (the textbook LRU). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sim/common/set_assoc.h"
+
+static struct set_assoc make(uint32_t entries, uint32_t ways, uint32_t block_bytes)
+{
+    struct set_assoc c;
+    assert_true(set_assoc_init(&c, entries, ways, block_bytes));
+    return c;
+}
+
+/* Inserts `key` (absent) and checks what it evicted: `evicted` + 1, or 0
+ * for an empty way. */
+static long insert_evicting(struct set_assoc *c, uint64_t key, uint64_t evicted_plus_1)
+{
+    struct set_assoc_victim victim;
+    long i = set_assoc_insert(c, key, &victim);
+    assert_int_equal(victim.valid, evicted_plus_1 != 0);
+    if (victim.valid)
+        assert_int_equal(victim.key, evicted_plus_1 - 1);
+    return i;
+}
+
+static void test_sets_are_the_low_bits(void **state)
+{
+    (void)state;
+    struct set_assoc c = make(8, 2, 1); /* 4 sets of 2 ways */
+    assert_int_equal(insert_evicting(&c, 0x10, 0), 0);   /* set 0, way 0 */
+    assert_int_equal(insert_evicting(&c, 0x11, 0), 2);   /* set 1 */
+    assert_int_equal(insert_evicting(&c, 0x13, 0), 6);   /* set 3 */
+    assert_int_equal(insert_evicting(&c, 0x21, 0), 3);   /* set 1, way 1 */
+    assert_int_equal(insert_evicting(&c, 0x31, 0x12), 2); /* set 1 full: 0x11 goes */
+    assert_int_equal(set_assoc_find(&c, 0x10), 0);
+    assert_int_equal(set_assoc_find(&c, 0x13), 6);
+    assert_int_equal(set_assoc_find(&c, 0x21), 3);
+    assert_int_equal(set_assoc_find(&c, 0x31), 2);
+    assert_int_equal(set_assoc_find(&c, 0x11), -1);
+    assert_int_equal(set_assoc_find(&c, 0x12), -1);
+    set_assoc_free(&c);
+}
+
+static void test_block_is_the_address_shifted(void **state)
+{
+    (void)state;
+    struct set_assoc c = make(4, 1, 32);
+    assert_int_equal(c.block_shift, 5);
+    assert_int_equal(set_assoc_block(&c, 0x1234), 0x91);
+    assert_int_equal(set_assoc_block(&c, 0x1f), 0);
+    set_assoc_free(&c);
+    c = make(4, 1, 1);
+    assert_int_equal(set_assoc_block(&c, 0x1234), 0x1234);
+    set_assoc_free(&c);
+}
+
+/* One set of four ways: the empty ways are taken in order, then each
+ * insert evicts the least recently found or inserted key. */
+static void test_the_least_recently_used_is_evicted(void **state)
+{
+    (void)state;
+    struct set_assoc c = make(4, 4, 1);
+    for (uint64_t key = 10; key < 14; key++)
+        assert_int_equal(insert_evicting(&c, key, 0), (long)(key - 10));
+    /* order, most recent first: 13 12 11 10 */
+    assert_int_equal(set_assoc_find(&c, 10), 0);  /* 10 13 12 11 */
+    assert_int_equal(set_assoc_find(&c, 12), 2);  /* 12 10 13 11 */
+    assert_int_equal(insert_evicting(&c, 14, 12), 1); /* 11 goes: 14 12 10 13 */
+    assert_int_equal(insert_evicting(&c, 15, 14), 3); /* 13 goes: 15 14 12 10 */
+    assert_int_equal(set_assoc_find(&c, 10), 0);  /* 10 15 14 12 */
+    assert_int_equal(insert_evicting(&c, 16, 13), 2); /* 12 goes: 16 10 15 14 */
+    assert_int_equal(insert_evicting(&c, 17, 15), 1); /* 14 goes: 17 16 10 15 */
+    assert_int_equal(insert_evicting(&c, 18, 16), 3); /* 15 goes: 18 17 16 10 */
+    assert_int_equal(set_assoc_peek(&c, 10), 0);
+    assert_int_equal(set_assoc_peek(&c, 17), 1);
+    assert_int_equal(set_assoc_peek(&c, 16), 2);
+    assert_int_equal(set_assoc_peek(&c, 18), 3);
+    assert_int_equal(set_assoc_peek(&c, 15), -1);
+    set_assoc_free(&c);
+}
+
+/* Two keys found in turn (the shortcut of the entry found before the last)
+ * and a miss: each find makes its key the most recent, a miss nothing. */
+static void test_alternating_finds_keep_the_order(void **state)
+{
+    (void)state;
+    struct set_assoc c = make(3, 3, 1);
+    insert_evicting(&c, 1, 0);
+    insert_evicting(&c, 2, 0);
+    insert_evicting(&c, 3, 0);                   /* 3 2 1 */
+    assert_int_equal(set_assoc_find(&c, 2), 1);  /* 2 3 1 */
+    assert_int_equal(set_assoc_find(&c, 3), 2);  /* 3 2 1 */
+    assert_int_equal(set_assoc_find(&c, 1), 0);  /* 1 3 2 */
+    assert_int_equal(set_assoc_find(&c, 3), 2);  /* 3 1 2 */
+    assert_int_equal(set_assoc_find(&c, 9), -1); /* absent: the order stays */
+    assert_int_equal(set_assoc_find(&c, 3), 2);  /* the most recent again */
+    assert_int_equal(insert_evicting(&c, 4, 3), 1);
+    assert_int_equal(insert_evicting(&c, 5, 2), 0);
+    assert_int_equal(insert_evicting(&c, 6, 4), 2);
+    set_assoc_free(&c);
+}
+
+static void test_peek_leaves_the_order(void **state)
+{
+    (void)state;
+    struct set_assoc c = make(2, 2, 1);
+    insert_evicting(&c, 7, 0);
+    insert_evicting(&c, 8, 0);
+    assert_int_equal(set_assoc_peek(&c, 7), 0);
+    assert_int_equal(set_assoc_peek(&c, 8), 1);
+    assert_int_equal(set_assoc_peek(&c, 9), -1);
+    assert_int_equal(insert_evicting(&c, 9, 8), 0); /* 7, peeked, still the least recent */
+    assert_int_equal(set_assoc_find(&c, 8), 1);
+    assert_int_equal(insert_evicting(&c, 10, 10), 0); /* a find does move it: 9 goes */
+    set_assoc_free(&c);
+}
+
+/* An entry's dirty bit, state and data are its own until it is evicted;
+ * the victim says whether it was dirty; a new entry starts clean, 0, 0. */
+static void test_dirty_state_and_data_stay_with_the_entry(void **state)
+{
+    (void)state;
+    struct set_assoc c = make(4, 2, 1); /* 2 sets */
+    long a = insert_evicting(&c, 0x20, 0);
+    long b = insert_evicting(&c, 0x22, 0);
+    long d = insert_evicting(&c, 0x21, 0);
+    assert_int_equal(a, 0);
+    assert_int_equal(b, 1);
+    assert_int_equal(d, 2);
+    c.dirty[a] = true;
+    c.state[a] = 3;
+    c.data[a] = 0x401000;
+    c.state[b] = 0xff;
+    assert_int_equal(set_assoc_find(&c, 0x21), d);
+    assert_int_equal(set_assoc_find(&c, 0x22), b);
+    assert_int_equal(set_assoc_find(&c, 0x20), a);
+    assert_true(c.dirty[a]);
+    assert_int_equal(c.state[a], 3);
+    assert_int_equal(c.data[a], 0x401000);
+    assert_false(c.dirty[b]);
+    assert_int_equal(c.state[b], 0xff);
+
+    struct set_assoc_victim victim;
+    assert_int_equal(set_assoc_insert(&c, 0x24, &victim), b); /* 0x22: clean */
+    assert_true(victim.valid);
+    assert_false(victim.dirty);
+    assert_int_equal(victim.key, 0x22);
+    assert_int_equal(c.state[b], 0);
+    assert_int_equal(set_assoc_insert(&c, 0x26, &victim), a); /* 0x20: dirty */
+    assert_true(victim.valid);
+    assert_true(victim.dirty);
+    assert_int_equal(victim.key, 0x20);
+    assert_false(c.dirty[a]);
+    assert_int_equal(c.state[a], 0);
+    assert_int_equal(c.data[a], 0);
+    assert_int_equal(set_assoc_insert(&c, 0x23, &victim), 3); /* set 1's empty way */
+    assert_false(victim.valid);
+    assert_false(victim.dirty);
+    assert_int_equal(set_assoc_insert(&c, 0x25, NULL), 2);
+    set_assoc_free(&c);
+}
+
+/* ---- against the textbook LRU: per set, its keys most recent first. */
+
+enum { SETS = 4, WAYS = 4, KEYS = 40, STEPS = 200000 };
+
+struct reference {
+    uint64_t keys[SETS][WAYS]; /* key + 1, most recent first; 0 empty */
+    bool dirty[SETS][WAYS];
+};
+
+/* The way of `key` in its set (moved to the front when `touch`), or -1. */
+static int reference_find(struct reference *r, uint64_t key, bool touch)
+{
+    uint64_t *set = r->keys[key % SETS];
+    bool *dirty = r->dirty[key % SETS];
+    for (int w = 0; w < WAYS; w++) {
+        if (set[w] != key + 1)
+            continue;
+        if (!touch)
+            return w;
+        bool d = dirty[w];
+        memmove(&set[1], &set[0], (size_t)w * sizeof *set);
+        memmove(&dirty[1], &dirty[0], (size_t)w * sizeof *dirty);
+        set[0] = key + 1;
+        dirty[0] = d;
+        return 0;
+    }
+    return -1;
+}
+
+static struct set_assoc_victim reference_insert(struct reference *r, uint64_t key)
+{
+    uint64_t *set = r->keys[key % SETS];
+    bool *dirty = r->dirty[key % SETS];
+    struct set_assoc_victim victim = {set[WAYS - 1] != 0, dirty[WAYS - 1], set[WAYS - 1] - 1};
+    memmove(&set[1], &set[0], (WAYS - 1) * sizeof *set);
+    memmove(&dirty[1], &dirty[0], (WAYS - 1) * sizeof *dirty);
+    set[0] = key + 1;
+    dirty[0] = false;
+    return victim;
+}
+
+static uint64_t next_random(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+static void test_same_as_the_textbook_lru(void **state)
+{
+    (void)state;
+    struct set_assoc c = make(SETS * WAYS, WAYS, 1);
+    struct reference r;
+    memset(&r, 0, sizeof r);
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    uint64_t hits = 0, dirty_victims = 0;
+    for (int step = 0; step < STEPS; step++) {
+        /* a few hot keys, so that the shortcuts and the sets both work */
+        uint64_t random = next_random(&x);
+        uint64_t key = random % 4 < 2 ? random % 3 : (random >> 8) % KEYS;
+        if ((random >> 32) % 8 == 0) {
+            long i = set_assoc_peek(&c, key);
+            assert_int_equal(i >= 0, reference_find(&r, key, false) >= 0);
+            continue;
+        }
+        long i = set_assoc_find(&c, key);
+        int way = reference_find(&r, key, true);
+        assert_int_equal(i >= 0, way >= 0);
+        if (i < 0) {
+            struct set_assoc_victim got, want = reference_insert(&r, key);
+            i = set_assoc_insert(&c, key, &got);
+            assert_int_equal(got.valid, want.valid);
+            if (want.valid) {
+                assert_int_equal(got.key, want.key);
+                assert_int_equal(got.dirty, want.dirty);
+                dirty_victims += want.dirty;
+            }
+        } else {
+            hits++;
+        }
+        if ((random >> 40) % 3 == 0) { /* a write */
+            c.dirty[i] = true;
+            r.dirty[key % SETS][0] = true;
+        }
+    }
+    /* the run tried both outcomes plenty of times */
+    assert_in_range(hits, STEPS / 4, STEPS - STEPS / 4);
+    assert_true(dirty_victims > 1000);
+    set_assoc_free(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sets_are_the_low_bits),
+        cmocka_unit_test(test_block_is_the_address_shifted),
+        cmocka_unit_test(test_the_least_recently_used_is_evicted),
+        cmocka_unit_test(test_alternating_finds_keep_the_order),
+        cmocka_unit_test(test_peek_leaves_the_order),
+        cmocka_unit_test(test_dirty_state_and_data_stay_with_the_entry),
+        cmocka_unit_test(test_same_as_the_textbook_lru),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,54 @@
+/* Recording a run of an unmodified program as a trace (docs/traces.md,
+ * "Recording"): the program runs under valgrind with pmubench's tool
+ * (traces/recorder/pmutrace.c), in the environment of traces/run_env.h;
+ * the trace is written under a temporary name beside the output, read
+ * back whole with the trace reader and renamed into place only when
+ * valid, so the output is whole or absent.  `pmubench record`, and `stat
+ * -- PROGRAM` and `p5mon` before they simulate, record through it.
+ *
+ *   char *argv[] = {"wc", "input.txt", NULL};
+ *   struct record_options options = {.argv = argv, .output = "wc.trace"};
+ *   struct record_result result;
+ *   if (record_run(&options, &result, error, sizeof error) == RECORD_OK)
+ *       ... result.exit_status ...
+ */
+#ifndef TRACES_RECORD_H
+#define TRACES_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct record_options {
+    char *const *argv;        /* the program (as execvp finds it) and its arguments,
+                               * NULL-terminated */
+    const char *output;       /* the trace; NULL: the program's basename + ".pmutrace" */
+    bool registers;           /* record the general registers and flags after every
+                               * instruction (docs/traces.md, "Registers") */
+    const char *recorder_dir; /* the folder of pmutrace-amd64-linux (and
+                               * pmutrace-x86-linux); NULL: $PMUBENCH_RECORDER_DIR,
+                               * else recorder/ beside the running executable */
+};
+
+enum record_status {
+    RECORD_OK,        /* the trace is written */
+    RECORD_BAD_INPUT, /* no program, one that cannot be found or started, an output
+                       * that is the program or not a regular file: nothing written */
+    RECORD_FAILED,    /* a run-time failure: the recorder missing, valgrind, memory,
+                       * the output: nothing written */
+};
+
+struct record_result {
+    int exit_status; /* the program's exit status, or 128 + the signal that killed it */
+    bool execed;     /* it called execve: the trace ends there (the new program is
+                      * not recorded) */
+};
+
+/* Records the program's run into the output.  RECORD_OK with the
+ * program's exit status in `result`; otherwise one line in `error`
+ * (without a "pmubench record:" prefix) and nothing written.  The program
+ * runs in the foreground: SIGINT and SIGQUIT are ignored meanwhile, as
+ * system() does, so that the terminal's interrupt goes to the program. */
+enum record_status record_run(const struct record_options *options, struct record_result *result,
+                              char *error, size_t error_size);
+
+#endif
