@@ -98,15 +98,19 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 # hand-made traces.
 UNIT_HELPER_SRCS := tests/unit/model_trace.c
 MODEL_TRACE_TESTS := $(addprefix $(BUILD)/tests/,test_nb_model test_nb_model_ht \
-    test_nb_model_tagging test_nb_model_memory test_nb_model_bounds test_p5_model \
+    test_nb_model_tagging test_nb_model_memory test_nb_model_bounds test_nb_model_routing \
+    test_p5_model \
     test_stat_model test_sample_run)
 $(MODEL_TRACE_TESTS): tests/unit/model_trace.c tests/unit/model_trace.h
 
 # The unit tests are every tests/unit/test_*.c; the binary of one renamed
 # or removed (test_nb_pmu_route, now test_nb_feed) would still run in
-# tests/run_tests.sh, so it goes.
+# tests/run_tests.sh, so it goes: the executables only, whose names have no
+# dot (not the coverage files beside them, test_x-test_x.gcno...).
+STALE_UNIT_BINS = $(foreach f,$(filter-out $(UNIT_BINS),$(wildcard $(BUILD)/tests/test_*)),\
+    $(if $(findstring .,$(notdir $(f))),,$(f)))
 unit-tests: $(UNIT_BINS)
-	@rm -f $(filter-out $(UNIT_BINS),$(wildcard $(BUILD)/tests/test_*))
+	@rm -f $(STALE_UNIT_BINS)
 
 # The differential test against libpfm4's NetBurst encoder (docs/events.md).
 DIFF_BIN := $(BUILD)/tests/libpfm4_diff

@@ -37,7 +37,7 @@ struct bench_stmt {
     int thread;          /* thread, event */
     bool active;         /* thread */
     int cpl;             /* thread: -1 keeps the current CPL */
-    int event;           /* netburst: index into nb_events; p5: the event code */
+    int event;           /* netburst: index into nb_event_table; p5: the event code */
     uint16_t mask;       /* netburst sub-event bits */
     uint32_t count;      /* event */
     uint64_t addr;       /* wrmem, rdmem */

@@ -148,7 +148,7 @@ static void print_symbols_file(FILE *out, const struct sample_session *session)
     if (session->symbols_file) {
         fputs("symbols ", out);
         text_print_escaped(out, session->symbols_file);
-        fprintf(out, " base 0x%llx\n", (unsigned long long)session->symbols_base);
+        fprintf(out, " base 0x%llx\n", (unsigned long long)session->symbols.base);
         return;
     }
     fputs("symbols none (", out);

@@ -463,11 +463,13 @@ static int count_hardware(const struct stat_args *args, const struct stat_model 
         return command_error(EXIT_RUNTIME, "stat", "%s: %s", args->device, strerror(errno));
     char error[1024];
     int exit_status = 0;
+    errno = 0;
     bool ok = stat_measure_program(backend, args->cpu, plan, argv + args->program, counts,
                                    &exit_status, error, sizeof error);
+    int failure = failure_status(errno); /* 1: the device, the backend's refusal; 2: PROGRAM */
     msr_backend_destroy(backend);
-    if (!ok) /* the device, or the backend's refusal */
-        return command_error(EXIT_RUNTIME, "stat", "--backend msr: %s", error);
+    if (!ok)
+        return command_error(failure, "stat", "--backend msr: %s", error);
     struct stat_totals none = {{0, 0}, 0, 0};
     struct stat_report report = {"msr", NULL, NULL, args, counts, plan, &none};
     int rc = write_report(&report);

@@ -16,7 +16,7 @@ enum { ESCR_CONTEXT_OS = 1, ESCR_CONTEXT_USR = 2, ESCR_CONTEXTS = 16 };
 
 /* One occurrence of an event in the current cycle. */
 struct nb_occurrence {
-    uint16_t event;   /* index into nb_events */
+    uint16_t event;   /* index into nb_event_table */
     uint16_t mask;    /* its sub-event bits */
     uint8_t thread;
     uint8_t cpl[2];   /* both logical processors' CPLs when it occurred */

@@ -20,7 +20,7 @@
 #include "netburst_pmu.h"
 
 struct nb_event_spec {
-    int event;                       /* the counting event, an index into nb_events */
+    int event;                       /* the counting event, an index into nb_event_table */
     uint16_t mask;                   /* its sub-event bits */
     const struct nb_metric *metric;  /* the tagging metric asked for, or NULL */
     uint32_t metrics;                /* bit m: nb_metrics[m] tags; `metric` alone, or each
@@ -93,7 +93,7 @@ bool event_spec_parse(const char *text, const struct nb_pmu_config *config, stru
 
 /* A tagging upstream event: an ESCR programmed to tag, with no counter. */
 struct nb_upstream {
-    int event;               /* an index into nb_events */
+    int event;               /* an index into nb_event_table */
     uint64_t escrs;          /* the ESCRs it can use */
     uint64_t escr;           /* its ESCR value */
 };

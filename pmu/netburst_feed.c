@@ -6,10 +6,20 @@
 #include "netburst_fields.h"
 #include "netburst_pmu_state.h"
 
+struct nb_source nb_tagged_source(enum nb_metric_kind kind, unsigned bit)
+{
+    const struct nb_tagging *tagging = &nb_taggings[kind];
+    const struct nb_subevent *first =
+        nb_subevent_find(&nb_event_table[tagging->counting_event], tagging->counting_subevent);
+    /* execution_event's NBOGUS0-3 are bits 0-3: one for each tag value bit. */
+    unsigned shift = first->bit + (kind == NB_EXECUTION_TAGGING ? bit : 0);
+    return (struct nb_source){tagging->counting_event, (uint16_t)(1u << shift)};
+}
+
 const struct nb_feed *nb_pmu_attach(struct nb_pmu *pmu, const struct nb_source *sources,
                                     unsigned n)
 {
-    if (n > NB_MAX_SOURCES)
+    if (n == 0 || n > NB_MAX_SOURCES)
         return NULL;
     for (unsigned s = 0; s < n; s++)
         if ((unsigned)sources[s].event >= NB_NUM_EVENTS)
@@ -40,8 +50,7 @@ static void refresh_routes(const struct nb_pmu *pmu, struct nb_feed *feed)
     feed->generation++;
 }
 
-/* The sub-event bits of `event` the ESCRs selecting it count in `context`. */
-static uint16_t counted_bits(const struct nb_pmu *pmu, enum nb_event_id event, uint8_t context)
+uint16_t nb_counted_bits(const struct nb_pmu *pmu, enum nb_event_id event, uint8_t context)
 {
     uint16_t bits = 0;
     for (uint64_t escrs = pmu->selecting[event]; escrs; escrs &= escrs - 1)
@@ -49,16 +58,13 @@ static uint16_t counted_bits(const struct nb_pmu *pmu, enum nb_event_id event, u
     return bits;
 }
 
-/* Execution tagging: the OR of the 4-bit tag values of the ESCRs with Tag
- * Enable that count an occurrence of the source in `context`. */
-static uint8_t execution_tag(const struct nb_pmu *pmu, const struct nb_source *source,
-                             uint8_t context)
+uint8_t nb_execution_tag(const struct nb_pmu *pmu, enum nb_event_id event, uint16_t mask,
+                         uint8_t context)
 {
     uint8_t tag = 0;
-    for (uint64_t escrs = pmu->selecting[source->event]; escrs; escrs &= escrs - 1) {
+    for (uint64_t escrs = pmu->selecting[event]; escrs; escrs &= escrs - 1) {
         int e = __builtin_ctzll(escrs);
-        if ((pmu->escr[e] & ESCR_TAG_ENABLE) &&
-            (pmu->escr_rules[e].counting[context] & source->mask))
+        if ((pmu->escr[e] & ESCR_TAG_ENABLE) && (pmu->escr_rules[e].counting[context] & mask))
             tag |= (uint8_t)(pmu->escr[e] >> ESCR_TAG_VALUE_SHIFT & 0xf);
     }
     return tag;
@@ -78,8 +84,8 @@ static bool replay_selected(const struct nb_pmu *pmu, const struct nb_metric *me
 static bool upstream_counts(const struct nb_pmu *pmu, const struct nb_metric *metric,
                             uint16_t cause, uint8_t context)
 {
-    int event = nb_event_find(metric->upstream_event);
-    uint64_t escrs = nb_pmu_route(pmu, event, nb_cause_subevent(cause), context);
+    int event = nb_event_find(metric->upstream_event); /* in the catalog: test_nb_model_tagging */
+    uint64_t escrs = event < 0 ? 0 : nb_pmu_route(pmu, event, nb_cause_subevent(cause), context);
     return metric->upstream_escr < 0 ? escrs != 0 : (escrs >> metric->upstream_escr & 1);
 }
 
@@ -110,11 +116,12 @@ static void refresh_tagging(const struct nb_pmu *pmu, struct nb_feed *feed)
     feed->tagging = false;
     for (unsigned context = 0; context < ESCR_CONTEXTS; context++) {
         uint8_t c = (uint8_t)context;
-        feed->front_end[c] = counted_bits(pmu, NB_EV_UOP_TYPE, c) & tag_bits;
+        feed->front_end[c] = nb_counted_bits(pmu, NB_EV_UOP_TYPE, c) & tag_bits;
         feed->replay[c] = replay_causes(pmu, c);
         bool any = feed->front_end[c] || feed->replay[c];
         for (unsigned s = 0; s < feed->n_sources; s++) {
-            feed->execution[c][s] = execution_tag(pmu, &feed->sources[s], c);
+            feed->execution[c][s] =
+                nb_execution_tag(pmu, feed->sources[s].event, feed->sources[s].mask, c);
             any = any || feed->execution[c][s];
         }
         feed->tagging = feed->tagging || any;

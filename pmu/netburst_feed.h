@@ -81,15 +81,22 @@ struct nb_buses {
 };
 
 /* Declares a model's sources (index = the model's identifier for it) and
- * returns the PMU's publication for them, valid until nb_pmu_destroy; NULL
- * for more than NB_MAX_SOURCES sources, an unknown event or out of
- * memory. */
+ * returns the PMU's publication for them, valid until nb_pmu_destroy.  A
+ * PMU feeds one model: attaching again replaces the sources (and changes
+ * the generation).  NULL for no sources or more than NB_MAX_SOURCES, an
+ * unknown event, or out of memory. */
 const struct nb_feed *nb_pmu_attach(struct nb_pmu *pmu, const struct nb_source *sources,
                                     unsigned n);
 
+/* The source that counts a retiring uop tagged by mechanism `kind` (the
+ * mechanisms' table, nb_taggings): its counting event's non-bogus
+ * sub-event; for execution tagging, that of tag value bit `bit` (0-3). */
+struct nb_source nb_tagged_source(enum nb_metric_kind kind, unsigned bit);
+
 /* Ends the current cycle with the detections on `buses` (and any
  * nb_pmu_event occurrences), as nb_pmu_tick, and leaves the buses cleared
- * for another cycle.  Of the cycle's report it fills pebs_pmi only.
+ * for another cycle.  It does not write the cycle's report: nb_pmu_last
+ * keeps describing the last nb_pmu_tick, but for pebs_pmi.
  * Returns false, counting none of the buses, when they were routed with
  * routes an ESCR write has changed since. */
 bool nb_pmu_tick_routed(struct nb_pmu *pmu, struct nb_buses *buses);
@@ -102,6 +109,30 @@ bool nb_pmu_take_due_pmi(struct nb_pmu *pmu, int thread, uint64_t skid,
 static inline bool nb_feed_watched(const struct nb_feed *feed, unsigned source)
 {
     return (feed->watched[source >> 6] >> (source & 63)) & 1;
+}
+
+/* Whether any of the `n` sources from `first` is watched (all in one word
+ * of the mask: first % 64 + n <= 64). */
+static inline bool nb_feed_watched_any(const struct nb_feed *feed, unsigned first, unsigned n)
+{
+    return (feed->watched[first >> 6] >> (first & 63)) & ((1ull << n) - 1);
+}
+
+/* Whether sampling is programmed (retirements must be reported), whether
+ * some mechanism can tag, and whether a delivered PMI waits. */
+static inline bool nb_feed_sampling(const struct nb_feed *feed)
+{
+    return feed->sampling;
+}
+
+static inline bool nb_feed_tagging(const struct nb_feed *feed)
+{
+    return feed->tagging;
+}
+
+static inline bool nb_feed_pmi_waiting(const struct nb_feed *feed)
+{
+    return feed->pmi_waiting;
 }
 
 /* The context of an occurrence by `thread` at CPL 0 (`user` false) or 3,

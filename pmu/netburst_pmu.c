@@ -394,6 +394,8 @@ bool nb_pmu_event(struct nb_pmu *pmu, int event, uint16_t mask, int thread, uint
 uint64_t nb_pmu_route(const struct nb_pmu *pmu, int event, uint16_t mask, uint8_t context)
 {
     uint64_t route = 0;
+    if (event < 0 || event >= NB_NUM_EVENTS || context >= ESCR_CONTEXTS)
+        return 0;
     for (uint64_t escrs = pmu->selecting[event]; escrs; escrs &= escrs - 1) {
         int e = __builtin_ctzll(escrs);
         if (escr_rules_count(&pmu->escr_rules[e], mask, context))

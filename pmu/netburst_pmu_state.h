@@ -78,6 +78,14 @@ enum {
 };
 void nb_feed_refresh(struct nb_pmu *pmu, unsigned what);
 
+/* The sub-event bits of `event` the ESCRs selecting it count in `context`
+ * (front-end tagging reads uop_type's), and the OR of the 4-bit tag values
+ * of the ESCRs with Tag Enable selecting `event` that count an occurrence
+ * with bits `mask` in `context` (execution tagging). */
+uint16_t nb_counted_bits(const struct nb_pmu *pmu, enum nb_event_id event, uint8_t context);
+uint8_t nb_execution_tag(const struct nb_pmu *pmu, enum nb_event_id event, uint16_t mask,
+                         uint8_t context);
+
 /* Notes PMIs delivered to `threads` (bit t: thread t) this cycle as
  * pending, `precise` when PEBS's threshold raised them. */
 void nb_pmu_note_pmi(struct nb_pmu *pmu, uint8_t threads, bool precise);

@@ -173,36 +173,27 @@ bool nb_pmu_take_due_pmi(struct nb_pmu *pmu, int thread, uint64_t skid,
     return nb_pmu_take_pmi(pmu, thread, sample);
 }
 
-/* The sub-event bits ESCR `e` would count for an occurrence by `thread`
- * at `cpl` (the detector's own rules, the other thread at its CPL). */
-static uint16_t qualified_bits(const struct nb_pmu *pmu, int e, int thread, int cpl)
+/* The context of an occurrence by `thread` at `cpl`, the other thread at
+ * its CPL now. */
+static uint8_t context_at(const struct nb_pmu *pmu, int thread, int cpl)
 {
     uint8_t cpls[2] = {pmu->thread[0].cpl, pmu->thread[1].cpl};
-    cpls[thread] = (uint8_t)cpl;
-    return pmu->escr_rules[e].counting[escr_context_of(thread, cpls, pmu->config.ht)];
+    cpls[thread & 1] = (uint8_t)cpl;
+    return escr_context_of(thread & 1, cpls, pmu->config.ht);
 }
 
 uint16_t nb_pmu_selected_mask(const struct nb_pmu *pmu, int event, int thread, int cpl)
 {
-    uint16_t mask = 0;
-    for (uint64_t d = pmu->detecting; d; d &= d - 1) {
-        int e = __builtin_ctzll(d);
-        if (pmu->escr_event[e] == event)
-            mask |= qualified_bits(pmu, e, thread, cpl);
-    }
-    return mask;
+    if (event < 0 || event >= NB_NUM_EVENTS)
+        return 0;
+    return nb_counted_bits(pmu, (enum nb_event_id)event, context_at(pmu, thread, cpl));
 }
 
 uint8_t nb_pmu_tag_bits(const struct nb_pmu *pmu, int event, uint16_t mask, int thread, int cpl)
 {
-    uint8_t tags = 0;
-    for (uint64_t d = pmu->detecting; d; d &= d - 1) {
-        int e = __builtin_ctzll(d);
-        if (pmu->escr_event[e] == event && (pmu->escr[e] & ESCR_TAG_ENABLE) &&
-            (qualified_bits(pmu, e, thread, cpl) & mask))
-            tags |= (uint8_t)(pmu->escr[e] >> ESCR_TAG_VALUE_SHIFT & 0xf);
-    }
-    return tags;
+    if (event < 0 || event >= NB_NUM_EVENTS)
+        return 0;
+    return nb_execution_tag(pmu, (enum nb_event_id)event, mask, context_at(pmu, thread, cpl));
 }
 
 /* ---- The DS save area as software sets it up, and the records read back
@@ -228,12 +219,15 @@ bool nb_pmu_ds_setup(struct nb_pmu *pmu, bool ia32e, const struct nb_ds_config *
         {layout->interrupt_threshold, layout->field_size, ds->buffer + ds->threshold * record},
         {layout->counter_reset, 8, ds->counter_reset},
     };
+    /* The MSR first: a refused address leaves the memory untouched. */
+    if (nb_pmu_wrmsr(pmu, MSR_IA32_DS_AREA, ds->area) != MSR_OK)
+        return false;
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         uint64_t addr = (ds->area + fields[i].offset) & layout->address_mask;
         if (!sim_memory_write(&pmu->memory, addr, fields[i].size, fields[i].value))
             return false;
     }
-    return nb_pmu_wrmsr(pmu, MSR_IA32_DS_AREA, ds->area) == MSR_OK;
+    return true;
 }
 
 bool nb_pmu_pebs_record(const struct nb_pmu *pmu, bool ia32e, uint64_t k,

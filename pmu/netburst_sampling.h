@@ -41,7 +41,9 @@ struct nb_pebs_record {
 /* Writes the DS save area's PEBS fields (the buffer base, the index at the
  * base, the absolute maximum, the interrupt threshold, the counter reset)
  * at ds->area in the layout of `ia32e`, into the PMU's memory, and
- * IA32_DS_AREA.  False when the MSR write faults or memory ran out. */
+ * IA32_DS_AREA.  False when the MSR write faults (an address the model
+ * cannot hold: nothing is written) or memory ran out (IA32_DS_AREA is
+ * written, the fields maybe in part). */
 bool nb_pmu_ds_setup(struct nb_pmu *pmu, bool ia32e, const struct nb_ds_config *ds);
 
 /* Record `k` (0: the first stored) of the PEBS buffer of the DS save area

@@ -848,6 +848,17 @@ CEOF
         ! grep -q 'recording failed' "$tmp/cli.err" && [ ! -e "$tmp/bad.trace" ]; then
         pass; else fail "record of a script with a bad interpreter: status $status, $(cat "$tmp/cli.err")"; fi
 
+    # valgrind that cannot be started: a run-time failure (docs/exit-status.md),
+    # one line, nothing written; the same when stat records the program.
+    saved_wrapper=$wrapper
+    wrapper="env PMUBENCH_VALGRIND=/nonexistent/valgrind $wrapper"
+    expect_exact 1 "pmubench record: cannot start valgrind '/nonexistent/valgrind': No such file or directory" -- \
+        record -o "$tmp/no-valgrind.trace" -- /bin/true
+    if [ -e "$tmp/no-valgrind.trace" ]; then fail "record without valgrind left a trace"; else pass; fi
+    expect_exact 1 "pmubench record: cannot start valgrind '/nonexistent/valgrind': No such file or directory" -- \
+        stat -e clocks -- /bin/true
+    wrapper=$saved_wrapper
+
     # A 32-bit program (or a script run by one) without the 32-bit recorder.
     if printf 'int main(void){return 3;}\n' | cc -m32 -x c - -o "$tmp/ret3-32" 2>/dev/null; then
         mkdir -p "$tmp/rec64"

@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 
 #include "bench/atomic_file.h"
 #include "bench/file_identity.h"
+#include "traces/error_line.h"
 #include "traces/run_env.h"
 #include "traces/trace.h"
 
@@ -31,15 +31,9 @@ struct recording {
     char exec_note[sizeof ((struct atomic_file *)0)->temp + 8];
 };
 
-__attribute__((format(printf, 4, 5))) static enum record_status
-fail(enum record_status status, char *error, size_t error_size, const char *format, ...)
-{
-    va_list ap;
-    va_start(ap, format);
-    vsnprintf(error, error_size, format, ap);
-    va_end(ap);
-    return status;
-}
+/* The line (traces/error_line.h) and `status`. */
+#define fail(status, error, error_size, ...) \
+    (error_line(0, (error), (error_size), __VA_ARGS__), (status))
 
 static bool is_file(const char *path, bool executable)
 {
@@ -212,11 +206,35 @@ static char **valgrind_argv(const struct recording *rec, struct valgrind_options
     return argv;
 }
 
-/* Runs `argv` in a child with the recorder's environment, like system():
- * the terminal's interrupt goes to the program.  The child's wait status,
- * or -1 with errno. */
-static int run_child(const char *recorder, char **argv)
+/* The child: valgrind, or its exec's errno through `exec_fd` (a
+ * close-on-exec pipe, which a successful exec closes).  It prints
+ * nothing: the parent reports. */
+static void exec_child(const char *recorder, char **argv, int exec_fd,
+                       const struct sigaction *old_int, const struct sigaction *old_quit)
 {
+    sigaction(SIGINT, old_int, NULL);
+    sigaction(SIGQUIT, old_quit, NULL);
+    setenv("VALGRIND_LIB", recorder, 1);
+    run_env_apply();
+    execvp(argv[0], argv);
+    int code = errno;
+    if (write(exec_fd, &code, sizeof code) < 0)
+        _exit(127);
+    _exit(127);
+}
+
+/* Runs `argv` in a child with the recorder's environment, like system():
+ * the terminal's interrupt goes to the program.  The child's wait status;
+ * -1 with errno when the child could not be started or waited for, or when
+ * its exec failed (errno the exec's, *exec_failed set). */
+static int run_child(const char *recorder, char **argv, bool *exec_failed)
+{
+    *exec_failed = false;
+    int exec_pipe[2];
+    if (pipe(exec_pipe) != 0)
+        return -1;
+    fcntl(exec_pipe[0], F_SETFD, FD_CLOEXEC);
+    fcntl(exec_pipe[1], F_SETFD, FD_CLOEXEC);
     fflush(NULL);
     struct sigaction ignore = {.sa_handler = SIG_IGN}, old_int, old_quit;
     sigemptyset(&ignore.sa_mask);
@@ -224,23 +242,30 @@ static int run_child(const char *recorder, char **argv)
     sigaction(SIGQUIT, &ignore, &old_quit);
     pid_t pid = fork();
     if (pid == 0) {
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGQUIT, &old_quit, NULL);
-        setenv("VALGRIND_LIB", recorder, 1);
-        run_env_apply();
-        execvp(argv[0], argv);
-        fprintf(stderr, "pmubench record: cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
+        close(exec_pipe[0]);
+        exec_child(recorder, argv, exec_pipe[1], &old_int, &old_quit);
     }
+    int saved_errno = errno;
+    close(exec_pipe[1]);
+    int code = 0;
+    ssize_t n = 0;
+    while (pid > 0 && (n = read(exec_pipe[0], &code, sizeof code)) < 0 && errno == EINTR)
+        ;
+    close(exec_pipe[0]);
     int status = 0;
     pid_t waited = pid < 0 ? -1 : 0;
     while (pid > 0 && (waited = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
         ;
-    int saved_errno = errno;
+    if (pid >= 0)
+        saved_errno = errno;
+    if (n == (ssize_t)sizeof code) {
+        *exec_failed = true;
+        saved_errno = code;
+    }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
     errno = saved_errno;
-    return pid < 0 || waited < 0 ? -1 : status;
+    return pid < 0 || waited < 0 || *exec_failed ? -1 : status;
 }
 
 /* The tool ends a killed program's trace with status 1 and a one-byte code
@@ -270,6 +295,8 @@ static bool check_trace(const char *path, const char *name, struct trace_end *en
     if (r) {
         struct trace_record *rec = malloc(sizeof *rec);
         ok = rec != NULL;
+        if (!ok)
+            snprintf(error, error_size, "%s: out of memory", name);
         while (ok) {
             if (trace_read(r, rec) != TRACE_OK) {
                 snprintf(error, error_size, "%s", trace_reader_error(r));
@@ -339,10 +366,14 @@ static enum record_status record_into(struct recording *rec, struct record_resul
     char **argv = valgrind_argv(rec, &vo);
     if (!argv)
         return fail(RECORD_FAILED, error, error_size, "out of memory");
-    int status = run_child(rec->recorder, argv);
+    bool exec_failed;
+    int status = run_child(rec->recorder, argv, &exec_failed);
     int saved_errno = errno;
     free(argv);
     bool execed = unlink(rec->exec_note) == 0;
+    if (status < 0 && exec_failed)
+        return fail(RECORD_FAILED, error, error_size, "cannot start valgrind '%s': %s",
+                    run_valgrind_path(), strerror(saved_errno));
     if (status < 0)
         return fail(RECORD_FAILED, error, error_size, "cannot start valgrind: %s",
                     strerror(saved_errno));

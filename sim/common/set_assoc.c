@@ -29,6 +29,7 @@ bool set_assoc_init(struct set_assoc *c, uint32_t entries, uint32_t ways, uint32
     c->set_mask = entries / ways - 1;
     c->ways = ways;
     c->block_shift = log2_of(block_bytes);
+    c->mru = c->previous = -1;
     return true;
 }
 
@@ -50,17 +51,21 @@ static uint32_t first_of_set(const struct set_assoc *c, uint64_t key)
     return (uint32_t)(key & c->set_mask) * c->ways;
 }
 
-/* Entry `i`, just found or put in, becomes the most recently used. */
+/* Entry `i`, just found or put in, becomes the most recently used.  An
+ * entry once put in is never empty again, so `previous` (read from keys[],
+ * not cached: the entry may have been put in again since) stays valid. */
 static void make_most_recent(struct set_assoc *c, uint32_t i)
 {
     c->stamps[i] = ++c->clock;
     c->previous = c->mru;
     c->mru = i;
+    c->mru_key = c->keys[i];
 }
 
 long set_assoc_find_slow(struct set_assoc *c, uint64_t key)
 {
-    long i = c->keys[c->previous] == key + 1 ? (long)c->previous : set_assoc_peek(c, key);
+    long i = c->previous >= 0 && c->keys[c->previous] == key ? c->previous
+                                                              : set_assoc_peek(c, key);
     if (i >= 0)
         make_most_recent(c, (uint32_t)i);
     return i;
@@ -70,7 +75,7 @@ long set_assoc_peek(const struct set_assoc *c, uint64_t key)
 {
     uint32_t first = first_of_set(c, key);
     for (uint32_t i = first; i < first + c->ways; i++)
-        if (c->keys[i] == key + 1)
+        if (c->keys[i] == key && c->stamps[i] != 0)
             return i;
     return -1;
 }
@@ -91,8 +96,8 @@ long set_assoc_insert(struct set_assoc *c, uint64_t key, struct set_assoc_victim
 {
     uint32_t i = victim_of_set(c, key);
     if (victim)
-        *victim = (struct set_assoc_victim){c->keys[i] != 0, c->dirty[i], c->keys[i] - 1};
-    c->keys[i] = key + 1;
+        *victim = (struct set_assoc_victim){c->dirty[i]};
+    c->keys[i] = key;
     c->dirty[i] = false;
     c->state[i] = 0;
     c->data[i] = 0;

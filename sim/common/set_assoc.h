@@ -3,9 +3,10 @@
  * cache, TLBs, BTB and data caches (sim/netburst).
  *
  * A key is a block number (a line, a page) or any number the model makes
- * (an address tagged with the logical processor); its set is its low bits.
- * Entries are numbered set x ways + way and stay where they were put: the
- * LRU order is kept by stamps, so an entry's number, dirty bit, state and
+ * (an address tagged with the logical processor): any 64-bit value, 0 and
+ * UINT64_MAX included; its set is its low bits.  Entries are numbered set
+ * x ways + way and stay where they were put: the LRU order is kept by
+ * stamps (0: an empty way), so an entry's number, dirty bit, state and
  * data stay its own until it is evicted. */
 #ifndef SIM_COMMON_SET_ASSOC_H
 #define SIM_COMMON_SET_ASSOC_H
@@ -14,8 +15,13 @@
 #include <stdint.h>
 
 struct set_assoc {
-    uint64_t *keys;       /* key + 1; 0: an empty way */
-    uint64_t *stamps;     /* when each entry was last used: the LRU order */
+    uint64_t mru_key;     /* the key of entry `mru` (any value while it is -1) */
+    long mru;             /* the entry last found or put in; -1: none yet */
+    long previous;        /* the one before (two alternating streams hit these two);
+                           * -1: none yet */
+    uint64_t *keys;       /* each entry's key, when its stamp is not 0 */
+    uint64_t *stamps;     /* when each entry was last used: the LRU order; 0: an
+                           * empty way */
     bool *dirty;          /* written since it was put in */
     uint8_t *state;       /* the model's, per entry; 0 when put in */
     uint64_t *data;       /* the model's, per entry; 0 when put in */
@@ -23,15 +29,11 @@ struct set_assoc {
     uint32_t ways;
     unsigned block_shift; /* log2 of the bytes a key stands for */
     uint64_t clock;       /* the last stamp given */
-    uint32_t mru;         /* the entry last found or put in */
-    uint32_t previous;    /* the one before (two alternating streams hit these two) */
 };
 
 /* What set_assoc_insert() evicted. */
 struct set_assoc_victim {
-    bool valid;           /* false: the way was empty (not dirty, no key) */
-    bool dirty;           /* so a write-back is due */
-    uint64_t key;
+    bool dirty;           /* a dirty entry: a write-back is due (false for an empty way) */
 };
 
 /* `entries` entries in sets of `ways` (entries / ways sets, a power of
@@ -51,11 +53,13 @@ static inline uint64_t set_assoc_block(const struct set_assoc *c, uint64_t addre
 long set_assoc_find_slow(struct set_assoc *c, uint64_t key);
 
 /* The entry holding `key`, made the most recently used of its set, or -1.
- * Inline for the most frequent case, the entry found or put in last. */
+ * Inline for the most frequent case, the entry found or put in last
+ * (already the most recently used; in an empty cache mru is -1, and -1 is
+ * the answer whatever the key). */
 static inline long set_assoc_find(struct set_assoc *c, uint64_t key)
 {
-    if (c->keys[c->mru] == key + 1)
-        return c->mru; /* already the most recently used */
+    if (c->mru_key == key)
+        return c->mru;
     return set_assoc_find_slow(c, key);
 }
 

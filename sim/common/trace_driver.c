@@ -6,27 +6,37 @@
 #include <stdarg.h>
 #include <stdio_ext.h>
 
+#include "traces/error_line.h"
 #include "traces/input_file.h"
 
 bool driver_fail(struct driver_failure *f, const char *format, ...)
 {
     va_list ap;
     va_start(ap, format);
-    vsnprintf(f->text, f->size, format, ap);
+    error_vline(0, f->text, f->size, format, ap);
+    va_end(ap);
+    return false;
+}
+
+bool driver_fail_run(struct driver_failure *f, int error_number, const char *format, ...)
+{
+    f->error_number = error_number;
+    va_list ap;
+    va_start(ap, format);
+    error_vline(0, f->text, f->size, format, ap);
     va_end(ap);
     return false;
 }
 
 bool driver_out_of_memory(struct driver_failure *f, const char *path, const char *what)
 {
-    f->out_of_memory = true;
-    return driver_fail(f, "%s: out of memory %s", path, what);
+    return driver_fail_run(f, ENOMEM, "%s: out of memory %s", path, what);
 }
 
 void driver_set_errno(const struct driver_failure *f)
 {
-    if (f->out_of_memory)
-        errno = ENOMEM;
+    if (f->error_number)
+        errno = f->error_number;
 }
 
 bool driver_trace_open(struct driver_trace *t, const char *path, struct driver_failure *f)
@@ -39,7 +49,7 @@ bool driver_trace_open(struct driver_trace *t, const char *path, struct driver_f
     errno = 0;
     t->reader = trace_reader_open(t->in, path, f->text, f->size);
     if (!t->reader) {
-        f->out_of_memory = errno == ENOMEM;
+        f->error_number = errno == ENOMEM ? ENOMEM : 0;
         return false;
     }
     const struct trace_header *header = trace_reader_header(t->reader);
@@ -60,7 +70,7 @@ void driver_trace_close(struct driver_trace *t)
 
 bool driver_read_failed(const struct driver_trace *t, struct driver_failure *f)
 {
-    f->out_of_memory = trace_reader_out_of_memory(t->reader);
+    f->error_number = trace_reader_out_of_memory(t->reader) ? ENOMEM : 0;
     return driver_fail(f, "%s", trace_reader_error(t->reader));
 }
 

@@ -2,9 +2,9 @@
  * sim/netburst/nb_simulate.c) do alike: open a trace as a stream, read its
  * records in place, tell the records whose code bytes can be decoded, and
  * report a failure as one line: the reader's (`PATH: byte offset N: ...`),
- * an instruction that does not decode, or want of memory (errno ENOMEM
- * once the run is over, so that the command exits with status 1,
- * cli/exit_status.c).
+ * an instruction that does not decode, or a run-time failure: want of
+ * memory, a model's internal error (errno ENOMEM or EIO once the run is
+ * over, so that the command exits with status 1, cli/exit_status.c).
  *
  * What they do differently stays in each: the P5 holds an instruction back
  * to see whether the next pairs with it and calls a region hook at the
@@ -26,7 +26,8 @@
 struct driver_failure {
     char *text;              /* the caller's buffer: one line */
     size_t size;
-    bool out_of_memory;      /* the run's failure, not the input's */
+    int error_number;        /* a run-time failure's errno (ENOMEM, EIO): the
+                              * run's, not the input's; 0: none or bad input */
 };
 
 /* One trace being read. */
@@ -42,10 +43,17 @@ struct driver_trace {
 __attribute__((format(printf, 2, 3))) bool driver_fail(struct driver_failure *f,
                                                        const char *format, ...);
 
-/* "PATH: out of memory WHAT"; false. */
+/* A run-time failure, errno `error_number` (EIO: a model's internal
+ * error), with its line; false. */
+__attribute__((format(printf, 3, 4))) bool driver_fail_run(struct driver_failure *f,
+                                                           int error_number,
+                                                           const char *format, ...);
+
+/* "PATH: out of memory WHAT", errno ENOMEM; false. */
 bool driver_out_of_memory(struct driver_failure *f, const char *path, const char *what);
 
-/* errno ENOMEM when the run failed for want of memory, else as it is. */
+/* errno that of the run-time failure (ENOMEM, EIO) when the run failed of
+ * one, else as it is. */
 void driver_set_errno(const struct driver_failure *f);
 
 /* Opens the trace at `path` for reading as a stream and reads its header;

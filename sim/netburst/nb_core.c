@@ -437,15 +437,20 @@ static void store_retire(struct nb_machine *m, uint64_t r)
         m->cur->core.end = drain + 1;
 }
 
-/* retired_branch_type and retired_mispred_branch_type, by branch kind. */
+/* retired_branch_type and retired_mispred_branch_type, by branch kind
+ * (NB_NO_SOURCE: neither counts it; a direct call is never mispredicted). */
 static const struct {
-    enum nb_source_id type, mispredicted;
+    uint8_t type, mispredicted;
 } branch_type[] = {
+    [X86_BRANCH_NONE] = {NB_NO_SOURCE, NB_NO_SOURCE},
     [X86_BRANCH_COND] = {NB_TYPE_COND, NB_MTYPE_COND},
-    [X86_BRANCH_CALL] = {NB_TYPE_CALL, NB_NUM_SOURCES},
+    [X86_BRANCH_JUMP] = {NB_NO_SOURCE, NB_NO_SOURCE},
+    [X86_BRANCH_CALL] = {NB_TYPE_CALL, NB_NO_SOURCE},
     [X86_BRANCH_RETURN] = {NB_TYPE_RETURN, NB_MTYPE_RETURN},
     [X86_BRANCH_INDIRECT_JUMP] = {NB_TYPE_INDIRECT, NB_MTYPE_INDIRECT},
     [X86_BRANCH_INDIRECT_CALL] = {NB_TYPE_INDIRECT_CALL, NB_MTYPE_INDIRECT_CALL},
+    [X86_BRANCH_FAR] = {NB_NO_SOURCE, NB_NO_SOURCE},
+    [X86_BRANCH_SOFT_INT] = {NB_NO_SOURCE, NB_NO_SOURCE},
 };
 
 static void branch_events(struct nb_machine *m, const struct nb_op *op, struct nb_prediction p,
@@ -457,11 +462,13 @@ static void branch_events(struct nb_machine *m, const struct nb_op *op, struct n
     nb_occur(&m->schedule, r, outcome[p.taken][p.mispredicted], m->cur->level, 1);
     if (p.mispredicted)
         nb_occur(&m->schedule, r, NB_MISPRED, m->cur->level, 1);
-    if (op->branch >= sizeof branch_type / sizeof branch_type[0] || !branch_type[op->branch].type)
+    if (op->branch >= sizeof branch_type / sizeof branch_type[0] ||
+        branch_type[op->branch].type == NB_NO_SOURCE)
         return;
-    nb_occur(&m->schedule, r, branch_type[op->branch].type, m->cur->level, 1);
-    if (p.mispredicted && branch_type[op->branch].mispredicted != NB_NUM_SOURCES)
-        nb_occur(&m->schedule, r, branch_type[op->branch].mispredicted, m->cur->level, 1);
+    nb_occur(&m->schedule, r, (enum nb_source_id)branch_type[op->branch].type, m->cur->level, 1);
+    if (p.mispredicted && branch_type[op->branch].mispredicted != NB_NO_SOURCE)
+        nb_occur(&m->schedule, r, (enum nb_source_id)branch_type[op->branch].mispredicted,
+                 m->cur->level, 1);
 }
 
 /* ---- tagging (docs/netburst-model.md, "Tagging"): the model says what a
@@ -496,19 +503,19 @@ static uint8_t uop_tags(const struct nb_machine *m, const struct nb_op *op,
     return nb_schedule_uop_tags(&m->schedule, m->cur->level, &uop);
 }
 
-/* Counts a retiring uop's tags in cycle `r` (the tagging mechanisms'
- * counting events); returns its NB_TAG_* bits. */
-static uint8_t count_tags(struct nb_machine *m, uint8_t tags, uint64_t r)
+/* Counts a retiring uop's tags (NB_UOP_TAG_*) in cycle `r`, by the tagging
+ * mechanisms' counting events; returns the mechanisms (NB_TAG_*). */
+static uint8_t count_tags(struct nb_machine *m, uint8_t uop_tags, uint64_t r)
 {
     unsigned level = m->cur->level;
-    if (tags & NB_UOP_TAG_FRONT_END)
+    if (uop_tags & NB_UOP_TAG_FRONT_END)
         nb_occur(&m->schedule, r, NB_FE_TAGGED, level, 1);
-    for (unsigned bits = tags & NB_UOP_TAG_VALUE; bits; bits &= bits - 1)
+    for (unsigned bits = uop_tags & NB_UOP_TAG_VALUE; bits; bits &= bits - 1)
         nb_occur(&m->schedule, r, (enum nb_source_id)(NB_EXEC_TAG0 + __builtin_ctz(bits)), level,
                  1);
-    if (tags & NB_UOP_TAG_REPLAY)
+    if (uop_tags & NB_UOP_TAG_REPLAY)
         nb_occur(&m->schedule, r, NB_REPLAY_TAGGED, level, 1);
-    return nb_uop_mechanisms(tags);
+    return nb_uop_mechanisms(uop_tags);
 }
 
 /* The registers after `insn` in enum nb_reg order (traces/trace.h's
@@ -531,11 +538,11 @@ static void note_registers(struct nb_lp *lp, const struct trace_insn *insn)
 }
 
 /* With sampling programmed, the instruction's retirement for nb_pmu_retire. */
-static void report_retirement(struct nb_machine *m, const struct trace_insn *insn, uint8_t tags,
-                              uint64_t r)
+static void report_retirement(struct nb_machine *m, const struct trace_insn *insn,
+                              uint8_t mechanisms, uint64_t r)
 {
     struct nb_lp *lp = m->cur;
-    struct nb_retirement ret = {insn->address, tags, lp->ia32e,
+    struct nb_retirement ret = {insn->address, mechanisms, lp->ia32e,
                                 lp->regs_known ? lp->regs : NULL};
     nb_schedule_retire(&m->schedule, lp->id, r, &ret);
     note_registers(lp, insn);
@@ -551,14 +558,14 @@ static void retire(struct nb_machine *m, const struct trace_insn *insn, const st
     struct nb_core *core = &m->cur->core;
     uint64_t seq = core->uop_seq - s->n, r = 0, first_tagged = 0;
     unsigned stores = 0;
-    uint8_t tags = 0;
+    uint8_t mechanisms = 0;
     bool tagging = nb_schedule_tagging(&m->schedule);
     for (unsigned k = 0; k < s->n; k++) {
         r = retire_uop(m, t->done_half[k]);
         uint8_t uop = tagging ? count_tags(m, uop_tags(m, op, t, role_of(s, k), k), r) : 0;
-        if (uop && !tags)
+        if (uop && !mechanisms)
             first_tagged = r;
-        tags |= uop;
+        mechanisms |= uop;
         core->retire_ring[(seq + k) & core->ring_mask] = r;
         enum nb_role role = role_of(s, k);
         if (role == NB_ROLE_LOAD)
@@ -572,12 +579,12 @@ static void retire(struct nb_machine *m, const struct trace_insn *insn, const st
         store_retire(m, r);
     if (r + 1 > core->end)
         core->end = r + 1;
-    nb_occur(&m->schedule, r, tags & NB_TAG_FRONT_END ? NB_INSTR_TAGGED : NB_INSTR_RETIRED,
+    nb_occur(&m->schedule, r, mechanisms & NB_TAG_FRONT_END ? NB_INSTR_TAGGED : NB_INSTR_RETIRED,
              m->cur->level, 1);
     nb_occur(&m->schedule, r, NB_INSTR_COMPLETED, m->cur->level, 1);
     branch_events(m, op, p, r);
     if (nb_schedule_sampling(&m->schedule))
-        report_retirement(m, insn, tags, tags ? first_tagged : r);
+        report_retirement(m, insn, mechanisms, mechanisms ? first_tagged : r);
     else
         m->cur->regs_known = false;
 }

@@ -94,7 +94,7 @@ struct nb_pending_clear {
 
 struct nb_lp {
     int id;
-    uint8_t level;               /* nb_events level: id << 1 | user */
+    uint8_t level;               /* the schedule's level: id << 1 | user */
     uint64_t address_tag;        /* keys of the shared TC and BTB: address ^ tag */
     uint64_t line_tag;           /* keys of the shared caches and DTLB: line or page ^ tag */
     struct nb_limits limits;

@@ -113,7 +113,8 @@ struct nbm_result {
  * PMU behind `backend` (from nb_backend_create() with config->model): one
  * trace, or two as logical processors 0 and 1 (the backend must have
  * ht = true).  `hooks` may be NULL.  False with a one-line error, and
- * errno ENOMEM when memory ran out (a run-time failure: nothing is
+ * errno ENOMEM when memory ran out, or EIO when the PMU refused
+ * detections routed before an ESCR write (run-time failures: nothing is
  * counted wrong, the run stops); otherwise a trace or the configuration
  * was bad, or a trace could not be opened (errno from fopen).  The model's
  * memory is bounded by its structures, not by its latencies

@@ -11,6 +11,7 @@
 enum { INITIAL_RING = 1024, MAX_SUBEVENTS = 2, INITIAL_FAR = 64 };
 _Static_assert((int)NB_NUM_SOURCES <= (int)NB_MAX_SOURCES, "the PMU takes the sources");
 _Static_assert((int)INITIAL_RING <= (int)NB_RING_MAX, "the ring starts within its bound");
+_Static_assert(NB_TC_MODES % 64 + 16 <= 64, "the TC_deliver_mode sources share one mask word");
 
 /* A far entry's source for a front end's state (struct nb_far). */
 enum { FRONTEND_STATE = NB_NUM_SOURCES };
@@ -100,30 +101,14 @@ static bool subevent_mask(enum nb_event_id event, const char *const *names, unsi
     return true;
 }
 
-/* The counting events of the tagging mechanisms, from their table: a
- * front-end- or replay-tagged uop is the mechanism's NBOGUS sub-event, an
- * execution-tagged one NBOGUSn for each bit n of its tag value. */
-static bool tagged_sources(struct nb_source *table)
+/* The counting events of the tagging mechanisms, from the PMU's table
+ * (nb_tagged_source). */
+static void tagged_sources(struct nb_source *table)
 {
-    static const struct {
-        enum nb_source_id source;
-        enum nb_metric_kind kind;
-        const char *subevent;
-    } tagged[] = {
-        {NB_FE_TAGGED, NB_FRONT_END_TAGGING, "NBOGUS"},
-        {NB_EXEC_TAG0, NB_EXECUTION_TAGGING, "NBOGUS0"},
-        {NB_EXEC_TAG1, NB_EXECUTION_TAGGING, "NBOGUS1"},
-        {NB_EXEC_TAG2, NB_EXECUTION_TAGGING, "NBOGUS2"},
-        {NB_EXEC_TAG3, NB_EXECUTION_TAGGING, "NBOGUS3"},
-        {NB_REPLAY_TAGGED, NB_REPLAY_TAGGING, "NBOGUS"},
-    };
-    for (size_t i = 0; i < sizeof tagged / sizeof tagged[0]; i++) {
-        struct nb_source *src = &table[tagged[i].source];
-        src->event = nb_taggings[tagged[i].kind].counting_event;
-        if (!subevent_mask(src->event, &tagged[i].subevent, 1, &src->mask))
-            return false;
-    }
-    return true;
+    table[NB_FE_TAGGED] = nb_tagged_source(NB_FRONT_END_TAGGING, 0);
+    for (unsigned bit = 0; bit < 4; bit++)
+        table[NB_EXEC_TAG0 + bit] = nb_tagged_source(NB_EXECUTION_TAGGING, bit);
+    table[NB_REPLAY_TAGGED] = nb_tagged_source(NB_REPLAY_TAGGING, 0);
 }
 
 /* TC_deliver_mode's sub-event for logical processor 0's and 1's modes: a
@@ -158,43 +143,44 @@ static bool source_table(struct nb_source table[NB_NUM_SOURCES])
                            &table[s].mask))
             return false;
     }
-    return tagged_sources(table) && tc_sources(table);
+    tagged_sources(table);
+    return tc_sources(table);
 }
 
-bool nb_schedule_init(struct nb_schedule *ev, struct nb_pmu *pmu, int threads)
+bool nb_schedule_init(struct nb_schedule *sched, struct nb_pmu *pmu, int threads)
 {
     struct nb_source table[NB_NUM_SOURCES];
-    memset(ev, 0, sizeof *ev);
-    ev->pmu = pmu;
-    ev->threads = threads;
-    ev->active_until[0] = ev->active_until[1] = UINT64_MAX;
-    ev->size = INITIAL_RING;
-    ev->levels = 2u * (unsigned)threads;
-    ev->level_shift = (unsigned)threads; /* 2 levels a logical processor */
-    ev->ring = calloc(ev->size, sizeof *ev->ring);
-    ev->counts = calloc(ev->size * ev->levels, sizeof *ev->counts);
-    if (!ev->ring || !ev->counts || !source_table(table) ||
-        !(ev->feed = nb_pmu_attach(pmu, table, NB_NUM_SOURCES))) {
-        nb_schedule_free(ev);
+    memset(sched, 0, sizeof *sched);
+    sched->pmu = pmu;
+    sched->threads = threads;
+    sched->active_until[0] = sched->active_until[1] = UINT64_MAX;
+    sched->size = INITIAL_RING;
+    sched->levels = 2u * (unsigned)threads;
+    sched->level_shift = (unsigned)threads; /* 2 levels a logical processor */
+    sched->ring = calloc(sched->size, sizeof *sched->ring);
+    sched->counts = calloc(sched->size * sched->levels, sizeof *sched->counts);
+    if (!sched->ring || !sched->counts || !source_table(table) ||
+        !(sched->feed = nb_pmu_attach(pmu, table, NB_NUM_SOURCES))) {
+        nb_schedule_free(sched);
         return false;
     }
     for (int t = 0; t < 2; t++)
-        ev->reported[t] = nb_pmu_thread(pmu, t);
-    nb_schedule_watch(ev);
+        sched->reported[t] = nb_pmu_thread(pmu, t);
+    nb_schedule_watch(sched);
     return true;
 }
 
-void nb_schedule_free(struct nb_schedule *ev)
+void nb_schedule_free(struct nb_schedule *sched)
 {
-    free(ev->ring);
-    free(ev->counts);
-    free(ev->far);
-    ev->ring = NULL;
-    ev->counts = NULL;
-    ev->far = NULL;
+    free(sched->ring);
+    free(sched->counts);
+    free(sched->far);
+    sched->ring = NULL;
+    sched->counts = NULL;
+    sched->far = NULL;
     for (int t = 0; t < 2; t++) {
-        free(ev->retired[t].entries);
-        ev->retired[t].entries = NULL;
+        free(sched->retired[t].entries);
+        sched->retired[t].entries = NULL;
     }
 }
 
@@ -203,215 +189,214 @@ void nb_schedule_free(struct nb_schedule *ev)
  * other's privilege level, which a context has, changes as cycles are
  * reported) and without sampling.  A region hook runs once its logical
  * processor has drained: no occurrence waits then. */
-void nb_schedule_watch(struct nb_schedule *ev)
+void nb_schedule_watch(struct nb_schedule *sched)
 {
-    const struct nb_feed *feed = ev->feed;
-    if (!ev->direct)
-        ev->source_until = ev->now + ev->size; /* the ring's source counts from before */
-    ev->direct = ev->threads == 1 && !feed->sampling;
-    ev->tc_watched = false;
-    ev->watched[0] = ev->watched[1] = 0;
-    for (unsigned s = 0; s < NB_NUM_SOURCES; s++) {
-        bool watched = nb_feed_watched(feed, s);
-        ev->watched[s >> 6] |= (uint64_t)watched << (s & 63);
-        ev->tc_watched = ev->tc_watched || (s >= NB_TC_MODES && watched);
-    }
+    const struct nb_feed *feed = sched->feed;
+    if (!sched->direct)
+        sched->source_until = sched->now + sched->size; /* the ring's source counts from before */
+    sched->direct = sched->threads == 1 && !nb_feed_sampling(feed);
     /* With one logical processor a level's context is fixed: the other
      * processor never changes its privilege level. */
-    for (unsigned level = 0; level < ev->levels && ev->direct; level++) {
+    for (unsigned level = 0; level < sched->levels && sched->direct; level++) {
         uint8_t context = nb_feed_context(feed, (int)(level >> 1), level & 1);
         for (unsigned s = 0; s < NB_NUM_SOURCES; s++)
-            ev->level_route[level][s] = nb_feed_route(feed, context, s);
+            sched->level_route[level][s] = nb_feed_route(feed, context, s);
     }
-    ev->generation = nb_feed_generation(feed);
-    ev->sampling = feed->sampling;
+    sched->generation = nb_feed_generation(feed);
+    sched->sampling = nb_feed_sampling(feed);
 }
 
 /* Watches again when a PMI handler or a hook wrote the PMU. */
-static void rewatch(struct nb_schedule *ev)
+static void rewatch(struct nb_schedule *sched)
 {
-    if (ev->generation != nb_feed_generation(ev->feed) || ev->sampling != ev->feed->sampling)
-        nb_schedule_watch(ev);
+    if (sched->generation != nb_feed_generation(sched->feed) || sched->sampling != nb_feed_sampling(sched->feed))
+        nb_schedule_watch(sched);
 }
 
 /* Doubles the ring, keeping each pending cycle's bucket. */
-static bool grow(struct nb_schedule *ev)
+static bool grow(struct nb_schedule *sched)
 {
-    uint64_t size = ev->size * 2;
+    uint64_t size = sched->size * 2;
     struct nb_bucket *ring = calloc(size, sizeof *ring);
-    nb_counts *counts = calloc(size * ev->levels, sizeof *counts);
+    nb_counts *counts = calloc(size * sched->levels, sizeof *counts);
     if (!ring || !counts) {
         free(ring);
         free(counts);
         return false;
     }
-    for (uint64_t c = ev->now; c < ev->now + ev->size; c++) {
-        ring[c & (size - 1)] = ev->ring[c & (ev->size - 1)];
-        memcpy(counts[(c & (size - 1)) << ev->level_shift],
-               ev->counts[(c & (ev->size - 1)) << ev->level_shift],
-               ev->levels * sizeof *counts);
+    for (uint64_t c = sched->now; c < sched->now + sched->size; c++) {
+        ring[c & (size - 1)] = sched->ring[c & (sched->size - 1)];
+        memcpy(counts[(c & (size - 1)) << sched->level_shift],
+               sched->counts[(c & (sched->size - 1)) << sched->level_shift],
+               sched->levels * sizeof *counts);
     }
-    free(ev->ring);
-    free(ev->counts);
-    ev->ring = ring;
-    ev->counts = counts;
-    ev->size = size;
+    free(sched->ring);
+    free(sched->counts);
+    sched->ring = ring;
+    sched->counts = counts;
+    sched->size = size;
     return true;
 }
 
 /* Grows the ring, up to NB_RING_MAX cycles, to hold `cycle` (not yet
  * ticked) if it can. */
-static void reach(struct nb_schedule *ev, uint64_t cycle)
+static void reach(struct nb_schedule *sched, uint64_t cycle)
 {
-    while (cycle - ev->now >= ev->size && ev->size < NB_RING_MAX && !ev->failed)
-        ev->failed = !grow(ev);
+    while (cycle - sched->now >= sched->size && sched->size < NB_RING_MAX && !sched->failed)
+        sched->failed = !grow(sched);
 }
 
 /* ---- the occurrences beyond the ring: a binary heap by first cycle */
 
-static void far_push(struct nb_schedule *ev, struct nb_far entry)
+static void far_push(struct nb_schedule *sched, struct nb_far entry)
 {
-    if (ev->n_far == ev->far_capacity) {
-        size_t capacity = ev->far_capacity ? 2 * ev->far_capacity : INITIAL_FAR;
-        struct nb_far *grown = realloc(ev->far, capacity * sizeof *grown);
+    if (sched->n_far == sched->far_capacity) {
+        size_t capacity = sched->far_capacity ? 2 * sched->far_capacity : INITIAL_FAR;
+        struct nb_far *grown = realloc(sched->far, capacity * sizeof *grown);
         if (!grown) {
-            ev->failed = true;
+            sched->failed = true;
             return;
         }
-        ev->far = grown;
-        ev->far_capacity = capacity;
+        sched->far = grown;
+        sched->far_capacity = capacity;
     }
-    size_t i = ev->n_far++;
-    for (; i > 0 && ev->far[(i - 1) / 2].cycle > entry.cycle; i = (i - 1) / 2)
-        ev->far[i] = ev->far[(i - 1) / 2];
-    ev->far[i] = entry;
+    size_t i = sched->n_far++;
+    for (; i > 0 && sched->far[(i - 1) / 2].cycle > entry.cycle; i = (i - 1) / 2)
+        sched->far[i] = sched->far[(i - 1) / 2];
+    sched->far[i] = entry;
 }
 
-static struct nb_far far_pop(struct nb_schedule *ev)
+static struct nb_far far_pop(struct nb_schedule *sched)
 {
-    struct nb_far top = ev->far[0], last = ev->far[--ev->n_far];
+    struct nb_far top = sched->far[0], last = sched->far[--sched->n_far];
     size_t i = 0;
-    for (size_t child; (child = 2 * i + 1) < ev->n_far; i = child) {
-        if (child + 1 < ev->n_far && ev->far[child + 1].cycle < ev->far[child].cycle)
+    for (size_t child; (child = 2 * i + 1) < sched->n_far; i = child) {
+        if (child + 1 < sched->n_far && sched->far[child + 1].cycle < sched->far[child].cycle)
             child++;
-        if (ev->far[child].cycle >= last.cycle)
+        if (sched->far[child].cycle >= last.cycle)
             break;
-        ev->far[i] = ev->far[child];
+        sched->far[i] = sched->far[child];
     }
-    ev->far[i] = last;
+    sched->far[i] = last;
     return top;
 }
 
 /* The cycles of `span` the ring holds go into it, the others into the
  * heap. */
-static void put_span(struct nb_schedule *ev, struct nb_far span)
+static void put_span(struct nb_schedule *sched, struct nb_far span)
 {
-    uint64_t end = ev->now + ev->size;
+    uint64_t end = sched->now + sched->size;
     uint64_t until = span.until < end ? span.until : end;
     for (uint64_t c = span.cycle; c < until; c++) {
         if (span.source == FRONTEND_STATE)
-            ev->ring[c & (ev->size - 1)].frontend[span.level] = (uint8_t)span.count;
+            sched->ring[c & (sched->size - 1)].frontend[span.level] = (uint8_t)span.count;
         else
-            nb_occur_put(ev, c, span.source, span.level, span.count);
+            nb_occur_put(sched, c, span.source, span.level, span.count);
     }
     if (until < span.until) {
         span.cycle = until > span.cycle ? until : span.cycle;
-        far_push(ev, span);
+        far_push(sched, span);
     }
 }
 
 /* Grows the ring towards the span's last cycle, then puts it. */
-static void put_reaching(struct nb_schedule *ev, struct nb_far span)
+static void put_reaching(struct nb_schedule *sched, struct nb_far span)
 {
     if (span.cycle >= span.until)
         return;
-    reach(ev, span.until - 1);
-    put_span(ev, span);
+    reach(sched, span.until - 1);
+    put_span(sched, span);
 }
 
 /* Moves into the ring the heap's occurrences it now holds. */
-static void pull_far(struct nb_schedule *ev)
+static void pull_far(struct nb_schedule *sched)
 {
-    while (ev->n_far && ev->far[0].cycle - ev->now < ev->size)
-        put_span(ev, far_pop(ev));
+    while (sched->n_far && sched->far[0].cycle - sched->now < sched->size)
+        put_span(sched, far_pop(sched));
 }
 
-void nb_occur_far(struct nb_schedule *ev, uint64_t cycle, enum nb_source_id source,
+void nb_occur_far(struct nb_schedule *sched, uint64_t cycle, enum nb_source_id source,
                   unsigned level, unsigned count)
 {
-    put_reaching(ev, (struct nb_far){cycle, cycle + 1, (uint8_t)source, (uint8_t)level,
+    put_reaching(sched, (struct nb_far){cycle, cycle + 1, (uint8_t)source, (uint8_t)level,
                                      (uint16_t)count});
 }
 
-void nb_occur_span(struct nb_schedule *ev, uint64_t from, uint64_t until,
+void nb_occur_span(struct nb_schedule *sched, uint64_t from, uint64_t until,
                    enum nb_source_id source, unsigned level)
 {
-    if (nb_watched(ev, source))
-        put_reaching(ev, (struct nb_far){from, until, (uint8_t)source, (uint8_t)level, 1});
+    if (nb_watched(sched, source))
+        put_reaching(sched, (struct nb_far){from, until, (uint8_t)source, (uint8_t)level, 1});
 }
 
-void nb_schedule_frontend(struct nb_schedule *ev, unsigned level, uint64_t cycle,
+void nb_schedule_frontend(struct nb_schedule *sched, unsigned level, uint64_t cycle,
                           enum nb_fe_mode mode)
 {
     unsigned t = level >> 1;
     uint8_t state = (uint8_t)(mode | (level & 1) << 2);
-    if (state == ev->frontend[t])
+    if (state == sched->frontend[t])
         return;
-    uint64_t from = ev->frontend_from[t] > ev->now ? ev->frontend_from[t] : ev->now;
-    put_reaching(ev, (struct nb_far){from, cycle, FRONTEND_STATE, (uint8_t)t, ev->frontend[t]});
-    ev->frontend[t] = state;
-    ev->frontend_from[t] = cycle > ev->now ? cycle : ev->now;
+    uint64_t from = sched->frontend_from[t] > sched->now ? sched->frontend_from[t] : sched->now;
+    put_reaching(sched, (struct nb_far){from, cycle, FRONTEND_STATE, (uint8_t)t, sched->frontend[t]});
+    sched->frontend[t] = state;
+    sched->frontend_from[t] = cycle > sched->now ? cycle : sched->now;
 }
 
-void nb_schedule_thread_end(struct nb_schedule *ev, int thread, uint64_t cycle)
+void nb_schedule_thread_end(struct nb_schedule *sched, int thread, uint64_t cycle)
 {
-    ev->active_until[thread] = cycle;
+    sched->active_until[thread] = cycle;
 }
 
 /* Logical processor `t` active at `user` level in the PMU (ACTIVE_THREAD
  * filtering and the ESCRs' T0/T1 OS/USR bits read this state). */
-static void set_level(struct nb_schedule *ev, int t, bool user)
+static void set_level(struct nb_schedule *sched, int t, bool user)
 {
     struct nb_thread state = {.active = true, .cpl = user ? 3 : 0};
-    if (ev->reported[t].cpl != state.cpl || !ev->reported[t].active) {
-        nb_pmu_set_thread(ev->pmu, t, true, state.cpl);
-        ev->reported[t] = state;
+    if (sched->reported[t].cpl != state.cpl || !sched->reported[t].active) {
+        nb_pmu_set_thread(sched->pmu, t, true, state.cpl);
+        sched->reported[t] = state;
     }
 }
 
-static void set_inactive(struct nb_schedule *ev, int t)
+static void set_inactive(struct nb_schedule *sched, int t)
 {
-    if (ev->reported[t].active) {
-        nb_pmu_set_thread(ev->pmu, t, false, ev->reported[t].cpl);
-        ev->reported[t].active = false;
+    if (sched->reported[t].active) {
+        nb_pmu_set_thread(sched->pmu, t, false, sched->reported[t].cpl);
+        sched->reported[t].active = false;
     }
 }
 
 /* The cycle's occurrences at `level` counted by source: each drives its
  * route in the thread's context. */
-static void report(struct nb_schedule *ev, struct nb_bucket *b, unsigned level)
+static void report(struct nb_schedule *sched, struct nb_bucket *b, unsigned level)
 {
     int t = (int)(level >> 1);
     bool user = level & 1;
-    uint16_t *count = ev->counts[(ev->now & (ev->size - 1)) << ev->level_shift | level];
-    set_level(ev, t, user);
-    uint8_t context = nb_feed_context(ev->feed, t, user);
-    uint64_t generation = nb_feed_generation(ev->feed);
+    uint16_t *count = sched->counts[(sched->now & (sched->size - 1)) << sched->level_shift | level];
+    set_level(sched, t, user);
+    uint8_t context = nb_feed_context(sched->feed, t, user);
+    uint64_t generation = nb_feed_generation(sched->feed);
     for (int w = 0; w < 2; w++) {
         for (uint64_t left = b->used[level][w]; left; left &= left - 1) {
             unsigned s = 64 * (unsigned)w + (unsigned)__builtin_ctzll(left);
-            nb_buses_add(&b->buses, generation, nb_feed_route(ev->feed, context, s), count[s]);
+            nb_buses_add(&b->buses, generation, nb_feed_route(sched->feed, context, s), count[s]);
             count[s] = 0;
         }
         b->used[level][w] = 0;
     }
 }
 
-/* Whether the PMU already has each logical processor active or not as it is now. */
-static bool activity_current(const struct nb_schedule *ev)
+/* Whether some TC_deliver_mode source is watched. */
+static bool tc_watched(const struct nb_schedule *sched)
 {
-    for (int t = 0; t < ev->threads; t++)
-        if (ev->reported[t].active != (ev->now < ev->active_until[t]))
+    return nb_feed_watched_any(sched->feed, NB_TC_MODES, 16);
+}
+
+/* Whether the PMU already has each logical processor active or not as it is now. */
+static bool activity_current(const struct nb_schedule *sched)
+{
+    for (int t = 0; t < sched->threads; t++)
+        if (sched->reported[t].active != (sched->now < sched->active_until[t]))
             return false;
     return true;
 }
@@ -419,24 +404,24 @@ static bool activity_current(const struct nb_schedule *ev)
 /* The cycle's own events: RUNNING for each active logical processor, at
  * its front end's level, and TC_deliver_mode (thread independent:
  * reported once, by the first active one). */
-static void report_cycle(struct nb_schedule *ev, struct nb_bucket *b)
+static void report_cycle(struct nb_schedule *sched, struct nb_bucket *b)
 {
-    bool running = nb_watched(ev, NB_RUNNING);
-    if (!running && !ev->tc_watched && activity_current(ev))
+    bool running = nb_watched(sched, NB_RUNNING);
+    if (!running && !tc_watched(sched) && activity_current(sched))
         return;
-    const struct nb_feed *feed = ev->feed;
+    const struct nb_feed *feed = sched->feed;
     uint64_t generation = nb_feed_generation(feed);
     uint8_t state[2] = {NB_MODE_IDLE, NB_MODE_IDLE};
     int first = -1;
-    for (int t = 0; t < ev->threads; t++) {
-        if (ev->now >= ev->active_until[t]) {
-            set_inactive(ev, t);
+    for (int t = 0; t < sched->threads; t++) {
+        if (sched->now >= sched->active_until[t]) {
+            set_inactive(sched, t);
             continue;
         }
-        state[t] = ev->now >= ev->frontend_from[t] ? ev->frontend[t] : b->frontend[t];
+        state[t] = sched->now >= sched->frontend_from[t] ? sched->frontend[t] : b->frontend[t];
         bool user = state[t] >> 2;
-        if (!ev->reported[t].active || running)
-            set_level(ev, t, user);
+        if (!sched->reported[t].active || running)
+            set_level(sched, t, user);
         if (first < 0)
             first = t;
         if (running)
@@ -444,9 +429,9 @@ static void report_cycle(struct nb_schedule *ev, struct nb_bucket *b)
                          nb_feed_route(feed, nb_feed_context(feed, t, user), NB_RUNNING), 1);
     }
     unsigned tc = NB_TC_MODES + (state[0] & 3u) * 4 + (state[1] & 3u);
-    if (first >= 0 && nb_watched(ev, tc)) {
+    if (first >= 0 && nb_watched(sched, tc)) {
         bool user = state[first] >> 2;
-        set_level(ev, first, user);
+        set_level(sched, first, user);
         nb_buses_add(&b->buses, generation,
                      nb_feed_route(feed, nb_feed_context(feed, first, user), tc), 1);
     }
@@ -468,12 +453,12 @@ static bool queue_grow(struct nb_retire_queue *q)
     return true;
 }
 
-void nb_schedule_retire(struct nb_schedule *ev, int thread, uint64_t cycle,
+void nb_schedule_retire(struct nb_schedule *sched, int thread, uint64_t cycle,
                         const struct nb_retirement *r)
 {
-    struct nb_retire_queue *q = &ev->retired[thread];
+    struct nb_retire_queue *q = &sched->retired[thread];
     if ((!q->entries || q->tail - q->head > q->mask) && !queue_grow(q)) {
-        ev->failed = true;
+        sched->failed = true;
         return;
     }
     struct nb_retired *e = &q->entries[q->tail++ & q->mask];
@@ -487,48 +472,48 @@ void nb_schedule_retire(struct nb_schedule *ev, int thread, uint64_t cycle,
 
 /* The cycle's retirements, thread by thread (a shared cycle retires one
  * thread's uops: nb_retire_slot). */
-static void report_retirements(struct nb_schedule *ev)
+static void report_retirements(struct nb_schedule *sched)
 {
-    for (int t = 0; t < ev->threads; t++) {
-        struct nb_retire_queue *q = &ev->retired[t];
-        for (; q->head < q->tail && q->entries[q->head & q->mask].cycle <= ev->now; q->head++) {
+    for (int t = 0; t < sched->threads; t++) {
+        struct nb_retire_queue *q = &sched->retired[t];
+        for (; q->head < q->tail && q->entries[q->head & q->mask].cycle <= sched->now; q->head++) {
             struct nb_retired *e = &q->entries[q->head & q->mask];
             if (e->r.regs)
                 e->r.regs = e->regs; /* the ring may have moved */
-            if (!nb_pmu_retire(ev->pmu, t, &e->r))
-                ev->failed = true; /* out of memory for a PEBS record */
+            if (!nb_pmu_retire(sched->pmu, t, &e->r))
+                sched->failed = true; /* out of memory for a PEBS record */
         }
     }
 }
 
 /* IEBS: a PMI pending for a thread is taken pmi_skid cycles after the
  * cycle that delivered it; the sample is the thread's last retired EIP. */
-static void take_pmis(struct nb_schedule *ev)
+static void take_pmis(struct nb_schedule *sched)
 {
-    for (int t = 0; t < ev->threads; t++) {
+    for (int t = 0; t < sched->threads; t++) {
         struct nb_pmi_sample sample;
-        if (nb_pmu_take_due_pmi(ev->pmu, t, ev->pmi_skid, &sample) && ev->sample)
-            ev->sample(ev->context, t, sample.delivered, sample.eip, sample.precise);
+        if (nb_pmu_take_due_pmi(sched->pmu, t, sched->pmi_skid, &sample) && sched->sample)
+            sched->sample(sched->context, t, sample.delivered, sample.eip, sample.precise);
     }
 }
 
-void nb_schedule_tick_until(struct nb_schedule *ev, uint64_t cycle)
+void nb_schedule_tick_until(struct nb_schedule *sched, uint64_t cycle)
 {
-    rewatch(ev);
-    for (; ev->now < cycle; ev->now++) {
-        pull_far(ev);
-        struct nb_bucket *b = &ev->ring[ev->now & (ev->size - 1)];
-        report_cycle(ev, b);
+    rewatch(sched);
+    for (; sched->now < cycle; sched->now++) {
+        pull_far(sched);
+        struct nb_bucket *b = &sched->ring[sched->now & (sched->size - 1)];
+        report_cycle(sched, b);
         for (unsigned level = 0;
-             level < ev->levels && (!ev->direct || ev->now < ev->source_until); level++)
+             level < sched->levels && (!sched->direct || sched->now < sched->source_until); level++)
             if (b->used[level][0] | b->used[level][1])
-                report(ev, b, level);
-        report_retirements(ev);
-        if (!nb_pmu_tick_routed(ev->pmu, &b->buses))
-            ev->refused = true;
-        if (ev->feed->pmi_waiting) {
-            take_pmis(ev);
-            rewatch(ev);
+                report(sched, b, level);
+        report_retirements(sched);
+        if (!nb_pmu_tick_routed(sched->pmu, &b->buses))
+            sched->refused = true;
+        if (nb_feed_pmi_waiting(sched->feed)) {
+            take_pmis(sched);
+            rewatch(sched);
         }
     }
 }

@@ -45,7 +45,8 @@ enum nb_source_id {
     NB_CLEAR, NB_UOPS_BOGUS, NB_INSTR_BOGUS, NB_COMPLETED_BOGUS,
     NB_INSTR_TAGGED, NB_FE_TAGGED, NB_EXEC_TAG0, NB_EXEC_TAG1, NB_EXEC_TAG2, NB_EXEC_TAG3,
     NB_REPLAY_TAGGED,
-    /* TC_deliver_mode by both front ends' modes: NB_TC_MODES + mode 0 * 4 + mode 1. */
+    /* TC_deliver_mode by both front ends' modes: NB_TC_MODES + mode 0 * 4 + mode 1
+     * (the 16 in one word of the PMU's masks: nb_feed_watched_any). */
     NB_TC_MODES,
     NB_NUM_SOURCES = NB_TC_MODES + 16, /* at most NB_MAX_SOURCES */
 };
@@ -111,10 +112,9 @@ struct nb_schedule {
     uint8_t frontend[2];         /* each front end's mode | user << 2 since frontend_from */
     uint64_t frontend_from[2];
     bool direct;                 /* occurrences go straight onto the buses, */
-    uint64_t level_route[NB_LEVELS][NB_NUM_SOURCES]; /* by the feed's routes by level */
-    uint64_t watched[2];         /* the feed's watched sources */
+    uint64_t level_route[NB_LEVELS][NB_NUM_SOURCES]; /* by the feed's routes by level
+                                  * (stamped with `generation`: stale ones are refused) */
     uint64_t source_until;       /* direct: no source counts wait from this cycle on */
-    bool tc_watched;             /* some TC_deliver_mode source is watched */
     uint64_t generation;         /* the feed's generation and sampling when last watched */
     bool sampling;
     struct nb_retire_queue retired[2];
@@ -124,99 +124,99 @@ struct nb_schedule {
 };
 
 /* Declares the sources to the PMU.  False when out of memory. */
-bool nb_schedule_init(struct nb_schedule *ev, struct nb_pmu *pmu, int threads);
-void nb_schedule_free(struct nb_schedule *ev);
+bool nb_schedule_init(struct nb_schedule *sched, struct nb_pmu *pmu, int threads);
+void nb_schedule_free(struct nb_schedule *sched);
 
-/* Whether occurrences may be routed ahead, and whether TC_deliver_mode is
- * watched, from the PMU's feed: again after anything may have written the
- * PMU (nb_schedule_advance also does when the feed changed). */
-void nb_schedule_watch(struct nb_schedule *ev);
+/* Whether occurrences may be routed ahead, and their routes by level,
+ * from the PMU's feed: again after anything may have written the PMU
+ * (nb_schedule_tick_until also does when the feed changed). */
+void nb_schedule_watch(struct nb_schedule *sched);
 
 /* Whether the PMU samples: retirements must then be reported. */
-static inline bool nb_schedule_sampling(const struct nb_schedule *ev)
+static inline bool nb_schedule_sampling(const struct nb_schedule *sched)
 {
-    return ev->feed->sampling;
+    return nb_feed_sampling(sched->feed);
 }
 
 /* Whether some mechanism can tag, and the tags of a uop at `level`. */
-static inline bool nb_schedule_tagging(const struct nb_schedule *ev)
+static inline bool nb_schedule_tagging(const struct nb_schedule *sched)
 {
-    return ev->feed->tagging;
+    return nb_feed_tagging(sched->feed);
 }
 
-static inline uint8_t nb_schedule_uop_tags(const struct nb_schedule *ev, unsigned level,
+static inline uint8_t nb_schedule_uop_tags(const struct nb_schedule *sched, unsigned level,
                                            const struct nb_uop *uop)
 {
-    return nb_feed_uop_tags(ev->feed, nb_feed_context(ev->feed, (int)(level >> 1), level & 1),
+    return nb_feed_uop_tags(sched->feed, nb_feed_context(sched->feed, (int)(level >> 1), level & 1),
                             uop);
 }
 
 /* Queues a retirement of `thread` in `cycle` (not yet ticked) for
  * nb_pmu_retire, in retirement order; `regs` (NB_NUM_REGS values) may be
- * NULL.  Out of memory: ev->failed. */
-void nb_schedule_retire(struct nb_schedule *ev, int thread, uint64_t cycle,
+ * NULL.  Out of memory: sched->failed. */
+void nb_schedule_retire(struct nb_schedule *sched, int thread, uint64_t cycle,
                         const struct nb_retirement *r);
 
 /* Whether some ESCR counts the source: the caller may skip work for it. */
-static inline bool nb_watched(const struct nb_schedule *ev, enum nb_source_id source)
+static inline bool nb_watched(const struct nb_schedule *sched, enum nb_source_id source)
 {
-    return (ev->watched[source >> 6] >> (source & 63)) & 1;
+    return nb_feed_watched(sched->feed, source);
 }
 
 /* Records `count` occurrences in a cycle the ring holds. */
-static inline void nb_occur_put(struct nb_schedule *ev, uint64_t cycle, enum nb_source_id source,
+static inline void nb_occur_put(struct nb_schedule *sched, uint64_t cycle, enum nb_source_id source,
                                 unsigned level, unsigned count)
 {
-    uint64_t i = cycle & (ev->size - 1);
-    if (ev->direct) {
-        nb_buses_add(&ev->ring[i].buses, ev->generation, ev->level_route[level][source], count);
+    uint64_t i = cycle & (sched->size - 1);
+    if (sched->direct) {
+        nb_buses_add(&sched->ring[i].buses, sched->generation, sched->level_route[level][source], count);
         return;
     }
-    ev->ring[i].used[level][source >> 6] |= 1ull << (source & 63);
-    uint16_t *n = &ev->counts[i << ev->level_shift | level][source];
+    sched->ring[i].used[level][source >> 6] |= 1ull << (source & 63);
+    uint16_t *n = &sched->counts[i << sched->level_shift | level][source];
     *n = (uint16_t)(*n + count);
 }
 
 /* nb_occur for a cycle beyond the ring: grows it up to NB_RING_MAX, or
- * keeps the occurrence in the heap.  Out of memory: ev->failed. */
-void nb_occur_far(struct nb_schedule *ev, uint64_t cycle, enum nb_source_id source,
+ * keeps the occurrence in the heap.  Out of memory: sched->failed. */
+void nb_occur_far(struct nb_schedule *sched, uint64_t cycle, enum nb_source_id source,
                   unsigned level, unsigned count);
 
 /* `count` occurrences of `source` in `cycle` (not yet ticked) at `level`. */
-static inline void nb_occur(struct nb_schedule *ev, uint64_t cycle, enum nb_source_id source,
+static inline void nb_occur(struct nb_schedule *sched, uint64_t cycle, enum nb_source_id source,
                             unsigned level, unsigned count)
 {
-    if (!nb_watched(ev, source) || !count)
+    if (!nb_watched(sched, source) || !count)
         return;
-    if (cycle - ev->now < ev->size)
-        nb_occur_put(ev, cycle, source, level, count);
+    if (cycle - sched->now < sched->size)
+        nb_occur_put(sched, cycle, source, level, count);
     else
-        nb_occur_far(ev, cycle, source, level, count);
+        nb_occur_far(sched, cycle, source, level, count);
 }
 
 /* One occurrence of `source` at `level` in each cycle of [from, until),
- * all not yet ticked (a stall).  Out of memory: ev->failed. */
-void nb_occur_span(struct nb_schedule *ev, uint64_t from, uint64_t until,
+ * all not yet ticked (a stall).  Out of memory: sched->failed. */
+void nb_occur_span(struct nb_schedule *sched, uint64_t from, uint64_t until,
                    enum nb_source_id source, unsigned level);
 
 /* The front end of logical processor level >> 1 is in `mode` at the
- * level's CPL from `cycle` on.  Out of memory: ev->failed. */
-void nb_schedule_frontend(struct nb_schedule *ev, unsigned level, uint64_t cycle,
+ * level's CPL from `cycle` on.  Out of memory: sched->failed. */
+void nb_schedule_frontend(struct nb_schedule *sched, unsigned level, uint64_t cycle,
                           enum nb_fe_mode mode);
 
 /* Logical processor `thread` is inactive from `cycle` on (its trace ended). */
-void nb_schedule_thread_end(struct nb_schedule *ev, int thread, uint64_t cycle);
+void nb_schedule_thread_end(struct nb_schedule *sched, int thread, uint64_t cycle);
 
 /* Reports and ticks every cycle before `cycle`, taking each pending PMI
- * pmi_skid cycles after its delivery (ev->sample is told). */
-void nb_schedule_tick_until(struct nb_schedule *ev, uint64_t cycle);
+ * pmi_skid cycles after its delivery (sched->sample is told). */
+void nb_schedule_tick_until(struct nb_schedule *sched, uint64_t cycle);
 
 /* nb_schedule_tick_until when a cycle is due: most calls (one an
  * instruction) have none. */
-static inline void nb_schedule_advance(struct nb_schedule *ev, uint64_t cycle)
+static inline void nb_schedule_advance(struct nb_schedule *sched, uint64_t cycle)
 {
-    if (ev->now < cycle)
-        nb_schedule_tick_until(ev, cycle);
+    if (sched->now < cycle)
+        nb_schedule_tick_until(sched, cycle);
 }
 
 #endif

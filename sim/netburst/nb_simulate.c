@@ -136,8 +136,8 @@ static bool schedule_sound(struct run *run, const char *path)
     if (run->machine.schedule.failed)
         return driver_out_of_memory(&run->failure, path, "for the model's events");
     if (run->machine.schedule.refused)
-        return driver_fail(&run->failure, "%s: internal error: an ESCR was written while occurrences routed "
-                    "ahead waited", path);
+        return driver_fail_run(&run->failure, EIO, "%s: internal error: an ESCR was written "
+                               "while occurrences routed ahead waited", path);
     return true;
 }
 
@@ -219,7 +219,7 @@ bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_con
         return false;
     }
     *run = (struct run){.threads = n_traces, .hooks = hooks,
-                        .failure = {error, error_size, false}};
+                        .failure = {error, error_size, 0}};
     bool ok = nb_machine_init(&run->machine, config, pmu, n_traces, result) ||
               driver_out_of_memory(&run->failure, traces[0], "for the model");
     run->machine.schedule.pmi_skid = config->pmi_skid;

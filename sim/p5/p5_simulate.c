@@ -178,7 +178,7 @@ bool p5_simulate_trace(const char *path, const struct p5_config *config,
         errno = ENOMEM;
         return false;
     }
-    run->failure = (struct driver_failure){error, error_size, false};
+    run->failure = (struct driver_failure){error, error_size, 0};
     bool ok = (p5_machine_init(&run->machine, config, pmu) ||
                driver_out_of_memory(&run->failure, path, "for the model's caches")) &&
               driver_trace_open(&run->trace, path, &run->failure) && run_trace(run, hooks, result);

@@ -3,7 +3,7 @@
 #include "sample_run.h"
 
 #include <errno.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,45 +13,41 @@
 #include "pmu/netburst_pmu.h"
 #include "pmu/program.h"
 #include "sim/netburst/nb_model.h"
+#include "traces/error_line.h"
 
 #define COUNTER_LIMIT (1ull << 40)
 
-/* The DS save area at 64 KB; a PEBS buffer of 2^20 records at 1 MB, its
+/* The DS save area at 64 KB; the PEBS buffer at 1 MB (options.pebs_records
+ * records: at most 2^24, which fit below 4 GB in either layout), its
  * interrupt threshold past its end (no PMI: the records are read back
- * after the run). */
-enum { DS_AREA = 0x10000, PEBS_BUFFER = 0x100000, PEBS_MAX_RECORDS = 1 << 20 };
-
-/* The error `format` says, with errno `error_number`: false. */
-__attribute__((format(printf, 4, 5))) static bool fail(int error_number, char *error,
-                                                       size_t error_size, const char *format,
-                                                       ...)
-{
-    va_list ap;
-    va_start(ap, format);
-    vsnprintf(error, error_size, format, ap);
-    va_end(ap);
-    errno = error_number;
-    return false;
-}
+ * after the run).  An address every model's IA32_DS_AREA holds. */
+enum { DS_AREA = 0x10000, PEBS_BUFFER = 0x100000 };
 
 /* ---- planning */
 
 static bool check_options(const struct sample_options *o, char *error, size_t error_size)
 {
     if (!o->model || o->model->pmu != PMU_NETBURST)
-        return fail(EINVAL, error, error_size, "sampling needs a NetBurst model");
+        return error_line(EINVAL, error, error_size, "sampling needs a NetBurst model");
     if (!o->event || !*o->event)
-        return fail(EINVAL, error, error_size, "no event");
+        return error_line(EINVAL, error, error_size, "no event");
     if (o->period < 1 || o->period > SAMPLE_MAX_PERIOD)
-        return fail(EINVAL, error, error_size, "period %llu: expected 1 to %llu",
-                    (unsigned long long)o->period, SAMPLE_MAX_PERIOD);
+        return error_line(EINVAL, error, error_size, "period %llu: expected 1 to %llu",
+                          (unsigned long long)o->period, SAMPLE_MAX_PERIOD);
     if (o->region < REGION_WHOLE_TRACE || o->region > (long)UINT32_MAX)
-        return fail(EINVAL, error, error_size,
-                    "region %ld: expected 0 to 4294967295, or REGION_WHOLE_TRACE", o->region);
+        return error_line(EINVAL, error, error_size,
+                          "region %ld: expected 0 to 4294967295, or REGION_WHOLE_TRACE",
+                          o->region);
     if (!o->trace)
-        return fail(EINVAL, error, error_size, "no trace");
+        return error_line(EINVAL, error, error_size, "no trace");
     if (o->symbols && o->no_symbols)
-        return fail(EINVAL, error, error_size, "a symbols file and no symbols: one or the other");
+        return error_line(EINVAL, error, error_size,
+                          "a symbols file and no symbols: one or the other");
+    if (o->pebs_records > SAMPLE_MAX_PEBS_RECORDS)
+        return error_line(EINVAL, error, error_size,
+                          "PEBS buffer of %llu records: expected 1 to %llu (0: %llu)",
+                          (unsigned long long)o->pebs_records, SAMPLE_MAX_PEBS_RECORDS,
+                          SAMPLE_DEFAULT_PEBS_RECORDS);
     return true;
 }
 
@@ -67,9 +63,14 @@ bool sample_plan(struct sample_session *session, const struct sample_options *op
     char text[1024];
     /* PEBS: ENABLE_PEBS, and OVF_PMI_T0 so that an overflow arms the
      * assist (docs/semantics.md, "PEBS", Arming); IEBS: the PMI. */
-    snprintf(text, sizeof text, "%s%s%s%s", strstr(event, "::") ? "" : nb_model_prefix(model),
-             event, options->pebs ? ":pebs" : "",
-             strstr(event, ":ovf_pmi=") ? "" : ":ovf_pmi=t0");
+    int length = snprintf(text, sizeof text, "%s%s%s%s",
+                          strstr(event, "::") ? "" : nb_model_prefix(model), event,
+                          options->pebs ? ":pebs" : "",
+                          strstr(event, ":ovf_pmi=") ? "" : ":ovf_pmi=t0");
+    if (length < 0 || (size_t)length >= sizeof text)
+        return error_line(EINVAL, error, error_size,
+                          "%.64s...: event too long (%d bytes with its modifiers, at most %zu)",
+                          event, length, sizeof text - 1);
     session->request.group = ALLOC_NO_GROUP;
     if (!event_spec_parse(text, &config, &session->request.spec, error, error_size)) {
         errno = EINVAL;
@@ -79,8 +80,8 @@ bool sample_plan(struct sample_session *session, const struct sample_options *op
     errno = 0;
     if (alloc_plan_make(&session->request, 1, &config, &session->plan, &why))
         return true;
-    return fail(why.request >= 0 ? EINVAL : errno, error, error_size, "%s: %s", event,
-                why.message);
+    return error_line(why.request >= 0 ? EINVAL : errno, error, error_size, "%s: %s", event,
+                      why.message);
 }
 
 /* ---- the trace and the symbols */
@@ -102,12 +103,11 @@ static bool find_symbols(struct sample_session *session, char *error, size_t err
     } else if (sample_symbols_load(&session->symbols, path, o->trace, &trace_failed, why,
                                    why_size)) {
         session->symbols_file = path;
-        session->symbols_base = session->symbols.base;
         return true;
     }
     if (!o->symbols && !trace_failed)
         return true;
-    return fail(errno, error, error_size, "%s", why);
+    return error_line(errno, error, error_size, "%s", why);
 }
 
 bool sample_open(struct sample_session *session, char *error, size_t error_size)
@@ -124,18 +124,21 @@ bool sample_open(struct sample_session *session, char *error, size_t error_size)
 
 /* ---- the run */
 
-/* One run's state, shared with the model's hooks. */
+/* One run's state, shared with the model's hooks: the sample hook's
+ * context, and the region hook's (region_gate_thread_hook), which takes
+ * it as its first member, the gate. */
 struct sampler {
+    struct region_gate gate;
     struct sample_session *session;
     sample_fn *emit;
     void *context;
     struct msr_backend *backend;
     struct program program;
-    struct region_gate gate;
     uint64_t preset;    /* the counter's value one period from overflow */
     msr_status status;  /* the PMI handler's first failing access */
     uint64_t samples;
 };
+_Static_assert(offsetof(struct sampler, gate) == 0, "the region hook's context is the gate");
 
 /* Names the sample's address and hands it over. */
 static void report(struct sampler *s, struct sample *sample)
@@ -144,13 +147,6 @@ static void report(struct sampler *s, struct sample *sample)
     sample->symbol = sample_symbols_name(&s->session->symbols, sample->eip, &match);
     if (s->emit)
         s->emit(s->context, sample);
-}
-
-static void gate(void *context, int thread, bool begin, uint32_t region)
-{
-    (void)thread;
-    struct sampler *s = context;
-    region_gate_marker(&s->gate, begin, region);
 }
 
 /* IEBS: the handler's work: report the sample, reload the counter with
@@ -184,23 +180,32 @@ static uint64_t report_records(struct sampler *s)
 /* The run's registers with the period's preset, the DS save area for
  * PEBS (its counter reset the preset too), and the counters started
  * unless a region starts them. */
-static bool program_pmu(struct sampler *s)
+static bool program_pmu(struct sampler *s, char *error, size_t error_size)
 {
     const struct sample_options *o = &s->session->options;
-    struct nb_ds_config ds = {.area = DS_AREA, .buffer = PEBS_BUFFER,
-                              .records = PEBS_MAX_RECORDS, .threshold = PEBS_MAX_RECORDS + 1,
-                              .counter_reset = s->preset};
+    uint64_t records = o->pebs_records ? o->pebs_records : SAMPLE_DEFAULT_PEBS_RECORDS;
+    struct nb_ds_config ds = {.area = DS_AREA, .buffer = PEBS_BUFFER, .records = records,
+                              .threshold = records + 1, .counter_reset = s->preset};
     program_init(&s->program, s->backend, 0, &s->session->plan.runs[0]);
-    return program_setup(&s->program, &s->preset) == MSR_OK &&
-           (!o->pebs || nb_pmu_ds_setup(nb_backend_pmu(s->backend), s->session->ia32e, &ds)) &&
-           region_gate_start(&s->gate, &s->program, o->region) == MSR_OK;
+    if (program_setup(&s->program, &s->preset) != MSR_OK)
+        return error_line(EIO, error, error_size, "programming the PMU failed (MSR 0x%x)",
+                          s->program.failed_msr);
+    /* DS_AREA is an address every model's IA32_DS_AREA holds: the set-up
+     * can only run out of memory for the save area's fields. */
+    if (o->pebs && !nb_pmu_ds_setup(nb_backend_pmu(s->backend), s->session->ia32e, &ds))
+        return error_line(ENOMEM, error, error_size, "out of memory for the DS save area");
+    if (region_gate_start(&s->gate, &s->program, o->region) != MSR_OK)
+        return error_line(EIO, error, error_size, "programming the PMU failed (MSR 0x%x)",
+                          s->program.failed_msr);
+    return true;
 }
 
 static bool simulate(struct sampler *s, struct sample_totals *totals, char *error,
                      size_t error_size)
 {
     const struct sample_options *o = &s->session->options;
-    struct nbm_hooks hooks = {.region = gate, .sample = take_sample, .context = s};
+    struct nbm_hooks hooks = {.region = region_gate_thread_hook, .sample = take_sample,
+                              .context = s};
     struct nbm_result result;
     memset(&result, 0, sizeof result);
     const char *traces[1] = {o->trace};
@@ -209,7 +214,8 @@ static bool simulate(struct sampler *s, struct sample_totals *totals, char *erro
                       error_size))
         return false;
     if (s->status != MSR_OK || s->gate.status != MSR_OK)
-        return fail(EIO, error, error_size, "an MSR access in a region or sample hook failed");
+        return error_line(EIO, error, error_size,
+                          "an MSR access in a region or sample hook failed");
     if (o->pebs)
         s->samples = report_records(s);
     *totals = (struct sample_totals){s->samples, result.instructions[0], result.cycles};
@@ -225,11 +231,9 @@ bool sample_run(struct sample_session *session, sample_fn *emit, void *context,
     s.backend = nb_backend_create((struct nb_pmu_config){session->options.model->netburst.model,
                                                          false});
     if (!s.backend)
-        return fail(ENOMEM, error, error_size, "out of memory");
-    bool ok = program_pmu(&s) || fail(EIO, error, error_size,
-                                      "programming the PMU failed (MSR 0x%x)",
-                                      s.program.failed_msr);
-    ok = ok && simulate(&s, totals, error, error_size);
+        return error_line(ENOMEM, error, error_size, "out of memory");
+    sample_symbols_reset(&session->symbols);
+    bool ok = program_pmu(&s, error, error_size) && simulate(&s, totals, error, error_size);
     int cause = errno;
     msr_backend_destroy(s.backend);
     errno = cause;

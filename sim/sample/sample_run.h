@@ -17,6 +17,13 @@
  *       n = sample_histogram(&s, &rows);
  *   sample_fini(&s);
  *
+ * The order of the calls: sample_plan (always followed by sample_fini,
+ * whatever it returns), then sample_open once, then sample_run and
+ * sample_histogram, each any number of times (each sample_run counts its
+ * own samples afresh; sample_histogram gives those of the last run), then
+ * sample_fini.  The session borrows the options' strings (event, trace,
+ * symbols) and model: they must outlive it.
+ *
  * The functions that can fail return false with a one-line error and
  * errno telling a run-time failure (ENOMEM, EIO for an MSR access the
  * simulated PMU refused, the errors of reading a file) from input that is
@@ -39,6 +46,11 @@
 /* The longest period: half the 40-bit counter. */
 #define SAMPLE_MAX_PERIOD (1ull << 39)
 
+/* The PEBS buffer's records: by default, and at most. */
+#define SAMPLE_DEFAULT_PEBS_RECORDS (1ull << 20)
+#define SAMPLE_MAX_PEBS_RECORDS (1ull << 24)
+
+/* Borrowed by the session: the strings and the model must outlive it. */
 struct sample_options {
     const struct stat_model *model; /* a NetBurst model (stat_model_choose_for) */
     const char *event;   /* an event string, its netburst:: prefix optional */
@@ -49,9 +61,13 @@ struct sample_options {
     const char *symbols; /* the ELF file that names the addresses; NULL: the
                           * program the trace names, when it can be read */
     bool no_symbols;     /* leave the addresses raw */
+    uint64_t pebs_records; /* PEBS: the records the buffer holds, 1 to
+                            * SAMPLE_MAX_PEBS_RECORDS (0: SAMPLE_DEFAULT_PEBS_RECORDS);
+                            * the assist stores none once it is full */
 };
 
-/* One sample, as sample_run reports it. */
+/* One sample, as sample_run reports it.  `symbol` and `record` point into
+ * the run: valid only during the callback (copy what is kept). */
 struct sample {
     uint64_t eip;                          /* the address sampled */
     const struct elf_symbol_match *symbol; /* the symbol covering it, or NULL */
@@ -71,11 +87,13 @@ struct sample_totals {
 };
 
 /* A sampling experiment.  After sample_open, `symbols_file` says which
- * file names the addresses, or `no_symbols_why` why none does; the other
- * fields are the session's own. */
+ * file names the addresses (and symbols.base its load base: runtime
+ * address = file address + base), or `no_symbols_why` why none does; the
+ * other fields are the session's own. */
 struct sample_session {
-    const char *symbols_file; /* NULL: none, the addresses stay raw */
-    uint64_t symbols_base;    /* its load base: runtime address = file address + base */
+    const char *symbols_file; /* NULL: none, the addresses stay raw; else
+                               * options.symbols, or `program` below (it points
+                               * into the session: valid until sample_fini) */
     char no_symbols_why[TRACE_MAX_TEXT + 1024]; /* "--no-symbols", "the trace names
                                                  * no program", a file's error... */
     struct sample_options options;
@@ -88,8 +106,9 @@ struct sample_session {
 
 /* Initialises `session` (sample_fini frees it whatever this returns) and
  * plans the event: the model's prefix when it has none, ":pebs" for PEBS,
- * ":ovf_pmi=t0" unless it names an ovf_pmi.  False for an event that is
- * not a NetBurst event, or that the allocator cannot place. */
+ * ":ovf_pmi=t0" unless it names an ovf_pmi.  False for options out of
+ * range, an event that is not a NetBurst event, is too long with those
+ * modifiers (1023 bytes at most), or that the allocator cannot place. */
 bool sample_plan(struct sample_session *session, const struct sample_options *options,
                  char *error, size_t error_size);
 
@@ -102,13 +121,15 @@ bool sample_open(struct sample_session *session, char *error, size_t error_size)
 
 /* Programs a fresh simulated PMU, runs the model over the trace and
  * reports each sample to `emit` (NULL: none): each PMI as the model takes
- * it, then (PEBS) each record of the buffer.  False when the model fails
- * or an MSR access of the run does. */
+ * it, then (PEBS) each record of the buffer.  The samples per symbol
+ * start from 0.  False when the model fails, an MSR access of the run
+ * does (EIO), or memory for the DS save area runs out (ENOMEM). */
 bool sample_run(struct sample_session *session, sample_fn *emit, void *context,
                 struct sample_totals *totals, char *error, size_t error_size);
 
-/* After sample_run: the samples per symbol, most first, then by name, in
- * *rows; how many rows (0 without symbols).  Call it once. */
+/* After sample_run: its samples per symbol, most first, then by name, in
+ * *rows (valid until the next sample_run, sample_histogram or
+ * sample_fini); how many rows (0 without symbols). */
 size_t sample_histogram(struct sample_session *session, const struct sample_count **rows);
 
 void sample_fini(struct sample_session *session);

@@ -133,13 +133,17 @@ bool sample_symbols_load(struct sample_symbols *symbols, const char *path, const
                  *elf_symbols_table(elf) ? elf_symbols_table(elf) : "no .symtab or .dynsym");
     } else if (load_base(path, trace, elf, &symbols->base, trace_failed, why, why_size)) {
         symbols->counts = calloc(count + 1, sizeof *symbols->counts);
-        if (symbols->counts) {
+        symbols->rows = calloc(count + 1, sizeof *symbols->rows);
+        if (symbols->counts && symbols->rows) {
             for (size_t k = 0; k < count; k++)
                 symbols->counts[k].symbol = elf_symbols_name(elf, k);
             symbols->counts[count].symbol = "[unknown]";
             symbols->elf = elf;
             return true;
         }
+        free(symbols->counts);
+        free(symbols->rows);
+        symbols->counts = symbols->rows = NULL;
         snprintf(why, why_size, "%s: out of memory", path);
     }
     elf_symbols_free(elf);
@@ -168,15 +172,24 @@ static int by_count(const void *a, const void *b)
     return strcmp(x->symbol, y->symbol);
 }
 
+void sample_symbols_reset(struct sample_symbols *symbols)
+{
+    if (!symbols->elf)
+        return;
+    for (size_t k = 0; k <= elf_symbols_count(symbols->elf); k++)
+        symbols->counts[k].count = 0;
+}
+
 size_t sample_symbols_histogram(struct sample_symbols *symbols, const struct sample_count **rows)
 {
-    *rows = symbols->counts;
+    *rows = symbols->rows;
     if (!symbols->elf)
         return 0;
     size_t n = elf_symbols_count(symbols->elf) + 1;
-    qsort(symbols->counts, n, sizeof *symbols->counts, by_count);
+    memcpy(symbols->rows, symbols->counts, n * sizeof *symbols->rows);
+    qsort(symbols->rows, n, sizeof *symbols->rows, by_count);
     size_t sampled = 0;
-    while (sampled < n && symbols->counts[sampled].count > 0)
+    while (sampled < n && symbols->rows[sampled].count > 0)
         sampled++;
     return sampled;
 }
@@ -185,5 +198,6 @@ void sample_symbols_free(struct sample_symbols *symbols)
 {
     elf_symbols_free(symbols->elf);
     free(symbols->counts);
+    free(symbols->rows);
     *symbols = (struct sample_symbols){0};
 }

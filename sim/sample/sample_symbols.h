@@ -22,6 +22,7 @@ struct sample_symbols {
     struct elf_symbols *elf;     /* NULL: none */
     uint64_t base;               /* runtime address = file address + base */
     struct sample_count *counts; /* by symbol index; the last, "[unknown]" */
+    struct sample_count *rows;   /* the histogram: `counts` sorted */
 };
 
 /* Loads `path`'s symbols and finds their load base in `trace`: 0 for an
@@ -42,10 +43,13 @@ const struct elf_symbol_match *sample_symbols_name(struct sample_symbols *symbol
                                                    uint64_t address,
                                                    struct elf_symbol_match *match);
 
-/* The symbols sampled, most samples first, then by name, in *rows: how
- * many (0 without symbols).  Symbols of one name (locals of two files)
- * are counted apart.  It sorts the counts: call it after the last
- * sample_symbols_name. */
+/* Every count back to 0. */
+void sample_symbols_reset(struct sample_symbols *symbols);
+
+/* The symbols sampled so far, most samples first, then by name, in *rows
+ * (valid until the next call, sample_symbols_reset or _free): how many (0
+ * without symbols).  Symbols of one name (locals of two files) are
+ * counted apart.  It sorts a copy of the counts: counting may go on. */
 size_t sample_symbols_histogram(struct sample_symbols *symbols, const struct sample_count **rows);
 
 void sample_symbols_free(struct sample_symbols *symbols);

@@ -19,17 +19,26 @@ enum { REGION_WHOLE_TRACE = -1 };
 struct region_gate {
     struct program *program;
     long region;       /* the region counted (0 to 2^32 - 1), or REGION_WHOLE_TRACE */
-    bool counting;     /* the counters run: inside the region */
+    bool counting;     /* the counters run: inside the region (set once a start
+                        * succeeded, cleared once a stop did) */
     uint64_t entries;  /* times the region began */
     msr_status status; /* the first failing start or stop; none after it */
 };
 
 /* A gate on `program`'s counters (set up with program_setup, not
  * started), counting `region`: with REGION_WHOLE_TRACE it starts them now.
- * The status of that start (MSR_OK when there is none). */
+ * The status of that start (MSR_OK when there is none), also in
+ * gate->status. */
 msr_status region_gate_start(struct region_gate *gate, struct program *program, long region);
 
 /* A marker of the trace: the begin (or end) of region `region`. */
 void region_gate_marker(struct region_gate *gate, bool begin, uint32_t region);
+
+/* region_gate_marker as the models' region hooks, with the gate as their
+ * context: the P5's (struct p5_sim_hooks) and the NetBurst's (struct
+ * nbm_hooks: either logical processor's markers start and stop the shared
+ * counters). */
+void region_gate_hook(void *gate, bool begin, uint32_t region);
+void region_gate_thread_hook(void *gate, int thread, bool begin, uint32_t region);
 
 #endif

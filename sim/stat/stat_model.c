@@ -102,16 +102,10 @@ bool stat_model_isa_warning(const struct stat_model *model, const char *path, co
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return false;
-    FILE *in = fopen(path, "rb");
-    if (!in)
-        return false;
+    struct trace_header header;
     char ignored[256];
-    struct trace_reader *reader = trace_reader_open(in, path, ignored, sizeof ignored);
-    enum trace_isa isa = reader ? trace_reader_header(reader)->isa : TRACE_ISA_32;
-    if (reader)
-        trace_reader_close(reader);
-    fclose(in);
-    if (stat_model_runs(model, isa))
+    if (!trace_read_header(path, &header, ignored, sizeof ignored) ||
+        stat_model_runs(model, header.isa))
         return false;
     const char *machine =
         model->pmu == PMU_P5 ? "the P5" : nb_model_info(model->netburst.model)->core;

@@ -3,6 +3,7 @@
 #include "stat_run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,13 +13,11 @@
 #include "pmu/netburst_pmu.h"
 #include "pmu/p5_pmu.h"
 #include "pmu/program.h"
+#include "traces/error_line.h"
 
-/* The models' region hooks, with the run's gate as their context. */
-static void gate_region(void *context, bool begin, uint32_t region)
-{
-    region_gate_marker(context, begin, region);
-}
-
+/* Whether `status`, the outcome of `what` (setup, start...), is a failure:
+ * then its line in `error` and errno EIO (a refused or failing MSR access
+ * is a run-time failure, as sample_run has it). */
 static bool program_failed(const struct program *program, msr_status status, const char *what,
                            char *error, size_t error_size)
 {
@@ -26,7 +25,7 @@ static bool program_failed(const struct program *program, msr_status status, con
         return false;
     const char *why = status == MSR_OS_ERROR ? msr_error_message(program->backend)
                                              : msr_status_name(status);
-    snprintf(error, error_size, "%s: MSR 0x%x: %s", what, program->failed_msr, why);
+    error_line(EIO, error, error_size, "%s: MSR 0x%x: %s", what, program->failed_msr, why);
     return true;
 }
 
@@ -35,13 +34,6 @@ static void spread_counts(const struct alloc_run *run, const uint64_t *values, u
 {
     for (int i = 0; i < run->n; i++)
         counts[run->assignments[i].request] = values[i];
-}
-
-/* Either logical processor's markers start and stop the shared counters. */
-static void gate_netburst_region(void *context, int thread, bool begin, uint32_t region)
-{
-    (void)thread;
-    region_gate_marker(context, begin, region);
 }
 
 static struct msr_backend *create_backend(const struct stat_model *model, int n_traces)
@@ -57,14 +49,14 @@ static bool run_model(const char *const traces[], int n_traces, const struct sta
                       struct stat_totals *totals, char *error, size_t error_size)
 {
     if (model->pmu == PMU_P5) {
-        struct p5_sim_hooks hooks = {gate_region, gate};
+        struct p5_sim_hooks hooks = {region_gate_hook, gate};
         struct p5_sim_result result = {0};
         bool ok = p5_simulate_trace(traces[0], &model->p5, backend, &hooks, &result, error,
                                     error_size);
         *totals = (struct stat_totals){{result.instructions, 0}, result.cycles, gate->entries};
         return ok;
     }
-    struct nbm_hooks hooks = {.region = gate_netburst_region, .context = gate};
+    struct nbm_hooks hooks = {.region = region_gate_thread_hook, .context = gate};
     struct nbm_result result;
     memset(&result, 0, sizeof result);
     bool ok = nbm_simulate(traces, n_traces, &model->netburst, backend, &hooks, &result, error,
@@ -79,10 +71,8 @@ static bool simulate_run(const char *const traces[], int n_traces, const struct 
                          struct stat_totals *totals, char *error, size_t error_size)
 {
     struct msr_backend *backend = create_backend(model, n_traces);
-    if (!backend) {
-        snprintf(error, error_size, "out of memory");
-        return false;
-    }
+    if (!backend)
+        return error_line(ENOMEM, error, error_size, "out of memory");
     struct program program;
     program_init(&program, backend, 0, run);
     struct region_gate gate = {0};
@@ -97,7 +87,9 @@ static bool simulate_run(const char *const traces[], int n_traces, const struct 
         ok = !program_failed(&program, gate.status, "region", error, error_size) &&
              !program_failed(&program, program_stop(&program), "stop", error, error_size) &&
              !program_failed(&program, program_read(&program, values), "read", error, error_size);
+    int cause = errno;
     msr_backend_destroy(backend);
+    errno = cause;
     if (!ok)
         return false;
     spread_counts(run, values, counts);
@@ -117,35 +109,81 @@ bool stat_simulate(const char *const traces[], int n_traces, const struct stat_m
 
 /* ---- hardware */
 
-/* Starts `argv` on CPU `cpu`; the child reports a failed exec as 127. */
-static pid_t start_pinned(int cpu, char *const argv[])
+/* What the child could not do, sent back through a close-on-exec pipe
+ * (a successful exec closes it): the child prints nothing. */
+struct start_failure {
+    bool pinning; /* sched_setaffinity failed, else the exec */
+    int error_number;
+};
+
+/* The child: pinned to CPU `cpu`, then `argv`. */
+static void run_pinned(int cpu, char *const argv[], int report)
 {
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid != 0)
-        return pid;
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
-    if (sched_setaffinity(0, sizeof set, &set) != 0) {
-        fprintf(stderr, "pmubench stat: cannot run on CPU %d: %s\n", cpu, strerror(errno));
-        _exit(127);
+    struct start_failure failure = {.pinning = true};
+    if (sched_setaffinity(0, sizeof set, &set) == 0) {
+        failure.pinning = false;
+        execvp(argv[0], argv);
     }
-    execvp(argv[0], argv);
-    fprintf(stderr, "pmubench stat: cannot run %s: %s\n", argv[0], strerror(errno));
+    failure.error_number = errno;
+    if (write(report, &failure, sizeof failure) < 0)
+        _exit(127);
     _exit(127);
 }
 
-static bool wait_program(pid_t pid, int *exit_status, char *error, size_t error_size)
+/* The child's wait status; false with errno. */
+static bool wait_child(pid_t pid, int *status)
 {
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
-            snprintf(error, error_size, "waiting for the program: %s", strerror(errno));
+    while (waitpid(pid, status, 0) < 0)
+        if (errno != EINTR)
             return false;
-        }
-    *exit_status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
     return true;
+}
+
+/* Starts `argv` on CPU `cpu`: its pid, or -1 with a line in `error` and
+ * errno: the exec's (ENOENT, EACCES...: a program that cannot be run),
+ * sched_setaffinity's (EINVAL: a CPU it cannot run on), or EIO when the
+ * pipe or the fork failed. */
+static pid_t start_pinned(int cpu, char *const argv[], char *error, size_t error_size)
+{
+    int report[2];
+    if (pipe(report) != 0) {
+        error_line(EIO, error, error_size, "cannot start '%s': %s", argv[0], strerror(errno));
+        return -1;
+    }
+    fcntl(report[0], F_SETFD, FD_CLOEXEC);
+    fcntl(report[1], F_SETFD, FD_CLOEXEC);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(report[0]);
+        run_pinned(cpu, argv, report[1]);
+    }
+    int fork_errno = errno;
+    close(report[1]);
+    struct start_failure failure;
+    ssize_t n = 0;
+    while (pid > 0 && (n = read(report[0], &failure, sizeof failure)) < 0 && errno == EINTR)
+        ;
+    close(report[0]);
+    if (pid < 0) {
+        error_line(EIO, error, error_size, "cannot start '%s': %s", argv[0],
+                   strerror(fork_errno));
+        return -1;
+    }
+    if (n != (ssize_t)sizeof failure)
+        return pid; /* it runs the program */
+    int status;
+    wait_child(pid, &status); /* its _exit(127) */
+    if (failure.pinning)
+        error_line(failure.error_number, error, error_size, "cannot run on CPU %d: %s", cpu,
+                   strerror(failure.error_number));
+    else
+        error_line(failure.error_number, error, error_size, "cannot run '%s': %s", argv[0],
+                   strerror(failure.error_number));
+    return -1;
 }
 
 static bool measure_run(struct msr_backend *backend, int cpu, const struct alloc_run *run,
@@ -158,16 +196,27 @@ static bool measure_run(struct msr_backend *backend, int cpu, const struct alloc
     if (program_failed(&program, program_setup(&program, NULL), "setup", error, error_size) ||
         program_failed(&program, program_start(&program), "start", error, error_size))
         return false;
-    pid_t pid = start_pinned(cpu, argv);
-    bool ran = pid > 0 && wait_program(pid, exit_status, error, error_size);
-    if (pid < 0)
-        snprintf(error, error_size, "cannot start %s: %s", argv[0], strerror(errno));
-    bool read = !program_failed(&program, program_stop(&program), "stop", error, error_size) &&
-                !program_failed(&program, program_read(&program, values), "read", error,
-                                error_size);
+    pid_t pid = start_pinned(cpu, argv, error, error_size);
+    int status = 0;
+    bool ran = pid > 0;
+    if (ran && !wait_child(pid, &status))
+        ran = error_line(EIO, error, error_size, "waiting for the program: %s", strerror(errno));
+    int cause = errno;
+    /* The counters are stopped and given back whatever happened; a failure
+     * to start the program is the one reported. */
+    char scratch[1024];
+    char *why = ran ? error : scratch;
+    size_t why_size = ran ? error_size : sizeof scratch;
+    bool read = !program_failed(&program, program_stop(&program), "stop", why, why_size) &&
+                !program_failed(&program, program_read(&program, values), "read", why, why_size);
     program_release(&program);
-    if (!ran || !read)
+    if (!ran) {
+        errno = cause;
         return false;
+    }
+    if (!read)
+        return false;
+    *exit_status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
     spread_counts(run, values, counts);
     return true;
 }

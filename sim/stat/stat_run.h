@@ -28,7 +28,10 @@ struct stat_totals {
  * each request's count.  With `region` >= 0 the counters run only between
  * the trace's begin and end markers of that region (sim/stat/region_gate.h);
  * REGION_WHOLE_TRACE counts from the first instruction to the last.  False
- * with a one-line error. */
+ * with a one-line error and errno telling a run-time failure (ENOMEM; EIO
+ * for an MSR access the simulated PMU refused, in the set-up or a region
+ * marker's start or stop) from a trace that is not what it should be (as
+ * nbm_simulate and p5_simulate_trace set it). */
 bool stat_simulate(const char *const traces[], int n_traces, const struct stat_model *model,
                    const struct alloc_plan *plan, long region, uint64_t *counts,
                    struct stat_totals *totals, char *error, size_t error_size);
@@ -38,7 +41,11 @@ bool stat_simulate(const char *const traces[], int n_traces, const struct stat_m
  * msr backend) and started just before the program starts; counts as
  * above.  *exit_status is the last run's.  False with a one-line error
  * (the backend's own when it refuses: a processor other than the one the
- * plan is for). */
+ * plan is for) and errno: EIO for a failing or refused MSR access, the
+ * exec's when the program cannot be run ("cannot run 'PROGRAM': REASON":
+ * ENOENT, EACCES...), sched_setaffinity's for a CPU it cannot run on
+ * (EINVAL).  The program is started by this process, which prints
+ * nothing. */
 bool stat_measure_program(struct msr_backend *backend, int cpu, const struct alloc_plan *plan,
                           char *const argv[], uint64_t *counts, int *exit_status, char *error,
                           size_t error_size);

@@ -6,8 +6,9 @@
  * programmed with the period's preset, then the NetBurst model over a
  * trace made from the input (fuzz_model.h), counting all of it or a
  * region.  The input chooses the preset and parameters, the event, the
- * period and the region, then the trace (with registers, or not, for the
- * PEBS records).  Seeds: tests/fuzz/corpus_sample. */
+ * period, the region and the PEBS buffer's size (1 to 64 records, so that
+ * it fills and the assist finds it full), then the trace (with registers,
+ * or not, for the PEBS records).  Seeds: tests/fuzz/corpus_sample. */
 #define _GNU_SOURCE /* memfd_create */
 #include <stdint.h>
 #include <stdio.h>
@@ -51,11 +52,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     bool pebs = fuzz_byte(&in) & 1;
     const char *event = pebs ? metrics[fuzz_byte(&in) % METRICS] : events[fuzz_byte(&in) % EVENTS];
     long region = fuzz_byte(&in) % 5;
+    /* One byte each, in this order (an initializer's order is not C's). */
+    uint64_t period = 1 + fuzz_byte(&in) % 64;
+    uint64_t records = 1 + fuzz_byte(&in) % 64;
     char path[64];
     struct sample_options options = {.model = &model, .event = event, .pebs = pebs,
-                                     .period = 1 + fuzz_byte(&in) % 64,
+                                     .period = period,
                                      .region = region == 4 ? REGION_WHOLE_TRACE : region,
-                                     .trace = path, .no_symbols = true};
+                                     .trace = path, .no_symbols = true,
+                                     .pebs_records = records};
     int fd = fuzz_memory_file(path, sizeof path);
     if (fd >= 0 && fuzz_trace_write(&in, fd, bound))
         sample(&options);

@@ -12,8 +12,9 @@
  * bench PMU with nb_pmu_event, the fast one through its feed's routes onto
  * buses, and sometimes with nb_pmu_event too), the same thread states and
  * the same retirements, tagged by the fast PMU's feed and checked against
- * a reference made of the bench PMU's tagging queries and the SDM's
- * replay-tagging rule.  Some cycles write an ESCR among their occurrences:
+ * a reference written here from the ESCRs' fields as RDMSR reads them (the
+ * detector's thread and privilege rules, Tag Enable and tag values,
+ * uop_type's TAGLOADS/TAGSTORES) and the SDM's replay-tagging rule.  Some cycles write an ESCR among their occurrences:
  * buses routed before it must be refused and count nothing.  After every
  * cycle every readable MSR, the cycle count, the PEBS PMI, the pending
  * PMIs and their samples, the DS index and the PEBS buffer must be the
@@ -545,15 +546,77 @@ static void attach_sources(void)
     assert_int_equal(feed->n_sources, n_sources);
 }
 
-/* ---- The tagging reference */
+/* ---- The tagging reference
+ *
+ * Written from the register values alone, independent of the PMU's own
+ * decoding (nb_pmu_route, the tagging queries and the feed may share
+ * theirs): each ESCR is read with RDMSR and its fields decoded here. */
+
+/* The event ESCR e selects on this model (its event select looked up in
+ * the catalog), or -1; *value gets the ESCR. */
+static int reference_escr_event(int e, uint64_t *value)
+{
+    if (!nb_escr_present(e, model))
+        return -1;
+    *value = read_bench(nb_escrs[e].msr);
+    int event = nb_event_on_escr(e, escr_event_select(*value));
+    return event >= 0 && on_model(event) ? event : -1;
+}
+
+/* The sub-event bits of `event` whose sub-events are thread-independent
+ * (the catalog's TI flags, SDM Table A-15). */
+static uint16_t reference_ti_bits(int event)
+{
+    uint16_t bits = 0;
+    for (int i = 0; i < nb_event_table[event].n_subevents; i++)
+        if (nb_event_table[event].subevents[i].thread_independent)
+            bits |= (uint16_t)(1u << nb_event_table[event].subevents[i].bit);
+    return bits;
+}
+
+/* The event-mask bits of ESCR value `escr`, selecting `event`, that count
+ * an occurrence by `thread` at `cpl`, the other logical processor at its
+ * CPL now (docs/semantics.md, "Detector (ESCR)"): a thread-specific bit
+ * when the occurring thread's OS (CPL 0) or USR (CPL 1-3) bit is set, a
+ * thread-independent one when any OS bit is set and some logical
+ * processor is at CPL 0, or any USR bit and some is at CPL 1-3. */
+static uint16_t reference_counted(uint64_t escr, int event, int thread, int cpl)
+{
+    static const uint64_t own_bit[2][2] = {{ESCR_T0_OS, ESCR_T0_USR},
+                                           {ESCR_T1_OS, ESCR_T1_USR}};
+    bool at_os = cpl == 0, at_usr = cpl != 0;
+    if (ht) {
+        int other = nb_pmu_thread(bench, 1 - thread).cpl;
+        at_os = at_os || other == 0;
+        at_usr = at_usr || other != 0;
+    }
+    bool ts = (escr & own_bit[thread][cpl != 0]) != 0;
+    bool ti = ((escr & (ESCR_T0_OS | ESCR_T1_OS)) && at_os) ||
+              ((escr & (ESCR_T0_USR | ESCR_T1_USR)) && at_usr);
+    uint16_t selected = (uint16_t)escr_event_mask(escr), ti_bits = reference_ti_bits(event);
+    return (uint16_t)((ts ? selected & ~ti_bits : 0) | (ti ? selected & ti_bits : 0));
+}
+
+/* Whether some ESCR selecting `event` (ESCR `only`, if not negative)
+ * counts an occurrence with sub-event bits `mask` by `thread` at `cpl`. */
+static bool reference_counts(int event, uint16_t mask, int only, int thread, int cpl)
+{
+    for (int e = 0; e < NB_NUM_ESCRS; e++) {
+        uint64_t escr;
+        if ((only < 0 || e == only) && reference_escr_event(e, &escr) == event &&
+            (reference_counted(escr, event, thread, cpl) & mask))
+            return true;
+    }
+    return false;
+}
 
 /* SDM Vol. 3B, the replay-tagging table: a replay metric is selected when
  * IA32_PEBS_ENABLE has UOP_TAG (24) and all the metric's bits and
  * MSR_PEBS_MATRIX_VERT all of its bits; a uop that met one of its causes
  * is tagged, where the metric has an upstream event only if that
  * upstream ESCR (the one the metric names, or any) counts the cause's
- * sub-event occurrence in `context`. */
-static bool replay_reference(uint8_t context, uint16_t causes)
+ * sub-event occurrence by `thread` at `cpl`. */
+static bool replay_reference(int thread, int cpl, uint16_t causes)
 {
     uint64_t enable = read_bench(MSR_IA32_PEBS_ENABLE), vert = read_bench(MSR_PEBS_MATRIX_VERT);
     if (!(enable & PEBS_ENABLE_UOP_TAG))
@@ -569,29 +632,43 @@ static bool replay_reference(uint8_t context, uint16_t causes)
                 continue;
             if (!m->upstream_event)
                 return true;
-            uint64_t route = nb_pmu_route(bench, nb_event_find(m->upstream_event),
-                                          nb_cause_subevent(cause), context);
-            if (m->upstream_escr < 0 ? route != 0 : (route >> m->upstream_escr & 1))
+            if (reference_counts(nb_event_find(m->upstream_event), nb_cause_subevent(cause),
+                                 m->upstream_escr, thread, cpl))
                 return true;
         }
     }
     return false;
 }
 
-/* A uop's tags from the bench PMU's tagging queries (docs/semantics.md,
- * "Tagging queries") and the replay rule above. */
+/* A uop's tags by `thread` at `cpl` (docs/semantics.md, "Tagging
+ * queries"): front-end tagging when an ESCR selecting uop_type counts
+ * TAGLOADS (bit 1) for a load, TAGSTORES (bit 2) for a store address, in
+ * that context; execution tagging, the OR of the tag values (bits 8:5) of
+ * the ESCRs with Tag Enable (bit 4) selecting the source's event that
+ * count its sub-event bits there; replay tagging as above. */
 static uint8_t reference_tags(int thread, int cpl, const struct nb_uop *uop)
 {
-    uint8_t tags = 0;
-    if (uop->source != NB_NO_SOURCE)
-        tags |= nb_pmu_tag_bits(bench, (int)sources[uop->source].event, sources[uop->source].mask,
-                                thread, cpl);
+    uint16_t front_end = 0;
+    uint8_t tag_value = 0;
+    for (int e = 0; e < NB_NUM_ESCRS; e++) {
+        uint64_t escr;
+        int event = reference_escr_event(e, &escr);
+        if (event < 0)
+            continue;
+        uint16_t counted = reference_counted(escr, event, thread, cpl);
+        if (event == NB_EV_UOP_TYPE)
+            front_end |= counted & (TAGLOADS | TAGSTORES);
+        if (uop->source != NB_NO_SOURCE && (escr & ESCR_TAG_ENABLE) &&
+            event == (int)sources[uop->source].event && (counted & sources[uop->source].mask))
+            tag_value |= (uint8_t)escr_tag_value(escr);
+    }
+    uint8_t tags = tag_value;
     uint16_t bit = uop->kind == NB_UOP_LOAD ? TAGLOADS
                    : uop->kind == NB_UOP_STORE_ADDRESS ? TAGSTORES
                                                        : 0;
-    if (nb_pmu_selected_mask(bench, NB_EV_UOP_TYPE, thread, cpl) & bit)
+    if (front_end & bit)
         tags |= NB_UOP_TAG_FRONT_END;
-    if (replay_reference(expected_context(thread, cpl), uop->causes))
+    if (replay_reference(thread, cpl, uop->causes))
         tags |= NB_UOP_TAG_REPLAY;
     return tags;
 }
@@ -1261,6 +1338,241 @@ static void test_route_of_one_escr(void **state)
     assert_null(nb_pmu_attach(pmu, many, 1));
 }
 
+/* ---- Precise and imprecise PMIs merging (docs/semantics.md, "The feed
+ * and routed ticks", IEBS): a PMI delivered while one waits merges with it,
+ * precise when either delivered in the same cycle is.  On a PMU with HT
+ * (model 2): IQ_COUNTER4 counts replay_event NBOGUS (CRU_ESCR2) with PEBS
+ * for thread 0, a 32-bit DS save area whose interrupt threshold is one
+ * record past the buffer's base; IQ_COUNTER2 counts branch_retired MMNP
+ * (CRU_ESCR3) with OVF_PMI_T0.  Both start one count from overflow.  Each
+ * case runs on the bench path (nb_pmu_event, nb_pmu_tick) and on the
+ * model's (occurrences routed through the feed, nb_pmu_tick_routed). */
+
+#define MERGE_DS 0x1000u
+#define MERGE_BUFFER 0x2000u
+#define MERGE_COUNTER 14 /* IQ_COUNTER2: CRU_ESCR3 with select 5 */
+
+static const struct nb_source merge_sources[] = {
+    {NB_EV_REPLAY_EVENT, 1u << 0},   /* NBOGUS */
+    {NB_EV_BRANCH_RETIRED, 1u << 0}, /* MMNP */
+};
+static bool merge_routed;
+static const struct nb_feed *merge_feed;
+static struct nb_buses merge_buses;
+
+static void merge_wr(uint32_t msr, uint64_t value)
+{
+    assert_int_equal(nb_pmu_wrmsr(pmu, msr, value), MSR_OK);
+}
+
+static void merge_setup(bool routed)
+{
+    nb_pmu_destroy(pmu);
+    pmu = nb_pmu_create((struct nb_pmu_config){.model = 2, .ht = true});
+    assert_non_null(pmu);
+    merge_routed = routed;
+    memset(&merge_buses, 0, sizeof merge_buses);
+    merge_feed = nb_pmu_attach(pmu, merge_sources, 2);
+    assert_non_null(merge_feed);
+    /* the DS save area: 4 records, the threshold after the first, the
+     * counter reset one count from overflow */
+    assert_true(nb_pmu_memory_write(pmu, MERGE_DS + 0x10, 4, MERGE_BUFFER));
+    assert_true(nb_pmu_memory_write(pmu, MERGE_DS + 0x14, 4, MERGE_BUFFER));
+    assert_true(nb_pmu_memory_write(pmu, MERGE_DS + 0x18, 4, MERGE_BUFFER + 4 * 40));
+    assert_true(nb_pmu_memory_write(pmu, MERGE_DS + 0x1c, 4, MERGE_BUFFER + 40));
+    assert_true(nb_pmu_memory_write(pmu, MERGE_DS + 0x20, 8, PMU_COUNTER_MASK));
+    merge_wr(MSR_IA32_DS_AREA, MERGE_DS);
+    merge_wr(MSR_IA32_PEBS_ENABLE, PEBS_ENABLE_UOP_TAG | PEBS_ENABLE_PEBS | 1);
+    merge_wr(MSR_PEBS_MATRIX_VERT, 1);
+    uint64_t cccr = CCCR_ENABLE | (uint64_t)SELECT_CRU2 << CCCR_ESCR_SELECT_SHIFT |
+                    CCCR_ACTIVE_THREAD_ANY | CCCR_OVF_PMI_T0;
+    merge_wr(nb_escrs[NB_ESCR_CRU2].msr, escr_value(NB_EV_REPLAY_EVENT, 1u << 0, ESCR_T0_USR));
+    merge_wr(NB_COUNTER_BASE + NB_PEBS_COUNTER, PMU_COUNTER_MASK);
+    merge_wr(NB_CCCR_BASE + NB_PEBS_COUNTER, cccr);
+    assert_int_equal(nb_escr_routed(MERGE_COUNTER, SELECT_CRU2, 2), NB_ESCR_CRU3);
+    merge_wr(nb_escrs[NB_ESCR_CRU3].msr, escr_value(NB_EV_BRANCH_RETIRED, 1u << 0, ESCR_T0_USR));
+    merge_wr(NB_COUNTER_BASE + MERGE_COUNTER, PMU_COUNTER_MASK);
+    merge_wr(NB_CCCR_BASE + MERGE_COUNTER, cccr);
+}
+
+/* One occurrence of source s by thread 0 (at CPL 3), on this case's path. */
+static void merge_occur(unsigned s)
+{
+    if (!merge_routed) {
+        assert_true(nb_pmu_event(pmu, (int)merge_sources[s].event, merge_sources[s].mask, 0, 1));
+        return;
+    }
+    uint64_t route = nb_feed_route(merge_feed, nb_feed_context(merge_feed, 0, true), s);
+    assert_int_not_equal(route, 0);
+    nb_buses_add(&merge_buses, nb_feed_generation(merge_feed), route, 1);
+}
+
+static void merge_tick(void)
+{
+    if (merge_routed)
+        assert_true(nb_pmu_tick_routed(pmu, &merge_buses));
+    else
+        nb_pmu_tick(pmu);
+}
+
+static void merge_retire(uint64_t eip, uint8_t tags)
+{
+    struct nb_retirement r = {.eip = eip, .tags = tags};
+    assert_true(nb_pmu_retire(pmu, 0, &r));
+}
+
+/* The cycle thread t's waiting PMI was delivered in, or 0 when none waits. */
+static uint64_t waiting_since(int t)
+{
+    uint64_t since = 0;
+    return nb_pmu_pending_pmi(pmu, t, &since) ? since : 0;
+}
+
+static uint64_t merge_ds_index(void)
+{
+    return nb_pmu_memory_read(pmu, MERGE_DS + 0x14, 4);
+}
+
+/* Cycle 0: both counters overflow, IQ_COUNTER4 arming the PEBS assist,
+ * IQ_COUNTER2 a PMI; nothing is delivered yet. */
+static void merge_overflow_both(void)
+{
+    merge_occur(0);
+    merge_occur(1);
+    merge_tick();
+    assert_int_equal(nb_pmu_cycles(pmu), 1);
+    assert_int_equal(counter_of(pmu, NB_PEBS_COUNTER), 0);
+    assert_int_equal(counter_of(pmu, MERGE_COUNTER), 0);
+    assert_int_equal(waiting_since(0), 0);
+    assert_int_equal(nb_pmu_last(pmu)->pebs_pmi, 0);
+}
+
+/* (a) The counter's PMI and the PEBS-threshold PMI delivered to thread 0
+ * in the same cycle are one precise interrupt. */
+static void merge_same_cycle(bool routed)
+{
+    merge_setup(routed);
+    merge_overflow_both();
+    /* cycle 1: the tagged retirement takes the assist (its record reaches
+     * the threshold) and IQ_COUNTER2's next count delivers its PMI: both
+     * at @2 */
+    merge_retire(0x401000, NB_TAG_REPLAY);
+    assert_int_equal(merge_ds_index(), MERGE_BUFFER + 40);
+    assert_int_equal(counter_of(pmu, NB_PEBS_COUNTER), PMU_COUNTER_MASK); /* reloaded */
+    merge_occur(1);
+    merge_tick();
+    assert_int_equal(nb_pmu_last(pmu)->pebs_pmi, 1);
+    if (!routed)
+        assert_int_equal(nb_pmu_last(pmu)->pmi[MERGE_COUNTER], 1);
+    assert_int_equal(counter_of(pmu, MERGE_COUNTER), 1);
+    assert_int_equal(waiting_since(0), 2);
+    assert_int_equal(waiting_since(1), 0);
+    /* cycles 2-4, taken after a skid of 3: at the end of cycle 4 (@5) */
+    merge_retire(0x401004, 0);
+    struct nb_pmi_sample sample = {0};
+    assert_false(nb_pmu_take_due_pmi(pmu, 0, 3, &sample));
+    merge_tick();
+    merge_tick();
+    assert_int_equal(nb_pmu_cycles(pmu), 4);
+    assert_false(nb_pmu_take_due_pmi(pmu, 0, 3, &sample));
+    assert_false(nb_pmu_take_due_pmi(pmu, 1, 0, &sample));
+    merge_tick();
+    assert_true(nb_pmu_take_due_pmi(pmu, 0, 3, &sample));
+    assert_int_equal(sample.delivered, 2);
+    assert_int_equal(sample.eip, 0x401004);
+    assert_true(sample.precise);
+    assert_int_equal(waiting_since(0), 0);
+    assert_false(nb_pmu_take_pmi(pmu, 0, &sample));
+}
+
+static void test_pmi_merge_same_cycle_precise(void **state)
+{
+    (void)state;
+    merge_same_cycle(false);
+    merge_same_cycle(true);
+}
+
+/* (b) IQ_COUNTER2's imprecise PMI is delivered at @2 and waits; the
+ * PEBS-threshold PMI delivered at @3 merges with it: one interrupt,
+ * delivered at @2, imprecise.  Taken at @5 (skid 3). */
+static void merge_into_waiting(bool routed)
+{
+    merge_setup(routed);
+    merge_overflow_both();
+    /* cycle 1: IQ_COUNTER2's next count delivers its PMI; the assist
+     * stays armed (no tagged retirement) */
+    merge_retire(0x402000, 0);
+    merge_occur(1);
+    merge_tick();
+    assert_int_equal(nb_pmu_last(pmu)->pebs_pmi, 0);
+    if (!routed)
+        assert_int_equal(nb_pmu_last(pmu)->pmi[MERGE_COUNTER], 1);
+    assert_int_equal(waiting_since(0), 2);
+    assert_int_equal(merge_ds_index(), MERGE_BUFFER);
+    /* cycle 2: the tagged retirement writes a record reaching the
+     * threshold: the PEBS PMI at @3 merges with the waiting one */
+    merge_retire(0x402004, NB_TAG_REPLAY);
+    assert_int_equal(merge_ds_index(), MERGE_BUFFER + 40);
+    merge_tick();
+    assert_int_equal(nb_pmu_last(pmu)->pebs_pmi, 1);
+    if (!routed)
+        assert_int_equal(nb_pmu_last(pmu)->pmi[MERGE_COUNTER], 0);
+    assert_int_equal(waiting_since(0), 2);
+    struct nb_pmi_sample sample = {0};
+    assert_false(nb_pmu_take_due_pmi(pmu, 0, 3, &sample));
+    merge_tick();
+    assert_false(nb_pmu_take_due_pmi(pmu, 0, 3, &sample));
+    merge_tick();
+    assert_int_equal(nb_pmu_cycles(pmu), 5);
+    assert_true(nb_pmu_take_due_pmi(pmu, 0, 3, &sample));
+    assert_int_equal(sample.delivered, 2);
+    assert_int_equal(sample.eip, 0x402004);
+    assert_false(sample.precise);
+    /* the PEBS PMI went with it: nothing waits */
+    assert_int_equal(waiting_since(0), 0);
+}
+
+static void test_pmi_merge_into_waiting_imprecise(void **state)
+{
+    (void)state;
+    merge_into_waiting(false);
+    merge_into_waiting(true);
+}
+
+/* (c) After the merged interrupt of (b) is taken, the next PEBS-threshold
+ * PMI is an interrupt of its own, precise: IQ_COUNTER4 (reloaded one count
+ * from overflow by the record) overflows in cycle 5, the tagged
+ * retirement of cycle 6 writes the second record (index past the
+ * threshold): delivered at @7. */
+static void merge_precise_after_taking(bool routed)
+{
+    merge_into_waiting(routed);
+    merge_occur(0);
+    merge_tick();
+    assert_int_equal(counter_of(pmu, NB_PEBS_COUNTER), 0);
+    assert_int_equal(waiting_since(0), 0);
+    merge_retire(0x403000, NB_TAG_REPLAY);
+    assert_int_equal(merge_ds_index(), MERGE_BUFFER + 80);
+    merge_tick();
+    assert_int_equal(nb_pmu_cycles(pmu), 7);
+    assert_int_equal(nb_pmu_last(pmu)->pebs_pmi, 1);
+    assert_int_equal(waiting_since(0), 7);
+    struct nb_pmi_sample sample = {0};
+    assert_false(nb_pmu_take_due_pmi(pmu, 0, 1, &sample));
+    assert_true(nb_pmu_take_pmi(pmu, 0, &sample));
+    assert_int_equal(sample.delivered, 7);
+    assert_int_equal(sample.eip, 0x403000);
+    assert_true(sample.precise);
+    assert_int_equal(waiting_since(0), 0);
+}
+
+static void test_pmi_precise_after_taking(void **state)
+{
+    (void)state;
+    merge_precise_after_taking(false);
+    merge_precise_after_taking(true);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1268,6 +1580,9 @@ int main(void)
         cmocka_unit_test_teardown(test_stale_buses_refused, teardown),
         cmocka_unit_test_teardown(test_buses_routed_across_a_write_refused, teardown),
         cmocka_unit_test_teardown(test_route_of_one_escr, teardown),
+        cmocka_unit_test_teardown(test_pmi_merge_same_cycle_precise, teardown),
+        cmocka_unit_test_teardown(test_pmi_merge_into_waiting_imprecise, teardown),
+        cmocka_unit_test_teardown(test_pmi_precise_after_taking, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

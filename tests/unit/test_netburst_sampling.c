@@ -114,6 +114,10 @@ static void test_setup_refused(void **state)
     struct nb_ds_config ds = {.area = 1ull << 32, .buffer = 0x2000, .records = 1};
     assert_false(nb_pmu_ds_setup(pmu, false, &ds));
     assert_int_equal(rd(pmu, MSR_IA32_DS_AREA), 0);
+    /* Nothing written: the fields the 32-bit layout would have put at the
+     * area's address (which wraps to 0) stay zero. */
+    for (uint64_t addr = 0x10; addr < 0x28; addr += 4)
+        assert_int_equal(nb_pmu_memory_read(pmu, addr, 4), 0);
 }
 
 /* Two records through the assist, read back in order: EFLAGS, the EIP,

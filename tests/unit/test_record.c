@@ -1,7 +1,9 @@
 /* Recording's library entry point (traces/record.h): each bad input is
- * one line and nothing written; a valgrind that starts nothing, or writes
- * no trace; and, with the recorder built beside this test's build, real
- * recordings with their exit status and registers. */
+ * one line and nothing written; a valgrind that starts nothing, writes no
+ * trace, or cannot be started at all; and, with the recorder built beside
+ * this test's build, real recordings with their exit status and
+ * registers. */
+#include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -216,8 +218,68 @@ static void test_valgrind_fails(void **state)
     assert_false(left);
 }
 
+/* A valgrind that cannot be started (PMUBENCH_VALGRIND names no file): a
+ * run-time failure, one line naming it, and nothing printed (the child
+ * that could not exec it says nothing: the error is the parent's). */
+static void test_valgrind_missing(void **state)
+{
+    struct scratch *s = *state;
+    char out[128], err_path[128];
+    snprintf(out, sizeof out, "%s/out.trace", s->dir);
+    snprintf(err_path, sizeof err_path, "%s/stderr", s->dir);
+    char *true_argv[] = {"/bin/true", NULL};
+    struct record_options options = {.argv = true_argv, .output = out,
+                                     .recorder_dir = s->recorder};
+    setenv("PMUBENCH_VALGRIND", "/nonexistent/valgrind", 1);
+    fflush(stderr);
+    int saved = dup(2);
+    int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(saved >= 0 && err >= 0);
+    dup2(err, 2);
+    close(err);
+    char error[PATH_MAX + 2048];
+    struct record_result result;
+    enum record_status status = record_run(&options, &result, error, sizeof error);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    unsetenv("PMUBENCH_VALGRIND");
+    assert_int_equal(status, RECORD_FAILED);
+    assert_string_equal(error,
+                        "cannot start valgrind '/nonexistent/valgrind': No such file or directory");
+    assert_false(result.execed);
+    struct stat st;
+    assert_int_not_equal(stat(out, &st), 0);
+    assert_int_equal(stat(err_path, &st), 0);
+    assert_int_equal(st.st_size, 0);
+}
+
+/* `name` as execvp finds it in PATH, made absolute: the program a trace
+ * header names. */
+static void path_of(const char *name, char *path, size_t size)
+{
+    const char *dirs = getenv("PATH");
+    assert_non_null(dirs);
+    char cwd[PATH_MAX];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    for (const char *dir = dirs;; dir += strcspn(dir, ":") + 1) {
+        int length = (int)strcspn(dir, ":");
+        const char *at = length ? dir : ".";
+        int at_length = length ? length : 1;
+        if (*at == '/')
+            snprintf(path, size, "%.*s/%s", at_length, at, name);
+        else
+            snprintf(path, size, "%s/%.*s/%s", cwd, at_length, at, name);
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0)
+            return;
+        assert_true(dir[length] == ':');
+    }
+}
+
 /* With the recorder built (make recorder, beside this test's build): the
- * program's exit status through, and the registers when asked. */
+ * program's exit status through, and the registers when asked; the header
+ * names the program by its absolute path. */
 static void test_records(void **state)
 {
     struct scratch *s = *state;
@@ -244,7 +306,10 @@ static void test_records(void **state)
         fail_msg("%s", error);
     assert_true(header.registers);
     assert_string_equal(header.args, "-c exit 3");
-    assert_non_null(strstr(header.program, "/sh"));
+    char sh[PATH_MAX + 32];
+    path_of("sh", sh, sizeof sh);
+    assert_int_equal(sh[0], '/');
+    assert_string_equal(header.program, sh);
 }
 
 int main(void)
@@ -252,7 +317,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_program),  cmocka_unit_test(test_bad_program),
         cmocka_unit_test(test_bad_output),  cmocka_unit_test(test_no_recorder),
-        cmocka_unit_test(test_valgrind_fails), cmocka_unit_test(test_records),
+        cmocka_unit_test(test_valgrind_fails), cmocka_unit_test(test_valgrind_missing),
+        cmocka_unit_test(test_records),
     };
     return cmocka_run_group_tests(tests, set_up, tear_down);
 }

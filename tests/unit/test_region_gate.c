@@ -134,8 +134,8 @@ static void test_largest_region(void **state)
     assert_int_equal(f.gate.entries, 1);
 }
 
-/* A start the backend refuses: the status, the MSR, and no later marker
- * writes anything. */
+/* A start the backend refuses: the status, the MSR, the counters not
+ * counting, and no later marker writes anything. */
 static void test_refused(void **state)
 {
     (void)state;
@@ -146,16 +146,58 @@ static void test_refused(void **state)
     region_gate_marker(&f.gate, true, 3);
     assert_int_equal(f.gate.status, MSR_GP);
     assert_int_equal(f.program.failed_msr, CCCR12);
+    assert_false(f.gate.counting);
     f.log.refuse = false;
     region_gate_marker(&f.gate, false, 3);
     region_gate_marker(&f.gate, true, 3);
     assert_int_equal(f.log.writes, 0);
     assert_int_equal(f.gate.entries, 1);
     assert_int_equal(f.gate.status, MSR_GP);
+    assert_false(f.gate.counting);
 
+    /* The whole trace: the refused start in the gate's status too. */
     set_up(&f);
     f.log.refuse = true;
     assert_int_equal(region_gate_start(&f.gate, &f.program, REGION_WHOLE_TRACE), MSR_GP);
+    assert_int_equal(f.gate.status, MSR_GP);
+    assert_false(f.gate.counting);
+    f.log.refuse = false;
+    region_gate_marker(&f.gate, true, 0);
+    assert_int_equal(f.log.writes, 0);
+}
+
+/* A stop the backend refuses: the counters still run. */
+static void test_stop_refused(void **state)
+{
+    (void)state;
+    struct fixture f;
+    set_up(&f);
+    assert_int_equal(region_gate_start(&f.gate, &f.program, 3), MSR_OK);
+    region_gate_marker(&f.gate, true, 3);
+    assert_true(f.gate.counting);
+    f.log.refuse = true;
+    region_gate_marker(&f.gate, false, 3);
+    assert_int_equal(f.gate.status, MSR_GP);
+    assert_true(f.gate.counting);
+    assert_cccr(&f, 1, true);
+}
+
+/* The models' hooks: the marker, whichever logical processor. */
+static void test_hooks(void **state)
+{
+    (void)state;
+    struct fixture f;
+    set_up(&f);
+    assert_int_equal(region_gate_start(&f.gate, &f.program, 3), MSR_OK);
+    region_gate_hook(&f.gate, true, 3);
+    assert_cccr(&f, 1, true);
+    region_gate_thread_hook(&f.gate, 1, false, 3);
+    assert_cccr(&f, 2, false);
+    region_gate_thread_hook(&f.gate, 0, true, 3);
+    assert_cccr(&f, 3, true);
+    region_gate_hook(&f.gate, false, 2);
+    assert_int_equal(f.log.writes, 3);
+    assert_int_equal(f.gate.entries, 2);
 }
 
 int main(void)
@@ -165,6 +207,8 @@ int main(void)
         cmocka_unit_test(test_region),
         cmocka_unit_test(test_largest_region),
         cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_stop_refused),
+        cmocka_unit_test(test_hooks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

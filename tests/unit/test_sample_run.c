@@ -151,6 +151,38 @@ static void test_bad_options(void **state)
     o = iebs(&model, "t.trace");
     o.symbols = "prog";
     plan_fails(&o, "a symbols file and no symbols: one or the other");
+    o = iebs(&model, "t.trace");
+    o.pebs_records = SAMPLE_MAX_PEBS_RECORDS + 1;
+    plan_fails(&o, "PEBS buffer of 16777217 records: expected 1 to 16777216 (0: 1048576)");
+}
+
+/* An event too long for the text sample_plan makes of it (1023 bytes with
+ * the modifiers it adds): an error, not a cut event. */
+static void test_long_event(void **state)
+{
+    (void)state;
+    struct stat_model model = netburst("netburst");
+    char event[1100];
+    memset(event, 'x', sizeof event - 1);
+    event[sizeof event - 1] = '\0';
+    struct sample_options o = iebs(&model, "t.trace");
+    o.event = event;
+    char want[256];
+    snprintf(want, sizeof want,
+             "%.64s...: event too long (%zu bytes with its modifiers, at most 1023)", event,
+             strlen("netburst::") + strlen(event) + strlen(":ovf_pmi=t0"));
+    plan_fails(&o, want);
+    /* The longest that fits goes on to the event parser (which takes 511
+     * characters at most). */
+    size_t fits = 1023 - strlen("netburst::") - strlen(":ovf_pmi=t0");
+    event[fits] = '\0';
+    struct sample_session s;
+    char error[1024];
+    assert_false(sample_plan(&s, &o, error, sizeof error));
+    assert_int_equal(errno, EINVAL);
+    if (!strstr(error, ": event string longer than 511 characters"))
+        fail_msg("%s", error);
+    sample_fini(&s);
 }
 
 /* An unknown event, one of the P5, a PEBS metric that is not one: the
@@ -275,6 +307,48 @@ static void test_pebs_records(void **state)
     unlink(t.path);
 }
 
+/* A PEBS buffer of one record, and of two: the first records stored, none
+ * once it is full.  Six loads missing the L1, each before an add, period
+ * 1: with the default buffer the 2nd, 3rd, 5th and 6th loads take the
+ * assist (as the model times the arming at the overflow). */
+static void test_pebs_buffer_full(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open_header(&t, (struct trace_header){.isa = TRACE_ISA_64, .lengths_known = true});
+    for (uint64_t k = 0; k < 6; k++) {
+        tb_access(&t, 0x1000 + 5 * k, LOAD, TRACE_LOAD, 0x8000 + 0x40 * k, 4);
+        tb_plain(&t, 0x1002 + 5 * k, ADD_EAX_1);
+    }
+    tb_close(&t);
+    struct stat_model model = netburst("netburst");
+    struct sample_options o = iebs(&model, t.path);
+    o.event = "1stL_cache_load_miss_retired";
+    o.pebs = true;
+    o.period = 1;
+    struct sample_session s;
+    struct collected c = {0};
+    struct sample_totals all = run(&s, &o, &c);
+    sample_fini(&s);
+    const uint64_t want[4] = {0x1005, 0x100a, 0x1014, 0x1019};
+    assert_int_equal(all.samples, 4);
+    assert_int_equal(c.n, 4);
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(c.sample[k].eip, want[k]);
+    for (uint64_t records = 1; records <= 2; records++) {
+        o.pebs_records = records;
+        memset(&c, 0, sizeof c);
+        struct sample_totals full = run(&s, &o, &c);
+        sample_fini(&s);
+        assert_int_equal(full.samples, records);
+        assert_int_equal(c.n, (int)records);
+        for (uint64_t k = 0; k < records; k++)
+            assert_int_equal(c.sample[k].eip, want[k]);
+        assert_int_equal(full.instructions, all.instructions);
+    }
+    unlink(t.path);
+}
+
 /* IEBS every 10 retired instructions, the PMI taken at once (pmi_skid
  * 0): the sample is the instruction after the one that overflowed, and
  * the handler reloads the counter then, so over 70 adds the 11th, 22nd
@@ -347,39 +421,58 @@ static void open_self(struct self *self)
 
 /* A trace that runs two adds elsewhere, then the program's first 16
  * bytes of code at its entry point (at self->base), split at its
- * instructions; the trace names the program. */
-static void write_entry_run(struct tb *t, const struct self *self)
+ * instructions; the trace names the program.  The addresses of the
+ * instructions, in address[]: how many. */
+static int write_entry_run(struct tb *t, const struct self *self, uint64_t address[64])
 {
+    int n = 0;
     struct trace_header header = {.isa = TRACE_ISA_64, .lengths_known = true};
     snprintf(header.program, sizeof header.program, "%s", self->path);
     tb_open_header(t, header);
-    tb_plain(t, 0x1000, ADD_EAX_1);
-    tb_plain(t, 0x1003, ADD_EAX_1);
+    tb_plain(t, address[n++] = 0x1000, ADD_EAX_1);
+    tb_plain(t, address[n++] = 0x1003, ADD_EAX_1);
     const uint8_t *code;
     size_t size = elf_symbols_entry_code(self->elf, &code);
     for (size_t at = 0; at < 16;) {
         struct x86_insn insn;
-        uint64_t address = self->base + self->entry + at;
-        assert_true(x86_decode(code + at, size - at, address, X86_MODE_64, &insn));
+        uint64_t at_address = self->base + self->entry + at;
+        assert_true(x86_decode(code + at, size - at, at_address, X86_MODE_64, &insn));
         assert_int_equal(insn.branch, X86_BRANCH_NONE);
-        tb_plain(t, address, (const char *)code + at, insn.length);
+        tb_plain(t, address[n++] = at_address, (const char *)code + at, insn.length);
         at += insn.length;
     }
     tb_close(t);
+    return n;
+}
+
+/* The histogram after a run: `in_start` samples in _start, one in no
+ * symbol, most first, then by name ("[unknown]" sorts before "_start"). */
+static void assert_histogram(struct sample_session *s, uint64_t in_start)
+{
+    const struct sample_count *rows;
+    assert_int_equal(sample_histogram(s, &rows), 2);
+    bool start_first = in_start > 1;
+    assert_string_equal(rows[0].symbol, start_first ? "_start" : "[unknown]");
+    assert_int_equal(rows[0].count, start_first ? in_start : 1);
+    assert_string_equal(rows[1].symbol, start_first ? "[unknown]" : "_start");
+    assert_int_equal(rows[1].count, start_first ? 1 : in_start);
 }
 
 /* The trace's program names the samples at the base where the trace runs
  * its entry point: with a period of 1 every other instruction is sampled
- * (the one after the overflow, then the counter is reloaded), the second
- * add in no symbol of the file, the others in _start; the histogram
- * counts them. */
+ * (the one after the overflow, then the counter is reloaded): the 2nd,
+ * 4th, ... of the trace but its last (the trace ends before the PMI of
+ * the overflow before it is taken), the second add in no symbol of the
+ * file, the others in _start; the histogram counts them, the same after
+ * another run of the session and when asked again. */
 static void test_symbols_and_histogram(void **state)
 {
     (void)state;
     struct self self;
     open_self(&self);
     struct tb t;
-    write_entry_run(&t, &self);
+    uint64_t address[64];
+    int n = write_entry_run(&t, &self, address);
     struct stat_model model = netburst("netburst");
     struct sample_options o = iebs(&model, t.path);
     o.no_symbols = false;
@@ -388,29 +481,28 @@ static void test_symbols_and_histogram(void **state)
     struct collected c = {0};
     struct sample_totals totals = run(&s, &o, &c);
     assert_string_equal(s.symbols_file, self.path);
-    assert_int_equal(s.symbols_base, self.base);
-    assert_true(totals.samples >= 2);
-    assert_int_equal(c.n, (int)totals.samples);
-    uint64_t in_start = 0, unknown = 0;
+    assert_int_equal(s.symbols.base, self.base);
+    assert_int_equal(totals.instructions, n);
+    assert_int_equal(totals.samples, (n - 1) / 2);
+    assert_int_equal(c.n, (n - 1) / 2);
     for (int k = 0; k < c.n; k++) {
-        if (c.sample[k].eip == 0x1003) {
+        assert_int_equal(c.sample[k].eip, address[2 * k + 1]);
+        if (k == 0) {
             assert_string_equal(c.symbol[k], "");
-            unknown++;
             continue;
         }
         assert_string_equal(c.symbol[k], "_start");
         assert_int_equal(c.offset[k], c.sample[k].eip - self.base - self.entry);
-        in_start++;
     }
-    assert_int_equal(unknown, 1);
-    assert_true(in_start > 0);
-    const struct sample_count *rows;
-    size_t n = sample_histogram(&s, &rows);
-    assert_int_equal(n, 2);
-    assert_true(rows[0].count >= rows[1].count);
-    for (size_t k = 0; k < n; k++)
-        assert_int_equal(rows[k].count, strcmp(rows[k].symbol, "_start") == 0 ? in_start
-                                                                              : unknown);
+    uint64_t in_start = (uint64_t)((n - 1) / 2 - 1);
+    assert_histogram(&s, in_start);
+    assert_histogram(&s, in_start);
+    /* Again: each run counts afresh. */
+    char error[TRACE_MAX_TEXT + 1024];
+    if (!sample_run(&s, NULL, NULL, &totals, error, sizeof error))
+        fail_msg("%s", error);
+    assert_int_equal(totals.samples, (n - 1) / 2);
+    assert_histogram(&s, in_start);
     sample_fini(&s);
     unlink(t.path);
     elf_symbols_free(self.elf);
@@ -453,8 +545,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_options),      cmocka_unit_test(test_bad_events),
+        cmocka_unit_test(test_long_event),
         cmocka_unit_test(test_bad_traces),       cmocka_unit_test(test_no_symbols),
-        cmocka_unit_test(test_pebs_records),     cmocka_unit_test(test_iebs_and_regions),
+        cmocka_unit_test(test_pebs_records),     cmocka_unit_test(test_pebs_buffer_full),
+        cmocka_unit_test(test_iebs_and_regions),
         cmocka_unit_test(test_symbols_and_histogram), cmocka_unit_test(test_unknown_base),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

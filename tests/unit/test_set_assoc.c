@@ -1,8 +1,9 @@
 /* The set-associative LRU array of both timing models
  * (sim/common/set_assoc.h): sets by the key's low bits, entries that stay
  * where they were put, exact LRU replacement (an empty way first), dirty
- * bits, state and data, peeking without touching the order; and, over a
- * long random run, the same hits and victims as a most-recently-used-first
+ * bits, state and data, peeking without touching the order, every 64-bit
+ * key (0 and UINT64_MAX too) told from an empty way; and, over a long
+ * random run, the same hits and victims as a most-recently-used-first
  * list per set (the textbook LRU). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,15 +22,25 @@ static struct set_assoc make(uint32_t entries, uint32_t ways, uint32_t block_byt
     return c;
 }
 
-/* Inserts `key` (absent) and checks what it evicted: `evicted` + 1, or 0
- * for an empty way. */
+/* Inserts `key` (absent) and checks what it evicted: `evicted` + 1 (there
+ * before, gone after), or 0 for an empty way (every key there before
+ * still there). */
 static long insert_evicting(struct set_assoc *c, uint64_t key, uint64_t evicted_plus_1)
 {
+    long held[64];
+    uint32_t first = (uint32_t)(key & c->set_mask) * c->ways;
+    assert_true(c->ways <= 64);
+    for (uint32_t w = 0; w < c->ways; w++)
+        held[w] = c->stamps[first + w] ? set_assoc_peek(c, c->keys[first + w]) : -1;
+    if (evicted_plus_1)
+        assert_true(set_assoc_peek(c, evicted_plus_1 - 1) >= 0);
     struct set_assoc_victim victim;
     long i = set_assoc_insert(c, key, &victim);
-    assert_int_equal(victim.valid, evicted_plus_1 != 0);
-    if (victim.valid)
-        assert_int_equal(victim.key, evicted_plus_1 - 1);
+    if (evicted_plus_1)
+        assert_int_equal(set_assoc_peek(c, evicted_plus_1 - 1), -1);
+    else
+        assert_int_equal(held[i - first], -1); /* the way was empty */
+    assert_int_equal(set_assoc_peek(c, key), i);
     return i;
 }
 
@@ -152,21 +163,63 @@ static void test_dirty_state_and_data_stay_with_the_entry(void **state)
 
     struct set_assoc_victim victim;
     assert_int_equal(set_assoc_insert(&c, 0x24, &victim), b); /* 0x22: clean */
-    assert_true(victim.valid);
     assert_false(victim.dirty);
-    assert_int_equal(victim.key, 0x22);
+    assert_int_equal(set_assoc_peek(&c, 0x22), -1);
     assert_int_equal(c.state[b], 0);
     assert_int_equal(set_assoc_insert(&c, 0x26, &victim), a); /* 0x20: dirty */
-    assert_true(victim.valid);
     assert_true(victim.dirty);
-    assert_int_equal(victim.key, 0x20);
+    assert_int_equal(set_assoc_peek(&c, 0x20), -1);
     assert_false(c.dirty[a]);
     assert_int_equal(c.state[a], 0);
     assert_int_equal(c.data[a], 0);
     assert_int_equal(set_assoc_insert(&c, 0x23, &victim), 3); /* set 1's empty way */
-    assert_false(victim.valid);
     assert_false(victim.dirty);
     assert_int_equal(set_assoc_insert(&c, 0x25, NULL), 2);
+    set_assoc_free(&c);
+}
+
+/* Every 64-bit value is a key, none an empty way: in an empty cache each
+ * misses (the shortcuts of the last entries found included); 0 and
+ * UINT64_MAX are found once put in, and only then; a direct-mapped entry
+ * put in again no longer answers for its old key. */
+static void test_every_key_is_a_key(void **state)
+{
+    (void)state;
+    const uint64_t edge[] = {0, 1, UINT64_MAX, UINT64_MAX - 1, 1ull << 63};
+    enum { EDGES = sizeof edge / sizeof edge[0] };
+    struct set_assoc c = make(8, 2, 1);
+    for (int k = 0; k < EDGES; k++) {
+        assert_int_equal(set_assoc_find(&c, edge[k]), -1);
+        assert_int_equal(set_assoc_peek(&c, edge[k]), -1);
+    }
+    long max = insert_evicting(&c, UINT64_MAX, 0);
+    assert_int_equal(max, 6); /* set 3, way 0 */
+    assert_int_equal(set_assoc_find(&c, UINT64_MAX), max);
+    assert_int_equal(set_assoc_find(&c, UINT64_MAX - 4), -1); /* set 3's empty way */
+    assert_int_equal(set_assoc_find(&c, 0), -1);
+    long zero = insert_evicting(&c, 0, 0);
+    assert_int_equal(zero, 0);
+    assert_int_equal(set_assoc_find(&c, 0), zero);
+    assert_int_equal(set_assoc_find(&c, UINT64_MAX), max);
+    assert_int_equal(set_assoc_find(&c, 8), -1); /* set 0's empty way holds nothing */
+    assert_int_equal(set_assoc_peek(&c, 8), -1);
+    for (int k = 0; k < EDGES; k++)
+        assert_int_equal(set_assoc_peek(&c, edge[k]) >= 0, edge[k] == 0 || edge[k] == UINT64_MAX);
+    set_assoc_free(&c);
+
+    /* Direct-mapped: the entry found last, put in again with another key. */
+    c = make(4, 1, 1);
+    assert_int_equal(insert_evicting(&c, 5, 0), 1);
+    assert_int_equal(set_assoc_find(&c, 5), 1);
+    assert_int_equal(insert_evicting(&c, 9, 6), 1);
+    assert_int_equal(set_assoc_find(&c, 5), -1);
+    assert_int_equal(set_assoc_find(&c, 9), 1);
+    assert_int_equal(insert_evicting(&c, 2, 0), 2);
+    assert_int_equal(set_assoc_find(&c, 9), 1);
+    assert_int_equal(insert_evicting(&c, 13, 10), 1);
+    assert_int_equal(set_assoc_find(&c, 9), -1); /* the shortcut's entry holds 13 now */
+    assert_int_equal(set_assoc_find(&c, 2), 2);
+    assert_int_equal(set_assoc_find(&c, 9), -1);
     set_assoc_free(&c);
 }
 
@@ -199,11 +252,18 @@ static int reference_find(struct reference *r, uint64_t key, bool touch)
     return -1;
 }
 
-static struct set_assoc_victim reference_insert(struct reference *r, uint64_t key)
+/* What the reference evicted. */
+struct reference_victim {
+    bool valid; /* false: an empty way */
+    bool dirty;
+    uint64_t key;
+};
+
+static struct reference_victim reference_insert(struct reference *r, uint64_t key)
 {
     uint64_t *set = r->keys[key % SETS];
     bool *dirty = r->dirty[key % SETS];
-    struct set_assoc_victim victim = {set[WAYS - 1] != 0, dirty[WAYS - 1], set[WAYS - 1] - 1};
+    struct reference_victim victim = {set[WAYS - 1] != 0, dirty[WAYS - 1], set[WAYS - 1] - 1};
     memmove(&set[1], &set[0], (WAYS - 1) * sizeof *set);
     memmove(&dirty[1], &dirty[0], (WAYS - 1) * sizeof *dirty);
     set[0] = key + 1;
@@ -240,12 +300,12 @@ static void test_same_as_the_textbook_lru(void **state)
         int way = reference_find(&r, key, true);
         assert_int_equal(i >= 0, way >= 0);
         if (i < 0) {
-            struct set_assoc_victim got, want = reference_insert(&r, key);
+            struct reference_victim want = reference_insert(&r, key);
+            struct set_assoc_victim got;
             i = set_assoc_insert(&c, key, &got);
-            assert_int_equal(got.valid, want.valid);
+            assert_int_equal(got.dirty, want.valid && want.dirty);
             if (want.valid) {
-                assert_int_equal(got.key, want.key);
-                assert_int_equal(got.dirty, want.dirty);
+                assert_int_equal(set_assoc_peek(&c, want.key), -1);
                 dirty_victims += want.dirty;
             }
         } else {
@@ -268,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_sets_are_the_low_bits),
         cmocka_unit_test(test_block_is_the_address_shifted),
         cmocka_unit_test(test_the_least_recently_used_is_evicted),
+        cmocka_unit_test(test_every_key_is_a_key),
         cmocka_unit_test(test_alternating_finds_keep_the_order),
         cmocka_unit_test(test_peek_leaves_the_order),
         cmocka_unit_test(test_dirty_state_and_data_stay_with_the_entry),

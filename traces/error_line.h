@@ -1,0 +1,24 @@
+/* The one-line error of a library call (docs/exit-status.md: a failure is
+ * one line), written into the caller's buffer: recording
+ * (traces/record.c), the timing models' trace drivers
+ * (sim/common/trace_driver.c) and sampling (sim/sample/sample_run.c). */
+#ifndef TRACES_ERROR_LINE_H
+#define TRACES_ERROR_LINE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Writes the line `format` says into error[error_size] (cut to fit) and,
+ * unless `error_number` is 0, sets errno to it: the run-time failure
+ * (ENOMEM, EIO...) or the bad input (EINVAL...) the caller reports
+ * (cli/exit_status.h, failure_status).  False, for `return
+ * error_line(...)`. */
+__attribute__((format(printf, 4, 5))) bool error_line(int error_number, char *error,
+                                                      size_t error_size, const char *format,
+                                                      ...);
+__attribute__((format(printf, 4, 0))) bool error_vline(int error_number, char *error,
+                                                       size_t error_size, const char *format,
+                                                       va_list ap);
+
+#endif
