@@ -285,6 +285,7 @@ static void test_p5mon_figure_4_7(void **state)
                           "0x3 -1         11006.4 63.2 0.574\n"
                           "0x4 0\t8856\n"
                           "0x4 -1\t8848.6 22.3 0.252\n"
+                          "\v\n" /* white space alone is a blank line (found by fuzz_count_set) */
                           "clocks -1\t100.0 0.0 0.000\n",
                           &set));
     assert_string_equal(set.source, "run_p5mon, 5 repetitions, 95% confidence level");
