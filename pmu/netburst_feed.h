@@ -186,6 +186,14 @@ static inline uint8_t nb_feed_uop_tags(const struct nb_feed *feed, uint8_t conte
     return tags;
 }
 
+/* Whether a retiring instruction whose uops the `mechanisms` (NB_TAG_*)
+ * tagged is a tagged one for instr_retired (NBOGUSTAG, not NBOGUSNTAG):
+ * the SDM's "tagged by the front-end tagging mechanism". */
+static inline bool nb_instruction_tagged(uint8_t mechanisms)
+{
+    return (mechanisms & NB_TAG_FRONT_END) != 0;
+}
+
 /* The mechanisms (NB_TAG_*) behind a uop's tags. */
 static inline uint8_t nb_uop_mechanisms(uint8_t tags)
 {

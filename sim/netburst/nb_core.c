@@ -579,7 +579,7 @@ static void retire(struct nb_machine *m, const struct trace_insn *insn, const st
         store_retire(m, r);
     if (r + 1 > core->end)
         core->end = r + 1;
-    nb_occur(&m->schedule, r, mechanisms & NB_TAG_FRONT_END ? NB_INSTR_TAGGED : NB_INSTR_RETIRED,
+    nb_occur(&m->schedule, r, nb_instruction_tagged(mechanisms) ? NB_INSTR_TAGGED : NB_INSTR_RETIRED,
              m->cur->level, 1);
     nb_occur(&m->schedule, r, NB_INSTR_COMPLETED, m->cur->level, 1);
     branch_events(m, op, p, r);
