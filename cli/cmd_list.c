@@ -63,8 +63,8 @@ static void list_metric(const struct nb_metric *metric, bool verbose)
     const struct nb_tagging *counting = &nb_taggings[metric->kind];
     printf("  %s tagging metric, counted by %s:%s", kinds[metric->kind],
            nb_event_table[counting->counting_event].name, counting->counting_subevent);
-    if (metric->upstream_event)
-        printf(", tagged by %s", metric->upstream_event);
+    if (metric->upstream_event != NB_NO_UPSTREAM)
+        printf(", tagged by %s", nb_event_table[metric->upstream_event].name);
     if (metric->kind == NB_REPLAY_TAGGING)
         printf(", IA32_PEBS_ENABLE 0x%x | bit 24, MSR_PEBS_MATRIX_VERT 0x%x",
                metric->pebs_enable, metric->matrix_vert);

@@ -59,7 +59,7 @@ static struct nb_upstream upstream_of(const struct nb_metric *metric,
                                       const struct nb_event_spec *spec,
                                       const struct nb_pmu_config *config)
 {
-    struct nb_upstream up = {.event = nb_event_find(metric->upstream_event)};
+    struct nb_upstream up = {.event = metric->upstream_event};
     uint32_t ignored;
     up.escrs = present_escrs(up.event, config, &ignored);
     if (metric->upstream_escr >= 0)
@@ -76,7 +76,7 @@ static struct nb_upstream upstream_of(const struct nb_metric *metric,
 static void encode_metric(const struct nb_metric *metric, const struct nb_event_spec *spec,
                           const struct nb_pmu_config *config, struct nb_encoding *enc)
 {
-    if (metric->upstream_event && enc->n_upstreams < NB_MAX_UPSTREAMS)
+    if (metric->upstream_event != NB_NO_UPSTREAM && enc->n_upstreams < NB_MAX_UPSTREAMS)
         enc->upstream[enc->n_upstreams++] = upstream_of(metric, spec, config);
     if (metric->kind == NB_REPLAY_TAGGING) {
         enc->replay = true;

@@ -84,8 +84,8 @@ static bool replay_selected(const struct nb_pmu *pmu, const struct nb_metric *me
 static bool upstream_counts(const struct nb_pmu *pmu, const struct nb_metric *metric,
                             uint16_t cause, uint8_t context)
 {
-    int event = nb_event_find(metric->upstream_event); /* in the catalog: test_nb_model_tagging */
-    uint64_t escrs = event < 0 ? 0 : nb_pmu_route(pmu, event, nb_cause_subevent(cause), context);
+    uint64_t escrs =
+        nb_pmu_route(pmu, metric->upstream_event, nb_cause_subevent(cause), context);
     return metric->upstream_escr < 0 ? escrs != 0 : (escrs >> metric->upstream_escr & 1);
 }
 
@@ -101,7 +101,8 @@ static uint16_t replay_causes(const struct nb_pmu *pmu, uint8_t context)
             continue;
         for (uint16_t left = metric->causes; left; left &= (uint16_t)(left - 1)) {
             uint16_t cause = (uint16_t)(left & -left);
-            if (!metric->upstream_event || upstream_counts(pmu, metric, cause, context))
+            if (metric->upstream_event == NB_NO_UPSTREAM ||
+                upstream_counts(pmu, metric, cause, context))
                 causes |= cause;
         }
     }

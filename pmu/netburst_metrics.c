@@ -19,7 +19,7 @@ const struct nb_tagging nb_taggings[NB_NUM_TAGGINGS] = {
     [NB_REPLAY_TAGGING] = {NB_EV_REPLAY_EVENT, "NBOGUS"},
 };
 
-#define FRONT_END(name, tag) {name, NB_FRONT_END_TAGGING, "uop_type", tag, -1, 0, 0, NULL, 0}
+#define FRONT_END(name, tag) {name, NB_FRONT_END_TAGGING, NB_EV_UOP_TYPE, tag, -1, 0, 0, NULL, 0}
 #define EXECUTION(name, upstream, mask) \
     {name, NB_EXECUTION_TAGGING, upstream, mask, -1, 0, 0, NULL, 0}
 #define REPLAY(name, libpfm4, pebs, vert, upstream, mask, escr, causes) \
@@ -32,33 +32,34 @@ const struct nb_metric nb_metrics[] = {
     FRONT_END("memory_loads", BIT(1)),  /* uop_type TAGLOADS */
     FRONT_END("memory_stores", BIT(2)), /* uop_type TAGSTORES */
 
-    EXECUTION("packed_SP_retired", "packed_SP_uop", ALL),
-    EXECUTION("packed_DP_retired", "packed_DP_uop", ALL),
-    EXECUTION("scalar_SP_retired", "scalar_SP_uop", ALL),
-    EXECUTION("scalar_DP_retired", "scalar_DP_uop", ALL),
-    EXECUTION("128_bit_MMX_retired", "128bit_MMX_uop", ALL),
-    EXECUTION("64_bit_MMX_retired", "64bit_MMX_uop", ALL),
-    EXECUTION("x87_FP_retired", "x87_FP_uop", ALL),
-    EXECUTION("x87_SIMD_memory_moves_retired", "x87_SIMD_moves_uop", BIT(3) | BIT(4)),
+    EXECUTION("packed_SP_retired", NB_EV_PACKED_SP_UOP, ALL),
+    EXECUTION("packed_DP_retired", NB_EV_PACKED_DP_UOP, ALL),
+    EXECUTION("scalar_SP_retired", NB_EV_SCALAR_SP_UOP, ALL),
+    EXECUTION("scalar_DP_retired", NB_EV_SCALAR_DP_UOP, ALL),
+    EXECUTION("128_bit_MMX_retired", NB_EV_128BIT_MMX_UOP, ALL),
+    EXECUTION("64_bit_MMX_retired", NB_EV_64BIT_MMX_UOP, ALL),
+    EXECUTION("x87_FP_retired", NB_EV_X87_FP_UOP, ALL),
+    EXECUTION("x87_SIMD_memory_moves_retired", NB_EV_X87_SIMD_MOVES_UOP, BIT(3) | BIT(4)),
 
-    REPLAY("1stL_cache_load_miss_retired", "L1_LD_MISS", BIT(0), BIT(0), NULL, 0, -1,
+    REPLAY("1stL_cache_load_miss_retired", "L1_LD_MISS", BIT(0), BIT(0), NB_NO_UPSTREAM, 0, -1,
            NB_CAUSE_L1_MISS),
-    REPLAY("2ndL_cache_load_miss_retired", "L2_LD_MISS", BIT(1), BIT(0), NULL, 0, -1,
+    REPLAY("2ndL_cache_load_miss_retired", "L2_LD_MISS", BIT(1), BIT(0), NB_NO_UPSTREAM, 0, -1,
            NB_CAUSE_L2_MISS),
-    REPLAY("DTLB_load_miss_retired", "DTLB_LD_MISS", BIT(2), BIT(0), NULL, 0, -1,
+    REPLAY("DTLB_load_miss_retired", "DTLB_LD_MISS", BIT(2), BIT(0), NB_NO_UPSTREAM, 0, -1,
            NB_CAUSE_DTLB_LOAD),
-    REPLAY("DTLB_store_miss_retired", "DTLB_ST_MISS", BIT(2), BIT(1), NULL, 0, -1,
+    REPLAY("DTLB_store_miss_retired", "DTLB_ST_MISS", BIT(2), BIT(1), NB_NO_UPSTREAM, 0, -1,
            NB_CAUSE_DTLB_STORE),
-    REPLAY("DTLB_all_miss_retired", "DTLB_ALL_MISS", BIT(2), BIT(0) | BIT(1), NULL, 0, -1,
+    REPLAY("DTLB_all_miss_retired", "DTLB_ALL_MISS", BIT(2), BIT(0) | BIT(1), NB_NO_UPSTREAM, 0,
+           -1,
            NB_CAUSE_DTLB_LOAD | NB_CAUSE_DTLB_STORE),
-    REPLAY("Tagged_mispred_branch", "BR_MSP", BIT(15) | BIT(16), BIT(4), NULL, 0, -1,
+    REPLAY("Tagged_mispred_branch", "BR_MSP", BIT(15) | BIT(16), BIT(4), NB_NO_UPSTREAM, 0, -1,
            NB_CAUSE_MISPREDICTED),
     /* MOB_load_replay with PARTIAL_DATA and UNALGN_ADDR */
-    REPLAY("MOB_load_replay_retired", "MOB_LD_REPLAY", BIT(9), BIT(0), "MOB_load_replay",
+    REPLAY("MOB_load_replay_retired", "MOB_LD_REPLAY", BIT(9), BIT(0), NB_EV_MOB_LOAD_REPLAY,
            BIT(4) | BIT(5), -1, NB_CAUSE_MOB_PARTIAL | NB_CAUSE_MOB_UNALIGNED),
-    REPLAY("split_load_retired", "SP_LD_RET", BIT(10), BIT(0), "load_port_replay", BIT(1),
+    REPLAY("split_load_retired", "SP_LD_RET", BIT(10), BIT(0), NB_EV_LOAD_PORT_REPLAY, BIT(1),
            NB_ESCR_SAAT1, NB_CAUSE_SPLIT_LOAD),
-    REPLAY("split_store_retired", "SP_ST_RET", BIT(10), BIT(1), "store_port_replay", BIT(1),
+    REPLAY("split_store_retired", "SP_ST_RET", BIT(10), BIT(1), NB_EV_STORE_PORT_REPLAY, BIT(1),
            NB_ESCR_SAAT0, NB_CAUSE_SPLIT_STORE),
 };
 

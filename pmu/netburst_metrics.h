@@ -8,6 +8,9 @@
 
 #include "netburst_events.h"
 
+/* A metric without an upstream event (struct nb_metric). */
+enum { NB_NO_UPSTREAM = -1 };
+
 /* The three tagging mechanisms (SDM 18.18.7, at-retirement counting). */
 enum nb_metric_kind {
     NB_FRONT_END_TAGGING, /* uop_type tags, front_end_event counts */
@@ -50,7 +53,8 @@ enum nb_replay_cause {
 struct nb_metric {
     const char *name;
     enum nb_metric_kind kind;    /* nb_taggings[kind] counts it */
-    const char *upstream_event;  /* the event that tags, or NULL */
+    int upstream_event;          /* the event that tags (enum nb_event_id), or
+                                  * NB_NO_UPSTREAM */
     uint16_t upstream_mask;      /* its sub-event bits */
     int upstream_escr;           /* an ESCR the upstream event must use, or -1 */
     uint32_t pebs_enable;        /* replay: IA32_PEBS_ENABLE metric bits (without 24/25) */

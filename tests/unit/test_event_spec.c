@@ -953,7 +953,8 @@ static void test_upstreams_fit(void **state)
     (void)state;
     int with_upstream = 0;
     for (int m = 0; m < nb_num_metrics; m++)
-        if (nb_metrics[m].kind == NB_REPLAY_TAGGING && nb_metrics[m].upstream_event)
+        if (nb_metrics[m].kind == NB_REPLAY_TAGGING &&
+            nb_metrics[m].upstream_event != NB_NO_UPSTREAM)
             with_upstream++;
     assert_int_equal(with_upstream, NB_MAX_UPSTREAMS);
 }

@@ -367,7 +367,7 @@ static uint64_t random_matrix_vert(const struct nb_metric *metric)
  * metric names, sometimes another of the event's. */
 static void program_upstream(const struct nb_metric *metric)
 {
-    int event = nb_event_find(metric->upstream_event);
+    int event = metric->upstream_event;
     int e = metric->upstream_escr;
     if (e < 0 || chance(3)) {
         do
@@ -396,7 +396,7 @@ static void program_replay(void)
     write_both(MSR_IA32_PEBS_ENABLE, enable);
     if (!chance(4))
         write_both(MSR_PEBS_MATRIX_VERT, random_matrix_vert(metric));
-    if (metric->upstream_event && !chance(3))
+    if (metric->upstream_event != NB_NO_UPSTREAM && !chance(3))
         program_upstream(metric);
 }
 
@@ -630,9 +630,9 @@ static bool replay_reference(int thread, int cpl, uint16_t causes)
             uint16_t cause = (uint16_t)(1u << bit);
             if (!(m->causes & causes & cause))
                 continue;
-            if (!m->upstream_event)
+            if (m->upstream_event == NB_NO_UPSTREAM)
                 return true;
-            if (reference_counts(nb_event_find(m->upstream_event), nb_cause_subevent(cause),
+            if (reference_counts(m->upstream_event, nb_cause_subevent(cause),
                                  m->upstream_escr, thread, cpl))
                 return true;
         }
