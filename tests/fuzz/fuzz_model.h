@@ -23,6 +23,7 @@
 
 #include "pmu/alloc.h"
 #include "sim/stat/stat_model.h"
+#include "sim/stat/stat_run.h"
 #include "traces/trace.h"
 
 /* The most a trace may hold: records, and bytes of data accesses. */
@@ -313,6 +314,23 @@ static inline bool fuzz_nb_plan(const struct stat_model *model, bool ht,
     }
     struct alloc_error why;
     return alloc_plan_make(requests, FUZZ_NB_EVENTS, &config, plan, &why);
+}
+
+/* Counts fuzz_nb_events over `n_traces` traces (two: the logical
+ * processors of a Hyper-Threading core) through stat's library path; the
+ * counts themselves are not kept. */
+static inline void fuzz_nb_count(const char *const *traces, int n_traces,
+                                 const struct stat_model *model, long region)
+{
+    struct alloc_request requests[FUZZ_NB_EVENTS];
+    struct alloc_plan plan;
+    if (!fuzz_nb_plan(model, n_traces == 2, requests, &plan))
+        return;
+    uint64_t counts[FUZZ_NB_EVENTS];
+    struct stat_totals totals;
+    char error[1024];
+    stat_simulate(traces, n_traces, model, &plan, region, counts, &totals, error, sizeof error);
+    alloc_plan_free(&plan);
 }
 
 /* An empty in-memory file and its path; -1 when there is none. */

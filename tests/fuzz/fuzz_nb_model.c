@@ -11,20 +11,6 @@
 #include "sim/stat/stat_run.h"
 #include "tests/fuzz/fuzz_model.h"
 
-static void simulate(const char *path, const struct stat_model *model, long region)
-{
-    struct alloc_request requests[FUZZ_NB_EVENTS];
-    struct alloc_plan plan;
-    if (!fuzz_nb_plan(model, false, requests, &plan))
-        return;
-    uint64_t counts[FUZZ_NB_EVENTS];
-    struct stat_totals totals;
-    char error[1024];
-    const char *traces[] = {path};
-    stat_simulate(traces, 1, model, &plan, region, counts, &totals, error, sizeof error);
-    alloc_plan_free(&plan);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fuzz_input in = {data, size, 0};
@@ -38,7 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (fd < 0)
         return 0;
     if (fuzz_trace_write(&in, fd, bound))
-        simulate(path, &model, region == 4 ? REGION_WHOLE_TRACE : region);
+        fuzz_nb_count((const char *const[]){path}, 1, &model,
+                      region == 4 ? REGION_WHOLE_TRACE : region);
     close(fd);
     return 0;
 }

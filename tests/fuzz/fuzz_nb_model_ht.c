@@ -13,19 +13,6 @@
 #include "sim/stat/stat_run.h"
 #include "tests/fuzz/fuzz_model.h"
 
-static void simulate(const char *const traces[2], const struct stat_model *model, long region)
-{
-    struct alloc_request requests[FUZZ_NB_EVENTS];
-    struct alloc_plan plan;
-    if (!fuzz_nb_plan(model, true, requests, &plan))
-        return;
-    uint64_t counts[FUZZ_NB_EVENTS];
-    struct stat_totals totals;
-    char error[1024];
-    stat_simulate(traces, 2, model, &plan, region, counts, &totals, error, sizeof error);
-    alloc_plan_free(&plan);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fuzz_input in = {data, size, 0};
@@ -40,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (fds[0] >= 0 && fds[1] >= 0 && fuzz_trace_write(&in, fds[0], bound) &&
         fuzz_trace_write(&in, fds[1], bound)) {
         const char *const traces[2] = {paths[0], paths[1]};
-        simulate(traces, &model, region == 4 ? REGION_WHOLE_TRACE : region);
+        fuzz_nb_count(traces, 2, &model, region == 4 ? REGION_WHOLE_TRACE : region);
     }
     for (int t = 0; t < 2; t++)
         if (fds[t] >= 0)

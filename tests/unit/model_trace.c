@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "pmu/netburst_events.h"
+
 void tb_open_header(struct tb *t, struct trace_header header)
 {
     char error[256];
@@ -96,4 +98,18 @@ void tb_loop(struct tb *t, int iterations)
         tb_branch(t, 0x1005, "\x75\xf9", 2, last ? TRACE_BRANCH_NOT_TAKEN : TRACE_BRANCH_TAKEN,
                   last ? 0 : 0x1000);
     }
+}
+
+uint16_t tb_subevent_mask(int event, const char *names)
+{
+    assert_true(event >= 0 && event < NB_NUM_EVENTS);
+    char copy[128];
+    snprintf(copy, sizeof copy, "%s", names);
+    uint16_t mask = 0;
+    for (char *save, *name = strtok_r(copy, "|", &save); name; name = strtok_r(NULL, "|", &save)) {
+        const struct nb_subevent *sub = nb_subevent_find(&nb_event_table[event], name);
+        assert_non_null(sub);
+        mask |= (uint16_t)(1u << sub->bit);
+    }
+    return mask;
 }

@@ -53,4 +53,8 @@ void tb_branch(struct tb *t, uint64_t address, const char *bytes, int length,
  * the jnz taken back to 0x1000 but the last time. */
 void tb_loop(struct tb *t, int iterations);
 
+/* The ESCR event-mask bits of the NetBurst event `event`'s sub-events
+ * named in `names` ('|'-separated); each must exist. */
+uint16_t tb_subevent_mask(int event, const char *names);
+
 #endif

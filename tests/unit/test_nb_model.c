@@ -43,19 +43,6 @@ struct request {
     const char *subevents; /* '|'-separated */
 };
 
-static uint16_t mask_of(const struct nb_event_info *event, const char *names)
-{
-    char copy[128];
-    snprintf(copy, sizeof copy, "%s", names);
-    uint16_t mask = 0;
-    for (char *save, *name = strtok_r(copy, "|", &save); name; name = strtok_r(NULL, "|", &save)) {
-        const struct nb_subevent *sub = nb_subevent_find(event, name);
-        assert_non_null(sub);
-        mask |= (uint16_t)(1u << sub->bit);
-    }
-    return mask;
-}
-
 /* Puts the request on a free ESCR and a free counter behind it: ESCR
  * T0_OS|T0_USR, CCCR ENABLE with ACTIVE_THREAD 11 (the Pentium 4 monitoring study, section 9.1). */
 static int program_one(struct nb_pmu *pmu, const struct request *r, uint64_t *escrs_used,
@@ -71,7 +58,7 @@ static int program_one(struct nb_pmu *pmu, const struct request *r, uint64_t *es
         if (!free_counters)
             continue;
         int c = __builtin_ctz(free_counters);
-        uint64_t escr = (uint64_t)event->select << 25 | (uint64_t)mask_of(event, r->subevents) << 9 |
+        uint64_t escr = (uint64_t)event->select << 25 | (uint64_t)tb_subevent_mask(e, r->subevents) << 9 |
                         0xc;
         uint64_t cccr = 1u << 12 | (uint64_t)nb_escrs[x].select << 13 | 3u << 16;
         assert_int_equal(nb_pmu_wrmsr(pmu, nb_escrs[x].msr, escr), MSR_OK);

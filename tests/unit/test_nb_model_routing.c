@@ -139,19 +139,6 @@ enum { N_SLOTS = sizeof slots / sizeof slots[0] };
 static const struct slot sampler = {17, NB_ESCR_CRU3, "front_end_event", "NBOGUS", BOTH,
                                     CCCR_OVF_PMI_T0};
 
-static uint16_t mask_of(const struct nb_event_info *event, const char *names)
-{
-    char copy[128];
-    snprintf(copy, sizeof copy, "%s", names);
-    uint16_t mask = 0;
-    for (char *save, *name = strtok_r(copy, "|", &save); name; name = strtok_r(NULL, "|", &save)) {
-        const struct nb_subevent *sub = nb_subevent_find(event, name);
-        assert_non_null(sub);
-        mask |= (uint16_t)(1u << sub->bit);
-    }
-    return mask;
-}
-
 static void wr(struct nb_pmu *pmu, uint32_t msr, uint64_t value)
 {
     assert_int_equal(nb_pmu_wrmsr(pmu, msr, value), MSR_OK);
@@ -166,7 +153,7 @@ static void program_slot(struct nb_pmu *pmu, const struct slot *s, bool ht)
     /* T1_OS and T1_USR sit two bits below T0_OS and T0_USR */
     uint64_t threads = ht ? s->threads | s->threads >> 2 : s->threads;
     uint64_t escr = (uint64_t)nb_event_table[e].select << ESCR_EVENT_SELECT_SHIFT |
-                    (uint64_t)mask_of(&nb_event_table[e], s->subevents) << ESCR_EVENT_MASK_SHIFT |
+                    (uint64_t)tb_subevent_mask(e, s->subevents) << ESCR_EVENT_MASK_SHIFT |
                     threads;
     wr(pmu, nb_escrs[s->escr].msr, escr);
     wr(pmu, NB_CCCR_BASE + (uint32_t)s->counter,
@@ -205,7 +192,7 @@ static struct nbm_result run(int n, bool sampling, uint64_t counts[N_SLOTS + 1])
     uint64_t tag_threads = n == 2 ? ESCR_T0_USR | ESCR_T1_USR : ESCR_T0_USR;
     wr(pmu, nb_escrs[NB_ESCR_RAT0].msr,
        (uint64_t)nb_event_table[uop_type].select << ESCR_EVENT_SELECT_SHIFT |
-           (uint64_t)mask_of(&nb_event_table[uop_type], "TAGLOADS|TAGSTORES")
+           (uint64_t)tb_subevent_mask(uop_type, "TAGLOADS|TAGSTORES")
                << ESCR_EVENT_MASK_SHIFT |
            tag_threads);
     for (int i = 0; i < N_SLOTS; i++)

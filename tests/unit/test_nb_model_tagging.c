@@ -52,13 +52,7 @@ static void program(struct nb_pmu *pmu, const char *name, const char *subevents,
                     uint64_t escr_bits, int counter, uint64_t cccr_bits)
 {
     const struct nb_event_info *event = &nb_event_table[nb_event_find(name)];
-    char copy[128];
-    snprintf(copy, sizeof copy, "%s", subevents);
-    uint64_t mask = 0;
-    for (char *save, *sub = strtok_r(copy, "|", &save); sub; sub = strtok_r(NULL, "|", &save)) {
-        assert_non_null(nb_subevent_find(event, sub));
-        mask |= 1u << nb_subevent_find(event, sub)->bit;
-    }
+    uint64_t mask = tb_subevent_mask(nb_event_find(name), subevents);
     uint64_t value = (uint64_t)event->select << 25 | mask << 9 | ESCR_T0 | escr_bits;
     assert_int_equal(nb_pmu_wrmsr(pmu, nb_escrs[escr].msr, value), MSR_OK);
     if (counter < 0)
