@@ -461,10 +461,12 @@ static void assert_histogram(struct sample_session *s, uint64_t in_start)
 /* The trace's program names the samples at the base where the trace runs
  * its entry point: with a period of 1 every other instruction is sampled
  * (the one after the overflow, then the counter is reloaded): the 2nd,
- * 4th, ... of the trace but its last (the trace ends before the PMI of
- * the overflow before it is taken), the second add in no symbol of the
- * file, the others in _start; the histogram counts them, the same after
- * another run of the session and when asked again. */
+ * 4th, ... of the trace, the second add in no symbol of the file, the
+ * others in _start; the histogram counts them, the same after another run
+ * of the session and when asked again.  Whether the last PMI is taken
+ * before the trace ends depends on the timing of the entry code, so on
+ * where the linker put it (its alignment in the trace cache's lines): the
+ * samples are the first (n - 1) / 2 of those, or all n / 2. */
 static void test_symbols_and_histogram(void **state)
 {
     (void)state;
@@ -483,8 +485,8 @@ static void test_symbols_and_histogram(void **state)
     assert_string_equal(s.symbols_file, self.path);
     assert_int_equal(s.symbols.base, self.base);
     assert_int_equal(totals.instructions, n);
-    assert_int_equal(totals.samples, (n - 1) / 2);
-    assert_int_equal(c.n, (n - 1) / 2);
+    assert_int_equal(totals.samples, c.n);
+    assert_true(c.n == (n - 1) / 2 || c.n == n / 2);
     for (int k = 0; k < c.n; k++) {
         assert_int_equal(c.sample[k].eip, address[2 * k + 1]);
         if (k == 0) {
@@ -494,14 +496,14 @@ static void test_symbols_and_histogram(void **state)
         assert_string_equal(c.symbol[k], "_start");
         assert_int_equal(c.offset[k], c.sample[k].eip - self.base - self.entry);
     }
-    uint64_t in_start = (uint64_t)((n - 1) / 2 - 1);
+    uint64_t in_start = (uint64_t)(c.n - 1);
     assert_histogram(&s, in_start);
     assert_histogram(&s, in_start);
     /* Again: each run counts afresh. */
     char error[TRACE_MAX_TEXT + 1024];
     if (!sample_run(&s, NULL, NULL, &totals, error, sizeof error))
         fail_msg("%s", error);
-    assert_int_equal(totals.samples, (n - 1) / 2);
+    assert_int_equal(totals.samples, c.n);
     assert_histogram(&s, in_start);
     sample_fini(&s);
     unlink(t.path);
