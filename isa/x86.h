@@ -146,6 +146,18 @@ struct x86_insn {
     bool has_modrm;
     uint16_t id;           /* capstone's X86_INS_* id, 0 for the fallback */
     char mnemonic[16];     /* capstone's (Intel syntax), for messages */
+    /* The timing tables' key (docs/isa.md, "Forms"): the mnemonic without
+     * prefixes, a condition code written "cc" (jcc, setcc, cmovcc,
+     * fcmovcc), and the operands' kinds ("r32,m32", "xmm,xmm", "st,st",
+     * "r32,cl", "" for none); both empty for the fallback. */
+    char family[16];
+    char form[24];
+    /* The x87 stack (docs/isa.md, "x87 stack"): ST(i) read and written,
+     * bit i relative to the top before the instruction; then st_pops pops
+     * and st_pushes pushes (a push writes the new top). */
+    uint8_t st_read, st_written, st_pops, st_pushes;
+    uint8_t mm_read, mm_written;     /* MM0-MM7 */
+    uint16_t xmm_read, xmm_written;  /* XMM0-XMM15 (and the YMM registers they are part of) */
 };
 
 struct x86_decoder;
@@ -167,6 +179,12 @@ const char *x86_branch_name(enum x86_branch branch);
 const char *x86_p5_class_name(enum x86_p5_class cls);
 
 /* The tables, applied by the decoder (exported for tests). */
+/* Sets st_read, st_written, st_pops and st_pushes of an x87 instruction
+ * (fp X86_FP_X87, opcode and modrm set) from its opcode (isa/x86_x87.c). */
+void x86_x87_stack_of(struct x86_insn *insn);
+/* The family of a capstone mnemonic (prefixes dropped, condition codes as
+ * "cc"), written to family[size]. */
+void x86_family_of(const char *mnemonic, char *family, size_t size);
 enum x86_p5_class x86_p5_class_of(const struct x86_insn *insn);
 /* Sets netburst_uops and netburst_msrom. */
 void x86_netburst_uops_of(struct x86_insn *insn);

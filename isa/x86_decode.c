@@ -6,6 +6,7 @@
 #include "isa/x86.h"
 
 #include "isa/x86_capstone.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,6 +179,65 @@ static void fill_operands(const struct x86_decoder *d, const cs_x86 *x, struct x
         out->operand_size = first_size;
 }
 
+/* ---- the form (docs/isa.md, "Forms") */
+
+static const char *reg_kind(const struct x86_decoder *d, x86_reg reg, bool first, char *buf,
+                            size_t size, uint8_t bytes)
+{
+    uint8_t g = d->gpr_of[reg];
+    if (reg == X86_REG_CL && !first)
+        return "cl";
+    if (g < 16) {
+        snprintf(buf, size, "r%u", 8u * bytes);
+        return buf;
+    }
+    if (reg >= X86_REG_ST0 && reg <= X86_REG_ST7)
+        return "st";
+    if (reg >= X86_REG_MM0 && reg <= X86_REG_MM7)
+        return "mm";
+    if (reg >= X86_REG_XMM0 && reg <= X86_REG_XMM31)
+        return "xmm";
+    if (reg >= X86_REG_YMM0 && reg <= X86_REG_YMM31)
+        return "ymm";
+    if (segment_of_reg(reg) != X86_SEG_NONE)
+        return "sreg";
+    return "x";
+}
+
+static void fill_form(const struct x86_decoder *d, const cs_x86 *x, struct x86_insn *out)
+{
+    size_t used = 0;
+    out->form[0] = '\0';
+    for (int i = 0; i < x->op_count && used < sizeof out->form; i++) {
+        const cs_x86_op *op = &x->operands[i];
+        char buf[8];
+        const char *kind = "x";
+        if (op->type == X86_OP_REG)
+            kind = reg_kind(d, op->reg, i == 0, buf, sizeof buf, op->size);
+        else if (op->type == X86_OP_IMM)
+            kind = out->has_target ? "rel" : "i";
+        else if (op->type == X86_OP_MEM && op->size)
+            kind = (snprintf(buf, sizeof buf, "m%u", 8u * op->size), buf);
+        else if (op->type == X86_OP_MEM)
+            kind = "m";
+        int n = snprintf(out->form + used, sizeof out->form - used, "%s%s", i ? "," : "", kind);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    if (used >= sizeof out->form)
+        out->form[sizeof out->form - 1] = '\0';
+}
+
+/* MMX and XMM registers read and written. */
+static void note_vector_reg(x86_reg reg, uint8_t *mm, uint16_t *xmm)
+{
+    if (reg >= X86_REG_MM0 && reg <= X86_REG_MM7)
+        *mm |= (uint8_t)(1u << (reg - X86_REG_MM0));
+    else if (reg >= X86_REG_XMM0 && reg <= X86_REG_XMM15)
+        *xmm |= (uint16_t)(1u << (reg - X86_REG_XMM0));
+    else if (reg >= X86_REG_YMM0 && reg <= X86_REG_YMM15)
+        *xmm |= (uint16_t)(1u << (reg - X86_REG_YMM0));
+}
+
 static void fill_regs(const struct x86_decoder *d, const cs_insn *ci, struct x86_insn *out)
 {
     cs_regs rd, wr;
@@ -186,6 +246,7 @@ static void fill_regs(const struct x86_decoder *d, const cs_insn *ci, struct x86
     if (cs_regs_access(d->handle, ci, rd, &nr, wr, &nw) != CS_ERR_OK)
         return;
     for (unsigned i = 0; i < nr; i++) {
+        note_vector_reg(rd[i], &out->mm_read, &out->xmm_read);
         uint8_t g = d->gpr_of[rd[i]];
         if (g < 16)
             out->regs_read |= X86_REG_BIT(g);
@@ -193,6 +254,7 @@ static void fill_regs(const struct x86_decoder *d, const cs_insn *ci, struct x86
             out->regs_read |= X86_REG_FLAGS;
     }
     for (unsigned i = 0; i < nw; i++) {
+        note_vector_reg(wr[i], &out->mm_written, &out->xmm_written);
         uint8_t g = d->gpr_of[wr[i]];
         if (g < 16)
             out->regs_written |= X86_REG_BIT(g);
@@ -273,11 +335,13 @@ static void fill_from_capstone(const struct x86_decoder *d, const cs_insn *ci,
     out->id = (uint16_t)ci->id;
     memcpy(out->mnemonic, ci->mnemonic, sizeof out->mnemonic - 1);
     out->mnemonic[sizeof out->mnemonic - 1] = '\0';
+    x86_family_of(ci->mnemonic, out->family, sizeof out->family);
     out->has_modrm = x->encoding.modrm_offset != 0;
     out->modrm = x->modrm;
     out->has_disp = x->encoding.disp_offset != 0;
     out->has_imm = x->encoding.imm_offset != 0 && !out->has_target;
     fill_operands(d, x, out);
+    fill_form(d, x, out);
     fill_regs(d, ci, out);
     fill_fp(det, out);
     fill_flags(det, out);
@@ -331,9 +395,39 @@ static bool x86_decode_uncached(struct x86_decoder *d, const uint8_t *bytes, siz
         fill_from_capstone(d, d->insn, out);
     else
         x86_fill_fallback(out, d->mode);
+    x86_x87_stack_of(out);
     out->p5_class = (uint8_t)x86_p5_class_of(out);
     x86_netburst_uops_of(out);
     return true;
+}
+
+/* ---- the family */
+
+static bool is_condition(const char *cc)
+{
+    static const char *const codes[] = {"o", "no", "b", "ae", "e", "ne", "be", "a", "s", "ns",
+                                        "p", "np", "l", "ge", "le", "g",
+                                        /* FCMOVcc's spellings */
+                                        "nb", "nbe", "u", "nu"};
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        if (strcmp(cc, codes[i]) == 0)
+            return true;
+    return false;
+}
+
+void x86_family_of(const char *mnemonic, char *family, size_t size)
+{
+    const char *last = strrchr(mnemonic, ' ');
+    const char *m = last ? last + 1 : mnemonic;
+    static const char *const stems[] = {"fcmov", "cmov", "set", "j"};
+    for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++) {
+        size_t n = strlen(stems[i]);
+        if (strncmp(m, stems[i], n) == 0 && is_condition(m + n)) {
+            snprintf(family, size, "%scc", stems[i]);
+            return;
+        }
+    }
+    snprintf(family, size, "%s", m);
 }
 
 const char *x86_branch_name(enum x86_branch branch)

@@ -5,6 +5,7 @@
  *   x86_bytes.c      what the bytes say alone: prefixes, opcode, branch
  *                    kind, string, serializing, x87/VEX, sizes, targets
  *   x86_length.c     the fallback length decoder for what capstone rejects
+ *   x86_x87.c        the x87 stack effects of each opcode
  *   p5_pairing.c     the P5 pairing table
  *   netburst_uops.c  the NetBurst micro-op table
  */
