@@ -415,10 +415,29 @@ static bool is_condition(const char *cc)
     return false;
 }
 
+/* CMPPS/CMPPD/CMPSS/CMPSD with an immediate predicate: capstone writes the
+ * predicate into the mnemonic (cmpltps, vcmpneq_uqsd); one family each. */
+static bool compare_predicate(const char *m, char *family, size_t size)
+{
+    static const char *const suffixes[] = {"ps", "pd", "ss", "sd"};
+    const char *stem = strncmp(m, "vcmp", 4) == 0 ? "vcmp" : strncmp(m, "cmp", 3) == 0 ? "cmp" : NULL;
+    size_t n = strlen(m);
+    if (!stem || n < strlen(stem) + 2 + 2)
+        return false; /* cmpsd, the string compare, has no predicate */
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
+        if (strcmp(m + n - 2, suffixes[i]) == 0) {
+            snprintf(family, size, "%s%s", stem, suffixes[i]);
+            return true;
+        }
+    return false;
+}
+
 void x86_family_of(const char *mnemonic, char *family, size_t size)
 {
     const char *last = strrchr(mnemonic, ' ');
     const char *m = last ? last + 1 : mnemonic;
+    if (compare_predicate(m, family, size))
+        return;
     static const char *const stems[] = {"fcmov", "cmov", "set", "j"};
     for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++) {
         size_t n = strlen(stems[i]);

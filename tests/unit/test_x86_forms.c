@@ -67,6 +67,18 @@ static void test_condition_families(void **state)
     assert_string_equal(family, "setcc");
     x86_family_of("set", family, sizeof family); /* no condition: itself */
     assert_string_equal(family, "set");
+    x86_family_of("cmpltps", family, sizeof family); /* the predicate left out */
+    assert_string_equal(family, "cmpps");
+    x86_family_of("cmpunordsd", family, sizeof family);
+    assert_string_equal(family, "cmpsd");
+    x86_family_of("vcmpneq_uqpd", family, sizeof family);
+    assert_string_equal(family, "vcmppd");
+    x86_family_of("cmpsd", family, sizeof family); /* the string compare */
+    assert_string_equal(family, "cmpsd");
+    x86_family_of("cmpsb", family, sizeof family);
+    assert_string_equal(family, "cmpsb");
+    x86_family_of("cmpxchg", family, sizeof family);
+    assert_string_equal(family, "cmpxchg");
     x86_family_of("jmp", family, sizeof family);
     assert_string_equal(family, "jmp");
 }
