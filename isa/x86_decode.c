@@ -204,6 +204,26 @@ static const char *reg_kind(const struct x86_decoder *d, x86_reg reg, bool first
     return "x";
 }
 
+/* Shifts and rotates by one (D0, D1): timed apart from those by an
+ * immediate on both machines (docs/isa.md, "Forms"). */
+static bool by_one(const struct x86_insn *in)
+{
+    return in->opcode_len == 1 && (in->opcode[0] == 0xd0 || in->opcode[0] == 0xd1);
+}
+
+/* The address an LEA (or a hint NOP) computes, by its shape: the
+ * NetBurst's address arithmetic takes longer with three parts or a scaled
+ * index (docs/isa.md, "Forms"; docs/netburst-timings.md). */
+static const char *address_shape(const cs_x86_op *op)
+{
+    bool base = op->mem.base != X86_REG_INVALID, index = op->mem.index != X86_REG_INVALID;
+    bool scaled = index && op->mem.scale > 1;
+    unsigned parts = base + index + (op->mem.disp != 0);
+    if (scaled)
+        return parts >= 3 ? "as3" : "as";
+    return parts >= 3 ? "a3" : "a";
+}
+
 static void fill_form(const struct x86_decoder *d, const cs_x86 *x, struct x86_insn *out)
 {
     size_t used = 0;
@@ -215,7 +235,9 @@ static void fill_form(const struct x86_decoder *d, const cs_x86 *x, struct x86_i
         if (op->type == X86_OP_REG)
             kind = reg_kind(d, op->reg, i == 0, buf, sizeof buf, op->size);
         else if (op->type == X86_OP_IMM)
-            kind = out->has_target ? "rel" : "i";
+            kind = out->has_target ? "rel" : by_one(out) ? "1" : "i";
+        else if (op->type == X86_OP_MEM && address_only(out))
+            kind = address_shape(op);
         else if (op->type == X86_OP_MEM && op->size)
             kind = (snprintf(buf, sizeof buf, "m%u", 8u * op->size), buf);
         else if (op->type == X86_OP_MEM)

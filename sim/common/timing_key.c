@@ -6,8 +6,9 @@
 #include <string.h>
 
 /* Copies FORM to OUT, a sized register or memory kind ("r32", "m64") as
- * its letter alone; with CL_AS_R, the operand "cl" as "r". */
-static void unsize(const char *form, char *out, size_t size, bool cl_as_r)
+ * its letter alone; with GENERAL, the operand "cl" as "r", "1" as "i" and
+ * an address shape ("a", "a3", "as", "as3") as "m". */
+static void unsize(const char *form, char *out, size_t size, bool general)
 {
     size_t used = 0;
     const char *p = form;
@@ -15,9 +16,11 @@ static void unsize(const char *form, char *out, size_t size, bool cl_as_r)
         size_t len = strcspn(p, ",");
         bool sized = (p[0] == 'r' || p[0] == 'm') && len > 1 &&
                      strspn(p + 1, "0123456789") == len - 1;
-        bool cl = cl_as_r && len == 2 && strncmp(p, "cl", 2) == 0;
-        size_t keep = sized || cl ? 1 : len;
-        const char *text = cl ? "r" : p;
+        bool cl = general && len == 2 && strncmp(p, "cl", 2) == 0;
+        bool one = general && len == 1 && p[0] == '1';
+        bool address = general && p[0] == 'a';
+        size_t keep = sized || cl || address ? 1 : len;
+        const char *text = cl ? "r" : one ? "i" : address ? "m" : p;
         for (size_t i = 0; i < keep && used + 1 < size; i++)
             out[used++] = text[i];
         p += len;

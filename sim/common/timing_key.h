@@ -13,7 +13,9 @@ enum { TIMING_FORM_MAX = 24, TIMING_FORM_CANDIDATES = 3 };
  *   1. FORM as given:                         "r32,cl"
  *   2. operand sizes dropped (r8..r64 -> r,
  *      m8..m512 -> m):                        "r,cl"
- *   3. the unsized form with "cl" as "r":     "r,r"
+ *   3. the unsized form with "cl" as "r", "1"
+ *      (a shift by one) as "i" and an LEA's
+ *      address shape as "m":                 "r,r"
  * A candidate equal to the one before it is not repeated.  A form too long
  * for OUT is cut at TIMING_FORM_MAX - 1 characters. */
 size_t timing_form_candidates(const char *form, char out[TIMING_FORM_CANDIDATES][TIMING_FORM_MAX]);

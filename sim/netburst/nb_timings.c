@@ -11,10 +11,20 @@
  *   - unit is the first execution unit the source names, except that
  *     branches are NB_EU_BRANCH, integer multiplies NB_EU_MUL and shifts
  *     and rotates printed "-" NB_EU_INT.
- * Every row is cited "Intel opt. manual App. C, <the row as printed>":
- * Intel's Optimization Reference Manual, appendix C (docs/references.md). */
+ * A row's source is one of (docs/references.md):
+ *   "Intel opt. manual App. C, <the row as printed>": Intel's Optimization
+ *       Reference Manual, appendix C, which leaves out the commonest
+ *       instructions (MOV, LEA, JMP...);
+ *   "InstLatX64 0F29/0F43, <the row as printed>": InstLatX64's measurements
+ *       of a Northwood (CPUID 0F29) and a Prescott (0F43), each figure
+ *       rounded to the nearest half cycle; the unit by the kind of operation
+ *       (docs/netburst-timings.md, "Beyond appendix C");
+ *   "derived: <rule>; from <a published row>": no figure published, the
+ *       row copies the named one by the stated rule. */
 #include "sim/netburst/nb_timings.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sim/common/timing_key.h"
@@ -656,6 +666,233 @@ const struct nb_timing nb_timings[] = {
      "Intel opt. manual App. C, XORPD xmm, xmm"},
     {"xorps", "xmm,xmm", {{8, 8, 4, 4}, {8, 8, 4, 4}}, NB_EU_MMX_ALU,
      "Intel opt. manual App. C, XORPS xmm, xmm"},
+    /* ---- InstLatX64's measurements of what appendix C leaves out (0F29 for
+     * 0F2n, 0F43 for 0F3n) */
+    {"mov", "r,r", {{1, 1, 1, 1}, {2, 2, 1, 1}}, NB_EU_ALU, "InstLatX64 0F29/0F43, MOV r32, r32"},
+    {"mov", "r,i", {{1, 1, 1, 1}, {1, 1, 1, 1}}, NB_EU_ALU, "InstLatX64 0F29/0F43, MOV r32, imm32"},
+    {"mov", "r,m", {{4, 4, 2, 2}, {8, 8, 2, 2}}, NB_EU_LOAD,
+     "InstLatX64 0F29/0F43, MOV r32, [m32]"},
+    {"mov", "m,r", {{0, 0, 4, 4}, {0, 0, 4, 4}}, NB_EU_STORE,
+     "InstLatX64 0F29/0F43, MOV [m32], r32"},
+    {"cmovcc", "r,r", {{12, 12, 2, 2}, {19, 19, 1, 1}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, CMOVNZ r32, r32"},
+    /* LEA by the shape of its address (isa's "a" tokens): measured
+     * latencies 0.5, 1, 4, 5 cycles on 0F29 and 1, 2, 2, 3 on 0F43 */
+    {"lea", "r,a", {{1, 1, 1, 1}, {2, 2, 1, 1}}, NB_EU_ALU,
+     "InstLatX64 0F29/0F43, LEA r32, [r32+r32]"},
+    {"lea", "r,a3", {{2, 2, 1, 1}, {4, 4, 2, 2}}, NB_EU_ALU,
+     "InstLatX64 0F29/0F43, LEA r32, [r+r+disp8]"},
+    {"lea", "r,as", {{8, 8, 2, 2}, {4, 4, 2, 2}}, NB_EU_ALU,
+     "InstLatX64 0F29/0F43, LEA r32, [r+r*8]"},
+    {"lea", "r,as3", {{10, 10, 2, 2}, {6, 6, 3, 3}}, NB_EU_ALU,
+     "InstLatX64 0F29/0F43, LEA r32, [r+r*8+disp8]"},
+    {"cbw", "", {{2, 2, 2, 2}, {4, 4, 4, 4}}, NB_EU_ALU, "InstLatX64 0F29/0F43, CBW"},
+    {"cwde", "", {{1, 1, 1, 1}, {4, 4, 4, 4}}, NB_EU_ALU, "InstLatX64 0F29/0F43, CWDE"},
+    {"cwd", "", {{2, 2, 2, 2}, {2, 2, 2, 2}}, NB_EU_ALU, "InstLatX64 0F29/0F43, CWD"},
+    {"cdq", "", {{2, 2, 2, 2}, {1, 1, 1, 1}}, NB_EU_ALU, "InstLatX64 0F29/0F43, CDQ"},
+    {"xadd", "r,r", {{2, 2, 2, 2}, {6, 6, 2, 2}}, NB_EU_ALU, "InstLatX64 0F29/0F43, XADD r32, r32"},
+    {"cmpxchg", "r,r", {{22, 22, 17, 17}, {38, 38, 20, 20}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, CMPXCHG r32, r32"},
+    {"shld", "r,r,i", {{16, 16, 8, 8}, {18, 18, 14, 14}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, SHLD r32, r32, imm8"},
+    {"shld", "r,r,cl", {{16, 16, 8, 8}, {18, 18, 16, 16}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, SHLD r32, r32, cl"},
+    {"shrd", "r,r,i", {{16, 16, 8, 8}, {18, 18, 14, 14}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, SHRD r32, r32, imm8"},
+    {"shrd", "r,r,cl", {{16, 16, 8, 8}, {18, 18, 16, 16}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, SHRD r32, r32, cl"},
+    {"lahf", "", {{207, 207, 207, 207}, {58, 58, 58, 58}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, LAHF"},
+    {"clc", "", {{12, 12, 12, 12}, {16, 16, 16, 16}}, NB_EU_COMPLEX, "InstLatX64 0F29/0F43, CLC"},
+    {"stc", "", {{12, 12, 12, 12}, {16, 16, 16, 16}}, NB_EU_COMPLEX, "InstLatX64 0F29/0F43, STC"},
+    {"cmc", "", {{20, 20, 20, 20}, {30, 30, 30, 30}}, NB_EU_COMPLEX, "InstLatX64 0F29/0F43, CMC"},
+    {"cld", "", {{96, 96, 96, 96}, {108, 108, 108, 108}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, CLD"},
+    {"std", "", {{96, 96, 96, 96}, {108, 108, 108, 108}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, STD"},
+    {"movsb", "m,m", {{12, 12, 12, 12}, {16, 16, 16, 16}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, MOVSB"},
+    {"movsw", "m,m", {{12, 12, 12, 12}, {16, 16, 16, 16}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, MOVSW"},
+    {"movsd", "m,m", {{12, 12, 12, 12}, {16, 16, 16, 16}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, MOVSD"},
+    {"stosw", "m,r", {{12, 12, 12, 12}, {16, 16, 16, 16}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, STOSW"},
+    {"stosd", "m,r", {{12, 12, 12, 12}, {16, 16, 16, 16}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, STOSD"},
+    {"lodsb", "r,m", {{12, 12, 12, 12}, {16, 16, 16, 16}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, LODSB"},
+    {"lodsw", "r,m", {{12, 12, 12, 12}, {16, 16, 16, 16}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, LODSW"},
+    {"lodsd", "r,m", {{12, 12, 12, 12}, {16, 16, 16, 16}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, LODSD"},
+    {"cmpsb", "m,m", {{16, 16, 16, 16}, {20, 20, 20, 20}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, CMPSB"},
+    {"cmpsw", "m,m", {{16, 16, 16, 16}, {20, 20, 20, 20}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, CMPSW"},
+    {"cmpsd", "m,m", {{16, 16, 16, 16}, {20, 20, 20, 20}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, CMPSD"},
+    {"andpd", "xmm,xmm", {{4, 4, 4, 4}, {4, 4, 4, 4}}, NB_EU_MMX_ALU,
+     "InstLatX64 0F29/0F43, ANDPD xmm, xmm"},
+    {"andnpd", "xmm,xmm", {{4, 4, 4, 4}, {4, 4, 4, 4}}, NB_EU_MMX_ALU,
+     "InstLatX64 0F29/0F43, ANDNPD xmm, xmm"},
+    {"cmppd", "xmm,xmm", {{8, 8, 4, 4}, {10, 10, 4, 4}}, NB_EU_FP_ADD,
+     "InstLatX64 0F29/0F43, CMPPD xmm, xmm, imm8"},
+    {"cmpsd", "xmm,xmm", {{8, 8, 4, 4}, {10, 10, 4, 4}}, NB_EU_FP_ADD,
+     "InstLatX64 0F29/0F43, CMPSD xmm, xmm, imm8"},
+    {"movlps", "m,xmm", {{0, 0, 4, 4}, {0, 0, 3, 3}}, NB_EU_STORE,
+     "InstLatX64 0F29/0F43, MOVLPS [m32], xmm"},
+    {"movhps", "m,xmm", {{0, 0, 4, 4}, {0, 0, 3, 3}}, NB_EU_STORE,
+     "InstLatX64 0F29/0F43, MOVHPS [m32], xmm"},
+    {"movlpd", "m,xmm", {{0, 0, 4, 4}, {0, 0, 3, 3}}, NB_EU_STORE,
+     "InstLatX64 0F29/0F43, MOVLPD [m64], xmm"},
+    {"movhpd", "m,xmm", {{0, 0, 4, 4}, {0, 0, 3, 3}}, NB_EU_STORE,
+     "InstLatX64 0F29/0F43, MOVHPD [m64], xmm"},
+    {"movd", "xmm,m", {{0, 0, 2, 2}, {0, 0, 2, 2}}, NB_EU_LOAD,
+     "InstLatX64 0F29/0F43, MOVD xmm, [m32]"},
+    {"movd", "m,xmm", {{0, 0, 4, 4}, {0, 0, 3, 3}}, NB_EU_STORE,
+     "InstLatX64 0F29/0F43, MOVD [m32], xmm"},
+    {"movd", "mm,m", {{0, 0, 2, 2}, {0, 0, 2, 2}}, NB_EU_LOAD,
+     "InstLatX64 0F29/0F43, MOVD mm, [m32]"},
+    {"movd", "m,mm", {{0, 0, 4, 4}, {0, 0, 3, 3}}, NB_EU_STORE,
+     "InstLatX64 0F29/0F43, MOVD [m32], mm"},
+    {"movnti", "m,r", {{0, 0, 4, 4}, {0, 0, 3, 3}}, NB_EU_STORE,
+     "InstLatX64 0F29/0F43, MOVNTI [m32], r32"},
+    {"movntq", "m,mm", {{0, 0, 4, 4}, {0, 0, 4, 4}}, NB_EU_STORE,
+     "InstLatX64 0F29/0F43, MOVNTQ [m64], mm"},
+    {"movntps", "m,xmm", {{0, 0, 4, 4}, {0, 0, 3, 3}}, NB_EU_STORE,
+     "InstLatX64 0F29/0F43, MOVNTPS [m128], xmm"},
+    {"movntpd", "m,xmm", {{0, 0, 4, 4}, {0, 0, 8, 8}}, NB_EU_STORE,
+     "InstLatX64 0F29/0F43, MOVNTPD [m128], xmm"},
+    {"movntdq", "m,xmm", {{0, 0, 4, 4}, {0, 0, 3, 3}}, NB_EU_STORE,
+     "InstLatX64 0F29/0F43, MOVNTDQ [m128], xmm"},
+    {"fcmovcc", "st,st", {{9, 9, 9, 9}, {14, 14, 8, 8}}, NB_EU_FP_MOVE,
+     "InstLatX64 0F29/0F43, FCMOVE st, st(i)"},
+    {"prefetchnta", "m", {{0, 0, 12, 12}, {0, 0, 2, 2}}, NB_EU_LOAD,
+     "InstLatX64 0F29/0F43, PREFETCHNTA [mem]"},
+    {"prefetcht0", "m", {{0, 0, 12, 12}, {0, 0, 2, 2}}, NB_EU_LOAD,
+     "InstLatX64 0F29/0F43, PREFETCHT0 [mem]"},
+    {"prefetcht1", "m", {{0, 0, 12, 12}, {0, 0, 2, 2}}, NB_EU_LOAD,
+     "InstLatX64 0F29/0F43, PREFETCHT1 [mem]"},
+    {"prefetcht2", "m", {{0, 0, 12, 12}, {0, 0, 2, 2}}, NB_EU_LOAD,
+     "InstLatX64 0F29/0F43, PREFETCHT2 [mem]"},
+    {"sfence", "", {{78, 78, 78, 78}, {109, 109, 109, 109}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, SFENCE"},
+    {"lfence", "", {{80, 80, 80, 80}, {104, 104, 104, 104}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, LFENCE"},
+    {"mfence", "", {{200, 200, 200, 200}, {248, 248, 248, 248}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, MFENCE"},
+    {"pause", "", {{0, 0, 80, 80}, {0, 0, 109, 109}}, NB_EU_COMPLEX, "InstLatX64 0F29/0F43, PAUSE"},
+    {"cpuid", "", {{524, 532, 523, 532}, {680, 824, 680, 824}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, CPUID (EAX = 0), (EAX = 1)"},
+    {"rdtsc", "", {{0, 0, 160, 160}, {0, 0, 204, 204}}, NB_EU_COMPLEX,
+     "InstLatX64 0F29/0F43, RDTSC"},
+    /* ---- derived rows: no published figure; each copies the published row
+     * its source names, by the rule it states */
+    {"jmp", "rel", {{0, 0, 1, 1}, {0, 0, 0, 0}}, NB_EU_BRANCH,
+     "derived: JMP is Jcc's branch uop, unconditional; from Intel opt. manual App. C, Jcc"},
+    {"jmp", "r", {{0, 0, 1, 1}, {0, 0, 0, 0}}, NB_EU_BRANCH,
+     "derived: JMP is Jcc's branch uop, unconditional; from Intel opt. manual App. C, Jcc"},
+    {"jmp", "m", {{0, 0, 1, 1}, {0, 0, 0, 0}}, NB_EU_BRANCH,
+     "derived: JMP is Jcc's branch uop, unconditional; from Intel opt. manual App. C, Jcc"},
+    {"leave", "", {{3, 3, 2, 2}, {0, 0, 0, 0}}, NB_EU_LOAD,
+     "derived: LEAVE is MOV ESP, EBP and POP EBP, its result the pop's load; "
+     "from Intel opt. manual App. C, POP r32"},
+    {"nop", "m", {{1, 1, 1, 1}, {2, 2, 1, 1}}, NB_EU_ALU,
+     "derived: the multi-byte NOP (0F 1F) ignores its operand; from Intel opt. manual App. C, NOP"},
+    {"endbr32", "", {{1, 1, 1, 1}, {2, 2, 1, 1}}, NB_EU_ALU,
+     "derived: ENDBR32 is a reserved NOP (0F 1E) to a processor without CET; "
+     "from Intel opt. manual App. C, NOP"},
+    {"bt", "r,r", {{12, 12, 12, 12}, {18, 18, 18, 18}}, NB_EU_COMPLEX,
+     "derived: latency of BTC's bit test (BT's flags cannot be chained); "
+     "from InstLatX64 0F29/0F43, BTC r32, r32; throughput from InstLatX64 0F29/0F43, BT r32, r32"},
+    {"bt", "r,i", {{8, 8, 8, 8}, {16, 16, 16, 16}}, NB_EU_COMPLEX,
+     "derived: latency of BTC's bit test (BT's flags cannot be chained); "
+     "from InstLatX64 0F29/0F43, BTC r32, imm8; throughput from InstLatX64 0F29/0F43, "
+     "BT r32, imm8"},
+    {"tzcnt", "r,r", {{16, 16, 8, 8}, {32, 32, 4, 4}}, NB_EU_COMPLEX,
+     "derived: TZCNT is REP BSF, which a processor without BMI1 executes as BSF; "
+     "from Intel opt. manual App. C, BSF"},
+    {"fld", "st", {{12, 12, 2, 2}, {12, 12, 2, 2}}, NB_EU_FP_MOVE,
+     "derived: a stack move on the FP move unit, as MOVQ moves the same registers (MMi is Ri); "
+     "from Intel opt. manual App. C, MOVQ mm, mm"},
+    {"fst", "st", {{12, 12, 2, 2}, {12, 12, 2, 2}}, NB_EU_FP_MOVE,
+     "derived: a stack move on the FP move unit, as MOVQ moves the same registers (MMi is Ri); "
+     "from Intel opt. manual App. C, MOVQ mm, mm"},
+    {"fstp", "st", {{12, 12, 2, 2}, {12, 12, 2, 2}}, NB_EU_FP_MOVE,
+     "derived: a stack move on the FP move unit, as MOVQ moves the same registers (MMi is Ri); "
+     "from Intel opt. manual App. C, MOVQ mm, mm"},
+    {"fldz", "", {{12, 12, 2, 2}, {12, 12, 2, 2}}, NB_EU_FP_MOVE,
+     "derived: a constant pushed by the FP move unit, timed as FLD st(i); "
+     "from Intel opt. manual App. C, MOVQ mm, mm"},
+    {"fld1", "", {{12, 12, 2, 2}, {12, 12, 2, 2}}, NB_EU_FP_MOVE,
+     "derived: a constant pushed by the FP move unit, timed as FLD st(i); "
+     "from Intel opt. manual App. C, MOVQ mm, mm"},
+    {"fucom", "st", {{4, 4, 2, 2}, {6, 6, 2, 2}}, NB_EU_FP_MISC,
+     "derived: FUCOM is FCOM quiet on QNaN operands; from Intel opt. manual App. C, FCOM"},
+    {"fucomp", "st", {{4, 4, 2, 2}, {6, 6, 2, 2}}, NB_EU_FP_MISC,
+     "derived: FUCOM is FCOM quiet on QNaN operands; from Intel opt. manual App. C, FCOM"},
+    {"fucompp", "", {{4, 4, 2, 2}, {6, 6, 2, 2}}, NB_EU_FP_MISC,
+     "derived: FUCOM is FCOM quiet on QNaN operands; from Intel opt. manual App. C, FCOM"},
+    {"ftst", "", {{4, 4, 2, 2}, {6, 6, 2, 2}}, NB_EU_FP_MISC,
+     "derived: FTST compares ST(0) with 0.0 as FCOM does; from Intel opt. manual App. C, FCOM"},
+    {"fxam", "", {{4, 4, 2, 2}, {6, 6, 2, 2}}, NB_EU_FP_MISC,
+     "derived: FXAM sets the condition codes from ST(0) as FCOM does; "
+     "from Intel opt. manual App. C, FCOM"},
+    {"fcomi", "st", {{4, 4, 6, 6}, {6, 6, 4, 4}}, NB_EU_FP_MISC,
+     "derived: latency of FCOM's compare (FCOMI's EFLAGS cannot be chained); "
+     "from Intel opt. manual App. C, FCOM; throughput from InstLatX64 0F29/0F43, FCOMI st, st(i)"},
+    {"fcomip", "st", {{4, 4, 6, 6}, {6, 6, 4, 4}}, NB_EU_FP_MISC,
+     "derived: latency of FCOM's compare (FCOMI's EFLAGS cannot be chained); "
+     "from Intel opt. manual App. C, FCOM; throughput from InstLatX64 0F29/0F43, FCOMI st, st(i)"},
+    {"fucomi", "st", {{4, 4, 6, 6}, {6, 6, 4, 4}}, NB_EU_FP_MISC,
+     "derived: latency of FCOM's compare (FCOMI's EFLAGS cannot be chained); "
+     "from Intel opt. manual App. C, FCOM; throughput from InstLatX64 0F29/0F43, FCOMI st, st(i)"},
+    {"fucomip", "st", {{4, 4, 6, 6}, {6, 6, 4, 4}}, NB_EU_FP_MISC,
+     "derived: latency of FCOM's compare (FCOMI's EFLAGS cannot be chained); "
+     "from Intel opt. manual App. C, FCOM; throughput from InstLatX64 0F29/0F43, FCOMI st, st(i)"},
+    {"fsubr", "st", {{10, 10, 2, 2}, {12, 12, 2, 2}}, NB_EU_FP_ADD,
+     "derived: FSUBR is FSUB with its operands swapped; from Intel opt. manual App. C, FSUB"},
+    {"fsubr", "st,st", {{10, 10, 2, 2}, {12, 12, 2, 2}}, NB_EU_FP_ADD,
+     "derived: FSUBR is FSUB with its operands swapped; from Intel opt. manual App. C, FSUB"},
+    {"fsubrp", "st", {{10, 10, 2, 2}, {12, 12, 2, 2}}, NB_EU_FP_ADD,
+     "derived: FSUBR is FSUB with its operands swapped; from Intel opt. manual App. C, FSUB"},
+    {"fdivr", "st", {{86, 86, 86, 86}, {88, 88, 88, 88}}, NB_EU_FP_DIV,
+     "derived: FDIVR is FDIV with its operands swapped; from Intel opt. manual App. C, FDIV EP"},
+    {"fdivr", "st,st", {{86, 86, 86, 86}, {88, 88, 88, 88}}, NB_EU_FP_DIV,
+     "derived: FDIVR is FDIV with its operands swapped; from Intel opt. manual App. C, FDIV EP"},
+    {"fdivrp", "st", {{86, 86, 86, 86}, {88, 88, 88, 88}}, NB_EU_FP_DIV,
+     "derived: FDIVR is FDIV with its operands swapped; from Intel opt. manual App. C, FDIV EP"},
+    {"fild", "m", {{10, 10, 4, 4}, {10, 10, 4, 4}}, NB_EU_FP_ADD,
+     "derived: FILD's computing uop converts an integer on the FP adder, as CVTDQ2PS does; "
+     "from Intel opt. manual App. C, CVTDQ2PS xmm, xmm"},
+    {"fist", "m", {{10, 10, 4, 4}, {10, 10, 4, 4}}, NB_EU_FP_ADD,
+     "derived: FIST rounds to an integer by the control word on the FP adder, as CVTPS2DQ by "
+     "MXCSR; from Intel opt. manual App. C, CVTPS2DQ xmm, xmm"},
+    {"fistp", "m", {{10, 10, 4, 4}, {10, 10, 4, 4}}, NB_EU_FP_ADD,
+     "derived: FIST rounds to an integer by the control word on the FP adder, as CVTPS2DQ by "
+     "MXCSR; from Intel opt. manual App. C, CVTPS2DQ xmm, xmm"},
+    {"fisttp", "m", {{10, 10, 4, 4}, {10, 10, 4, 4}}, NB_EU_FP_ADD,
+     "derived: FISTTP truncates to an integer on the FP adder, as CVTTPS2DQ does; "
+     "from Intel opt. manual App. C, CVTTPS2DQ xmm, xmm"},
+    {"fnstsw", "r", {{10, 10, 2, 2}, {10, 10, 2, 2}}, NB_EU_FP_MISC,
+     "derived: the x87 status word copied out of the FP unit, as MOVD copies an x87 register; "
+     "from Intel opt. manual App. C, MOVD r32, mm"},
+    {"fnstsw", "m", {{10, 10, 2, 2}, {10, 10, 2, 2}}, NB_EU_FP_MISC,
+     "derived: the x87 status word copied out of the FP unit, as MOVD copies an x87 register; "
+     "from Intel opt. manual App. C, MOVD r32, mm"},
+    {"movlps", "xmm,m", {{12, 12, 4, 4}, {12, 12, 4, 4}}, NB_EU_MMX_SHFT,
+     "derived: the loaded quadword merged into half the register, as MOVSD xmm, xmm merges; "
+     "from Intel opt. manual App. C, MOVSD xmm, xmm"},
+    {"movhps", "xmm,m", {{12, 12, 4, 4}, {12, 12, 4, 4}}, NB_EU_MMX_SHFT,
+     "derived: the loaded quadword merged into half the register, as MOVSD xmm, xmm merges; "
+     "from Intel opt. manual App. C, MOVSD xmm, xmm"},
+    {"movlpd", "xmm,m", {{12, 12, 4, 4}, {12, 12, 4, 4}}, NB_EU_MMX_SHFT,
+     "derived: the loaded quadword merged into half the register, as MOVSD xmm, xmm merges; "
+     "from Intel opt. manual App. C, MOVSD xmm, xmm"},
+    {"movhpd", "xmm,m", {{12, 12, 4, 4}, {12, 12, 4, 4}}, NB_EU_MMX_SHFT,
+     "derived: the loaded quadword merged into half the register, as MOVSD xmm, xmm merges; "
+     "from Intel opt. manual App. C, MOVSD xmm, xmm"},
 };
 
 const size_t nb_timings_count = sizeof nb_timings / sizeof nb_timings[0];
@@ -680,11 +917,40 @@ static const struct nb_timing *find_form(const char *family, const char *form)
     return NULL;
 }
 
+/* FORM with its one memory operand as a register of KIND, a general
+ * register of the operand's size for "r" ("xmm,m32": "xmm,r32" with "r",
+ * "xmm,xmm" with "xmm"); false unless FORM has exactly one memory operand. */
+static bool memory_as(const char *form, const char *kind, char out[TIMING_FORM_MAX])
+{
+    int memory = 0;
+    size_t used = 0;
+    out[0] = '\0';
+    for (const char *p = form; *p;) {
+        size_t len = strcspn(p, ",");
+        bool is_memory = p[0] == 'm' && strspn(p + 1, "0123456789") == len - 1;
+        int n = is_memory ? snprintf(out + used, TIMING_FORM_MAX - used, "%s%s%.*s",
+                                     used ? "," : "", kind, strcmp(kind, "r") ? 0 : (int)len - 1,
+                                     p + 1)
+                          : snprintf(out + used, TIMING_FORM_MAX - used, "%s%.*s",
+                                     used ? "," : "", (int)len, p);
+        if (n < 0 || (size_t)n >= TIMING_FORM_MAX - used)
+            return false;
+        used += (size_t)n;
+        memory += is_memory;
+        p += len + (p[len] == ',');
+    }
+    return memory == 1;
+}
+
 /* A memory form without a row of its own is the register form's
  * computing uop (its load and store are uops of their own,
- * isa/netburst_uops.c; Intel's appendix C gives register forms): a memory
- * operand stands for the other operand's register kind, or for ST(i) in
- * an x87 instruction (every x87 mnemonic begins with "f"). */
+ * isa/netburst_uops.c; the sources time register forms): a memory operand
+ * stands for the other operand's register kind, or for ST(i) in an x87
+ * instruction (every x87 mnemonic begins with "f"); failing that, a lone
+ * memory operand for an XMM, MMX or general register, in that order, the
+ * kinds an instruction takes where the other operand leaves it open
+ * ("cvtsi2sd xmm,m32" is CVTSI2SD xmm, r32's; "cvttsd2si r32,m64"
+ * CVTTSD2SI r32, xmm's; "pop m32" POP r32's). */
 const struct nb_timing *nb_timing_find(const char *family, const char *form)
 {
     const struct nb_timing *row = find_form(family, form);
@@ -692,7 +958,13 @@ const struct nb_timing *nb_timing_find(const char *family, const char *form)
         return row;
     char registers[TIMING_FORM_MAX];
     timing_form_registers(form, family[0] == 'f' ? "st" : "r", registers);
-    return strcmp(registers, form) != 0 ? find_form(family, registers) : NULL;
+    if (strcmp(registers, form) != 0 && (row = find_form(family, registers)))
+        return row;
+    static const char *const kinds[] = {"xmm", "mm", "r"};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (memory_as(form, kinds[i], registers) && (row = find_form(family, registers)))
+            return row;
+    return NULL;
 }
 
 /* Intel publishes no column for models 0 and 1 (Willamette, the first

@@ -22,7 +22,7 @@ repeat=${REPEAT:-3}
 bench=$build/perf/bench_netburst
 synthetic=$build/perf/synthetic_trace
 pmubench=$build/pmubench
-wc=$build/wc/wc
+wc=$build/wc/wc-getc
 input=$build/wc/input.txt
 
 for need in "$bench" "$synthetic" "$pmubench" "$wc" "$input"; do

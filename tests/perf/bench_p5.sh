@@ -3,7 +3,8 @@
 # section 4; docs/p5-model.md "Speed and memory").  Simulation speed in
 # instructions per second with both counters programmed (`pmubench stat`,
 # one run of the trace) and peak memory (maximum resident set size), on
-#   - the wc trace of the case study (build/wc: traces/wc/wc.mk), beside the
+#   - the wc trace of the case study's locked-getc build (build/wc/wc-getc:
+#     traces/wc/wc.mk; 4.3 M instructions, the longer of the two), beside the
 #     time cachegrind (--cache-sim=yes --branch-sim=yes) takes to produce
 #     its cache and branch counts for the same program and input, measured
 #     in the same run, as a ratio;
@@ -18,7 +19,7 @@ build=${1:?usage: bench_p5.sh BUILD}
 repeat=${REPEAT:-3}
 pmubench=$build/pmubench
 events=instructions_executed,data_read_miss
-wc=$build/wc/wc
+wc=$build/wc/wc-getc
 input=$build/wc/input.txt
 
 for need in "$pmubench" "$build/perf/synthetic_trace" "$wc" "$input"; do

@@ -1,9 +1,11 @@
 /* The NetBurst timing table (sim/netburst/nb_timings.h,
  * docs/netburst-timings.md): exact rows in half cycles for both CPUID
- * groups, the lookup's fallbacks (sizes dropped, "cl" as "r"), a missing
- * row, the group of each model, and checks over every row: a source, a
- * unit, ranges in order, a form of known tokens, no key twice, each row
- * found under its own key. */
+ * groups, Intel's, InstLatX64's and derived ones, the lookup's fallbacks
+ * (sizes dropped, "cl" as "r", memory operands as registers), a missing
+ * row, the group of each model, and checks over every row: a source of a
+ * known kind, a unit, ranges in order, a form of known tokens, no key
+ * twice, each row found under its own key, and each derived row a copy of
+ * the published row it names. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -142,6 +144,100 @@ static void test_x87_forms(void **state)
     assert_int_equal(row("fxch", "st")->unit, NB_EU_FP_MOVE);
 }
 
+/* Rows beyond appendix C, measured by InstLatX64 (0F29, 0F43), rounded to
+ * half cycles. */
+static void test_instlatx64_rows(void **state)
+{
+    (void)state;
+    const struct nb_timing *mov = row("mov", "r32,r32");
+    assert_string_equal(mov->form, "r,r");
+    assert_cell(&mov->t[NB_TG_0F2N], 1, 1, 1, 1);
+    assert_cell(&mov->t[NB_TG_0F3N], 2, 2, 1, 1);
+    assert_int_equal(mov->unit, NB_EU_ALU);
+    assert_string_equal(mov->source, "InstLatX64 0F29/0F43, MOV r32, r32");
+    /* a load: 2 cycles on Northwood, 4 on Prescott */
+    const struct nb_timing *load = row("mov", "r32,m32");
+    assert_string_equal(load->form, "r,m");
+    assert_cell(&load->t[NB_TG_0F2N], 4, 4, 2, 2);
+    assert_cell(&load->t[NB_TG_0F3N], 8, 8, 2, 2);
+    assert_int_equal(load->unit, NB_EU_LOAD);
+    /* a store: throughput 1.75 and 1.83 cycles, no latency */
+    const struct nb_timing *store = row("mov", "m32,r32");
+    assert_cell(&store->t[NB_TG_0F2N], 0, 0, 4, 4);
+    assert_cell(&store->t[NB_TG_0F3N], 0, 0, 4, 4);
+    assert_int_equal(store->unit, NB_EU_STORE);
+    assert_ptr_equal(nb_timing_find("mov", "m8,cl"), store);
+    assert_ptr_equal(nb_timing_find("mov", "m32,i"), row("mov", "r,i"));
+    /* LEA by its address's shape: 0.5 to 5 cycles on Northwood, 1 to 3 on Prescott */
+    assert_cell(&row("lea", "r32,a")->t[NB_TG_0F2N], 1, 1, 1, 1);
+    assert_cell(&row("lea", "r32,a3")->t[NB_TG_0F2N], 2, 2, 1, 1);
+    assert_cell(&row("lea", "r32,as")->t[NB_TG_0F2N], 8, 8, 2, 2);
+    assert_cell(&row("lea", "r32,as3")->t[NB_TG_0F2N], 10, 10, 2, 2);
+    assert_cell(&row("lea", "r32,as3")->t[NB_TG_0F3N], 6, 6, 3, 3);
+    assert_null(nb_timing_find("lea", "r32,m32"));
+    const struct nb_timing *cmov = row("cmovcc", "r32,r32");
+    assert_cell(&cmov->t[NB_TG_0F2N], 12, 12, 2, 2);
+    assert_cell(&cmov->t[NB_TG_0F3N], 19, 19, 1, 1);
+    assert_int_equal(cmov->unit, NB_EU_COMPLEX);
+    const struct nb_timing *shld = row("shld", "r32,r32,cl");
+    assert_string_equal(shld->form, "r,r,cl");
+    assert_cell(&shld->t[NB_TG_0F2N], 16, 16, 8, 8);
+    assert_cell(&shld->t[NB_TG_0F3N], 18, 18, 16, 16);
+    assert_cell(&row("lahf", "")->t[NB_TG_0F2N], 207, 207, 207, 207);
+    assert_cell(&row("cdq", "")->t[NB_TG_0F3N], 1, 1, 1, 1);
+}
+
+/* The string MOVSD and CMPSD are not SSE2's MOVSD and CMPSD. */
+static void test_string_and_sse_forms(void **state)
+{
+    (void)state;
+    const struct nb_timing *string = row("movsd", "m32,m32");
+    assert_cell(&string->t[NB_TG_0F2N], 12, 12, 12, 12);
+    assert_cell(&string->t[NB_TG_0F3N], 16, 16, 16, 16);
+    assert_int_equal(string->unit, NB_EU_COMPLEX);
+    assert_ptr_equal(nb_timing_find("movsd", "xmm,m64"), row("movsd", "xmm,xmm"));
+    assert_ptr_equal(nb_timing_find("movsd", "m64,xmm"), row("movsd", "xmm,xmm"));
+    assert_ptr_not_equal(row("cmpsd", "m8,m8"), row("cmpsd", "xmm,xmm"));
+    assert_cell(&row("cmpsd", "xmm,xmm")->t[NB_TG_0F3N], 10, 10, 4, 4);
+}
+
+/* Derived rows copy the published row they name. */
+static void test_derived_rows(void **state)
+{
+    (void)state;
+    const struct nb_timing *jmp = row("jmp", "rel");
+    assert_memory_equal(jmp->t, row("jcc", "rel")->t, sizeof jmp->t);
+    assert_int_equal(jmp->unit, NB_EU_BRANCH);
+    assert_ptr_not_equal(row("jmp", "r32"), jmp);
+    const struct nb_timing *fld = row("fld", "st");
+    assert_memory_equal(fld->t, row("movq", "mm,mm")->t, sizeof fld->t);
+    assert_int_equal(fld->unit, NB_EU_FP_MOVE);
+    assert_ptr_equal(nb_timing_find("fld", "m64"), fld);
+    assert_ptr_equal(nb_timing_find("fstp", "m80"), row("fstp", "st"));
+    assert_memory_equal(row("fsubrp", "st")->t, row("fsubp", "st")->t, sizeof fld->t);
+    assert_memory_equal(row("fdivr", "m64")->t, row("fdiv", "st")->t, sizeof fld->t);
+    /* FCOMI: FCOM's latency, InstLatX64's throughput (3 and 2.17 cycles) */
+    const struct nb_timing *fcomi = row("fucomip", "st");
+    assert_cell(&fcomi->t[NB_TG_0F2N], 4, 4, 6, 6);
+    assert_cell(&fcomi->t[NB_TG_0F3N], 6, 6, 4, 4);
+    assert_true(strncmp(fcomi->source, "derived: ", 9) == 0);
+    const struct nb_timing *fild = row("fild", "m32");
+    assert_memory_equal(fild->t, row("cvtdq2ps", "xmm,xmm")->t, sizeof fild->t);
+}
+
+/* A lone memory operand stands for the register kind the instruction
+ * takes there: a general register, an XMM or an MMX register. */
+static void test_memory_operand_kinds(void **state)
+{
+    (void)state;
+    assert_ptr_equal(nb_timing_find("cvtsi2sd", "xmm,m32"), row("cvtsi2sd", "xmm,r32"));
+    assert_ptr_equal(nb_timing_find("cvttsd2si", "r32,m64"), row("cvttsd2si", "r32,xmm"));
+    assert_ptr_equal(nb_timing_find("cvtpi2pd", "xmm,m64"), row("cvtpi2pd", "xmm,mm"));
+    assert_ptr_equal(nb_timing_find("pop", "m32"), row("pop", "r32"));
+    assert_null(nb_timing_find("pop", "m32,m32"));
+    assert_null(nb_timing_find("cvtsi2sd", "m32,m32"));
+}
+
 static void test_group_of_model(void **state)
 {
     (void)state;
@@ -157,8 +253,8 @@ static void test_group_of_model(void **state)
 static bool known_token(const char *tok, size_t len)
 {
     static const char *const tokens[] = {"r8",  "r16", "r32", "r64", "r",  "m8",  "m16",
-                                         "m32", "m64", "m80", "m128", "m", "i",   "cl",
-                                         "st",  "mm",  "xmm", "sreg", "rel"};
+                                         "m32", "m64", "m80", "m128", "m", "i",   "1", "cl",
+                                         "st",  "mm",  "xmm", "sreg", "rel", "a", "a3", "as", "as3"};
     for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++)
         if (strlen(tokens[i]) == len && strncmp(tokens[i], tok, len) == 0)
             return true;
@@ -184,6 +280,62 @@ static bool published(const struct nb_timing_cell *c)
     return c->latency || c->latency_max || c->throughput || c->throughput_max;
 }
 
+static const char *const published_sources[] = {"Intel opt. manual App. C, ",
+                                                 "InstLatX64 0F29/0F43, "};
+
+/* The length of the published source's name SOURCE begins with, or 0. */
+static size_t cited_length(const char *source)
+{
+    for (size_t i = 0; i < sizeof published_sources / sizeof published_sources[0]; i++)
+        if (strncmp(source, published_sources[i], strlen(published_sources[i])) == 0)
+            return strlen(published_sources[i]);
+    return 0;
+}
+
+static bool derived(const struct nb_timing *t)
+{
+    return strncmp(t->source, "derived: ", 9) == 0;
+}
+
+/* The published row whose source is CITATION (up to a ";"), or NULL. */
+static const struct nb_timing *published_row(const char *citation)
+{
+    size_t len = strcspn(citation, ";");
+    for (size_t i = 0; i < nb_timings_count; i++) {
+        const struct nb_timing *t = &nb_timings[i];
+        if (!derived(t) && strlen(t->source) == len && strncmp(t->source, citation, len) == 0)
+            return t;
+    }
+    return NULL;
+}
+
+/* A derived row names the published row it copies after "from ": one of
+ * the table's own (then the row's latencies, and throughputs unless
+ * another source gives them, are that row's, and so is its unit), or an
+ * InstLatX64 measurement of an instruction the table times otherwise. */
+static void check_derived(const struct nb_timing *t)
+{
+    const char *from = strstr(t->source, "; from ");
+    assert_non_null(from);
+    from += 7;
+    assert_true(cited_length(from) > 0);
+    const struct nb_timing *copied = published_row(from);
+    if (strncmp(from, published_sources[0], strlen(published_sources[0])) == 0)
+        assert_non_null(copied);
+    if (!copied)
+        return;
+    bool own_throughput = strstr(t->source, "; throughput from ") != NULL;
+    for (int g = 0; g < NB_NUM_TIMING_GROUPS; g++) {
+        assert_int_equal(t->t[g].latency, copied->t[g].latency);
+        assert_int_equal(t->t[g].latency_max, copied->t[g].latency_max);
+        if (!own_throughput) {
+            assert_int_equal(t->t[g].throughput, copied->t[g].throughput);
+            assert_int_equal(t->t[g].throughput_max, copied->t[g].throughput_max);
+        }
+    }
+    assert_int_equal(t->unit, copied->unit);
+}
+
 static void check_row(const struct nb_timing *t)
 {
     assert_non_null(t->family);
@@ -191,8 +343,9 @@ static void check_row(const struct nb_timing *t)
     assert_true(strspn(t->family, "abcdefghijklmnopqrstuvwxyz0123456789") == strlen(t->family));
     assert_true(known_form(t->form));
     assert_non_null(t->source);
-    assert_true(strncmp(t->source, "Intel opt. manual App. C, ", 26) == 0);
-    assert_true(strlen(t->source) > 26);
+    size_t cited = cited_length(t->source);
+    assert_true(cited > 0 || derived(t));
+    assert_true(strlen(t->source) > (derived(t) ? 9 : cited));
     assert_true(t->unit < NB_NUM_EXEC_UNITS);
     bool any = false;
     for (int g = 0; g < NB_NUM_TIMING_GROUPS; g++) {
@@ -211,6 +364,8 @@ static void test_every_row(void **state)
     for (size_t i = 0; i < nb_timings_count; i++) {
         const struct nb_timing *t = &nb_timings[i];
         check_row(t);
+        if (derived(t))
+            check_derived(t);
         for (size_t j = i + 1; j < nb_timings_count; j++)
             assert_false(strcmp(t->family, nb_timings[j].family) == 0 &&
                          strcmp(t->form, nb_timings[j].form) == 0);
@@ -230,6 +385,10 @@ int main(void)
         cmocka_unit_test(test_div_ranges),
         cmocka_unit_test(test_one_column_rows),
         cmocka_unit_test(test_x87_forms),
+        cmocka_unit_test(test_instlatx64_rows),
+        cmocka_unit_test(test_string_and_sse_forms),
+        cmocka_unit_test(test_derived_rows),
+        cmocka_unit_test(test_memory_operand_kinds),
         cmocka_unit_test(test_group_of_model),
         cmocka_unit_test(test_every_row),
     };

@@ -203,7 +203,7 @@ static bool known_token(const char *token, size_t len)
 {
     static const char *const tokens[] = {
         "r", "r8", "r16", "r32", "r64", "m", "m8", "m16", "m32", "m48", "m64", "m80",
-        "m128", "i", "cl", "st", "mm", "xmm", "sreg", "rel",
+        "m128", "i", "1", "cl", "st", "mm", "xmm", "sreg", "rel", "a", "a3", "as", "as3",
     };
     for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++)
         if (strlen(tokens[i]) == len && strncmp(tokens[i], token, len) == 0)

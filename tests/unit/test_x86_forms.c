@@ -41,6 +41,15 @@ static void test_integer_forms(void **state)
      * falls back to "r" (sim/common/timing_key.h) */
     expect_key(decode32(BYTES(0x88, 0xc8)), "mov", "r8,cl");            /* mov al, cl */
     expect_key(decode32(BYTES(0x88, 0xc1)), "mov", "r8,r8");            /* mov cl, al */
+    expect_key(decode32(BYTES(0xd1, 0xe0)), "shl", "r32,1");            /* shl eax, 1 */
+    expect_key(decode32(BYTES(0xd0, 0x10)), "rcl", "m8,1");             /* rcl byte [eax], 1 */
+    expect_key(decode32(BYTES(0xc1, 0xe0, 0x01)), "shl", "r32,i");      /* shl eax, 1 by C1 */
+    expect_key(decode32(BYTES(0x8d, 0x43, 0x04)), "lea", "r32,a");      /* lea eax, [ebx+4] */
+    expect_key(decode32(BYTES(0x8d, 0x04, 0x0b)), "lea", "r32,a");      /* lea eax, [ebx+ecx] */
+    expect_key(decode32(BYTES(0x8d, 0x44, 0x0b, 0x04)), "lea", "r32,a3"); /* [ebx+ecx+4] */
+    expect_key(decode32(BYTES(0x8d, 0x04, 0x8b)), "lea", "r32,as");     /* [ebx+ecx*4] */
+    expect_key(decode32(BYTES(0x8d, 0x44, 0x8b, 0x04)), "lea", "r32,as3"); /* [ebx+ecx*4+4] */
+    expect_key(decode32(BYTES(0x8d, 0x04, 0x8d, 0, 0, 0, 0)), "lea", "r32,as"); /* [ecx*4+0] */
     expect_key(decode32(BYTES(0x90)), "nop", "");
     expect_key(decode32(BYTES(0xf3, 0xab)), "stosd", "m32,r32");        /* rep stosd */
     expect_key(decode32(BYTES(0xf0, 0x01, 0x18)), "add", "m32,r32");    /* lock add */
