@@ -34,6 +34,8 @@ M32 ?= yes
 NEEDS_all := capstone valgrind $(if $(filter no,$(M32)),,m32)
 NEEDS_demo := $(NEEDS_all)
 NEEDS_paper := $(NEEDS_all)
+# as --32 and ld -m elf_i386 (binutils, which objdump's capability tries)
+NEEDS_validate := $(NEEDS_all) objdump
 NEEDS_unit-tests := capstone cmocka
 NEEDS_libpfm4-diff := capstone libpfm4
 NEEDS_objdump-check := capstone objdump
@@ -71,8 +73,9 @@ endif
 include traces/recorder/recorder.mk
 include traces/wc/wc.mk
 include traces/paper/paper.mk
+include tests/validate/validate.mk
 
-.PHONY: accuracy-deps paper
+.PHONY: accuracy-deps paper validate
 .PHONY: all check unit-tests libpfm4-diff objdump-check bench demo demo-pmu \
     asan memcheck coverage clang-check fuzz clean
 
@@ -98,7 +101,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 # hand-made traces.
 UNIT_HELPER_SRCS := tests/unit/model_trace.c
 MODEL_TRACE_TESTS := $(addprefix $(BUILD)/tests/,test_nb_model test_nb_model_ht \
-    test_nb_model_tagging test_nb_model_memory test_nb_model_bounds test_nb_model_routing \
+    test_nb_model_tagging test_nb_model_memory test_nb_model_bounds test_nb_model_routing test_nb_model_timing \
     test_p5_model \
     test_stat_model test_sample_run)
 $(MODEL_TRACE_TESTS): tests/unit/model_trace.c tests/unit/model_trace.h
@@ -165,7 +168,8 @@ bench: $(BIN) $(LIB) recorder wc
 clang-check:
 	@clang $(STD) $(WARN) -I. -fsyntax-only $(LIB_SRCS) $(CLI_SRCS) $(UNIT_SRCS) $(UNIT_HELPER_SRCS) \
 	    tests/fuzz/*.c tests/diff/*.c tests/perf/*.c tests/isa/*.c \
-	    tests/traces/stepcount.c tests/traces/kernel.c traces/wc/*.c traces/paper/*.c
+	    tests/traces/stepcount.c tests/traces/kernel.c traces/wc/*.c traces/paper/*.c \
+	    tests/validate/*.c
 
 # The wc case study of Safford 1997 (section 5.6; traces/wc/README.md).
 demo: all wc

@@ -398,12 +398,43 @@ bool x86_decoder_decode(struct x86_decoder *d, const uint8_t *bytes, size_t size
     return true;
 }
 
+/* capstone 4 drops an operand-size prefix (66) that comes before a REP
+ * prefix (F2, F3) on a string instruction: it reads 66 F3 A5, GNU as's
+ * encoding of `rep movsw`, as REP MOVSD (the processor takes legacy
+ * prefixes in any order, SDM vol. 2, 2.1.1).  Such bytes are given to
+ * capstone with the 66s moved after the REP prefixes, into COPY; the
+ * instruction keeps its own bytes. */
+static const uint8_t *capstone_order(const uint8_t *bytes, size_t size, enum x86_mode mode,
+                                     uint8_t copy[static X86_MAX_LENGTH])
+{
+    size_t n = x86_skip_prefixes(bytes, size, mode);
+    size_t legacy = n;
+    while (legacy > 0 && mode == X86_MODE_64 && (bytes[legacy - 1] & 0xf0) == 0x40)
+        legacy--; /* REX stays last */
+    uint8_t op = n < size ? bytes[n] : 0;
+    bool string = (op >= 0x6c && op <= 0x6f) || (op >= 0xa4 && op <= 0xa7) || (op >= 0xaa && op <= 0xaf);
+    if (!string || !memchr(bytes, 0x66, legacy) ||
+        (!memchr(bytes, 0xf3, legacy) && !memchr(bytes, 0xf2, legacy)))
+        return bytes;
+    size_t k = 0;
+    for (size_t i = 0; i < legacy; i++)
+        if (bytes[i] != 0x66)
+            copy[k++] = bytes[i];
+    for (size_t i = 0; i < legacy; i++)
+        if (bytes[i] == 0x66)
+            copy[k++] = 0x66;
+    memcpy(copy + k, bytes + legacy, size - legacy);
+    return copy;
+}
+
 static bool x86_decode_uncached(struct x86_decoder *d, const uint8_t *bytes, size_t size,
                                 uint64_t address, struct x86_insn *out)
 {
     memset(out, 0, sizeof *out);
-    const uint8_t *code = bytes;
-    size_t left = size;
+    uint8_t reordered[X86_MAX_LENGTH];
+    size_t window = size < X86_MAX_LENGTH ? size : X86_MAX_LENGTH;
+    const uint8_t *code = capstone_order(bytes, window, d->mode, reordered);
+    size_t left = code == bytes ? size : window;
     uint64_t addr = address;
     bool ok = cs_disasm_iter(d->handle, &code, &left, &addr, d->insn);
     size_t length = ok ? d->insn->size : x86_length_fallback(bytes, size, d->mode);

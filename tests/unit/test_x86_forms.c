@@ -55,6 +55,29 @@ static void test_integer_forms(void **state)
     expect_key(decode32(BYTES(0xf0, 0x01, 0x18)), "add", "m32,r32");    /* lock add */
 }
 
+/* capstone 4 reads 66 F3 A5 (GNU as's `rep movsw`) as REP MOVSD; the
+ * decoder hands it the prefixes in the other order. */
+static void test_string_operand_size(void **state)
+{
+    (void)state;
+    struct x86_insn in = decode32(BYTES(0x66, 0xf3, 0xa5));
+    expect_key(in, "movsw", "m16,m16");
+    assert_int_equal(in.length, 3);
+    assert_int_equal(in.operand_size, 2);
+    assert_int_equal(in.mem[0].size, 2);
+    assert_true(in.rep);
+    assert_int_equal(in.bytes[0], 0x66); /* its own bytes */
+    expect_key(decode32(BYTES(0xf3, 0x66, 0xa5)), "movsw", "m16,m16");
+    expect_key(decode32(BYTES(0x66, 0xf3, 0xab)), "stosw", "m16,r16");
+    expect_key(decode32(BYTES(0x66, 0xf3, 0xa7)), "cmpsw", "m16,m16");
+    expect_key(decode32(BYTES(0x66, 0xf2, 0xaf)), "scasw", "r16,m16");
+    expect_key(decode32(BYTES(0xf3, 0xa5)), "movsd", "m32,m32");
+    struct x86_insn q;
+    assert_true(x86_decode(BYTES(0x66, 0xf3, 0x48, 0xa5), 0x1000, X86_MODE_64, &q)); /* REX.W wins */
+    assert_string_equal(q.family, "movsq");
+    assert_int_equal(q.length, 4);
+}
+
 static void test_condition_families(void **state)
 {
     (void)state;
@@ -176,6 +199,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_integer_forms),
+        cmocka_unit_test(test_string_operand_size),
         cmocka_unit_test(test_condition_families),
         cmocka_unit_test(test_x87_stack),
         cmocka_unit_test(test_vector_registers),

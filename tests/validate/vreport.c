@@ -1,0 +1,71 @@
+/* The validation suite's arithmetic and verdicts (tests/validate/vreport.h). */
+#include "vreport.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+struct vreport_result vreport_difference(uint64_t short_cycles, uint64_t long_cycles,
+                                         int copies, int iterations)
+{
+    return (struct vreport_result){(int64_t)long_cycles - (int64_t)short_cycles,
+                                   (uint64_t)copies * (uint64_t)iterations};
+}
+
+/* value = diff / units cycles = 2 diff / units half cycles:
+ * 0.9 lo <= 2 diff / units  <=>  20 diff >= 9 lo units, and likewise 1.1 hi. */
+bool vreport_within(uint32_t lo_half, uint32_t hi_half, struct vreport_result r)
+{
+    if (r.units == 0)
+        return false;
+    int64_t twenty = 20 * r.diff;
+    return twenty >= (int64_t)(9 * (uint64_t)lo_half * r.units) &&
+           twenty <= (int64_t)(11 * (uint64_t)hi_half * r.units);
+}
+
+static void cycles_text(char *out, size_t size, uint32_t half)
+{
+    if (half % 2)
+        snprintf(out, size, "%" PRIu32 ".5", half / 2);
+    else
+        snprintf(out, size, "%" PRIu32, half / 2);
+}
+
+void vreport_published(char *out, size_t size, uint32_t lo_half, uint32_t hi_half)
+{
+    char lo[16], hi[16];
+    cycles_text(lo, sizeof lo, lo_half);
+    cycles_text(hi, sizeof hi, hi_half);
+    if (hi_half > lo_half)
+        snprintf(out, size, "%s-%s", lo, hi);
+    else
+        snprintf(out, size, "%s", lo);
+}
+
+/* Rounded half away from zero to hundredths, in integers (no floating
+ * point: the same text on every machine). */
+void vreport_simulated(char *out, size_t size, struct vreport_result r)
+{
+    if (r.units == 0) {
+        snprintf(out, size, "-");
+        return;
+    }
+    uint64_t magnitude = (uint64_t)(r.diff < 0 ? -r.diff : r.diff);
+    uint64_t hundredths = (200 * magnitude + r.units) / (2 * r.units);
+    snprintf(out, size, "%s%" PRIu64 ".%02" PRIu64, r.diff < 0 && hundredths ? "-" : "",
+             hundredths / 100, hundredths % 100);
+}
+
+bool vreport_passes(unsigned within, unsigned measured)
+{
+    return measured > 0 && 10ull * within >= 9ull * measured;
+}
+
+void vreport_summary(char *out, size_t size, const char *preset, unsigned within,
+                     unsigned measured, unsigned not_measured, unsigned unpublished)
+{
+    unsigned tenths = measured ? (unsigned)((2000ull * within + measured) / (2ull * measured)) : 0;
+    int n = snprintf(out, size, "%s: %u of %u rows within 10%% (%u.%u%%), %u not measured",
+                     preset, within, measured, tenths / 10, tenths % 10, not_measured);
+    if (unpublished && n > 0 && (size_t)n < size)
+        snprintf(out + n, size - (size_t)n, ", %u without a published figure", unpublished);
+}
