@@ -681,6 +681,41 @@ if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
         record -o "$tmp/none.trace" -- "$tmp/no-such-program"
     if [ -e "$tmp/none.trace" ]; then fail "a failed record left a trace"; else pass; fi
     if pmubench record --env | grep -q '^GLIBC_TUNABLES=glibc.cpu.hwcaps='; then pass; else fail "record --env"; fi
+    # The recorded program starts as a native one (docs/traces.md, "Where a
+    # recorded run differs from a native one"): argv[0] as typed (a name
+    # execvp finds in PATH), not valgrind's path; argv[0], envp[0] and the
+    # program's path (AT_EXECFN) at a native run's page offsets; the path
+    # followed by the 8 zero bytes at the top of the stack; the same
+    # environment.  Both runs in one environment, record's --env included.
+    mkdir -p "$tmp/bin"
+    cat >"$tmp/layout.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include <sys/auxv.h>
+extern char **environ;
+int main(int argc, char **argv)
+{
+    const char *path = (const char *)getauxval(AT_EXECFN);
+    printf("argc %d, argv[0] %s at +%#lx, envp[0] at +%#lx, AT_EXECFN %s at +%#lx, then", argc,
+           argv[0], (unsigned long)argv[0] & 4095, (unsigned long)environ[0] & 4095, path,
+           (unsigned long)path & 4095);
+    for (const char *p = path + strlen(path) + 1; (unsigned long)p & 4095; p++)
+        printf(" %02x", (unsigned char)*p);
+    for (char **e = environ; *e; e++)
+        printf("\n%.*s", (int)strcspn(*e, "="), *e);
+    printf("\n");
+    return 0;
+}
+EOF
+    if cc -o "$tmp/bin/layout" "$tmp/layout.c" 2>/dev/null; then
+        layout_env="PATH=$abs_tmp/bin:/usr/bin:/bin"
+        env -i "$layout_env" HOME=/ LANG=C "$(pmubench record --env)" layout x >"$tmp/layout.native"
+        env -i "$layout_env" HOME=/ LANG=C $wrapper "$abs_build/pmubench" record \
+            -o "$abs_tmp/layout.trace" -- layout x >"$tmp/layout.recorded" 2>/dev/null
+        if cmp -s "$tmp/layout.native" "$tmp/layout.recorded" &&
+            grep -q '^argc 2, argv\[0\] layout at .*, then 00 00 00 00 00 00 00 00$' "$tmp/layout.native"; then
+            pass; else fail "record: the program's initial stack is not a native one: $(diff "$tmp/layout.native" "$tmp/layout.recorded" | head -3)"; fi
+    fi
     # A 32-bit program gives a 32-bit trace.
     if [ -x "$build/recorder/pmutrace-x86-linux" ] && printf 'int main(void){return 3;}\n' |
         cc -m32 -x c - -o "$tmp/ret3" 2>/dev/null; then

@@ -175,6 +175,7 @@ struct valgrind_options {
     char out[sizeof ((struct atomic_file *)0)->temp + 32];
     char note[sizeof ((struct recording *)0)->exec_note + 32];
     char program[2 * PATH_MAX + 32];
+    char argv0[PATH_MAX + 32];
 };
 
 /* valgrind -q --tool=pmutrace --pmutrace-out=TEMP ... PROGRAM ARGS...;
@@ -184,12 +185,15 @@ static char **valgrind_argv(const struct recording *rec, struct valgrind_options
     int n_args = 0;
     while (rec->options->argv[n_args])
         n_args++;
-    char **argv = calloc((size_t)n_args + 8, sizeof *argv);
+    char **argv = calloc((size_t)n_args + 9, sizeof *argv);
     if (!argv)
         return NULL;
     snprintf(vo->out, sizeof vo->out, "--pmutrace-out=%s", rec->file.temp);
     snprintf(vo->note, sizeof vo->note, "--pmutrace-exec-note=%s", rec->exec_note);
     absolute_program_option(rec->program, vo->program, sizeof vo->program);
+    /* valgrind gives the program the path it runs as argv[0]; natively it
+     * is the name it was started by (execvp's), which the tool puts back. */
+    snprintf(vo->argv0, sizeof vo->argv0, "--pmutrace-argv0=%s", rec->name);
     int k = 0;
     argv[k++] = (char *)run_valgrind_path();
     argv[k++] = "-q";
@@ -197,6 +201,7 @@ static char **valgrind_argv(const struct recording *rec, struct valgrind_options
     argv[k++] = vo->out;
     argv[k++] = vo->note;
     argv[k++] = vo->program;
+    argv[k++] = vo->argv0;
     if (rec->options->registers)
         argv[k++] = "--pmutrace-registers=yes";
     argv[k++] = (char *)rec->program;

@@ -75,6 +75,9 @@ typedef VexGuestX86State GuestState;
  * close-on-exec. */
 extern Int VG_(count_living_threads)(void);
 extern Int VG_(safe_fd)(Int oldfd);
+/* The last byte of the client's initial stack (pub_core_clientstate.h): the
+ * top of the string table valgrind builds there. */
+extern Addr VG_(clstk_end);
 
 /* ---- instruction descriptors, made once per translation */
 
@@ -146,6 +149,7 @@ static Bool starts_with(const HChar *s, const HChar *prefix)
 static const HChar *clo_out = NULL;
 static const HChar *clo_exec_note = NULL;
 static const HChar *clo_program = NULL;
+static const HChar *clo_argv0 = NULL;
 static Bool clo_keep_env = False;
 static Bool clo_registers = False;
 static Int out_fd = -1;
@@ -853,9 +857,145 @@ static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
  * preloads stay), and when that leaves LD_PRELOAD empty, it and VALGRIND_LIB
  * are removed from envp by moving argc, argv and envp up two words (which
  * keeps the stack pointer's 16-byte alignment; auxv stays where it is;
- * 64-bit only: on i386 the two entries stay, LD_PRELOAD empty). */
+ * 64-bit only: on i386 the two entries stay, LD_PRELOAD empty), and the
+ * strings are laid out as the kernel lays them out (native_string_table). */
 
-static void clean_environment(ThreadId tid)
+/* Linux's auxiliary vector entries that point into the string table
+ * (<linux/auxvec.h>, <elf.h>). */
+#define PT_AT_NULL 0
+#define PT_AT_PLATFORM 15
+#define PT_AT_BASE_PLATFORM 24
+#define PT_AT_RANDOM 25
+#define PT_AT_EXECFN 31
+
+typedef struct {
+    Addr type, val;
+} AuxEntry;
+
+static AuxEntry *aux_find(AuxEntry *aux, Addr type)
+{
+    for (; aux->type != PT_AT_NULL; aux++)
+        if (aux->type == type)
+            return aux;
+    return NULL;
+}
+
+/* Copies len bytes from src into the image of [low, ...) at address at;
+ * returns the address after them. */
+static Addr place(UChar *image, Addr low, Addr at, const void *src, SizeT len)
+{
+    VG_(memcpy)(image + (at - low), src, len);
+    return at + len;
+}
+
+/* The strings above the initial stack pointer, as the kernel lays them out
+ * and valgrind does not (valgrind: argv, envp with LD_PRELOAD last, the
+ * platform name, 16 random bytes, the program's path, ending at the top of
+ * the stack).  The kernel (fs/exec.c, do_execveat_common and
+ * copy_strings; fs/binfmt_elf.c, create_elf_tables) puts 8 zero bytes at the
+ * top of the stack, the program's path (AT_EXECFN) below them, below that
+ * the environment strings and the argument strings, argv[0] lowest, all
+ * contiguous; the platform names and the random bytes go below those, at the
+ * stack pointer aligned down to 16 bytes (less a random amount when the
+ * stack is randomized).  Rebuilt that way, argv and envp strings lie at a
+ * native run's addresses modulo the page size, and what follows the last
+ * environment string is what follows it natively.  Both are read: glibc's
+ * string functions take paths that depend on a string's alignment (the AVX2
+ * ones check for a page crossing), so getenv, setlocale's strcasecmp of
+ * LANG's value and the like ran other instructions; and glibc 2.36's parser
+ * of the glibc.cpu.hwcaps tunable reads on past the end of GLIBC_TUNABLES
+ * (record --env puts it last) through the strings after it, which were the
+ * removed LD_PRELOAD string and the random bytes instead of the program's
+ * path: some 600 instructions and 200 branches more (docs/traces.md,
+ * "Where a recorded run differs from a native one").  `low` is the lowest
+ * byte of valgrind's strings: the table is left as it is when the native
+ * layout would need more room than valgrind's (it cannot: it lacks the two
+ * removed strings, which are longer than the 8 zero bytes it adds). */
+static void native_string_table(Addr *sp, Addr low)
+{
+    HChar **argv = (HChar **)(sp + 1), **env = argv + sp[0] + 1;
+    Int argc = (Int)sp[0], n_env = 0;
+    while (env[n_env])
+        n_env++;
+    AuxEntry *aux = (AuxEntry *)(env + n_env + 1), *execfn = aux_find(aux, PT_AT_EXECFN);
+    /* Below the strings, in the kernel's order downwards. */
+    AuxEntry *under[3] = {aux_find(aux, PT_AT_PLATFORM), aux_find(aux, PT_AT_BASE_PLATFORM),
+                          aux_find(aux, PT_AT_RANDOM)};
+    if (!execfn)
+        return;
+    Addr top = VG_(clstk_end) + 1, size = VG_(strlen)((HChar *)execfn->val) + 1 + 8;
+    for (Int i = 0; i < argc; i++)
+        size += VG_(strlen)(argv[i]) + 1;
+    for (Int i = 0; i < n_env; i++)
+        size += VG_(strlen)(env[i]) + 1;
+    SizeT under_len[3];
+    Addr start = top - size, bottom = start & ~(Addr)15;
+    for (Int k = 0; k < 3; k++) {
+        under_len[k] = !under[k] ? 0 : k == 2 ? 16 : VG_(strlen)((HChar *)under[k]->val) + 1;
+        bottom -= under_len[k];
+    }
+    if (size > top - low || bottom < low)
+        return;
+    /* The new image of [low, top), made aside (old and new places overlap);
+     * each pointer is changed once its string is copied. */
+    UChar *image = VG_(calloc)("pmutrace.strings", 1, top - low);
+    Addr at = start;
+    for (Int i = 0; i < argc; i++) {
+        Addr next = place(image, low, at, argv[i], VG_(strlen)(argv[i]) + 1);
+        argv[i] = (HChar *)at;
+        at = next;
+    }
+    for (Int i = 0; i < n_env; i++) {
+        Addr next = place(image, low, at, env[i], VG_(strlen)(env[i]) + 1);
+        env[i] = (HChar *)at;
+        at = next;
+    }
+    place(image, low, at, (HChar *)execfn->val, VG_(strlen)((HChar *)execfn->val) + 1);
+    execfn->val = at;
+    at = start & ~(Addr)15;
+    for (Int k = 0; k < 3; k++) {
+        if (!under[k])
+            continue;
+        at -= under_len[k];
+        place(image, low, at, (const void *)under[k]->val, under_len[k]);
+        under[k]->val = at;
+    }
+    VG_(memcpy)((void *)low, image, top - low);
+    VG_(free)(image);
+}
+
+/* valgrind gives the program the path it runs (its command line's program)
+ * as argv[0]; natively argv[0] is the name the program was started by, which
+ * execvp found in PATH: --pmutrace-argv0, the end of that path after a '/'.
+ * argv[0] then points at that end of the path's string (which a native
+ * layout copies on its own: native_string_table).  Not when an interpreter
+ * (#!) comes first: argv[0] is the interpreter's then, and the script's path
+ * follows, as natively. */
+static void restore_argv0(ThreadId tid)
+{
+    Addr *sp = (Addr *)VG_(get_SP)(tid);
+    if (!clo_argv0 || sp[0] == 0 || !VG_(args_the_exename))
+        return;
+    HChar *arg0 = (HChar *)sp[1];
+    SizeT len = VG_(strlen)(arg0), name_len = VG_(strlen)(clo_argv0);
+    if (VG_(strcmp)(arg0, VG_(args_the_exename)) == 0 && name_len < len &&
+        arg0[len - name_len - 1] == '/' && VG_(strcmp)(arg0 + len - name_len, clo_argv0) == 0)
+        sp[1] = (Addr)(arg0 + len - name_len);
+}
+
+/* The lowest address of the argument and environment strings valgrind
+ * put on the initial stack. */
+static Addr strings_low(ThreadId tid)
+{
+    Addr *sp = (Addr *)VG_(get_SP)(tid), low = VG_(clstk_end);
+    for (Addr *p = sp + 1; p < sp + 1 + sp[0]; p++)
+        low = *p < low ? *p : low;
+    for (Addr *p = sp + 1 + sp[0] + 1; *p; p++)
+        low = *p < low ? *p : low;
+    return low;
+}
+
+static void clean_environment(ThreadId tid, Addr low)
 {
     Addr *sp = (Addr *)VG_(get_SP)(tid);
     Addr argc = sp[0];
@@ -891,6 +1031,7 @@ static void clean_environment(ThreadId tid)
     for (Addr *p = first + 1; p >= sp + 2; p--)
         p[0] = p[-2];
     Addr new_sp = (Addr)(sp + 2);
+    native_string_table(sp + 2, low);
 #if defined(VGA_amd64)
     VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, guest_RSP), sizeof new_sp,
                               (const UChar *)&new_sp);
@@ -905,8 +1046,10 @@ static void pt_start_client_code(ThreadId tid, ULong blocks_done)
     (void)blocks_done;
     if (first_tid == VG_INVALID_THREADID) {
         first_tid = tid;
+        Addr low = strings_low(tid);
+        restore_argv0(tid);
         if (!clo_keep_env)
-            clean_environment(tid);
+            clean_environment(tid, low);
     }
     if (tid == running_tid)
         return;
@@ -1026,6 +1169,7 @@ static Bool pt_process_option(const HChar *arg)
     if VG_STR_CLO (arg, "--pmutrace-out", clo_out) {
     } else if VG_STR_CLO (arg, "--pmutrace-exec-note", clo_exec_note) {
     } else if VG_STR_CLO (arg, "--pmutrace-program", clo_program) {
+    } else if VG_STR_CLO (arg, "--pmutrace-argv0", clo_argv0) {
     } else if VG_BOOL_CLO (arg, "--pmutrace-keep-env", clo_keep_env) {
     } else if VG_BOOL_CLO (arg, "--pmutrace-registers", clo_registers) {
     } else
@@ -1043,7 +1187,9 @@ static void pt_print_usage(void)
                 "    --pmutrace-exec-note=FILE  create FILE when the program calls execve\n"
                 "                              (the trace ends there) [none]\n"
                 "    --pmutrace-program=PATH   the program's path for the trace header\n"
-                "                              [the path valgrind was given]\n");
+                "                              [the path valgrind was given]\n"
+                "    --pmutrace-argv0=NAME     the program's argv[0], the name it was started\n"
+                "                              by [the path valgrind was given]\n");
 }
 
 static void pt_print_debug_usage(void)
