@@ -196,8 +196,11 @@ fi
 
 # The wc case study (traces/wc/): the input has exactly the thesis's 4036
 # lines and 105196 characters, by the system's wc and by ours, and the same
-# bytes everywhere; wc's counting loop is region 1, in which getc is called
-# once per character and once more for the EOF.
+# bytes everywhere; wc's counting loop is region 1.  Built with
+# -DWC_LOCKED_GETC (glibc's getc, a function), region 1 calls getc once per
+# character and once more for the EOF; built as the study's wc, its
+# getc_unlocked is inline (no such function in the program), and region 1
+# calls only __uflow, once per buffer of st_blksize bytes and once for the EOF.
 if cc -std=c11 -O2 -I. traces/wc/make_input.c -o "$tmp/p5m_make_input" 2>/dev/null &&
     cc -std=c11 -O2 -I. traces/wc/wc.c -o "$tmp/p5m_wc" 2>/dev/null; then
     "$tmp/p5m_make_input" "$tmp/p5m_input.txt"
@@ -210,15 +213,38 @@ if cc -std=c11 -O2 -I. traces/wc/make_input.c -o "$tmp/p5m_make_input" 2>/dev/nu
         [ "$("$tmp/p5m_wc" <"$tmp/p5m_input.txt")" = "   4036   15363  105196" ] &&
         [ "$(wc -w <"$tmp/p5m_input.txt")" = "15363" ]; then
         pass; else fail "traces/wc/wc.c: $("$tmp/p5m_wc" "$tmp/p5m_input.txt")"; fi
-    if [ -x "$build/recorder/pmutrace-amd64-linux" ] &&
-        cc -static -std=c11 -O2 -I. traces/wc/wc.c -o "$tmp/p5m_wc_static" 2>/dev/null; then
-        head -c 2000 "$tmp/p5m_input.txt" >"$tmp/p5m_wc.in"
-        pmubench record -o "$tmp/p5m_wc.trace" -- "$tmp/p5m_wc_static" "$tmp/p5m_wc.in" >/dev/null 2>&1
-        p5m_getc=$(nm "$tmp/p5m_wc_static" | awk '$3 == "getc" {print $1}' | sed 's/^0*/0x/')
-        p5m_calls=$(pmubench trace dump "$tmp/p5m_wc.trace" | awk -v getc="$p5m_getc" '
+    # p5m_calls PROGRAM FUNCTION...: the regions, then the calls to each
+    # FUNCTION inside region 1 (0 for a function not in PROGRAM).
+    p5m_calls() {
+        p5m_program=$1
+        shift
+        pmubench record -o "$tmp/p5m_wc.trace" -- "$p5m_program" "$tmp/p5m_wc.in" >/dev/null 2>&1
+        pmubench trace dump "$tmp/p5m_wc.trace" | awk -v names="$*" -v syms="$(nm "$p5m_program")" '
+            BEGIN {
+                n_names = split(names, name, " ")
+                n_syms = split(syms, line, "\n")
+                for (i = 1; i <= n_syms; i++) {
+                    split(line[i], f, " ")
+                    sub(/^0+/, "", f[1])
+                    for (k = 1; k <= n_names; k++) if (f[3] == name[k]) addr["0x" f[1]] = k
+                }
+            }
             /^region begin 1/ { on = 1; n++; next } /^region end 1/ { on = 0; next }
-            on && $0 ~ ("taken " getc "( |$)") { calls++ }
-            END { printf "%d %d", n, calls }')
-        if [ "$p5m_calls" = "1 2001" ]; then pass; else fail "wc region 1: regions and getc calls '$p5m_calls'"; fi
+            on { for (i = 1; i < NF; i++) if ($i == "taken" && ($(i + 1) in addr)) calls[addr[$(i + 1)]]++ }
+            END { printf "%d", n; for (k = 1; k <= n_names; k++) printf " %d", calls[k] }'
+    }
+    if [ -x "$build/recorder/pmutrace-amd64-linux" ] &&
+        cc -static -std=c11 -O2 -I. traces/wc/wc.c -o "$tmp/p5m_wc_static" 2>/dev/null &&
+        cc -static -std=c11 -O2 -I. -DWC_LOCKED_GETC traces/wc/wc.c -o "$tmp/p5m_wc_getc" 2>/dev/null; then
+        head -c 2000 "$tmp/p5m_input.txt" >"$tmp/p5m_wc.in"
+        p5m_got=$(p5m_calls "$tmp/p5m_wc_getc" getc)
+        if [ "$p5m_got" = "1 2001" ]; then pass; else fail "wc-getc region 1: regions and getc calls '$p5m_got'"; fi
+        # glibc reads a file in buffers of its st_blksize (BUFSIZ when 0).
+        p5m_block=$(stat -c %o "$tmp/p5m_wc.in")
+        [ "$p5m_block" -gt 0 ] || p5m_block=8192
+        p5m_want="1 0 0 $(((2000 + p5m_block - 1) / p5m_block + 1))"
+        p5m_got=$(p5m_calls "$tmp/p5m_wc_static" getc getc_unlocked __uflow)
+        if [ "$p5m_got" = "$p5m_want" ] && ! nm "$tmp/p5m_wc_static" | grep -q ' getc_unlocked$'; then
+            pass; else fail "wc region 1: regions, getc, getc_unlocked, __uflow calls '$p5m_got', not '$p5m_want'"; fi
     fi
 fi

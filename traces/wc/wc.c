@@ -8,9 +8,23 @@
  * whose condition (the getc) runs once per character plus once for the
  * final EOF, and whose body runs once per character, the count printed in
  * the third column (Table 5.7, "number of times loop body executed"). */
+#define _POSIX_C_SOURCE 200809L /* getc_unlocked (POSIX.1c) */
 #include <stdio.h>
 
 #include "traces/pmubench_region.h"
+
+/* The thesis's wc read with the getc macro of its C library: a test of the
+ * stream's buffer pointer against its end, inline, and a call only to refill
+ * the buffer.  glibc's getc is a function (it checks whether the stream needs
+ * its lock); its getc_unlocked is that inline buffer test when compiled with
+ * optimisation (bits/stdio.h under __USE_EXTERN_INLINES), so it is the
+ * default here.  -DWC_LOCKED_GETC builds the getc version for comparison
+ * (traces/wc/README.md). */
+#ifdef WC_LOCKED_GETC
+#define WC_GETC getc
+#else
+#define WC_GETC getc_unlocked
+#endif
 
 enum { IN, OUT };
 
@@ -23,7 +37,7 @@ static void count(FILE *fp, struct counts *c)
     int ch, state = OUT;
     long nl = 0, nw = 0, nc = 0;
     pmubench_region_begin(1);
-    while ((ch = getc(fp)) != EOF) {
+    while ((ch = WC_GETC(fp)) != EOF) {
         ++nc;
         if (ch == '\n')
             ++nl;
