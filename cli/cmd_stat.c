@@ -418,6 +418,21 @@ static int write_report(const struct stat_report *r)
 
 /* ---- the two ways of counting */
 
+/* After the counts, one warning line on stderr when the model gave
+ * instructions without a timing row its default clocks (docs/stat.md,
+ * "Instructions without a timing row"). */
+static void warn_unclassified(const struct stat_model *model, const struct stat_totals *totals)
+{
+    if (!totals->unclassified)
+        return;
+    command_error(EXIT_OK, "stat",
+                  "warning: %llu of %llu instructions have no timing row (%s); they were given "
+                  "the default clocks",
+                  (unsigned long long)totals->unclassified,
+                  (unsigned long long)(totals->instructions[0] + totals->instructions[1]),
+                  model->pmu == PMU_P5 ? "docs/p5-timings.md" : "docs/netburst-timings.md");
+}
+
 static int count_simulated(const struct stat_args *args, const struct stat_model *model,
                            char **argv, const struct alloc_plan *plan, uint64_t *counts)
 {
@@ -437,7 +452,7 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
         if (stat_model_isa_warning(model, traces[i], args->n_traces ? traces[i] : argv[args->program],
                                    error, sizeof error))
             command_error(EXIT_OK, "stat", "warning: %s", error);
-    struct stat_totals totals = {{0, 0}, 0, 0};
+    struct stat_totals totals = {{0, 0}, 0, 0, 0};
     errno = 0;
     bool ok = stat_simulate(traces, n_traces, model, plan, args->region, counts, &totals, error,
                             sizeof error);
@@ -451,6 +466,8 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
                                  args->n_traces == 2 ? args->traces[1] : NULL,
                                  args, counts, plan, &totals};
     rc = write_report(&report);
+    if (!rc)
+        warn_unclassified(model, &totals);
     return rc ? rc : exit_status;
 }
 
@@ -470,7 +487,7 @@ static int count_hardware(const struct stat_args *args, const struct stat_model 
     msr_backend_destroy(backend);
     if (!ok)
         return command_error(failure, "stat", "--backend msr: %s", error);
-    struct stat_totals none = {{0, 0}, 0, 0};
+    struct stat_totals none = {{0, 0}, 0, 0, 0};
     struct stat_report report = {"msr", NULL, NULL, args, counts, plan, &none};
     int rc = write_report(&report);
     return rc ? rc : exit_status;

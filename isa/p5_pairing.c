@@ -7,9 +7,13 @@
  *          as the first instruction", "branches pair only as the second".
  *   [AF]   Agner Fog, The microarchitecture of Intel, AMD and VIA CPUs,
  *          chapter "Pentium 1 and Pentium MMX": ADC, SBB in the U pipe only
- *          (PU); ROL/ROR/RCL/RCR by an immediate other than 1 not pairable;
- *          TEST r/m,imm not pairable except TEST accumulator,imm; the x87
+ *          (PU); RCL/RCR by an immediate other than 1 not pairable; TEST
+ *          r/m,imm not pairable except TEST accumulator,imm; the x87
  *          instructions that pair with a following FXCH.
+ *   [ISR]  Intel's Pentium instruction set reference (per form): ROL and
+ *          ROR reg,imm and mem,imm PU; PUSH mem 2 clocks NP and PUSH imm NP
+ *          (68, 6A: [PUM]'s list has "push reg/mem", no immediate;
+ *          docs/p5-model.md, "Pairing classes", says why the reference wins).
  *   [PDM]  Pentium Processor Family Developer's Manual, Vol. 3 (Intel, 1995),
  *          instruction timings: the FX class and FXCH as PV.
  * The class describes the instruction as the P5 would see it; in 64-bit
@@ -22,7 +26,7 @@ static const char p5_one_byte[257] =
     /* 00 */ "UUUUUUNNUUUUUUNp" /* 10 */ "uuuuuuNNuuuuuuNN"
     /* 20 */ "UUUUUUpNUUUUUUpN" /* 30 */ "UUUUUUpNUUUUUUpN"
     /* 40 */ "UUUUUUUUUUUUUUUU" /* 50 */ "UUUUUUUUUUUUUUUU"
-    /* 60 */ "NNNNppppUNUNNNNN" /* 70 */ "VVVVVVVVVVVVVVVV"
+    /* 60 */ "NNNNppppNNNNNNNN" /* 70 */ "VVVVVVVVVVVVVVVV"
     /* 80 */ "ggggUUNNUUUUNUNN" /* 90 */ "UNNNNNNNNNNNNNNN"
     /* a0 */ "UUUUNNNNUUNNNNNN" /* b0 */ "UUUUUUUUUUUUUUUU"
     /* c0 */ "ggNNNNUUNNNNNNNN" /* d0 */ "ggNNNNNNxxxxxxxx"
@@ -39,14 +43,14 @@ static const struct p5_group p5_groups[] = {
     {0x81, "UUuuUUUU"},
     {0x82, "UUuuUUUU"},
     {0x83, "UUuuUUUU"},
-    {0xc0, "NNNNuuuu"}, /* ROL ROR RCL RCR by imm: NP [AF]; SHL SHR SAL SAR: PU */
-    {0xc1, "NNNNuuuu"},
+    {0xc0, "uuNNuuuu"}, /* ROL ROR by imm: PU [ISR]; RCL RCR: NP [AF]; shifts: PU */
+    {0xc1, "uuNNuuuu"},
     {0xd0, "uuuuuuuu"}, /* shift and rotate by 1: PU [PUM] */
     {0xd1, "uuuuuuuu"},
     {0xf6, "NNNNNNNN"}, /* TEST r/m,imm NOT NEG MUL IMUL DIV IDIV */
     {0xf7, "NNNNNNNN"},
     {0xfe, "UUNNNNNN"}, /* INC DEC r/m8 */
-    {0xff, "UUNNNNUN"}, /* INC DEC CALL CALLF JMP JMPF PUSH r/m */
+    {0xff, "UUNNNNNN"}, /* INC DEC CALL CALLF JMP JMPF; PUSH r/m NP [ISR] */
 };
 
 static enum x86_p5_class class_of_char(char c)
@@ -69,8 +73,9 @@ static enum x86_p5_class group_class(uint8_t opcode, uint8_t modrm)
 
 /* x87 [AF], [PDM]: FLD m32/m64/ST(i); FADD FSUB FSUBR FMUL FDIV FDIVR
  * FCOM FCOMP (m32, m64, ST(i) and the P forms); FUCOM FUCOMP FUCOMPP FCOMPP;
- * FTST FABS FCHS are FX.  FXCH is PV.  The rest (integer operands, stores,
- * control, transcendental) are NP. */
+ * FABS FCHS are FX; FTST is NP (Agner Fog's measured x87 list, "np", over
+ * [PDM]'s FX: docs/p5-timings.md, "Disagreements").  FXCH is PV.  The
+ * rest (integer operands, stores, control, transcendental) are NP. */
 static enum x86_p5_class x87_class(uint8_t op, uint8_t modrm)
 {
     uint8_t reg = (modrm >> 3) & 7;
@@ -83,8 +88,7 @@ static enum x86_p5_class x87_class(uint8_t op, uint8_t modrm)
             return reg == 0 ? X86_P5_FX : X86_P5_NP;
         if (modrm >= 0xc8 && modrm <= 0xcf)
             return X86_P5_PV; /* FXCH */
-        return modrm <= 0xc7 || modrm == 0xe0 || modrm == 0xe1 || modrm == 0xe4 ? X86_P5_FX
-                                                                                  : X86_P5_NP;
+        return modrm <= 0xc7 || modrm == 0xe0 || modrm == 0xe1 ? X86_P5_FX : X86_P5_NP;
     case 0xda:
         return modrm == 0xe9 ? X86_P5_FX : X86_P5_NP;
     case 0xdd:

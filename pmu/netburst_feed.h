@@ -5,10 +5,11 @@
  * it reports, by compile-time event identifier.  The PMU publishes, for
  * those sources, what its registers decide: which ESCRs count an
  * occurrence of each source in each context (the routes), which sources
- * anything counts at all, what each tagging mechanism tags, and whether
- * sampling is programmed.  The PMU rewrites that publication itself on
- * every register write that changes it; the model reads it only through
- * the inline functions below.
+ * anything counts at all, what each tagging mechanism tags, whether
+ * sampling is programmed, and the memory accesses of each PEBS assist it
+ * takes.  The PMU rewrites that publication itself on every register write
+ * (or assist) that changes it; the model reads it only through the inline
+ * functions below.
  *
  * Occurrences are routed onto a struct nb_buses (a cycle's detections),
  * stamped with the generation of the routes used, and the cycle ends with
@@ -48,6 +49,25 @@ struct nb_uop {
     uint16_t causes;   /* enum nb_replay_cause bits */
 };
 
+/* A PEBS microcode assist's accesses to memory, in the order the PMU made
+ * them (the DS save area's fields it read, the record and the index it
+ * wrote; docs/semantics.md, "PEBS"): what it did, for a timing model to
+ * time (docs/netburst-model.md, "Sampling").  At most 2 reads, the 18
+ * slots of an IA-32e record, the index and 2 more reads. */
+enum { NB_ASSIST_ACCESSES = 24 };
+
+struct nb_assist_access {
+    uint64_t address;
+    uint8_t size;          /* bytes: 4 or 8 */
+    bool store;
+};
+
+struct nb_assist {
+    uint64_t taken;        /* the thread's assists so far */
+    unsigned n_accesses;   /* the last one's accesses */
+    struct nb_assist_access access[NB_ASSIST_ACCESSES];
+};
+
 /* A uop's tags (nb_feed_uop_tags): bits 0-3 the execution tag value (the
  * OR of the tag values of the ESCRs that tagged it), and: */
 enum { NB_UOP_TAG_VALUE = 0xf, NB_UOP_TAG_FRONT_END = 1u << 4, NB_UOP_TAG_REPLAY = 1u << 5 };
@@ -66,6 +86,7 @@ struct nb_feed {
     uint16_t front_end[ESCR_CONTEXTS];               /* uop_type TAGLOADS/TAGSTORES counted */
     uint16_t replay[ESCR_CONTEXTS];                  /* the causes replay tagging tags */
     uint8_t execution[ESCR_CONTEXTS][NB_MAX_SOURCES]; /* the tag value a source's uop gets */
+    struct nb_assist assist[2];                      /* each thread's PEBS assists */
     unsigned n_sources;
     struct nb_source sources[NB_MAX_SOURCES];
 };
@@ -101,10 +122,14 @@ struct nb_source nb_tagged_source(enum nb_metric_kind kind, unsigned bit);
  * routes an ESCR write has changed since. */
 bool nb_pmu_tick_routed(struct nb_pmu *pmu, struct nb_buses *buses);
 
-/* IEBS: takes the PMI waiting for `thread` if it was delivered `skid` or
- * more cycles ago: clears it and samples the thread's last retired EIP. */
-bool nb_pmu_take_due_pmi(struct nb_pmu *pmu, int thread, uint64_t skid,
-                         struct nb_pmi_sample *sample);
+/* IEBS for a timing model: logical processor `thread` takes an interrupt
+ * at the instruction boundary before `eip`, the interrupt's return
+ * address (the model decides where: docs/netburst-model.md, "Sampling").
+ * It takes the PMI waiting for the thread: clears it and samples `eip`
+ * with the cycle that delivered the PMI and whether PEBS's interrupt
+ * threshold raised it.  False when no PMI waits. */
+bool nb_pmu_take_pmi_at(struct nb_pmu *pmu, int thread, uint64_t eip,
+                        struct nb_pmi_sample *sample);
 
 static inline bool nb_feed_watched(const struct nb_feed *feed, unsigned source)
 {
@@ -133,6 +158,13 @@ static inline bool nb_feed_tagging(const struct nb_feed *feed)
 static inline bool nb_feed_pmi_waiting(const struct nb_feed *feed)
 {
     return feed->pmi_waiting;
+}
+
+/* The PEBS assists taken for `thread` (0 or 1) and the last one's
+ * accesses. */
+static inline const struct nb_assist *nb_feed_assist(const struct nb_feed *feed, int thread)
+{
+    return &feed->assist[thread];
 }
 
 /* The context of an occurrence by `thread` at CPL 0 (`user` false) or 3,

@@ -63,11 +63,13 @@ struct nb_retirement {
                             * NULL when unknown: a PEBS record then holds zeros */
 };
 
-/* What taking a pending PMI samples: when it was delivered and the EIP
- * retiring when it is taken. */
+/* What taking a pending PMI samples: when it was delivered and where the
+ * interrupt was taken. */
 struct nb_pmi_sample {
     uint64_t delivered;    /* cycle number printed with the PMI */
-    uint64_t eip;          /* the thread's last retired EIP (0 before any) */
+    uint64_t eip;          /* the interrupt's return address (a timing model's,
+                            * nb_pmu_take_pmi_at), or the thread's last retired
+                            * EIP (nb_pmu_take_pmi; 0 before any) */
     bool precise;          /* PEBS's interrupt threshold raised it */
 };
 
@@ -149,9 +151,10 @@ bool nb_pmu_memory_write(struct nb_pmu *pmu, uint64_t addr, unsigned size, uint6
 uint64_t nb_pmu_memory_read(const struct nb_pmu *pmu, uint64_t addr, unsigned size);
 
 /* IEBS: whether a delivered PMI waits for `thread`; *since gets its
- * cycle.  Taking it clears it and samples the thread's last retired EIP:
- * the model calls nb_pmu_take_pmi when its interrupt is taken (the skid).
- * nb_pmu_take_pmi returns false when none was pending. */
+ * cycle.  Taking it clears it; nb_pmu_take_pmi (the bench's) samples the
+ * thread's last retired EIP, and returns false when none was pending.  A
+ * timing model takes it where its pipeline takes the interrupt, with the
+ * return address (nb_pmu_take_pmi_at, netburst_feed.h). */
 bool nb_pmu_pending_pmi(const struct nb_pmu *pmu, int thread, uint64_t *since);
 bool nb_pmu_take_pmi(struct nb_pmu *pmu, int thread, struct nb_pmi_sample *sample);
 

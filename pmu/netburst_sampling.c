@@ -53,6 +53,40 @@ static uint64_t ds_field(const struct nb_pmu *pmu, const struct ds_layout *ds, u
     return sim_memory_read(&pmu->memory, addr, ds->field_size);
 }
 
+/* ---- the assist's accesses, published for a timing model (the feed's
+ * assist log, netburst_feed.h) */
+
+_Static_assert(NB_ASSIST_ACCESSES >= 2 + NB_PEBS_SLOTS_64 + 3, "an assist's accesses fit the log");
+
+static void log_access(struct nb_pmu *pmu, int thread, uint64_t address, unsigned size,
+                       bool store)
+{
+    if (!pmu->feed)
+        return;
+    struct nb_assist *a = &pmu->feed->assist[thread];
+    a->access[a->n_accesses++] = (struct nb_assist_access){address, (uint8_t)size, store};
+}
+
+static uint64_t assist_read(struct nb_pmu *pmu, int thread, uint64_t address, unsigned size)
+{
+    log_access(pmu, thread, address, size, false);
+    return sim_memory_read(&pmu->memory, address, size);
+}
+
+static bool assist_write(struct nb_pmu *pmu, int thread, uint64_t address, unsigned size,
+                         uint64_t value)
+{
+    log_access(pmu, thread, address, size, true);
+    return sim_memory_write(&pmu->memory, address, size, value);
+}
+
+/* A field of the DS buffer management area, read by the assist. */
+static uint64_t assist_field(struct nb_pmu *pmu, int thread, const struct ds_layout *ds,
+                             uint32_t offset)
+{
+    return assist_read(pmu, thread, (pmu->ds_area + offset) & ds->address_mask, ds->field_size);
+}
+
 /* Record slot k: EFLAGS, the linear IP, then the general registers. */
 static uint64_t record_slot(const struct nb_retirement *r, unsigned k)
 {
@@ -63,12 +97,12 @@ static uint64_t record_slot(const struct nb_retirement *r, unsigned k)
     return r->regs[k == 0 ? NB_REG_FLAGS : k - 1];
 }
 
-static bool write_record(struct nb_pmu *pmu, const struct ds_layout *ds, uint64_t at,
-                         const struct nb_retirement *r)
+static bool write_record(struct nb_pmu *pmu, int thread, const struct ds_layout *ds,
+                         uint64_t at, const struct nb_retirement *r)
 {
     for (unsigned k = 0; k < ds->record_slots; k++) {
         uint64_t addr = (at + (uint64_t)k * ds->field_size) & ds->address_mask;
-        if (!sim_memory_write(&pmu->memory, addr, ds->field_size, record_slot(r, k)))
+        if (!assist_write(pmu, thread, addr, ds->field_size, record_slot(r, k)))
             return false;
     }
     return true;
@@ -83,20 +117,24 @@ static bool take_assist(struct nb_pmu *pmu, int thread, const struct nb_retireme
 {
     const struct ds_layout *ds = &ds_layouts[r->ia32e];
     uint64_t record_size = (uint64_t)ds->record_slots * ds->field_size;
-    uint64_t index = ds_field(pmu, ds, ds->index);
-    uint64_t maximum = ds_field(pmu, ds, ds->absolute_maximum);
+    if (pmu->feed) {
+        pmu->feed->assist[thread].taken++;
+        pmu->feed->assist[thread].n_accesses = 0;
+    }
+    uint64_t index = assist_field(pmu, thread, ds, ds->index);
+    uint64_t maximum = assist_field(pmu, thread, ds, ds->absolute_maximum);
     if (maximum < record_size || index > maximum - record_size)
         return true;
-    if (!write_record(pmu, ds, index, r))
+    if (!write_record(pmu, thread, ds, index, r))
         return false;
     uint64_t next = (index + record_size) & ds->address_mask;
     uint64_t index_addr = (pmu->ds_area + ds->index) & ds->address_mask;
-    if (!sim_memory_write(&pmu->memory, index_addr, ds->field_size, next))
+    if (!assist_write(pmu, thread, index_addr, ds->field_size, next))
         return false;
-    uint64_t reset = sim_memory_read(&pmu->memory,
-                                     (pmu->ds_area + ds->counter_reset) & ds->address_mask, 8);
+    uint64_t reset =
+        assist_read(pmu, thread, (pmu->ds_area + ds->counter_reset) & ds->address_mask, 8);
     pmu->counter[NB_PEBS_COUNTER] = reset & PMU_COUNTER_MASK;
-    if (next >= ds_field(pmu, ds, ds->interrupt_threshold))
+    if (next >= assist_field(pmu, thread, ds, ds->interrupt_threshold))
         pmu->pebs_pmi_raised |= (uint8_t)(1u << thread);
     return true;
 }
@@ -150,27 +188,26 @@ bool nb_pmu_pending_pmi(const struct nb_pmu *pmu, int thread, uint64_t *since)
     return true;
 }
 
-bool nb_pmu_take_pmi(struct nb_pmu *pmu, int thread, struct nb_pmi_sample *sample)
+bool nb_pmu_take_pmi_at(struct nb_pmu *pmu, int thread, uint64_t eip,
+                        struct nb_pmi_sample *sample)
 {
     uint64_t since;
     if (!nb_pmu_pending_pmi(pmu, thread, &since))
         return false;
     struct nb_pending_pmi *p = &pmu->pending[thread];
-    *sample = (struct nb_pmi_sample){.delivered = since, .eip = pmu->last_eip[thread],
-                                     .precise = p->precise};
+    *sample = (struct nb_pmi_sample){.delivered = since, .eip = eip, .precise = p->precise};
     *p = (struct nb_pending_pmi){0};
     if (pmu->feed)
         pmu->feed->pmi_waiting = pmu->pending[0].pending || pmu->pending[1].pending;
     return true;
 }
 
-bool nb_pmu_take_due_pmi(struct nb_pmu *pmu, int thread, uint64_t skid,
-                         struct nb_pmi_sample *sample)
+/* The bench's taking: a script has no next instruction, so the sample is
+ * the thread's last retired EIP. */
+bool nb_pmu_take_pmi(struct nb_pmu *pmu, int thread, struct nb_pmi_sample *sample)
 {
-    uint64_t since;
-    if (!nb_pmu_pending_pmi(pmu, thread, &since) || pmu->cycles < since + skid)
-        return false;
-    return nb_pmu_take_pmi(pmu, thread, sample);
+    return thread >= 0 && thread <= 1 &&
+           nb_pmu_take_pmi_at(pmu, thread, pmu->last_eip[thread], sample);
 }
 
 /* The context of an occurrence by `thread` at `cpl`, the other thread at

@@ -32,6 +32,29 @@ static void unsize(const char *form, char *out, size_t size, bool general)
     out[used] = '\0';
 }
 
+static bool valid_token(const char *token, size_t len)
+{
+    static const char *const tokens[] = {
+        "r", "r8", "r16", "r32", "r64", "m", "m8", "m16", "m32", "m48", "m64", "m80", "m128",
+        "i", "1", "cl", "st", "mm", "xmm", "ymm", "sreg", "rel", "a", "a3", "as", "as3", "x",
+    };
+    for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++)
+        if (strlen(tokens[i]) == len && strncmp(tokens[i], token, len) == 0)
+            return true;
+    return false;
+}
+
+bool timing_form_valid(const char *form)
+{
+    for (const char *p = form; *p;) {
+        size_t len = strcspn(p, ",");
+        if (!valid_token(p, len) || (p[len] == ',' && p[len + 1] == '\0'))
+            return false;
+        p += len + (p[len] == ',');
+    }
+    return true;
+}
+
 size_t timing_form_candidates(const char *form, char out[TIMING_FORM_CANDIDATES][TIMING_FORM_MAX])
 {
     size_t n = 0;

@@ -4,6 +4,7 @@
 #ifndef SIM_COMMON_TIMING_KEY_H
 #define SIM_COMMON_TIMING_KEY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum { TIMING_FORM_MAX = 24, TIMING_FORM_CANDIDATES = 3 };
@@ -19,6 +20,10 @@ enum { TIMING_FORM_MAX = 24, TIMING_FORM_CANDIDATES = 3 };
  * A candidate equal to the one before it is not repeated.  A form too long
  * for OUT is cut at TIMING_FORM_MAX - 1 characters. */
 size_t timing_form_candidates(const char *form, char out[TIMING_FORM_CANDIDATES][TIMING_FORM_MAX]);
+
+/* Whether FORM is made of the decoder's operand kinds (docs/isa.md,
+ * "Forms"), sized or not: what a table row's form may be. */
+bool timing_form_valid(const char *form);
 
 /* FORM with each memory operand as a register, unsized: the kind of the
  * first register operand ("xmm,m64" -> "xmm,xmm", "m32,r32" -> "r,r",

@@ -15,13 +15,10 @@ static const struct nbm_config northwood = {
     .itlb_entries = 128, .itlb_ways = 4, .btb_entries = 4096, .btb_ways = 4, .ras_entries = 16,
     .uop_queue = 12, .queue_to_alloc = 1, .alloc_to_exec = 11, .branch_redirect = 8,
     .rob = 126, .load_buffers = 48, .store_buffers = 24, .alloc_width = 3, .retire_width = 3,
-    .shift_latency = 4, .multiply_latency = 14, .divide_latency = 60,
-    .fp_add_latency = 5, .fp_multiply_latency = 7, .fp_divide_latency = 38, .fp_move_latency = 6,
-    .simd_integer_latency = 2,
     .l1d_size = 8192, .l1d_ways = 4, .l1d_latency = 2, .l1d_load_misses = 4, .dtlb_entries = 64,
     .l2_size = 512 * 1024, .l2_ways = 8, .l2_latency = 7,
     .memory_latency = 200, .page_walk_latency = 20,
-    .pmi_skid = 64,
+    .pmi_latency = 36,
 };
 
 struct preset {
@@ -96,14 +93,11 @@ static const struct parameter parameters[] = {
     P(uop_queue, 1, 1024), P(queue_to_alloc, 0, 1000), P(alloc_to_exec, 0, 1000),
     P(branch_redirect, 0, 1000), P(rob, 1, 4096), P(load_buffers, 1, 4096),
     P(store_buffers, 1, 4096), P(alloc_width, 1, 16), P(retire_width, 1, 16),
-    P(shift_latency, 1, 1000), P(multiply_latency, 1, 1000), P(divide_latency, 1, 1000),
-    P(fp_add_latency, 1, 1000), P(fp_multiply_latency, 1, 1000),
-    P(fp_divide_latency, 1, 1000), P(fp_move_latency, 1, 1000),
-    P(simd_integer_latency, 1, 1000), P(l1d_size, 64, 1u << 30), P(l1d_ways, 1, 1024),
+    P(l1d_size, 64, 1u << 30), P(l1d_ways, 1, 1024),
     P(l1d_latency, 1, 1000), P(l1d_load_misses, 1, NB_MAX_LOAD_MISSES),
     P(dtlb_entries, 1, 4096), P(l2_size, 128, 1u << 30),
     P(l2_ways, 1, 1024), P(l2_latency, 0, 10000), P(memory_latency, 0, 100000),
-    P(page_walk_latency, 0, 100000), P(pmi_skid, 0, 1000000),
+    P(page_walk_latency, 0, 100000), P(pmi_latency, 0, 1000000),
 };
 #undef P
 

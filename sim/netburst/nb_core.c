@@ -8,67 +8,61 @@
 
 #include "sim/netburst/nb_machine.h"
 
-/* The unit of each class (latencies: set_latencies()); `full` units
- * schedule on whole cycles (the Pentium 4 monitoring study, section 5.3: only the fast ALUs' schedulers
- * work in half cycles). */
+/* Where each unit issues (nb_machine.h's enum nb_slots): its copies, the
+ * port each dispatches through, whether it may issue in either half of a
+ * cycle (only the double-speed ALUs: the Optimization manual ch. 1, "the
+ * second half of the cycle" takes "one similar ALU uop"). */
+enum { NO_PORT = NB_NUM_SLOTS };
 static const struct {
-    uint8_t unit;
-    bool full;
-} class_unit[NB_NUM_CLASSES] = {
-    [NB_CLASS_FAST] = {NB_UNIT_FAST_ALU, false},
-    [NB_CLASS_SHIFT] = {NB_UNIT_SLOW_INT, true},
-    [NB_CLASS_MULTIPLY] = {NB_UNIT_SLOW_INT, true},
-    [NB_CLASS_DIVIDE] = {NB_UNIT_SLOW_INT, true},
-    [NB_CLASS_BRANCH] = {NB_UNIT_SLOW_INT, true},
-    [NB_CLASS_FP_ADD] = {NB_UNIT_FP_EXEC, true},
-    [NB_CLASS_FP_MULTIPLY] = {NB_UNIT_FP_EXEC, true},
-    [NB_CLASS_FP_DIVIDE] = {NB_UNIT_FP_EXEC, true},
-    [NB_CLASS_FP_MOVE] = {NB_UNIT_FP_MOVE, true},
-    [NB_CLASS_SIMD_INTEGER] = {NB_UNIT_FP_EXEC, true},
+    uint8_t copies;
+    bool half;
+    uint8_t unit[2], port[2];
+} issue_of[NB_NUM_ISSUE_UNITS] = {
+    [NB_EU_ALU] = {2, true, {NB_SLOTS_ALU0, NB_SLOTS_ALU1}, {NB_SLOTS_PORT0, NB_SLOTS_PORT1}},
+    [NB_EU_ALU0] = {1, true, {NB_SLOTS_ALU0}, {NB_SLOTS_PORT0}},
+    [NB_EU_BRANCH] = {1, true, {NB_SLOTS_ALU0}, {NB_SLOTS_PORT0}},
+    [NB_EU_INT] = {1, false, {NB_SLOTS_INT}, {NB_SLOTS_PORT1}},
+    [NB_EU_MUL] = {1, false, {NB_SLOTS_FP_MUL}, {NB_SLOTS_PORT1}},
+    [NB_EU_COMPLEX] = {1, false, {NB_SLOTS_COMPLEX}, {NO_PORT}},
+    [NB_EU_FP_ADD] = {1, false, {NB_SLOTS_FP_ADD}, {NB_SLOTS_PORT1}},
+    [NB_EU_FP_MUL] = {1, false, {NB_SLOTS_FP_MUL}, {NB_SLOTS_PORT1}},
+    [NB_EU_FP_DIV] = {1, false, {NB_SLOTS_FP_DIV}, {NB_SLOTS_PORT1}},
+    [NB_EU_FP_MISC] = {1, false, {NB_SLOTS_FP_MISC}, {NB_SLOTS_PORT1}},
+    [NB_EU_FP_MOVE] = {1, false, {NB_SLOTS_FP_MOVE}, {NB_SLOTS_PORT0}},
+    [NB_EU_MMX_ALU] = {1, false, {NB_SLOTS_MMX_ALU}, {NB_SLOTS_PORT1}},
+    [NB_EU_MMX_SHFT] = {1, false, {NB_SLOTS_MMX_SHFT}, {NB_SLOTS_PORT1}},
+    [NB_EU_MMX_MISC] = {1, false, {NB_SLOTS_MMX_MISC}, {NB_SLOTS_PORT1}},
+    [NB_EU_LOAD] = {1, false, {NB_SLOTS_LOAD}, {NO_PORT}},
+    [NB_EU_STORE] = {1, false, {NB_SLOTS_STORE}, {NO_PORT}},
 };
-
-static void set_latencies(struct nb_machine *m, const struct nbm_config *c)
-{
-    const uint32_t cycles[NB_NUM_CLASSES] = {
-        [NB_CLASS_SHIFT] = c->shift_latency, [NB_CLASS_MULTIPLY] = c->multiply_latency,
-        [NB_CLASS_DIVIDE] = c->divide_latency, [NB_CLASS_BRANCH] = 1,
-        [NB_CLASS_FP_ADD] = c->fp_add_latency, [NB_CLASS_FP_MULTIPLY] = c->fp_multiply_latency,
-        [NB_CLASS_FP_DIVIDE] = c->fp_divide_latency, [NB_CLASS_FP_MOVE] = c->fp_move_latency,
-        [NB_CLASS_SIMD_INTEGER] = c->simd_integer_latency,
-    };
-    for (int k = 0; k < NB_NUM_CLASSES; k++) {
-        m->latency_half[k] = 2 * cycles[k];
-        m->occupancy_half[k] = 2; /* pipelined: a new uop every cycle */
-    }
-    m->latency_half[NB_CLASS_FAST] = 1; /* half a cycle (the Pentium 4 monitoring study, section 5.3.1) */
-    m->occupancy_half[NB_CLASS_FAST] = 1;
-    m->occupancy_half[NB_CLASS_DIVIDE] = m->latency_half[NB_CLASS_DIVIDE];
-    m->occupancy_half[NB_CLASS_FP_DIVIDE] = m->latency_half[NB_CLASS_FP_DIVIDE];
-}
 
 static bool units_init(struct nb_machine *m)
 {
-    for (int u = 0; u < NB_NUM_UNITS; u++) {
-        struct nb_unit *unit = &m->units[u];
-        unit->copies = u == NB_UNIT_FAST_ALU ? 2 : 1;
-        for (int k = 0; k < unit->copies; k++) {
-            unit->stamp[k] = malloc(NB_UNIT_WINDOW * sizeof *unit->stamp[k]);
-            if (!unit->stamp[k])
-                return false;
-            memset(unit->stamp[k], 0xff, NB_UNIT_WINDOW * sizeof *unit->stamp[k]);
+    for (int u = 0; u < NB_NUM_SLOTS; u++) {
+        uint64_t *stamp = calloc(NB_UNIT_WINDOW, sizeof *stamp);
+        if (!stamp)
+            return false;
+        m->slots[u] = (struct nb_reservations){stamp, 0};
+    }
+    for (int e = 0; e < NB_NUM_ISSUE_UNITS; e++) {
+        struct nb_issue *is = &m->issue[e];
+        is->copies = issue_of[e].copies;
+        is->half = issue_of[e].half;
+        for (int k = 0; k < is->copies; k++) {
+            is->unit[k] = &m->slots[issue_of[e].unit[k]];
+            is->port[k] = issue_of[e].port[k] == NO_PORT ? NULL : &m->slots[issue_of[e].port[k]];
         }
     }
-    set_latencies(m, m->config);
+    m->group = (uint8_t)nb_timing_group_of(m->config->model);
     return true;
 }
 
 static void units_free(struct nb_machine *m)
 {
-    for (int u = 0; u < NB_NUM_UNITS; u++)
-        for (int k = 0; k < 2; k++) {
-            free(m->units[u].stamp[k]);
-            m->units[u].stamp[k] = NULL;
-        }
+    for (int u = 0; u < NB_NUM_SLOTS; u++) {
+        free(m->slots[u].stamp);
+        m->slots[u].stamp = NULL;
+    }
 }
 
 /* The shared structures (Optimization manual ch. 1: trace cache, BTB,
@@ -121,43 +115,62 @@ void nb_machine_free(struct nb_machine *m)
 
 /* ---- execution units */
 
-static bool unit_free(const uint32_t *stamp, uint64_t h, uint32_t occupancy)
+static inline bool busy(const struct nb_reservations *t, uint64_t h)
 {
-    for (uint32_t i = 0; i < occupancy; i++)
-        if (stamp[(h + i) & (NB_UNIT_WINDOW - 1)] == (uint32_t)(h + i))
+    return t->stamp[h & (NB_UNIT_WINDOW - 1)] > h;
+}
+
+static inline bool free_for(const struct nb_reservations *t, uint64_t h, uint32_t interval)
+{
+    for (uint32_t i = 0; i < interval; i++)
+        if (busy(t, h + i))
             return false;
     return true;
 }
 
-static inline uint64_t reserve_before(struct nb_unit *u, uint64_t earliest, uint32_t occupancy,
-                                      bool full, uint64_t limit)
+static inline void take(struct nb_reservations *t, uint64_t h, uint32_t interval)
 {
-    uint64_t h = full ? (earliest + 1) & ~1ull : earliest;
-    for (; h < limit; h += full ? 2 : 1)
-        for (int k = 0; k < u->copies; k++)
-            if (unit_free(u->stamp[k], h, occupancy)) {
-                for (uint32_t i = 0; i < occupancy; i++)
-                    u->stamp[k][(h + i) & (NB_UNIT_WINDOW - 1)] = (uint32_t)(h + i);
-                return h;
-            }
+    for (uint32_t i = 0; i < interval; i++)
+        t->stamp[(h + i) & (NB_UNIT_WINDOW - 1)] = h + i + 1;
+    if (h + interval > t->end)
+        t->end = h + interval;
+}
+
+/* The first half cycle from `earliest` (before `limit`) a copy of the unit
+ * and its port are free; takes the port's slot and the unit for
+ * `interval` half cycles.  UINT64_MAX when none.  The search starts no
+ * earlier than a window before the first copy's latest reservation: a
+ * longer backlog (the divider's, not pipelined) has taken or lost the
+ * slots before. */
+static inline uint64_t reserve(const struct nb_issue *is, uint64_t earliest, uint32_t interval,
+                               uint64_t limit)
+{
+    unsigned step = is->half ? 1 : 2;
+    if (earliest + NB_UNIT_WINDOW < is->unit[0]->end)
+        earliest = is->unit[0]->end - NB_UNIT_WINDOW;
+    for (uint64_t h = is->half ? earliest : (earliest + 1) & ~1ull; h < limit; h += step)
+        for (int k = 0; k < is->copies; k++) {
+            if ((is->port[k] && busy(is->port[k], h)) || !free_for(is->unit[k], h, interval))
+                continue;
+            if (is->port[k])
+                take(is->port[k], h, 1);
+            take(is->unit[k], h, interval);
+            return h;
+        }
     return UINT64_MAX;
 }
 
-static uint64_t reserve(struct nb_unit *u, uint64_t earliest, uint32_t occupancy, bool full)
+static inline uint64_t issue(struct nb_machine *m, const struct nb_op *op, uint64_t earliest,
+                             uint64_t limit)
 {
-    return reserve_before(u, earliest, occupancy, full, UINT64_MAX);
+    const struct nb_op_timing *t = nb_timing(m, op);
+    return reserve(&m->issue[t->unit], earliest, t->interval, limit);
 }
 
-uint64_t nb_reserve(struct nb_unit *u, uint64_t earliest, uint32_t occupancy, bool full,
-                    uint64_t limit)
+uint64_t nb_issue(struct nb_machine *m, const struct nb_op *op, uint64_t earliest,
+                  uint64_t limit)
 {
-    return reserve_before(u, earliest, occupancy, full, limit);
-}
-
-struct nb_unit *nb_class_unit(struct nb_machine *m, enum nb_class cls, bool *full)
-{
-    *full = class_unit[cls].full;
-    return &m->units[class_unit[cls].unit];
+    return issue(m, op, earliest, limit);
 }
 
 /* ---- allocation */
@@ -289,16 +302,42 @@ static void front_and_allocate(struct nb_machine *m, const struct trace_insn *in
     }
 }
 
+/* The x87 physical registers of stack registers `st` (bit i: ST(i)) with
+ * the top at `top`, as NB_DEP_R0 bits. */
+static inline uint64_t stack_registers(uint8_t st, unsigned top)
+{
+    uint32_t r = (uint32_t)st << top;
+    return (uint64_t)((r | r >> 8) & 0xff) << NB_DEP_R0;
+}
+
+static inline uint64_t registers_read(const struct nb_core *core, const struct nb_op *op)
+{
+    if (!op->stack || op->fxch)
+        return op->regs_read;
+    return op->regs_read | stack_registers(op->st_read, core->x87_top);
+}
+
+uint64_t nb_operands(const struct nb_core *core, const struct nb_op *op)
+{
+    uint64_t ready = 0;
+    for (uint64_t regs = registers_read(core, op); regs; regs &= regs - 1) {
+        int r = __builtin_ctzll(regs);
+        if (core->reg_ready[r] > ready)
+            ready = core->reg_ready[r];
+    }
+    return ready;
+}
+
 /* The latest operand, and whether any came late from an L1-missing load. */
-static uint64_t sources(const struct nb_machine *m, const struct nb_op *op, uint64_t schedule,
+static uint64_t sources(const struct nb_core *core, const struct nb_op *op, uint64_t schedule,
                         bool *replay)
 {
     uint64_t ready = 0;
-    for (uint32_t regs = op->regs_read; regs; regs &= regs - 1) {
-        int r = __builtin_ctz(regs);
-        if (m->cur->core.reg_ready[r] > ready)
-            ready = m->cur->core.reg_ready[r];
-        if (m->cur->core.reg_miss[r] && m->cur->core.reg_ready[r] > schedule)
+    for (uint64_t regs = registers_read(core, op); regs; regs &= regs - 1) {
+        int r = __builtin_ctzll(regs);
+        if (core->reg_ready[r] > ready)
+            ready = core->reg_ready[r];
+        if (core->reg_miss[r] && core->reg_ready[r] > schedule)
             *replay = true;
     }
     return ready;
@@ -312,7 +351,8 @@ static uint64_t execute_loads(struct nb_machine *m, const struct nb_op *op,
     for (unsigned j = 0; j < s->n_load; j++) {
         unsigned k = j < s->loads ? j : s->loads - 1; /* extra accesses: the last load uop */
         uint64_t from = s->loads ? exec_earliest(m, t->alloc[k]) : exec_earliest(m, t->alloc[0]);
-        uint64_t start = reserve(&m->units[NB_UNIT_LOAD], from > src ? from : src, 2, true);
+        uint64_t start = reserve(&m->issue[NB_EU_LOAD], from > src ? from : src,
+                                 nb_timing(m, op)->load_interval, UINT64_MAX);
         if (op->simd)
             nb_occur(&m->schedule, start / 2, NB_MOVES_P2, m->cur->level, 1);
         uint16_t causes = 0;
@@ -337,28 +377,48 @@ static const uint8_t fp_source[] = {
 
 void nb_compute_events(struct nb_machine *m, const struct nb_op *op, uint64_t start)
 {
-    if (op->cls == NB_CLASS_FP_MOVE)
+    if (op->fp_move)
         nb_occur(&m->schedule, start / 2, NB_MOVES_P0, m->cur->level, 1);
     else if (op->fp_kind != NB_FP_KIND_NONE)
         nb_occur(&m->schedule, start / 2, (enum nb_source_id)fp_source[op->fp_kind],
                  m->cur->level, 1);
 }
 
-/* The computing uops, a dependent chain; the first is replayed when an
- * operand came from an L1-missing load after it was scheduled. */
+/* The half cycles from the first computing uop's issue to the result: the
+ * row's latency, less an L1 hit's when the row is a memory form's and so
+ * counts from the load's issue (the load uop before has taken those). */
+static uint32_t compute_latency(const struct nb_machine *m, const struct nb_op *op)
+{
+    uint32_t latency = nb_timing(m, op)->latency, load = 2 * m->config->l1d_latency;
+    if (!op->load_in_latency)
+        return latency;
+    return latency > load ? latency - load : 0;
+}
+
+/* The computing uops: the first issues when its operands are ready and
+ * its unit is free, and the instruction's result comes its latency later
+ * (Intel's latencies and throughputs are per instruction); the others
+ * issue with it or, allocated later, when allocated, without a unit of
+ * their own.  The first is replayed when an operand came from an
+ * L1-missing load after it was scheduled. */
 static uint64_t execute_computes(struct nb_machine *m, const struct nb_op *op,
                                  const struct shape *s, struct timing *t, uint64_t ready)
 {
-    struct nb_unit *unit = &m->units[class_unit[op->cls].unit];
+    uint64_t start = 0, result = ready;
     for (unsigned k = s->loads; k < s->loads + s->computes; k++) {
         uint64_t from = exec_earliest(m, t->alloc[k]);
-        uint64_t start = reserve(unit, from > ready ? from : ready, m->occupancy_half[op->cls],
-                                 class_unit[op->cls].full);
+        if (k == s->loads) {
+            start = issue(m, op, from > ready ? from : ready, UINT64_MAX);
+            result = start + compute_latency(m, op);
+        } else if (from > start) {
+            start = from;
+        }
+        if (start > result)
+            result = start;
         nb_compute_events(m, op, start);
-        ready = start + m->latency_half[op->cls];
-        t->done_half[k] = ready;
+        t->done_half[k] = result;
     }
-    return ready;
+    return result;
 }
 
 static void execute_stores(struct nb_machine *m, const struct nb_op *op, const struct shape *s,
@@ -369,8 +429,9 @@ static void execute_stores(struct nb_machine *m, const struct nb_op *op, const s
         unsigned k = first + 2 * (j < s->stores ? j : s->stores - 1);
         uint64_t sta_from = s->stores ? exec_earliest(m, t->alloc[k]) : data_half;
         uint64_t std_from = s->stores ? exec_earliest(m, t->alloc[k + 1]) : data_half;
-        uint64_t sta = reserve(&m->units[NB_UNIT_STORE],
-                               sta_from > address_half ? sta_from : address_half, 2, true);
+        uint64_t sta = reserve(&m->issue[NB_EU_STORE],
+                               sta_from > address_half ? sta_from : address_half,
+                               nb_timing(m, op)->store_interval, UINT64_MAX);
         uint64_t data = std_from > data_half ? std_from : data_half;
         if (op->simd)
             nb_occur(&m->schedule, data / 2, NB_MOVES_P0, m->cur->level, 1);
@@ -383,6 +444,54 @@ static void execute_stores(struct nb_machine *m, const struct nb_op *op, const s
     }
 }
 
+/* FXCH ST(i) renames (Intel's appendix C: latency 0): the two physical
+ * registers swap their ready times, no value moves. */
+static void exchange(struct nb_core *core, const struct nb_op *op)
+{
+    unsigned a = NB_DEP_R0 + core->x87_top;
+    unsigned i = 31u - (unsigned)__builtin_clz(op->st_read | 1u); /* ST(0) and ST(i) */
+    unsigned b = NB_DEP_R0 + ((core->x87_top + i) & 7);
+    uint64_t ready = core->reg_ready[a];
+    bool miss = core->reg_miss[a];
+    core->reg_ready[a] = core->reg_ready[b];
+    core->reg_miss[a] = core->reg_miss[b];
+    core->reg_ready[b] = ready;
+    core->reg_miss[b] = miss;
+}
+
+/* The x87 stack registers the instruction writes (as NB_DEP_R0 bits);
+ * the top moves by its pops and pushes (a push writes the new top); an
+ * instruction naming an MMX register sets the top to 0 (SDM vol. 3,
+ * 12.2). */
+static uint64_t stack_written(struct nb_core *core, const struct nb_op *op)
+{
+    unsigned top = core->x87_top;
+    uint64_t regs = 0;
+    if (op->fxch)
+        exchange(core, op);
+    else
+        regs = stack_registers(op->st_written, top);
+    top = (top + op->st_pops - op->st_pushes) & 7;
+    if (op->st_pushes)
+        regs |= 1ull << (NB_DEP_R0 + top);
+    core->x87_top = (uint8_t)(op->mmx ? 0 : top);
+    return regs;
+}
+
+/* The registers the instruction writes get their value at `result`. */
+static void write_registers(struct nb_core *core, const struct nb_op *op, uint64_t result,
+                            bool miss)
+{
+    uint64_t regs = op->regs_written;
+    if (op->stack)
+        regs |= stack_written(core, op);
+    for (; regs; regs &= regs - 1) {
+        int r = __builtin_ctzll(regs);
+        core->reg_ready[r] = result;
+        core->reg_miss[r] = miss;
+    }
+}
+
 static void execute(struct nb_machine *m, const struct nb_op *op, const struct shape *s,
                     struct timing *t)
 {
@@ -390,17 +499,13 @@ static void execute(struct nb_machine *m, const struct nb_op *op, const struct s
     unsigned first_compute = s->computes ? s->loads : 0;
     bool replay = false, missed = false;
     memset(t->cause, 0, s->n * sizeof t->cause[0]);
-    uint64_t src = sources(m, op, exec_earliest(m, t->alloc[first_compute]), &replay);
+    uint64_t src = sources(core, op, exec_earliest(m, t->alloc[first_compute]), &replay);
     uint64_t loaded = execute_loads(m, op, s, t, src, &missed);
     uint64_t result = s->computes ? execute_computes(m, op, s, t, loaded) : loaded;
     if (s->computes && (replay || missed))
         m->result->replays++;
     execute_stores(m, op, s, t, src, result);
-    for (uint32_t regs = op->regs_written; regs; regs &= regs - 1) {
-        int r = __builtin_ctz(regs);
-        core->reg_ready[r] = result;
-        core->reg_miss[r] = !s->computes && missed;
-    }
+    write_registers(core, op, result, !s->computes && missed);
     t->result_half = result;
 }
 
@@ -482,7 +587,7 @@ static uint8_t execution_source(const struct nb_op *op, enum nb_role role)
     case NB_ROLE_LOAD:
         return op->simd ? NB_MOVES_P2 : NB_NO_SOURCE;
     case NB_ROLE_COMPUTE:
-        return op->cls == NB_CLASS_FP_MOVE ? NB_MOVES_P0 : fp_source[op->fp_kind];
+        return op->fp_move ? NB_MOVES_P0 : fp_source[op->fp_kind];
     case NB_ROLE_STD:
         return op->simd ? NB_MOVES_P0 : NB_NO_SOURCE;
     default:
@@ -537,14 +642,16 @@ static void note_registers(struct nb_lp *lp, const struct trace_insn *insn)
         lp->regs[i] = insn->regs[from[i]];
 }
 
-/* With sampling programmed, the instruction's retirement for nb_pmu_retire. */
+/* With sampling programmed, the instruction's retirement for nb_pmu_retire,
+ * with the cycle its first uop allocated (interrupts are taken by it:
+ * docs/netburst-model.md, "Sampling"). */
 static void report_retirement(struct nb_machine *m, const struct trace_insn *insn,
-                              uint8_t mechanisms, uint64_t r)
+                              uint8_t mechanisms, uint64_t r, uint64_t allocated)
 {
     struct nb_lp *lp = m->cur;
     struct nb_retirement ret = {insn->address, mechanisms, lp->ia32e,
                                 lp->regs_known ? lp->regs : NULL};
-    nb_schedule_retire(&m->schedule, lp->id, r, &ret);
+    nb_schedule_retire(&m->schedule, lp->id, r, allocated, &ret);
     note_registers(lp, insn);
 }
 
@@ -584,7 +691,7 @@ static void retire(struct nb_machine *m, const struct trace_insn *insn, const st
     nb_occur(&m->schedule, r, NB_INSTR_COMPLETED, m->cur->level, 1);
     branch_events(m, op, p, r);
     if (nb_schedule_sampling(&m->schedule))
-        report_retirement(m, insn, mechanisms, mechanisms ? first_tagged : r);
+        report_retirement(m, insn, mechanisms, mechanisms ? first_tagged : r, t->alloc[0]);
     else
         m->cur->regs_known = false;
 }
@@ -619,6 +726,7 @@ void nb_instruction(struct nb_machine *m, const struct trace_insn *insn, const s
     }
     m->result->instructions[lp->id]++;
     m->result->uops[lp->id] += s.n;
+    m->result->unclassified += !op->classified;
 }
 
 uint64_t nb_drain(struct nb_machine *m)

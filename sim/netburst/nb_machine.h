@@ -19,17 +19,43 @@
 #include "sim/netburst/nb_op.h"
 #include "traces/trace.h"
 
-/* Registers: isa's 16 general registers and the flags, and the x87 stack
- * (nb_op.h's NB_REG_X87). */
-enum { NB_REGS = 18, NB_MAX_UOPS = 64, NB_UNIT_WINDOW = 1024, NB_ARBITER_WINDOW = 4096 };
+enum { NB_MAX_UOPS = 64, NB_UNIT_WINDOW = 1024, NB_ARBITER_WINDOW = 4096 };
 
-/* Execution units (the Pentium 4 monitoring study, section 5.3): each copy takes a uop per free slot of
- * its reservation table, in half cycles.  The table covers the last
- * NB_UNIT_WINDOW half cycles (low 32 bits of each busy half cycle kept):
- * a reservation further ahead can take the slot of an older one. */
-struct nb_unit {
-    int copies;
-    uint32_t *stamp[2];          /* stamp[c][h % window] == (uint32_t)h: copy c busy at h */
+/* Issue slots (the Optimization manual ch. 1, "Execution Core Detail"):
+ * the two dispatch ports of the computing uops, each taking one uop in
+ * each half cycle (an ALU uop in either half, any other in the first), and
+ * the units behind them, each taking a uop when free and staying busy for
+ * its issue interval (the row's throughput): the double-speed ALUs 0 and
+ * 1, the slow integer unit, the FP and MMX units of port 1 (the integer
+ * multiplier is the FP multiplier), the FP move unit of port 0, one unit
+ * for Intel's "-" rows (several units or microcode), the load and store
+ * units (ports 2 and 3). */
+enum nb_slots {
+    NB_SLOTS_PORT0, NB_SLOTS_PORT1,
+    NB_SLOTS_ALU0, NB_SLOTS_ALU1, NB_SLOTS_INT, NB_SLOTS_FP_ADD, NB_SLOTS_FP_MUL,
+    NB_SLOTS_FP_DIV, NB_SLOTS_FP_MISC, NB_SLOTS_FP_MOVE, NB_SLOTS_MMX_ALU, NB_SLOTS_MMX_SHFT,
+    NB_SLOTS_MMX_MISC, NB_SLOTS_COMPLEX, NB_SLOTS_LOAD, NB_SLOTS_STORE,
+    NB_NUM_SLOTS,
+};
+
+/* A port's or unit's reservation table over NB_UNIT_WINDOW half cycles:
+ * stamp[h % window] is 1 + the last half cycle reserved there (0: none).
+ * It is busy at h when that is h, and also when it is later (a
+ * reservation a window or more ahead took the slot: whether h was busy is
+ * lost, so it counts as busy); free when it is earlier.  `end` is the end
+ * of its latest reservation. */
+struct nb_reservations {
+    uint64_t *stamp;
+    uint64_t end;
+};
+
+/* Where a unit of enum nb_exec_unit (or NB_EU_ALU0) issues: each copy's table and its
+ * port's (NULL: none), and whether it may issue in either half of a cycle
+ * (nb_core.c's table). */
+struct nb_issue {
+    struct nb_reservations *unit[2], *port[2];
+    uint8_t copies;
+    bool half;
 };
 
 struct nb_frontend {
@@ -74,8 +100,9 @@ struct nb_core {
     uint64_t last_alloc, last_retire;
     uint64_t end;                /* the first cycle with nothing left to do */
     unsigned alloc_in_cycle, retire_in_cycle;
-    uint64_t reg_ready[NB_REGS]; /* half cycle each register's value is ready */
-    bool reg_miss[NB_REGS];      /* produced by a load that missed the L1 */
+    uint64_t reg_ready[NB_DEP_REGS]; /* half cycle each register's value is ready */
+    bool reg_miss[NB_DEP_REGS];  /* produced by a load that missed the L1 */
+    uint8_t x87_top;             /* the x87 stack's top: ST(i) is R((top + i) mod 8) */
 };
 
 /* The partitioned resources: half each while both logical processors are
@@ -119,8 +146,9 @@ struct nb_machine {
     const struct nbm_config *config;
     struct nb_schedule schedule;
     struct set_assoc tc, btb;    /* btb state: 2-bit counter; data: target */
-    struct nb_unit units[NB_NUM_UNITS];
-    uint32_t latency_half[NB_NUM_CLASSES], occupancy_half[NB_NUM_CLASSES];
+    struct nb_reservations slots[NB_NUM_SLOTS];
+    struct nb_issue issue[NB_NUM_ISSUE_UNITS];
+    uint8_t group;               /* enum nb_timing_group of config->model */
     struct set_assoc l1d, dtlb, l2;  /* l2 dirty: modified */
     /* The L1's outstanding load misses, shared by the logical processors:
      * the cycle each slot's miss has its data (nb_memory.c). */
@@ -161,13 +189,20 @@ void nb_clear_resolve(struct nb_machine *m, bool wrong_path);
  * end of its trace); returns that cycle. */
 uint64_t nb_drain(struct nb_machine *m);
 
-/* Execution (nb_core.c), for the wrong path: the first half cycle from
- * `earliest` a copy of `unit` is free for `occupancy` half cycles, if
- * before `limit` (reserved), else UINT64_MAX. */
-uint64_t nb_reserve(struct nb_unit *u, uint64_t earliest, uint32_t occupancy, bool full,
-                    uint64_t limit);
-/* The unit of a class and whether it schedules on whole cycles. */
-struct nb_unit *nb_class_unit(struct nb_machine *m, enum nb_class cls, bool *full);
+/* Execution (nb_core.c), for the wrong path: the half cycle the
+ * computing uop of `op` issues, the first from `earliest` its unit (and
+ * port) is free, if before `limit` (reserved), else UINT64_MAX. */
+uint64_t nb_issue(struct nb_machine *m, const struct nb_op *op, uint64_t earliest,
+                  uint64_t limit);
+/* The op's timing in the machine's model group. */
+static inline const struct nb_op_timing *nb_timing(const struct nb_machine *m,
+                                                   const struct nb_op *op)
+{
+    return &op->timing[m->group];
+}
+/* The half cycle the op's operands are ready (x87 registers by the current
+ * top of stack). */
+uint64_t nb_operands(const struct nb_core *core, const struct nb_op *op);
 /* Allocation cycle of uop `seq` written into the queue at `q`, if before
  * `limit` (UINT64_MAX: no limit); UINT64_MAX otherwise, nothing changed. */
 enum nb_role { NB_ROLE_LOAD, NB_ROLE_COMPUTE, NB_ROLE_STA, NB_ROLE_STD };

@@ -44,9 +44,8 @@ struct nbm_config {
     uint32_t rob;             /* uops in flight */
     uint32_t load_buffers, store_buffers;
     uint32_t alloc_width, retire_width;
-    uint32_t shift_latency, multiply_latency, divide_latency; /* slow integer unit */
-    uint32_t fp_add_latency, fp_multiply_latency, fp_divide_latency, fp_move_latency;
-    uint32_t simd_integer_latency;
+    /* Instruction latencies, throughputs and units: the timing table's
+     * (sim/netburst/nb_timings.h), by the model's group. */
     /* Memory: */
     uint32_t l1d_size, l1d_ways, l1d_latency;   /* 64-byte lines */
     uint32_t l1d_load_misses;                   /* L1 load misses outstanding at once */
@@ -55,7 +54,8 @@ struct nbm_config {
     uint32_t memory_latency;                    /* front-side bus read of a sector */
     uint32_t page_walk_latency;                 /* ITLB or DTLB miss */
     /* Sampling: */
-    uint32_t pmi_skid;        /* cycles from a PMI's delivery to its taking (IEBS) */
+    uint32_t pmi_latency;     /* cycles from a PMI's delivery by the PMU to the core's
+                               * recognizing it, through the local APIC (IEBS) */
 };
 
 /* The preset that "netburst" (no preset named) stands for, in every
@@ -87,9 +87,11 @@ bool nbm_config_check(const struct nbm_config *config, char *error, size_t error
  * name: `{.region = f, .context = c}`).
  * - `region`: a region marker in a trace.  Each marker drains the pipeline
  *   first, so every event of the instructions before it has been counted.
- * - `sample`: a PMI the model takes (IEBS), pmi_skid cycles after its
- *   delivery, with the cycle that delivered it (the bench's `@C pmi`), the
- *   thread's last retired EIP then, and whether it was PEBS's
+ * - `sample`: a PMI the model takes (IEBS): the core recognizes it
+ *   pmi_latency cycles after its delivery, lets the instructions already
+ *   allocated retire and takes it before the next one; with the cycle that
+ *   delivered it (the bench's `@C pmi`), the interrupt's return address
+ *   (that next instruction's EIP), and whether it was PEBS's
  *   interrupt-threshold PMI (the precise EIPs are then in the PEBS buffer).
  * Both may program the PMU through the backend (a sampler reloads its
  * counter). */
@@ -107,6 +109,7 @@ struct nbm_result {
     uint64_t replays;          /* uops re-executed: dependents of L1-missing loads */
     uint64_t mispredicts;      /* mispredicted branches = machine clears */
     uint64_t bogus_uops[2];    /* wrong-path uops in the ROB at a clear, per thread */
+    uint64_t unclassified;     /* retired instructions with no timing row (given a default) */
 };
 
 /* Runs the traces through the model, streaming them, feeding the NetBurst

@@ -1,7 +1,39 @@
 /* Instruction facts for the NetBurst model and the decode cache. */
 #include "sim/netburst/nb_op.h"
 
+#include <stdio.h>
 #include <string.h>
+
+/* ---- the default timing of an instruction without a row */
+
+/* Defaults by kind of instruction, for an instruction the timing table
+ * has no row for (counted in nbm_result.unclassified): the unit and the
+ * latencies the model used before the table (docs/netburst-model.md,
+ * "Instructions": the Pentium 4 monitoring study, section 5.3.1, for the
+ * slow integer unit's 4, 14 and 60 cycles; Sprunt 2002 for the FP add's
+ * 5; the rest assumptions).  Half cycles; a divide occupies its unit for
+ * its whole latency, the others issue one a cycle (the fast ALU one each
+ * half cycle). */
+enum nb_default {
+    NB_DEFAULT_FAST, NB_DEFAULT_SHIFT, NB_DEFAULT_MULTIPLY, NB_DEFAULT_DIVIDE,
+    NB_DEFAULT_BRANCH, NB_DEFAULT_FP_ADD, NB_DEFAULT_FP_MULTIPLY, NB_DEFAULT_FP_DIVIDE,
+    NB_DEFAULT_FP_MOVE, NB_DEFAULT_SIMD_INTEGER,
+};
+
+enum { ONE_A_CYCLE = 2 }; /* a load or store port's interval without a row for it */
+
+static const struct nb_op_timing default_timing[] = {
+    [NB_DEFAULT_FAST] = {1, 1, NB_EU_ALU, ONE_A_CYCLE, ONE_A_CYCLE},
+    [NB_DEFAULT_SHIFT] = {8, 2, NB_EU_INT, ONE_A_CYCLE, ONE_A_CYCLE},
+    [NB_DEFAULT_MULTIPLY] = {28, 2, NB_EU_MUL, ONE_A_CYCLE, ONE_A_CYCLE},
+    [NB_DEFAULT_DIVIDE] = {120, 120, NB_EU_COMPLEX, ONE_A_CYCLE, ONE_A_CYCLE},
+    [NB_DEFAULT_BRANCH] = {2, 1, NB_EU_ALU0, ONE_A_CYCLE, ONE_A_CYCLE},
+    [NB_DEFAULT_FP_ADD] = {10, 2, NB_EU_FP_ADD, ONE_A_CYCLE, ONE_A_CYCLE},
+    [NB_DEFAULT_FP_MULTIPLY] = {14, 2, NB_EU_FP_MUL, ONE_A_CYCLE, ONE_A_CYCLE},
+    [NB_DEFAULT_FP_DIVIDE] = {76, 76, NB_EU_FP_DIV, ONE_A_CYCLE, ONE_A_CYCLE},
+    [NB_DEFAULT_FP_MOVE] = {12, 2, NB_EU_FP_MOVE, ONE_A_CYCLE, ONE_A_CYCLE},
+    [NB_DEFAULT_SIMD_INTEGER] = {4, 2, NB_EU_MMX_ALU, ONE_A_CYCLE, ONE_A_CYCLE},
+};
 
 static bool is_one_of(const char *m, const char *const *names)
 {
@@ -17,21 +49,19 @@ static bool ends_with(const char *m, const char *suffix)
     return n >= k && strcmp(m + n - k, suffix) == 0;
 }
 
-/* Integer classes by mnemonic (the Pentium 4 monitoring study, section 5.3.1: shifts, multiplies and
- * divides go to the slow integer unit). */
-static enum nb_class integer_class(const char *m)
+static enum nb_default integer_default(const char *m)
 {
     static const char *const shifts[] = {"shl", "shr", "sar", "sal", "rol", "ror",
                                          "rcl", "rcr", "shld", "shrd", NULL};
     static const char *const multiplies[] = {"mul", "imul", NULL};
     static const char *const divides[] = {"div", "idiv", NULL};
     if (is_one_of(m, shifts))
-        return NB_CLASS_SHIFT;
+        return NB_DEFAULT_SHIFT;
     if (is_one_of(m, multiplies))
-        return NB_CLASS_MULTIPLY;
+        return NB_DEFAULT_MULTIPLY;
     if (is_one_of(m, divides))
-        return NB_CLASS_DIVIDE;
-    return NB_CLASS_FAST;
+        return NB_DEFAULT_DIVIDE;
+    return NB_DEFAULT_FAST;
 }
 
 static bool is_move(const char *m)
@@ -40,17 +70,17 @@ static bool is_move(const char *m)
            strncmp(m, "fild", 4) == 0 || strncmp(m, "fist", 4) == 0 || strcmp(m, "fxch") == 0;
 }
 
-static enum nb_class fp_class(const char *m, bool vector_integer)
+static enum nb_default fp_default(const char *m, bool vector_integer)
 {
     if (strstr(m, "div") || strstr(m, "sqrt") || strncmp(m, "fprem", 5) == 0)
-        return NB_CLASS_FP_DIVIDE;
+        return NB_DEFAULT_FP_DIVIDE;
     if (is_move(m))
-        return NB_CLASS_FP_MOVE;
+        return NB_DEFAULT_FP_MOVE;
     if (vector_integer)
-        return NB_CLASS_SIMD_INTEGER;
+        return NB_DEFAULT_SIMD_INTEGER;
     if (strstr(m, "mul"))
-        return NB_CLASS_FP_MULTIPLY;
-    return NB_CLASS_FP_ADD;
+        return NB_DEFAULT_FP_MULTIPLY;
+    return NB_DEFAULT_FP_ADD;
 }
 
 /* SSE/AVX by mnemonic: P... is 128-bit integer, ...PS/PD/SS/SD the FP
@@ -71,28 +101,251 @@ static enum nb_fp_kind sse_kind(const char *m)
     return NB_FP_KIND_NONE;
 }
 
-static void classify(const struct x86_insn *in, struct nb_op *op)
+/* Sets the op's execution-event family (an x87/SIMD move counts as one
+ * whatever unit runs it); returns its default timing. */
+static enum nb_default classify(const struct x86_insn *in, struct nb_op *op)
 {
     const char *m = in->mnemonic;
     op->simd = in->fp != X86_FP_NONE;
+    op->fp_move = op->simd && is_move(m);
     switch (in->fp) {
     case X86_FP_X87:
         op->fp_kind = NB_FP_KIND_X87;
-        op->cls = (uint8_t)fp_class(m, false);
-        break;
+        return fp_default(m, false);
     case X86_FP_MMX:
         op->fp_kind = NB_FP_KIND_MMX64;
-        op->cls = (uint8_t)fp_class(m, true);
-        break;
+        return fp_default(m, true);
     case X86_FP_SSE:
     case X86_FP_AVX:
         op->fp_kind = (uint8_t)sse_kind(m);
-        op->cls = (uint8_t)fp_class(m, op->fp_kind == NB_FP_KIND_MMX128);
-        break;
+        return fp_default(m, op->fp_kind == NB_FP_KIND_MMX128);
     default:
         op->fp_kind = NB_FP_KIND_NONE;
-        op->cls = (uint8_t)(in->branch != X86_BRANCH_NONE ? NB_CLASS_BRANCH : integer_class(m));
+        return in->branch != X86_BRANCH_NONE ? NB_DEFAULT_BRANCH : integer_default(m);
     }
+}
+
+/* ---- the timing row */
+
+/* A form's operands ("r32,m32": "r32" and "m32"). */
+enum { MAX_OPERANDS = 4 };
+struct operands {
+    int n;
+    char kind[MAX_OPERANDS][8];
+};
+
+static void split(const char *form, struct operands *o)
+{
+    o->n = 0;
+    for (const char *p = form; *p && o->n < MAX_OPERANDS;) {
+        size_t len = strcspn(p, ",");
+        snprintf(o->kind[o->n++], sizeof o->kind[0], "%.*s", (int)len, p);
+        p += len;
+        p += *p == ',';
+    }
+}
+
+static bool is_memory(const char *kind)
+{
+    return kind[0] == 'm' && (kind[1] == '\0' || (kind[1] >= '0' && kind[1] <= '9'));
+}
+
+static bool is_register(const char *kind)
+{
+    return !is_memory(kind) && strcmp(kind, "i") != 0 && strcmp(kind, "rel") != 0;
+}
+
+/* The form with each memory operand as the register it stands for: the
+ * kind of the instruction's first register operand ("r32,m32" and
+ * "m32,r32": "r32,r32"; "xmm,m64": "xmm,xmm"), else for x87 "st", else a
+ * general register of the memory operand's size ("m32,i": "r32,i").
+ * Intel's rows are for register operands; the load is the model's own.
+ * False when the form has no memory operand. */
+static bool register_form(const struct x86_insn *in, char *out, size_t size)
+{
+    struct operands o;
+    split(in->form, &o);
+    const char *reg = NULL;
+    bool memory = false;
+    for (int i = 0; i < o.n; i++) {
+        memory |= is_memory(o.kind[i]);
+        if (!reg && is_register(o.kind[i]))
+            reg = o.kind[i];
+    }
+    size_t used = 0;
+    for (int i = 0; i < o.n && used < size; i++) {
+        char kind[8];
+        if (!is_memory(o.kind[i]))
+            snprintf(kind, sizeof kind, "%s", o.kind[i]);
+        else if (reg)
+            snprintf(kind, sizeof kind, "%s", reg);
+        else if (in->fp == X86_FP_X87)
+            snprintf(kind, sizeof kind, "st");
+        else
+            snprintf(kind, sizeof kind, "r%s", o.kind[i] + 1);
+        int n = snprintf(out + used, size - used, "%s%s", i ? "," : "", kind);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    return memory;
+}
+
+static bool has_memory(const char *form)
+{
+    struct operands o;
+    split(form, &o);
+    for (int i = 0; i < o.n; i++)
+        if (is_memory(o.kind[i]))
+            return true;
+    return false;
+}
+
+/* The instruction's row: its own form's (*memory: a memory form's), else
+ * its register form's. */
+static const struct nb_timing *row_of(const struct x86_insn *in, bool *memory)
+{
+    *memory = false;
+    if (!in->family[0])
+        return NULL; /* the fallback decoder's */
+    const struct nb_timing *row = nb_timing_find(in->family, in->form);
+    char form[sizeof in->form];
+    if (row) {
+        *memory = has_memory(row->form);
+        return row;
+    }
+    return register_form(in, form, sizeof form) ? nb_timing_find(in->family, form) : NULL;
+}
+
+/* A published range's middle: DIV's and the transcendentals' depend on
+ * the operands, which a trace does not carry. */
+static uint16_t middle(uint16_t low, uint16_t high)
+{
+    return high > low ? (uint16_t)((low + high) / 2) : low;
+}
+
+/* Group g's timing from its cell; a figure Intel left out for g (0) is
+ * the other group's, the same instruction on the sibling core (0 when
+ * neither has it: no latency, a unit held for its issue slot only).  A
+ * throughput of half a cycle is the double-speed ALU's only (the
+ * Optimization manual ch. 1: no other unit takes a uop each half cycle):
+ * Prescott's shifts and rotates, which Northwood runs on the slow
+ * integer unit, run there. */
+static struct nb_op_timing row_timing(const struct nb_timing *row, int g)
+{
+    const struct nb_timing_cell *own = &row->t[g];
+    const struct nb_timing_cell *other = &row->t[NB_NUM_TIMING_GROUPS - 1 - g];
+    const struct nb_timing_cell *l = own->latency || own->latency_max ? own : other;
+    const struct nb_timing_cell *i = own->throughput ? own : other;
+    struct nb_op_timing t = {middle(l->latency, l->latency_max),
+                             middle(i->throughput, i->throughput_max), row->unit, ONE_A_CYCLE,
+                             ONE_A_CYCLE};
+    if (t.interval == 1)
+        t.unit = NB_EU_ALU;
+    return t;
+}
+
+/* Whether ALU 1 can run it: ADD/SUB, the arithmetic that adds or
+ * subtracts (the Optimization manual ch. 1; CMP and NEG subtract). */
+static bool add_or_subtract(const char *family)
+{
+    static const char *const families[] = {"add", "sub", "cmp", "inc", "dec", "neg",
+                                           "adc", "sbb", NULL};
+    return is_one_of(family, families);
+}
+
+/* The unit its computing uops issue to: the ALU's logic operations and
+ * branches run on ALU 0 alone. */
+static uint8_t issue_unit(const struct x86_insn *in, uint8_t unit)
+{
+    if (unit == NB_EU_BRANCH || (unit == NB_EU_ALU && in->branch != X86_BRANCH_NONE))
+        return NB_EU_ALU0;
+    if (unit == NB_EU_ALU && !add_or_subtract(in->family))
+        return NB_EU_ALU0;
+    return unit;
+}
+
+/* A row naming the load or store unit times the memory access, which the
+ * model's load or store uops do with the memory model's latency: they hold
+ * their port for the row's interval; the instruction's computing uops
+ * (POP's and PUSH's stack pointer update) are fast ALU uops. */
+static struct nb_op_timing memory_timing(struct nb_op_timing row)
+{
+    struct nb_op_timing t = default_timing[NB_DEFAULT_FAST];
+    uint8_t interval = (uint8_t)(row.interval > ONE_A_CYCLE ? row.interval : ONE_A_CYCLE);
+    if (row.unit == NB_EU_LOAD)
+        t.load_interval = interval;
+    else
+        t.store_interval = interval;
+    return t;
+}
+
+static bool reads_memory(const struct x86_insn *in)
+{
+    for (unsigned i = 0; i < in->n_mem; i++)
+        if (in->mem[i].access & X86_ACCESS_READ)
+            return true;
+    return false;
+}
+
+/* The op's timing in each group (docs/netburst-model.md, "Instructions"):
+ * its row's or its kind's default.  A row of a memory form of its own that
+ * reads memory times the whole instruction: its latency counts from the
+ * load's issue (nb_core.c takes an L1 hit's off). */
+static void set_timing(const struct x86_insn *in, struct nb_op *op)
+{
+    enum nb_default fallback = classify(in, op);
+    bool memory;
+    const struct nb_timing *row = row_of(in, &memory);
+    op->classified = row != NULL;
+    op->load_in_latency = memory && row->unit != NB_EU_LOAD && row->unit != NB_EU_STORE &&
+                          reads_memory(in);
+    for (int g = 0; g < NB_NUM_TIMING_GROUPS; g++) {
+        struct nb_op_timing t = row ? row_timing(row, g) : default_timing[fallback];
+        if (row && (t.unit == NB_EU_LOAD || t.unit == NB_EU_STORE))
+            t = memory_timing(t);
+        else if (row)
+            t.unit = issue_unit(in, t.unit);
+        op->timing[g] = t;
+    }
+}
+
+/* ---- registers */
+
+enum { ARITHMETIC_FLAGS = X86_FLAG_CF | X86_FLAG_PF | X86_FLAG_AF | X86_FLAG_ZF |
+                          X86_FLAG_SF | X86_FLAG_OF };
+
+/* Whether it reads or writes the arithmetic flags: isa's flags, or its
+ * register lists when it has none (x87's FCOMI, FCMOVcc). */
+static bool flags_of(uint8_t flags, uint32_t regs)
+{
+    return flags ? (flags & ARITHMETIC_FLAGS) != 0 : (regs & X86_REG_FLAGS) != 0;
+}
+
+/* The flags are one renamed register: an instruction that writes some of
+ * the arithmetic flags but not all merges its result with the older ones,
+ * so it depends on the last flags writer ("a dependence on all previous
+ * writes of the flag register": the IA-32 Optimization manual's "Use of
+ * the inc and dec Instructions"). */
+static void set_registers(const struct x86_insn *in, struct nb_op *op)
+{
+    uint8_t partial = in->flags_written & ARITHMETIC_FLAGS;
+    bool reads_flags = flags_of(in->flags_read, in->regs_read) ||
+                       (partial && partial != ARITHMETIC_FLAGS);
+    uint64_t gprs = 0xffffu;
+    op->regs_read = (in->regs_read & gprs) | (uint64_t)reads_flags << NB_DEP_FLAGS |
+                    (uint64_t)in->xmm_read << NB_DEP_XMM0 | (uint64_t)in->mm_read << NB_DEP_R0;
+    op->regs_written = (in->regs_written & gprs) |
+                       (uint64_t)flags_of(in->flags_written, in->regs_written) << NB_DEP_FLAGS |
+                       (uint64_t)in->xmm_written << NB_DEP_XMM0 |
+                       (uint64_t)in->mm_written << NB_DEP_R0;
+    op->mmx = (in->mm_read | in->mm_written) != 0;
+    op->stack = in->fp == X86_FP_X87 || op->mmx;
+    /* FXCH renames: it only swaps two registers' names (the Optimization
+     * manual's appendix C: latency 0) */
+    op->fxch = strcmp(in->family, "fxch") == 0;
+    op->st_read = in->st_read;
+    op->st_written = in->st_written;
+    op->st_pops = in->st_pops;
+    op->st_pushes = in->st_pushes;
 }
 
 static void op_from_insn(const struct x86_insn *in, struct nb_op *op)
@@ -105,13 +358,8 @@ static void op_from_insn(const struct x86_insn *in, struct nb_op *op)
     op->branch = in->branch;
     op->has_target = in->has_target;
     op->target = in->target;
-    op->regs_read = in->regs_read;
-    op->regs_written = in->regs_written;
-    if (in->fp == X86_FP_X87) {
-        op->regs_read |= NB_REG_X87;
-        op->regs_written |= NB_REG_X87;
-    }
-    classify(in, op);
+    set_registers(in, op);
+    set_timing(in, op);
 }
 
 void nb_op_generic(const struct trace_insn *insn, struct nb_op *op)
@@ -120,11 +368,13 @@ void nb_op_generic(const struct trace_insn *insn, struct nb_op *op)
     op->address = insn->address;
     op->length = insn->length;
     op->uops = 1;
-    op->cls = NB_CLASS_FAST;
+    enum nb_default d = NB_DEFAULT_FAST;
     if (insn->branch != TRACE_NOT_BRANCH) {
         op->branch = X86_BRANCH_COND;
-        op->cls = NB_CLASS_BRANCH;
+        d = NB_DEFAULT_BRANCH;
     }
+    for (int g = 0; g < NB_NUM_TIMING_GROUPS; g++)
+        op->timing[g] = default_timing[d];
 }
 
 /* ---- the decode cache */

@@ -10,32 +10,8 @@
 
 #include "isa/x86.h"
 #include "sim/decode/decode_cache.h"
+#include "sim/netburst/nb_timings.h"
 #include "traces/trace.h"
-
-/* Execution classes: unit and latency (nb_core.c, from the config). */
-enum nb_class {
-    NB_CLASS_FAST,      /* double-speed ALU: half a cycle (the Pentium 4 monitoring study, section 5.3.1) */
-    NB_CLASS_SHIFT,     /* slow integer unit */
-    NB_CLASS_MULTIPLY,
-    NB_CLASS_DIVIDE,
-    NB_CLASS_BRANCH,    /* branch calculation: slow integer unit, 1 cycle */
-    NB_CLASS_FP_ADD,    /* FP execution unit, port 1 */
-    NB_CLASS_FP_MULTIPLY,
-    NB_CLASS_FP_DIVIDE,
-    NB_CLASS_FP_MOVE,   /* FP move unit, port 0 */
-    NB_CLASS_SIMD_INTEGER,
-    NB_NUM_CLASSES,
-};
-
-enum nb_unit_kind {
-    NB_UNIT_FAST_ALU,   /* two: ports 0 and 1 */
-    NB_UNIT_SLOW_INT,
-    NB_UNIT_FP_EXEC,
-    NB_UNIT_FP_MOVE,
-    NB_UNIT_LOAD,       /* port 2 */
-    NB_UNIT_STORE,      /* port 3 */
-    NB_NUM_UNITS,
-};
 
 /* The execution-event family of its computing uops. */
 enum nb_fp_kind {
@@ -43,10 +19,36 @@ enum nb_fp_kind {
     NB_FP_KIND_SCALAR_SP, NB_FP_KIND_SCALAR_DP, NB_FP_KIND_MMX64, NB_FP_KIND_MMX128,
 };
 
-/* A register for the x87 stack: every x87 instruction reads and writes it,
- * as they all work on its top (isa/x86.h tracks only general registers
- * and the flags). */
-#define NB_REG_X87 (1u << 17)
+/* The registers whose ready times the model keeps (nb_core's reg_ready),
+ * isa's 16 general registers and the flags at their X86_REG_* bits, then
+ * XMM0-15, then the eight x87 physical registers R0-R7, which are also
+ * MM0-MM7 (SDM vol. 3, 12.2, "The MMX State and MMX Register Aliasing":
+ * MMi is Ri, whatever the top).  An x87 instruction's ST(i) is
+ * R((top + i) mod 8), known only when it executes (nb_core.c). */
+enum {
+    NB_DEP_FLAGS = 16,       /* X86_REG_FLAGS */
+    NB_DEP_XMM0 = 17,
+    NB_DEP_R0 = NB_DEP_XMM0 + 16,
+    NB_DEP_REGS = NB_DEP_R0 + 8,
+};
+
+/* The units an op issues to: nb_timings.h's, and ALU 0 alone, which takes
+ * the logic operations and the branches (the Optimization manual ch. 1,
+ * "Execution Core Detail": ALU 0 does ADD/SUB, logic, store data and
+ * branches, ALU 1 only ADD/SUB). */
+enum { NB_EU_ALU0 = NB_NUM_EXEC_UNITS, NB_NUM_ISSUE_UNITS };
+
+/* An instruction's timing in one model group, from its row of the
+ * NetBurst timing table (sim/netburst/nb_timings.h), or its class's
+ * default when it has none (nb_op.c; docs/netburst-model.md,
+ * "Instructions"). */
+struct nb_op_timing {
+    uint16_t latency;        /* half cycles from issue to result */
+    uint16_t interval;       /* half cycles its unit stays busy: the issue interval */
+    uint8_t unit;            /* enum nb_exec_unit or NB_EU_ALU0, of its computing uops */
+    uint8_t load_interval;   /* half cycles its load uops hold port 2 */
+    uint8_t store_interval;  /* half cycles its store-address uops hold port 3 */
+};
 
 struct nb_op {
     uint64_t address;
@@ -54,12 +56,19 @@ struct nb_op {
     uint8_t uops;            /* isa's netburst_uops, at least 1 */
     bool msrom;              /* from the microcode ROM */
     uint8_t branch;          /* enum x86_branch */
-    uint8_t cls;             /* enum nb_class of its computing uops */
     uint8_t fp_kind;         /* enum nb_fp_kind */
     bool simd;               /* x87, MMX, SSE or AVX: its memory uops are x87/SIMD moves */
+    bool fp_move;            /* an x87/SIMD move: its computing uops are moves too */
+    bool classified;         /* it has a timing row */
+    bool load_in_latency;    /* its row's latency counts from the load's issue */
+    bool stack;              /* x87 or MMX: uses or moves the x87 stack's top */
+    bool fxch;               /* renames: swaps ST(0) and ST(i), reads no value */
+    bool mmx;                /* names an MMX register: the x87 top becomes 0 */
+    uint8_t st_read, st_written, st_pops, st_pushes; /* isa's x87 stack effect */
     bool has_target;
     uint64_t target;
-    uint32_t regs_read, regs_written;
+    uint64_t regs_read, regs_written;  /* NB_DEP_* bits but the x87 stack's */
+    struct nb_op_timing timing[NB_NUM_TIMING_GROUPS];
 };
 
 /* A record without code bytes: one simple uop, a conditional branch when

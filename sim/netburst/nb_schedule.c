@@ -1,5 +1,6 @@
 /* The model's sources (data), the per-cycle ring of occurrences and the
- * heap of those beyond it, the retirement queue and the taking of PMIs. */
+ * heap of those beyond it, the retirement queue, the PEBS assists found
+ * there and the taking of PMIs. */
 #include "sim/netburst/nb_schedule.h"
 
 #include <stdlib.h>
@@ -454,7 +455,7 @@ static bool queue_grow(struct nb_retire_queue *q)
 }
 
 void nb_schedule_retire(struct nb_schedule *sched, int thread, uint64_t cycle,
-                        const struct nb_retirement *r)
+                        uint64_t allocated, const struct nb_retirement *r)
 {
     struct nb_retire_queue *q = &sched->retired[thread];
     if ((!q->entries || q->tail - q->head > q->mask) && !queue_grow(q)) {
@@ -463,11 +464,34 @@ void nb_schedule_retire(struct nb_schedule *sched, int thread, uint64_t cycle,
     }
     struct nb_retired *e = &q->entries[q->tail++ & q->mask];
     e->cycle = cycle;
+    e->allocated = allocated;
+    e->delay = 0;
     e->r = *r;
     if (r->regs) {
         memcpy(e->regs, r->regs, sizeof e->regs);
         e->r.regs = e->regs;
     }
+}
+
+/* A PEBS assist the PMU took at the retirement at thread t's queue head
+ * (the tagged instruction), to the machine. */
+static void hand_assist(struct nb_schedule *sched, int t, const struct nb_retire_queue *q,
+                        const struct nb_assist *log)
+{
+    sched->assists_seen[t] = log->taken;
+    const struct nb_retired *e = &q->entries[q->head & q->mask];
+    const struct nb_retired *next = &q->entries[(q->head + 1) & q->mask];
+    struct nb_flush flush = {e->cycle + e->delay,
+                             q->head + 1 < q->tail ? next->cycle + next->delay : UINT64_MAX, log};
+    if (sched->assist)
+        sched->assist(sched->machine, t, &flush);
+}
+
+void nb_schedule_delay(struct nb_schedule *sched, int thread, uint64_t cycles)
+{
+    struct nb_retire_queue *q = &sched->retired[thread];
+    for (uint64_t i = q->head + 1; i < q->tail; i++)
+        q->entries[i & q->mask].delay += cycles;
 }
 
 /* The cycle's retirements, thread by thread (a shared cycle retires one
@@ -476,25 +500,63 @@ static void report_retirements(struct nb_schedule *sched)
 {
     for (int t = 0; t < sched->threads; t++) {
         struct nb_retire_queue *q = &sched->retired[t];
+        const struct nb_assist *log = nb_feed_assist(sched->feed, t);
         for (; q->head < q->tail && q->entries[q->head & q->mask].cycle <= sched->now; q->head++) {
             struct nb_retired *e = &q->entries[q->head & q->mask];
             if (e->r.regs)
                 e->r.regs = e->regs; /* the ring may have moved */
             if (!nb_pmu_retire(sched->pmu, t, &e->r))
                 sched->failed = true; /* out of memory for a PEBS record */
+            if (sched->interrupt[t].placed && q->head == sched->interrupt[t].boundary)
+                sched->interrupt[t].eip = e->r.eip;
+            if (log->taken != sched->assists_seen[t])
+                hand_assist(sched, t, q, log);
         }
     }
 }
 
-/* IEBS: a PMI pending for a thread is taken pmi_skid cycles after the
- * cycle that delivered it; the sample is the thread's last retired EIP. */
-static void take_pmis(struct nb_schedule *sched)
+/* ---- IEBS: the interrupt of a pending PMI (docs/netburst-model.md,
+ * "Sampling") */
+
+/* Where thread t's interrupt recognized at `at` is taken: once the
+ * instructions allocated before `at` have retired, before the next one.
+ * Called at the end of cycle at - 1: every instruction allocating before
+ * `at` has been timed (the next one's queue write is at the front end's
+ * position, which is past every ticked cycle). */
+static void place(struct nb_schedule *sched, int t, struct nb_interrupt *irq)
 {
-    for (int t = 0; t < sched->threads; t++) {
-        struct nb_pmi_sample sample;
-        if (nb_pmu_take_due_pmi(sched->pmu, t, sched->pmi_skid, &sample) && sched->sample)
-            sched->sample(sched->context, t, sample.delivered, sample.eip, sample.precise);
+    const struct nb_retire_queue *q = &sched->retired[t];
+    irq->take = sched->now;
+    uint64_t i = q->head;
+    for (; i < q->tail && q->entries[i & q->mask].allocated < irq->at; i++)
+        irq->take = q->entries[i & q->mask].cycle;
+    irq->boundary = i;
+    irq->placed = true;
+}
+
+/* Thread t's interrupt: recognized pmi_latency cycles after the PMU
+ * delivered the PMI, placed once the pipeline has reached that cycle,
+ * taken at its place once the instruction it returns to exists: the PMU
+ * takes the PMI with that instruction's address. */
+static void interrupt(struct nb_schedule *sched, int t)
+{
+    struct nb_interrupt *irq = &sched->interrupt[t];
+    const struct nb_retire_queue *q = &sched->retired[t];
+    uint64_t since;
+    if (!irq->recognized) {
+        if (!nb_pmu_pending_pmi(sched->pmu, t, &since))
+            return;
+        *irq = (struct nb_interrupt){.recognized = true, .at = since + sched->pmi_latency};
     }
+    if (!irq->placed && sched->now + 1 >= irq->at)
+        place(sched, t, irq);
+    if (!irq->placed || sched->now < irq->take || q->tail <= irq->boundary)
+        return;
+    uint64_t eip = irq->boundary >= q->head ? q->entries[irq->boundary & q->mask].r.eip : irq->eip;
+    *irq = (struct nb_interrupt){0};
+    struct nb_pmi_sample sample;
+    if (nb_pmu_take_pmi_at(sched->pmu, t, eip, &sample) && sched->sample)
+        sched->sample(sched->context, t, sample.delivered, sample.eip, sample.precise);
 }
 
 void nb_schedule_tick_until(struct nb_schedule *sched, uint64_t cycle)
@@ -509,10 +571,12 @@ void nb_schedule_tick_until(struct nb_schedule *sched, uint64_t cycle)
             if (b->used[level][0] | b->used[level][1])
                 report(sched, b, level);
         report_retirements(sched);
+        b = &sched->ring[sched->now & (sched->size - 1)]; /* an assist may have grown it */
         if (!nb_pmu_tick_routed(sched->pmu, &b->buses))
             sched->refused = true;
         if (nb_feed_pmi_waiting(sched->feed)) {
-            take_pmis(sched);
+            for (int t = 0; t < sched->threads; t++)
+                interrupt(sched, t);
             rewatch(sched);
         }
     }

@@ -80,9 +80,12 @@ struct nb_bucket {
  * levels in use: 2 a logical processor). */
 typedef uint16_t nb_counts[NB_NUM_SOURCES];
 
-/* A retirement waiting for its cycle's nb_pmu_retire (nb_schedule_retire). */
+/* A retirement waiting for its cycle's nb_pmu_retire (nb_schedule_retire),
+ * with the cycle the instruction's first uop allocated (interrupts are
+ * taken by it) and how much later than `cycle` it retires on the machine:
+ * a PEBS assist flushed it after the model had timed it. */
 struct nb_retired {
-    uint64_t cycle;
+    uint64_t cycle, allocated, delay;
     struct nb_retirement r;
     uint64_t regs[NB_NUM_REGS];
 };
@@ -91,6 +94,28 @@ struct nb_retired {
 struct nb_retire_queue {
     struct nb_retired *entries;
     uint64_t mask, head, tail;   /* size - 1 (a power of two); first; past the last */
+};
+
+/* A PMI on its way to a logical processor's core (docs/netburst-model.md,
+ * "Sampling"): it reaches the core at cycle `at`, from which no new
+ * instruction allocates; those allocated before retire, and the interrupt
+ * is taken at the end of cycle `take` (`placed`: known) before the next
+ * one, the processor's retirement `boundary` (its retirement queue's
+ * sequence number), whose address it returns to (`eip`, once reported).
+ * A trace that ends before that instruction leaves the PMI pending. */
+struct nb_interrupt {
+    bool recognized, placed;
+    uint64_t at, take, boundary, eip;
+};
+
+/* A PEBS assist the PMU took for a logical processor at a retirement (the
+ * tagged uop's) that happens on the machine in `cycle`, with its accesses,
+ * and the cycle the next instruction the model has timed retires on the
+ * machine (UINT64_MAX: none; the assist flushes the instructions timed
+ * after the tagged one). */
+struct nb_flush {
+    uint64_t cycle, next_retired;
+    const struct nb_assist *log;
 };
 
 struct nb_schedule {
@@ -118,9 +143,13 @@ struct nb_schedule {
     uint64_t generation;         /* the feed's generation and sampling when last watched */
     bool sampling;
     struct nb_retire_queue retired[2];
-    uint32_t pmi_skid;           /* cycles from a PMI's delivery to its taking */
+    struct nb_interrupt interrupt[2];
+    uint32_t pmi_latency;        /* cycles from a PMI's delivery to the core's recognizing it */
     void (*sample)(void *context, int thread, uint64_t cycle, uint64_t eip, bool precise);
     void *context;
+    uint64_t assists_seen[2];    /* the PMU's assists already handed over, by thread */
+    void (*assist)(void *machine, int thread, const struct nb_flush *flush);
+    void *machine;
 };
 
 /* Declares the sources to the PMU.  False when out of memory. */
@@ -132,10 +161,11 @@ void nb_schedule_free(struct nb_schedule *sched);
  * (nb_schedule_tick_until also does when the feed changed). */
 void nb_schedule_watch(struct nb_schedule *sched);
 
-/* Whether the PMU samples: retirements must then be reported. */
+/* Whether the PMU samples, or a PMI waits to be taken: retirements must
+ * then be reported. */
 static inline bool nb_schedule_sampling(const struct nb_schedule *sched)
 {
-    return nb_feed_sampling(sched->feed);
+    return nb_feed_sampling(sched->feed) || nb_feed_pmi_waiting(sched->feed);
 }
 
 /* Whether some mechanism can tag, and the tags of a uop at `level`. */
@@ -152,10 +182,17 @@ static inline uint8_t nb_schedule_uop_tags(const struct nb_schedule *sched, unsi
 }
 
 /* Queues a retirement of `thread` in `cycle` (not yet ticked) for
- * nb_pmu_retire, in retirement order; `regs` (NB_NUM_REGS values) may be
- * NULL.  Out of memory: sched->failed. */
+ * nb_pmu_retire, in retirement order, of an instruction whose first uop
+ * allocated in `allocated`; r->regs (NB_NUM_REGS values) may be NULL.  Out
+ * of memory: sched->failed. */
 void nb_schedule_retire(struct nb_schedule *sched, int thread, uint64_t cycle,
-                        const struct nb_retirement *r);
+                        uint64_t allocated, const struct nb_retirement *r);
+
+/* From sched->assist: the instructions of `thread` queued after the one
+ * being reported (those a PEBS assist flushed) retire on the machine
+ * `cycles` later (the PMU is told of them in the cycles their events are
+ * in, as before). */
+void nb_schedule_delay(struct nb_schedule *sched, int thread, uint64_t cycles);
 
 /* Whether some ESCR counts the source: the caller may skip work for it. */
 static inline bool nb_watched(const struct nb_schedule *sched, enum nb_source_id source)
@@ -207,8 +244,10 @@ void nb_schedule_frontend(struct nb_schedule *sched, unsigned level, uint64_t cy
 /* Logical processor `thread` is inactive from `cycle` on (its trace ended). */
 void nb_schedule_thread_end(struct nb_schedule *sched, int thread, uint64_t cycle);
 
-/* Reports and ticks every cycle before `cycle`, taking each pending PMI
- * pmi_skid cycles after its delivery (sched->sample is told). */
+/* Reports and ticks every cycle before `cycle`.  A PEBS assist the PMU
+ * takes at a retirement goes to sched->assist at once (its costs fall in
+ * later cycles); after each tick it takes the pending PMIs whose interrupt
+ * the pipeline has reached (sched->sample is told). */
 void nb_schedule_tick_until(struct nb_schedule *sched, uint64_t cycle);
 
 /* nb_schedule_tick_until when a cycle is due: most calls (one an

@@ -17,6 +17,7 @@
 
 #include "pmu/netburst_msrs.h"
 #include "sim/common/trace_driver.h"
+#include "sim/netburst/nb_assist.h"
 #include "sim/netburst/nb_machine.h"
 
 struct thread_run {
@@ -102,7 +103,10 @@ static bool step(struct run *run, int t)
     struct nb_machine *m = &run->machine;
     m->cur = &m->lp[t];
     if (tr->hook_pending) {
-        call_hook(run, t);
+        /* Drained, unless a PEBS assist of its last retirements has kept it
+         * busy past the drain: those cycles are ticked first. */
+        if (nb_drain(m) <= m->schedule.now)
+            call_hook(run, t);
         return true;
     }
     /* In place: the model keeps nothing of a record past its step. */
@@ -141,17 +145,29 @@ static bool schedule_sound(struct run *run, const char *path)
     return true;
 }
 
-static bool simulate(struct run *run)
+/* The cycle the machine has nothing left to do from, once the traces have
+ * ended: their drains, or the end of a PEBS assist of their last
+ * retirements (docs/netburst-model.md, "Sampling"). */
+static uint64_t machine_end(const struct run *run)
 {
     uint64_t end = 0;
+    for (int t = 0; t < run->threads; t++) {
+        const struct nb_lp *lp = &run->machine.lp[t];
+        uint64_t busy = lp->core.end > nb_lp_next(lp) ? lp->core.end : nb_lp_next(lp);
+        end = busy > end ? busy : end;
+    }
+    return end;
+}
+
+static bool simulate(struct run *run)
+{
     for (int t; (t = next_thread(run)) >= 0;) {
         nb_schedule_advance(&run->machine.schedule, horizon(run));
         if (!step(run, t) || !schedule_sound(run, run->thread[t].trace.path))
             return false;
-        if (!run->thread[t].running && run->machine.lp[t].fe.t > end)
-            end = run->machine.lp[t].fe.t;
     }
-    nb_schedule_advance(&run->machine.schedule, end);
+    for (uint64_t end; (end = machine_end(run)) > run->machine.schedule.now;)
+        nb_schedule_advance(&run->machine.schedule, end);
     return schedule_sound(run, run->thread[0].trace.path);
 }
 
@@ -222,7 +238,12 @@ bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_con
                         .failure = {error, error_size, 0}};
     bool ok = nb_machine_init(&run->machine, config, pmu, n_traces, result) ||
               driver_out_of_memory(&run->failure, traces[0], "for the model");
-    run->machine.schedule.pmi_skid = config->pmi_skid;
+    /* Sampling: PMIs reach the core pmi_latency cycles after the PMU
+     * delivers them, PEBS assists cost the machine (docs/netburst-model.md,
+     * "Sampling"). */
+    run->machine.schedule.pmi_latency = config->pmi_latency;
+    run->machine.schedule.assist = nb_pebs_assist;
+    run->machine.schedule.machine = &run->machine;
     if (hooks) {
         run->machine.schedule.sample = hooks->sample;
         run->machine.schedule.context = hooks->context;

@@ -17,35 +17,19 @@ struct wrong_path {
     unsigned uops;               /* retired bogus */
 };
 
-/* A wrong-path uop: a computing uop of its instruction's class (the
+/* A wrong-path uop: a computing uop of its instruction's unit (the
  * decode cache keeps no memory operands, so no load or store uops),
- * executed if a unit is free before the clear.  Returns when its result
+ * executed if the unit is free before the clear.  Returns when its result
  * is ready, for the next uop of the chain. */
 static uint64_t execute_bogus(struct nb_machine *m, const struct nb_op *op, uint64_t alloc,
                               uint64_t ready, uint64_t clear)
 {
     uint64_t from = 2 * (alloc + m->config->alloc_to_exec);
-    bool full;
-    struct nb_unit *unit = nb_class_unit(m, (enum nb_class)op->cls, &full);
-    uint64_t start = nb_reserve(unit, from > ready ? from : ready, m->occupancy_half[op->cls],
-                                full, 2 * clear);
+    uint64_t start = nb_issue(m, op, from > ready ? from : ready, 2 * clear);
     if (start == UINT64_MAX)
         return UINT64_MAX;
     nb_compute_events(m, op, start);
-    return start + m->latency_half[op->cls];
-}
-
-/* Operands from the correct path's registers (the wrong path's own
- * results are not tracked across instructions). */
-static uint64_t operands(const struct nb_core *core, const struct nb_op *op)
-{
-    uint64_t ready = 0;
-    for (uint32_t regs = op->regs_read; regs; regs &= regs - 1) {
-        int r = __builtin_ctz(regs);
-        if (core->reg_ready[r] > ready)
-            ready = core->reg_ready[r];
-    }
-    return ready;
+    return start + nb_timing(m, op)->latency;
 }
 
 /* One uop: queue, allocation (in order: none after one that could not),
@@ -88,7 +72,9 @@ static uint64_t bogus_instruction(struct nb_machine *m, uint64_t address,
     nb_fetch_begin(m, address, op->length, op);
     unsigned n = op->uops < NB_MAX_UOPS ? op->uops : NB_MAX_UOPS;
     unsigned before = w->uops;
-    uint64_t ready = operands(&m->cur->core, op), retired = 0;
+    /* operands from the correct path's registers (the wrong path's own
+     * results are not tracked across instructions) */
+    uint64_t ready = nb_operands(&m->cur->core, op), retired = 0;
     for (unsigned k = 0; k < n; k++)
         if (!bogus_uop(m, op, w, &ready, &retired))
             return 0;

@@ -49,6 +49,10 @@ static const struct p5_config p5_preset = {
     .tlb_miss_penalty = 10,
     .misaligned_penalty = 3,
     .bank_conflict_penalty = 1,
+    /* FNINIT's control word, 0x37F, has precision control 11b (double
+     * extended: SDM vol. 2, FINIT/FNINIT; vol. 1, 8.1.5.2), and Linux
+     * starts every task's x87 with it (arch/x86/kernel/fpu/core.c). */
+    .fpu_precision = P5_PRECISION_EXTENDED,
 };
 
 bool p5_config_preset_from(const char *name, const char *cache_dir, struct p5_config *config,
@@ -182,6 +186,25 @@ static bool kind_value(enum value_kind kind, const char *name, const char *text,
     return true;
 }
 
+static const char *const precision_names[P5_NUM_PRECISIONS] = {
+    [P5_PRECISION_SINGLE] = "single",
+    [P5_PRECISION_DOUBLE] = "double",
+    [P5_PRECISION_EXTENDED] = "extended",
+};
+
+static bool set_precision(struct p5_config *config, const char *value, char *error,
+                          size_t error_size)
+{
+    for (int p = 0; p < P5_NUM_PRECISIONS; p++)
+        if (strcmp(value, precision_names[p]) == 0) {
+            config->fpu_precision = (enum p5_precision)p;
+            return true;
+        }
+    return p5_config_fail(error, error_size,
+                          "P5 model parameter fpu_precision: '%s' (expected single, double or "
+                          "extended)", value);
+}
+
 /* "all", "none", or a comma-separated list of erratum names; *mask is
  * left alone on an error. */
 static bool parse_errata(const char *text, uint32_t *mask)
@@ -253,6 +276,8 @@ bool p5_config_set(struct p5_config *config, const char *name, const char *value
                         value);
         return true;
     }
+    if (strcmp(name, "fpu_precision") == 0)
+        return set_precision(config, value, error, error_size);
     if (strncmp(name, "erratum_", strlen("erratum_")) == 0)
         return set_erratum(config, name, value, error, error_size);
     return p5_config_fail(error, error_size, "unknown P5 model parameter '%s'", name);
@@ -297,5 +322,8 @@ bool p5_config_check(const struct p5_config *c, char *error, size_t error_size)
                     "P5 model dcache_banks: %" PRIu32 " banks of 4 bytes exceed the %" PRIu32
                     "-byte line",
                     c->dcache_banks, c->dcache.line);
+    if ((unsigned)c->fpu_precision >= P5_NUM_PRECISIONS)
+        return p5_config_fail(error, error_size, "P5 model fpu_precision: %u (expected 0-%d)",
+                              (unsigned)c->fpu_precision, P5_NUM_PRECISIONS - 1);
     return true;
 }

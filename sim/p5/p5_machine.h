@@ -23,6 +23,10 @@ struct p5_machine {
     uint64_t now;           /* the clock being issued */
     uint64_t fetch_line;    /* code line last read + 1; 0 after a taken branch */
     uint32_t agi_regs;      /* written by the instructions of the clock before */
+    uint64_t decode_free;   /* the clock from which the decoder could decode the next
+                             * instruction's prefixes (while the issue went on) */
+    uint64_t st_ready[8];   /* x87 registers R0-R7: the clock each one's value is ready */
+    unsigned st_top;        /* the register that is ST(0) */
 };
 
 /* Reports `count` occurrences of `code` in the clock being issued; not

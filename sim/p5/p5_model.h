@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "pmu/msr.h"
+#include "sim/p5/p5_timings.h"
 
 /* Errata in appendix A of Safford 1997 that change counts; each may be switched
  * off (p5_config.errata is a mask of these). */
@@ -68,6 +69,7 @@ struct p5_config {
     uint32_t tlb_miss_penalty;      /* clocks of a page walk */
     uint32_t misaligned_penalty;    /* clocks lost on a misaligned access */
     uint32_t bank_conflict_penalty; /* clocks lost on a U/V bank conflict */
+    enum p5_precision fpu_precision; /* x87 precision control: FDIV, FIDIV... clocks */
 };
 
 /* Fills `config` with a named preset: "p5" (Safford 1997, Table 5.5, the
@@ -104,6 +106,7 @@ struct p5_sim_result {
     uint64_t instructions;  /* INSN records simulated */
     uint64_t cycles;        /* clocks the model took */
     uint64_t regions;       /* region markers seen */
+    uint64_t unclassified;  /* INSN records without a timing row: given the default clocks */
 };
 
 /* Runs the trace at `path` through the model, in constant memory, feeding

@@ -1,47 +1,14 @@
-/* Instruction facts for the P5 model: execution clocks, FLOPs, segment
- * loads (docs/p5-model.md cites the sources), and the decode cache. */
+/* Instruction facts for the P5 model: clocks from the instruction's timing
+ * row (sim/p5/p5_timings.c), looked up once per static instruction, FLOPs,
+ * segment loads, prefixes, the x87 stack (docs/p5-model.md cites the
+ * sources), and the decode cache. */
 #include "sim/p5/p5_op.h"
 
 #include <string.h>
 
-/* Multi-clock instructions by opcode and ModRM reg (-1: any), clocks by
- * operand size 1, 2, 4 and 8 bytes (Pentium instruction timings;
- * docs/p5-model.md, "Clocks"). */
-struct timing {
-    uint8_t opcode_len;
-    uint8_t opcode[2];
-    int8_t reg;
-    uint8_t clocks[4];
-};
-
-static const struct timing timings[] = {
-    {1, {0xf6}, 4, {11, 11, 11, 11}}, /* MUL r/m8 */
-    {1, {0xf6}, 5, {11, 11, 11, 11}}, /* IMUL r/m8 */
-    {1, {0xf6}, 6, {17, 17, 17, 17}}, /* DIV r/m8 */
-    {1, {0xf6}, 7, {22, 22, 22, 22}}, /* IDIV r/m8 */
-    {1, {0xf7}, 4, {11, 11, 10, 10}}, /* MUL */
-    {1, {0xf7}, 5, {11, 11, 10, 10}}, /* IMUL */
-    {1, {0xf7}, 6, {25, 25, 41, 41}}, /* DIV */
-    {1, {0xf7}, 7, {30, 30, 46, 46}}, /* IDIV */
-    {2, {0x0f, 0xaf}, -1, {10, 10, 10, 10}}, /* IMUL r, r/m */
-    {1, {0x69}, -1, {10, 10, 10, 10}},       /* IMUL r, r/m, imm */
-    {1, {0x6b}, -1, {10, 10, 10, 10}},
-    {1, {0xd8}, 6, {39, 39, 39, 39}}, /* FDIV m32 / ST(i) */
-    {1, {0xd8}, 7, {39, 39, 39, 39}}, /* FDIVR */
-    {1, {0xdc}, 6, {39, 39, 39, 39}},
-    {1, {0xdc}, 7, {39, 39, 39, 39}},
-    {1, {0xde}, 6, {39, 39, 39, 39}}, /* FDIVP... */
-    {1, {0xde}, 7, {39, 39, 39, 39}},
-};
-
 static unsigned modrm_reg(const struct x86_insn *insn)
 {
     return (insn->modrm >> 3) & 7;
-}
-
-static unsigned size_index(uint8_t operand_size)
-{
-    return operand_size >= 8 ? 3 : operand_size >= 4 ? 2 : operand_size >= 2 ? 1 : 0;
 }
 
 static bool is_opcode(const struct x86_insn *insn, uint8_t len, uint8_t op0, uint8_t op1)
@@ -49,23 +16,10 @@ static bool is_opcode(const struct x86_insn *insn, uint8_t len, uint8_t op0, uin
     return insn->opcode_len == len && insn->opcode[0] == op0 && (len == 1 || insn->opcode[1] == op1);
 }
 
-static unsigned table_clocks(const struct x86_insn *insn)
-{
-    for (size_t i = 0; i < sizeof timings / sizeof timings[0]; i++) {
-        const struct timing *t = &timings[i];
-        if (!is_opcode(insn, t->opcode_len, t->opcode[0], t->opcode[1]))
-            continue;
-        if (t->reg < 0 || (insn->has_modrm && (int)modrm_reg(insn) == t->reg))
-            return t->clocks[size_index(insn->operand_size)];
-    }
-    /* FSQRT */
-    if (is_opcode(insn, 1, 0xd9, 0) && insn->modrm == 0xfa)
-        return 70;
-    return 0;
-}
-
-/* Simple instructions: 1 clock; ALU reg,mem 2 and ALU mem,reg 3 (Pentium
- * Processor User's Manual 3.1.2). */
+/* The clocks of an instruction without a timing row: 1, 2 when it reads
+ * memory and computes (ALU reg,mem), 3 when it reads and writes memory
+ * (ALU mem,reg), as Intel's Pentium Processor User's Manual, 3.1.2, gives
+ * the simple instructions (docs/p5-model.md, "Instruction clocks"). */
 static unsigned memory_clocks(const struct x86_insn *insn)
 {
     unsigned access = 0;
@@ -76,6 +30,100 @@ static unsigned memory_clocks(const struct x86_insn *insn)
     if (access == X86_ACCESS_READ && insn->flags_written)
         return 2;
     return 1;
+}
+
+/* The prefix bytes the P5 spends a decode clock on: LOCK, the segment
+ * overrides, operand size and address size (Intel VTune's Pentium "Prefix
+ * Penalty Indicator"); not REP/REPNE, not the 0F opcode byte (whose
+ * instructions' published clocks include it), not REX, which ends the
+ * prefixes (the P5 has none). */
+static unsigned decode_prefixes(const struct x86_insn *insn)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < insn->length; i++) {
+        switch (insn->bytes[i]) {
+        case 0xf0: case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64: case 0x65:
+        case 0x66: case 0x67:
+            n++;
+            break;
+        case 0xf2: case 0xf3:
+            break;
+        default:
+            return n;
+        }
+    }
+    return n;
+}
+
+/* The instruction's row; NULL for none, and for an MMX row: the P5 has
+ * no MMX (docs/p5-model.md, "Instruction clocks"). */
+static const struct p5_timing *row_of(const struct x86_insn *insn)
+{
+    if (!insn->family[0])
+        return NULL; /* the fallback decoder's: no key */
+    const struct p5_timing *row = p5_timing_find(insn->family, insn->form);
+    return row && !row->mmx_only ? row : NULL;
+}
+
+static uint8_t at_least_1(unsigned clocks)
+{
+    return (uint8_t)(clocks ? clocks : 1);
+}
+
+/* The bytes one iteration of a string instruction accesses: each of its
+ * memory operands once (MOVS reads and writes an element, STOS writes
+ * one). */
+static unsigned iteration_bytes(const struct x86_insn *insn)
+{
+    unsigned bytes = 0;
+    for (int i = 0; i < insn->n_mem; i++)
+        bytes += insn->mem[i].size;
+    return bytes;
+}
+
+/* A REP string instruction: rep_base + rep_per clocks per iteration from
+ * the row; without a published REP figure, unclassified, at the default
+ * of one clock per iteration. */
+static void rep_timing_of(const struct x86_insn *insn, const struct p5_timing *row,
+                          struct p5_op *op)
+{
+    op->rep_string = true;
+    op->rep_bytes = (uint8_t)iteration_bytes(insn);
+    if (row && (row->rep_base || row->rep_per)) {
+        op->rep_base = row->rep_base;
+        op->rep_per = row->rep_per;
+    } else {
+        op->unclassified = true;
+        op->rep_per = 1;
+    }
+}
+
+/* Clocks, precision-dependent clocks and latency from the row (a range's
+ * low end), or the default and `unclassified` without one.  An x87 row's
+ * clocks are how long the FPU is busy before the next x87 instruction,
+ * its latency when the result can be used; by precision, the latency is
+ * the row's figure for it and the FPU is busy for it less the same
+ * difference (sim/p5/p5_timings.c). */
+static void timing_of(const struct x86_insn *insn, struct p5_op *op)
+{
+    const struct p5_timing *row = row_of(insn);
+    if (insn->rep)
+        rep_timing_of(insn, row, op);
+    if (!row) {
+        op->unclassified = true;
+        op->clocks = (uint8_t)memory_clocks(insn);
+        return;
+    }
+    op->clocks = at_least_1(row->clocks);
+    if (row->latency > row->clocks)
+        op->latency_beyond = (uint8_t)(row->latency - row->clocks);
+    for (int p = 0; p < P5_NUM_PRECISIONS; p++) {
+        unsigned latency = row->by_precision[p];
+        op->by_precision |= latency != 0;
+        op->precision_clocks[p] = latency > op->latency_beyond
+                                      ? at_least_1(latency - op->latency_beyond)
+                                      : op->clocks;
+    }
 }
 
 /* x87 arithmetic (add, subtract, multiply, divide, square root, remainder,
@@ -165,16 +213,21 @@ static void op_from_insn(const struct x86_insn *insn, struct p5_op *op)
     op->length = insn->length;
     op->cls = insn->p5_class;
     op->branch = insn->branch;
-    unsigned clocks = table_clocks(insn);
-    op->clocks = (uint8_t)(clocks ? clocks : memory_clocks(insn));
+    timing_of(insn, op);
+    op->clocks_vary = op->rep_string || op->by_precision;
     op->flops = (uint8_t)flops_of(insn);
     op->segment_loads = (uint8_t)segment_loads_of(insn);
+    op->prefixes = (uint8_t)decode_prefixes(insn);
     op->fxch = is_opcode(insn, 1, 0xd9, 0) && insn->modrm >= 0xc8 && insn->modrm <= 0xcf;
     op->fst = is_fst(insn);
     op->stack = insn->stack;
-    op->rep_string = insn->rep;
     op->locked = is_locked(insn);
     op->rare_events = op->flops || op->segment_loads || op->locked;
+    op->st_read = insn->st_read;
+    op->st_written = insn->st_written;
+    op->st_pops = insn->st_pops;
+    op->st_pushes = insn->st_pushes;
+    op->x87 = (insn->st_read | insn->st_written | insn->st_pops | insn->st_pushes) != 0;
     op->regs_read = insn->regs_read;
     op->regs_written = insn->regs_written;
     op->address_regs = address_regs_of(insn);
@@ -188,6 +241,7 @@ void p5_op_generic(uint64_t address, uint8_t length, struct p5_op *op)
     op->cls = X86_P5_UV;
     op->branch = X86_BRANCH_NONE;
     op->clocks = 1;
+    op->unclassified = true;
 }
 
 /* ---- the decode cache */

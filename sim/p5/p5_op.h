@@ -1,5 +1,6 @@
 /* What the P5 model needs of one instruction, derived once from the x86
- * decoder (isa/x86.h) and kept in a decode cache (sim/decode). */
+ * decoder (isa/x86.h) and its timing row (sim/p5/p5_timings.h), and kept
+ * in a decode cache (sim/decode). */
 #ifndef SIM_P5_OP_H
 #define SIM_P5_OP_H
 
@@ -9,6 +10,7 @@
 
 #include "isa/x86.h"
 #include "sim/decode/decode_cache.h"
+#include "sim/p5/p5_timings.h"
 #include "traces/trace.h"
 
 struct p5_op {
@@ -16,21 +18,32 @@ struct p5_op {
     uint8_t length;
     uint8_t cls;             /* enum x86_p5_class */
     uint8_t branch;          /* enum x86_branch */
-    uint8_t clocks;          /* execution clocks, at least 1 */
+    uint8_t clocks;          /* clocks in the pipe, at least 1: the row's, or the default */
     uint8_t flops;           /* event 0x22 */
     uint8_t segment_loads;   /* event 0x0f */
+    uint8_t prefixes;        /* prefix bytes that take a decode clock each */
     bool fxch;               /* pairs in the V pipe after an FX instruction */
     bool fst;                /* FST/FSTP to memory (erratum on 0x0b) */
     bool stack;              /* PUSH, POP...: pairs with another despite ESP */
-    bool rep_string;         /* a clock per data access */
+    bool rep_string;         /* REP string: rep_base + rep_per clocks per iteration */
     bool locked;             /* LOCK prefix, or XCHG with memory: a locked bus cycle */
     bool rare_events;        /* flops, segment_loads or locked: events to count */
+    bool unclassified;       /* no timing row: clocks are the default (memory_clocks) */
+    bool x87;                /* uses the x87 stack: p5_pipeline.c's x87 steps */
+    bool by_precision;       /* clocks by the precision control: precision_clocks */
+    bool clocks_vary;        /* rep_string or by_precision: not `clocks` alone */
+    uint8_t precision_clocks[P5_NUM_PRECISIONS];
+    uint8_t latency_beyond;  /* x87: clocks from the end of `clocks` to the result */
+    uint8_t st_read, st_written, st_pops, st_pushes; /* isa/x86.h's x87 stack effect */
+    uint8_t rep_base, rep_per; /* REP string clocks: base + per x iterations */
+    uint8_t rep_bytes;       /* bytes one iteration accesses (the trace merges them) */
     uint32_t regs_read, regs_written; /* X86_REG_BIT(), X86_REG_FLAGS */
     uint32_t address_regs;   /* base and index registers (AGI) */
 };
 
 /* A record without code bytes (an import without lengths): a simple
- * instruction pairable in either pipe, with no known registers. */
+ * instruction pairable in either pipe, with no known registers, of one
+ * clock; unclassified (it has no timing row). */
 void p5_op_generic(uint64_t address, uint8_t length, struct p5_op *op);
 
 /* A slot of the decode cache. */

@@ -1,6 +1,7 @@
-/* The U and V pipes: pairing, address-generation interlocks, branch
- * prediction and the clocks of one issue, reported clock by clock to the
- * PMU (docs/p5-model.md, "Pipeline", cites each rule). */
+/* The U and V pipes: pairing, prefix decode clocks, address-generation
+ * interlocks, the x87 registers' dependences, branch prediction and the
+ * clocks of one issue, reported clock by clock to the PMU
+ * (docs/p5-model.md, "Pipeline", cites each rule). */
 #include "sim/p5/p5_machine.h"
 
 /* ---- reporting clocks */
@@ -57,12 +58,32 @@ static uint32_t agi_pipes(const struct p5_machine *m, const struct p5_slot *u,
            (v && (v->op->address_regs & m->agi_regs) != 0);
 }
 
-static uint32_t execute_clocks(const struct p5_slot *s)
+/* A REP string instruction's iterations: the bytes its data accesses
+ * cover (the trace merges the iterations' accesses into ranges,
+ * docs/traces.md) over the bytes of one iteration; at least a clock. */
+static uint32_t rep_clocks(const struct p5_slot *s)
 {
-    uint32_t clocks = s->op->clocks;
-    if (s->op->rep_string && (uint32_t)s->insn->n_accesses > clocks)
-        clocks = (uint32_t)s->insn->n_accesses;
-    return clocks;
+    uint64_t bytes = 0;
+    for (int i = 0; i < s->insn->n_accesses; i++)
+        bytes += s->insn->accesses[i].size;
+    uint64_t iterations = s->op->rep_bytes ? bytes / s->op->rep_bytes : 0;
+    uint64_t clocks = s->op->rep_base + s->op->rep_per * iterations;
+    return clocks ? (uint32_t)clocks : 1;
+}
+
+/* The row's clocks (by the precision control for FDIV, FIDIV...: a trace
+ * holds no control-word values, so the `fpu_precision` parameter says
+ * which); a REP string instruction's by its iterations. */
+static uint32_t varying_clocks(const struct p5_machine *m, const struct p5_slot *s)
+{
+    if (s->op->rep_string)
+        return rep_clocks(s);
+    return s->op->precision_clocks[m->config->fpu_precision];
+}
+
+static inline uint32_t execute_clocks(const struct p5_machine *m, const struct p5_slot *s)
+{
+    return s->op->clocks_vary ? varying_clocks(m, s) : s->op->clocks;
 }
 
 static uint32_t bank_of(const struct p5_machine *m, uint64_t address)
@@ -160,13 +181,100 @@ static uint32_t execute(struct p5_machine *m, const struct p5_slot *u, const str
 {
     if (u->insn->n_accesses)
         p5_data_accesses(m, u, stalls);
-    uint32_t clocks = execute_clocks(u);
+    uint32_t clocks = execute_clocks(m, u);
     if (!v)
         return clocks;
     if (v->insn->n_accesses)
         p5_data_accesses(m, v, stalls);
-    uint32_t v_clocks = execute_clocks(v);
+    uint32_t v_clocks = execute_clocks(m, v);
     return v_clocks > clocks ? v_clocks : clocks;
+}
+
+/* ---- the x87 stack by register (docs/p5-model.md, "x87 registers"):
+ * the clock each of R0-R7 holds its value from, with the top of the
+ * stack. */
+
+static uint64_t *st_register(struct p5_machine *m, unsigned i)
+{
+    return &m->st_ready[(m->st_top + i) & 7];
+}
+
+/* Clocks until the ST(i) an instruction reads hold their values; FXCH
+ * waits for none (it exchanges them, ready or not). */
+static uint64_t x87_wait(struct p5_machine *m, const struct p5_op *op)
+{
+    if (op->fxch)
+        return 0;
+    uint64_t ready = m->now;
+    for (unsigned i = 0; i < 8; i++)
+        if ((op->st_read >> i & 1) && *st_register(m, i) > ready)
+            ready = *st_register(m, i);
+    return ready - m->now;
+}
+
+/* FXCH ST(i): ST(0) and ST(i) exchange registers, and a value still being
+ * computed goes with its register: renaming (Agner Fog's P1 chapter,
+ * "FXCH"). */
+static void x87_exchange(struct p5_machine *m, const struct p5_op *op)
+{
+    unsigned i = 0;
+    while (op->st_read >> (i + 1))
+        i++;
+    uint64_t st0 = *st_register(m, 0);
+    *st_register(m, 0) = *st_register(m, i);
+    *st_register(m, i) = st0;
+}
+
+/* The registers an instruction writes hold their values from `ready`: the
+ * ST(i) written (relative to the top before it), then its pops, then its
+ * pushes, each push writing the new top. */
+static void x87_write(struct p5_machine *m, const struct p5_op *op, uint64_t ready)
+{
+    for (unsigned i = 0; i < 8; i++)
+        if (op->st_written >> i & 1)
+            *st_register(m, i) = ready;
+    m->st_top = (m->st_top + op->st_pops) & 7;
+    for (unsigned k = 0; k < op->st_pushes; k++) {
+        m->st_top = (m->st_top - 1) & 7;
+        *st_register(m, 0) = ready;
+    }
+}
+
+/* After an x87 instruction began to execute at `start`: its result is
+ * ready when its data has come (`read` stall clocks), its clocks have run
+ * and its latency beyond them (FADD: 1 clock in the pipe, 3 to the
+ * result). */
+static void x87_done(struct p5_machine *m, const struct p5_slot *s, uint64_t start,
+                     uint64_t read)
+{
+    if (s->op->fxch)
+        x87_exchange(m, s->op);
+    else
+        x87_write(m, s->op, start + read + execute_clocks(m, s) + s->op->latency_beyond);
+}
+
+/* ---- one issue */
+
+/* Decode clocks for the prefixes of u (a prefixed instruction issues in
+ * the U pipe only): one per prefix byte, less the clocks the decoder had
+ * while the issue before was held past its first clock (Intel VTune's
+ * Pentium "Prefix Penalty Indicator": no penalty after a multi-clock
+ * instruction), none of them after a flush or while code was fetched. */
+static uint64_t prefix_clocks(const struct p5_machine *m, const struct p5_slot *u,
+                              const struct p5_stalls *stalls)
+{
+    uint64_t ahead = stalls->fetch ? 0 : m->now - m->decode_free;
+    return u->op->prefixes > ahead ? u->op->prefixes - ahead : 0;
+}
+
+/* An x87 instruction's registers after it executed from `start` (the U
+ * pipe's, and an FXCH paired with it in the V pipe). */
+static void x87_issued(struct p5_machine *m, const struct p5_slot *u, const struct p5_slot *v,
+                       uint64_t start, uint64_t read)
+{
+    x87_done(m, u, start, read);
+    if (v && v->op->x87)
+        x87_done(m, v, start, read);
 }
 
 void p5_issue(struct p5_machine *m, const struct p5_slot *u, const struct p5_slot *v)
@@ -174,27 +282,42 @@ void p5_issue(struct p5_machine *m, const struct p5_slot *u, const struct p5_slo
     p5_pmu_set_cpl(m->pmu, u->insn->cpl);
     count_issue(m, u, v);
 
-    /* From the issue's first clock: the code-read stalls, then an AGI clock. */
+    /* From the issue's first clock: the code-read stalls, the prefixes'
+     * decode clocks, an AGI clock (none after a prefix clock: the address
+     * register was written by then), the x87 operands' wait. */
     struct p5_stalls stalls = {0};
     p5_fetch(m, u, &stalls);
     if (v)
         p5_fetch(m, v, &stalls);
-    uint32_t agi = agi_pipes(m, u, v);
+    uint64_t prefix = u->op->prefixes ? prefix_clocks(m, u, &stalls) : 0;
+    uint32_t agi = prefix ? 0 : agi_pipes(m, u, v);
     if (stalls.fetch)
         end_clocks(m, stalls.fetch, 0);
     stalls.fetch = 0;
+    if (prefix)
+        end_clocks(m, prefix, 0);
+    m->decode_free = m->now + 1; /* the decoder may go on to the next instruction */
     if (agi) {
         p5_report_event(m, P5_EV_PIPELINE_STALLED_ADDRESS_GENERATION_INTERLOCK, agi);
         end_clocks(m, 1, 0);
     }
+    uint64_t x87 = u->op->x87 ? x87_wait(m, u->op) : 0;
+    if (x87)
+        end_clocks(m, x87, 0);
 
     /* The clocks the pipes execute in, then the stalls and a flush. */
+    uint64_t start = m->now;
     uint32_t clocks = execute(m, u, v, &stalls) + both_pipes_memory(m, u, v);
     uint32_t flush = (p5_is_branch(u->op) ? resolve_branch(m, u, false) : 0) +
                      (v && p5_is_branch(v->op) ? resolve_branch(m, v, true) : 0);
+    if (u->op->x87)
+        x87_issued(m, u, v, start, stalls.read);
     end_clocks(m, clocks, 0);
     bool stalled_after = stalls.read + stalls.buffers + stalls.other + flush > 0;
-    if (stalled_after)
+    if (stalled_after) {
         end_stalls(m, &stalls, flush);
+        if (flush)
+            m->decode_free = m->now; /* the pipeline refills: nothing decoded ahead */
+    }
     m->agi_regs = stalled_after ? 0 : u->op->regs_written | (v ? v->op->regs_written : 0);
 }

@@ -51,6 +51,7 @@ struct run {
     struct p5_op held_op;           /* a copy when the cache or `generic` may change */
     struct p5_op generic;           /* the op of a record without code bytes */
     bool holding;
+    uint64_t unclassified;          /* INSN records whose op has no timing row */
     struct driver_failure failure;
 };
 
@@ -104,6 +105,7 @@ static bool instruction(struct run *run, const struct trace_insn *insn)
     struct p5_slot slot;
     if (!make_slot(run, insn, &slot))
         return false;
+    run->unclassified += slot.op->unclassified;
     if (run->holding && p5_can_pair(&run->held, &slot)) {
         p5_issue(&run->machine, &run->held, &slot);
         run->holding = false;
@@ -155,6 +157,7 @@ static bool run_trace(struct run *run, const struct p5_sim_hooks *hooks,
               driver_out_of_memory(&run->failure, run->trace.path, "for the decoder");
     ok = ok && simulate(run, hooks, result);
     result->cycles = run->machine.now;
+    result->unclassified = run->unclassified;
     p5_decode_cache_free(&run->decoded);
     return ok;
 }

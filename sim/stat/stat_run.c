@@ -53,7 +53,8 @@ static bool run_model(const char *const traces[], int n_traces, const struct sta
         struct p5_sim_result result = {0};
         bool ok = p5_simulate_trace(traces[0], &model->p5, backend, &hooks, &result, error,
                                     error_size);
-        *totals = (struct stat_totals){{result.instructions, 0}, result.cycles, gate->entries};
+        *totals = (struct stat_totals){{result.instructions, 0}, result.cycles, gate->entries,
+                                       result.unclassified};
         return ok;
     }
     struct nbm_hooks hooks = {.region = region_gate_thread_hook, .context = gate};
@@ -62,7 +63,7 @@ static bool run_model(const char *const traces[], int n_traces, const struct sta
     bool ok = nbm_simulate(traces, n_traces, &model->netburst, backend, &hooks, &result, error,
                            error_size);
     *totals = (struct stat_totals){{result.instructions[0], result.instructions[1]},
-                                   result.cycles, gate->entries};
+                                   result.cycles, gate->entries, result.unclassified};
     return ok;
 }
 

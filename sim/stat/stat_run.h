@@ -18,6 +18,7 @@ struct stat_totals {
     uint64_t instructions[2]; /* trace records simulated per run, by logical processor */
     uint64_t cycles;
     uint64_t region_entries; /* times the counted region began, per run */
+    uint64_t unclassified;   /* instructions without a timing row (given default clocks), per run */
 };
 
 /* Simulates the traces (one; or two on the NetBurst, as its logical

@@ -258,7 +258,7 @@ static const struct {
     {"load_buffers", {"1", "2", "48"}},      {"alloc_width", {"1", "3", "16"}},
     {"retire_width", {"1", "3", "16"}},      {"deliver_width", {"1", "3", "16"}},
     {"tc_line_uops", {"1", "6", "64"}},      {"l2_latency", {"0", "7", "100"}},
-    {"divide_latency", {"1", "60", "200"}},  {"pmi_skid", {"0", "1", "64"}},
+    {"alloc_to_exec", {"0", "11", "100"}},   {"pmi_latency", {"0", "1", "36"}},
     {"dtlb_entries", {"1", "4", "64"}},      {"tc_uops", {"1", "64", "12288"}},
 };
 

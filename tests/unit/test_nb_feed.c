@@ -18,7 +18,9 @@
  * buses routed before it must be refused and count nothing.  After every
  * cycle every readable MSR, the cycle count, the PEBS PMI, the pending
  * PMIs and their samples, the DS index and the PEBS buffer must be the
- * same.  Tallies of what happened keep the test from passing vacuously.
+ * same; after every retirement that takes a PEBS assist, the accesses the
+ * fast PMU's feed logs for it must be those of the DS save area's rules.
+ * Tallies of what happened keep the test from passing vacuously.
  *
  * Black-box: only the public interfaces, as a timing model and the bench
  * use them.
@@ -101,7 +103,7 @@ static size_t n_msrs;
 static struct {
     unsigned long cycles, routed, unwatched, fast_events, unlisted, retirements;
     unsigned long overflows, pmis, pebs_pmis, pebs_records, pebs_records_64, samples,
-        precise_samples;
+        precise_samples, assists, assists_writing;
     unsigned long cascades, edges, saturated;
     unsigned long tagged[NB_NUM_TAGGINGS];
     unsigned long escr_writes, cccr_writes, counter_writes, pebs_enable_writes,
@@ -715,6 +717,70 @@ static void occur(void)
     tally.routed++;
 }
 
+/* ---- The PEBS assist's accesses, as the fast PMU's feed publishes them
+ * (nb_feed_assist), against the DS save area's rules (docs/semantics.md,
+ * "PEBS") in the layout of the retirement (`mode`), from the memory as it
+ * was before: the index and the absolute maximum read; when a record fits,
+ * its slots and the index written, the counter reset (8 bytes) and the
+ * interrupt threshold read. */
+
+struct assist_before {
+    uint64_t taken, index, maximum;
+};
+
+static uint64_t mode_mask(bool mode)
+{
+    return mode ? ~0ull : 0xffffffffull;
+}
+
+static uint64_t mode_field(bool mode, uint64_t offset)
+{
+    return nb_pmu_memory_read(bench, (ds_area + offset) & mode_mask(mode), layouts[mode].field);
+}
+
+static struct assist_before assist_state(int thread, bool mode)
+{
+    return (struct assist_before){nb_feed_assist(feed, thread)->taken,
+                                  mode_field(mode, layouts[mode].index),
+                                  mode_field(mode, layouts[mode].maximum)};
+}
+
+static void same_access(unsigned k, uint64_t address, unsigned size, bool store,
+                        const struct nb_assist_access *a)
+{
+    same("assist access address, access", k, address, a->address);
+    same("assist access size, access", k, size, a->size);
+    same("assist access is a store, access", k, store, a->store);
+}
+
+static void check_assist_log(int thread, bool mode, const struct assist_before *before)
+{
+    const struct nb_assist *log = nb_feed_assist(feed, thread);
+    if (log->taken == before->taken)
+        return;
+    same("assists taken by thread", (uint64_t)thread, before->taken + 1, log->taken);
+    unsigned field = layouts[mode].field, record = layouts[mode].record, n = 0;
+    uint64_t mask = mode_mask(mode);
+    same_access(n, (ds_area + layouts[mode].index) & mask, field, false, &log->access[n]);
+    n++;
+    same_access(n, (ds_area + layouts[mode].maximum) & mask, field, false, &log->access[n]);
+    n++;
+    if (before->maximum >= record && before->index <= before->maximum - record) {
+        for (unsigned k = 0; k < record; k += field, n++)
+            same_access(n, (before->index + k) & mask, field, true, &log->access[n]);
+        same_access(n, (ds_area + layouts[mode].index) & mask, field, true, &log->access[n]);
+        n++;
+        same_access(n, (ds_area + layouts[mode].reset) & mask, 8, false, &log->access[n]);
+        n++;
+        same_access(n, (ds_area + layouts[mode].threshold) & mask, field, false,
+                    &log->access[n]);
+        n++;
+        tally.assists_writing++;
+    }
+    same("assist accesses of thread", (uint64_t)thread, n, log->n_accesses);
+    tally.assists++;
+}
+
 /* A random uop retires on a random thread: tagged by the fast PMU's feed,
  * checked against the reference, reported to both PMUs. */
 static void retire(void)
@@ -759,8 +825,10 @@ static void retire(void)
         .regs = chance(4) ? NULL : regs,
     };
     uint64_t index = ds_field(bench, layouts[ia32e].index);
+    struct assist_before before = assist_state(thread, mode);
     assert_true(nb_pmu_retire(bench, thread, &r));
     assert_true(nb_pmu_retire(fast, thread, &r));
+    check_assist_log(thread, mode, &before);
     tally.retirements++;
     uint64_t now = ds_field(bench, layouts[ia32e].index);
     same("DS index", ds_area, now, ds_field(fast, layouts[ia32e].index));
@@ -961,8 +1029,9 @@ static void compare(bool whole_memory)
                  nb_feed_context(feed, t, user));
 }
 
-/* A handler takes each thread's pending PMI now and then, at once or
- * after a skid (IEBS); after a precise one it may empty the buffer. */
+/* A handler takes each thread's pending PMI now and then, as the bench
+ * takes it or where a timing model's pipeline takes the interrupt, with a
+ * return address (IEBS); after a precise one it may empty the buffer. */
 static void take_pmis(void)
 {
     for (int t = 0; t < 2; t++) {
@@ -974,10 +1043,12 @@ static void take_pmis(void)
             taken = nb_pmu_take_pmi(bench, t, &a);
             same("taken PMI of thread", (uint64_t)t, taken, nb_pmu_take_pmi(fast, t, &b));
         } else {
-            uint64_t skid = rnd(12);
-            taken = nb_pmu_take_due_pmi(bench, t, skid, &a);
-            same("taken due PMI of thread", (uint64_t)t, taken,
-                 nb_pmu_take_due_pmi(fast, t, skid, &b));
+            uint64_t eip = random64();
+            taken = nb_pmu_take_pmi_at(bench, t, eip, &a);
+            same("taken PMI at an EIP of thread", (uint64_t)t, taken,
+                 nb_pmu_take_pmi_at(fast, t, eip, &b));
+            if (taken)
+                same("sample at the return address of thread", (uint64_t)t, eip, a.eip);
         }
         if (!taken)
             continue;
@@ -1085,10 +1156,11 @@ static void test_fast_path_counts_as_bench_path(void **state)
                   tally.cycles, tally.routed, tally.unwatched, tally.fast_events, tally.unlisted,
                   tally.saturated, tally.refused, tally.written_unrefused);
     print_message("overflows %lu, PMIs %lu, PEBS PMIs %lu, PEBS records %lu (64-bit %lu), "
-                  "samples %lu (precise %lu), cascades %lu, edges %lu\n",
+                  "assists %lu (writing %lu), samples %lu (precise %lu), cascades %lu, "
+                  "edges %lu\n",
                   tally.overflows, tally.pmis, tally.pebs_pmis, tally.pebs_records,
-                  tally.pebs_records_64, tally.samples, tally.precise_samples, tally.cascades,
-                  tally.edges);
+                  tally.pebs_records_64, tally.assists, tally.assists_writing, tally.samples,
+                  tally.precise_samples, tally.cascades, tally.edges);
     print_message("retirements %lu, tagged: front end %lu, execution %lu, replay %lu\n",
                   tally.retirements, tally.tagged[NB_FRONT_END_TAGGING],
                   tally.tagged[NB_EXECUTION_TAGGING], tally.tagged[NB_REPLAY_TAGGING]);
@@ -1109,6 +1181,7 @@ static void test_fast_path_counts_as_bench_path(void **state)
     assert_true(tally.edges > 800);
     assert_true(tally.pebs_records > 200 && tally.pebs_records_64 > 20 && tally.pebs_pmis > 100);
     assert_true(tally.samples > 1000 && tally.precise_samples > 80);
+    assert_true(tally.assists > 400 && tally.assists_writing > 350);
     assert_true(tally.tagged[NB_FRONT_END_TAGGING] > 5000);
     assert_true(tally.tagged[NB_EXECUTION_TAGGING] > 5000);
     assert_true(tally.tagged[NB_REPLAY_TAGGING] > 5000);
@@ -1467,19 +1540,21 @@ static void merge_same_cycle(bool routed)
     assert_int_equal(counter_of(pmu, MERGE_COUNTER), 1);
     assert_int_equal(waiting_since(0), 2);
     assert_int_equal(waiting_since(1), 0);
-    /* cycles 2-4, taken after a skid of 3: at the end of cycle 4 (@5) */
+    /* cycles 2-4: the PMI waits until it is taken, at the end of cycle 4
+     * (@5), where a model's pipeline takes the interrupt: before the
+     * instruction at 0x401008, its return address (not the last retired
+     * EIP, 0x401004) */
     merge_retire(0x401004, 0);
+    merge_tick();
+    merge_tick();
+    merge_tick();
+    assert_int_equal(nb_pmu_cycles(pmu), 5);
+    assert_int_equal(waiting_since(0), 2);
     struct nb_pmi_sample sample = {0};
-    assert_false(nb_pmu_take_due_pmi(pmu, 0, 3, &sample));
-    merge_tick();
-    merge_tick();
-    assert_int_equal(nb_pmu_cycles(pmu), 4);
-    assert_false(nb_pmu_take_due_pmi(pmu, 0, 3, &sample));
-    assert_false(nb_pmu_take_due_pmi(pmu, 1, 0, &sample));
-    merge_tick();
-    assert_true(nb_pmu_take_due_pmi(pmu, 0, 3, &sample));
+    assert_false(nb_pmu_take_pmi_at(pmu, 1, 0x401008, &sample));
+    assert_true(nb_pmu_take_pmi_at(pmu, 0, 0x401008, &sample));
     assert_int_equal(sample.delivered, 2);
-    assert_int_equal(sample.eip, 0x401004);
+    assert_int_equal(sample.eip, 0x401008);
     assert_true(sample.precise);
     assert_int_equal(waiting_since(0), 0);
     assert_false(nb_pmu_take_pmi(pmu, 0, &sample));
@@ -1494,7 +1569,7 @@ static void test_pmi_merge_same_cycle_precise(void **state)
 
 /* (b) IQ_COUNTER2's imprecise PMI is delivered at @2 and waits; the
  * PEBS-threshold PMI delivered at @3 merges with it: one interrupt,
- * delivered at @2, imprecise.  Taken at @5 (skid 3). */
+ * delivered at @2, imprecise.  Taken at @5, before 0x402008. */
 static void merge_into_waiting(bool routed)
 {
     merge_setup(routed);
@@ -1518,15 +1593,13 @@ static void merge_into_waiting(bool routed)
     if (!routed)
         assert_int_equal(nb_pmu_last(pmu)->pmi[MERGE_COUNTER], 0);
     assert_int_equal(waiting_since(0), 2);
-    struct nb_pmi_sample sample = {0};
-    assert_false(nb_pmu_take_due_pmi(pmu, 0, 3, &sample));
     merge_tick();
-    assert_false(nb_pmu_take_due_pmi(pmu, 0, 3, &sample));
     merge_tick();
     assert_int_equal(nb_pmu_cycles(pmu), 5);
-    assert_true(nb_pmu_take_due_pmi(pmu, 0, 3, &sample));
+    struct nb_pmi_sample sample = {0};
+    assert_true(nb_pmu_take_pmi_at(pmu, 0, 0x402008, &sample));
     assert_int_equal(sample.delivered, 2);
-    assert_int_equal(sample.eip, 0x402004);
+    assert_int_equal(sample.eip, 0x402008);
     assert_false(sample.precise);
     /* the PEBS PMI went with it: nothing waits */
     assert_int_equal(waiting_since(0), 0);
@@ -1558,8 +1631,7 @@ static void merge_precise_after_taking(bool routed)
     assert_int_equal(nb_pmu_last(pmu)->pebs_pmi, 1);
     assert_int_equal(waiting_since(0), 7);
     struct nb_pmi_sample sample = {0};
-    assert_false(nb_pmu_take_due_pmi(pmu, 0, 1, &sample));
-    assert_true(nb_pmu_take_pmi(pmu, 0, &sample));
+    assert_true(nb_pmu_take_pmi(pmu, 0, &sample)); /* the bench's: the last retired EIP */
     assert_int_equal(sample.delivered, 7);
     assert_int_equal(sample.eip, 0x403000);
     assert_true(sample.precise);
@@ -1573,6 +1645,53 @@ static void test_pmi_precise_after_taking(void **state)
     merge_precise_after_taking(true);
 }
 
+/* ---- The PEBS assist's accesses in the feed (nb_feed_assist): the merge
+ * cases' 32-bit DS save area at 0x1000 holds 4 records at 0x2000. */
+
+static void same_logged(const struct nb_assist_access *a, uint64_t address, unsigned size,
+                        bool store)
+{
+    assert_int_equal(a->address, address);
+    assert_int_equal(a->size, size);
+    assert_int_equal(a->store, store);
+}
+
+/* The first record: the index (0x1014) and the absolute maximum (0x1018)
+ * read, the ten 4-byte slots at 0x2000-0x2024 and the index written, the
+ * 8-byte counter reset (0x1020) and the interrupt threshold (0x101c) read.
+ * Then with the buffer full (the index at the maximum) only the two
+ * reads. */
+static void test_assist_accesses(void **state)
+{
+    (void)state;
+    merge_setup(true);
+    const struct nb_assist *log = nb_feed_assist(merge_feed, 0);
+    assert_int_equal(log->taken, 0);
+    merge_overflow_both();
+    merge_retire(0x401000, NB_TAG_REPLAY);
+    assert_int_equal(log->taken, 1);
+    assert_int_equal(log->n_accesses, 15);
+    same_logged(&log->access[0], MERGE_DS + 0x14, 4, false);
+    same_logged(&log->access[1], MERGE_DS + 0x18, 4, false);
+    for (unsigned k = 0; k < 10; k++)
+        same_logged(&log->access[2 + k], MERGE_BUFFER + 4 * k, 4, true);
+    same_logged(&log->access[12], MERGE_DS + 0x14, 4, true);
+    same_logged(&log->access[13], MERGE_DS + 0x20, 8, false);
+    same_logged(&log->access[14], MERGE_DS + 0x1c, 4, false);
+    assert_int_equal(nb_feed_assist(merge_feed, 1)->taken, 0);
+    /* the buffer full: the next assist reads, writes nothing */
+    merge_wr(MSR_IA32_DS_AREA, MERGE_DS);
+    assert_true(nb_pmu_memory_write(pmu, MERGE_DS + 0x14, 4, MERGE_BUFFER + 4 * 40));
+    merge_occur(0);
+    merge_tick();
+    merge_retire(0x401004, NB_TAG_REPLAY);
+    assert_int_equal(log->taken, 2);
+    assert_int_equal(log->n_accesses, 2);
+    same_logged(&log->access[0], MERGE_DS + 0x14, 4, false);
+    same_logged(&log->access[1], MERGE_DS + 0x18, 4, false);
+    assert_int_equal(merge_ds_index(), MERGE_BUFFER + 4 * 40);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1583,6 +1702,7 @@ int main(void)
         cmocka_unit_test_teardown(test_pmi_merge_same_cycle_precise, teardown),
         cmocka_unit_test_teardown(test_pmi_merge_into_waiting_imprecise, teardown),
         cmocka_unit_test_teardown(test_pmi_precise_after_taking, teardown),
+        cmocka_unit_test_teardown(test_assist_accesses, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

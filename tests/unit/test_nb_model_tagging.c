@@ -495,7 +495,7 @@ static void test_pebs_record(void **state)
     assert_int_equal(nb_pmu_wrmsr(m.pmu, MSR_PEBS_MATRIX_VERT, 1), MSR_OK);
     assert_int_equal(nb_pmu_wrmsr(m.pmu, NB_COUNTER_BASE + 16, 0xffffffffff), MSR_OK);
     program(m.pmu, "replay_event", "NBOGUS", NB_ESCR_CRU2, 0, 16, CCCR_OVF_PMI_T0);
-    m.config.pmi_skid = 0;
+    m.config.pmi_latency = 0;
     struct samples s = {0};
     struct nbm_hooks hook = {.sample = on_sample, .context = &s};
     model_run(&m, t.path, &hook);
@@ -507,12 +507,14 @@ static void test_pebs_record(void **state)
         assert_int_equal(nb_pmu_memory_read(m.pmu, 0x2000 + 4 * (uint64_t)k, 4), want[k]);
     /* Reset to 0, then the recorded uop and the third miss count. */
     assert_int_equal(nb_pmu_counter(m.pmu, 16), 2);
-    /* The threshold PMI, taken at once (pmi_skid 0), flagged precise; its
-     * EIP is the cycle's last retirement: the third load, whose miss
-     * overlapped the second's and retired in the same cycle. */
-    assert_int_equal(s.n, 1);
-    assert_true(s.precise);
-    assert_int_equal(s.eip, 0x1007);
+    /* The threshold PMI, recognized at once (pmi_latency 0), flagged
+     * precise: the third load, whose miss overlapped the second's, was
+     * allocated already; the interrupt returns to the instruction after
+     * it, 0x1009, which the trace's END leaves unexecuted: the PMI is not
+     * taken.  (The sampling tests below take theirs.) */
+    assert_int_equal(s.n, 0);
+    uint64_t since;
+    assert_true(nb_pmu_pending_pmi(m.pmu, 0, &since));
     msr_backend_destroy(m.backend);
     unlink(t.path);
 }
@@ -546,45 +548,202 @@ static void test_pebs_store_metric(void **state)
     unlink(t.path);
 }
 
-/* ---- IEBS: PMIs taken pmi_skid cycles after delivery */
+/* ---- IEBS: the interrupt of a PMI (docs/netburst-model.md, "Sampling"):
+ * recognized pmi_latency cycles after its delivery, taken once the
+ * instructions allocated before have retired, sampling the next one. */
 
-/* 60 adds; instr_retired overflows on the 10th: the PMI's sample. */
-static struct samples iebs_sample(const char *path, uint32_t skid)
+/* instr_retired NBOGUSNTAG on IQ_COUNTER0 with OVF_PMI_T0, one count from
+ * overflow after `counts`: the PMI comes with the next count. */
+static struct samples iebs_run(const char *path, uint32_t latency, uint64_t counts)
 {
     struct model m;
     model_open(&m);
-    m.config.pmi_skid = skid;
-    assert_int_equal(nb_pmu_wrmsr(m.pmu, NB_COUNTER_BASE + 12, 0xffffffffffull - 9), MSR_OK);
+    m.config.pmi_latency = latency;
+    assert_int_equal(nb_pmu_wrmsr(m.pmu, NB_COUNTER_BASE + 12, (1ull << 40) - counts), MSR_OK);
     program(m.pmu, "instr_retired", "NBOGUSNTAG", NB_ESCR_CRU0, 0, 12, CCCR_OVF_PMI_T0);
     struct samples s = {0};
     struct nbm_hooks hook = {.sample = on_sample, .context = &s};
     model_run(&m, path, &hook);
     uint64_t since;
     assert_false(nb_pmu_pending_pmi(m.pmu, 0, &since)); /* taken */
+    assert_int_equal(s.n, 1);
+    assert_int_equal(s.thread, 0);
+    assert_false(s.precise);
     msr_backend_destroy(m.backend);
     return s;
 }
 
-static void test_iebs_skid(void **state)
+/* 24 adds, built one a cycle (all in the first 64-byte chunk of code but
+ * the last three), each retiring alloc_to_exec + 2 cycles after it
+ * allocates.  The second add overflows the counter, the third's
+ * retirement delivers the PMI: recognized at once, the adds allocated by
+ * then are the 13 after it, and the interrupt returns to the 17th (add
+ * 16); recognized 4 cycles later, 4 more have allocated: add 20. */
+static void test_iebs_delivery_latency(void **state)
 {
     (void)state;
     struct tb t;
-    tb_open_registers(&t);
-    for (int k = 0; k < 60; k++)
+    tb_open(&t);
+    for (int k = 0; k < 24; k++)
         tb_plain(&t, 0x1000 + 3 * (uint64_t)k, ADD_EAX_1);
     tb_close(&t);
-    struct samples now = iebs_sample(t.path, 0), later = iebs_sample(t.path, 4);
-    assert_int_equal(now.n, 1);
-    assert_int_equal(later.n, 1);
-    assert_int_equal(now.thread, 0);
-    assert_false(now.precise);
-    assert_int_equal(now.cycle, later.cycle);   /* the same delivery */
-    /* Delivered after cycle 252 (the first fetch waits for the ITLB walk
-     * and a memory read); by then the 11th add (0x101e) has retired.  The
-     * adds are all built, one a cycle: 4 cycles later, 4 adds later. */
-    assert_int_equal(now.cycle, 252);
-    assert_int_equal(now.eip, 0x101e);
-    assert_int_equal(later.eip, 0x101e + 4 * 3);
+    struct model probe;
+    model_open(&probe);
+    assert_int_equal(probe.config.alloc_to_exec + 2, 13);
+    msr_backend_destroy(probe.backend);
+    struct samples now = iebs_run(t.path, 0, 2), later = iebs_run(t.path, 4, 2);
+    assert_int_equal(now.cycle, later.cycle); /* the same delivery */
+    assert_int_equal(now.eip, 0x1000 + 3 * 16);
+    assert_int_equal(later.eip, 0x1000 + 3 * 20);
+    unlink(t.path);
+}
+
+/* Three adds, a load that misses the DTLB, the L1 and the L2 (over 200
+ * cycles), then a loop from the trace cache (add eax, 1; dec ecx; jnz)
+ * that fills the ROB behind it.  The third add delivers the PMI; recognized
+ * 150 or 200 cycles later, the ROB holds the load and the 125 uops after
+ * it, and nothing allocates until the load retires: the interrupt returns
+ * to the 126th instruction after the load, the jnz (0x1015) of the loop's
+ * 42nd iteration, whatever the latency in between. */
+static void test_iebs_rob_in_flight(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open(&t);
+    for (int k = 0; k < 3; k++)
+        tb_plain(&t, 0x1000 + 3 * (uint64_t)k, ADD_EAX_1);
+    tb_access(&t, 0x1009, LOAD, TRACE_LOAD, 0x800000, 4);
+    for (int i = 0; i < 60; i++) {
+        tb_plain(&t, 0x1010, ADD_EAX_1);
+        tb_plain(&t, 0x1013, "\xff\xc9", 2);                     /* dec ecx */
+        tb_branch(&t, 0x1015, "\x75\xf9", 2, i < 59 ? TRACE_BRANCH_TAKEN : TRACE_BRANCH_NOT_TAKEN,
+                  i < 59 ? 0x1010 : 0);                           /* jnz 0x1010 */
+    }
+    tb_close(&t);
+    struct model probe;
+    model_open(&probe);
+    assert_int_equal(probe.config.rob, 126);
+    msr_backend_destroy(probe.backend);
+    struct samples a = iebs_run(t.path, 150, 2), b = iebs_run(t.path, 200, 2);
+    assert_int_equal(a.cycle, b.cycle);
+    assert_int_equal(a.eip, 0x1015);
+    assert_int_equal(b.eip, 0x1015);
+    unlink(t.path);
+}
+
+/* ---- the PEBS assist's cost (docs/netburst-model.md, "Sampling") */
+
+#define LOAD_VIA_EAX "\x8b\x00", 2 /* mov eax, [rax]: a load after the previous one */
+
+/* The code at 0x10000: loads of the DS save area's line (0x1000) and,
+ * when `warm`, of the PEBS buffer's (0x2000), bringing them into the L1
+ * and the L2; a load missing to memory (0x8000), then one that depends on
+ * it (0x8040); then `adds` adds. */
+static void write_assist_trace(struct tb *t, bool warm, int adds)
+{
+    tb_open_registers(t);
+    uint64_t at = 0x10000;
+    tb_access(t, at, LOAD, TRACE_LOAD, 0x1000, 4);
+    at += 2;
+    if (warm) {
+        tb_access(t, at, LOAD, TRACE_LOAD, 0x2000, 4);
+        at += 2;
+    }
+    tb_access(t, at, LOAD, TRACE_LOAD, 0x8000, 4);
+    tb_access(t, at + 2, LOAD_VIA_EAX, TRACE_LOAD, 0x8040, 4);
+    at += 4;
+    for (int k = 0; k < adds; k++)
+        tb_plain(t, at + 3 * (uint64_t)k, ADD_EAX_1);
+    tb_close(t);
+}
+
+struct assist_counts {
+    uint64_t cycles, clears, l2_misses, records;
+};
+
+/* 1stL_cache_load_miss_retired on IQ_COUNTER4 (replay_event NBOGUS),
+ * overflowing at the third-missing load, so that the fourth, the last
+ * load, takes the assist (32-bit DS save area of set_up_ds: one record of
+ * 40 bytes at 0x2000) with `pebs`; without it the same counting, no
+ * assist.  machine_clear CLEAR and BSQ_cache_reference RD_2ndL_MISS
+ * counted beside. */
+static struct assist_counts assist_run(const char *path, bool pebs, unsigned missing)
+{
+    struct model m;
+    model_open(&m);
+    set_up_ds(m.pmu);
+    uint64_t enable = 0x01000001 | (pebs ? 0x02000000 : 0);
+    assert_int_equal(nb_pmu_wrmsr(m.pmu, MSR_IA32_PEBS_ENABLE, enable), MSR_OK);
+    assert_int_equal(nb_pmu_wrmsr(m.pmu, MSR_PEBS_MATRIX_VERT, 1), MSR_OK);
+    assert_int_equal(nb_pmu_wrmsr(m.pmu, NB_COUNTER_BASE + 16, (1ull << 40) - (missing - 1)),
+                     MSR_OK);
+    program(m.pmu, "replay_event", "NBOGUS", NB_ESCR_CRU2, 0, 16, CCCR_OVF_PMI_T0);
+    program(m.pmu, "machine_clear", "CLEAR", NB_ESCR_CRU3, 0, 14, 0);
+    program(m.pmu, "BSQ_cache_reference", "RD_2ndL_MISS", NB_ESCR_BSU0, 0, 0, 0);
+    model_run(&m, path, NULL);
+    struct assist_counts c = {m.result.cycles, nb_pmu_counter(m.pmu, 14),
+                              nb_pmu_counter(m.pmu, 0),
+                              (nb_pmu_memory_read(m.pmu, 0x1014, 4) - 0x2000) / 40};
+    msr_backend_destroy(m.backend);
+    return c;
+}
+
+/* The assist of the trace's last instruction, its DS save area and buffer
+ * in the caches: from the cycle after the tagged uop's retirement, X, its
+ * 26 uops come from the ROM three a cycle, allocate a cycle later and
+ * execute alloc_to_exec (11) later: the reads of the index and the maximum
+ * at X + 13 and X + 14 (L1 hits, 2 cycles), the ten record slots and the
+ * index stored one a cycle from X + 16, once both are read, retiring
+ * two a cycle from X + 18 to X + 28, the counter reset and the threshold
+ * read and retiring at X + 28 and X + 29.  The machine is done at X + 30,
+ * not X + 1: 29 cycles, one machine clear, no L2 miss more. */
+static void test_pebs_assist_cost(void **state)
+{
+    (void)state;
+    struct tb t;
+    write_assist_trace(&t, true, 0);
+    struct assist_counts with = assist_run(t.path, true, 4), without = assist_run(t.path, false, 4);
+    assert_int_equal(with.records, 1);
+    assert_int_equal(without.records, 0);
+    assert_int_equal(with.cycles - without.cycles, 29);
+    assert_int_equal(with.clears, 1);
+    assert_int_equal(without.clears, 0);
+    assert_int_equal(with.l2_misses, without.l2_misses);
+    unlink(t.path);
+}
+
+/* The PEBS buffer not in the caches: the record's first store, written to
+ * the caches at its retirement (X + 18), misses the L2: a read for
+ * ownership from memory, L2 latency + memory latency (207 cycles) before
+ * its store-buffer entry is free.  One L2 miss more (the other slots are
+ * in the same line), and the machine is done at X + 18 + 1 + 207 + 1. */
+static void test_pebs_assist_stores(void **state)
+{
+    (void)state;
+    struct tb t;
+    write_assist_trace(&t, false, 0);
+    struct assist_counts with = assist_run(t.path, true, 3), without = assist_run(t.path, false, 3);
+    assert_int_equal(with.records, 1);
+    assert_int_equal(with.l2_misses, without.l2_misses + 1);
+    assert_int_equal(with.cycles - without.cycles, 18 + 1 + 207);
+    unlink(t.path);
+}
+
+/* 30 adds after the tagged load: the model timed them before the PMU's
+ * assist (they retire from X + 1 on: the first needs the load's EAX), but
+ * the assist flushed them: they run again after it, the first retiring
+ * queue_to_alloc + alloc_to_exec + 2 (14) cycles after the restart at
+ * X + 30, the others over the span they took: the machine is done
+ * (X + 44) - (X + 1) = 43 cycles later. */
+static void test_pebs_assist_flush(void **state)
+{
+    (void)state;
+    struct tb t;
+    write_assist_trace(&t, true, 30);
+    struct assist_counts with = assist_run(t.path, true, 4), without = assist_run(t.path, false, 4);
+    assert_int_equal(with.records, 1);
+    assert_int_equal(with.cycles - without.cycles, 43);
+    assert_int_equal(with.clears, 1);
     unlink(t.path);
 }
 
@@ -602,7 +761,11 @@ int main(void)
         cmocka_unit_test(test_replay_splits),
         cmocka_unit_test(test_pebs_record),
         cmocka_unit_test(test_pebs_store_metric),
-        cmocka_unit_test(test_iebs_skid),
+        cmocka_unit_test(test_iebs_delivery_latency),
+        cmocka_unit_test(test_iebs_rob_in_flight),
+        cmocka_unit_test(test_pebs_assist_cost),
+        cmocka_unit_test(test_pebs_assist_stores),
+        cmocka_unit_test(test_pebs_assist_flush),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

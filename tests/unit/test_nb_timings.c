@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "sim/common/timing_key.h"
 #include "sim/netburst/nb_timings.h"
 
 static const struct nb_timing *row(const char *family, const char *form)
@@ -250,31 +251,6 @@ static void test_group_of_model(void **state)
     assert_int_equal(nb_timing_group_of(6), NB_TG_0F3N);
 }
 
-static bool known_token(const char *tok, size_t len)
-{
-    static const char *const tokens[] = {"r8",  "r16", "r32", "r64", "r",  "m8",  "m16",
-                                         "m32", "m64", "m80", "m128", "m", "i",   "1", "cl",
-                                         "st",  "mm",  "xmm", "sreg", "rel", "a", "a3", "as", "as3"};
-    for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++)
-        if (strlen(tokens[i]) == len && strncmp(tokens[i], tok, len) == 0)
-            return true;
-    return false;
-}
-
-static bool known_form(const char *form)
-{
-    if (!*form)
-        return true;
-    for (const char *p = form;; p++) {
-        size_t len = strcspn(p, ",");
-        if (!known_token(p, len))
-            return false;
-        p += len;
-        if (!*p)
-            return true;
-    }
-}
-
 static bool published(const struct nb_timing_cell *c)
 {
     return c->latency || c->latency_max || c->throughput || c->throughput_max;
@@ -341,7 +317,7 @@ static void check_row(const struct nb_timing *t)
     assert_non_null(t->family);
     assert_true(t->family[0] != '\0');
     assert_true(strspn(t->family, "abcdefghijklmnopqrstuvwxyz0123456789") == strlen(t->family));
-    assert_true(known_form(t->form));
+    assert_true(timing_form_valid(t->form));
     assert_non_null(t->source);
     size_t cited = cited_length(t->source);
     assert_true(cited > 0 || derived(t));

@@ -42,6 +42,7 @@ static void assert_same_config(const struct p5_config *a, const struct p5_config
     assert_int_equal(a->l2_latency, b->l2_latency);
     assert_int_equal(a->errata, b->errata);
     assert_int_equal(a->dcache_write_back, b->dcache_write_back);
+    assert_int_equal(a->fpu_precision, b->fpu_precision);
 }
 
 static void test_p5_preset_is_table_5_5(void **state)
@@ -68,6 +69,8 @@ static void test_p5_preset_is_table_5_5(void **state)
     assert_int_equal(c.errata, P5_ERRATA_ALL);
     assert_true(c.dcache_write_back);
     assert_false(c.dcache_write_allocate);
+    /* FNINIT's control word 0x37F: precision control 11b, extended */
+    assert_int_equal(c.fpu_precision, P5_PRECISION_EXTENDED);
     char error[256];
     assert_true(p5_config_check(&c, error, sizeof error));
 }
@@ -99,6 +102,12 @@ static void test_set_parameters(void **state)
     assert_int_equal(c.errata, P5_ERRATUM_MISALIGNED_DOUBLE_MISS);
     assert_true(p5_config_set(&c, "errata", "all", error, sizeof error));
     assert_int_equal(c.errata, P5_ERRATA_ALL);
+    assert_true(p5_config_set(&c, "fpu_precision", "single", error, sizeof error));
+    assert_int_equal(c.fpu_precision, P5_PRECISION_SINGLE);
+    assert_true(p5_config_set(&c, "fpu_precision", "double", error, sizeof error));
+    assert_int_equal(c.fpu_precision, P5_PRECISION_DOUBLE);
+    assert_true(p5_config_set(&c, "fpu_precision", "extended", error, sizeof error));
+    assert_int_equal(c.fpu_precision, P5_PRECISION_EXTENDED);
 }
 
 static void test_set_errors(void **state)
@@ -128,6 +137,9 @@ static void test_set_errors(void **state)
     assert_string_equal(error, "unknown P5 model parameter 'erratum_fdiv'");
     assert_false(p5_config_set(&c, "cache_size", "1", error, sizeof error));
     assert_string_equal(error, "unknown P5 model parameter 'cache_size'");
+    assert_false(p5_config_set(&c, "fpu_precision", "64", error, sizeof error));
+    assert_string_equal(error, "P5 model parameter fpu_precision: '64' (expected single, double "
+                               "or extended)");
     assert_same_config(&c, &before);
 }
 
@@ -144,6 +156,10 @@ static void test_check_inconsistent_geometry(void **state)
     c.write_buffers = 100;
     assert_false(p5_config_check(&c, error, sizeof error));
     assert_non_null(strstr(error, "write_buffers: 100"));
+    c = preset("p5");
+    c.fpu_precision = P5_NUM_PRECISIONS;
+    assert_false(p5_config_check(&c, error, sizeof error));
+    assert_string_equal(error, "P5 model fpu_precision: 3 (expected 0-2)");
 }
 
 /* ---- the host preset from a fake /sys/devices/system/cpu/cpu0/cache */

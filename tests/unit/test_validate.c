@@ -207,12 +207,28 @@ static void test_control_and_stack(void **state)
     struct vgen_kernel taken = plan("jcc", "rel", VGEN_NO_PAIRING, VGEN_TAKEN);
     assert_string_equal(vgen_unit(&taken, 0), "jnz 1f\n1:");
     struct vgen_kernel call = plan("call", "r", X86_P5_NP, VGEN_THROUGHPUT);
-    assert_string_equal(vgen_unit(&call, 0), "call esi");
-    assert_string_equal(call.prologue, "mov esi, OFFSET vret");
+    /* each copy calls a return of its own (the P5 predicts a RET's last target) */
+    static const char own_ret[] = "\n.pushsection .text.vret, \"ax\", @progbits\n2: ret\n"
+                                  ".popsection";
+    char expected[VGEN_UNIT_TEXT];
+    snprintf(expected, sizeof expected, "mov esi, OFFSET 2f\ncall esi%s", own_ret);
+    assert_string_equal(vgen_unit(&call, 0), expected);
+    assert_string_equal(call.prologue, "");
     assert_string_equal(call.with_family, "ret");
     assert_string_equal(call.with_form, "");
+    assert_string_equal(call.with2_family, "mov");
+    assert_string_equal(call.with2_form, "r,i");
+    struct vgen_kernel rel = plan("call", "rel", X86_P5_PV, VGEN_THROUGHPUT);
+    snprintf(expected, sizeof expected, "call 2f%s", own_ret);
+    assert_string_equal(vgen_unit(&rel, 0), expected);
+    assert_null(rel.with2_family);
+    struct vgen_kernel mem = plan("call", "m", X86_P5_NP, VGEN_THROUGHPUT);
+    snprintf(expected, sizeof expected,
+             ".pushsection .data\n3: .long 2f\n.popsection\ncall dword ptr [3b]%s", own_ret);
+    assert_string_equal(vgen_unit(&mem, 0), expected);
     struct vgen_kernel ret = plan("ret", "i", X86_P5_NP, VGEN_THROUGHPUT);
-    assert_string_equal(vgen_unit(&ret, 0), "call vret4");
+    assert_string_equal(vgen_unit(&ret, 0), "call 2f\n.pushsection .text.vret, \"ax\", "
+                                            "@progbits\n2: ret 4\n.popsection");
     assert_int_equal(ret.stack_per_unit, -4);
     struct vgen_kernel push = plan("push", "r", X86_P5_UV, VGEN_PAIR);
     assert_string_equal(vgen_unit(&push, 0), "push eax\npush ebx");

@@ -158,13 +158,17 @@ static void test_pairing_classes(void **state)
     assert_int_equal(decode32(BYTES(0xc1, 0xe0, 0x02)).p5_class, X86_P5_PU); /* shl eax,2 */
     assert_int_equal(decode32(BYTES(0xd1, 0xd0)).p5_class, X86_P5_PU);       /* rcl eax,1 */
     assert_int_equal(decode32(BYTES(0xd3, 0xe0)).p5_class, X86_P5_NP);       /* shl eax,cl */
-    assert_int_equal(decode32(BYTES(0xc1, 0xc0, 0x02)).p5_class, X86_P5_NP); /* rol eax,2 */
+    assert_int_equal(decode32(BYTES(0xc1, 0xc0, 0x02)).p5_class, X86_P5_PU); /* rol eax,2 */
+    assert_int_equal(decode32(BYTES(0xc1, 0xd0, 0x02)).p5_class, X86_P5_NP); /* rcl eax,2 */
     assert_int_equal(decode32(BYTES(0x85, 0xc0)).p5_class, X86_P5_UV);       /* test */
     assert_int_equal(decode32(BYTES(0xa9, 1, 0, 0, 0)).p5_class, X86_P5_UV); /* test eax,1 */
     assert_int_equal(decode32(BYTES(0xf7, 0xc1, 1, 0, 0, 0)).p5_class, X86_P5_NP);
     assert_int_equal(decode32(BYTES(0x50)).p5_class, X86_P5_UV);             /* push eax */
+    assert_int_equal(decode32(BYTES(0xff, 0x33)).p5_class, X86_P5_NP);       /* push [ebx] */
     assert_int_equal(decode32(BYTES(0x0f, 0xb6, 0xc0)).p5_class, X86_P5_NP); /* movzx */
     assert_int_equal(decode32(BYTES(0xd9, 0xc9)).p5_class, X86_P5_PV);       /* fxch */
+    assert_int_equal(decode32(BYTES(0xd9, 0xe4)).p5_class, X86_P5_NP);       /* ftst */
+    assert_int_equal(decode32(BYTES(0xd9, 0xe1)).p5_class, X86_P5_FX);       /* fabs */
     struct x86_insn in = decode32(BYTES(0xd8, 0xc1)); /* fadd st, st(1) */
     assert_int_equal(in.p5_class, X86_P5_FX);
     assert_int_equal(in.fp, X86_FP_X87);

@@ -111,7 +111,26 @@ static bool row_figure(enum table t, const void *row, enum vgen_kind kind, int g
     return *lo > 0;
 }
 
-/* The measurement's published figure, with the companion row's added (a
+/* Adds the figure of the companion row FAMILY FORM (none: NULL) to
+ * lo..hi; false with why not in `why`. */
+static bool add_companion(const struct meas *m, int group, const char *family, const char *form,
+                          uint32_t *lo, uint32_t *hi, char *why, size_t why_size)
+{
+    if (!family)
+        return true;
+    const void *with = m->table == T_P5 ? p5_row_of(family, form) : nb_row_of(family, form);
+    uint32_t wlo, whi;
+    enum vgen_kind with_kind = m->kind == VGEN_LATENCY ? VGEN_LATENCY : VGEN_THROUGHPUT;
+    if (!with || !row_figure(m->table, with, with_kind, group, &wlo, &whi)) {
+        snprintf(why, why_size, "no published figure for %s %s, measured with it", family, form);
+        return false;
+    }
+    *lo += wlo;
+    *hi += whi;
+    return true;
+}
+
+/* The measurement's published figure, with the companion rows' added (a
  * CALL measured with its RET); false with why not in `why`. */
 static bool published(const struct meas *m, int group, uint32_t *lo, uint32_t *hi, char *why,
                       size_t why_size)
@@ -123,20 +142,8 @@ static bool published(const struct meas *m, int group, uint32_t *lo, uint32_t *h
         return false;
     }
     const struct vgen_kernel *k = &m->kernel;
-    if (!k->with_family)
-        return true;
-    const void *with = m->table == T_P5 ? p5_row_of(k->with_family, k->with_form)
-                                        : nb_row_of(k->with_family, k->with_form);
-    uint32_t wlo, whi;
-    enum vgen_kind with_kind = m->kind == VGEN_LATENCY ? VGEN_LATENCY : VGEN_THROUGHPUT;
-    if (!with || !row_figure(m->table, with, with_kind, group, &wlo, &whi)) {
-        snprintf(why, why_size, "no published figure for %s %s, measured with it",
-                 k->with_family, k->with_form);
-        return false;
-    }
-    *lo += wlo;
-    *hi += whi;
-    return true;
+    return add_companion(m, group, k->with_family, k->with_form, lo, hi, why, why_size) &&
+           add_companion(m, group, k->with2_family, k->with2_form, lo, hi, why, why_size);
 }
 
 /* ---- the measurements */

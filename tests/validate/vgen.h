@@ -56,6 +56,7 @@ struct vgen_kernel {
     /* A row measured with another (CALL with RET): the published figure is
      * the sum of the two rows'; NULL for none. */
     const char *with_family, *with_form;
+    const char *with2_family, *with2_form; /* a second one (CALL r: its MOV), or NULL */
 };
 
 /* Whether `kind` applies to `row`: TAKEN to conditional branches, PAIR to
