@@ -86,6 +86,12 @@ uint64_t nb_lp_next(const struct nb_lp *lp)
     return lp->fe.redirect > lp->fe.t ? lp->fe.redirect : lp->fe.t;
 }
 
+uint64_t nb_lp_busy_until(const struct nb_lp *lp)
+{
+    uint64_t next = nb_lp_next(lp);
+    return lp->core.end > next ? lp->core.end : next;
+}
+
 bool nb_arbiter_init(struct nb_arbiter *a)
 {
     a->owner = calloc(NB_ARBITER_WINDOW, sizeof *a->owner);

@@ -173,6 +173,9 @@ void nb_lp_free(struct nb_lp *lp);
 void nb_set_shared(struct nb_machine *m, bool shared);
 /* The cycle `lp`'s next instruction (or hook) can start. */
 uint64_t nb_lp_next(const struct nb_lp *lp);
+/* The cycle it has nothing left to do from: its next cycle, or the end of
+ * its core's work (stores draining, a PEBS assist) when later. */
+uint64_t nb_lp_busy_until(const struct nb_lp *lp);
 bool nb_arbiter_init(struct nb_arbiter *a);
 void nb_arbiter_free(struct nb_arbiter *a);
 /* The first cycle from `cycle` the other thread has not taken; takes it. */

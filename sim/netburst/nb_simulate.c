@@ -103,10 +103,14 @@ static bool step(struct run *run, int t)
     struct nb_machine *m = &run->machine;
     m->cur = &m->lp[t];
     if (tr->hook_pending) {
-        /* Drained, unless a PEBS assist of its last retirements has kept it
-         * busy past the drain: those cycles are ticked first. */
-        if (nb_drain(m) <= m->schedule.now)
+        /* Drained at its marker, unless a PEBS assist of its last
+         * retirements keeps it busy past the drain: the front end waits for
+         * that, and those cycles are ticked first. */
+        uint64_t busy = nb_lp_busy_until(m->cur);
+        if (busy <= m->schedule.now)
             call_hook(run, t);
+        else
+            m->cur->fe.t = busy;
         return true;
     }
     /* In place: the model keeps nothing of a record past its step. */
@@ -152,8 +156,7 @@ static uint64_t machine_end(const struct run *run)
 {
     uint64_t end = 0;
     for (int t = 0; t < run->threads; t++) {
-        const struct nb_lp *lp = &run->machine.lp[t];
-        uint64_t busy = lp->core.end > nb_lp_next(lp) ? lp->core.end : nb_lp_next(lp);
+        uint64_t busy = nb_lp_busy_until(&run->machine.lp[t]);
         end = busy > end ? busy : end;
     }
     return end;

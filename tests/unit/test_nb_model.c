@@ -519,6 +519,42 @@ static void test_region_hooks(void **state)
     unlink(t.path);
 }
 
+/* A marker right after a mispredicted branch, with no store in flight:
+ * the hook is called once, at the drain.  (tests/cli_stat.sh's recorded
+ * regions trace is where a pending hook that drained again on every step,
+ * one cycle further each time, never caught up.) */
+static void test_region_after_mispredict(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open(&t);
+    tb_plain(&t, 0x1000, NOP);
+    tb_loop(&t, 3); /* its exit mispredicted: the loop was taken twice */
+    assert_true(trace_write_region(t.writer, true, 7));
+    tb_plain(&t, 0x1007, NOP);
+    assert_true(trace_write_region(t.writer, false, 7));
+    tb_plain(&t, 0x1008, NOP);
+    tb_close(&t);
+
+    char error[512];
+    struct nbm_config config = preset("northwood");
+    struct msr_backend *backend = nb_backend_create((struct nb_pmu_config){2, false});
+    struct nb_pmu *pmu = nb_backend_pmu(backend);
+    assert_int_equal(nb_pmu_wrmsr(pmu, 0x3b8, 0x0400020c), MSR_OK);
+    struct regions regions = {pmu, 0};
+    struct nbm_hooks hooks = {.region = on_region, .context = &regions};
+    struct nbm_result result;
+    const char *traces[] = {t.path};
+    if (!nbm_simulate(traces, 1, &config, backend, &hooks, &result, error, sizeof error))
+        fail_msg("%s", error);
+    assert_int_equal(regions.calls, 2);
+    assert_int_equal(nb_pmu_counter(pmu, 12), 1); /* the one NOP */
+    assert_true(result.mispredicts >= 1);
+    assert_true(result.cycles < 1000);
+    msr_backend_destroy(backend);
+    unlink(t.path);
+}
+
 static uint64_t cycles_of(const char *path, const char *preset_name)
 {
     struct nbm_config config = preset(preset_name);
@@ -605,6 +641,7 @@ int main(void)
         cmocka_unit_test(test_branch_types),
         cmocka_unit_test(test_privilege_levels),
         cmocka_unit_test(test_region_hooks),
+        cmocka_unit_test(test_region_after_mispredict),
         cmocka_unit_test(test_loop_cycles_per_iteration),
         cmocka_unit_test(test_fp_add_latency),
     };
