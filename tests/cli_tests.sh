@@ -29,10 +29,16 @@ expect_stderr() {
     shift 4
     pmubench "$@" >"$tmp/cli.out" 2>"$tmp/cli.err"
     status=$?
-    got_err=$(cat "$tmp/cli.err")
+    # The warning about instructions without a timing row depends on the
+    # machine's compiler and C library (recorded programs); it has tests of
+    # its own (cli_stat.sh), which name it in the expected message.
+    case $want_err in
+    *"no timing row"*) got_err=$(cat "$tmp/cli.err") ;;
+    *) got_err=$(grep -v "^pmubench [a-z0-9]*: warning: [0-9]* of [0-9]* instructions have no timing row" "$tmp/cli.err") ;;
+    esac
     case $how:$want_err in
     exact:* | *"64-bit code, which"*) ;;
-    *) got_err=$(grep -v "^pmubench [a-z0-9]*: warning: .*: 64-bit code, which .* could not run (it has no IA-32e mode)" "$tmp/cli.err") ;;
+    *) got_err=$(printf '%s\n' "$got_err" | grep -v "^pmubench [a-z0-9]*: warning: .*: 64-bit code, which .* could not run (it has no IA-32e mode)") ;;
     esac
     if [ "$status" -ne "$want_status" ]; then
         fail "pmubench $*: exit status $status, expected $want_status ($got_err)"

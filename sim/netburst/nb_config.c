@@ -18,7 +18,7 @@ static const struct nbm_config northwood = {
     .l1d_size = 8192, .l1d_ways = 4, .l1d_latency = 2, .l1d_load_misses = 4, .dtlb_entries = 64,
     .l2_size = 512 * 1024, .l2_ways = 8, .l2_latency = 7,
     .memory_latency = 200, .page_walk_latency = 20,
-    .pmi_latency = 36,
+    .pmi_latency = 18, .bus_ratio = 18,
 };
 
 struct preset {
@@ -27,18 +27,19 @@ struct preset {
     int model;
     uint32_t l2_size, l1d_size, l1d_ways, l1d_latency, l1d_load_misses, l2_latency, alloc_to_exec;
     uint32_t store_buffers;
+    uint32_t bus_ratio;     /* core clocks per bus clock (docs/netburst-model.md, "Parameters") */
 };
 
 static const struct preset presets[] = {
-    {"willamette", "willamette", 1, 256 * 1024, 8192, 4, 2, 4, 7, 11, 24},
-    {"willamette0", "willamette", 0, 256 * 1024, 8192, 4, 2, 4, 7, 11, 24},
-    {"northwood", "northwood", 2, 512 * 1024, 8192, 4, 2, 4, 7, 11, 24},
+    {"willamette", "willamette", 1, 256 * 1024, 8192, 4, 2, 4, 7, 11, 24, 15},
+    {"willamette0", "willamette", 0, 256 * 1024, 8192, 4, 2, 4, 7, 11, 24, 15},
+    {"northwood", "northwood", 2, 512 * 1024, 8192, 4, 2, 4, 7, 11, 24, 18},
     /* Prescott: 31 stages, 11 more than Northwood (the Pentium 4 monitoring study, section 3.2), put
      * between allocation and execution; 16 KB 8-way L1 (the Pentium 4 monitoring study, section 3.2);
      * eight L1 load misses outstanding and 32 store buffers, not four and
      * 24 (docs/netburst-model.md, "Parameters"). */
-    {"prescott", "prescott", 3, 1024 * 1024, 16384, 8, 4, 8, 18, 22, 32},
-    {"prescott4", "prescott", 4, 1024 * 1024, 16384, 8, 4, 8, 18, 22, 32},
+    {"prescott", "prescott", 3, 1024 * 1024, 16384, 8, 4, 8, 18, 22, 32, 16},
+    {"prescott4", "prescott", 4, 1024 * 1024, 16384, 8, 4, 8, 18, 22, 32, 16},
 };
 
 bool nbm_config_preset(const char *name, struct nbm_config *config, char *error,
@@ -59,6 +60,7 @@ bool nbm_config_preset(const char *name, struct nbm_config *config, char *error,
         config->l1d_latency = p->l1d_latency;
         config->l1d_load_misses = p->l1d_load_misses;
         config->store_buffers = p->store_buffers;
+        config->bus_ratio = p->bus_ratio;
         config->l2_latency = p->l2_latency;
         config->alloc_to_exec = p->alloc_to_exec;
         return true;
@@ -97,7 +99,7 @@ static const struct parameter parameters[] = {
     P(l1d_latency, 1, 1000), P(l1d_load_misses, 1, NB_MAX_LOAD_MISSES),
     P(dtlb_entries, 1, 4096), P(l2_size, 128, 1u << 30),
     P(l2_ways, 1, 1024), P(l2_latency, 0, 10000), P(memory_latency, 0, 100000),
-    P(page_walk_latency, 0, 100000), P(pmi_latency, 0, 1000000),
+    P(page_walk_latency, 0, 100000), P(pmi_latency, 0, 1000000), P(bus_ratio, 1, 64),
 };
 #undef P
 

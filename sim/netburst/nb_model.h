@@ -54,8 +54,10 @@ struct nbm_config {
     uint32_t memory_latency;                    /* front-side bus read of a sector */
     uint32_t page_walk_latency;                 /* ITLB or DTLB miss */
     /* Sampling: */
-    uint32_t pmi_latency;     /* cycles from a PMI's delivery by the PMU to the core's
-                               * recognizing it, through the local APIC (IEBS) */
+    uint32_t pmi_latency;     /* cycles from the local APIC's taking a PMI in, at a bus
+                               * clock's edge, to the core's recognizing it (IEBS) */
+    uint32_t bus_ratio;       /* core clocks per front-side-bus clock: the local APIC's
+                               * time base */
 };
 
 /* The preset that "netburst" (no preset named) stands for, in every
@@ -88,7 +90,8 @@ bool nbm_config_check(const struct nbm_config *config, char *error, size_t error
  * - `region`: a region marker in a trace.  Each marker drains the pipeline
  *   first, so every event of the instructions before it has been counted.
  * - `sample`: a PMI the model takes (IEBS): the core recognizes it
- *   pmi_latency cycles after its delivery, lets the instructions already
+ *   pmi_latency cycles after the first bus-clock edge from its delivery
+ *   (the local APIC runs on the bus clock), lets the instructions already
  *   allocated retire and takes it before the next one; with the cycle that
  *   delivered it (the bench's `@C pmi`), the interrupt's return address
  *   (that next instruction's EIP), and whether it was PEBS's

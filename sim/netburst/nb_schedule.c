@@ -534,8 +534,18 @@ static void place(struct nb_schedule *sched, int t, struct nb_interrupt *irq)
     irq->placed = true;
 }
 
-/* Thread t's interrupt: recognized pmi_latency cycles after the PMU
- * delivered the PMI, placed once the pipeline has reached that cycle,
+/* The first bus-clock edge at or after `cycle` (edges at multiples of
+ * `ratio`, from cycle 0). */
+static uint64_t bus_edge(uint64_t cycle, uint32_t ratio)
+{
+    return (cycle + ratio - 1) / ratio * ratio;
+}
+
+/* Thread t's interrupt: the local APIC, which runs on the bus clock, takes
+ * the PMI in at the first bus-clock edge from its delivery, and the core
+ * recognizes it pmi_latency cycles later; so how long the delivery takes
+ * depends on the bus clock's phase at the overflow (docs/netburst-model.md,
+ * "Sampling").  Placed once the pipeline has reached that cycle,
  * taken at its place once the instruction it returns to exists: the PMU
  * takes the PMI with that instruction's address. */
 static void interrupt(struct nb_schedule *sched, int t)
@@ -546,7 +556,8 @@ static void interrupt(struct nb_schedule *sched, int t)
     if (!irq->recognized) {
         if (!nb_pmu_pending_pmi(sched->pmu, t, &since))
             return;
-        *irq = (struct nb_interrupt){.recognized = true, .at = since + sched->pmi_latency};
+        uint64_t at = bus_edge(since, sched->bus_ratio) + sched->pmi_latency;
+        *irq = (struct nb_interrupt){.recognized = true, .at = at};
     }
     if (!irq->placed && sched->now + 1 >= irq->at)
         place(sched, t, irq);

@@ -144,7 +144,8 @@ struct nb_schedule {
     bool sampling;
     struct nb_retire_queue retired[2];
     struct nb_interrupt interrupt[2];
-    uint32_t pmi_latency;        /* cycles from a PMI's delivery to the core's recognizing it */
+    uint32_t pmi_latency;        /* cycles from the APIC's bus-clock edge to the core */
+    uint32_t bus_ratio;          /* core clocks per bus clock: the APIC takes a PMI in at an edge */
     void (*sample)(void *context, int thread, uint64_t cycle, uint64_t eip, bool precise);
     void *context;
     uint64_t assists_seen[2];    /* the PMU's assists already handed over, by thread */

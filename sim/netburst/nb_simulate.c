@@ -241,10 +241,11 @@ bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_con
                         .failure = {error, error_size, 0}};
     bool ok = nb_machine_init(&run->machine, config, pmu, n_traces, result) ||
               driver_out_of_memory(&run->failure, traces[0], "for the model");
-    /* Sampling: PMIs reach the core pmi_latency cycles after the PMU
-     * delivers them, PEBS assists cost the machine (docs/netburst-model.md,
+    /* Sampling: PMIs reach the core pmi_latency cycles after the first
+     * bus-clock edge from their delivery, PEBS assists cost the machine (docs/netburst-model.md,
      * "Sampling"). */
     run->machine.schedule.pmi_latency = config->pmi_latency;
+    run->machine.schedule.bus_ratio = config->bus_ratio;
     run->machine.schedule.assist = nb_pebs_assist;
     run->machine.schedule.machine = &run->machine;
     if (hooks) {

@@ -258,8 +258,9 @@ static const struct {
     {"load_buffers", {"1", "2", "48"}},      {"alloc_width", {"1", "3", "16"}},
     {"retire_width", {"1", "3", "16"}},      {"deliver_width", {"1", "3", "16"}},
     {"tc_line_uops", {"1", "6", "64"}},      {"l2_latency", {"0", "7", "100"}},
-    {"alloc_to_exec", {"0", "11", "100"}},   {"pmi_latency", {"0", "1", "36"}},
-    {"dtlb_entries", {"1", "4", "64"}},      {"tc_uops", {"1", "64", "12288"}},
+    {"alloc_to_exec", {"0", "11", "100"}},   {"pmi_latency", {"0", "1", "18"}},
+    {"bus_ratio", {"1", "15", "18"}},        {"dtlb_entries", {"1", "4", "64"}},
+    {"tc_uops", {"1", "64", "12288"}},
 };
 
 /* A NetBurst preset and up to three parameters, chosen by the input; the

@@ -496,6 +496,7 @@ static void test_pebs_record(void **state)
     assert_int_equal(nb_pmu_wrmsr(m.pmu, NB_COUNTER_BASE + 16, 0xffffffffff), MSR_OK);
     program(m.pmu, "replay_event", "NBOGUS", NB_ESCR_CRU2, 0, 16, CCCR_OVF_PMI_T0);
     m.config.pmi_latency = 0;
+    m.config.bus_ratio = 1; /* an edge every cycle: no wait for the bus clock */
     struct samples s = {0};
     struct nbm_hooks hook = {.sample = on_sample, .context = &s};
     model_run(&m, t.path, &hook);
@@ -554,11 +555,13 @@ static void test_pebs_store_metric(void **state)
 
 /* instr_retired NBOGUSNTAG on IQ_COUNTER0 with OVF_PMI_T0, one count from
  * overflow after `counts`: the PMI comes with the next count. */
-static struct samples iebs_run(const char *path, uint32_t latency, uint64_t counts)
+static struct samples iebs_run_bus(const char *path, uint32_t latency, uint32_t bus_ratio,
+                                   uint64_t counts)
 {
     struct model m;
     model_open(&m);
     m.config.pmi_latency = latency;
+    m.config.bus_ratio = bus_ratio;
     assert_int_equal(nb_pmu_wrmsr(m.pmu, NB_COUNTER_BASE + 12, (1ull << 40) - counts), MSR_OK);
     program(m.pmu, "instr_retired", "NBOGUSNTAG", NB_ESCR_CRU0, 0, 12, CCCR_OVF_PMI_T0);
     struct samples s = {0};
@@ -571,6 +574,12 @@ static struct samples iebs_run(const char *path, uint32_t latency, uint64_t coun
     assert_false(s.precise);
     msr_backend_destroy(m.backend);
     return s;
+}
+
+/* With an APIC edge every cycle: the delivery takes pmi_latency alone. */
+static struct samples iebs_run(const char *path, uint32_t latency, uint64_t counts)
+{
+    return iebs_run_bus(path, latency, 1, counts);
 }
 
 /* 24 adds, built one a cycle (all in the first 64-byte chunk of code but
@@ -596,6 +605,31 @@ static void test_iebs_delivery_latency(void **state)
     assert_int_equal(now.eip, 0x1000 + 3 * 16);
     assert_int_equal(later.eip, 0x1000 + 3 * 20);
     unlink(t.path);
+}
+
+/* The local APIC takes the PMI in at the first bus-clock edge from its
+ * delivery (edges every bus_ratio cycles from cycle 0): the wait depends on
+ * the delivery's phase, and each cycle of it lets one more add allocate. */
+static void test_iebs_bus_clock_edge(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open(&t);
+    for (int k = 0; k < 24; k++)
+        tb_plain(&t, 0x1000 + 3 * (uint64_t)k, ADD_EAX_1);
+    tb_close(&t);
+    uint64_t delivered = iebs_run(t.path, 0, 2).cycle;
+    static const uint32_t ratios[] = {2, 3, 5, 7, 8};
+    uint64_t waits = 0;
+    for (size_t i = 0; i < sizeof ratios / sizeof ratios[0]; i++) {
+        uint32_t r = ratios[i];
+        uint64_t wait = (r - delivered % r) % r;
+        waits += wait;
+        struct samples s = iebs_run_bus(t.path, 0, r, 2);
+        assert_int_equal(s.cycle, delivered);
+        assert_int_equal(s.eip, 0x1000 + 3 * (16 + wait));
+    }
+    assert_true(waits >= 5); /* the phases differ: some ratios wait */
 }
 
 /* Three adds, a load that misses the DTLB, the L1 and the L2 (over 200
@@ -762,6 +796,7 @@ int main(void)
         cmocka_unit_test(test_pebs_record),
         cmocka_unit_test(test_pebs_store_metric),
         cmocka_unit_test(test_iebs_delivery_latency),
+        cmocka_unit_test(test_iebs_bus_clock_edge),
         cmocka_unit_test(test_iebs_rob_in_flight),
         cmocka_unit_test(test_pebs_assist_cost),
         cmocka_unit_test(test_pebs_assist_stores),

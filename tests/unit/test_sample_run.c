@@ -29,6 +29,7 @@ static struct stat_model netburst(const char *name)
     char error[256];
     assert_true(stat_model_choose(name, &model, error, sizeof error));
     assert_true(stat_model_set(&model, "pmi_latency", "0", error, sizeof error));
+    assert_true(stat_model_set(&model, "bus_ratio", "1", error, sizeof error));
     return model;
 }
 
