@@ -489,6 +489,26 @@ static void on_region(void *context, int thread, bool begin, uint32_t region)
                      MSR_OK);
 }
 
+/* Runs `path` on Northwood with counter 12 counting instr_retired
+ * (CRU ESCR0) started and stopped by region 7's hooks; its count. */
+static uint64_t run_region_hooks(const char *path, struct nbm_result *result)
+{
+    char error[512];
+    struct nbm_config config = preset("northwood");
+    struct msr_backend *backend = nb_backend_create((struct nb_pmu_config){2, false});
+    struct nb_pmu *pmu = nb_backend_pmu(backend);
+    assert_int_equal(nb_pmu_wrmsr(pmu, 0x3b8, 0x0400020c), MSR_OK);
+    struct regions regions = {pmu, 0};
+    struct nbm_hooks hooks = {.region = on_region, .context = &regions};
+    const char *traces[] = {path};
+    if (!nbm_simulate(traces, 1, &config, backend, &hooks, result, error, sizeof error))
+        fail_msg("%s", error);
+    assert_int_equal(regions.calls, 2);
+    uint64_t count = nb_pmu_counter(pmu, 12);
+    msr_backend_destroy(backend);
+    return count;
+}
+
 static void test_region_hooks(void **state)
 {
     (void)state;
@@ -500,22 +520,9 @@ static void test_region_hooks(void **state)
     assert_true(trace_write_region(t.writer, false, 7));
     tb_plain(&t, 0x1007, NOP);
     tb_close(&t);
-
-    char error[512];
-    struct nbm_config config = preset("northwood");
-    struct msr_backend *backend = nb_backend_create((struct nb_pmu_config){2, false});
-    struct nb_pmu *pmu = nb_backend_pmu(backend);
-    assert_int_equal(nb_pmu_wrmsr(pmu, 0x3b8, 0x0400020c), MSR_OK);
-    struct regions regions = {pmu, 0};
-    struct nbm_hooks hooks = {.region = on_region, .context = &regions};
     struct nbm_result result;
-    const char *traces[] = {t.path};
-    if (!nbm_simulate(traces, 1, &config, backend, &hooks, &result, error, sizeof error))
-        fail_msg("%s", error);
-    assert_int_equal(regions.calls, 2);
+    assert_int_equal(run_region_hooks(t.path, &result), 12); /* exactly the loop's instructions */
     assert_int_equal(result.regions, 2);
-    assert_int_equal(nb_pmu_counter(pmu, 12), 12); /* exactly the loop's instructions */
-    msr_backend_destroy(backend);
     unlink(t.path);
 }
 
@@ -535,23 +542,10 @@ static void test_region_after_mispredict(void **state)
     assert_true(trace_write_region(t.writer, false, 7));
     tb_plain(&t, 0x1008, NOP);
     tb_close(&t);
-
-    char error[512];
-    struct nbm_config config = preset("northwood");
-    struct msr_backend *backend = nb_backend_create((struct nb_pmu_config){2, false});
-    struct nb_pmu *pmu = nb_backend_pmu(backend);
-    assert_int_equal(nb_pmu_wrmsr(pmu, 0x3b8, 0x0400020c), MSR_OK);
-    struct regions regions = {pmu, 0};
-    struct nbm_hooks hooks = {.region = on_region, .context = &regions};
     struct nbm_result result;
-    const char *traces[] = {t.path};
-    if (!nbm_simulate(traces, 1, &config, backend, &hooks, &result, error, sizeof error))
-        fail_msg("%s", error);
-    assert_int_equal(regions.calls, 2);
-    assert_int_equal(nb_pmu_counter(pmu, 12), 1); /* the one NOP */
+    assert_int_equal(run_region_hooks(t.path, &result), 1); /* the one NOP */
     assert_true(result.mispredicts >= 1);
     assert_true(result.cycles < 1000);
-    msr_backend_destroy(backend);
     unlink(t.path);
 }
 
