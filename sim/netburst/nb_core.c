@@ -492,6 +492,17 @@ static void write_registers(struct nb_core *core, const struct nb_op *op, uint64
     }
 }
 
+/* The stack pointer of PUSH, POP, CALL and RET moves by a fast ALU uop of
+ * its own (the Optimization manual, ch. 1: the double-speed ALUs do the
+ * simple integer arithmetic; nb_op.c): half a cycle after the old value,
+ * whatever the row's latency (a load's, a branch's) says of the rest. */
+static void move_stack_pointer(struct nb_core *core, uint64_t old_ready, uint64_t earliest)
+{
+    uint64_t from = old_ready > earliest ? old_ready : earliest;
+    core->reg_ready[X86_GPR_SP] = from + 1;
+    core->reg_miss[X86_GPR_SP] = false;
+}
+
 static void execute(struct nb_machine *m, const struct nb_op *op, const struct shape *s,
                     struct timing *t)
 {
@@ -499,6 +510,7 @@ static void execute(struct nb_machine *m, const struct nb_op *op, const struct s
     unsigned first_compute = s->computes ? s->loads : 0;
     bool replay = false, missed = false;
     memset(t->cause, 0, s->n * sizeof t->cause[0]);
+    uint64_t esp = core->reg_ready[X86_GPR_SP];
     uint64_t src = sources(core, op, exec_earliest(m, t->alloc[first_compute]), &replay);
     uint64_t loaded = execute_loads(m, op, s, t, src, &missed);
     uint64_t result = s->computes ? execute_computes(m, op, s, t, loaded) : loaded;
@@ -506,6 +518,8 @@ static void execute(struct nb_machine *m, const struct nb_op *op, const struct s
         m->result->replays++;
     execute_stores(m, op, s, t, src, result);
     write_registers(core, op, result, !s->computes && missed);
+    if (op->stack_pointer)
+        move_stack_pointer(core, esp, exec_earliest(m, t->alloc[0]));
     t->result_half = result;
 }
 

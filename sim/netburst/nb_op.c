@@ -243,9 +243,7 @@ static struct nb_op_timing row_timing(const struct nb_timing *row, int g)
     return t;
 }
 
-/* Whether ALU 1 can run it: ADD/SUB, the arithmetic that adds or
- * subtracts (the Optimization manual ch. 1; CMP and NEG subtract). */
-static bool add_or_subtract(const char *family)
+bool nb_alu1_accepts(const char *family)
 {
     static const char *const families[] = {"add", "sub", "cmp", "inc", "dec", "neg",
                                            "adc", "sbb", NULL};
@@ -258,7 +256,7 @@ static uint8_t issue_unit(const struct x86_insn *in, uint8_t unit)
 {
     if (unit == NB_EU_BRANCH || (unit == NB_EU_ALU && in->branch != X86_BRANCH_NONE))
         return NB_EU_ALU0;
-    if (unit == NB_EU_ALU && !add_or_subtract(in->family))
+    if (unit == NB_EU_ALU && !nb_alu1_accepts(in->family))
         return NB_EU_ALU0;
     return unit;
 }
@@ -339,6 +337,8 @@ static void set_registers(const struct x86_insn *in, struct nb_op *op)
                        (uint64_t)in->mm_written << NB_DEP_R0;
     op->mmx = (in->mm_read | in->mm_written) != 0;
     op->stack = in->fp == X86_FP_X87 || op->mmx;
+    op->stack_pointer = in->stack && (in->regs_written & X86_REG_BIT(X86_GPR_SP)) &&
+                        !(in->regs_read & X86_REG_BIT(X86_GPR_BP));
     /* FXCH renames: it only swaps two registers' names (the Optimization
      * manual's appendix C: latency 0) */
     op->fxch = strcmp(in->family, "fxch") == 0;

@@ -38,6 +38,12 @@ enum {
  * branches, ALU 1 only ADD/SUB). */
 enum { NB_EU_ALU0 = NB_NUM_EXEC_UNITS, NB_NUM_ISSUE_UNITS };
 
+/* Whether double-speed ALU 1 runs the family (as well as ALU 0): ADD/SUB,
+ * the arithmetic that adds or subtracts (the Optimization manual ch. 1,
+ * "Execution Core Detail"; CMP and NEG subtract).  The ALU's other
+ * families (logic, moves, SETcc, branches) run on ALU 0 alone. */
+bool nb_alu1_accepts(const char *family);
+
 /* An instruction's timing in one model group, from its row of the
  * NetBurst timing table (sim/netburst/nb_timings.h), or its class's
  * default when it has none (nb_op.c; docs/netburst-model.md,
@@ -64,6 +70,7 @@ struct nb_op {
     bool stack;              /* x87 or MMX: uses or moves the x87 stack's top */
     bool fxch;               /* renames: swaps ST(0) and ST(i), reads no value */
     bool mmx;                /* names an MMX register: the x87 top becomes 0 */
+    bool stack_pointer;      /* PUSH, POP, CALL, RET: ESP moves by a fast ALU uop of its own */
     uint8_t st_read, st_written, st_pops, st_pushes; /* isa's x87 stack effect */
     bool has_target;
     uint64_t target;

@@ -203,6 +203,37 @@ static void test_store_port_interval(void **state)
  * latency 14): 6 x 3 = 18 cycles an iteration, more than the 14 of each
  * register's chain; Prescott one a cycle, so its 10-cycle latency is the
  * limit: 10 an iteration. */
+/* CALL to a RET and back, then a jump to the CALL: `iterations` times. */
+static void write_call_loop(struct tb *t, int iterations)
+{
+    for (int i = 0; i < iterations; i++) {
+        tb_branch(t, 0x1000, "\xe8\xfb\x0f\x00\x00", 5, TRACE_BRANCH_TAKEN, 0x2000);
+        tb_branch(t, 0x2000, "\xc3", 1, TRACE_BRANCH_TAKEN, 0x1005);
+        tb_branch(t, 0x1005, "\xeb\xf9", 2, TRACE_BRANCH_TAKEN, 0x1000);
+    }
+}
+
+/* CALL and RET move ESP by a fast ALU uop of their own, half a cycle
+ * after the old value: a CALL/RET pair is not chained through ESP at the
+ * rows' latencies (CALL 5, RET 8 cycles on 0F2n: it took 13 cycles an
+ * iteration when it was); the loop runs at one taken branch a cycle, each
+ * ending a trace-cache line: 3 an iteration. */
+static void test_call_ret_stack_pointer(void **state)
+{
+    (void)state;
+    struct tb once, twice;
+    tb_open(&once);
+    write_call_loop(&once, 40);
+    tb_close(&once);
+    tb_open(&twice);
+    write_call_loop(&twice, 80);
+    tb_close(&twice);
+    uint64_t cycles = simulate(twice.path, "northwood").cycles - simulate(once.path, "northwood").cycles;
+    unlink(once.path);
+    unlink(twice.path);
+    assert_int_equal(cycles, 40 * 3);
+}
+
 static void test_imul_issue_interval(void **state)
 {
     (void)state;
@@ -292,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_divider_backlog),
         cmocka_unit_test(test_logic_on_alu0),
         cmocka_unit_test(test_store_port_interval),
+        cmocka_unit_test(test_call_ret_stack_pointer),
         cmocka_unit_test(test_div_range_middle),
         cmocka_unit_test(test_shift_by_group),
         cmocka_unit_test(test_partial_flags),

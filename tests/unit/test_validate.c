@@ -381,6 +381,42 @@ static void test_within(void **state)
     assert_false(vreport_within(2, 2, (struct vreport_result){0, 0}));
 }
 
+/* In sixths of a cycle: a third (2 sixths) to a half (3), the stream of an
+ * instruction two ports take, three uops allocated a cycle. */
+static void test_within_sixths(void **state)
+{
+    (void)state;
+    /* 0.33-0.5 over 240 units: 0.3 x 240 = 72 to 0.55 x 240 = 132 */
+    assert_true(vreport_within_sixths(2, 3, (struct vreport_result){72, 240}));
+    assert_false(vreport_within_sixths(2, 3, (struct vreport_result){71, 240}));
+    assert_true(vreport_within_sixths(2, 3, (struct vreport_result){132, 240}));
+    assert_false(vreport_within_sixths(2, 3, (struct vreport_result){133, 240}));
+    /* whole half cycles give vreport_within's answers */
+    assert_true(vreport_within_sixths(6, 6, (struct vreport_result){216, 240}));
+    assert_false(vreport_within_sixths(6, 6, (struct vreport_result){215, 240}));
+    char text[64];
+    vreport_published_sixths(text, sizeof text, 2, 3);
+    assert_string_equal(text, "0.33-0.5");
+    vreport_published_sixths(text, sizeof text, 4, 4);
+    assert_string_equal(text, "0.67");
+    vreport_published_sixths(text, sizeof text, 9, 12);
+    assert_string_equal(text, "1.5-2");
+}
+
+/* NetBurst streams of instructions that read the flags the one before
+ * wrote (ADC's CF; INC's merge) are a flags chain, not a throughput. */
+static void test_flags_chain_refused(void **state)
+{
+    (void)state;
+    assert_refused("inc", "r", VGEN_NO_PAIRING, VGEN_THROUGHPUT,
+                   "every copy reads the flags the one before wrote");
+    assert_refused("adc", "r,r", VGEN_NO_PAIRING, VGEN_THROUGHPUT,
+                   "every copy reads the flags the one before wrote");
+    plan("inc", "r", VGEN_NO_PAIRING, VGEN_LATENCY);       /* its chain is measured */
+    plan("add", "r,r", VGEN_NO_PAIRING, VGEN_THROUGHPUT);  /* all flags: a stream */
+    plan("inc", "r", X86_P5_UV, VGEN_THROUGHPUT);          /* the P5's pairs */
+}
+
 static void test_texts(void **state)
 {
     (void)state;
@@ -525,6 +561,8 @@ int main(void)
         cmocka_unit_test(test_program),
         cmocka_unit_test(test_difference),
         cmocka_unit_test(test_within),
+        cmocka_unit_test(test_within_sixths),
+        cmocka_unit_test(test_flags_chain_refused),
         cmocka_unit_test(test_texts),
         cmocka_unit_test(test_summary),
         cmocka_unit_test(test_census),

@@ -138,6 +138,18 @@ static const char *const valgrind_stops[] = {
 /* Loads of a segment register from memory: the selector would have to be
  * valid (and valgrind's x86 front end runs few of them). */
 static const char *const segment_loads[] = {"lds", "les", "lfs", "lgs", "lss", NULL};
+/* NetBurst: families each copy of which reads the flags the one before
+ * wrote, so that no stream of independent copies exists, on the hardware
+ * as in the model: ADC, SBB, RCL, RCR read CF; INC, DEC, ROL, ROR, the BT
+ * family (CF alone), SAHF (not OF), CLC, STC and CMC write part of the
+ * arithmetic flags, which the Pentium 4 renames as one register, and so
+ * merge with the older ones (the Optimization manual, "Use of the inc and
+ * dec Instructions": they "create a dependence on all previous writes of
+ * the flag register").  Intel's throughput is the issue port's interval
+ * (appendix C), which such a stream cannot show. */
+static const char *const flags_chains[] = {"adc", "sbb", "rcl", "rcr", "inc", "dec", "rol",
+                                           "ror", "bt", "btc", "btr", "bts", "sahf", "clc",
+                                           "stc", "cmc", NULL};
 
 /* The destination is written and not read. */
 static const char *const write_only[] = {
@@ -1088,6 +1100,9 @@ bool vgen_plan(const struct vgen_row *row, enum vgen_kind kind, struct vgen_kern
         return refuse(why, why_size, "valgrind stops on it (SIGILL): cannot be recorded");
     if (!parse_form(row->form, &f))
         return refuse(why, why_size, "operand kinds the suite does not generate");
+    if (row->p5_class == VGEN_NO_PAIRING && kind == VGEN_THROUGHPUT &&
+        in_list(row->family, flags_chains))
+        return refuse(why, why_size, "every copy reads the flags the one before wrote");
     size_registers(row->family, &f);
     f.based = has_kind(&f, O_MEM) && has_kind(&f, O_IMM) && !has_kind(&f, O_GPR);
     if (has_kind(&f, O_MM))

@@ -13,13 +13,18 @@ struct vreport_result vreport_difference(uint64_t short_cycles, uint64_t long_cy
 
 /* value = diff / units cycles = 2 diff / units half cycles:
  * 0.9 lo <= 2 diff / units  <=>  20 diff >= 9 lo units, and likewise 1.1 hi. */
-bool vreport_within(uint32_t lo_half, uint32_t hi_half, struct vreport_result r)
+bool vreport_within_sixths(uint32_t lo_sixths, uint32_t hi_sixths, struct vreport_result r)
 {
     if (r.units == 0)
         return false;
-    int64_t twenty = 20 * r.diff;
-    return twenty >= (int64_t)(9 * (uint64_t)lo_half * r.units) &&
-           twenty <= (int64_t)(11 * (uint64_t)hi_half * r.units);
+    int64_t sixty = 60 * r.diff;
+    return sixty >= (int64_t)(9 * (uint64_t)lo_sixths * r.units) &&
+           sixty <= (int64_t)(11 * (uint64_t)hi_sixths * r.units);
+}
+
+bool vreport_within(uint32_t lo_half, uint32_t hi_half, struct vreport_result r)
+{
+    return vreport_within_sixths(3 * lo_half, 3 * hi_half, r);
 }
 
 static void cycles_text(char *out, size_t size, uint32_t half)
@@ -36,6 +41,29 @@ void vreport_published(char *out, size_t size, uint32_t lo_half, uint32_t hi_hal
     cycles_text(lo, sizeof lo, lo_half);
     cycles_text(hi, sizeof hi, hi_half);
     if (hi_half > lo_half)
+        snprintf(out, size, "%s-%s", lo, hi);
+    else
+        snprintf(out, size, "%s", lo);
+}
+
+/* Whole and half cycles as vreport_published writes them, other sixths
+ * to two decimals, rounded ("0.33"). */
+static void sixths_text(char *out, size_t size, uint32_t sixths)
+{
+    if (sixths % 3 == 0) {
+        cycles_text(out, size, sixths / 3);
+        return;
+    }
+    uint32_t hundredths = (200 * sixths + 6) / 12;
+    snprintf(out, size, "%" PRIu32 ".%02" PRIu32, hundredths / 100, hundredths % 100);
+}
+
+void vreport_published_sixths(char *out, size_t size, uint32_t lo_sixths, uint32_t hi_sixths)
+{
+    char lo[16], hi[16];
+    sixths_text(lo, sizeof lo, lo_sixths);
+    sixths_text(hi, sizeof hi, hi_sixths);
+    if (hi_sixths > lo_sixths)
         snprintf(out, size, "%s-%s", lo, hi);
     else
         snprintf(out, size, "%s", lo);

@@ -28,6 +28,12 @@ bool vreport_within(uint32_t lo_half, uint32_t hi_half, struct vreport_result r)
 /* "0.5", "3", "66-80": a published figure in cycles. */
 void vreport_published(char *out, size_t size, uint32_t lo_half, uint32_t hi_half);
 
+/* The same two in sixths of a cycle, for an expected figure that is not a
+ * whole number of half cycles (a third: three uops allocated a cycle):
+ * "0.33-0.5". */
+bool vreport_within_sixths(uint32_t lo_sixths, uint32_t hi_sixths, struct vreport_result r);
+void vreport_published_sixths(char *out, size_t size, uint32_t lo_sixths, uint32_t hi_sixths);
+
 /* The simulated cycles per unit, two decimals: "0.50", "-1.25". */
 void vreport_simulated(char *out, size_t size, struct vreport_result r);
 
