@@ -33,7 +33,7 @@ LIBS := -lcapstone
 M32 ?= yes
 NEEDS_all := capstone valgrind $(if $(filter no,$(M32)),,m32)
 NEEDS_demo := $(NEEDS_all)
-NEEDS_paper := $(NEEDS_all)
+NEEDS_paper := $(NEEDS_all) objdump
 # as --32 and ld -m elf_i386 (binutils, which objdump's capability tries)
 NEEDS_validate := $(NEEDS_all) objdump
 NEEDS_unit-tests := capstone cmocka

@@ -78,7 +78,10 @@ if [ -x "$build/recorder/pmutrace-amd64-linux" ] &&
     expect 0 "" -- record --registers -o "$s/prog_pie.trace" -- "$s/prog_pie"
 
     # PEBS: every fourth L1 miss, three at miss_load and one at spin's RET
-    # (the return address's line); the records name the symbols.
+    # (the return address's line); the records name the symbols.  The run's
+    # cycles are mostly spin's 3000 LOOPs chained through ECX at LOOP's
+    # 8 cycles (Intel's 0F2n row), and four PEBS assists (218 cycles more
+    # than the three of the run below).
     # Northwood has no EM64T: 32-bit records of a 64-bit trace.
     expect 0 "" -- sample $pebs --trace "$s/prog.trace" -o "$s/prog.pebs"
     same "$s/prog.pebs" "symbols $s/prog base 0x0
@@ -88,7 +91,7 @@ pebs eip=0x401026 <miss_load> eflags=0x202 eax=0x0 ebx=0x0 ecx=0x4 edx=0x0 esi=0
 pebs eip=0x401079 <spin+0x47> eflags=0x246 eax=0x0 ebx=0x0 ecx=0x0 edx=0x0 esi=0x402400 edi=0x0 ebp=0x0 esp=0x4024f8
 by-symbol 3 75.0% miss_load
 by-symbol 1 25.0% spin
-samples 4 instructions 3139 cycles 15750" "sample --pebs with symbols"
+samples 4 instructions 3139 cycles 25501" "sample --pebs with symbols"
 
     # The same program position-independent: valgrind loads it at a page
     # boundary, which the trace's run of the entry point's code gives;
@@ -111,7 +114,7 @@ pebs eip=0x401026 <miss_load> eflags=0x206 eax=0x0 ebx=0x0 ecx=0xc edx=0x0 esi=0
 pebs eip=0x401026 <miss_load> eflags=0x202 eax=0x0 ebx=0x0 ecx=0x8 edx=0x0 esi=0x402200 edi=0x0 ebp=0x0 esp=0x4024f8
 pebs eip=0x401026 <miss_load> eflags=0x202 eax=0x0 ebx=0x0 ecx=0x4 edx=0x0 esi=0x402300 edi=0x0 ebp=0x0 esp=0x4024f8
 by-symbol 3 100.0% miss_load
-samples 3 instructions 3139 cycles 15750" "sample --pebs 2ndL_cache_load_miss_retired"
+samples 3 instructions 3139 cycles 25283" "sample --pebs 2ndL_cache_load_miss_retired"
 
     # IEBS: every 1000 cycles; the model samples the LOOP at spin+0x5 each
     # time (the cycles are the timing model's, not checked here).

@@ -134,6 +134,18 @@ iebs_hit=$(grep -c "^sample .* eip 0x[0-9a-f]* $target " "$tmp/iebs.out")
 echo "pebs_target: $pebs_hit of $pebs_all PEBS records and $iebs_hit of $iebs_all IEBS samples at $target" >&2
 iebs_top=$(sed -n 's/^sample .* eip \(0x[0-9a-f]* <[^ ]*>\) .*/\1/p' "$tmp/iebs.out" | sort | uniq -c | sort -rn | head -3)
 echo "pebs_target: IEBS EIPs most sampled:" $iebs_top >&2
+# The IEBS skid in instructions: each sample's place in pebs_target_load's
+# code (objdump's listing) after the target load, its first instruction.
+objdump -d --no-show-raw-insn "$build/paper/pebs_target" |
+    awk '/<pebs_target_load>:$/ { on = 1; next } on && /^$/ { exit }
+         on && /^ *[0-9a-f]+:/ { sub(/:.*/, ""); gsub(/ /, ""); print "0x" $0 }' >"$tmp/target.lines" ||
+    die "objdump -d $build/paper/pebs_target failed"
+iebs_skid=$(sed -n 's/^sample .* eip \(0x[0-9a-f]*\) .*/\1/p' "$tmp/iebs.out" |
+    awk 'NR == FNR { at[$1] = FNR - 1; next }
+         { if ($1 in at) n["+" at[$1]]++; else n["elsewhere"]++ }
+         END { for (k in n) print k ":" n[k] }' "$tmp/target.lines" - | sort -t+ -k2n | tr '\n' ' ')
+echo "pebs_target: IEBS skid in instructions after the target (skid:samples): $iebs_skid" \
+    "(Sprunt 2002: 65 or more, 46.5% at +69)" >&2
 
 # Table 1: PEBS records of l1_miss_profile, their EIPs and EAX/RAX values.
 record l1_miss_profile "$profile_count" --registers
@@ -155,3 +167,12 @@ echo "paper pebs_at_target_pct paper=100 model=$(percent "$pebs_hit" "$pebs_all"
 echo "paper iebs_at_target_pct paper=0 model=$(percent "$iebs_hit" "$iebs_all")"
 echo "paper profile_samples paper=800 model=$profile_all"
 echo "paper profile_addresses paper=8 model=$profile_addresses"
+# Why the model's figures differ (docs/netburst-model.md, "The paper
+# reproduced", says it at length).
+cat >&2 <<'WHY'
+why fp_add_latency_2t: the model's FP adder interleaves two threads' 5-cycle chains with no loss, twice one thread's rate
+why l1_miss_1t: four L1 misses outstanding, each holding its slot for the L2's 7 cycles, bound the loop at 18 uops in 28 cycles; the paper's loop cannot have been this one (traces/paper/README.md)
+why l1_miss_2t: the two copies share the same four miss slots: the model's one copy is already at the paper's two copies' limit
+why iebs skid: the PMI waits for the local APIC's next bus-clock edge, then the in-flight loads retire first; the spread follows the bus clock's phase, the paper's also has the operating system's
+why profile_addresses: the period (1000) is a multiple of the loop's eight loads: every record falls on the same load, the same EAX
+WHY
