@@ -30,7 +30,7 @@ expect 2 "$tmp/p5m.parms: expected at least one event (an event name or count_cl
     p5mon "$tmp/p5m.parms"
 expect 2 "-F: expected command (the program to record) or trace" -- p5mon -Fdata_read=yes
 # The model: a preset name and parameters, checked where they are set.
-expect 2 "-F:2: unknown P5 model preset 'pentium' (expected p5 or host)" -- \
+expect 2 "-F:2: unknown P5 model preset 'pentium' (expected p5, pmmx or host)" -- \
     p5mon "$tmp/p5m.parms" -Fdata_read=yes -Fmodel=pentium
 expect 2 "-F:2: unknown P5 model parameter 'bogus'" -- \
     p5mon "$tmp/p5m.parms" -Fdata_read=yes -Fmodel_bogus=1

@@ -55,11 +55,29 @@ static const struct p5_config p5_preset = {
     .fpu_precision = P5_PRECISION_EXTENDED,
 };
 
+/* The Pentium MMX (CPUID family 5, model 4): the P5 with 16 KB 4-way code
+ * and data caches (Intel's Pentium Processor with MMX Technology
+ * datasheet), the MMX unit and its prefix decoding (docs/p5-model.md,
+ * "The pmmx preset"). */
+static struct p5_config pmmx_preset(void)
+{
+    struct p5_config pmmx = p5_preset;
+    snprintf(pmmx.name, sizeof pmmx.name, "pmmx");
+    pmmx.dcache = (struct p5_cache_config){16384, 4, 32};
+    pmmx.icache = (struct p5_cache_config){16384, 4, 32};
+    pmmx.mmx = true;
+    return pmmx;
+}
+
 bool p5_config_preset_from(const char *name, const char *cache_dir, struct p5_config *config,
                            char *error, size_t error_size)
 {
     if (strcmp(name, "p5") == 0) {
         *config = p5_preset;
+        return true;
+    }
+    if (strcmp(name, "pmmx") == 0) {
+        *config = pmmx_preset();
         return true;
     }
     if (strcmp(name, "host") == 0) {
@@ -70,7 +88,7 @@ bool p5_config_preset_from(const char *name, const char *cache_dir, struct p5_co
         *config = host;
         return true;
     }
-    return p5_config_fail(error, error_size, "unknown P5 model preset '%s' (expected p5 or host)", name);
+    return p5_config_fail(error, error_size, "unknown P5 model preset '%s' (expected p5, pmmx or host)", name);
 }
 
 bool p5_config_preset(const char *name, struct p5_config *config, char *error, size_t error_size)
@@ -122,6 +140,7 @@ static const struct {
 } flags[] = {
     {"dcache_write_back", offsetof(struct p5_config, dcache_write_back)},
     {"dcache_write_allocate", offsetof(struct p5_config, dcache_write_allocate)},
+    {"mmx", offsetof(struct p5_config, mmx)},
 };
 
 static const struct {

@@ -27,6 +27,7 @@ struct p5_machine {
                              * instruction's prefixes (while the issue went on) */
     uint64_t st_ready[8];   /* x87 registers R0-R7: the clock each one's value is ready */
     unsigned st_top;        /* the register that is ST(0) */
+    uint64_t mm_ready[8];   /* MM0-MM7 (Pentium MMX): the clock each one's value is ready */
 };
 
 /* Reports `count` occurrences of `code` in the clock being issued; not
@@ -110,7 +111,8 @@ static inline bool p5_independent(const struct p5_op *u, const struct p5_op *v)
         written &= ~X86_REG_FLAGS;
     if (u->stack && v->stack)
         written &= ~X86_REG_BIT(X86_GPR_SP);
-    return !(written & v->regs_read) && !(written & ~X86_REG_FLAGS & v->regs_written);
+    return !(written & v->regs_read) && !(written & ~X86_REG_FLAGS & v->regs_written) &&
+           !(u->mm_written & (v->mm_read | v->mm_written));
 }
 
 static inline bool p5_can_pair(const struct p5_slot *u, const struct p5_slot *v)

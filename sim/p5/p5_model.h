@@ -70,10 +70,11 @@ struct p5_config {
     uint32_t misaligned_penalty;    /* clocks lost on a misaligned access */
     uint32_t bank_conflict_penalty; /* clocks lost on a U/V bank conflict */
     enum p5_precision fpu_precision; /* x87 precision control: FDIV, FIDIV... clocks */
+    bool mmx;                       /* the Pentium MMX: MMX rows and pairing, free prefixes */
 };
 
 /* Fills `config` with a named preset: "p5" (Safford 1997, Table 5.5, the
- * thesis machine) or "host" (this machine's L1/L2 geometry from
+ * thesis machine), "pmmx" (the Pentium MMX, CPUID family 5 model 4) or "host" (this machine's L1/L2 geometry from
  * /sys/devices/system/cpu/cpu0/cache).  False with a one-line error naming
  * the preset (or the /sys file) otherwise. */
 bool p5_config_preset(const char *name, struct p5_config *config, char *error, size_t error_size);

@@ -55,14 +55,30 @@ static unsigned decode_prefixes(const struct x86_insn *insn)
     return n;
 }
 
-/* The instruction's row; NULL for none, and for an MMX row: the P5 has
- * no MMX (docs/p5-model.md, "Instruction clocks"). */
-static const struct p5_timing *row_of(const struct x86_insn *insn)
+/* The instruction's row; NULL for none, and for an MMX row but on the
+ * Pentium MMX: the P5 has no MMX (docs/p5-model.md, "Instruction
+ * clocks"). */
+static const struct p5_timing *row_of(const struct x86_insn *insn, bool mmx)
 {
     if (!insn->family[0])
         return NULL; /* the fallback decoder's: no key */
     const struct p5_timing *row = p5_timing_find(insn->family, insn->form);
-    return row && !row->mmx_only ? row : NULL;
+    return row && (mmx || !row->mmx_only) ? row : NULL;
+}
+
+/* On the Pentium MMX, an MMX instruction pairs as its row says (PCem,
+ * where isa gives the P5's NP) and its MM registers are tracked; the
+ * prefixes and the 0F byte cost no decode clock (Intel VTune's "Prefix
+ * Penalty Indicator": on the Pentium with MMX technology a prefix already
+ * in the instruction FIFO costs none). */
+static void mmx_of(const struct x86_insn *insn, const struct p5_timing *row, struct p5_op *op)
+{
+    op->prefixes = 0;
+    if (!row || !row->mmx_only)
+        return;
+    op->cls = row->pairing;
+    op->mm_read = insn->mm_read;
+    op->mm_written = insn->mm_written;
 }
 
 static uint8_t at_least_1(unsigned clocks)
@@ -104,9 +120,8 @@ static void rep_timing_of(const struct x86_insn *insn, const struct p5_timing *r
  * its latency when the result can be used; by precision, the latency is
  * the row's figure for it and the FPU is busy for it less the same
  * difference (sim/p5/p5_timings.c). */
-static void timing_of(const struct x86_insn *insn, struct p5_op *op)
+static void timing_of(const struct x86_insn *insn, const struct p5_timing *row, struct p5_op *op)
 {
-    const struct p5_timing *row = row_of(insn);
     if (insn->rep)
         rep_timing_of(insn, row, op);
     if (!row) {
@@ -206,14 +221,15 @@ static uint32_t address_regs_of(const struct x86_insn *insn)
     return regs;
 }
 
-static void op_from_insn(const struct x86_insn *insn, struct p5_op *op)
+static void op_from_insn(const struct x86_insn *insn, bool mmx, struct p5_op *op)
 {
     memset(op, 0, sizeof *op);
     op->address = insn->address;
     op->length = insn->length;
     op->cls = insn->p5_class;
     op->branch = insn->branch;
-    timing_of(insn, op);
+    const struct p5_timing *row = row_of(insn, mmx);
+    timing_of(insn, row, op);
     op->clocks_vary = op->rep_string || op->by_precision;
     op->flops = (uint8_t)flops_of(insn);
     op->segment_loads = (uint8_t)segment_loads_of(insn);
@@ -231,6 +247,8 @@ static void op_from_insn(const struct x86_insn *insn, struct p5_op *op)
     op->regs_read = insn->regs_read;
     op->regs_written = insn->regs_written;
     op->address_regs = address_regs_of(insn);
+    if (mmx)
+        mmx_of(insn, row, op);
 }
 
 void p5_op_generic(uint64_t address, uint8_t length, struct p5_op *op)
@@ -248,12 +266,18 @@ void p5_op_generic(uint64_t address, uint8_t length, struct p5_op *op)
 
 static void fill_slot(const struct x86_insn *insn, struct decode_key *slot)
 {
-    op_from_insn(insn, &((struct p5_decoded *)slot)->op);
+    op_from_insn(insn, false, &((struct p5_decoded *)slot)->op);
 }
 
-bool p5_decode_cache_init(struct p5_decode_cache *cache, enum x86_mode mode)
+static void fill_slot_mmx(const struct x86_insn *insn, struct decode_key *slot)
 {
-    return decode_cache_init(&cache->slots, mode, sizeof(struct p5_decoded), fill_slot);
+    op_from_insn(insn, true, &((struct p5_decoded *)slot)->op);
+}
+
+bool p5_decode_cache_init(struct p5_decode_cache *cache, enum x86_mode mode, bool mmx)
+{
+    return decode_cache_init(&cache->slots, mode, sizeof(struct p5_decoded),
+                             mmx ? fill_slot_mmx : fill_slot);
 }
 
 void p5_decode_cache_free(struct p5_decode_cache *cache)

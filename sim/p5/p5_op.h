@@ -35,6 +35,7 @@ struct p5_op {
     uint8_t precision_clocks[P5_NUM_PRECISIONS];
     uint8_t latency_beyond;  /* x87: clocks from the end of `clocks` to the result */
     uint8_t st_read, st_written, st_pops, st_pushes; /* isa/x86.h's x87 stack effect */
+    uint8_t mm_read, mm_written; /* MM0-MM7 (tracked on the Pentium MMX only) */
     uint8_t rep_base, rep_per; /* REP string clocks: base + per x iterations */
     uint8_t rep_bytes;       /* bytes one iteration accesses (the trace merges them) */
     uint32_t regs_read, regs_written; /* X86_REG_BIT(), X86_REG_FLAGS */
@@ -57,7 +58,9 @@ struct p5_decode_cache {
     struct decode_cache slots;
 };
 
-bool p5_decode_cache_init(struct p5_decode_cache *cache, enum x86_mode mode);
+/* `mmx`: decode for the Pentium MMX (p5_config.mmx: docs/p5-model.md, "The
+ * pmmx preset"). */
+bool p5_decode_cache_init(struct p5_decode_cache *cache, enum x86_mode mode, bool mmx);
 void p5_decode_cache_free(struct p5_decode_cache *cache);
 
 /* The op of the slot that begins with `slot`. */

@@ -253,6 +253,41 @@ static void x87_done(struct p5_machine *m, const struct p5_slot *s, uint64_t sta
         x87_write(m, s->op, start + read + execute_clocks(m, s) + s->op->latency_beyond);
 }
 
+/* ---- the MMX registers (the Pentium MMX): the clock each of MM0-MM7
+ * holds its value from, as the x87 registers' (docs/p5-model.md, "The
+ * pmmx preset"). */
+
+static uint64_t mm_ready_of(const struct p5_machine *m, uint8_t regs, uint64_t ready)
+{
+    for (unsigned i = 0; i < 8; i++)
+        if ((regs >> i & 1) && m->mm_ready[i] > ready)
+            ready = m->mm_ready[i];
+    return ready;
+}
+
+/* Clocks until the MM registers the pair reads hold their values. */
+static uint64_t mm_wait(const struct p5_machine *m, const struct p5_slot *u,
+                        const struct p5_slot *v)
+{
+    return mm_ready_of(m, u->op->mm_read | (v ? v->op->mm_read : 0), m->now) - m->now;
+}
+
+/* The MM registers an instruction writes hold their values when its data
+ * has come (`read` stall clocks), its clocks have run and its latency
+ * beyond them (PMULLW: 1 clock in the pipe, 3 to the result: AP-559). */
+static void mm_done(struct p5_machine *m, const struct p5_slot *s, uint64_t start, uint64_t read)
+{
+    uint64_t ready = start + read + execute_clocks(m, s) + s->op->latency_beyond;
+    for (unsigned i = 0; i < 8; i++)
+        if (s->op->mm_written >> i & 1)
+            m->mm_ready[i] = ready;
+}
+
+static bool uses_mm(const struct p5_slot *s)
+{
+    return s && (s->op->mm_read | s->op->mm_written);
+}
+
 /* ---- one issue */
 
 /* Decode clocks for the prefixes of u (a prefixed instruction issues in
@@ -304,6 +339,10 @@ void p5_issue(struct p5_machine *m, const struct p5_slot *u, const struct p5_slo
     uint64_t x87 = u->op->x87 ? x87_wait(m, u->op) : 0;
     if (x87)
         end_clocks(m, x87, 0);
+    bool mmx = uses_mm(u) || uses_mm(v);
+    uint64_t mm = mmx ? mm_wait(m, u, v) : 0;
+    if (mm)
+        end_clocks(m, mm, 0);
 
     /* The clocks the pipes execute in, then the stalls and a flush. */
     uint64_t start = m->now;
@@ -312,6 +351,11 @@ void p5_issue(struct p5_machine *m, const struct p5_slot *u, const struct p5_slo
                      (v && p5_is_branch(v->op) ? resolve_branch(m, v, true) : 0);
     if (u->op->x87)
         x87_issued(m, u, v, start, stalls.read);
+    if (mmx) {
+        mm_done(m, u, start, stalls.read);
+        if (v)
+            mm_done(m, v, start, stalls.read);
+    }
     end_clocks(m, clocks, 0);
     bool stalled_after = stalls.read + stalls.buffers + stalls.other + flush > 0;
     if (stalled_after) {

@@ -153,7 +153,8 @@ static bool simulate(struct run *run, const struct p5_sim_hooks *hooks,
 static bool run_trace(struct run *run, const struct p5_sim_hooks *hooks,
                       struct p5_sim_result *result)
 {
-    bool ok = p5_decode_cache_init(&run->decoded, driver_trace_mode(&run->trace)) ||
+    bool ok = p5_decode_cache_init(&run->decoded, driver_trace_mode(&run->trace),
+                                   run->machine.config->mmx) ||
               driver_out_of_memory(&run->failure, run->trace.path, "for the decoder");
     ok = ok && simulate(run, hooks, result);
     result->cycles = run->machine.now;

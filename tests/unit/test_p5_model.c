@@ -24,12 +24,17 @@ struct counts {
     struct p5_sim_result result;
 };
 
-static struct p5_config preset_p5(void)
+static struct p5_config preset_named(const char *name)
 {
     struct p5_config config;
     char error[256];
-    assert_true(p5_config_preset("p5", &config, error, sizeof error));
+    assert_true(p5_config_preset(name, &config, error, sizeof error));
     return config;
+}
+
+static struct p5_config preset_p5(void)
+{
+    return preset_named("p5");
 }
 
 static void set(struct p5_config *config, const char *name, const char *value)
@@ -40,14 +45,19 @@ static void set(struct p5_config *config, const char *name, const char *value)
 }
 
 /* A machine without memory latencies: only the pipeline's clocks. */
-static struct p5_config zero_latency(void)
+static struct p5_config zero_latency_of(const char *preset)
 {
-    struct p5_config config = preset_p5();
+    struct p5_config config = preset_named(preset);
     static const char *const zero[] = {"l2_size", "memory_latency", "memory_burst",
                                        "tlb_miss_penalty", "bus_writeback"};
     for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++)
         set(&config, zero[i], "0");
     return config;
+}
+
+static struct p5_config zero_latency(void)
+{
+    return zero_latency_of("p5");
 }
 
 static uint64_t cesr_for(unsigned code0, unsigned code1)
@@ -505,6 +515,80 @@ static void test_unclassified_counted(void **state)
     unlink(t.path);
 }
 
+/* ---- the Pentium MMX (the pmmx preset; docs/p5-model.md, "The pmmx
+ * preset") */
+
+#define PADDD_MM0_MM1 "\x0f\xfe\xc1"
+#define PADDD_MM2_MM3 "\x0f\xfe\xd3"
+#define PADDD_MM4_MM5 "\x0f\xfe\xe5"
+#define PADDD_MM6_MM7 "\x0f\xfe\xf7"
+#define PADDD_MM2_MM0 "\x0f\xfe\xd0"
+#define PMADDWD_MM0_MM1 "\x0f\xf5\xc1"
+#define PMULLW_MM0_MM1 "\x0f\xd5\xc1"
+
+static struct counts run_pmmx(const struct code *codes, int n)
+{
+    struct p5_config config = zero_latency_of("pmmx");
+    return run_codes(codes, n, &config, 0x16, 0x17);
+}
+
+/* Four independent PADDDs: on the Pentium MMX two pairs (the row's UV),
+ * a clock each; on the P5 four unclassified instructions, NP, one clock
+ * each. */
+static void test_mmx_pairs_on_pmmx_only(void **state)
+{
+    (void)state;
+    const struct code paddds[] = {CODE_OF(PADDD_MM0_MM1), CODE_OF(PADDD_MM2_MM3),
+                                  CODE_OF(PADDD_MM4_MM5), CODE_OF(PADDD_MM6_MM7)};
+    struct counts pmmx = run_pmmx(paddds, 4);
+    assert_int_equal(pmmx.result.cycles, 2);
+    assert_int_equal(pmmx.ctr1, 2);
+    assert_int_equal(pmmx.result.unclassified, 0);
+    struct p5_config config = zero_latency();
+    struct counts p5 = run_codes(paddds, 4, &config, 0x16, 0x17);
+    assert_int_equal(p5.result.cycles, 4);
+    assert_int_equal(p5.ctr1, 0);
+    assert_int_equal(p5.result.unclassified, 4);
+}
+
+/* The second reads the MM0 the first writes: no pair, and the result of
+ * an adder is ready the next clock. */
+static void test_mmx_dependent_no_pair(void **state)
+{
+    (void)state;
+    const struct code dependent[] = {CODE_OF(PADDD_MM0_MM1), CODE_OF(PADDD_MM2_MM0)};
+    struct counts c = run_pmmx(dependent, 2);
+    assert_int_equal(c.result.cycles, 2);
+    assert_int_equal(c.ctr1, 0);
+}
+
+/* PMADDWD: one clock in the pipe, its result three clocks after it
+ * starts (AP-559): a chain starts at 0, 3, 6 and ends at 7.  PMULLW's
+ * row gives no latency (docs/p5-timings.md, "Disagreements"): a chain of
+ * three takes a clock each. */
+static void test_mmx_multiply_latency(void **state)
+{
+    (void)state;
+    const struct code pmaddwd_chain[] = {CODE_OF(PMADDWD_MM0_MM1), CODE_OF(PMADDWD_MM0_MM1),
+                                         CODE_OF(PMADDWD_MM0_MM1)};
+    assert_int_equal(run_pmmx(pmaddwd_chain, 3).result.cycles, 7);
+    const struct code pmullw_chain[] = {CODE_OF(PMULLW_MM0_MM1), CODE_OF(PMULLW_MM0_MM1),
+                                        CODE_OF(PMULLW_MM0_MM1)};
+    assert_int_equal(run_pmmx(pmullw_chain, 3).result.cycles, 3);
+}
+
+/* On the Pentium MMX the prefixes cost no decode clock (Intel VTune's
+ * "Prefix Penalty Indicator"); a prefixed instruction still issues in
+ * the U pipe only: two 66-prefixed ADDs take 2 clocks (4 on the P5). */
+static void test_pmmx_prefixes_free(void **state)
+{
+    (void)state;
+    const struct code two_prefixed[] = {CODE_OF("\x66\x01\xc3"), CODE_OF("\x66\x01\xd1")};
+    struct counts c = run_pmmx(two_prefixed, 2);
+    assert_int_equal(c.result.cycles, 2);
+    assert_int_equal(c.ctr1, 0);
+}
+
 /* LOCK, segment, operand- and address-size prefixes: a decode clock each
  * (Intel VTune's Pentium "Prefix Penalty Indicator"), none after an issue
  * of several clocks (the decoder had them), none for 0F or REP. */
@@ -907,6 +991,10 @@ int main(void)
         cmocka_unit_test(test_fxch_pairs_and_renames),
         cmocka_unit_test(test_fdiv_by_precision),
         cmocka_unit_test(test_unclassified_counted),
+        cmocka_unit_test(test_mmx_pairs_on_pmmx_only),
+        cmocka_unit_test(test_mmx_dependent_no_pair),
+        cmocka_unit_test(test_mmx_multiply_latency),
+        cmocka_unit_test(test_pmmx_prefixes_free),
         cmocka_unit_test(test_prefix_clocks),
         cmocka_unit_test(test_prefix_clock_hides_agi),
         cmocka_unit_test(test_rep_string_clocks),

@@ -75,13 +75,36 @@ static void test_p5_preset_is_table_5_5(void **state)
     assert_true(p5_config_check(&c, error, sizeof error));
 }
 
+/* The Pentium MMX: the P5's but for 16 KB 4-way code and data caches
+ * and the MMX unit. */
+static void test_pmmx_preset(void **state)
+{
+    (void)state;
+    struct p5_config c = preset("pmmx");
+    assert_string_equal(c.name, "pmmx");
+    assert_int_equal(c.dcache.size, 16384);
+    assert_int_equal(c.dcache.ways, 4);
+    assert_int_equal(c.dcache.line, 32);
+    assert_int_equal(c.icache.size, 16384);
+    assert_int_equal(c.icache.ways, 4);
+    assert_int_equal(c.icache.line, 32);
+    assert_true(c.mmx);
+    assert_int_equal(c.btb_entries, 256);
+    assert_false(preset("p5").mmx);
+    char error[256];
+    assert_true(p5_config_check(&c, error, sizeof error));
+    struct p5_config p5 = preset("p5");
+    assert_true(p5_config_set(&p5, "mmx", "on", error, sizeof error));
+    assert_true(p5.mmx);
+}
+
 static void test_unknown_preset(void **state)
 {
     (void)state;
     struct p5_config c;
     char error[256];
     assert_false(p5_config_preset("p6", &c, error, sizeof error));
-    assert_string_equal(error, "unknown P5 model preset 'p6' (expected p5 or host)");
+    assert_string_equal(error, "unknown P5 model preset 'p6' (expected p5, pmmx or host)");
 }
 
 static void test_set_parameters(void **state)
@@ -272,6 +295,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_p5_preset_is_table_5_5),
+        cmocka_unit_test(test_pmmx_preset),
         cmocka_unit_test(test_unknown_preset),
         cmocka_unit_test(test_set_parameters),
         cmocka_unit_test(test_set_errors),
