@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "pmu/netburst_events.h"
+#include "pmu/netburst_pmu.h"
 
 void tb_open_header(struct tb *t, struct trace_header header)
 {
@@ -112,4 +113,17 @@ uint16_t tb_subevent_mask(int event, const char *names)
         mask |= (uint16_t)(1u << sub->bit);
     }
     return mask;
+}
+
+struct nbm_result tb_simulate(const char *path, const struct nbm_config *config)
+{
+    char error[256];
+    struct msr_backend *backend = nb_backend_create((struct nb_pmu_config){config->model, false});
+    assert_non_null(backend);
+    struct nbm_result result;
+    const char *traces[] = {path};
+    if (!nbm_simulate(traces, 1, config, backend, NULL, &result, error, sizeof error))
+        fail_msg("%s", error);
+    msr_backend_destroy(backend);
+    return result;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sim/netburst/nb_model.h"
 #include "traces/trace.h"
 
 struct tb {
@@ -52,6 +53,10 @@ void tb_branch(struct tb *t, uint64_t address, const char *bytes, int length,
 /* `iterations` of add eax, 1; dec ecx; jnz at 0x1000 (64-bit, 7 bytes):
  * the jnz taken back to 0x1000 but the last time. */
 void tb_loop(struct tb *t, int iterations);
+
+/* The NetBurst model's run of the trace at `path` with `config`, on a PMU
+ * of its model with nothing programmed; fails the test on an error. */
+struct nbm_result tb_simulate(const char *path, const struct nbm_config *config);
 
 /* The ESCR event-mask bits of the NetBurst event `event`'s sub-events
  * named in `names` ('|'-separated); each must exist. */

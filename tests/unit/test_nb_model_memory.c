@@ -37,13 +37,7 @@ static uint64_t cycles_with(const char *path, const char *misses, uint64_t instr
     char error[256];
     assert_true(nbm_config_preset("northwood", &config, error, sizeof error));
     assert_true(nbm_config_set(&config, "l1d_load_misses", misses, error, sizeof error));
-    struct msr_backend *backend = nb_backend_create((struct nb_pmu_config){config.model, false});
-    assert_non_null(backend);
-    struct nbm_result result;
-    const char *traces[] = {path};
-    if (!nbm_simulate(traces, 1, &config, backend, NULL, &result, error, sizeof error))
-        fail_msg("%s", error);
-    msr_backend_destroy(backend);
+    struct nbm_result result = tb_simulate(path, &config);
     assert_int_equal(result.instructions[0], instructions);
     return result.cycles;
 }

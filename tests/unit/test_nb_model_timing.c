@@ -50,14 +50,7 @@ static struct nbm_result simulate(const char *path, const char *preset)
     struct nbm_config config;
     char error[256];
     assert_true(nbm_config_preset(preset, &config, error, sizeof error));
-    struct msr_backend *backend = nb_backend_create((struct nb_pmu_config){config.model, false});
-    assert_non_null(backend);
-    struct nbm_result result;
-    const char *traces[] = {path};
-    if (!nbm_simulate(traces, 1, &config, backend, NULL, &result, error, sizeof error))
-        fail_msg("%s", error);
-    msr_backend_destroy(backend);
-    return result;
+    return tb_simulate(path, &config);
 }
 
 /* `iterations` of the body at 0x1000 (64-bit code) and a jump back. */
