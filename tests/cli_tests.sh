@@ -692,7 +692,9 @@ if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
     # execvp finds in PATH), not valgrind's path; argv[0], envp[0] and the
     # program's path (AT_EXECFN) at a native run's page offsets; the path
     # followed by the 8 zero bytes at the top of the stack; the same
-    # environment.  Both runs in one environment, record's --env included.
+    # environment.  Both runs in one environment, record's --env included;
+    # pmubench without the test wrapper (make memcheck's valgrind would put
+    # its own variables in the environment the recorded program inherits).
     mkdir -p "$tmp/bin"
     cat >"$tmp/layout.c" <<'EOF'
 #include <stdio.h>
@@ -716,7 +718,7 @@ EOF
     if cc -o "$tmp/bin/layout" "$tmp/layout.c" 2>/dev/null; then
         layout_env="PATH=$abs_tmp/bin:/usr/bin:/bin"
         env -i "$layout_env" HOME=/ LANG=C "$(pmubench record --env)" layout x >"$tmp/layout.native"
-        env -i "$layout_env" HOME=/ LANG=C $wrapper "$abs_build/pmubench" record \
+        env -i "$layout_env" HOME=/ LANG=C "$abs_build/pmubench" record \
             -o "$abs_tmp/layout.trace" -- layout x >"$tmp/layout.recorded" 2>/dev/null
         if cmp -s "$tmp/layout.native" "$tmp/layout.recorded" &&
             grep -q '^argc 2, argv\[0\] layout at .*, then 00 00 00 00 00 00 00 00$' "$tmp/layout.native"; then
