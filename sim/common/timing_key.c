@@ -2,6 +2,7 @@
 #include "sim/common/timing_key.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,14 +69,18 @@ size_t timing_form_candidates(const char *form, char out[TIMING_FORM_CANDIDATES]
     return n;
 }
 
+static bool is_memory(const char *token, size_t len)
+{
+    return len > 0 && token[0] == 'm' && strspn(token + 1, "0123456789") == len - 1;
+}
+
 /* The unsized kind of the first register operand of FORM, or NULL. */
 static const char *first_register(const char *form, char *kind, size_t size)
 {
     for (const char *p = form; *p;) {
         size_t len = strcspn(p, ",");
-        bool memory = p[0] == 'm' && strspn(p + 1, "0123456789") == len - 1;
-        bool immediate = len == 1 && p[0] == 'i';
-        if (!memory && !immediate && len > 0) {
+        bool immediate = len == 1 && (p[0] == 'i' || p[0] == '1');
+        if (!is_memory(p, len) && !immediate && len > 0) {
             char token[TIMING_FORM_MAX];
             snprintf(token, sizeof token, "%.*s", (int)len, p);
             unsize(token, kind, size, true);
@@ -86,27 +91,83 @@ static const char *first_register(const char *form, char *kind, size_t size)
     return NULL;
 }
 
-void timing_form_registers(const char *form, const char *default_kind, char out[TIMING_FORM_MAX])
+size_t timing_form_memory_as(const char *form, const char *kind, char out[TIMING_FORM_MAX])
 {
-    char kind[TIMING_FORM_MAX];
-    const char *reg = first_register(form, kind, sizeof kind);
-    if (!reg)
-        reg = default_kind;
-    size_t used = 0;
+    char first[TIMING_FORM_MAX];
+    if (!kind && !(kind = first_register(form, first, sizeof first)))
+        return 0;
+    size_t used = 0, memory = 0;
     out[0] = '\0';
     for (const char *p = form; *p;) {
         size_t len = strcspn(p, ",");
-        bool memory = p[0] == 'm' && strspn(p + 1, "0123456789") == len - 1;
-        char token[TIMING_FORM_MAX], plain[TIMING_FORM_MAX];
-        snprintf(token, sizeof token, "%.*s", (int)len, p);
-        unsize(token, plain, sizeof plain, false);
-        int n = snprintf(out + used, TIMING_FORM_MAX - used, "%s%s", used ? "," : "",
-                         memory ? reg : plain);
-        used += n > 0 ? (size_t)n : 0;
-        if (used >= TIMING_FORM_MAX) {
-            out[TIMING_FORM_MAX - 1] = '\0';
-            return;
-        }
+        bool replaced = is_memory(p, len);
+        /* "r" keeps the memory operand's size: "m32" is "r32" */
+        int sized = replaced && strcmp(kind, "r") == 0 ? (int)len - 1 : 0;
+        int n = replaced ? snprintf(out + used, TIMING_FORM_MAX - used, "%s%s%.*s",
+                                    used ? "," : "", kind, sized, p + 1)
+                         : snprintf(out + used, TIMING_FORM_MAX - used, "%s%.*s",
+                                    used ? "," : "", (int)len, p);
+        if (n < 0 || (size_t)n >= TIMING_FORM_MAX - used)
+            return 0;
+        used += (size_t)n;
+        memory += replaced;
         p += len + (p[len] == ',');
     }
+    return memory;
+}
+
+/* ---- a table's rows by family */
+
+static const char *family_at(const struct timing_index *index, size_t i)
+{
+    return *(const char *const *)(index->rows + index->order[i] * index->stride);
+}
+
+static const char *form_at(const struct timing_index *index, size_t i)
+{
+    return *(const char *const *)(index->rows + index->order[i] * index->stride +
+                                  index->form_offset);
+}
+
+/* Stable: a family's rows keep their table order (an insertion sort, run
+ * once on a few hundred rows). */
+void timing_index_build(struct timing_index *index)
+{
+    for (size_t i = 0; i < index->count; i++) {
+        index->order[i] = (uint16_t)i;
+        for (size_t j = i; j > 0 && strcmp(family_at(index, j - 1), family_at(index, j)) > 0; j--) {
+            uint16_t t = index->order[j];
+            index->order[j] = index->order[j - 1];
+            index->order[j - 1] = t;
+        }
+    }
+}
+
+/* The position of FAMILY's first row in the order, or where it would be. */
+static size_t first_of_family(const struct timing_index *index, const char *family)
+{
+    size_t lo = 0, hi = index->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(family_at(index, mid), family) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+const void *timing_index_find(const struct timing_index *index, const char *family,
+                              const char *form)
+{
+    size_t first = first_of_family(index, family), end = first;
+    while (end < index->count && strcmp(family_at(index, end), family) == 0)
+        end++;
+    char forms[TIMING_FORM_CANDIDATES][TIMING_FORM_MAX];
+    size_t n = timing_form_candidates(form, forms);
+    for (size_t k = 0; k < n; k++)
+        for (size_t i = first; i < end; i++)
+            if (strcmp(form_at(index, i), forms[k]) == 0)
+                return index->rows + index->order[i] * index->stride;
+    return NULL;
 }

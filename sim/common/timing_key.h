@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum { TIMING_FORM_MAX = 24, TIMING_FORM_CANDIDATES = 3 };
 
@@ -25,12 +26,34 @@ size_t timing_form_candidates(const char *form, char out[TIMING_FORM_CANDIDATES]
  * "Forms"), sized or not: what a table row's form may be. */
 bool timing_form_valid(const char *form);
 
-/* FORM with each memory operand as a register, unsized: the kind of the
- * first register operand ("xmm,m64" -> "xmm,xmm", "m32,r32" -> "r,r",
- * "m32,i" -> "r,i"), or DEFAULT_KIND when there is none ("m64" with "st"
- * -> "st").  For a machine that executes a memory operand as uops of its
- * own (NetBurst: isa/netburst_uops.c), the computing uop of a memory form
- * is the register form's. */
-void timing_form_registers(const char *form, const char *default_kind, char out[TIMING_FORM_MAX]);
+/* FORM with each memory operand as a register of KIND, into OUT: a general
+ * register of the operand's size for "r" ("m32,i" -> "r32,i"), KIND itself
+ * otherwise ("m64" with "st" -> "st"); with KIND NULL, the unsized kind of
+ * FORM's first register operand ("xmm,m64" -> "xmm,xmm", "m32,r32" ->
+ * "r32,r32").  The number of operands replaced: 0 when FORM has no memory
+ * operand, KIND is NULL and FORM no register operand, or OUT is too short.
+ * For a machine that executes a memory operand as uops of its own
+ * (NetBurst: isa/netburst_uops.c), the computing uop of a memory form is
+ * the register form's. */
+size_t timing_form_memory_as(const char *form, const char *kind, char out[TIMING_FORM_MAX]);
+
+/* A timing table's rows by family, for look-ups once per static
+ * instruction: COUNT rows of STRIDE bytes from ROWS, each beginning with its
+ * family (const char *) and with its form (const char *) FORM_OFFSET bytes
+ * in; ORDER has COUNT entries (the index's storage). */
+struct timing_index {
+    const char *rows;
+    size_t count, stride, form_offset;
+    uint16_t *order;
+};
+
+/* Sorts the order by family, a family's rows in their table order. */
+void timing_index_build(struct timing_index *index);
+
+/* The row of FAMILY with the first of FORM's candidate forms
+ * (timing_form_candidates) that has one, the first such in table order;
+ * NULL when none. */
+const void *timing_index_find(const struct timing_index *index, const char *family,
+                              const char *form);
 
 #endif

@@ -23,9 +23,9 @@
  *       row copies the named one by the stated rule. */
 #include "sim/netburst/nb_timings.h"
 
-#include <stdbool.h>
-#include <stdio.h>
+#include <stddef.h>
 #include <string.h>
+#include <threads.h>
 
 #include "sim/common/timing_key.h"
 
@@ -897,49 +897,29 @@ const struct nb_timing nb_timings[] = {
 
 const size_t nb_timings_count = sizeof nb_timings / sizeof nb_timings[0];
 
-static const struct nb_timing *find_exact(const char *family, const char *form)
+/* ---- look-up: by family (sim/common/timing_key.h), the index built once */
+
+enum { ROWS = sizeof nb_timings / sizeof nb_timings[0] };
+
+static uint16_t by_family[ROWS];
+static struct timing_index index_ = {(const char *)nb_timings, ROWS, sizeof nb_timings[0],
+                                     offsetof(struct nb_timing, form), by_family};
+static once_flag index_once = ONCE_FLAG_INIT;
+
+static void build_index(void)
 {
-    for (size_t i = 0; i < nb_timings_count; i++)
-        if (strcmp(nb_timings[i].family, family) == 0 && strcmp(nb_timings[i].form, form) == 0)
-            return &nb_timings[i];
-    return NULL;
+    timing_index_build(&index_);
 }
 
-static const struct nb_timing *find_form(const char *family, const char *form)
+/* FAMILY's row for FORM with its memory operands as KIND registers
+ * (timing_form_memory_as), when it has exactly `memory` of them; NULL. */
+static const struct nb_timing *find_as(const char *family, const char *form, const char *kind,
+                                       size_t memory)
 {
-    char candidates[TIMING_FORM_CANDIDATES][TIMING_FORM_MAX];
-    size_t n = timing_form_candidates(form, candidates);
-    for (size_t i = 0; i < n; i++) {
-        const struct nb_timing *row = find_exact(family, candidates[i]);
-        if (row)
-            return row;
-    }
-    return NULL;
-}
-
-/* FORM with its one memory operand as a register of KIND, a general
- * register of the operand's size for "r" ("xmm,m32": "xmm,r32" with "r",
- * "xmm,xmm" with "xmm"); false unless FORM has exactly one memory operand. */
-static bool memory_as(const char *form, const char *kind, char out[TIMING_FORM_MAX])
-{
-    int memory = 0;
-    size_t used = 0;
-    out[0] = '\0';
-    for (const char *p = form; *p;) {
-        size_t len = strcspn(p, ",");
-        bool is_memory = p[0] == 'm' && strspn(p + 1, "0123456789") == len - 1;
-        int n = is_memory ? snprintf(out + used, TIMING_FORM_MAX - used, "%s%s%.*s",
-                                     used ? "," : "", kind, strcmp(kind, "r") ? 0 : (int)len - 1,
-                                     p + 1)
-                          : snprintf(out + used, TIMING_FORM_MAX - used, "%s%.*s",
-                                     used ? "," : "", (int)len, p);
-        if (n < 0 || (size_t)n >= TIMING_FORM_MAX - used)
-            return false;
-        used += (size_t)n;
-        memory += is_memory;
-        p += len + (p[len] == ',');
-    }
-    return memory == 1;
+    char registers[TIMING_FORM_MAX];
+    if (timing_form_memory_as(form, kind, registers) != memory || memory == 0)
+        return NULL;
+    return timing_index_find(&index_, family, registers);
 }
 
 /* A memory form without a row of its own is the register form's
@@ -953,16 +933,19 @@ static bool memory_as(const char *form, const char *kind, char out[TIMING_FORM_M
  * CVTTSD2SI r32, xmm's; "pop m32" POP r32's). */
 const struct nb_timing *nb_timing_find(const char *family, const char *form)
 {
-    const struct nb_timing *row = find_form(family, form);
-    if (row || !strchr(form, 'm'))
+    call_once(&index_once, build_index);
+    const struct nb_timing *row = timing_index_find(&index_, family, form);
+    char any[TIMING_FORM_MAX];
+    size_t memory = timing_form_memory_as(form, "r", any);
+    if (row || memory == 0)
         return row;
-    char registers[TIMING_FORM_MAX];
-    timing_form_registers(form, family[0] == 'f' ? "st" : "r", registers);
-    if (strcmp(registers, form) != 0 && (row = find_form(family, registers)))
+    if ((row = find_as(family, form, NULL, memory)))
+        return row;
+    if (family[0] == 'f' && (row = find_as(family, form, "st", memory)))
         return row;
     static const char *const kinds[] = {"xmm", "mm", "r"};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (memory_as(form, kinds[i], registers) && (row = find_form(family, registers)))
+        if ((row = find_as(family, form, kinds[i], 1)))
             return row;
     return NULL;
 }

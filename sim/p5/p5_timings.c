@@ -25,7 +25,7 @@
  */
 #include "sim/p5/p5_timings.h"
 
-#include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <threads.h>
 
@@ -482,55 +482,22 @@ const struct p5_timing p5_timings[] = {
 const size_t p5_timings_count = sizeof p5_timings / sizeof p5_timings[0];
 _Static_assert(sizeof p5_timings / sizeof p5_timings[0] <= UINT16_MAX, "row indices are 16-bit");
 
-/* ---- look-up: the rows' indices sorted by family (stable: a family's
- * rows keep their table order), built once, so that a look-up compares
- * forms only within its family instead of scanning every row. */
+/* ---- look-up: by family (sim/common/timing_key.h), the index built once */
 
 enum { ROWS = sizeof p5_timings / sizeof p5_timings[0] };
 
 static uint16_t by_family[ROWS];
+static struct timing_index index_ = {(const char *)p5_timings, ROWS, sizeof p5_timings[0],
+                                     offsetof(struct p5_timing, form), by_family};
 static once_flag index_once = ONCE_FLAG_INIT;
-
-static int compare_rows(const void *a, const void *b)
-{
-    uint16_t i = *(const uint16_t *)a, j = *(const uint16_t *)b;
-    int order = strcmp(p5_timings[i].family, p5_timings[j].family);
-    return order ? order : (i > j) - (i < j);
-}
 
 static void build_index(void)
 {
-    for (size_t i = 0; i < ROWS; i++)
-        by_family[i] = (uint16_t)i;
-    qsort(by_family, ROWS, sizeof by_family[0], compare_rows);
-}
-
-/* The position in by_family[] of FAMILY's first row, or of where it
- * would be. */
-static size_t first_of_family(const char *family)
-{
-    size_t lo = 0, hi = ROWS;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (strcmp(p5_timings[by_family[mid]].family, family) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    timing_index_build(&index_);
 }
 
 const struct p5_timing *p5_timing_find(const char *family, const char *form)
 {
     call_once(&index_once, build_index);
-    size_t first = first_of_family(family), end = first;
-    while (end < ROWS && strcmp(p5_timings[by_family[end]].family, family) == 0)
-        end++;
-    char forms[TIMING_FORM_CANDIDATES][TIMING_FORM_MAX];
-    size_t n = timing_form_candidates(form, forms);
-    for (size_t k = 0; k < n; k++)
-        for (size_t i = first; i < end; i++)
-            if (strcmp(p5_timings[by_family[i]].form, forms[k]) == 0)
-                return &p5_timings[by_family[i]];
-    return NULL;
+    return timing_index_find(&index_, family, form);
 }

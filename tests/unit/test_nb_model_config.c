@@ -67,6 +67,19 @@ static void test_netburst_alias(void **state)
     assert_string_equal(a.name, "northwood");
 }
 
+/* The bus clock the local APIC runs on: core clocks per bus clock of the
+ * parts the presets stand for (docs/netburst-model.md, "Parameters"). */
+static void test_bus_ratio_by_preset(void **state)
+{
+    (void)state;
+    assert_int_equal(preset("willamette0").bus_ratio, 15);
+    assert_int_equal(preset("willamette").bus_ratio, 15);
+    assert_int_equal(preset("northwood").bus_ratio, 18);
+    assert_int_equal(preset("prescott").bus_ratio, 16);
+    assert_int_equal(preset("prescott4").bus_ratio, 16);
+    assert_int_equal(preset("northwood").pmi_latency, 18);
+}
+
 static void test_unknown_preset(void **state)
 {
     (void)state;
@@ -111,6 +124,10 @@ static void test_set_errors(void **state)
     expect_set_error("rob", "many", "bad rob 'many' (expected a number: decimal or 0x hex, 1 to 4096)");
     expect_set_error("rob", "0", "bad rob '0' (expected a number: decimal or 0x hex, 1 to 4096)");
     expect_set_error("rob", "-3", "bad rob '-3' (expected a number: decimal or 0x hex, 1 to 4096)");
+    expect_set_error("bus_ratio", "0", "bad bus_ratio '0' (expected a number: decimal or 0x hex, 1 to 64)");
+    expect_set_error("bus_ratio", "65", "bad bus_ratio '65' (expected a number: decimal or 0x hex, 1 to 64)");
+    expect_set_error("pmi_latency", "x",
+                     "bad pmi_latency 'x' (expected a number: decimal or 0x hex, 0 to 1000000)");
     expect_set_error("rob", "", "bad rob '' (expected a number: decimal or 0x hex, 1 to 4096)");
     expect_set_error("rob", "010", "bad rob '010' (expected a number: decimal or 0x hex, 1 to 4096)");
     expect_set_error("rob", " 5", "bad rob ' 5' (expected a number: decimal or 0x hex, 1 to 4096)");
@@ -180,6 +197,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_presets),
         cmocka_unit_test(test_netburst_alias),
+        cmocka_unit_test(test_bus_ratio_by_preset),
         cmocka_unit_test(test_unknown_preset),
         cmocka_unit_test(test_set),
         cmocka_unit_test(test_set_errors),

@@ -55,12 +55,20 @@ static void test_general_candidates(void **state)
     assert_string_equal(out[1], "r,as3");
     assert_string_equal(out[2], "r,m");
     char reg[TIMING_FORM_MAX];
-    timing_form_registers("m32,i", "r", reg);
-    assert_string_equal(reg, "r,i");
-    timing_form_registers("m64", "st", reg);
+    assert_int_equal(timing_form_memory_as("m32,i", "r", reg), 1);
+    assert_string_equal(reg, "r32,i");
+    assert_int_equal(timing_form_memory_as("m64", "st", reg), 1);
     assert_string_equal(reg, "st");
-    timing_form_registers("xmm,m128", "r", reg);
+    assert_int_equal(timing_form_memory_as("xmm,m128", NULL, reg), 1);
     assert_string_equal(reg, "xmm,xmm");
+    assert_int_equal(timing_form_memory_as("m32,r32", NULL, reg), 1);
+    assert_string_equal(reg, "r32,r32");
+    assert_int_equal(timing_form_memory_as("m8,cl", NULL, reg), 1);
+    assert_string_equal(reg, "r8,cl");
+    assert_int_equal(timing_form_memory_as("m32,m32", "r", reg), 2);
+    assert_string_equal(reg, "r32,r32");
+    assert_int_equal(timing_form_memory_as("m32,i", NULL, reg), 0); /* no register to copy */
+    assert_int_equal(timing_form_memory_as("r32,r32", "r", reg), 0);
 }
 
 static void test_valid_forms(void **state)
