@@ -35,17 +35,6 @@ static void cycles_text(char *out, size_t size, uint32_t half)
         snprintf(out, size, "%" PRIu32, half / 2);
 }
 
-void vreport_published(char *out, size_t size, uint32_t lo_half, uint32_t hi_half)
-{
-    char lo[16], hi[16];
-    cycles_text(lo, sizeof lo, lo_half);
-    cycles_text(hi, sizeof hi, hi_half);
-    if (hi_half > lo_half)
-        snprintf(out, size, "%s-%s", lo, hi);
-    else
-        snprintf(out, size, "%s", lo);
-}
-
 /* Whole and half cycles as vreport_published writes them, other sixths
  * to two decimals, rounded ("0.33"). */
 static void sixths_text(char *out, size_t size, uint32_t sixths)
@@ -56,6 +45,11 @@ static void sixths_text(char *out, size_t size, uint32_t sixths)
     }
     uint32_t hundredths = (200 * sixths + 6) / 12;
     snprintf(out, size, "%" PRIu32 ".%02" PRIu32, hundredths / 100, hundredths % 100);
+}
+
+void vreport_published(char *out, size_t size, uint32_t lo_half, uint32_t hi_half)
+{
+    vreport_published_sixths(out, size, 3 * lo_half, 3 * hi_half);
 }
 
 void vreport_published_sixths(char *out, size_t size, uint32_t lo_sixths, uint32_t hi_sixths)
