@@ -103,7 +103,7 @@ UNIT_HELPER_SRCS := tests/unit/model_trace.c
 MODEL_TRACE_TESTS := $(addprefix $(BUILD)/tests/,test_nb_model test_nb_model_ht \
     test_nb_model_tagging test_nb_model_memory test_nb_model_bounds test_nb_model_routing test_nb_model_timing \
     test_p5_model \
-    test_stat_model test_sample_run)
+    test_stat_model test_stat_passes test_sample_run)
 $(MODEL_TRACE_TESTS): tests/unit/model_trace.c tests/unit/model_trace.h
 
 # The unit tests are every tests/unit/test_*.c; the binary of one renamed
@@ -149,10 +149,14 @@ $(BUILD)/tests/kernel32: tests/traces/kernel.c
 check: all unit-tests libpfm4-diff objdump-check recorder clang-check accuracy-deps wc
 	@sh tests/run_tests.sh $(BUILD) $(RUN_WRAPPER)
 
-# Figures, not tests: encoding speed against libpfm4, the PMU's cycle rate,
-# the allocator's planning time, recording speed and size against lackey.
+# Figures, not tests: the speed and memory table on a 100 M-instruction
+# trace (tests/perf/bench.sh: reading against cat, the models against
+# cachegrind, record against valgrind --tool=none and lackey), encoding
+# speed against libpfm4, the allocator's planning time, then each part's
+# own figures.
 bench: $(BIN) $(LIB) recorder wc
 	@mkdir -p $(BUILD)/perf
+	sh tests/perf/bench.sh $(BUILD)
 	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/bench_encode tests/perf/bench_encode.c $(LIB) -lpfm $(LIBS)
 	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/bench_alloc tests/perf/bench_alloc.c $(LIB) $(LIBS)
 	$(BUILD)/perf/bench_encode

@@ -24,7 +24,8 @@
 
 static const char stat_usage[] =
     "usage: pmubench stat [-m MODEL] [-F NAME=VALUE]... [-e EVENT[,EVENT...]]... [--region N]\n"
-    "                     [-x SEP | --json] [-o FILE] (--trace FILE [--trace FILE] | -- PROGRAM [ARGS...])\n"
+    "                     [--runs one|hardware] [-x SEP | --json] [-o FILE]\n"
+    "                     (--trace FILE [--trace FILE] | -- PROGRAM [ARGS...])\n"
     "       pmubench stat --backend msr [--cpu N] [--msr-device PATH] [-e EVENT[,EVENT...]]...\n"
     "                     [-x SEP | --json] [-o FILE] -- PROGRAM [ARGS...]\n"
     "  counts events (names as 'pmubench list' shows them, with or without the\n"
@@ -41,6 +42,9 @@ static const char stat_usage[] =
     "                    a second --trace runs on the NetBurst's logical processor 1\n"
     "                    (Hyper-Threading)\n"
     "  --region N        count only inside region N (its begin to end markers)\n"
+    "  --runs one        every run of the counters in one pass of the trace\n"
+    "                    (default; the NetBurst model makes a pass per run)\n"
+    "  --runs hardware   a pass of the trace per run, as a real P5 counts (run_p5mon)\n"
     "  -x SEP            one line per event: VALUE SEP SEP EVENT SEP SEP (perf stat -x)\n"
     "  --json            {\"model\", \"trace\", \"counts\": {EVENT: COUNT}}\n"
     "  -o FILE           write the counts to FILE (whole or not at all)\n"
@@ -59,6 +63,8 @@ struct stat_args {
     const char *traces[2];     /* --trace, once or (NetBurst, Hyper-Threading) twice */
     int n_traces;
     long region;
+    enum stat_runs runs;
+    bool runs_given;           /* --runs was given */
     const char *separator;
     bool json;
     const char *output;
@@ -118,8 +124,8 @@ static int number_option(const char *option, const char *text, uint64_t max, uin
  * -1 when it is not one of them. */
 static int value_option(struct stat_args *args, int argc, char **argv, int *i)
 {
-    static const char *const with_value[] = {"-m", "-F", "-e", "--trace", "--region", "-x", "-o",
-                                             "--backend", "--cpu", "--msr-device"};
+    static const char *const with_value[] = {"-m", "-F", "-e", "--trace", "--region", "--runs",
+                                             "-x", "-o", "--backend", "--cpu", "--msr-device"};
     const char *option = argv[*i];
     bool known = false;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
@@ -147,6 +153,11 @@ static int value_option(struct stat_args *args, int argc, char **argv, int *i)
         if (number_option(option, value, UINT32_MAX, &number))
             return EXIT_BAD_INPUT;
         args->region = (long)number;
+    } else if (strcmp(option, "--runs") == 0) {
+        if (strcmp(value, "one") != 0 && strcmp(value, "hardware") != 0)
+            return usage_error("stat", "bad --runs '%s' (expected one or hardware)", value);
+        args->runs = strcmp(value, "one") == 0 ? STAT_RUNS_ONE : STAT_RUNS_HARDWARE;
+        args->runs_given = true;
     } else if (strcmp(option, "-x") == 0) {
         if (!*value)
             return usage_error("stat", "bad -x '' (expected a separator: one or more characters)");
@@ -213,6 +224,9 @@ static int check_args(const struct stat_args *args)
         return usage_error("stat", "--backend msr counts a program's run, not a trace");
     if (args->hardware && args->region != REGION_WHOLE_TRACE)
         return usage_error("stat", "--region needs the simulated model (a trace's markers)");
+    if (args->hardware && args->runs_given && args->runs == STAT_RUNS_ONE)
+        return usage_error("stat", "--runs one needs the simulated model (hardware runs the "
+                                   "program once per run)");
     return 0;
 }
 
@@ -316,7 +330,15 @@ struct stat_report {
     const uint64_t *counts;
     const struct alloc_plan *plan;
     const struct stat_totals *totals;
+    enum stat_runs counted;   /* how the runs were counted (stat_runs_counted) */
+    int passes;               /* passes of the trace (or runs of the program) made */
 };
+
+/* --runs' names of the ways of counting. */
+static const char *runs_name(enum stat_runs runs)
+{
+    return runs == STAT_RUNS_ONE ? "one" : "hardware";
+}
 
 static void print_json(FILE *out, const struct stat_report *r)
 {
@@ -331,7 +353,8 @@ static void print_json(FILE *out, const struct stat_report *r)
         fprintf(out, ", \"trace_thread1\": ");
         json_fprint_string(out, r->trace1);
     }
-    fprintf(out, ", \"runs\": %d, \"counts\": {", r->plan->n_runs);
+    fprintf(out, ", \"runs\": %d, \"passes\": %d, \"counting\": \"%s\", \"counts\": {",
+            r->plan->n_runs, r->passes, runs_name(r->counted));
     for (int i = 0; i < r->args->n_events; i++) {
         fprintf(out, "%s", i ? ", " : "");
         json_fprint_string(out, event_key(r->args->events[i]));
@@ -348,6 +371,24 @@ static void print_separated(FILE *out, const struct stat_report *r)
                 event_key(r->args->events[i]), sep, sep);
 }
 
+/* The line saying how the runs were counted: in one pass, or a pass per
+ * run as asked, or as the NetBurst model must (docs/stat.md, "One
+ * pass"). */
+static void print_passes(FILE *out, const struct stat_report *r)
+{
+    const char *what = r->passes == 1 ? "pass" : "passes";
+    if (r->counted == STAT_RUNS_ONE)
+        fprintf(out, " %20d      %s of the trace%s for every run (--runs one)\n", r->passes, what,
+                r->trace1 ? "s" : "");
+    else if (r->args->runs == STAT_RUNS_HARDWARE)
+        fprintf(out, " %20d      %s of the trace%s, one per run (--runs hardware)\n", r->passes,
+                what, r->trace1 ? "s" : "");
+    else
+        fprintf(out, " %20d      %s of the trace%s, one per run: the NetBurst model counts one "
+                     "run per pass (docs/stat.md, \"One pass\")\n",
+                r->passes, what, r->trace1 ? "s" : "");
+}
+
 static void print_table(FILE *out, const struct stat_report *r)
 {
     char trace[4 * PATH_MAX], trace1[4 * PATH_MAX]; /* escaped (cli/text.h) */
@@ -355,10 +396,10 @@ static void print_table(FILE *out, const struct stat_report *r)
     text_escape(trace1, sizeof trace1, r->trace1 ? r->trace1 : "");
     if (r->trace1)
         fprintf(out, "\n Simulated %s counts for traces '%s' (thread 0) and '%s' (thread 1) (%d "
-                     "run%s of the traces", r->model, trace, trace1, r->plan->n_runs,
+                     "run%s of the counters", r->model, trace, trace1, r->plan->n_runs,
                 r->plan->n_runs == 1 ? "" : "s");
     else if (r->trace)
-        fprintf(out, "\n Simulated %s counts for trace '%s' (%d run%s of the trace", r->model,
+        fprintf(out, "\n Simulated %s counts for trace '%s' (%d run%s of the counters", r->model,
                 trace, r->plan->n_runs, r->plan->n_runs == 1 ? "" : "s");
     else
         fprintf(out, "\n Hardware counts (%d run%s of the program", r->plan->n_runs,
@@ -380,6 +421,7 @@ static void print_table(FILE *out, const struct stat_report *r)
         if (r->args->region != REGION_WHOLE_TRACE)
             fprintf(out, " %20llu      entries into region %ld\n",
                     (unsigned long long)r->totals->region_entries, r->args->region);
+        print_passes(out, r);
     }
     fprintf(out, "\n");
 }
@@ -453,10 +495,10 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
         if (stat_model_isa_warning(model, traces[i], args->n_traces ? traces[i] : argv[args->program],
                                    error, sizeof error))
             command_error(EXIT_OK, "stat", "warning: %s", error);
-    struct stat_totals totals = {{0, 0}, 0, 0, 0};
+    struct stat_totals totals = {{0, 0}, 0, 0, 0, 0};
     errno = 0;
-    bool ok = stat_simulate(traces, n_traces, model, plan, args->region, counts, &totals, error,
-                            sizeof error);
+    bool ok = stat_simulate(traces, n_traces, model, plan, args->runs, args->region, counts,
+                            &totals, error, sizeof error);
     int failure = failure_status(errno);
     if (!args->n_traces)
         unlink(recorded);
@@ -465,7 +507,8 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
     struct stat_report report = {args->model,
                                  args->n_traces ? args->traces[0] : argv[args->program],
                                  args->n_traces == 2 ? args->traces[1] : NULL,
-                                 args, counts, plan, &totals};
+                                 args, counts, plan, &totals,
+                                 stat_runs_counted(model, plan, args->runs), totals.passes};
     rc = write_report(&report);
     if (!rc)
         warn_unclassified(model, &totals);
@@ -488,8 +531,9 @@ static int count_hardware(const struct stat_args *args, const struct stat_model 
     msr_backend_destroy(backend);
     if (!ok)
         return command_error(failure, "stat", "--backend msr: %s", error);
-    struct stat_totals none = {{0, 0}, 0, 0, 0};
-    struct stat_report report = {"msr", NULL, NULL, args, counts, plan, &none};
+    struct stat_totals none = {{0, 0}, 0, 0, 0, 0};
+    struct stat_report report = {"msr", NULL, NULL, args, counts, plan, &none,
+                                 STAT_RUNS_HARDWARE, plan->n_runs};
     int rc = write_report(&report);
     return rc ? rc : exit_status;
 }

@@ -22,13 +22,21 @@ unsigned p5_cesr_control(uint64_t cesr, int counter)
     return (unsigned)(cesr >> (counter * CESR_HALF_SHIFT + 6)) & 0x7;
 }
 
-/* Decodes the CESR at the current CPL into pmu->counting and pmu->feed
- * (Safford 1997, Table 2.2). */
+/* Rewrites the feeds of `pmu` and of the PMUs linked before it: each
+ * PMU's, the codes it counts and those the feed of the PMU after it has. */
+static void publish_feeds(struct p5_pmu *pmu)
+{
+    for (struct p5_pmu *p = pmu; p; p = p->prev)
+        p->feed.counted = p->counting.counted | (p->next ? p->next->feed.counted : 0);
+}
+
+/* Decodes the CESR at the current CPL into pmu->counting (Safford 1997,
+ * Table 2.2); the feeds are published after. */
 static void decode_counting(struct p5_pmu *pmu)
 {
     struct p5_counting *k = &pmu->counting;
     unsigned privilege = pmu->cpl == 3 ? CC_CPL3 : CC_CPL0_2;
-    pmu->feed.counted = 0;
+    k->counted = 0;
     for (int c = 0; c < 2; c++) {
         unsigned control = p5_cesr_control(pmu->cesr, c);
         unsigned code = p5_cesr_event(pmu->cesr, c);
@@ -38,7 +46,7 @@ static void decode_counting(struct p5_pmu *pmu)
         k->clock[c] = enabled && clocks;
         k->event_bit[c] = enabled && !clocks ? 1ull << code : 0;
         k->held_bit[c] = event && event->duration ? k->event_bit[c] : 0;
-        pmu->feed.counted |= k->event_bit[c];
+        k->counted |= k->event_bit[c];
     }
 }
 
@@ -47,6 +55,7 @@ void p5_pmu_init(struct p5_pmu *pmu)
     memset(pmu, 0, sizeof *pmu);
     pmu->cpl = 3;
     decode_counting(pmu);
+    publish_feeds(pmu);
 }
 
 uint64_t p5_pmu_cycles(const struct p5_pmu *pmu)
@@ -88,6 +97,7 @@ msr_status p5_pmu_wrmsr(struct p5_pmu *pmu, uint32_t msr, uint64_t value)
             return MSR_GP;
         pmu->cesr = value;
         decode_counting(pmu);
+        publish_feeds(pmu);
         return MSR_OK;
     case P5_MSR_CTR0:
     case P5_MSR_CTR1:
@@ -112,26 +122,40 @@ uint32_t p5_msr_by_name(const char *name)
     return 0;
 }
 
+/* Sets the CPL of `first` and of the PMUs after it; out of line, so that
+ * p5_pmu_set_cpl stays a comparison. */
+__attribute__((noinline)) static void change_cpl(struct p5_pmu *first, int cpl)
+{
+    struct p5_pmu *changed = NULL; /* the last PMU of the chain that changed */
+    for (struct p5_pmu *p = first; p; p = p->next)
+        if (p->cpl != cpl) {
+            p->cpl = (uint8_t)cpl;
+            decode_counting(p);
+            changed = p;
+        }
+    if (changed)
+        publish_feeds(changed);
+}
+
+/* Most reports keep the CPL of a lone PMU: they only compare. */
 bool p5_pmu_set_cpl(struct p5_pmu *pmu, int cpl)
 {
     if (cpl < 0 || cpl > 3)
         return false;
-    if (pmu->cpl != cpl) {
-        pmu->cpl = (uint8_t)cpl;
-        decode_counting(pmu);
-    }
+    if (pmu->cpl != cpl || pmu->next)
+        change_cpl(pmu, cpl);
     return true;
 }
 
+/* A PMU's feed counts what every PMU after it counts: the first that does
+ * not count `bit` ends the walk. */
 void p5_pmu_event(struct p5_pmu *pmu, unsigned code, uint32_t count)
 {
-    const struct p5_counting *k = &pmu->counting;
     uint64_t bit = 1ull << (code & (P5_NUM_CODES - 1));
-    if (!(pmu->feed.counted & bit))
-        return;
-    for (int c = 0; c < 2; c++)
-        if (k->event_bit[c] == bit)
-            pmu->occurred[c] += count;
+    for (struct p5_pmu *p = pmu; p && (p->feed.counted & bit); p = p->next)
+        for (int c = 0; c < 2; c++)
+            if (p->counting.event_bit[c] == bit)
+                p->occurred[c] += count;
 }
 
 const struct p5_feed *p5_pmu_feed(const struct p5_pmu *pmu)
@@ -142,10 +166,8 @@ const struct p5_feed *p5_pmu_feed(const struct p5_pmu *pmu)
 /* Each counter adds, in the first cycle, what it counted of the cycle's
  * occurrences; in every cycle, 1 when it counts clocks and 1 when its
  * duration event holds. */
-void p5_pmu_ticks(struct p5_pmu *pmu, uint64_t n, uint64_t holding)
+static void end_cycles(struct p5_pmu *pmu, uint64_t n, uint64_t holding)
 {
-    if (n == 0)
-        return;
     const struct p5_counting *k = &pmu->counting;
     for (int c = 0; c < 2; c++) {
         uint64_t each = k->clock[c] + ((holding & k->held_bit[c]) != 0);
@@ -158,23 +180,73 @@ void p5_pmu_ticks(struct p5_pmu *pmu, uint64_t n, uint64_t holding)
     pmu->cycles += n;
 }
 
+void p5_pmu_ticks(struct p5_pmu *pmu, uint64_t n, uint64_t holding)
+{
+    if (n == 0)
+        return;
+    do
+        end_cycles(pmu, n, holding);
+    while ((pmu = pmu->next));
+}
+
 void p5_pmu_tick(struct p5_pmu *pmu)
 {
     p5_pmu_ticks(pmu, 1, 0);
 }
 
-/* An empty cycle adds each counter's clock count: it changes nothing only
- * when neither counts clocks and both added 0 last. */
-uint64_t p5_pmu_fast_forward(struct p5_pmu *pmu, uint64_t n, bool frozen)
+/* Whether the PMU has no occurrences pending, and with `frozen`, whether
+ * an empty cycle changes nothing: it adds each counter's clock count, so
+ * only when neither counts clocks and both added 0 last. */
+static bool may_fast_forward(const struct p5_pmu *pmu, bool frozen)
 {
-    if (n == 0 || pmu->occurred[0] || pmu->occurred[1])
-        return 0;
+    if (pmu->occurred[0] || pmu->occurred[1])
+        return false;
     if (frozen)
         for (int c = 0; c < 2; c++)
             if (pmu->counting.clock[c] || pmu->last_increment[c])
-                return 0;
+                return false;
+    return true;
+}
+
+uint64_t p5_pmu_fast_forward(struct p5_pmu *pmu, uint64_t n, bool frozen)
+{
+    if (n == 0)
+        return 0;
+    for (const struct p5_pmu *p = pmu; p; p = p->next)
+        if (!may_fast_forward(p, frozen))
+            return 0;
     p5_pmu_ticks(pmu, n, 0);
     return n;
+}
+
+/* ---- linked PMUs */
+
+bool p5_pmu_link(struct p5_pmu *pmu, struct p5_pmu *follower)
+{
+    if (follower == pmu || follower->next || follower->prev)
+        return false;
+    struct p5_pmu *last = pmu;
+    while (last->next)
+        last = last->next;
+    last->next = follower;
+    follower->prev = last;
+    follower->cpl = pmu->cpl;
+    decode_counting(follower);
+    publish_feeds(follower);
+    return true;
+}
+
+void p5_pmu_unlink(struct p5_pmu *pmu)
+{
+    struct p5_pmu *prev = pmu->prev, *next = pmu->next;
+    if (prev)
+        prev->next = next;
+    if (next)
+        next->prev = prev;
+    pmu->prev = pmu->next = NULL;
+    publish_feeds(pmu);
+    if (prev)
+        publish_feeds(prev);
 }
 
 /* ---- the simulated P5 backend */
@@ -200,6 +272,7 @@ static msr_status p5_write(struct msr_backend *backend, int cpu, uint32_t msr, u
 
 static void p5_destroy(struct msr_backend *backend)
 {
+    p5_pmu_unlink(&((struct p5_backend *)backend)->pmu);
     free(backend);
 }
 

@@ -38,6 +38,9 @@ uint64_t p5_pmu_last_increment(const struct p5_pmu *pmu, int counter);
  * (CC bit 2), the privilege levels (CC bits 1:0), the duration events, the
  * increments, the TSC. */
 
+/* Each of these reports to the PMU it is given and to every PMU linked
+ * after it (p5_pmu_link), each counting under its own CESR. */
+
 /* The privilege level of what happens from now on; false (and no change)
  * outside 0-3. */
 bool p5_pmu_set_cpl(struct p5_pmu *pmu, int cpl);
@@ -65,11 +68,12 @@ static inline uint64_t p5_code_bit(enum p5_event_code code)
 void p5_pmu_ticks(struct p5_pmu *pmu, uint64_t n, uint64_t holding);
 
 /* What the PMU counts now, published for a model's fast path: the PMU
- * rewrites it itself on every CESR write and CPL change, so that it is
- * exact whatever the caller does; a model reads it only through
- * p5_feed_counts(). */
+ * rewrites it itself on every CESR write and CPL change (its own or a
+ * linked PMU's), so that it is exact whatever the caller does; a model
+ * reads it only through p5_feed_counts(). */
 struct p5_feed {
-    uint64_t counted; /* bit n: an occurrence of code n reported now would count */
+    uint64_t counted; /* bit n: an occurrence of code n reported now would count, in this
+                       * PMU or one linked after it */
 };
 
 /* The PMU's feed, valid as long as the PMU. */
@@ -86,8 +90,24 @@ static inline bool p5_feed_counts(const struct p5_feed *feed, unsigned code)
  * current cycle, ends the `n` cycles without any that come next at once
  * and returns n; 0 when occurrences are pending.  With `frozen` (a waveform
  * records every change), only when such a cycle changes neither counter nor
- * last increment. */
+ * last increment.  Of every linked PMU. */
 uint64_t p5_pmu_fast_forward(struct p5_pmu *pmu, uint64_t n, bool frozen);
+
+/* ---- One model, several PMUs: every run of an allocator plan counted in
+ * one pass of a trace (docs/stat.md, "One pass").  Each PMU keeps its own
+ * registers, programmed and read through its own backend; only the
+ * occurrences, cycles and CPL are shared. */
+
+/* Links `follower` after the last PMU linked after `pmu`: from then on,
+ * what is reported to `pmu` (the functions above) is reported to
+ * `follower` too, and pmu's feed counts what follower counts.  The follower
+ * takes pmu's CPL.  False, and nothing linked, when `follower` is linked
+ * already (before or after another PMU) or is `pmu`. */
+bool p5_pmu_link(struct p5_pmu *pmu, struct p5_pmu *follower);
+
+/* Takes `pmu` out of its chain, joining the PMUs before and after it;
+ * destroying a P5 backend does. */
+void p5_pmu_unlink(struct p5_pmu *pmu);
 
 /* The CESR fields of counter 0 or 1. */
 unsigned p5_cesr_event(uint64_t cesr, int counter);

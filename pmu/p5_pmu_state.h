@@ -10,6 +10,7 @@
  * CPL by every CESR write and CPL change, with the feed, read by
  * p5_pmu_event() and p5_pmu_ticks(). */
 struct p5_counting {
+    uint64_t counted;       /* the OR of event_bit: the codes this PMU counts now */
     uint64_t event_bit[2];  /* the bit of the code counter c counts occurrences of, or 0 */
     uint64_t held_bit[2];   /* event_bit[c] when that code is a duration event, or 0 */
     uint64_t clock[2];      /* 1 when counter c counts clocks */
@@ -24,7 +25,9 @@ struct p5_pmu {
     uint64_t last_increment[2];  /* what each counter added in the last cycle */
     uint64_t occurred[2];        /* what each counter counts of this cycle's occurrences */
     struct p5_counting counting;
-    struct p5_feed feed;         /* counted: the OR of counting.event_bit */
+    struct p5_feed feed;         /* counted: counting.counted of this PMU and of every PMU
+                                  * linked after it (p5_pmu_link) */
+    struct p5_pmu *next, *prev;  /* the PMUs linked after and before it, or NULL */
 };
 
 /* Reset state: all registers zero, CPL 3. */

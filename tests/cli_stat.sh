@@ -14,6 +14,10 @@ expect_usage "pmubench stat: --backend msr counts a program's run, not a trace" 
 expect_usage "pmubench stat: --region needs the simulated model (a trace's markers)" -- \
     stat --backend msr --region 1 -e branches -- /bin/true
 expect_usage "pmubench stat: bad --backend 'gpu' (expected sim or msr)" -- stat --backend gpu
+expect_usage "pmubench stat: bad --runs 'twice' (expected one or hardware)" -- stat --runs twice
+expect_usage "pmubench stat: --runs needs a value" -- stat --runs
+expect_usage "pmubench stat: --runs one needs the simulated model (hardware runs the program once per run)" -- \
+    stat --backend msr --runs one -e branches -- /bin/true
 expect_usage "pmubench stat: bad --region '-1' (expected a number: decimal or 0x hex, 0 to 4294967295)" -- \
     stat --region -1
 expect_usage "pmubench stat: bad --cpu 'x' (expected a number: decimal or 0x hex, 0 to 1023)" -- stat --cpu x
@@ -111,7 +115,7 @@ if [ -f "$tmp/regions64.trace" ]; then
     in_region=$(pmubench trace dump "$trace" | awk '/^region begin 2$/ {open = 1}
         /^region end 2$/ {open = 0} /^insn/ && open {n++} END {print n + 0}')
     expect 0 "" -- stat -e instructions_executed,p5::data_read:u --json --trace "$trace"
-    want="{\"model\": \"p5\", \"trace\": \"$trace\", \"runs\": 1, \"counts\": {\"instructions_executed\": $insns, \"data_read:u\": "
+    want="{\"model\": \"p5\", \"trace\": \"$trace\", \"runs\": 1, \"passes\": 1, \"counting\": \"one\", \"counts\": {\"instructions_executed\": $insns, \"data_read:u\": "
     case $(cat "$tmp/cli.out") in "$want"*) pass ;; *) fail "stat --json: $(cat "$tmp/cli.out")" ;; esac
     expect 0 "" -- stat -e instructions_executed --region 2 -x , --trace "$trace"
     if [ "$(cat "$tmp/cli.out")" = "$in_region,,instructions_executed,," ] && [ "$in_region" -gt 0 ]; then
@@ -165,6 +169,49 @@ $insns32,,instr_retired:NBOGUSNTAG:t1,," ]; then pass; else fail "stat with two 
     agree=$(pmubench compare -x , "$tmp/agree.json" "$tmp/agree.p5mon" | awk -F, 'NR > 1 {printf "%s=%s;", $1, $5}')
     if [ "$agree" = "instructions_executed=0.0;branches=0.0;data_read=0.0;" ]; then
         pass; else fail "stat and p5mon disagree: $agree"; fi
+    # --runs (docs/stat.md, "One pass"): every run of the counters in one
+    # pass of the trace (the default), or a pass per run as a real P5
+    # counts them: the same counts, for every P5 event and clocks at CPL 3
+    # and at CPL 0-2 (78 events, 39 runs), over the trace and in region 2;
+    # the table and the JSON say which way counted.
+    every=$(pmubench list p5 | sed -n 's/^p5::\([A-Za-z0-9_]*\).*/\1:u,\1:k/p' | paste -sd, -)
+    for region in "" "--region 2"; do
+        # shellcheck disable=SC2086
+        pmubench stat -e "$every" $region -x , -o "$tmp/one.csv" --trace "$trace" 2>/dev/null
+        # shellcheck disable=SC2086
+        pmubench stat --runs hardware -e "$every" $region -x , -o "$tmp/hardware.csv" --trace "$trace" 2>/dev/null
+        if [ "$(wc -l <"$tmp/one.csv")" -eq 78 ] && cmp -s "$tmp/one.csv" "$tmp/hardware.csv" &&
+            [ "$(cut -d, -f1 "$tmp/one.csv" | grep -cv '^0$')" -gt 5 ]; then
+            pass; else fail "stat --runs one and hardware $region: $(diff "$tmp/one.csv" "$tmp/hardware.csv" | head -3)"; fi
+    done
+    expect 0 "" -- stat -e "$every" --trace "$trace"
+    if grep -q "^ Simulated p5 counts for trace '$trace' (39 runs of the counters):$" "$tmp/cli.out" &&
+        grep -q "^ *1      pass of the trace for every run (--runs one)$" "$tmp/cli.out"; then
+        pass; else fail "stat: the table does not say one pass: $(tail -2 "$tmp/cli.out")"; fi
+    expect 0 "" -- stat --runs hardware -e "$every" --region 2 --trace "$trace"
+    if grep -q "^ *39      passes of the trace, one per run (--runs hardware)$" "$tmp/cli.out"; then
+        pass; else fail "stat --runs hardware: the table does not say so: $(tail -2 "$tmp/cli.out")"; fi
+    expect 0 "" -- stat --runs hardware -e clocks,branches,data_read --json --trace "$trace"
+    case $(cat "$tmp/cli.out") in
+        "{\"model\": \"p5\", \"trace\": \"$trace\", \"runs\": 2, \"passes\": 2, \"counting\": \"hardware\", \"counts\": {"*) pass ;;
+        *) fail "stat --runs hardware --json: $(cat "$tmp/cli.out")" ;;
+    esac
+    # The NetBurst model counts a pass per run (docs/stat.md, "One pass"),
+    # and says why; one run is one pass either way.
+    nb_two=instr_retired:NBOGUSNTAG,uops_retired:NBOGUS,branch_retired:MMTP,mispred_branch_retired:NBOGUS,instr_retired:BOGUSNTAG
+    expect 0 "" -- stat -m netburst -e "$nb_two" --trace "$trace"
+    if grep -q '^ *2      passes of the trace, one per run: the NetBurst model counts one run per pass (docs/stat.md, "One pass")$' "$tmp/cli.out"; then
+        pass; else fail "stat -m netburst: the passes line: $(tail -2 "$tmp/cli.out")"; fi
+    expect 0 "" -- stat -m netburst -e "$nb_two" --json --trace "$trace"
+    case $(cat "$tmp/cli.out") in
+        *'"runs": 2, "passes": 2, "counting": "hardware", "counts": {'*) pass ;;
+        *) fail "stat -m netburst --json: $(cat "$tmp/cli.out")" ;;
+    esac
+    expect 0 "" -- stat -m netburst -e uops_retired:NBOGUS --json --trace "$trace"
+    case $(cat "$tmp/cli.out") in
+        *'"runs": 1, "passes": 1, "counting": "one", "counts": {'*) pass ;;
+        *) fail "stat -m netburst --json, one run: $(cat "$tmp/cli.out")" ;;
+    esac
 fi
 
 # A repeated event (the same name after the PMU prefix, in any case) is
@@ -172,7 +219,7 @@ fi
 # "Repeated events").
 small=$tmp/small.trace
 expect 0 "" -- stat -e data_read,p5::data_read,DATA_READ,data_read --json --trace "$small"
-if [ "$(cat "$tmp/cli.out")" = "{\"model\": \"p5\", \"trace\": \"$small\", \"runs\": 1, \"counts\": {\"data_read\": 5}}" ]; then
+if [ "$(cat "$tmp/cli.out")" = "{\"model\": \"p5\", \"trace\": \"$small\", \"runs\": 1, \"passes\": 1, \"counting\": \"one\", \"counts\": {\"data_read\": 5}}" ]; then
     pass; else fail "stat with a repeated event: $(cat "$tmp/cli.out")"; fi
 expect 0 "" -- stat -m netburst -e uops_retired:NBOGUS,netburst::UOPS_RETIRED:NBOGUS -x , --trace "$small"
 if [ "$(cat "$tmp/cli.out")" = "10,,uops_retired:NBOGUS,," ]; then

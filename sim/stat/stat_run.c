@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -43,7 +44,8 @@ static struct msr_backend *create_backend(const struct stat_model *model, int n_
     return nb_backend_create((struct nb_pmu_config){model->netburst.model, n_traces == 2});
 }
 
-/* Runs the trace through the model; the totals of the run. */
+/* Runs the trace through the model, which feeds the PMU behind `backend`
+ * (and the PMUs linked after it); the totals of the pass. */
 static bool run_model(const char *const traces[], int n_traces, const struct stat_model *model,
                       struct msr_backend *backend, struct region_gate *gate,
                       struct stat_totals *totals, char *error, size_t error_size)
@@ -54,7 +56,7 @@ static bool run_model(const char *const traces[], int n_traces, const struct sta
         bool ok = p5_simulate_trace(traces[0], &model->p5, backend, &hooks, &result, error,
                                     error_size);
         *totals = (struct stat_totals){{result.instructions, 0}, result.cycles, gate->entries,
-                                       result.unclassified};
+                                       result.unclassified, 0};
         return ok;
     }
     struct nbm_hooks hooks = {.region = region_gate_thread_hook, .context = gate};
@@ -63,48 +65,122 @@ static bool run_model(const char *const traces[], int n_traces, const struct sta
     bool ok = nbm_simulate(traces, n_traces, &model->netburst, backend, &hooks, &result, error,
                            error_size);
     *totals = (struct stat_totals){{result.instructions[0], result.instructions[1]},
-                                   result.cycles, gate->entries, result.unclassified};
+                                   result.cycles, gate->entries, result.unclassified, 0};
     return ok;
 }
 
-static bool simulate_run(const char *const traces[], int n_traces, const struct stat_model *model,
-                         const struct alloc_run *run, long region, uint64_t *counts,
-                         struct stat_totals *totals, char *error, size_t error_size)
+/* The simulated PMUs of one pass of the trace: a backend and a program for
+ * each run counted in it.  The model feeds the first backend's PMU; on the
+ * P5 the others are linked after it (p5_pmu_link), so that each counts the
+ * same occurrences under its own run's programming. */
+struct pass {
+    int n; /* backends created */
+    struct msr_backend **backends;
+    struct program *programs;
+};
+
+static void pass_destroy(struct pass *pass)
 {
-    struct msr_backend *backend = create_backend(model, n_traces);
-    if (!backend)
-        return error_line(ENOMEM, error, error_size, "out of memory");
-    struct program program;
-    program_init(&program, backend, 0, run);
-    struct region_gate gate = {0};
-    uint64_t values[ALLOC_MAX_PER_RUN] = {0};
-    bool ok = !program_failed(&program, program_setup(&program, NULL), "setup", error, error_size);
-    if (ok)
-        ok = !program_failed(&program, region_gate_start(&gate, &program, region), "start", error,
-                             error_size);
-    if (ok)
-        ok = run_model(traces, n_traces, model, backend, &gate, totals, error, error_size);
-    if (ok)
-        ok = !program_failed(&program, gate.status, "region", error, error_size) &&
-             !program_failed(&program, program_stop(&program), "stop", error, error_size) &&
-             !program_failed(&program, program_read(&program, values), "read", error, error_size);
-    int cause = errno;
-    msr_backend_destroy(backend);
-    errno = cause;
-    if (!ok)
+    for (int i = 0; i < pass->n; i++)
+        msr_backend_destroy(pass->backends[i]);
+    free(pass->backends);
+    free(pass->programs);
+}
+
+/* The pass of the `n` runs from `runs`; false when memory ran out (what
+ * was created is in `pass`, for pass_destroy). */
+static bool pass_create(struct pass *pass, const struct stat_model *model, int n_traces,
+                        const struct alloc_run *runs, int n)
+{
+    *pass = (struct pass){0, calloc((size_t)n, sizeof *pass->backends),
+                          calloc((size_t)n, sizeof *pass->programs)};
+    if (!pass->backends || !pass->programs)
         return false;
-    spread_counts(run, values, counts);
+    for (int i = 0; i < n; i++) {
+        struct msr_backend *backend = create_backend(model, n_traces);
+        if (!backend)
+            return false;
+        pass->backends[pass->n++] = backend;
+        program_init(&pass->programs[i], backend, 0, &runs[i]);
+        /* A fresh PMU is linked to none: the link cannot be refused. */
+        if (i > 0)
+            (void)p5_pmu_link(p5_backend_pmu(pass->backends[0]), p5_backend_pmu(backend));
+    }
     return true;
 }
 
-bool stat_simulate(const char *const traces[], int n_traces, const struct stat_model *model,
-                   const struct alloc_plan *plan, long region, uint64_t *counts,
-                   struct stat_totals *totals, char *error, size_t error_size)
+static bool set_up_runs(struct pass *pass, char *error, size_t error_size)
 {
-    for (int r = 0; r < plan->n_runs; r++)
-        if (!simulate_run(traces, n_traces, model, &plan->runs[r], region, counts, totals, error,
-                          error_size))
+    for (int i = 0; i < pass->n; i++)
+        if (program_failed(&pass->programs[i], program_setup(&pass->programs[i], NULL), "setup",
+                           error, error_size))
             return false;
+    return true;
+}
+
+/* Stops each run's counters and stores what they counted at its
+ * requests. */
+static bool read_runs(struct pass *pass, uint64_t *counts, char *error, size_t error_size)
+{
+    for (int i = 0; i < pass->n; i++) {
+        struct program *program = &pass->programs[i];
+        uint64_t values[ALLOC_MAX_PER_RUN] = {0};
+        if (program_failed(program, program_stop(program), "stop", error, error_size) ||
+            program_failed(program, program_read(program, values), "read", error, error_size))
+            return false;
+        spread_counts(program->run, values, counts);
+    }
+    return true;
+}
+
+/* Counts the `n` runs from `runs` in one pass of the traces: set up,
+ * started and stopped together by the region gate, read after it. */
+static bool simulate_pass(const char *const traces[], int n_traces,
+                          const struct stat_model *model, const struct alloc_run *runs, int n,
+                          long region, uint64_t *counts, struct stat_totals *totals, char *error,
+                          size_t error_size)
+{
+    struct pass pass;
+    if (!pass_create(&pass, model, n_traces, runs, n)) {
+        pass_destroy(&pass);
+        return error_line(ENOMEM, error, error_size, "out of memory");
+    }
+    struct region_gate gate = {0};
+    bool ok = set_up_runs(&pass, error, error_size);
+    if (ok) {
+        msr_status started = region_gate_start_runs(&gate, pass.programs, n, region);
+        ok = !program_failed(gate.failed, started, "start", error, error_size);
+    }
+    if (ok)
+        ok = run_model(traces, n_traces, model, pass.backends[0], &gate, totals, error,
+                       error_size);
+    if (ok)
+        ok = !program_failed(gate.failed, gate.status, "region", error, error_size) &&
+             read_runs(&pass, counts, error, error_size);
+    int cause = errno;
+    pass_destroy(&pass);
+    errno = cause;
+    return ok;
+}
+
+enum stat_runs stat_runs_counted(const struct stat_model *model, const struct alloc_plan *plan,
+                                 enum stat_runs asked)
+{
+    return model->pmu == PMU_P5 || plan->n_runs <= 1 ? asked : STAT_RUNS_HARDWARE;
+}
+
+bool stat_simulate(const char *const traces[], int n_traces, const struct stat_model *model,
+                   const struct alloc_plan *plan, enum stat_runs runs, long region,
+                   uint64_t *counts, struct stat_totals *totals, char *error,
+                   size_t error_size)
+{
+    int per_pass = stat_runs_counted(model, plan, runs) == STAT_RUNS_ONE ? plan->n_runs : 1;
+    int passes = 0;
+    for (int r = 0; r < plan->n_runs; r += per_pass, passes++)
+        if (!simulate_pass(traces, n_traces, model, &plan->runs[r], per_pass, region, counts,
+                           totals, error, error_size))
+            return false;
+    totals->passes = passes;
     return true;
 }
 

@@ -1,6 +1,7 @@
 /* Counting runs for `pmubench stat`: each run of an allocator plan
  * (pmu/alloc.h) is programmed through the programming library
- * (pmu/program.h), counted over the trace on the simulated P5 (or over a
+ * (pmu/program.h) into a simulated PMU of its own, counted over the trace
+ * (every run in one pass of it on the P5, or a pass per run; or over a
  * program's run on hardware), and read back.  docs/stat.md. */
 #ifndef SIM_STAT_RUN_H
 #define SIM_STAT_RUN_H
@@ -19,14 +20,31 @@ struct stat_totals {
     uint64_t cycles;
     uint64_t region_entries; /* times the counted region began, per run */
     uint64_t unclassified;   /* instructions without a timing row (given default clocks), per run */
+    int passes;              /* passes of the trace the runs were counted in */
 };
 
+/* How the runs of a plan are counted over a trace (docs/stat.md, "One
+ * pass"). */
+enum stat_runs {
+    STAT_RUNS_ONE,      /* every run in one pass: the model feeds each run's PMU */
+    STAT_RUNS_HARDWARE, /* a pass per run, as a real PMU counts them (run_p5mon) */
+};
+
+/* How stat_simulate counts `plan` on `model` when `asked`: in one pass
+ * only on the P5 (the NetBurst model routes its occurrences through one
+ * PMU's ESCRs, and a run's sampling and tagging change its timing), or
+ * when the plan has one run. */
+enum stat_runs stat_runs_counted(const struct stat_model *model, const struct alloc_plan *plan,
+                                 enum stat_runs asked);
+
 /* Simulates the traces (one; or two on the NetBurst, as its logical
- * processors 0 and 1 with Hyper-Threading) once per run of `plan` on a
- * fresh simulated PMU of the model's kind (P5, or NetBurst of the model's
- * CPUID model, with Hyper-Threading for two traces) programmed for that
- * run, and leaves in counts[request]
- * each request's count.  With `region` >= 0 the counters run only between
+ * processors 0 and 1 with Hyper-Threading) on fresh simulated PMUs of the
+ * model's kind (P5, or NetBurst of the model's CPUID model, with
+ * Hyper-Threading for two traces), one programmed for each run of `plan`:
+ * all of them fed by one pass of the traces, or one per pass, as
+ * stat_runs_counted(model, plan, runs) says; leaves in counts[request]
+ * each request's count (the same either way) and in totals->passes the
+ * passes made.  With `region` >= 0 the counters run only between
  * the trace's begin and end markers of that region (sim/stat/region_gate.h);
  * REGION_WHOLE_TRACE counts from the first instruction to the last.  False
  * with a one-line error and errno telling a run-time failure (ENOMEM; EIO
@@ -34,8 +52,9 @@ struct stat_totals {
  * marker's start or stop) from a trace that is not what it should be (as
  * nbm_simulate and p5_simulate_trace set it). */
 bool stat_simulate(const char *const traces[], int n_traces, const struct stat_model *model,
-                   const struct alloc_plan *plan, long region, uint64_t *counts,
-                   struct stat_totals *totals, char *error, size_t error_size);
+                   const struct alloc_plan *plan, enum stat_runs runs, long region,
+                   uint64_t *counts, struct stat_totals *totals, char *error,
+                   size_t error_size);
 
 /* Runs `argv` (a program and its arguments) once per run of `plan` on CPU
  * `cpu`, with the run's counters programmed through `backend` (the Linux

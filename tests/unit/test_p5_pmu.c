@@ -368,6 +368,187 @@ static void test_duration_events_hold(void **state)
     assert_int_equal(rd(P5_MSR_CTR0), 14);
 }
 
+/* ---- linked PMUs: one model feeding every run's PMU (p5_pmu_link) */
+
+/* The feed of a PMU is what it and every PMU after it counts, rewritten by
+ * any of their CESR writes and by the CPL reported to the first; a link is
+ * refused for a PMU linked already. */
+static void test_link_feeds(void **state)
+{
+    (void)state;
+    struct p5_pmu a, b, c, d;
+    p5_pmu_init(&a);
+    p5_pmu_init(&b);
+    p5_pmu_init(&c);
+    p5_pmu_init(&d);
+    assert_int_equal(p5_pmu_wrmsr(&a, P5_MSR_CESR, CESR(0x00, 3, 0, 0, 0, 0)), MSR_OK);
+    assert_int_equal(p5_pmu_wrmsr(&b, P5_MSR_CESR, CESR(0x16, 2, 0, 0x01, 1, 0)), MSR_OK);
+    assert_true(p5_pmu_link(&a, &b));
+    assert_true(p5_pmu_link(&a, &c)); /* after b, the last */
+    assert_ptr_equal(a.next, &b);
+    assert_ptr_equal(b.next, &c);
+    assert_ptr_equal(c.prev, &b);
+    assert_int_equal(a.feed.counted, 1ull << 0x00 | 1ull << 0x16);
+    assert_int_equal(p5_pmu_wrmsr(&c, P5_MSR_CESR, CESR(0, 0, 0, 0x03, 3, 0)), MSR_OK);
+    assert_int_equal(a.feed.counted, 1ull << 0x00 | 1ull << 0x16 | 1ull << 0x03);
+    assert_int_equal(b.feed.counted, 1ull << 0x16 | 1ull << 0x03);
+    assert_int_equal(c.feed.counted, 1ull << 0x03);
+    assert_true(p5_pmu_set_cpl(&a, 0)); /* every PMU of the chain at CPL 0 */
+    assert_int_equal(b.cpl, 0);
+    assert_int_equal(c.cpl, 0);
+    assert_int_equal(a.feed.counted, 1ull << 0x00 | 1ull << 0x01 | 1ull << 0x03);
+    assert_false(p5_pmu_link(&a, &a));
+    assert_false(p5_pmu_link(&a, &b)); /* linked already */
+    assert_false(p5_pmu_link(&d, &b));
+    assert_false(p5_pmu_link(&d, &a)); /* the first of a chain is linked too */
+    assert_true(p5_pmu_link(&b, &d));  /* after c, at the chain's CPL */
+    assert_ptr_equal(c.next, &d);
+    assert_int_equal(d.cpl, 0);
+    p5_pmu_unlink(&b);
+    assert_ptr_equal(a.next, &c);
+    assert_ptr_equal(c.prev, &a);
+    assert_null(b.next);
+    assert_null(b.prev);
+    assert_int_equal(a.feed.counted, 1ull << 0x00 | 1ull << 0x03);
+    assert_int_equal(b.feed.counted, 1ull << 0x01);
+    p5_pmu_unlink(&a);
+    assert_null(c.prev);
+    assert_int_equal(a.feed.counted, 1ull << 0x00);
+    p5_pmu_unlink(&a); /* alone already: nothing changes */
+    assert_int_equal(a.feed.counted, 1ull << 0x00);
+}
+
+/* A pseudo-random number from `state` (a 64-bit LCG, Knuth's MMIX
+ * constants), its high bits. */
+static uint32_t next_random(uint64_t *state)
+{
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(*state >> 33);
+}
+
+enum { LINKED = 3 };
+
+static void assert_same_pmu(const struct p5_pmu *linked, const struct p5_pmu *alone)
+{
+    assert_int_equal(linked->tsc, alone->tsc);
+    assert_int_equal(linked->cesr, alone->cesr);
+    assert_int_equal(linked->ctr[0], alone->ctr[0]);
+    assert_int_equal(linked->ctr[1], alone->ctr[1]);
+    assert_int_equal(linked->cpl, alone->cpl);
+    assert_int_equal(linked->cycles, alone->cycles);
+    assert_int_equal(linked->last_increment[0], alone->last_increment[0]);
+    assert_int_equal(linked->last_increment[1], alone->last_increment[1]);
+    assert_int_equal(linked->occurred[0], alone->occurred[0]);
+    assert_int_equal(linked->occurred[1], alone->occurred[1]);
+}
+
+/* Each linked PMU counts what it would count alone, fed the same
+ * occurrences, cycles and CPLs, under its own CESR writes: a random
+ * stream of reports (to the first) and register writes (to any). */
+static void test_linked_count_as_alone(void **state)
+{
+    (void)state;
+    struct p5_pmu linked[LINKED], alone[LINKED];
+    for (int i = 0; i < LINKED; i++) {
+        p5_pmu_init(&linked[i]);
+        p5_pmu_init(&alone[i]);
+        if (i)
+            assert_true(p5_pmu_link(&linked[0], &linked[i]));
+    }
+    uint64_t seed = 15;
+    for (int step = 0; step < 200000; step++) {
+        uint32_t what = next_random(&seed) % 16, r = next_random(&seed);
+        int i = (int)(r % LINKED);
+        uint64_t cesr = (uint64_t)next_random(&seed) << 16 ^ next_random(&seed);
+        if (what == 0) {
+            assert_int_equal(p5_pmu_wrmsr(&linked[i], P5_MSR_CESR, cesr & 0x03ff03ffull),
+                             MSR_OK);
+            assert_int_equal(p5_pmu_wrmsr(&alone[i], P5_MSR_CESR, cesr & 0x03ff03ffull), MSR_OK);
+        } else if (what == 1) {
+            assert_true(p5_pmu_set_cpl(&linked[0], (int)(r % 4)));
+            for (int k = 0; k < LINKED; k++)
+                assert_true(p5_pmu_set_cpl(&alone[k], (int)(r % 4)));
+        } else if (what < 9) {
+            /* mostly an event some CESR selects, else any code */
+            unsigned reported = what < 7 ? p5_cesr_event(linked[i].cesr, (int)(r >> 20 & 1))
+                                         : r >> 8 & 0x3f;
+            p5_pmu_event(&linked[0], reported, r >> 24 & 7);
+            for (int k = 0; k < LINKED; k++)
+                p5_pmu_event(&alone[k], reported, r >> 24 & 7);
+        } else if (what < 15) {
+            uint64_t n = r % 5, holding = (uint64_t)next_random(&seed) << 32 | next_random(&seed);
+            p5_pmu_ticks(&linked[0], n, holding);
+            for (int k = 0; k < LINKED; k++)
+                p5_pmu_ticks(&alone[k], n, holding);
+        } else {
+            uint64_t n = p5_pmu_fast_forward(&linked[0], r % 7, r >> 16 & 1);
+            for (int k = 0; k < LINKED; k++)
+                p5_pmu_ticks(&alone[k], n, 0);
+        }
+        for (int k = 0; k < LINKED; k++)
+            assert_same_pmu(&linked[k], &alone[k]);
+        uint64_t union_ = 0;
+        for (int k = LINKED - 1; k >= 0; k--) {
+            union_ |= alone[k].feed.counted;
+            assert_int_equal(linked[k].feed.counted, union_);
+        }
+    }
+    uint64_t counted = 0;
+    for (int k = 0; k < LINKED; k++)
+        counted += alone[k].ctr[0] + alone[k].ctr[1];
+    assert_true(counted > 100000); /* the stream did count */
+}
+
+/* Fast-forward waits for every linked PMU: none may have an occurrence
+ * pending, and with `frozen` none may change. */
+static void test_linked_fast_forward(void **state)
+{
+    (void)state;
+    struct p5_pmu a, b;
+    p5_pmu_init(&a);
+    p5_pmu_init(&b);
+    assert_true(p5_pmu_link(&a, &b));
+    assert_int_equal(p5_pmu_wrmsr(&b, P5_MSR_CESR, CESR(0x16, 3, 0, 0, 0, 0)), MSR_OK);
+    p5_pmu_event(&a, 0x16, 1); /* b counts it */
+    assert_int_equal(p5_pmu_fast_forward(&a, 5, false), 0);
+    p5_pmu_tick(&a);
+    assert_int_equal(b.ctr[0], 1);
+    assert_int_equal(p5_pmu_fast_forward(&a, 5, true), 0); /* b added 1 last */
+    assert_int_equal(p5_pmu_fast_forward(&a, 5, false), 5);
+    assert_int_equal(p5_pmu_fast_forward(&a, 5, true), 5);
+    assert_int_equal(p5_pmu_wrmsr(&b, P5_MSR_CESR, CESR(0, 7, 0, 0, 0, 0)), MSR_OK); /* clocks */
+    assert_int_equal(p5_pmu_fast_forward(&a, 5, true), 0);
+    assert_int_equal(p5_pmu_fast_forward(&a, 5, false), 5);
+    assert_int_equal(b.ctr[0], 6);
+    assert_int_equal(a.cycles, 16);
+    assert_int_equal(b.cycles, 16);
+}
+
+/* Destroying a backend takes its PMU out of the chain. */
+static void test_destroy_unlinks(void **state)
+{
+    (void)state;
+    struct msr_backend *first = p5_backend_create(), *middle = p5_backend_create(),
+                       *last = p5_backend_create();
+    assert_true(first && middle && last);
+    assert_true(p5_pmu_link(p5_backend_pmu(first), p5_backend_pmu(middle)));
+    assert_true(p5_pmu_link(p5_backend_pmu(first), p5_backend_pmu(last)));
+    assert_int_equal(msr_write(middle, 0, P5_MSR_CESR, CESR(0x16, 3, 0, 0, 0, 0)), MSR_OK);
+    assert_int_equal(msr_write(last, 0, P5_MSR_CESR, CESR(0x03, 3, 0, 0, 0, 0)), MSR_OK);
+    const struct p5_feed *feed = p5_pmu_feed(p5_backend_pmu(first));
+    assert_int_equal(feed->counted, 1ull << 0x16 | 1ull << 0x03);
+    msr_backend_destroy(middle);
+    assert_int_equal(feed->counted, 1ull << 0x03);
+    p5_pmu_event(p5_backend_pmu(first), 0x03, 2);
+    p5_pmu_tick(p5_backend_pmu(first));
+    uint64_t v = 0;
+    assert_int_equal(msr_read(last, 0, P5_MSR_CTR0, &v), MSR_OK);
+    assert_int_equal(v, 2);
+    msr_backend_destroy(first);
+    assert_null(p5_backend_pmu(last)->prev);
+    msr_backend_destroy(last);
+}
+
 /* ---- the event table */
 
 static void test_events_table(void **state)
@@ -438,6 +619,10 @@ int main(void)
         cmocka_unit_test(test_feed_follows_registers),
         cmocka_unit_test(test_occurrences_count_when_reported),
         cmocka_unit_test(test_duration_events_hold),
+        cmocka_unit_test(test_link_feeds),
+        cmocka_unit_test(test_linked_count_as_alone),
+        cmocka_unit_test(test_linked_fast_forward),
+        cmocka_unit_test(test_destroy_unlinks),
         cmocka_unit_test(test_events_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,8 @@
 /* Counting one region of a trace (sim/stat/region_gate.h), the gate stat
  * and sample share: which markers start and stop the counters, the
- * entries, the whole trace, and a failing start or stop, over a backend
- * that logs the programming library's writes. */
+ * entries, the whole trace, a failing start or stop, and several runs
+ * gated together, over a backend that logs the programming library's
+ * writes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -200,6 +201,51 @@ static void test_hooks(void **state)
     assert_int_equal(f.gate.entries, 2);
 }
 
+/* Several runs counted in one pass: every program started at each begin
+ * and stopped at each end, in order; the first refusal stops the walk,
+ * names its program, and nothing is written after it. */
+static void test_several_runs(void **state)
+{
+    (void)state;
+    struct fixture f[3];
+    struct program programs[3];
+    for (int i = 0; i < 3; i++) {
+        set_up(&f[i]);
+        programs[i] = f[i].program;
+    }
+    struct region_gate gate;
+    assert_int_equal(region_gate_start_runs(&gate, programs, 3, 3), MSR_OK);
+    region_gate_marker(&gate, true, 3);
+    for (int i = 0; i < 3; i++)
+        assert_cccr(&f[i], 1, true);
+    assert_true(gate.counting);
+    region_gate_marker(&gate, false, 3);
+    for (int i = 0; i < 3; i++)
+        assert_cccr(&f[i], 2, false);
+    assert_false(gate.counting);
+    f[1].log.refuse = true;
+    region_gate_marker(&gate, true, 3);
+    assert_int_equal(gate.status, MSR_GP);
+    assert_ptr_equal(gate.failed, &programs[1]);
+    assert_int_equal(programs[1].failed_msr, CCCR12);
+    assert_false(gate.counting);
+    assert_cccr(&f[0], 3, true);
+    assert_int_equal(f[2].log.writes, 2);
+    f[1].log.refuse = false;
+    region_gate_marker(&gate, false, 3);
+    assert_int_equal(f[0].log.writes + f[1].log.writes + f[2].log.writes, 3 + 2 + 2);
+
+    /* The whole trace: all started at once. */
+    for (int i = 0; i < 3; i++) {
+        set_up(&f[i]);
+        programs[i] = f[i].program;
+    }
+    assert_int_equal(region_gate_start_runs(&gate, programs, 3, REGION_WHOLE_TRACE), MSR_OK);
+    assert_true(gate.counting);
+    for (int i = 0; i < 3; i++)
+        assert_cccr(&f[i], 1, true);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -209,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_stop_refused),
         cmocka_unit_test(test_hooks),
+        cmocka_unit_test(test_several_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
