@@ -1,9 +1,11 @@
 /* pmubench trace import (--lackey FILE | --dinero FILE) -o OUT
+ * pmubench trace convert FILE OUT
  * pmubench trace info [--json] FILE
  * pmubench trace dump FILE */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -19,10 +21,12 @@
 
 static const char trace_usage[] =
     "usage: pmubench trace import (--lackey FILE | --dinero FILE) -o OUT\n"
+    "       pmubench trace convert FILE OUT\n"
     "       pmubench trace info [--json] FILE\n"
     "       pmubench trace dump FILE\n"
     "  import  converts valgrind lackey --trace-mem=yes output or a Dinero IV din\n"
     "          trace into a pmubench trace ('-' reads standard input)\n"
+    "  convert rewrites a trace of an older format version in the current one\n"
     "  info    summarises a trace: instructions, branches, loads, stores, regions, size\n"
     "  dump    prints a trace's records, one line each\n"
     "  see docs/traces.md\n";
@@ -168,13 +172,21 @@ static int open_trace(const char *path, struct open_trace *trace)
     return status;
 }
 
+/* The failure of a read: the file's, or the trace's. */
+static int read_error(struct open_trace *trace)
+{
+    if (ferror(trace->file))
+        return file_error(EXIT_RUNTIME, "%s: cannot read: %s", trace->path, strerror(errno));
+    if (trace_reader_out_of_memory(trace->reader))
+        return file_error(EXIT_RUNTIME, "%s", trace_reader_error(trace->reader));
+    return file_error(EXIT_BAD_INPUT, "%s", trace_reader_error(trace->reader));
+}
+
 static int next_record(struct open_trace *trace, struct trace_record *record)
 {
     if (trace_read(trace->reader, record) == TRACE_OK)
         return EXIT_OK;
-    if (ferror(trace->file))
-        return file_error(EXIT_RUNTIME, "%s: cannot read: %s", trace->path, strerror(errno));
-    return file_error(EXIT_BAD_INPUT, "%s", trace_reader_error(trace->reader));
+    return read_error(trace);
 }
 
 static void close_trace(struct open_trace *trace)
@@ -209,31 +221,86 @@ struct trace_summary {
     long long bytes;
 };
 
-static void count_insn(struct trace_summary *summary, const struct trace_insn *insn)
+/* What a block adds to the summary is static: it is found once per id
+ * (ids are dense, in order of first appearance), and the summary is the
+ * sum over the ids of that times the block's executions. */
+struct block_counts {
+    uint64_t executions;
+    uint32_t instructions, loads, stores;
+    uint8_t branches, taken;
+};
+
+struct block_memo {
+    struct block_counts *by_id;
+    uint32_t n, capacity;
+};
+
+static void count_new_block(struct block_counts *counts, const struct trace_block *block)
 {
-    summary->instructions++;
-    summary->branches += insn->branch != TRACE_NOT_BRANCH;
-    summary->taken += insn->branch == TRACE_BRANCH_TAKEN;
+    enum trace_branch branch = block->insns[block->n_insns - 1].branch;
+    counts->executions = 0;
+    counts->instructions = block->n_insns;
+    counts->branches = branch != TRACE_NOT_BRANCH;
+    counts->taken = branch == TRACE_BRANCH_TAKEN;
     /* a modify (TRACE_LOAD | TRACE_STORE) is a load and a store */
-    for (int i = 0; i < insn->n_accesses; i++) {
-        summary->loads += (insn->accesses[i].kind & TRACE_LOAD) != 0;
-        summary->stores += (insn->accesses[i].kind & TRACE_STORE) != 0;
+    counts->loads = counts->stores = 0;
+    for (uint32_t i = 0; i < block->n_accesses; i++) {
+        counts->loads += (block->accesses[i].kind & TRACE_LOAD) != 0;
+        counts->stores += (block->accesses[i].kind & TRACE_STORE) != 0;
     }
 }
 
+/* Counts an execution of `block`; false when out of memory. */
+static bool count_block(struct block_memo *memo, const struct trace_block *block)
+{
+    if (block->id == memo->n) {
+        if (memo->n == memo->capacity) {
+            uint32_t capacity = memo->capacity ? 2 * memo->capacity : 1024;
+            struct block_counts *bigger = realloc(memo->by_id, capacity * sizeof *bigger);
+            if (!bigger)
+                return false;
+            memo->by_id = bigger;
+            memo->capacity = capacity;
+        }
+        count_new_block(&memo->by_id[memo->n++], block);
+    }
+    memo->by_id[block->id].executions++;
+    return true;
+}
+
+static void add_blocks(struct trace_summary *summary, const struct block_memo *memo)
+{
+    for (uint32_t id = 0; id < memo->n; id++) {
+        const struct block_counts *c = &memo->by_id[id];
+        summary->instructions += c->executions * c->instructions;
+        summary->branches += c->executions * c->branches;
+        summary->taken += c->executions * c->taken;
+        summary->loads += c->executions * c->loads;
+        summary->stores += c->executions * c->stores;
+    }
+}
+
+/* Reads the trace by blocks, the fast way. */
 static int summarise(struct open_trace *trace, struct trace_summary *summary)
 {
     memset(summary, 0, sizeof *summary);
-    struct trace_record record;
+    struct block_memo memo = {0};
+    const struct trace_block *block;
+    const struct trace_record *record;
+    int rc = EXIT_OK;
     do {
-        int rc = next_record(trace, &record);
-        if (rc)
-            return rc;
-        if (record.kind == TRACE_RECORD_INSN)
-            count_insn(summary, &record.insn);
-        summary->regions += record.kind == TRACE_RECORD_REGION_BEGIN;
-    } while (record.kind != TRACE_RECORD_END);
-    summary->end = record.end;
+        if (trace_next_block(trace->reader, &block, &record) != TRACE_OK)
+            rc = read_error(trace);
+        else if (block && !count_block(&memo, block))
+            rc = file_error(EXIT_RUNTIME, "%s: out of memory", trace->path);
+        else if (!block)
+            summary->regions += record->kind == TRACE_RECORD_REGION_BEGIN;
+    } while (!rc && (block || record->kind != TRACE_RECORD_END));
+    add_blocks(summary, &memo);
+    free(memo.by_id);
+    if (rc)
+        return rc;
+    summary->end = record->end;
     struct stat st;
     summary->bytes = fstat(fileno(trace->file), &st) == 0 ? (long long)st.st_size : 0;
     return 0;
@@ -396,6 +463,83 @@ static int trace_dump(int argc, char **argv)
     return rc;
 }
 
+/* ---- convert */
+
+static int parse_convert_args(int argc, char **argv, const char **input, const char **output)
+{
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return usage_error("trace convert", "unknown option '%s'", argv[i]);
+    if (argc != 3)
+        return usage_error("trace convert", "expected a trace and an output file");
+    *input = argv[1];
+    *output = argv[2];
+    const struct named_file files[] = {{"FILE", *input, FILE_READ}, {"OUT", *output, FILE_WRITE}};
+    char error[2200];
+    if (!files_distinct(files, 2, error, sizeof error))
+        return command_error(EXIT_BAD_INPUT, "trace convert", "%s", error);
+    return EXIT_OK;
+}
+
+/* Copies one record; false when the writer fails. */
+static bool write_record(struct trace_writer *writer, const struct trace_record *record)
+{
+    switch (record->kind) {
+    case TRACE_RECORD_INSN:
+        return trace_write_insn(writer, &record->insn);
+    case TRACE_RECORD_REGION_BEGIN:
+    case TRACE_RECORD_REGION_END:
+        return trace_write_region(writer, record->kind == TRACE_RECORD_REGION_BEGIN,
+                                  record->region);
+    case TRACE_RECORD_END:
+        return trace_write_end(writer, &record->end);
+    }
+    return false;
+}
+
+/* Copies the open trace's records into `out`; the exit status. */
+static int convert_to(struct open_trace *trace, const char *output, struct atomic_file *out)
+{
+    char error[1024];
+    struct trace_writer *writer =
+        trace_writer_open(out->stream, trace_reader_header(trace->reader), error, sizeof error);
+    if (!writer)
+        return file_error(EXIT_RUNTIME, "%s: %s", output, error);
+    int rc = EXIT_OK;
+    const struct trace_record *record;
+    do {
+        if (trace_next(trace->reader, &record) != TRACE_OK)
+            rc = read_error(trace);
+        else if (!write_record(writer, record))
+            rc = file_error(EXIT_RUNTIME, "%s: cannot write", output);
+    } while (!rc && record->kind != TRACE_RECORD_END);
+    if (!trace_writer_close(writer) && !rc)
+        rc = file_error(EXIT_RUNTIME, "%s: cannot write", output);
+    return rc;
+}
+
+static int trace_convert(int argc, char **argv)
+{
+    const char *input = NULL, *output = NULL;
+    struct open_trace trace;
+    int rc = parse_convert_args(argc, argv, &input, &output);
+    if (rc || (rc = open_trace(input, &trace)))
+        return rc;
+    char error[1024];
+    struct atomic_file out;
+    if (!atomic_open(&out, output, error, sizeof error)) {
+        rc = file_error(EXIT_RUNTIME, "%s", error);
+    } else {
+        rc = convert_to(&trace, output, &out);
+        if (rc)
+            atomic_abort(&out);
+        else if (!atomic_commit(&out, error, sizeof error))
+            rc = file_error(EXIT_RUNTIME, "%s", error);
+    }
+    close_trace(&trace);
+    return rc;
+}
+
 /* ---- the command */
 
 int cmd_trace(int argc, char **argv)
@@ -403,7 +547,10 @@ int cmd_trace(int argc, char **argv)
     static const struct {
         const char *name;
         int (*run)(int argc, char **argv);
-    } subcommands[] = {{"import", trace_import}, {"info", trace_info}, {"dump", trace_dump}};
+    } subcommands[] = {{"import", trace_import},
+                       {"convert", trace_convert},
+                       {"info", trace_info},
+                       {"dump", trace_dump}};
     if (argc < 2) {
         fputs(trace_usage, stderr);
         return EXIT_BAD_INPUT;

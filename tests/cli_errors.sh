@@ -28,7 +28,7 @@ expect 2 "pmubench record: cannot run '$dir': is a directory" -- record -o "$tmp
 
 # A corrupt trace: status 2 in every command that reads one, its message
 # once (p5mon named the file twice and gave status 1).
-cut="$tmp/cut.trace: byte offset 60: truncated: expected a record (a trace ends with an END record)"
+cut="$tmp/cut.trace: byte offset 60: truncated: expected a data address"
 expect 2 "pmubench stat: $cut" -- stat --trace "$tmp/cut.trace"
 expect 2 "pmubench stat: $cut" -- stat -m netburst --trace "$tmp/cut.trace"
 expect 2 "pmubench sample: $cut" -- \

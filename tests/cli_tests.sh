@@ -65,7 +65,7 @@ expect 0 "" -- --help
 # writer writes and the reader accepts).
 for option in --version -V; do
     expect 0 "" -- $option
-    if [ "$(cat "$tmp/cli.out")" = "pmubench 0.11.0 (trace format 1)" ]; then
+    if [ "$(cat "$tmp/cli.out")" = "pmubench 0.11.0 (trace format 2)" ]; then
         pass; else fail "pmubench $option: '$(cat "$tmp/cli.out")'"; fi
 done
 expect 0 "" -- run --help
@@ -613,13 +613,28 @@ if [ "$(pmubench encode --json p5::flops:k)" = '[{"event": "p5::flops:k", "escr_
 # Traces (docs/traces.md): import, info, dump.
 expect 0 "" -- trace import --lackey tests/traces/small.lackey -o "$tmp/small.trace"
 expect 0 "" -- trace info --json "$tmp/small.trace"
-if [ "$(cat "$tmp/cli.out")" = "{\"file\": \"$tmp/small.trace\", \"program\": \"\", \"args\": \"\", \"recorder\": \"pmubench trace import --lackey\", \"isa\": 64, \"lengths_known\": true, \"registers\": false, \"instructions\": 10, \"branches\": 0, \"taken_branches\": 0, \"loads\": 4, \"stores\": 3, \"regions\": 0, \"end\": \"exited\", \"code\": 0, \"bytes\": 93, \"bytes_per_instruction\": 9.30}" ]; then
+if [ "$(cat "$tmp/cli.out")" = "{\"file\": \"$tmp/small.trace\", \"program\": \"\", \"args\": \"\", \"recorder\": \"pmubench trace import --lackey\", \"isa\": 64, \"lengths_known\": true, \"registers\": false, \"instructions\": 10, \"branches\": 0, \"taken_branches\": 0, \"loads\": 4, \"stores\": 3, \"regions\": 0, \"end\": \"exited\", \"code\": 0, \"bytes\": 101, \"bytes_per_instruction\": 10.10}" ]; then
     pass; else fail "trace info --json: $(cat "$tmp/cli.out")"; fi
 expect 0 "" -- trace dump "$tmp/small.trace"
 if diff -u tests/traces/small.lackey.dump "$tmp/cli.out"; then pass; else fail "trace dump"; fi
 pmubench trace info "$tmp/small.trace" >"$tmp/cli.out"
-if grep -qx "instructions  10" "$tmp/cli.out" && grep -qx "size          93 bytes (9.30 per instruction)" "$tmp/cli.out"; then
+if grep -qx "instructions  10" "$tmp/cli.out" && grep -qx "size          101 bytes (10.10 per instruction)" "$tmp/cli.out"; then
     pass; else fail "trace info: $(cat "$tmp/cli.out")"; fi
+# ... a version-1 trace (the same import by pmubench 0.11.0) reads the same,
+# and converts to the current version, byte for byte the import's.
+expect 0 "" -- trace dump tests/traces/small_v1.trace
+if diff -u tests/traces/small.lackey.dump "$tmp/cli.out"; then pass; else fail "trace dump of version 1"; fi
+pmubench trace info tests/traces/small_v1.trace >"$tmp/cli.out"
+if grep -qx "loads         4" "$tmp/cli.out" && grep -qx "size          93 bytes (9.30 per instruction)" "$tmp/cli.out"; then
+    pass; else fail "trace info of version 1: $(cat "$tmp/cli.out")"; fi
+expect 0 "" -- trace convert tests/traces/small_v1.trace "$tmp/converted.trace"
+if cmp -s "$tmp/small.trace" "$tmp/converted.trace"; then pass; else fail "trace convert"; fi
+expect_usage "pmubench trace convert: expected a trace and an output file" -- trace convert "$tmp/small.trace"
+expect_usage "pmubench trace convert: unknown option '--to'" -- trace convert --to 1 "$tmp/small.trace" "$tmp/x.trace"
+expect 2 "pmubench trace convert: OUT '$tmp/converted.trace' and FILE '$tmp/converted.trace' are the same file" -- \
+    trace convert "$tmp/converted.trace" "$tmp/converted.trace"
+expect 1 "$tmp/none/x.trace: cannot create: No such file or directory" -- \
+    trace convert "$tmp/small.trace" "$tmp/none/x.trace"
 # ... lackey's output on standard input; Dinero's din format.
 pmubench trace import --lackey - -o "$tmp/stdin.trace" <tests/traces/small.lackey
 if cmp -s "$tmp/small.trace" "$tmp/stdin.trace"; then pass; else fail "trace import --lackey -"; fi
@@ -660,11 +675,14 @@ expect 2 "tests/traces/none.trace: cannot open: No such file or directory" -- tr
 expect 2 "tests/traces/small.lackey: byte offset 0: not a pmubench trace (expected the magic \"PMUTRACE\")" -- \
     trace info tests/traces/small.lackey
 head -c 60 "$tmp/small.trace" >"$tmp/cut.trace"
-expect 2 "$tmp/cut.trace: byte offset 60: truncated: expected a record (a trace ends with an END record)" -- \
+expect 2 "$tmp/cut.trace: byte offset 60: truncated: expected a data address" -- \
     trace info --json "$tmp/cut.trace"
 if [ ! -s "$tmp/cli.out" ]; then pass; else fail "trace info printed a summary of a corrupt trace"; fi
-expect 2 "$tmp/cut.trace: byte offset 60: truncated: expected a record (a trace ends with an END record)" -- \
+expect 2 "$tmp/cut.trace: byte offset 60: truncated: expected a data address" -- \
     trace dump "$tmp/cut.trace"
+expect 2 "$tmp/cut.trace: byte offset 60: truncated: expected a data address" -- \
+    trace convert "$tmp/cut.trace" "$tmp/uncut.trace"
+if [ ! -e "$tmp/uncut.trace" ]; then pass; else fail "trace convert left a corrupt trace's copy"; fi
 
 # pmubench record (docs/traces.md, "Recording"): a real run, its exit status
 # passed through, a trace that reads back whole.
@@ -862,10 +880,17 @@ CEOF
         chmod +x "$tmp/garbage"
         expect 5 "" -- record -o "$tmp/execfail.trace" -- "$tmp/execfail" "$tmp/garbage"
         trace_shows "$tmp/execfail.trace" '"end": "exited", "code": 5,' "record of a failed execve"
-        if ls -a "$tmp" | grep -q '\.exec$'; then fail "record left an execve note behind"; else pass; fi
+        if ls -a "$tmp" | grep -q '^execfail\.trace\.'; then fail "record left a temporary file behind"; else pass; fi
     else
         fail "cannot compile exec.c"
     fi
+
+    # A signal that kills the program: status 128 + its number, and the trace
+    # (the tool wrote killed, code 0) ends as killed by it, from waitpid.
+    for sig in TERM:15 KILL:9; do
+        expect $((128 + ${sig#*:})) "" -- record -o "$tmp/sig.trace" -- sh -c "kill -${sig%:*} \$\$"
+        trace_shows "$tmp/sig.trace" "\"end\": \"killed\", \"code\": ${sig#*:}," "record of a program killed by SIG${sig%:*}"
+    done
 
     # The plain exit system call of the only thread: exited, not killed.
     printf '#include <unistd.h>\nint main(void){ syscall(60, 9); return 1; }\n' >"$tmp/exit9.c"
@@ -918,7 +943,8 @@ CEOF
     fi
 fi
 
-# record writes a file it reads back: a device as its output is refused.
+# record renames its trace into place whole: a device as its output is
+# refused.
 if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
     expect 2 "pmubench record: /dev/null is not a regular file (expected a trace file name)" -- \
         record -o /dev/null -- /bin/true

@@ -16,6 +16,7 @@
 #include "bench/atomic_file.h"
 #include "bench/file_identity.h"
 #include "traces/error_line.h"
+#include "traces/record_stream.h"
 #include "traces/run_env.h"
 #include "traces/trace.h"
 
@@ -28,7 +29,6 @@ struct recording {
     char default_output[PATH_MAX];
     char recorder[PATH_MAX];       /* valgrind's VALGRIND_LIB */
     struct atomic_file file;
-    char exec_note[sizeof ((struct atomic_file *)0)->temp + 8];
 };
 
 /* The line (traces/error_line.h) and `status`. */
@@ -147,7 +147,7 @@ static enum record_status check_recorder(struct recording *rec, char *error, siz
                     "%s is a 32-bit program and the 32-bit recorder is not built (install "
                     "gcc-multilib and run make)",
                     rec->name);
-    /* The recorder writes a file it reads back: not a device or a pipe. */
+    /* The trace is renamed into place whole: not a device or a pipe. */
     struct stat target;
     if (stat(rec->output, &target) == 0 && !S_ISREG(target.st_mode))
         return fail(RECORD_BAD_INPUT, error, error_size,
@@ -172,24 +172,23 @@ static void absolute_program_option(const char *program, char *option, size_t si
 
 /* valgrind's options, each its own string. */
 struct valgrind_options {
-    char out[sizeof ((struct atomic_file *)0)->temp + 32];
-    char note[sizeof ((struct recording *)0)->exec_note + 32];
+    char fd[32];
     char program[2 * PATH_MAX + 32];
     char argv0[PATH_MAX + 32];
 };
 
-/* valgrind -q --tool=pmutrace --pmutrace-out=TEMP ... PROGRAM ARGS...;
- * NULL when out of memory. */
-static char **valgrind_argv(const struct recording *rec, struct valgrind_options *vo)
+/* valgrind -q --tool=pmutrace --pmutrace-fd=N ... PROGRAM ARGS...; NULL
+ * when out of memory. */
+static char **valgrind_argv(const struct recording *rec, int trace_fd,
+                            struct valgrind_options *vo)
 {
     int n_args = 0;
     while (rec->options->argv[n_args])
         n_args++;
-    char **argv = calloc((size_t)n_args + 9, sizeof *argv);
+    char **argv = calloc((size_t)n_args + 8, sizeof *argv);
     if (!argv)
         return NULL;
-    snprintf(vo->out, sizeof vo->out, "--pmutrace-out=%s", rec->file.temp);
-    snprintf(vo->note, sizeof vo->note, "--pmutrace-exec-note=%s", rec->exec_note);
+    snprintf(vo->fd, sizeof vo->fd, "--pmutrace-fd=%d", trace_fd);
     absolute_program_option(rec->program, vo->program, sizeof vo->program);
     /* valgrind gives the program the path it runs as argv[0]; natively it
      * is the name it was started by (execvp's), which the tool puts back. */
@@ -198,8 +197,7 @@ static char **valgrind_argv(const struct recording *rec, struct valgrind_options
     argv[k++] = (char *)run_valgrind_path();
     argv[k++] = "-q";
     argv[k++] = "--tool=pmutrace";
-    argv[k++] = vo->out;
-    argv[k++] = vo->note;
+    argv[k++] = vo->fd;
     argv[k++] = vo->program;
     argv[k++] = vo->argv0;
     if (rec->options->registers)
@@ -228,161 +226,266 @@ static void exec_child(const char *recorder, char **argv, int exec_fd,
     _exit(127);
 }
 
-/* Runs `argv` in a child with the recorder's environment, like system():
- * the terminal's interrupt goes to the program.  The child's wait status;
- * -1 with errno when the child could not be started or waited for, or when
- * its exec failed (errno the exec's, *exec_failed set). */
-static int run_child(const char *recorder, char **argv, bool *exec_failed)
+/* The child running valgrind, like system(): the terminal's interrupt
+ * goes to the program, SIGINT and SIGQUIT are ignored here meanwhile. */
+struct child {
+    pid_t pid;
+    struct sigaction old_int, old_quit;
+};
+
+/* Starts `argv` with the recorder's environment; false with errno when
+ * the child could not be started or its exec failed (errno the exec's,
+ * *exec_failed set). */
+static bool start_child(struct child *child, const char *recorder, char **argv,
+                        bool *exec_failed)
 {
     *exec_failed = false;
     int exec_pipe[2];
     if (pipe(exec_pipe) != 0)
-        return -1;
+        return false;
     fcntl(exec_pipe[0], F_SETFD, FD_CLOEXEC);
     fcntl(exec_pipe[1], F_SETFD, FD_CLOEXEC);
     fflush(NULL);
-    struct sigaction ignore = {.sa_handler = SIG_IGN}, old_int, old_quit;
+    struct sigaction ignore = {.sa_handler = SIG_IGN};
     sigemptyset(&ignore.sa_mask);
-    sigaction(SIGINT, &ignore, &old_int);
-    sigaction(SIGQUIT, &ignore, &old_quit);
-    pid_t pid = fork();
-    if (pid == 0) {
+    sigaction(SIGINT, &ignore, &child->old_int);
+    sigaction(SIGQUIT, &ignore, &child->old_quit);
+    child->pid = fork();
+    if (child->pid == 0) {
         close(exec_pipe[0]);
-        exec_child(recorder, argv, exec_pipe[1], &old_int, &old_quit);
+        exec_child(recorder, argv, exec_pipe[1], &child->old_int, &child->old_quit);
     }
     int saved_errno = errno;
     close(exec_pipe[1]);
     int code = 0;
     ssize_t n = 0;
-    while (pid > 0 && (n = read(exec_pipe[0], &code, sizeof code)) < 0 && errno == EINTR)
+    while (child->pid > 0 && (n = read(exec_pipe[0], &code, sizeof code)) < 0 && errno == EINTR)
         ;
     close(exec_pipe[0]);
-    int status = 0;
-    pid_t waited = pid < 0 ? -1 : 0;
-    while (pid > 0 && (waited = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
-        ;
-    if (pid >= 0)
-        saved_errno = errno;
     if (n == (ssize_t)sizeof code) {
+        /* The child has exited: it is reaped, and its errno reported. */
+        while (waitpid(child->pid, NULL, 0) < 0 && errno == EINTR)
+            ;
         *exec_failed = true;
         saved_errno = code;
     }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGQUIT, &old_quit, NULL);
+    if (child->pid < 0 || *exec_failed) {
+        sigaction(SIGINT, &child->old_int, NULL);
+        sigaction(SIGQUIT, &child->old_quit, NULL);
+        errno = saved_errno;
+        return false;
+    }
+    return true;
+}
+
+/* The child's wait status; -1 with errno when it could not be waited
+ * for. */
+static int wait_child(struct child *child)
+{
+    int status = 0;
+    pid_t waited;
+    while ((waited = waitpid(child->pid, &status, 0)) < 0 && errno == EINTR)
+        ;
+    int saved_errno = errno;
+    sigaction(SIGINT, &child->old_int, NULL);
+    sigaction(SIGQUIT, &child->old_quit, NULL);
     errno = saved_errno;
-    return pid < 0 || waited < 0 || *exec_failed ? -1 : status;
+    return waited < 0 ? -1 : status;
 }
 
-/* The tool ends a killed program's trace with status 1 and a one-byte code
- * 0; the signal is known here, from waitpid. */
-static bool patch_signal(const char *path, int sig)
-{
-    FILE *f = fopen(path, "r+b");
-    if (!f)
-        return false;
-    bool ok = fseek(f, -2, SEEK_END) == 0 && getc(f) == 1 && fseek(f, -1, SEEK_END) == 0 &&
-              getc(f) == 0 && fseek(f, -1, SEEK_END) == 0 && putc(sig & 0x7f, f) != EOF;
-    return fclose(f) == 0 && ok;
-}
+/* The trace as it comes from the recorder's stream, segment by segment,
+ * read with the trace reader (the check) and written with the trace
+ * writer into the temporary output; everything but the END record, which
+ * the run's end decides (check_run). */
+struct conversion {
+    struct trace_writer *writer;
+    bool ended;             /* the last segment read ended with its END record */
+    bool at_exec;           /* ... at an execve */
+    struct trace_end end;   /* that record */
+};
 
-/* Reads the whole trace: a recording is kept only when it is valid.  Its
- * END record in *end. */
-static bool check_trace(const char *path, const char *name, struct trace_end *end, char *error,
-                        size_t error_size)
+/* A record read, written; false with a message. */
+static bool convert_record(struct recording *rec, struct conversion *c,
+                           const struct trace_record *record, char *why, size_t why_size)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(error, error_size, "%.1000s: %s", name, strerror(errno));
-        return false;
+    bool ok = true;
+    switch (record->kind) {
+    case TRACE_RECORD_INSN:
+        ok = trace_write_insn(c->writer, &record->insn);
+        break;
+    case TRACE_RECORD_REGION_BEGIN:
+    case TRACE_RECORD_REGION_END:
+        ok = trace_write_region(c->writer, record->kind == TRACE_RECORD_REGION_BEGIN,
+                                record->region);
+        break;
+    case TRACE_RECORD_END:
+        c->end = record->end;
+        c->ended = true;
+        break;
     }
-    struct trace_reader *r = trace_reader_open(f, name, error, error_size);
-    bool ok = r != NULL;
-    if (r) {
-        struct trace_record *rec = malloc(sizeof *rec);
-        ok = rec != NULL;
-        if (!ok)
-            snprintf(error, error_size, "%s: out of memory", name);
-        while (ok) {
-            if (trace_read(r, rec) != TRACE_OK) {
-                snprintf(error, error_size, "%s", trace_reader_error(r));
-                ok = false;
-            } else if (rec->kind == TRACE_RECORD_END) {
-                *end = rec->end;
-                break;
-            }
-        }
-        free(rec);
-        trace_reader_close(r);
-    }
-    fclose(f);
+    if (!ok && ferror(rec->file.stream))
+        snprintf(why, why_size, "%.1000s: cannot write: %s", rec->output, strerror(errno));
+    else if (!ok)
+        snprintf(why, why_size, "internal error: the trace writer refused a record the reader "
+                                "accepted");
     return ok;
 }
 
-/* What the run left: a trace to keep, or why not.  `status` is valgrind's
- * wait status. */
-static enum record_status check_run(struct recording *rec, int status, bool execed,
-                                    struct record_result *result, char *error, size_t error_size)
+/* One segment (a version-1 trace) read to its END record and written. */
+static bool convert_segment(struct recording *rec, struct conversion *c, FILE *in,
+                            struct record_stream *stream, char *why, size_t why_size)
+{
+    struct trace_reader *r = trace_reader_open(in, rec->output, why, why_size);
+    if (!r)
+        return false;
+    bool ok = true;
+    if (!c->writer) {
+        c->writer = trace_writer_open(rec->file.stream, trace_reader_header(r), why, why_size);
+        ok = c->writer != NULL;
+    }
+    c->ended = false;
+    const struct trace_record *record;
+    while (ok && !c->ended) {
+        ok = trace_next(r, &record) == TRACE_OK;
+        if (!ok)
+            snprintf(why, why_size, "%s", trace_reader_error(r));
+        else
+            ok = convert_record(rec, c, record, why, why_size);
+    }
+    trace_reader_close(r);
+    /* The frame of the END record ends the segment. */
+    if (ok && fgetc(in) != EOF) {
+        snprintf(why, why_size, "%s: the recorder's stream goes on after an END record",
+                 rec->output);
+        ok = false;
+    }
+    if (ok && !stream->segment_ended) {
+        snprintf(why, why_size, "%s", *stream->error ? stream->error
+                                                     : "the recorder's stream ends without the "
+                                                       "frame of its END record");
+        ok = false;
+    }
+    c->at_exec = record_stream_at_exec(stream);
+    return ok;
+}
+
+/* Every segment, while the child runs; false with a message (the pipe is
+ * read to its end all the same, so that the program runs to its end). */
+static bool convert(struct recording *rec, struct conversion *c, struct record_stream *stream,
+                    char *why, size_t why_size)
+{
+    bool ok = true;
+    do {
+        FILE *in = record_stream_segment(stream);
+        if (!in) {
+            snprintf(why, why_size, "out of memory");
+            ok = false;
+        } else {
+            ok = convert_segment(rec, c, in, stream, why, why_size);
+            fclose(in);
+        }
+    } while (ok && record_stream_more(stream));
+    /* A bad frame is the cause of whatever the reader then said. */
+    if (*stream->error) {
+        snprintf(why, why_size, "%s", stream->error);
+        ok = false;
+    }
+    record_stream_drain(stream);
+    return ok;
+}
+
+/* The END record as the run's end makes it, written, and the writer
+ * closed: a trace to keep, or why not.  `status` is valgrind's wait
+ * status; `converted` whether every segment was valid (`why` otherwise). */
+static enum record_status check_run(struct recording *rec, struct conversion *c, int status,
+                                    bool converted, uint64_t stream_bytes,
+                                    struct record_result *result, char *why, char *error,
+                                    size_t error_size)
 {
     /* valgrind could not start the program (a bad "#!" interpreter, a
-     * missing tool, ...): it said why, the trace is empty. */
-    struct stat trace_st;
-    if (!execed && !(WIFEXITED(status) && WEXITSTATUS(status) == 0) &&
-        stat(rec->file.temp, &trace_st) == 0 && trace_st.st_size == 0)
+     * missing tool, ...): it said why, the stream is empty. */
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && stream_bytes == 0)
         return fail(RECORD_BAD_INPUT, error, error_size, "cannot start %s", rec->name);
+    bool execed = converted && c->at_exec;
     /* After an execve the trace ends with the END record the tool wrote
      * then (exited, code 0); the exit status is the new program's. */
-    char why[PATH_MAX + 1024];
-    bool ok = true;
+    struct trace_end end = c->end;
     if (WIFSIGNALED(status)) {
-        result->exit_status = 128 + WTERMSIG(status);
-        ok = execed || patch_signal(rec->file.temp, WTERMSIG(status));
-        if (!ok)
-            snprintf(why, sizeof why, "%.1000s: no trace (valgrind was killed by signal %d)",
-                     rec->output, WTERMSIG(status));
+        int sig = WTERMSIG(status);
+        result->exit_status = 128 + sig;
+        /* The tool says killed, with code 0, for the signal it did not
+         * see. */
+        bool signal_seen = c->ended && end.status == TRACE_KILLED && end.code == 0;
+        if (!execed && !signal_seen)
+            return fail(RECORD_FAILED, error, error_size,
+                        "recording failed: %.1000s: no trace (valgrind was killed by signal %d)",
+                        rec->output, sig);
+        if (!execed)
+            end.code = (uint32_t)sig & 0x7f;
     } else {
         result->exit_status = WEXITSTATUS(status);
     }
-    struct trace_end end = {0};
-    if (ok)
-        ok = check_trace(rec->file.temp, rec->output, &end, why, sizeof why);
-    if (!ok)
+    if (!converted)
         return fail(RECORD_FAILED, error, error_size, "recording failed: %s", why);
     if (!execed && WIFEXITED(status) && end.status == TRACE_KILLED)
         return fail(RECORD_FAILED, error, error_size,
                     "internal error: %s exited with status %d but the recorder saw no exit (its "
                     "trace ends as killed by a signal); no trace written",
                     rec->name, result->exit_status);
+    if (!trace_write_end(c->writer, &end) && ferror(rec->file.stream))
+        return fail(RECORD_FAILED, error, error_size, "%s: cannot write: %s", rec->output,
+                    strerror(errno));
     result->execed = execed;
     return RECORD_OK;
 }
 
-/* Runs valgrind into the open temporary trace and checks what it left. */
+/* Runs valgrind, converting its stream into the open temporary trace
+ * while it runs, and checks what it left. */
 static enum record_status record_into(struct recording *rec, struct record_result *result,
                                       char *error, size_t error_size)
 {
-    /* The tool writes the trace itself: the program gets no copy of this
-     * descriptor. */
+    /* The trace is written here: the program gets no copy of this
+     * descriptor, nor of the pipe's end read here. */
     fcntl(fileno(rec->file.stream), F_SETFD, FD_CLOEXEC);
-    /* The tool creates this file when the program calls execve (the trace
-     * ends there): beside the temporary trace, with its unique name. */
-    snprintf(rec->exec_note, sizeof rec->exec_note, "%s.exec", rec->file.temp);
-    unlink(rec->exec_note);
+    int trace_pipe[2];
+    if (pipe(trace_pipe) != 0)
+        return fail(RECORD_FAILED, error, error_size, "cannot make a pipe: %s",
+                    strerror(errno));
+    fcntl(trace_pipe[0], F_SETFD, FD_CLOEXEC);
     struct valgrind_options vo;
-    char **argv = valgrind_argv(rec, &vo);
-    if (!argv)
-        return fail(RECORD_FAILED, error, error_size, "out of memory");
-    bool exec_failed;
-    int status = run_child(rec->recorder, argv, &exec_failed);
+    char **argv = valgrind_argv(rec, trace_pipe[1], &vo);
+    struct child child;
+    bool exec_failed = false, no_memory = !argv;
+    bool started = argv && start_child(&child, rec->recorder, argv, &exec_failed);
     int saved_errno = errno;
     free(argv);
-    bool execed = unlink(rec->exec_note) == 0;
-    if (status < 0 && exec_failed)
-        return fail(RECORD_FAILED, error, error_size, "cannot start valgrind '%s': %s",
-                    run_valgrind_path(), strerror(saved_errno));
-    if (status < 0)
+    close(trace_pipe[1]);
+    if (!started) {
+        close(trace_pipe[0]);
+        if (no_memory)
+            return fail(RECORD_FAILED, error, error_size, "out of memory");
+        if (exec_failed)
+            return fail(RECORD_FAILED, error, error_size, "cannot start valgrind '%s': %s",
+                        run_valgrind_path(), strerror(saved_errno));
         return fail(RECORD_FAILED, error, error_size, "cannot start valgrind: %s",
                     strerror(saved_errno));
-    return check_run(rec, status, execed, result, error, error_size);
+    }
+    struct record_stream stream;
+    record_stream_init(&stream, trace_pipe[0], rec->output);
+    struct conversion c = {0};
+    char why[PATH_MAX + 1024];
+    bool converted = convert(rec, &c, &stream, why, sizeof why);
+    close(trace_pipe[0]);
+    int status = wait_child(&child);
+    enum record_status recorded =
+        status < 0 ? fail(RECORD_FAILED, error, error_size, "cannot wait for valgrind: %s",
+                          strerror(errno))
+                   : check_run(rec, &c, status, converted, stream.bytes, result, why, error,
+                               error_size);
+    if (c.writer && !trace_writer_close(c.writer) && recorded == RECORD_OK)
+        recorded = fail(RECORD_FAILED, error, error_size, "%s: cannot write: %s", rec->output,
+                        strerror(ferror(rec->file.stream) ? errno : EIO));
+    return recorded;
 }
 
 enum record_status record_run(const struct record_options *options, struct record_result *result,

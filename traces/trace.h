@@ -9,6 +9,9 @@
  *   struct trace_reader *r = trace_reader_open(file, path, error, size);
  *   struct trace_record rec;
  *   while (trace_read(r, &rec) == TRACE_OK && rec.kind != TRACE_RECORD_END) ...
+ *
+ * or, faster, by basic block (trace_next_block(), below).  The writer
+ * writes version 2 (blocks); the reader reads versions 1 and 2.
  */
 #ifndef TRACES_TRACE_H
 #define TRACES_TRACE_H
@@ -19,7 +22,7 @@
 #include <stdio.h>
 
 enum {
-    TRACE_VERSION = 1,
+    TRACE_VERSION = 2,           /* written; versions 1 and 2 are read */
     TRACE_MAX_INSN_LENGTH = 15,  /* x86 */
     TRACE_MAX_ACCESSES = 64,     /* data accesses of one instruction */
     TRACE_MAX_ACCESS_SIZE = 16384, /* bytes of one data access (trace_access_size_valid) */
@@ -166,5 +169,64 @@ uint64_t trace_reader_record_number(const struct trace_reader *reader);
  * trace's. */
 bool trace_reader_out_of_memory(const struct trace_reader *reader);
 void trace_reader_close(struct trace_reader *reader);
+
+/* ---- reading by basic block (docs/traces.md, "Blocks")
+ *
+ * A block is a run of instructions that executed one after the other: it
+ * ends after a branch, before a non-sequential address, before a change of
+ * thread or CPL, before a region marker, around an instruction with
+ * registers (which is a block by itself) and at TRACE_MAX_BLOCK_INSNS
+ * instructions or TRACE_MAX_BLOCK_ACCESSES data accesses.  A version-2
+ * trace stores blocks; a version-1 trace is handed out as blocks too, built
+ * by the reader by the same rules.
+ *
+ * A block's static part (its instructions: address, length, bytes, branch
+ * kind and outcome, a taken branch's target; its data accesses' kinds and
+ * sizes) is the same every time its id comes back, so a consumer may
+ * memoise per id: ids are dense, 0..n-1 in the order of first appearance,
+ * per reader.  Identical static content has one id. */
+
+enum {
+    TRACE_MAX_BLOCK_INSNS = 64,
+    TRACE_MAX_BLOCK_ACCESSES = 64, /* >= TRACE_MAX_ACCESSES: any one instruction fits */
+};
+
+struct trace_block_insn {
+    uint64_t address;
+    uint8_t length;
+    bool has_bytes;                  /* as trace_insn.has_bytes */
+    uint8_t bytes[TRACE_MAX_INSN_LENGTH]; /* 0 past the length */
+    enum trace_branch branch;        /* only the last instruction may be a branch */
+    uint16_t n_accesses;             /* this instruction's: block->accesses[first_access..] */
+    uint16_t first_access;
+};
+
+struct trace_block {
+    uint32_t id;
+    uint32_t n_insns;                /* 1-TRACE_MAX_BLOCK_INSNS */
+    uint32_t n_accesses;             /* 0-TRACE_MAX_BLOCK_ACCESSES */
+    /* Static, and valid until trace_reader_close() (a memo may keep it). */
+    const struct trace_block_insn *insns;
+    /* This execution's accesses, in instruction order: kind and size are
+     * static, the addresses are this execution's. */
+    const struct trace_access *accesses;
+    /* The address after the block: the target of a taken branch (0 if the
+     * trace ended on it; static, part of the block's identity), else the
+     * last instruction's address + length. */
+    uint64_t next_address;
+    /* This execution's: */
+    uint8_t thread, cpl;
+    /* The registers after the block's instruction (a block with registers
+     * has one instruction), indexes TRACE_REG_*; NULL for none. */
+    const uint64_t *regs;
+};
+
+/* The next block (*block set, *record NULL), or the next record that is
+ * not an instruction (region begin/end, END: *record set, *block NULL).
+ * Both stay valid until the next call.  TRACE_ERROR with
+ * trace_reader_error() as for trace_read().  A reader is read either by
+ * blocks or by records (trace_next(), trace_read()), not both. */
+enum trace_status trace_next_block(struct trace_reader *reader, const struct trace_block **block,
+                                   const struct trace_record **record);
 
 #endif

@@ -8,6 +8,7 @@
 #include "code_cache.h"
 #include "input_file.h"
 #include "trace.h"
+#include "trace_block.h"
 #include "trace_encoding.h"
 
 /* Records read ahead to find a taken branch's target (the next
@@ -39,6 +40,21 @@ struct trace_reader {
     uint64_t regs[TRACE_MAX_REGS]; /* as of the last register record (initially 0) */
     struct trace_record ring[RING_SIZE];
     uint64_t records_read, records_returned; /* ring[n % RING_SIZE] */
+    uint64_t version;
+    /* Blocks (trace_next_block()): those seen, by id; the one being built
+     * (version 1) or defined (version 2). */
+    struct block_table blocks;
+    struct block_builder builder;
+    const struct trace_record *held; /* version 1: the record after the block returned */
+    uint64_t block_regs[TRACE_MAX_REGS]; /* the registers of the block returned */
+    /* Version 2: each thread's last block (at first its start). */
+    struct block_entry *last_block[2];
+    struct block_entry start[2];
+    uint32_t run;                    /* executions of successor 0 still to hand out */
+    uint64_t last_defined_access;    /* the last address of the last definition's accesses */
+    struct trace_record control;     /* the region or END record returned */
+    const struct trace_block *expanding; /* version 2 read by records: its instructions */
+    uint32_t expanded;                   /* ... handed out so far */
     char error[512];
     size_t buffer_pos, buffer_fill;
     uint8_t buffer[READ_BUFFER_SIZE];
@@ -53,6 +69,7 @@ static bool vfail_at(struct trace_reader *r, uint64_t offset, const char *fmt, v
     if (used >= 0 && (size_t)used < sizeof r->error)
         vsnprintf(r->error + used, sizeof r->error - (size_t)used, fmt, ap);
     r->failed = true;
+    r->run = 0; /* a run pending is never handed out */
     return false;
 }
 
@@ -124,6 +141,14 @@ static size_t get_block(struct trace_reader *r, void *out, size_t n)
  * length, or 0 for a longer one (the careful path checks the limit). */
 static inline size_t decode_varint(const uint8_t *p, uint64_t *value)
 {
+    if (p[0] < 0x80) {
+        *value = p[0];
+        return 1;
+    }
+    if (p[1] < 0x80) {
+        *value = (p[0] & 0x7fu) | (uint64_t)p[1] << 7;
+        return 2;
+    }
     uint64_t v = 0;
     for (int i = 0; i < 9; i++) {
         v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
@@ -195,9 +220,10 @@ static bool read_header(struct trace_reader *r)
     uint64_t version, flags;
     if (!get_varint(r, &version, "the format version"))
         return false;
-    if (version != TRACE_VERSION)
-        return fail(r, "trace format version %llu; this pmubench reads version %d",
+    if (version != 1 && version != TRACE_VERSION)
+        return fail(r, "trace format version %llu; this pmubench reads versions 1 and %d",
                     (unsigned long long)version, TRACE_VERSION);
+    r->version = version;
     if (!get_varint(r, &flags, "the header flags"))
         return false;
     if (flags & ~(uint64_t)(TRACE_FLAG_ISA64 | TRACE_FLAG_LENGTHS_UNKNOWN | TRACE_FLAG_REGISTERS))
@@ -214,13 +240,21 @@ struct trace_reader *trace_reader_open(FILE *in, const char *path, char *error,
                                        size_t error_size)
 {
     struct trace_reader *r = calloc(1, sizeof *r);
+    if (r && !block_table_init(&r->blocks)) {
+        free(r);
+        r = NULL;
+    }
     if (r)
         r->code = code_cache_create();
     if (!r || !r->code) {
         snprintf(error, error_size, "%s: out of memory", path);
-        free(r);
+        trace_reader_close(r);
         errno = ENOMEM;
         return NULL;
+    }
+    for (int t = 0; t < 2; t++) {
+        block_start_init(&r->start[t]);
+        r->last_block[t] = &r->start[t];
     }
     r->in = in;
     r->cpl = 3;
@@ -273,6 +307,7 @@ void trace_reader_close(struct trace_reader *r)
     if (!r)
         return;
     code_cache_free(r->code);
+    block_table_free(&r->blocks);
     free(r);
 }
 
@@ -631,7 +666,8 @@ __attribute__((noinline)) static bool read_ahead(struct trace_reader *r)
     return r->records_returned != r->records_read || read_into_ring(r);
 }
 
-enum trace_status trace_next(struct trace_reader *r, const struct trace_record **record)
+static inline enum trace_status next_record_v1(struct trace_reader *r,
+                                              const struct trace_record **record)
 {
     if (r->failed || (r->records_returned == r->records_read && !read_ahead(r)))
         return TRACE_ERROR;
@@ -666,4 +702,448 @@ enum trace_status trace_read(struct trace_reader *r, struct trace_record *rec)
         return TRACE_ERROR;
     copy_record(rec, next);
     return TRACE_OK;
+}
+
+/* ---- blocks of a version-1 trace: built from its records */
+
+/* The block built, found in the table or added to it, with this
+ * execution's addresses, thread, CPL and registers. */
+static enum trace_status finish_block(struct trace_reader *r, const struct trace_block **block)
+{
+    struct block_builder *b = &r->builder;
+    struct block_entry *e = block_table_find_after(&r->blocks, r->last_block[b->thread], b);
+    if (!e)
+        e = block_table_add(&r->blocks, b);
+    if (!e) {
+        fail(r, "out of memory");
+        r->out_of_memory = true;
+        return TRACE_ERROR;
+    }
+    for (uint32_t i = 0; i < b->n_accesses; i++)
+        e->accesses[i].address = b->accesses[i].address;
+    block_note_successor(r->last_block[b->thread], e);
+    r->last_block[b->thread] = e;
+    e->block.thread = b->thread;
+    e->block.cpl = b->cpl;
+    e->block.regs = NULL;
+    if (b->has_registers) {
+        memcpy(r->block_regs, b->regs, sizeof r->block_regs);
+        e->block.regs = r->block_regs;
+    }
+    block_builder_clear(b);
+    *block = &e->block;
+    return TRACE_OK;
+}
+
+__attribute__((noinline)) static enum trace_status
+next_block_v1(struct trace_reader *r, const struct trace_block **block,
+              const struct trace_record **record)
+{
+    struct block_builder *b = &r->builder;
+    *block = NULL;
+    *record = NULL;
+    for (;;) {
+        const struct trace_record *rec = r->held;
+        r->held = NULL;
+        if (!rec && next_record_v1(r, &rec) != TRACE_OK)
+            return TRACE_ERROR;
+        bool joins = rec->kind == TRACE_RECORD_INSN &&
+                     (b->n_insns == 0 || block_builder_continues(b, &rec->insn));
+        if (joins)
+            block_builder_add(b, &rec->insn, true);
+        if (joins && !b->closed)
+            continue;
+        if (!joins && b->n_insns == 0) {
+            *record = rec;
+            return TRACE_OK;
+        }
+        if (!joins)
+            r->held = rec; /* valid through the next call to next_record_v1() */
+        return finish_block(r, block);
+    }
+}
+
+/* ---- version 2: blocks as stored */
+
+static bool read_access_shape(struct trace_reader *r, struct trace_access *a)
+{
+    uint8_t byte;
+    uint64_t size;
+    if (!get_byte(r, &byte, "a data access"))
+        return false;
+    if ((byte & 3) == 0)
+        return fail(r, "data access of kind 0 (expected load, store or modify)");
+    a->kind = (enum trace_access_kind)(byte & 3);
+    size = byte >> 2;
+    if (size == ACCESS_SIZE_ESCAPE && !get_varint(r, &size, "an access size"))
+        return false;
+    if (!trace_access_size_valid(size))
+        return fail(r, "data access of %llu bytes (expected 1-%d)", (unsigned long long)size,
+                    TRACE_MAX_ACCESS_SIZE);
+    a->size = (uint32_t)size;
+    a->address = 0;
+    return true;
+}
+
+/* An instruction's data accesses in a definition: a count, then shapes. */
+static bool read_insn_accesses(struct trace_reader *r, struct block_builder *b,
+                               struct trace_block_insn *bi)
+{
+    uint64_t n;
+    if (!get_varint(r, &n, "the number of data accesses"))
+        return false;
+    if (n == 0 || n > TRACE_MAX_ACCESSES)
+        return fail(r, "%llu data accesses in one instruction (expected 1-%d)",
+                    (unsigned long long)n, TRACE_MAX_ACCESSES);
+    if (b->n_accesses + n > TRACE_MAX_BLOCK_ACCESSES)
+        return fail(r, "more than %d data accesses in a block", TRACE_MAX_BLOCK_ACCESSES);
+    bi->n_accesses = (uint16_t)n;
+    for (uint64_t i = 0; i < n; i++)
+        if (!read_access_shape(r, &b->accesses[b->n_accesses++]))
+            return false;
+    return true;
+}
+
+/* Instruction `i` of `n` of a definition, at `address`. */
+static bool read_block_insn(struct trace_reader *r, struct block_builder *b, uint32_t i,
+                            uint32_t n, uint64_t address)
+{
+    struct trace_block_insn *bi = &b->insns[i];
+    uint8_t flags;
+    memset(bi, 0, sizeof *bi);
+    if (!get_byte(r, &flags, "an instruction of a block definition"))
+        return false;
+    bi->address = address;
+    bi->length = flags & DEFINE_LENGTH_MASK;
+    if (bi->length == 0)
+        return fail(r, "instruction of length 0 (expected 1-15)");
+    unsigned branch = (flags & DEFINE_BRANCH_MASK) >> DEFINE_BRANCH_SHIFT;
+    if (branch > TRACE_BRANCH_TAKEN || (branch != TRACE_NOT_BRANCH && i + 1 != n))
+        return fail(r, "branch kind %u of instruction %u of %u in a block definition "
+                       "(expected a branch only at the end)", branch, i + 1, n);
+    bi->branch = (enum trace_branch)branch;
+    bi->first_access = (uint16_t)b->n_accesses;
+    bi->has_bytes = (flags & DEFINE_BYTES) != 0;
+    if (bi->has_bytes && get_block(r, bi->bytes, bi->length) != bi->length)
+        return fail(r, "truncated: expected %u code bytes", bi->length);
+    return !(flags & DEFINE_ACCESSES) || read_insn_accesses(r, b, bi);
+}
+
+/* The first execution's addresses, after a definition: each a delta from
+ * the one before (the first from the last one of the latest definition
+ * that had accesses). */
+static bool read_first_addresses(struct trace_reader *r, struct block_builder *b)
+{
+    for (uint32_t i = 0; i < b->n_accesses; i++) {
+        uint64_t delta;
+        if (!get_varint(r, &delta, "a data address"))
+            return false;
+        r->last_defined_access += (uint64_t)unzigzag(delta);
+        b->accesses[i].address = r->last_defined_access;
+    }
+    return true;
+}
+
+/* A block definition (after its tag): the new block, executed once. */
+__attribute__((noinline)) static struct block_entry *read_definition(struct trace_reader *r)
+{
+    struct block_builder *b = &r->builder;
+    struct block_entry *last = r->last_block[r->thread];
+    uint64_t delta, n;
+    block_builder_clear(b);
+    if (!get_varint(r, &delta, "a block's address") ||
+        !get_varint(r, &n, "the number of instructions of a block"))
+        return NULL;
+    if (n == 0 || n > TRACE_MAX_BLOCK_INSNS) {
+        fail(r, "a block of %llu instructions (expected 1-%d)", (unsigned long long)n,
+             TRACE_MAX_BLOCK_INSNS);
+        return NULL;
+    }
+    uint64_t address = last->block.next_address + (uint64_t)unzigzag(delta);
+    for (uint32_t i = 0; i < n; i++, b->n_insns++) {
+        if (!read_block_insn(r, b, i, (uint32_t)n, address))
+            return NULL;
+        address += b->insns[i].length;
+    }
+    b->next_address = address;
+    if (b->insns[n - 1].branch == TRACE_BRANCH_TAKEN) {
+        if (!get_varint(r, &delta, "a branch target"))
+            return NULL;
+        b->next_address += (uint64_t)unzigzag(delta);
+    }
+    if (!read_first_addresses(r, b))
+        return NULL;
+    uint32_t same = block_table_find(&r->blocks, b);
+    if (same != BLOCK_NONE) {
+        fail(r, "a block defined again (block %u)", same);
+        return NULL;
+    }
+    struct block_entry *e = block_table_add(&r->blocks, b);
+    if (!e) {
+        fail(r, "out of memory");
+        r->out_of_memory = true;
+    }
+    return e;
+}
+
+static inline void predict_addresses(struct block_entry *e)
+{
+    uint32_t n = e->block.n_accesses;
+    for (uint32_t i = 0; i < n; i++)
+        e->accesses[i].address += e->strides[i];
+}
+
+/* Whether an access mask fits a block of `n` accesses. */
+static inline bool mask_valid(uint64_t mask, uint32_t n)
+{
+    return mask != 0 && (n == 64 || mask >> n == 0);
+}
+
+static inline void correct_address(struct block_entry *e, int i, uint64_t delta)
+{
+    e->accesses[i].address += (uint64_t)unzigzag(delta);
+    e->strides[i] += (uint64_t)unzigzag(delta);
+}
+
+/* The corrections to the predicted addresses: a mask of the accesses not
+ * as predicted, then a delta for each, which corrects its stride too. */
+static inline bool read_deltas(struct trace_reader *r, struct block_entry *e)
+{
+    uint64_t mask, delta;
+    if (!get_varint(r, &mask, "an access mask"))
+        return false;
+    if (!mask_valid(mask, e->block.n_accesses))
+        return fail(r, "access mask 0x%llx for a block of %u data accesses",
+                    (unsigned long long)mask, e->block.n_accesses);
+    for (; mask; mask &= mask - 1) {
+        if (!get_varint(r, &delta, "a data address"))
+            return false;
+        correct_address(e, __builtin_ctzll(mask), delta);
+    }
+    return true;
+}
+
+/* The block a tag names by id, or NULL. */
+__attribute__((noinline)) static struct block_entry *block_by_id(struct trace_reader *r)
+{
+    uint64_t id;
+    if (!get_varint(r, &id, "a block id"))
+        return NULL;
+    if (id < r->blocks.n)
+        return r->blocks.entries[id];
+    if (r->blocks.n)
+        fail(r, "unknown block id %llu (expected 0-%u)", (unsigned long long)id,
+             r->blocks.n - 1);
+    else
+        fail(r, "unknown block id %llu (no block defined yet)", (unsigned long long)id);
+    return NULL;
+}
+
+__attribute__((noinline)) static struct block_entry *no_successor(struct trace_reader *r,
+                                                                  uint8_t tag)
+{
+    fail(r, "a reference to successor %u of a block that has none (tag 0x%02x)",
+         tag & EXEC_BLOCK_MASK, tag);
+    return NULL;
+}
+
+/* The block an execution tag names: successor 0 or 1 of the thread's last
+ * block, one by id, or a new one. */
+static inline struct block_entry *tagged_block(struct trace_reader *r, uint8_t tag)
+{
+    unsigned which = tag & EXEC_BLOCK_MASK;
+    if (which > EXEC_SUCCESSOR_1)
+        return which == EXEC_ID ? block_by_id(r) : read_definition(r);
+    struct block_entry *e = r->last_block[r->thread]->successors[which];
+    return e ? e : no_successor(r, tag);
+}
+
+/* Hands out block `e` executed by the current thread. */
+static inline const struct trace_block *executed(struct trace_reader *r, struct block_entry *e,
+                                                 const uint64_t *regs)
+{
+    block_note_successor(r->last_block[r->thread], e);
+    r->last_block[r->thread] = e;
+    r->instructions += e->block.n_insns;
+    e->block.thread = r->thread;
+    e->block.cpl = r->cpl;
+    e->block.regs = regs;
+    return &e->block;
+}
+
+/* Whether an execution tag is well formed: a run only of successor 0 with
+ * the addresses predicted, no address mask after a definition. */
+static inline bool exec_tag_valid(uint8_t tag)
+{
+    unsigned which = tag & EXEC_BLOCK_MASK;
+    if (tag >> EXEC_RUN_SHIFT)
+        return which == EXEC_SUCCESSOR_0 && !(tag & EXEC_ADDRESSES);
+    return which != EXEC_DEFINE || !(tag & EXEC_ADDRESSES);
+}
+
+/* A block execution record (its tag read); `regs` the registers of a
+ * register record before it, or NULL. */
+static inline const struct trace_block *read_execution(struct trace_reader *r, uint8_t tag,
+                                                       const uint64_t *regs)
+{
+    if (!exec_tag_valid(tag)) {
+        fail(r, "bad block tag 0x%02x", tag);
+        return NULL;
+    }
+    struct block_entry *e = tagged_block(r, tag);
+    if (!e)
+        return NULL;
+    if (regs && e->block.n_insns != 1) {
+        fail(r, "a register record before a block of %u instructions (expected 1)",
+             e->block.n_insns);
+        return NULL;
+    }
+    if ((tag & EXEC_BLOCK_MASK) != EXEC_DEFINE) {
+        predict_addresses(e);
+        if ((tag & EXEC_ADDRESSES) && !read_deltas(r, e))
+            return NULL;
+    }
+    r->run = tag >> EXEC_RUN_SHIFT;
+    return executed(r, e, regs);
+}
+
+/* The next block of a run (successor 0, addresses as predicted). */
+static inline const struct trace_block *run_on(struct trace_reader *r)
+{
+    r->run--;
+    struct block_entry *e = r->last_block[r->thread]->successors[0];
+    if (!e) {
+        fail(r, "a run of successors through a block that has none");
+        return NULL;
+    }
+    predict_addresses(e);
+    return executed(r, e, NULL);
+}
+
+static const struct trace_record *region_record(struct trace_reader *r, uint8_t tag,
+                                                uint64_t region)
+{
+    r->control.kind = tag == CONTROL_REGION_BEGIN ? TRACE_RECORD_REGION_BEGIN
+                                                   : TRACE_RECORD_REGION_END;
+    r->control.region = (uint32_t)region;
+    return &r->control;
+}
+
+/* A control record (its tag read); false for a failure, *record set for a
+ * record to hand out. */
+static bool read_control(struct trace_reader *r, uint8_t tag, const struct trace_record **record)
+{
+    uint64_t region;
+    switch (tag) {
+    case CONTROL_THREAD:
+        return read_small(r, &r->thread, 1, "thread");
+    case CONTROL_CPL:
+        return read_small(r, &r->cpl, 3, "CPL");
+    case CONTROL_REGION_BEGIN:
+    case CONTROL_REGION_END:
+        if (!get_varint(r, &region, "a region number"))
+            return false;
+        if (region > UINT32_MAX)
+            return fail(r, "region number %llu", (unsigned long long)region);
+        *record = region_record(r, tag, region);
+        return true;
+    case CONTROL_END:
+        r->control.kind = TRACE_RECORD_END;
+        *record = &r->control;
+        return read_end(r, &r->control.end);
+    default:
+        return fail(r, "unknown record tag 0x%02x", tag);
+    }
+}
+
+/* Control records from `tag` on, up to the next block or record to hand
+ * out.  Out of line: the hot path is a block's tag. */
+__attribute__((noinline)) static enum trace_status
+read_controls(struct trace_reader *r, uint8_t tag, const struct trace_block **block,
+              const struct trace_record **record)
+{
+    bool registers = false;
+    while (tag & TAG_CONTROL) {
+        if (registers) {
+            fail(r, "record 0x%02x between a register record and its block", tag);
+            return TRACE_ERROR;
+        }
+        if (tag == CONTROL_REGISTERS)
+            registers = read_registers(r);
+        else if (!read_control(r, tag, record))
+            return TRACE_ERROR;
+        if (*record)
+            return TRACE_OK;
+        if (r->failed || !get_byte(r, &tag, "a record (a trace ends with an END record)"))
+            return TRACE_ERROR;
+    }
+    *block = read_execution(r, tag, registers ? r->regs : NULL);
+    return *block ? TRACE_OK : TRACE_ERROR;
+}
+
+__attribute__((noinline)) static enum trace_status not_readable(struct trace_reader *r)
+{
+    if (!r->failed)
+        fail(r, "read past the END record");
+    return TRACE_ERROR;
+}
+
+static inline enum trace_status next_block_v2(struct trace_reader *r,
+                                              const struct trace_block **block,
+                                              const struct trace_record **record)
+{
+    *record = NULL;
+    if (r->run) { /* (never after a failure or the END) */
+        *block = run_on(r);
+        return *block ? TRACE_OK : TRACE_ERROR;
+    }
+    if (r->failed || r->ended)
+        return not_readable(r);
+    uint8_t tag;
+    *block = NULL;
+    if (!get_byte(r, &tag, "a record (a trace ends with an END record)"))
+        return TRACE_ERROR;
+    if (tag & TAG_CONTROL)
+        return read_controls(r, tag, block, record);
+    *block = read_execution(r, tag, NULL);
+    return *block ? TRACE_OK : TRACE_ERROR;
+}
+
+/* Version 2 read by records: the blocks' instructions one by one, into
+ * two ring slots in turn (a caller may hold the one before). */
+static enum trace_status next_record_v2(struct trace_reader *r,
+                                        const struct trace_record **record)
+{
+    struct trace_record *slot = &r->ring[r->records_returned & 1];
+    if (!r->expanding || r->expanded == r->expanding->n_insns) {
+        const struct trace_record *control;
+        r->expanding = NULL;
+        if (next_block_v2(r, &r->expanding, &control) != TRACE_OK)
+            return TRACE_ERROR;
+        r->expanded = 0;
+        if (control)
+            copy_record(slot, control);
+    }
+    if (r->expanding) {
+        slot->kind = TRACE_RECORD_INSN;
+        trace_block_insn_expand(r->expanding, r->expanded++, &slot->insn);
+    }
+    r->records_returned++;
+    *record = slot;
+    return TRACE_OK;
+}
+
+enum trace_status trace_next(struct trace_reader *r, const struct trace_record **record)
+{
+    if (r->version == 1)
+        return next_record_v1(r, record);
+    return next_record_v2(r, record);
+}
+
+enum trace_status trace_next_block(struct trace_reader *r, const struct trace_block **block,
+                                   const struct trace_record **record)
+{
+    if (r->version == TRACE_VERSION)
+        return next_block_v2(r, block, record);
+    return next_block_v1(r, block, record);
 }

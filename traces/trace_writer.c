@@ -3,20 +3,35 @@
 
 #include "code_cache.h"
 #include "trace.h"
+#include "trace_block.h"
 #include "trace_encoding.h"
 
+/* A region marker held after a taken branch until its target is known. */
+struct held_marker {
+    bool begin;
+    uint32_t region;
+};
+
+/* The writer cuts the instructions into blocks (traces/trace_block.h) and
+ * writes each block's execution (docs/traces.md, "Format (version 2)"),
+ * keeping the same prediction state as a reader. */
 struct trace_writer {
     FILE *out;
-    struct code_cache *code;
-    uint64_t next_address;    /* where a sequential instruction would start */
-    uint64_t last_access;     /* the previous data access's address */
-    uint8_t thread, cpl;
+    struct code_cache *code;  /* code bytes by address, as a version-1 reader keeps them */
+    bool code_changed;        /* bytes at an address ever changed (see remember_code()) */
+    uint8_t thread, cpl;      /* as of the last thread and CPL records */
     uint64_t instructions;
-    bool after_taken_branch;  /* region markers may follow, up to a limit */
-    int markers_after_branch;
     bool ended, failed;
     int n_regs;               /* registers of the ISA; 0: the trace has none */
     uint64_t regs[TRACE_MAX_REGS]; /* as of the last register record (initially 0) */
+    struct block_table blocks;
+    struct block_builder pending;  /* the block being built */
+    struct block_entry *last_block[2]; /* each thread's last block written (at first its start) */
+    struct block_entry start[2];
+    uint32_t run;             /* executions of successor 0 as predicted, not written yet */
+    uint64_t last_defined_access;
+    struct held_marker markers[TRACE_MAX_MARKERS];
+    int n_markers;
 };
 
 static void put_byte(struct trace_writer *w, unsigned byte)
@@ -42,22 +57,38 @@ static void put_string(struct trace_writer *w, const char *text)
         w->failed = true;
 }
 
+static void free_writer(struct trace_writer *w)
+{
+    code_cache_free(w->code);
+    block_table_free(&w->blocks);
+    free(w);
+}
+
 struct trace_writer *trace_writer_open(FILE *out, const struct trace_header *header, char *error,
                                        size_t error_size)
 {
     struct trace_writer *w = calloc(1, sizeof *w);
+    if (w && !block_table_init(&w->blocks)) {
+        free(w);
+        w = NULL;
+    }
     if (w)
         w->code = code_cache_create();
     if (!w || !w->code) {
         snprintf(error, error_size, "out of memory");
         if (w)
-            free(w);
+            free_writer(w);
         return NULL;
     }
     w->out = out;
     w->cpl = 3;
     w->n_regs = !header->registers ? 0 : header->isa == TRACE_ISA_64 ? TRACE_MAX_REGS
                                                                       : TRACE_REGS_32;
+    for (int t = 0; t < 2; t++) {
+        block_start_init(&w->start[t]);
+        w->last_block[t] = &w->start[t];
+    }
+    block_builder_clear(&w->pending);
     fwrite(TRACE_MAGIC, 1, TRACE_MAGIC_SIZE, out);
     put_varint(w, TRACE_VERSION);
     put_varint(w, (header->isa == TRACE_ISA_64 ? TRACE_FLAG_ISA64 : 0) |
@@ -69,34 +100,31 @@ struct trace_writer *trace_writer_open(FILE *out, const struct trace_header *hea
     return w;
 }
 
-static void put_accesses(struct trace_writer *w, const struct trace_insn *insn)
+/* The executions of successor 0 counted but not written: one tag per up
+ * to EXEC_MAX_RUN + 1 of them.  Before anything else is written. */
+static void put_run(struct trace_writer *w)
 {
-    put_varint(w, (uint64_t)insn->n_accesses);
-    for (int i = 0; i < insn->n_accesses; i++) {
-        const struct trace_access *a = &insn->accesses[i];
-        uint32_t size_code = a->size < ACCESS_SIZE_ESCAPE ? a->size : ACCESS_SIZE_ESCAPE;
-        put_byte(w, (unsigned)a->kind | size_code << 2);
-        if (size_code == ACCESS_SIZE_ESCAPE)
-            put_varint(w, a->size);
-        put_varint(w, zigzag((int64_t)(a->address - w->last_access)));
-        w->last_access = a->address;
+    while (w->run) {
+        uint32_t n = w->run <= EXEC_MAX_RUN + 1 ? w->run : EXEC_MAX_RUN + 1;
+        put_byte(w, (n - 1) << EXEC_RUN_SHIFT | EXEC_SUCCESSOR_0);
+        w->run -= n;
     }
 }
 
 /* The registers that changed since the last register record: a mask, then
  * their zigzag deltas, lowest index first. */
-static void put_registers(struct trace_writer *w, const struct trace_insn *insn)
+static void put_registers(struct trace_writer *w, const uint64_t *regs)
 {
     uint64_t mask = 0;
     for (int i = 0; i < w->n_regs; i++)
-        if (insn->regs[i] != w->regs[i])
+        if (regs[i] != w->regs[i])
             mask |= (uint64_t)1 << i;
     put_byte(w, CONTROL_REGISTERS);
     put_varint(w, mask);
     for (int i = 0; i < w->n_regs; i++)
         if (mask & (uint64_t)1 << i) {
-            put_varint(w, zigzag((int64_t)(insn->regs[i] - w->regs[i])));
-            w->regs[i] = insn->regs[i];
+            put_varint(w, zigzag((int64_t)(regs[i] - w->regs[i])));
+            w->regs[i] = regs[i];
         }
 }
 
@@ -115,39 +143,177 @@ static bool registers_valid(const struct trace_writer *w, const struct trace_ins
     return true;
 }
 
-/* Thread and CPL changes, the registers, then the branch outcome precede
- * the record. */
-static void put_controls(struct trace_writer *w, const struct trace_insn *insn)
+/* Thread and CPL changes, then the registers, precede a block. */
+static void put_controls(struct trace_writer *w, const struct block_builder *b)
 {
-    if (insn->thread != w->thread) {
+    if (b->thread != w->thread || b->cpl != w->cpl || b->has_registers)
+        put_run(w);
+    if (b->thread != w->thread) {
         put_byte(w, CONTROL_THREAD);
-        put_byte(w, insn->thread);
-        w->thread = insn->thread;
+        put_byte(w, b->thread);
+        w->thread = b->thread;
     }
-    if (insn->cpl != w->cpl) {
+    if (b->cpl != w->cpl) {
         put_byte(w, CONTROL_CPL);
-        put_byte(w, insn->cpl);
-        w->cpl = insn->cpl;
+        put_byte(w, b->cpl);
+        w->cpl = b->cpl;
     }
-    if (insn->has_registers)
-        put_registers(w, insn);
-    if (insn->branch != TRACE_NOT_BRANCH)
-        put_byte(w, insn->branch == TRACE_BRANCH_TAKEN ? CONTROL_BRANCH_TAKEN
-                                                       : CONTROL_BRANCH_NOT_TAKEN);
+    if (b->has_registers)
+        put_registers(w, b->regs);
 }
 
-/* The bytes are stored the first time an address is seen, and again when
- * they change there (self-modifying code). */
-static bool bytes_needed(struct trace_writer *w, const struct trace_insn *insn)
+/* An instruction given without code bytes gets those last given at its
+ * address with its length, as a version-1 reader returns them. */
+static void known_bytes(struct trace_writer *w, struct trace_block_insn *bi)
 {
-    if (!insn->has_bytes)
-        return false;
-    const uint8_t *cached = code_cache_find(w->code, insn->address, insn->length);
-    if (cached && memcmp(cached, insn->bytes, insn->length) == 0)
-        return false;
-    if (!code_cache_put(w->code, insn->address, insn->length, insn->bytes))
+    const uint8_t *cached = code_cache_find(w->code, bi->address, bi->length);
+    if (!bi->has_bytes && cached) {
+        memcpy(bi->bytes, cached, sizeof bi->bytes);
+        bi->has_bytes = true;
+    }
+}
+
+/* Keeps the code bytes of a block written in the cache.  A known block's
+ * bytes are there already as long as no address ever had other bytes (or
+ * another length): every block's bytes were kept when it was defined, and
+ * nothing replaced them.  So only new blocks are kept until then, and
+ * every block after. */
+static void remember_code(struct trace_writer *w, const struct block_builder *b, bool new_block)
+{
+    if (!new_block && !w->code_changed)
+        return;
+    for (uint32_t i = 0; i < b->n_insns; i++) {
+        const struct trace_block_insn *bi = &b->insns[i];
+        const struct code_cache_slot *slot = code_cache_slot(w->code, bi->address);
+        /* both 0 past the length: compared whole */
+        if (!bi->has_bytes || (slot->length == bi->length &&
+                               memcmp(slot->bytes, bi->bytes, sizeof bi->bytes) == 0))
+            continue;
+        w->code_changed |= slot->length != 0;
+        if (!code_cache_put(w->code, bi->address, bi->length, bi->bytes))
+            w->failed = true;
+    }
+}
+
+static void put_access_shape(struct trace_writer *w, const struct trace_access *a)
+{
+    uint32_t size_code = a->size < ACCESS_SIZE_ESCAPE ? a->size : ACCESS_SIZE_ESCAPE;
+    put_byte(w, (unsigned)a->kind | size_code << 2);
+    if (size_code == ACCESS_SIZE_ESCAPE)
+        put_varint(w, a->size);
+}
+
+static void put_block_insn(struct trace_writer *w, const struct block_builder *b,
+                           const struct trace_block_insn *bi)
+{
+    put_byte(w, bi->length | (unsigned)bi->branch << DEFINE_BRANCH_SHIFT |
+                    (bi->has_bytes ? DEFINE_BYTES : 0) | (bi->n_accesses ? DEFINE_ACCESSES : 0));
+    if (bi->has_bytes && fwrite(bi->bytes, 1, bi->length, w->out) != bi->length)
         w->failed = true;
-    return true;
+    if (!bi->n_accesses)
+        return;
+    put_varint(w, bi->n_accesses);
+    for (uint32_t i = 0; i < bi->n_accesses; i++)
+        put_access_shape(w, &b->accesses[bi->first_access + i]);
+}
+
+/* A new block: its definition, then its first execution's addresses. */
+static struct block_entry *put_definition(struct trace_writer *w, const struct block_builder *b)
+{
+    const struct block_entry *last = w->last_block[b->thread];
+    const struct trace_block_insn *end = &b->insns[b->n_insns - 1];
+    put_run(w);
+    put_byte(w, EXEC_DEFINE);
+    put_varint(w, zigzag((int64_t)(b->insns[0].address - last->block.next_address)));
+    put_varint(w, b->n_insns);
+    for (uint32_t i = 0; i < b->n_insns; i++)
+        put_block_insn(w, b, &b->insns[i]);
+    if (end->branch == TRACE_BRANCH_TAKEN)
+        put_varint(w, zigzag((int64_t)(b->next_address - (end->address + end->length))));
+    for (uint32_t i = 0; i < b->n_accesses; i++) {
+        put_varint(w, zigzag((int64_t)(b->accesses[i].address - w->last_defined_access)));
+        w->last_defined_access = b->accesses[i].address;
+    }
+    struct block_entry *e = block_table_add(&w->blocks, b);
+    if (!e)
+        w->failed = true;
+    return e;
+}
+
+/* The accesses not as predicted, as a mask. */
+static uint64_t mispredicted(const struct block_entry *e, const struct block_builder *b)
+{
+    uint64_t mask = 0;
+    for (uint32_t i = 0; i < b->n_accesses; i++)
+        if (b->accesses[i].address != block_predicted_address(e, i))
+            mask |= (uint64_t)1 << i;
+    return mask;
+}
+
+/* An execution of a known block: which one, and the addresses not as
+ * predicted. */
+static void put_execution(struct trace_writer *w, struct block_entry *e,
+                          const struct block_builder *b)
+{
+    struct block_entry *const *successors = w->last_block[b->thread]->successors;
+    uint32_t id = e->block.id;
+    unsigned which = successors[0] == e   ? EXEC_SUCCESSOR_0
+                     : successors[1] == e ? EXEC_SUCCESSOR_1
+                                           : EXEC_ID;
+    uint64_t mask = mispredicted(e, b);
+    if (which == EXEC_SUCCESSOR_0 && !mask) {
+        w->run++;
+    } else {
+        put_run(w);
+        put_byte(w, which | (mask ? EXEC_ADDRESSES : 0));
+        if (which == EXEC_ID)
+            put_varint(w, id);
+        if (mask)
+            put_varint(w, mask);
+    }
+    for (uint32_t i = 0; i < b->n_accesses; i++) {
+        uint64_t delta = b->accesses[i].address - block_predicted_address(e, i);
+        if (mask >> i & 1)
+            put_varint(w, zigzag((int64_t)delta));
+        e->accesses[i].address = b->accesses[i].address;
+        e->strides[i] += delta;
+    }
+}
+
+/* Writes the pending block's execution and starts a new one. */
+static void put_block(struct trace_writer *w)
+{
+    struct block_builder *b = &w->pending;
+    put_controls(w, b);
+    struct block_entry *e = block_table_find_after(&w->blocks, w->last_block[b->thread], b);
+    remember_code(w, b, e == NULL);
+    if (e)
+        put_execution(w, e, b);
+    else
+        e = put_definition(w, b);
+    if (e) {
+        block_note_successor(w->last_block[b->thread], e);
+        w->last_block[b->thread] = e;
+    }
+    block_builder_clear(b);
+}
+
+static void put_marker(struct trace_writer *w, bool begin, uint32_t region)
+{
+    put_run(w);
+    put_byte(w, begin ? CONTROL_REGION_BEGIN : CONTROL_REGION_END);
+    put_varint(w, region);
+}
+
+/* The pending block, its target now known, and the markers held after
+ * it. */
+static void put_held(struct trace_writer *w, uint64_t target)
+{
+    block_builder_set_target(&w->pending, target);
+    put_block(w);
+    for (int i = 0; i < w->n_markers; i++)
+        put_marker(w, w->markers[i].begin, w->markers[i].region);
+    w->n_markers = 0;
 }
 
 static bool accesses_valid(const struct trace_insn *insn)
@@ -168,31 +334,34 @@ bool trace_write_insn(struct trace_writer *w, const struct trace_insn *insn)
         !accesses_valid(insn) || insn->thread > 1 || insn->cpl > 3 ||
         !registers_valid(w, insn))
         return false;
-    put_controls(w, insn);
-    bool jump = insn->address != w->next_address;
-    bool bytes = bytes_needed(w, insn);
-    put_byte(w, insn->length | (jump ? TAG_JUMP : 0) | (insn->n_accesses ? TAG_ACCESSES : 0) |
-                    (bytes ? TAG_BYTES : 0));
-    if (jump)
-        put_varint(w, zigzag((int64_t)(insn->address - w->next_address)));
-    if (bytes && fwrite(insn->bytes, 1, insn->length, w->out) != insn->length)
-        w->failed = true;
-    if (insn->n_accesses)
-        put_accesses(w, insn);
-    w->next_address = insn->address + insn->length;
+    struct block_builder *b = &w->pending;
+    if (b->awaiting_target)
+        put_held(w, insn->address);
+    else if (b->n_insns && !block_builder_continues(b, insn))
+        put_block(w);
+    block_builder_add(b, insn, false);
+    if (!insn->has_bytes)
+        known_bytes(w, &b->insns[b->n_insns - 1]);
     w->instructions++;
-    w->after_taken_branch = insn->branch == TRACE_BRANCH_TAKEN;
-    w->markers_after_branch = 0;
+    if (b->closed && !b->awaiting_target)
+        put_block(w);
     return !w->failed;
 }
 
 bool trace_write_region(struct trace_writer *w, bool begin, uint32_t region)
 {
-    /* A reader holds the markers between a taken branch and its target. */
-    if (w->ended || (w->after_taken_branch && ++w->markers_after_branch > TRACE_MAX_MARKERS))
+    if (w->ended)
         return false;
-    put_byte(w, begin ? CONTROL_REGION_BEGIN : CONTROL_REGION_END);
-    put_varint(w, region);
+    if (w->pending.awaiting_target) {
+        /* A reader of version 1 holds these while it looks for the target. */
+        if (w->n_markers == TRACE_MAX_MARKERS)
+            return false;
+        w->markers[w->n_markers++] = (struct held_marker){begin, region};
+        return !w->failed;
+    }
+    if (w->pending.n_insns)
+        put_block(w);
+    put_marker(w, begin, region);
     return !w->failed;
 }
 
@@ -200,6 +369,11 @@ bool trace_write_end(struct trace_writer *w, const struct trace_end *end)
 {
     if (w->ended)
         return false;
+    if (w->pending.awaiting_target)
+        put_held(w, 0); /* the trace ended on a taken branch: no target */
+    else if (w->pending.n_insns)
+        put_block(w);
+    put_run(w);
     put_byte(w, CONTROL_END);
     put_varint(w, w->instructions);
     put_byte(w, end->status);
@@ -216,7 +390,6 @@ uint64_t trace_writer_instructions(const struct trace_writer *w)
 bool trace_writer_close(struct trace_writer *w)
 {
     bool ok = !w->failed && w->ended && !ferror(w->out);
-    code_cache_free(w->code);
-    free(w);
+    free_writer(w);
     return ok;
 }

@@ -1,8 +1,10 @@
 /* Recording's library entry point (traces/record.h): each bad input is
  * one line and nothing written; a valgrind that starts nothing, writes no
- * trace, or cannot be started at all; and, with the recorder built beside
- * this test's build, real recordings with their exit status and
- * registers. */
+ * trace, or cannot be started at all; a fake valgrind that writes a given
+ * stream (traces/recorder/pmutrace_stream.h) and ends as told: segments,
+ * execve, signals, a bad stream read to its end; and, with the recorder
+ * built beside this test's build, real recordings with their exit status
+ * and registers. */
 #include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -18,14 +20,19 @@
 #include <cmocka.h>
 
 #include "traces/record.h"
+#include "traces/recorder/pmutrace_stream.h"
 #include "traces/trace.h"
 
 /* A scratch folder with a fake recorder (an executable
- * pmutrace-amd64-linux, no x86 tool) and a fake 32-bit program. */
+ * pmutrace-amd64-linux, no x86 tool), a fake 32-bit program and a fake
+ * valgrind: it copies $FAKE_STREAM to the descriptor of --pmutrace-fd, then
+ * runs $FAKE_THEN. */
 struct scratch {
     char dir[64];
     char recorder[96];
     char program32[96];
+    char valgrind[96];
+    char stream[96];
 };
 
 static void write_file(const char *path, const char *text, mode_t mode)
@@ -49,6 +56,14 @@ static int set_up(void **state)
     write_file(tool, "", 0755);
     snprintf(s.program32, sizeof s.program32, "%s/prog32", s.dir);
     write_file(s.program32, "\177ELF\001\001\001", 0755);
+    snprintf(s.valgrind, sizeof s.valgrind, "%s/valgrind", s.dir);
+    write_file(s.valgrind,
+               "#!/bin/sh\n"
+               "for a; do case $a in --pmutrace-fd=*) fd=${a#--pmutrace-fd=};; esac; done\n"
+               "cat \"$FAKE_STREAM\" >&$fd\n"
+               "eval \"$FAKE_THEN\"\n",
+               0755);
+    snprintf(s.stream, sizeof s.stream, "%s/stream", s.dir);
     unsetenv("PMUBENCH_RECORDER_DIR");
     unsetenv("PMUBENCH_VALGRIND");
     *state = &s;
@@ -254,6 +269,225 @@ static void test_valgrind_missing(void **state)
     assert_int_equal(st.st_size, 0);
 }
 
+/* ---- a fake valgrind's streams */
+
+/* A trace of `n` one-byte instructions from 0x1000, ended as `status`
+ * with `code`, written with the trace writer into memory (free it). */
+static char *make_trace(int n, enum trace_end_status status, uint32_t code, size_t *size)
+{
+    char *data = NULL;
+    FILE *out = open_memstream(&data, size);
+    assert_non_null(out);
+    struct trace_header header = {.isa = TRACE_ISA_64, .lengths_known = true};
+    strcpy(header.program, "/bin/true");
+    strcpy(header.recorder, "test_record");
+    char error[256];
+    struct trace_writer *w = trace_writer_open(out, &header, error, sizeof error);
+    assert_non_null(w);
+    for (int i = 0; i < n; i++) {
+        struct trace_insn insn = {.address = 0x1000 + (uint64_t)i, .length = 1,
+                                  .has_bytes = true, .bytes = {0x90}, .cpl = 3};
+        assert_true(trace_write_insn(w, &insn));
+    }
+    struct trace_end end = {.instructions = (uint64_t)n, .status = status, .code = code};
+    assert_true(trace_write_end(w, &end));
+    assert_true(trace_writer_close(w));
+    assert_int_equal(fclose(out), 0);
+    return data;
+}
+
+/* `size` bytes of `data` as frames of at most `chunk` bytes, the last one
+ * flagged `flags`. */
+static void put_frames(FILE *f, const char *data, size_t size, size_t chunk, unsigned flags)
+{
+    size_t done = 0;
+    do {
+        size_t n = size - done < chunk ? size - done : chunk;
+        uint32_t word = (uint32_t)n | (done + n == size ? flags : 0u) << PT_FRAME_FLAGS_SHIFT;
+        uint8_t header[4] = {(uint8_t)word, (uint8_t)(word >> 8), (uint8_t)(word >> 16),
+                             (uint8_t)(word >> 24)};
+        assert_int_equal(fwrite(header, 1, 4, f), 4);
+        assert_int_equal(fwrite(data + done, 1, n, f), n);
+        done += n;
+    } while (done < size);
+}
+
+/* A segment: the trace of make_trace() in frames of 7 bytes. */
+static void put_segment(FILE *f, int n, enum trace_end_status status, unsigned flags)
+{
+    size_t size;
+    char *data = make_trace(n, status, 0, &size);
+    put_frames(f, data, size, 7, flags);
+    free(data);
+}
+
+/* record_run of /bin/true into `out` with the fake valgrind, which writes
+ * the scratch stream file and then runs `then`. */
+static enum record_status fake_run(const struct scratch *s, const char *then, const char *out,
+                                   struct record_result *result, char *error, size_t size)
+{
+    setenv("PMUBENCH_VALGRIND", s->valgrind, 1);
+    setenv("FAKE_STREAM", s->stream, 1);
+    setenv("FAKE_THEN", then, 1);
+    char *argv[] = {"/bin/true", NULL};
+    struct record_options options = {.argv = argv, .output = out, .recorder_dir = s->recorder};
+    enum record_status status = record_run(&options, result, error, size);
+    unsetenv("PMUBENCH_VALGRIND");
+    unsetenv("FAKE_STREAM");
+    unsetenv("FAKE_THEN");
+    return status;
+}
+
+/* The instruction records and the END record of the trace at `path`. */
+static void read_back(const char *path, uint64_t *instructions, struct trace_end *end)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char error[512];
+    struct trace_reader *r = trace_reader_open(f, path, error, sizeof error);
+    if (!r)
+        fail_msg("%s", error);
+    *instructions = 0;
+    const struct trace_record *record;
+    for (;;) {
+        if (trace_next(r, &record) != TRACE_OK)
+            fail_msg("%s", trace_reader_error(r));
+        if (record->kind == TRACE_RECORD_END)
+            break;
+        *instructions += record->kind == TRACE_RECORD_INSN;
+    }
+    *end = record->end;
+    trace_reader_close(r);
+    fclose(f);
+}
+
+/* Two segments (an execve that failed, then the exit): one trace with the
+ * instructions of both, the last END record's status, valgrind's exit
+ * status. */
+static void test_stream_segments(void **state)
+{
+    struct scratch *s = *state;
+    FILE *f = fopen(s->stream, "wb");
+    put_segment(f, 5, TRACE_EXITED, PT_FRAME_END | PT_FRAME_EXEC);
+    put_segment(f, 3, TRACE_EXITED, PT_FRAME_END);
+    assert_int_equal(fclose(f), 0);
+    char out[128], error[PATH_MAX + 2048];
+    snprintf(out, sizeof out, "%s/out.trace", s->dir);
+    struct record_result result;
+    if (fake_run(s, "exit 2", out, &result, error, sizeof error) != RECORD_OK)
+        fail_msg("%s", error);
+    assert_int_equal(result.exit_status, 2);
+    assert_false(result.execed);
+    uint64_t instructions;
+    struct trace_end end;
+    read_back(out, &instructions, &end);
+    assert_int_equal(instructions, 8);
+    assert_int_equal(end.instructions, 8);
+    assert_int_equal(end.status, TRACE_EXITED);
+    assert_int_equal(end.code, 0);
+    unlink(out);
+}
+
+/* A stream that ends at an execve: kept, and said so. */
+static void test_stream_exec(void **state)
+{
+    struct scratch *s = *state;
+    FILE *f = fopen(s->stream, "wb");
+    put_segment(f, 4, TRACE_EXITED, PT_FRAME_END | PT_FRAME_EXEC);
+    assert_int_equal(fclose(f), 0);
+    char out[128], error[PATH_MAX + 2048];
+    snprintf(out, sizeof out, "%s/out.trace", s->dir);
+    struct record_result result;
+    if (fake_run(s, "exit 0", out, &result, error, sizeof error) != RECORD_OK)
+        fail_msg("%s", error);
+    assert_true(result.execed);
+    uint64_t instructions;
+    struct trace_end end;
+    read_back(out, &instructions, &end);
+    assert_int_equal(instructions, 4);
+    unlink(out);
+}
+
+/* Killed by a signal the tool did not see: its END record (killed, code
+ * 0) gets the signal from waitpid. */
+static void test_stream_signal(void **state)
+{
+    struct scratch *s = *state;
+    FILE *f = fopen(s->stream, "wb");
+    put_segment(f, 4, TRACE_KILLED, PT_FRAME_END);
+    assert_int_equal(fclose(f), 0);
+    char out[128], error[PATH_MAX + 2048];
+    snprintf(out, sizeof out, "%s/out.trace", s->dir);
+    struct record_result result;
+    if (fake_run(s, "kill -TERM $$", out, &result, error, sizeof error) != RECORD_OK)
+        fail_msg("%s", error);
+    assert_int_equal(result.exit_status, 128 + 15);
+    uint64_t instructions;
+    struct trace_end end;
+    read_back(out, &instructions, &end);
+    assert_int_equal(end.status, TRACE_KILLED);
+    assert_int_equal(end.code, 15);
+    unlink(out);
+}
+
+/* The failures: valgrind killed before the END record; a bad frame, with
+ * much more after it (read to the end: the fake valgrind's cat finishes);
+ * a trace cut short; a trace that says killed after a normal exit.  One
+ * line each, nothing written. */
+static void test_stream_fails(void **state)
+{
+    struct scratch *s = *state;
+    char out[128], want[PATH_MAX + 256];
+    snprintf(out, sizeof out, "%s/out.trace", s->dir);
+    size_t size;
+    char *data = make_trace(2000, TRACE_EXITED, 0, &size);
+    char error[PATH_MAX + 2048];
+    struct record_result result;
+    struct stat st;
+
+    FILE *f = fopen(s->stream, "wb");
+    put_frames(f, data, size / 2, 4096, 0);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(fake_run(s, "kill -KILL $$", out, &result, error, sizeof error),
+                     RECORD_FAILED);
+    snprintf(want, sizeof want,
+             "recording failed: %s: no trace (valgrind was killed by signal 9)", out);
+    assert_string_equal(error, want);
+    assert_int_equal(result.exit_status, 128 + 9);
+    assert_int_not_equal(stat(out, &st), 0);
+
+    f = fopen(s->stream, "wb");
+    put_frames(f, data, size / 2, 4096, 0);
+    fwrite("\x01\x00\x00\x10", 1, 4, f);
+    static char junk[300000];
+    fwrite(junk, 1, sizeof junk, f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(fake_run(s, "exit 0", out, &result, error, sizeof error), RECORD_FAILED);
+    snprintf(want, sizeof want,
+             "recording failed: %s: a bad frame header in the recorder's stream (0x10000001)",
+             out);
+    assert_string_equal(error, want);
+    assert_int_not_equal(stat(out, &st), 0);
+
+    f = fopen(s->stream, "wb");
+    put_frames(f, data, size - 1, 4096, PT_FRAME_END);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(fake_run(s, "exit 0", out, &result, error, sizeof error), RECORD_FAILED);
+    snprintf(want, sizeof want, "recording failed: %s: byte offset ", out);
+    assert_memory_equal(error, want, strlen(want));
+    assert_int_not_equal(stat(out, &st), 0);
+    free(data);
+
+    f = fopen(s->stream, "wb");
+    put_segment(f, 4, TRACE_KILLED, PT_FRAME_END);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(fake_run(s, "exit 0", out, &result, error, sizeof error), RECORD_FAILED);
+    assert_string_equal(error, "internal error: /bin/true exited with status 0 but the recorder "
+                               "saw no exit (its trace ends as killed by a signal); no trace "
+                               "written");
+    assert_int_not_equal(stat(out, &st), 0);
+}
+
 /* `name` as execvp finds it in PATH, made absolute: the program a trace
  * header names. */
 static void path_of(const char *name, char *path, size_t size)
@@ -318,6 +552,8 @@ int main(void)
         cmocka_unit_test(test_no_program),  cmocka_unit_test(test_bad_program),
         cmocka_unit_test(test_bad_output),  cmocka_unit_test(test_no_recorder),
         cmocka_unit_test(test_valgrind_fails), cmocka_unit_test(test_valgrind_missing),
+        cmocka_unit_test(test_stream_segments), cmocka_unit_test(test_stream_exec),
+        cmocka_unit_test(test_stream_signal), cmocka_unit_test(test_stream_fails),
         cmocka_unit_test(test_records),
     };
     return cmocka_run_group_tests(tests, set_up, tear_down);

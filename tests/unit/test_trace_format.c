@@ -288,12 +288,15 @@ static void test_code_bytes_first_seen_and_changed(void **state)
     /* 0x1000 runs, 0x2000 runs, 0x1000 again, 0x2000 again, 0x1000 rewritten */
     struct trace_header header = make_header(TRACE_ISA_64);
     round_trip(&header, insns, 5);
-    /* the bytes are stored on first sight and on change only */
+    /* the bytes are stored on first sight and on change only: the changed
+     * bytes make a new block, whose definition (9 bytes: tag, address
+     * delta of 2 bytes, count, instruction byte, the 4 code bytes) stands
+     * where a run of the old block went on */
     struct trace_insn without[5];
     memcpy(without, insns, sizeof without);
     without[2].has_bytes = without[3].has_bytes = without[4].has_bytes = false;
     assert_int_equal(trace_size(insns, 4), trace_size(without, 4));
-    assert_int_equal(trace_size(insns, 5), trace_size(without, 5) + 4);
+    assert_int_equal(trace_size(insns, 5), trace_size(without, 5) + 9);
 }
 
 static void test_thread_and_cpl_changes(void **state)
@@ -564,7 +567,7 @@ static void test_bad_magic(void **state)
 static void test_unknown_version(void **state)
 {
     (void)state;
-    expect_spliced_corrupt(8, 1, "\x02", 1, 9, "version 2");
+    expect_spliced_corrupt(8, 1, "\x03", 1, 9, "version 3");
     expect_spliced_corrupt(8, 1, "\x80\x01", 2, 10, "version 128");
     expect_spliced_corrupt(9, 1, "\x08", 1, 10, "unknown header flags 0x8");
 }
@@ -696,7 +699,7 @@ static void test_registers_round_trip(void **state)
 }
 
 /* The bytes: 0x87, the mask of the changed registers, their zigzag deltas
- * from the last register record, before the instruction's tag. */
+ * from the last register record, before the instruction's block. */
 static void test_registers_bytes(void **state)
 {
     (void)state;
@@ -716,10 +719,12 @@ static void test_registers_bytes(void **state)
     insn.regs[TRACE_REG_R15] = 1;
     write_insn(&m, &insn);
     finish(&m, TRACE_EXITED, 0);
+    /* each instruction a block of its own, defined after the registers:
+     * tag 0x03, address delta 0, 1 instruction, length 2 */
     static const unsigned char want[] = {
-        0x87, 0x03, 0x8c, 0x09, 0xe8, 0x48, 0x02, /* flags +0x246, rax +0x1234 */
-        0x87, 0x00, 0x02,                         /* no change */
-        0x87, 0x82, 0x80, 0x04, 0x01, 0x02, 0x02, /* rax -1, r15 +1 */
+        0x87, 0x03, 0x8c, 0x09, 0xe8, 0x48, 0x03, 0x00, 0x01, 0x02, /* flags +0x246, rax +0x1234 */
+        0x87, 0x00, 0x03, 0x00, 0x01, 0x02,                         /* no change */
+        0x87, 0x82, 0x80, 0x04, 0x01, 0x02, 0x03, 0x00, 0x01, 0x02, /* rax -1, r15 +1 */
     };
     assert_true(m.size >= (size_t)before + sizeof want);
     assert_memory_equal(m.data + before, want, sizeof want);

@@ -1,26 +1,34 @@
 /* pmutrace: the valgrind tool behind `pmubench record` (docs/traces.md,
- * "Recording").  It writes trace format v1 directly, byte for byte as
- * traces/trace_writer.c would, from inside valgrind: no libc here, only the
- * VG_(...) functions of the valgrind core.
+ * "Recording").  It writes trace format v1, byte for byte as
+ * traces/trace_writer.c's version-1 encoder did, from inside valgrind: no
+ * libc here, only the VG_(...) functions of the valgrind core.  The trace
+ * goes in frames to a pipe that `pmubench record` reads, checks and
+ * converts while the program runs (traces/recorder/pmutrace_stream.h):
  *
- *   valgrind --tool=pmutrace --pmutrace-out=FILE PROGRAM ARGS...
+ *   valgrind --tool=pmutrace --pmutrace-fd=N PROGRAM ARGS...
  *
- * Instrumentation: every guest instruction (IMark) gets a call to
- * insn_begin() with a descriptor made at translation time (address, length,
- * code bytes, branch class), and every data access a call to record_access()
- * with its address.  An instruction stays pending until the next one begins:
- * only then are its accesses complete and, for a conditional branch, its
- * outcome known (taken when the next instruction is not the fall-through).
- * A REP-prefixed string instruction runs under valgrind as one superblock
- * execution per iteration, each starting with the same IMark; consecutive
- * executions of it are one instruction, whose per-iteration accesses are
- * merged into contiguous ranges of at most PT_MAX_ACCESS_SIZE bytes.  Calls to the region functions of
- * traces/pmubench_region.h (and run_p5mon's p5mon_asm_begreg_N/endreg_N),
- * found by name at translation time, become region markers; the call and
- * the function's instructions up to its return are left out.  With
- * --pmutrace-registers=yes the IMark call also gets the guest state, and
- * the pending instruction is written with a register record: the general
- * registers and flags after it, as the next instruction finds them. */
+ * Instrumentation, per superblock: each superblock gets a descriptor made
+ * at translation time (its instructions: address, length, code bytes,
+ * branch class; its data accesses: kind, size) and one call, block_enter(),
+ * at its first instruction.  The generated code itself, without calls,
+ * stores each data access's address in a slot (pt_slots) and, at each
+ * instruction and access, how far the superblock has got (pt_progress).
+ * The superblock's executed instructions are written when the next one is
+ * entered, or at a thread switch, a signal, a system call, the end:
+ * retire().  An instruction stays pending until the next one is known:
+ * only then is a conditional branch's outcome (taken when the next
+ * instruction is not the fall-through).  A REP-prefixed string instruction
+ * runs under valgrind as one superblock execution per iteration, each
+ * starting with the same IMark; consecutive executions of it are one
+ * instruction, whose per-iteration accesses are merged into contiguous
+ * ranges of at most PT_MAX_ACCESS_SIZE bytes.  Calls to the region
+ * functions of traces/pmubench_region.h (and run_p5mon's
+ * p5mon_asm_begreg_N/endreg_N), found by name at translation time, become
+ * region markers; the call and the function's instructions up to its
+ * return are left out.  With --pmutrace-registers=yes every instruction
+ * gets a call with the guest state instead (insn_regs()), and each
+ * instruction is written with a register record: the general registers and
+ * flags after it, as the next instruction finds them. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_clientstate.h"
@@ -53,10 +61,11 @@ typedef VexGuestX86State GuestState;
 #endif
 
 /* ---- trace format v1: the byte encoding is traces/trace_encoding.h, shared
- * with the library's writer; the limits below are traces/trace.h's (that
+ * with the library's reader; the limits below are traces/trace.h's (that
  * header is the library's, with stdio, and stays out of the tool). */
 #include "../trace_encoding.h"
-#define PT_VERSION 1              /* TRACE_VERSION */
+#include "pmutrace_stream.h"
+#define PT_VERSION 1              /* the version the library's reader checks */
 #define PT_MAX_MARKERS 15         /* TRACE_MAX_MARKERS */
 #define PT_MAX_ACCESSES 64        /* TRACE_MAX_ACCESSES */
 #define PT_MAX_ACCESS_SIZE 16384  /* TRACE_MAX_ACCESS_SIZE */
@@ -70,30 +79,60 @@ typedef VexGuestX86State GuestState;
  * (pub_core_threadstate.h, pub_core_libcfile.h); the tool is linked
  * statically against libcoregrind, as valgrind's own tools are.
  * count_living_threads counts the threads that have not exited (the one
- * making a system call included); safe_fd moves a file descriptor into
+ * making a system call included); is_valid_tid whether a thread is alive (an
+ * exited one's registers are gone); safe_fd moves a file descriptor into
  * valgrind's reserved range above the client's limit and makes it
  * close-on-exec. */
 extern Int VG_(count_living_threads)(void);
+extern Bool VG_(is_valid_tid)(ThreadId tid);
 extern Int VG_(safe_fd)(Int oldfd);
 /* The last byte of the client's initial stack (pub_core_clientstate.h): the
  * top of the string table valgrind builds there. */
 extern Addr VG_(clstk_end);
 
-/* ---- instruction descriptors, made once per translation */
+/* ---- superblock descriptors, made once per translation */
 
 enum { BR_NONE, BR_COND, BR_ALWAYS };
 
 typedef struct {
     ULong addr;
+    ULong bytes_stamp;  /* bytes_changes when its bytes were last known written */
+    UInt first_access, n_accesses; /* its accesses in the superblock's */
+    UInt first_slot;    /* its first access's slot */
     UChar len;
     UChar branch; /* BR_* */
     UChar rep;    /* a REP-prefixed string instruction */
     UChar call;   /* a call (its return address is the fall-through) */
     UChar region; /* 0, or the first instruction of a region function: PT_REGION_* */
-    UInt region_n; /* p5mon_asm_begreg_N/endreg_N: N (the others take an argument) */
     UChar sp_down; /* the pop of an i386 call+0/pop pair: the call's ESP is 4 lower */
+    /* Written by put_plain() when it is not the last instruction retired
+     * (its successor the next one of the superblock, at its fall-through):
+     * none of its accesses guarded, of a size that needs a varint, or a load
+     * and a store of one size (a modify, when at one address).  Then its
+     * records start with the head: the branch's byte, the tag (the jump
+     * bit aside) at head[tag_at], the number of accesses. */
+    UChar plain;
+    UChar head[3], head_len, tag_at;
+    UInt region_n; /* p5mon_asm_begreg_N/endreg_N: N (the others take an argument) */
     UChar bytes[16];
 } InsnDesc;
+
+/* A data access: its address is in pt_slots[slot] after it happened, and
+ * when guarded its guard (0: it did not happen) in pt_slots[slot + 1]. */
+typedef struct {
+    UChar kind; /* PT_LOAD, PT_STORE, PT_MODIFY */
+    UChar guarded;
+    UChar code; /* its first byte in a record: kind, size (ACCESS_SIZE_ESCAPE if large) */
+    UInt size;
+    UInt slot;
+    UInt slots_end; /* the slots in use once it is stored */
+} AccessDesc;
+
+typedef struct {
+    UInt n_insns, n_accesses, n_slots;
+    InsnDesc *insns;
+    AccessDesc *accesses;
+} BlockDesc;
 
 /* The branch class and REP-string flag from the code bytes. */
 static void classify(InsnDesc *d)
@@ -144,10 +183,11 @@ static Bool starts_with(const HChar *s, const HChar *prefix)
     return VG_(strncmp)(s, prefix, VG_(strlen)(prefix)) == 0;
 }
 
-/* ---- output: a buffer flushed with VG_(write) */
 
-static const HChar *clo_out = NULL;
-static const HChar *clo_exec_note = NULL;
+/* ---- output: frames (traces/recorder/pmutrace_stream.h) written with
+ * VG_(write) to the pipe of --pmutrace-fd */
+
+static Int clo_fd = -1;
 static const HChar *clo_program = NULL;
 static const HChar *clo_argv0 = NULL;
 static Bool clo_keep_env = False;
@@ -157,15 +197,24 @@ static Bool out_failed = False;
 /* In a child process made by fork (or vfork, clone without CLONE_VM): the
  * trace is the parent's, so the child writes nothing at all. */
 static Bool in_child = False;
+/* The frame being filled: its header's room, then the payload up to opos. */
 static UChar *obuf;
-static UInt opos;
-#define OBUF_SIZE (1u << 20)
+static UInt opos = PT_FRAME_HEADER_SIZE;
+#define OBUF_SIZE (PT_FRAME_HEADER_SIZE + PT_FRAME_MAX_LENGTH)
+/* The most one instruction's records take: thread, registers (a mask and
+ * 17 deltas), branch, tag, jump, code bytes, 64 accesses with varint sizes. */
+#define PT_MAX_INSN_BYTES (2 + 1 + 10 + 17 * 10 + 1 + 1 + 10 + 15 + 10 + PT_MAX_ACCESSES * 14)
 
-static void out_flush(void)
+/* Writes the frame, flagged with PT_FRAME_* `flags` (nothing when it is
+ * empty and unflagged). */
+static void out_flush(UInt flags)
 {
-    UInt done = 0;
-    if (in_child)
+    UInt length = opos - PT_FRAME_HEADER_SIZE, done = 0;
+    if (in_child || (length == 0 && flags == 0))
         done = opos; /* a forked child's copy of the buffer: discarded */
+    UInt word = length | flags << PT_FRAME_FLAGS_SHIFT;
+    for (Int i = 0; i < PT_FRAME_HEADER_SIZE; i++)
+        obuf[i] = (UChar)(word >> (8 * i));
     while (done < opos && !out_failed) {
         Int n = VG_(write)(out_fd, obuf + done, opos - done);
         if (n <= 0)
@@ -173,32 +222,47 @@ static void out_flush(void)
         else
             done += (UInt)n;
     }
-    opos = 0;
+    opos = PT_FRAME_HEADER_SIZE;
+}
+
+/* Room for `n` more bytes: the put_ functions below do not check. */
+static inline void out_reserve(UInt n)
+{
+    if (opos + n > OBUF_SIZE)
+        out_flush(0);
 }
 
 static inline void put_byte(UInt byte)
 {
-    if (opos == OBUF_SIZE)
-        out_flush();
     obuf[opos++] = (UChar)byte;
+}
+
+/* A varint at p; the byte after it. */
+static inline UChar *at_varint(UChar *p, ULong v)
+{
+    while (v >= 0x80) {
+        *p++ = (UChar)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (UChar)v;
+    return p;
 }
 
 static inline void put_varint(ULong v)
 {
-    while (v >= 0x80) {
-        put_byte((UInt)(v & 0x7f) | 0x80);
-        v >>= 7;
-    }
-    put_byte((UInt)v);
+    opos = (UInt)(at_varint(obuf + opos, v) - obuf);
 }
 
 static void put_text(const HChar *s, SizeT length)
 {
     if (length > PT_MAX_TEXT)
         length = PT_MAX_TEXT;
+    out_reserve(10);
     put_varint(length);
-    for (SizeT i = 0; i < length; i++)
+    for (SizeT i = 0; i < length; i++) {
+        out_reserve(1);
         put_byte((UChar)s[i]);
+    }
 }
 
 /* ---- the code bytes already written, by address (cf. traces/code_cache.c) */
@@ -211,6 +275,10 @@ typedef struct {
 
 static Seen *seen;
 static SizeT seen_cap, seen_used;
+/* Counts the changes to the table's contents (bytes replaced at an address,
+ * the table emptied): an instruction whose bytes_stamp equals it needs no
+ * look-up, its bytes are still the ones written at its address. */
+static ULong bytes_changes = 1;
 
 static inline SizeT seen_hash(Addr a) { return (SizeT)(((ULong)a * 0x9e3779b97f4a7c15ull) >> 20); }
 
@@ -222,22 +290,30 @@ static Seen *seen_slot(Seen *table, SizeT cap, Addr a)
     return &table[i];
 }
 
-/* True when the bytes must be written (first sight or changed). */
-static Bool bytes_needed(const InsnDesc *d)
+static void seen_grow(void)
 {
-    Seen *s = seen_slot(seen, seen_cap, d->addr);
-    if (s->len == d->len && VG_(memcmp)(s->bytes, d->bytes, d->len) == 0)
+    SizeT cap = seen_cap * 2;
+    Seen *bigger = VG_(calloc)("pmutrace.seen", cap, sizeof *bigger);
+    for (SizeT i = 0; i < seen_cap; i++)
+        if (seen[i].len)
+            *seen_slot(bigger, cap, seen[i].addr) = seen[i];
+    VG_(free)(seen);
+    seen = bigger;
+    seen_cap = cap;
+}
+
+/* True when the bytes must be written (first sight or changed). */
+static Bool bytes_needed(InsnDesc *d)
+{
+    if (d->bytes_stamp == bytes_changes)
         return False;
-    if (!s->len) {
+    Seen *s = seen_slot(seen, seen_cap, d->addr);
+    Bool needed = !(s->len == d->len && VG_(memcmp)(s->bytes, d->bytes, d->len) == 0);
+    if (needed && s->len)
+        bytes_changes++;
+    if (needed && !s->len) {
         if (2 * (seen_used + 1) > seen_cap) {
-            SizeT cap = seen_cap * 2;
-            Seen *bigger = VG_(calloc)("pmutrace.seen", cap, sizeof *bigger);
-            for (SizeT i = 0; i < seen_cap; i++)
-                if (seen[i].len)
-                    *seen_slot(bigger, cap, seen[i].addr) = seen[i];
-            VG_(free)(seen);
-            seen = bigger;
-            seen_cap = cap;
+            seen_grow();
             s = seen_slot(seen, seen_cap, d->addr);
         }
         seen_used++;
@@ -245,7 +321,8 @@ static Bool bytes_needed(const InsnDesc *d)
     s->addr = d->addr;
     s->len = d->len;
     VG_(memcpy)(s->bytes, d->bytes, d->len);
-    return True;
+    d->bytes_stamp = bytes_changes;
+    return needed;
 }
 
 /* ---- the pending instruction and the writer's state */
@@ -256,7 +333,7 @@ typedef struct {
     ULong addr;
 } Access;
 
-static const InsnDesc *pend;      /* NULL: none */
+static InsnDesc *pend;      /* NULL: none */
 static UInt pend_thread;
 static Int n_acc;
 static Access acc[PT_MAX_ACCESSES];
@@ -275,9 +352,10 @@ static ULong written_regs[17];
 static ULong next_address;   /* end of the previous instruction written */
 static ULong last_access;
 static UInt cur_thread;     /* thread of the records written */
-static ULong instructions;
+static ULong instructions;  /* written in this segment */
 
 static ThreadId first_tid = VG_INVALID_THREADID, running_tid = VG_INVALID_THREADID;
+static UInt running_thread; /* the trace's thread of running_tid: 0 or 1 */
 static Bool many_threads;
 
 /* Region functions (docs/traces.md, "Regions"): from a region function's
@@ -293,45 +371,49 @@ static ULong regions_dropped;  /* markers beyond PT_MAX_MARKERS after a taken br
 static Bool exited;          /* exit_group (or the last thread's exit) was seen */
 static UInt exit_code;
 
-/* An execve in progress: the trace was ended (END at byte exec_offset) and
- * the note file made before the system call; if it fails, both are undone. */
+/* An execve in progress: the segment was ended before the system call; if
+ * it fails, a new one begins. */
 static Bool exec_pending;
-static Off64T exec_offset;
 
-/* Writes the pending instruction; `next` is the address of the instruction
- * that follows it in its thread (for a conditional branch's outcome). */
-static void flush_pending(ULong next)
+/* The header of a segment, with every delta of the encoding restarted. */
+static void begin_segment(void)
 {
-    const InsnDesc *d = pend;
-    if (!d)
-        return;
-    pend = NULL;
-    if (pend_thread != cur_thread) {
-        put_byte(CONTROL_THREAD);
-        put_byte(pend_thread);
-        cur_thread = pend_thread;
+    next_address = 0;
+    last_access = 0;
+    cur_thread = 0;
+    instructions = 0;
+    VG_(memset)(written_regs, 0, sizeof written_regs);
+    VG_(memset)(seen, 0, seen_cap * sizeof *seen);
+    seen_used = 0;
+    bytes_changes++;
+    out_reserve(32);
+    for (Int i = 0; i < 8; i++)
+        put_byte((UChar)TRACE_MAGIC[i]);
+    put_varint(PT_VERSION);
+    put_varint((PT_ISA64 ? TRACE_FLAG_ISA64 : 0) | (clo_registers ? TRACE_FLAG_REGISTERS : 0));
+    const HChar *exe = clo_program                ? clo_program
+                       : VG_(args_the_exename) ? VG_(args_the_exename)
+                                               : "";
+    put_text(exe, VG_(strlen)(exe));
+    /* The arguments, separated by single spaces (cut at 4095 bytes). */
+    HChar args[PT_MAX_TEXT + 1];
+    SizeT used = 0;
+    Word n = VG_(sizeXA)(VG_(args_for_client));
+    for (Word i = 0; i < n; i++) {
+        const HChar *a = *(HChar **)VG_(indexXA)(VG_(args_for_client), i);
+        if (i > 0 && used < PT_MAX_TEXT)
+            args[used++] = ' ';
+        for (; *a && used < PT_MAX_TEXT; a++)
+            args[used++] = *a;
     }
-    if (pend_has_regs) {
-        /* A mask of the changed registers, then their deltas. */
-        ULong mask = 0;
-        for (Int i = 0; i < PT_NREGS; i++)
-            if (pend_regs[i] != written_regs[i])
-                mask |= 1ull << i;
-        put_byte(CONTROL_REGISTERS);
-        put_varint(mask);
-        for (Int i = 0; i < PT_NREGS; i++)
-            if (mask & (1ull << i)) {
-                put_varint(zigzag((Long)(pend_regs[i] - written_regs[i])));
-                written_regs[i] = pend_regs[i];
-            }
-        pend_has_regs = False;
-    }
-    after_taken = d->branch == BR_ALWAYS || (d->branch == BR_COND && next != d->addr + d->len);
-    markers_after = 0;
-    if (d->branch != BR_NONE)
-        put_byte(after_taken ? CONTROL_BRANCH_TAKEN : CONTROL_BRANCH_NOT_TAKEN);
+    put_text(args, used);
+    put_text(PT_RECORDER, VG_(strlen)(PT_RECORDER));
+}
 
-    /* A load and a store of the same location: one modify. */
+/* The pending instruction's accesses with a load and a store of the same
+ * location made one modify; their number. */
+static Int merge_modifies(void)
+{
     Int n = 0;
     for (Int i = 0; i < n_acc; i++) {
         if (acc[i].kind == PT_STORE) {
@@ -347,30 +429,87 @@ static void flush_pending(ULong next)
         }
         acc[n++] = acc[i];
     }
+    return n;
+}
 
-    Bool jump = d->addr != next_address;
-    Bool bytes = bytes_needed(d);
-    put_byte(d->len | (jump ? TAG_JUMP : 0) | (n ? TAG_ACCESSES : 0) |
-             (bytes ? TAG_BYTES : 0));
-    if (jump)
-        put_varint(zigzag((Long)(d->addr - next_address)));
-    if (bytes)
-        for (Int i = 0; i < d->len; i++)
-            put_byte(d->bytes[i]);
-    if (n) {
-        put_varint((ULong)n);
-        for (Int i = 0; i < n; i++) {
-            UInt code = acc[i].size < ACCESS_SIZE_ESCAPE ? acc[i].size : ACCESS_SIZE_ESCAPE;
-            put_byte(acc[i].kind | code << 2);
-            if (code == ACCESS_SIZE_ESCAPE)
-                put_varint(acc[i].size);
-            put_varint(zigzag((Long)(acc[i].addr - last_access)));
-            last_access = acc[i].addr;
+static void put_registers(void)
+{
+    /* A mask of the changed registers, then their deltas. */
+    ULong mask = 0;
+    for (Int i = 0; i < PT_NREGS; i++)
+        if (pend_regs[i] != written_regs[i])
+            mask |= 1ull << i;
+    put_byte(CONTROL_REGISTERS);
+    put_varint(mask);
+    for (Int i = 0; i < PT_NREGS; i++)
+        if (mask & (1ull << i)) {
+            put_varint(zigzag((Long)(pend_regs[i] - written_regs[i])));
+            written_regs[i] = pend_regs[i];
         }
+    pend_has_regs = False;
+}
+
+/* Writes the pending instruction; `next` is the address of the instruction
+ * that follows it in its thread (for a conditional branch's outcome).
+ * Inline in retire(), its hot caller; flush_pending() for the others. */
+static inline __attribute__((always_inline)) void put_pending(ULong next)
+{
+    InsnDesc *d = pend;
+    if (!d)
+        return;
+    pend = NULL;
+    out_reserve(PT_MAX_INSN_BYTES);
+    if (pend_thread != cur_thread) {
+        put_byte(CONTROL_THREAD);
+        put_byte(pend_thread);
+        cur_thread = pend_thread;
     }
-    next_address = d->addr + d->len;
+    if (pend_has_regs)
+        put_registers();
+    /* From here through a local pointer (and locals): a byte stored
+     * through obuf may alias any global, which the compiler would then
+     * load again after every byte. */
+    ULong addr = d->addr, end = addr + d->len, prev_end = next_address;
+    UInt branch = d->branch;
+    Bool taken = branch == BR_ALWAYS || (branch == BR_COND && next != end);
+    Int n = n_acc > 1 ? merge_modifies() : n_acc;
+    Bool bytes = bytes_needed(d);
+    after_taken = taken;
+    markers_after = 0;
+    next_address = end;
     instructions++;
     n_acc = 0;
+    UChar *restrict p = obuf + opos;
+    if (branch != BR_NONE)
+        *p++ = taken ? CONTROL_BRANCH_TAKEN : CONTROL_BRANCH_NOT_TAKEN;
+    *p++ = (UChar)(d->len | (addr != prev_end ? TAG_JUMP : 0) | (n ? TAG_ACCESSES : 0) |
+                   (bytes ? TAG_BYTES : 0));
+    if (addr != prev_end)
+        p = at_varint(p, zigzag((Long)(addr - prev_end)));
+    if (bytes) {
+        VG_(memcpy)(p, d->bytes, d->len);
+        p += d->len;
+    }
+    if (n) {
+        ULong last = last_access;
+        *p++ = (UChar)n; /* a varint: n <= 64 */
+        for (const Access *a = acc; a < acc + n; a++) {
+            UInt size = a->size, code = size < ACCESS_SIZE_ESCAPE ? size : ACCESS_SIZE_ESCAPE;
+            ULong at = a->addr;
+            *p++ = (UChar)(a->kind | code << 2);
+            if (code == ACCESS_SIZE_ESCAPE)
+                p = at_varint(p, size);
+            p = at_varint(p, zigzag((Long)(at - last)));
+            last = at;
+        }
+        last_access = last;
+    }
+    opos = (UInt)(p - obuf);
+}
+
+static void flush_pending(ULong next)
+{
+    put_pending(next);
 }
 
 /* The registers as they are in a guest state: the pending instruction's
@@ -402,82 +541,9 @@ static void take_thread_registers(ThreadId tid)
     take_registers(&gs);
 }
 
-/* Called at every executed IMark; `gs` is the guest state with registers
- * on, else NULL. */
-static inline void insn_begin_state(InsnDesc *d, const GuestState *gs)
+/* A data access of the pending instruction. */
+static inline void pend_access(ULong addr, UInt kind, UInt size)
 {
-    if (in_child)
-        return;
-    if (skipping && running_tid == skip_tid) {
-        if (d->addr != skip_return)
-            return; /* inside a region function */
-        skipping = False;
-    }
-    if (pend && pend->rep && pend->addr == d->addr)
-        return; /* the next iteration of the same REP string instruction */
-    if (gs && pend) {
-        take_registers(gs);
-        if (d->sp_down)
-            pend_regs[1 + 4] -= 4; /* the call of call+0/pop pushed its return address */
-    }
-    flush_pending(d->addr);
-    pend = d;
-    pend_thread = running_tid == first_tid ? 0 : 1;
-}
-
-static VG_REGPARM(1) void insn_begin(InsnDesc *d)
-{
-    insn_begin_state(d, NULL);
-}
-
-/* Not regparm: VEX's x86 back end passes the guest state pointer only on
- * the stack (host_x86_isel.c, doHelperCall, asserts otherwise). */
-static void insn_begin_regs(InsnDesc *d, const GuestState *gs)
-{
-    insn_begin_state(d, gs);
-}
-
-/* Called instead of insn_begin() at the first instruction of a region
- * function, with the return address and the region number (the first
- * argument, or the N of p5mon_asm_begreg_N) as they are at its entry.  The
- * call that got here is dropped (it is the pending instruction, a call whose
- * fall-through is the return address; anything else, e.g. a tail jump, is
- * written), the marker is written, and the function's instructions are
- * skipped until its thread reaches the return address. */
-static VG_REGPARM(3) void region_enter(InsnDesc *d, UWord ret, UWord arg)
-{
-    if (in_child)
-        return;
-    if (skipping && running_tid == skip_tid)
-        return; /* a region function called inside one: part of the skipped code */
-    ULong return_address = ret;
-    if (pend && pend->call && pend->addr + pend->len == return_address) {
-        pend = NULL;
-        n_acc = 0;
-    } else {
-        if (clo_registers && pend)
-            take_thread_registers(running_tid);
-        flush_pending(d->addr);
-    }
-    if (after_taken && markers_after == PT_MAX_MARKERS) {
-        regions_dropped++;
-    } else {
-        markers_after++;
-        put_byte(d->region);
-        put_varint(d->region_n != ~0u ? d->region_n : (UInt)arg);
-    }
-    skipping = True;
-    skip_tid = running_tid;
-    skip_return = return_address;
-}
-
-/* Called before every data access; `ks` is size << 2 | kind. */
-static VG_REGPARM(2) void record_access(Addr address, UWord ks)
-{
-    ULong addr = address;
-    UInt kind = ks & 3, size = (UInt)(ks >> 2);
-    if (!pend)
-        return;
     if (pend->rep) {
         /* Iterations of a REP string instruction extend its ranges, each
          * up to the format's largest access; then a new range begins. */
@@ -506,6 +572,172 @@ static VG_REGPARM(2) void record_access(Addr address, UWord ks)
     n_acc++;
 }
 
+/* ---- the superblock running, as its generated code leaves it */
+
+/* The slots of the data accesses' addresses (and guards).  A superblock
+ * has at most 100 guest instructions (VEX's largest guest_max_insns), each
+ * with a few accesses in its IR (a gather's 16 the most seen). */
+#define PT_MAX_SLOTS 16384
+static UWord pt_slots[PT_MAX_SLOTS];
+/* How far the running superblock has got: (instructions begun) << 16 |
+ * (slots stored), stored by the generated code before each instruction
+ * and each access. */
+#define PT_PROGRESS_SHIFT 16
+static UWord pt_progress;
+static BlockDesc *cur_block; /* the running superblock, NULL: none */
+static UInt retired;         /* its instructions already made pending */
+
+/* Writes a plain instruction (InsnDesc.plain) whose bytes are known
+ * written, in the thread of the records, right away, its accesses' addresses
+ * from the slots: what put_pending() would write for it. */
+static inline __attribute__((always_inline)) void put_plain(const InsnDesc *d,
+                                                            const AccessDesc *a)
+{
+    out_reserve(PT_MAX_INSN_BYTES);
+    ULong addr = d->addr, prev_end = next_address, last = last_access;
+    UChar *restrict p = obuf + opos;
+    p[0] = d->head[0];
+    p[1] = d->head[1];
+    p[2] = d->head[2];
+    if (addr != prev_end) {
+        p[d->tag_at] |= TAG_JUMP;
+        p = at_varint(p + d->tag_at + 1, zigzag((Long)(addr - prev_end)));
+        if (d->n_accesses)
+            *p++ = (UChar)d->n_accesses;
+    } else {
+        p += d->head_len;
+    }
+    for (const AccessDesc *a_end = a + d->n_accesses; a < a_end; a++) {
+        ULong at = pt_slots[a->slot];
+        *p++ = a->code;
+        p = at_varint(p, zigzag((Long)(at - last)));
+        last = at;
+    }
+    opos = (UInt)(p - obuf);
+    last_access = last;
+    next_address = addr + d->len;
+    after_taken = d->branch == BR_ALWAYS;
+    markers_after = 0;
+    instructions++;
+}
+
+/* Makes the running superblock's instructions [retired, upto) pending in
+ * turn (writing each one's predecessor), with their accesses among the
+ * first `slots` slots. */
+static void retire(UInt upto, UInt slots)
+{
+    BlockDesc *b = cur_block;
+    if (upto <= retired)
+        return;
+    InsnDesc *d = b->insns + retired, *d_end = b->insns + upto;
+    retired = upto;
+    for (; d < d_end; d++) {
+        if (__builtin_expect(skipping, 0) && running_tid == skip_tid) {
+            if (d->addr != skip_return)
+                continue; /* inside a region function */
+            skipping = False;
+        }
+        const AccessDesc *a = b->accesses + d->first_access, *a_end = a + d->n_accesses;
+        /* Not for the next iteration of the same REP string instruction. */
+        if (__builtin_expect(!pend || !pend->rep || pend->addr != d->addr, 1)) {
+            put_pending(d->addr);
+            if (d->plain && d + 1 < d_end && d->bytes_stamp == bytes_changes &&
+                running_thread == cur_thread && !clo_registers) {
+                put_plain(d, a);
+                continue;
+            }
+            pend = d;
+            pend_thread = running_thread;
+        }
+        for (; a < a_end && a->slots_end <= slots; a++)
+            if (!a->guarded || pt_slots[a->slot + 1])
+                pend_access(pt_slots[a->slot], a->kind, a->size);
+    }
+}
+
+/* Every instruction the running superblock has begun. */
+static void retire_running(void)
+{
+    if (cur_block)
+        retire((UInt)(pt_progress >> PT_PROGRESS_SHIFT),
+               (UInt)(pt_progress & ((1u << PT_PROGRESS_SHIFT) - 1)));
+}
+
+/* To instruction k of superblock b, which is beginning: the previous
+ * superblock's instructions are written (k = 0), or b's before k. */
+static void advance(BlockDesc *b, UInt k)
+{
+    if (k == 0) {
+        retire_running();
+        cur_block = b;
+        retired = 0;
+    } else {
+        retire(k, b->insns[k].first_slot);
+    }
+    pt_progress = (UWord)(k + 1) << PT_PROGRESS_SHIFT | b->insns[k].first_slot;
+}
+
+/* Called at the first instruction of every superblock executed (without
+ * registers). */
+static VG_REGPARM(1) void block_enter(BlockDesc *b)
+{
+    if (!in_child)
+        advance(b, 0);
+}
+
+/* Called at every instruction with registers; `gs` is the guest state.  Not
+ * regparm: VEX's x86 back end passes the guest state pointer only on the
+ * stack (host_x86_isel.c, doHelperCall, asserts otherwise). */
+static void insn_regs(BlockDesc *b, UWord k, const GuestState *gs)
+{
+    if (in_child)
+        return;
+    advance(b, (UInt)k);
+    if (pend) {
+        take_registers(gs);
+        if (b->insns[k].sp_down)
+            pend_regs[1 + 4] -= 4; /* the call of call+0/pop pushed its return address */
+    }
+}
+
+/* Called instead at the first instruction of a region function, with the
+ * return address and the region number (the first argument, or the N of
+ * p5mon_asm_begreg_N) as they are at its entry.  The call that got here is
+ * dropped (it is the pending instruction, a call whose fall-through is the
+ * return address; anything else, e.g. a tail jump, is written), the marker
+ * is written, and the function's instructions are skipped until its thread
+ * reaches the return address.  Not regparm: four arguments. */
+static void region_enter(BlockDesc *b, UWord k, UWord ret, UWord arg)
+{
+    if (in_child)
+        return;
+    advance(b, (UInt)k);
+    retired = (UInt)k + 1; /* the region function's first instruction is not written */
+    if (skipping && running_tid == skip_tid)
+        return; /* a region function called inside one: part of the skipped code */
+    const InsnDesc *d = &b->insns[k];
+    ULong return_address = ret;
+    if (pend && pend->call && pend->addr + pend->len == return_address) {
+        pend = NULL;
+        pend_has_regs = False;
+        n_acc = 0;
+    } else {
+        if (clo_registers && pend)
+            take_thread_registers(running_tid);
+        flush_pending(d->addr);
+    }
+    out_reserve(16);
+    if (after_taken && markers_after == PT_MAX_MARKERS) {
+        regions_dropped++;
+    } else {
+        markers_after++;
+        put_byte(d->region);
+        put_varint(d->region_n != ~0u ? d->region_n : (UInt)arg);
+    }
+    skipping = True;
+    skip_tid = running_tid;
+    skip_return = return_address;
+}
 /* ---- instrumentation */
 
 /* CONTROL_REGION_BEGIN or CONTROL_REGION_END when `name` is a region function, with
@@ -571,10 +803,16 @@ static void declare_register_reads(IRDirty *di)
     di->fxState[3].size = (UShort)w;
 }
 
+/* A constant host word stored at `where`. */
+static void add_word_store(IRSB *sb, void *where, HWord value)
+{
+    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)where), mkIRExpr_HWord(value)));
+}
+
 /* The call to region_enter() for the first instruction of a region
  * function: the return address is the word at the stack pointer, the first
  * argument is in rdi (amd64) or the word above the return address (x86). */
-static void add_region_call(IRSB *sb, InsnDesc *d)
+static void add_region_call(IRSB *sb, BlockDesc *b, InsnDesc *d)
 {
 #if defined(VGA_amd64)
     IRType ty = Ity_I64;
@@ -599,23 +837,68 @@ static void add_region_call(IRSB *sb, InsnDesc *d)
 #endif
         arg = IRExpr_RdTmp(a);
     }
-    IRDirty *di = unsafeIRDirty_0_N(3, "pmutrace_region", VG_(fnptr_to_fnentry)(&region_enter),
-                                    mkIRExprVec_3(mkIRExpr_HWord((HWord)d), IRExpr_RdTmp(ret), arg));
+    IRDirty *di = unsafeIRDirty_0_N(0, "pmutrace_region", VG_(fnptr_to_fnentry)(&region_enter),
+                                    mkIRExprVec_4(mkIRExpr_HWord((HWord)b),
+                                                  mkIRExpr_HWord((HWord)(d - b->insns)),
+                                                  IRExpr_RdTmp(ret), arg));
     if (clo_registers)
         declare_register_reads(di);
     addStmtToIRSB(sb, IRStmt_Dirty(di));
 }
 
-static void add_access_call(IRSB *sb, IRExpr *addr, UInt size, UInt kind, IRExpr *guard)
+/* The beginning of instruction d: with registers, a call to insn_regs();
+ * else the first instruction's call to block_enter() and the others'
+ * store of the progress. */
+static void add_insn_begin(IRSB *sb, BlockDesc *b, InsnDesc *d)
+{
+    HWord k = (HWord)(d - b->insns);
+    if (clo_registers) {
+        IRDirty *di = unsafeIRDirty_0_N(0, "pmutrace_insn_regs", VG_(fnptr_to_fnentry)(&insn_regs),
+                                        mkIRExprVec_3(mkIRExpr_HWord((HWord)b), mkIRExpr_HWord(k),
+                                                      IRExpr_GSPTR()));
+        declare_register_reads(di);
+        addStmtToIRSB(sb, IRStmt_Dirty(di));
+    } else if (k == 0) {
+        IRDirty *di = unsafeIRDirty_0_N(1, "pmutrace_block", VG_(fnptr_to_fnentry)(&block_enter),
+                                        mkIRExprVec_1(mkIRExpr_HWord((HWord)b)));
+        addStmtToIRSB(sb, IRStmt_Dirty(di));
+    } else {
+        add_word_store(sb, &pt_progress, (k + 1) << PT_PROGRESS_SHIFT | d->first_slot);
+    }
+}
+
+/* A data access of the last instruction described: its address stored in
+ * its slot (and its guard, when it has one, in the next), then the
+ * progress. */
+static void add_access(IRSB *sb, BlockDesc *b, IRExpr *addr, UInt size, UInt kind,
+                       IRExpr *guard)
 {
     if (size == 0)
         return;
-    IRExpr **args = mkIRExprVec_2(addr, mkIRExpr_HWord((HWord)size << 2 | kind));
-    IRDirty *di = unsafeIRDirty_0_N(2, "pmutrace_access", VG_(fnptr_to_fnentry)(&record_access),
-                                    args);
-    if (guard)
-        di->guard = guard;
-    addStmtToIRSB(sb, IRStmt_Dirty(di));
+    if (guard && guard->tag == Iex_Const && guard->Iex.Const.con->tag == Ico_U1 &&
+        guard->Iex.Const.con->Ico.U1)
+        guard = NULL; /* a dirty helper's guard when it has none */
+    InsnDesc *d = &b->insns[b->n_insns - 1];
+    AccessDesc *a = &b->accesses[b->n_accesses++];
+    d->n_accesses++;
+    a->kind = (UChar)kind;
+    a->size = size;
+    a->code = (UChar)(kind | (size < ACCESS_SIZE_ESCAPE ? size : ACCESS_SIZE_ESCAPE) << 2);
+    a->guarded = guard != NULL;
+    a->slot = b->n_slots;
+    a->slots_end = a->slot + (guard ? 2 : 1);
+    if (a->slots_end > PT_MAX_SLOTS)
+        VG_(tool_panic)("pmutrace: a superblock with more data accesses than PT_MAX_SLOTS");
+    b->n_slots = a->slots_end;
+    addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&pt_slots[a->slot]), addr));
+    if (guard) {
+        IRTemp word = newIRTemp(sb->tyenv, PT_ISA64 ? Ity_I64 : Ity_I32);
+        addStmtToIRSB(sb, IRStmt_WrTmp(word, IRExpr_Unop(PT_ISA64 ? Iop_1Uto64 : Iop_1Uto32,
+                                                         guard)));
+        addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&pt_slots[a->slot + 1]),
+                                       IRExpr_RdTmp(word)));
+    }
+    add_word_store(sb, &pt_progress, (HWord)b->n_insns << PT_PROGRESS_SHIFT | a->slots_end);
 }
 
 /* ---- CPUID's cache leaves
@@ -696,18 +979,23 @@ static void wrap_cpuid(IRDirty *d)
                                : VG_(fnptr_to_fnentry)(&cpuid_wrap4));
 }
 
-static void add_insn_call(IRSB *sb, InsnDesc *d)
+
+/* The next instruction of b, at the IMark `st`. */
+static InsnDesc *new_insn(BlockDesc *b, const IRStmt *st)
 {
-    IRDirty *di;
-    if (clo_registers) {
-        di = unsafeIRDirty_0_N(0, "pmutrace_insn_regs", VG_(fnptr_to_fnentry)(&insn_begin_regs),
-                               mkIRExprVec_2(mkIRExpr_HWord((HWord)d), IRExpr_GSPTR()));
-        declare_register_reads(di);
-    } else {
-        di = unsafeIRDirty_0_N(1, "pmutrace_insn", VG_(fnptr_to_fnentry)(&insn_begin),
-                               mkIRExprVec_1(mkIRExpr_HWord((HWord)d)));
-    }
-    addStmtToIRSB(sb, IRStmt_Dirty(di));
+    InsnDesc *d = &b->insns[b->n_insns++];
+    VG_(memset)(d, 0, sizeof *d);
+    UInt len = st->Ist.IMark.len;
+    d->addr = (ULong)st->Ist.IMark.addr;
+    d->len = (UChar)(len >= 1 && len <= 15 ? len : 1);
+    VG_(memcpy)(d->bytes, (const void *)(Addr)d->addr, d->len);
+    classify(d);
+    d->first_access = b->n_accesses;
+    d->first_slot = b->n_slots;
+    const HChar *name;
+    if (VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), (Addr)d->addr, &name))
+        d->region = region_function(name, &d->region_n);
+    return d;
 }
 
 /* i386 position-independent code gets its own address with "call +0;
@@ -723,32 +1011,91 @@ static Bool is_call_pop(const InsnDesc *d)
            d->bytes[5] >= 0x58 && d->bytes[5] <= 0x5f;
 }
 
-static void add_call_pop(IRSB *sb, InsnDesc *call)
+static void add_call_pop(IRSB *sb, BlockDesc *b, InsnDesc *call)
 {
 #if PT_ISA64
-    (void)sb; (void)call;
+    (void)sb; (void)b; (void)call;
 #else
-    InsnDesc *pop = VG_(malloc)("pmutrace.insn", sizeof *pop);
-    *pop = *call;
-    pop->addr = call->addr + 5;
-    pop->len = 1;
-    VG_(memset)(pop->bytes, 0, sizeof pop->bytes);
-    pop->bytes[0] = call->bytes[5];
-    pop->sp_down = 1;
-    call->len = 5;
-    call->bytes[5] = 0;
-    classify(call);
-    classify(pop);
     IRTemp esp = newIRTemp(sb->tyenv, Ity_I32), slot = newIRTemp(sb->tyenv, Ity_I32);
     addStmtToIRSB(sb, IRStmt_WrTmp(esp, IRExpr_Get(offsetof(VexGuestX86State, guest_ESP),
                                                    Ity_I32)));
     addStmtToIRSB(sb, IRStmt_WrTmp(slot, IRExpr_Binop(Iop_Sub32, IRExpr_RdTmp(esp),
                                                       IRExpr_Const(IRConst_U32(4)))));
-    add_insn_call(sb, call);
-    add_access_call(sb, IRExpr_RdTmp(slot), 4, PT_STORE, NULL);
-    add_insn_call(sb, pop);
-    add_access_call(sb, IRExpr_RdTmp(slot), 4, PT_LOAD, NULL);
+    UChar pop_opcode = call->bytes[5];
+    call->len = 5;
+    call->bytes[5] = 0;
+    classify(call);
+    add_insn_begin(sb, b, call);
+    add_access(sb, b, IRExpr_RdTmp(slot), 4, PT_STORE, NULL);
+    InsnDesc *pop = &b->insns[b->n_insns++];
+    *pop = *call;
+    pop->addr = call->addr + 5;
+    pop->len = 1;
+    VG_(memset)(pop->bytes, 0, sizeof pop->bytes);
+    pop->bytes[0] = pop_opcode;
+    pop->sp_down = 1;
+    pop->first_access = b->n_accesses;
+    pop->n_accesses = 0;
+    pop->first_slot = b->n_slots;
+    classify(pop);
+    add_insn_begin(sb, b, pop);
+    add_access(sb, b, IRExpr_RdTmp(slot), 4, PT_LOAD, NULL);
 #endif
+}
+
+/* A superblock's descriptor, with room for the instructions and accesses
+ * of `in` (an IMark may become two instructions, with an access each:
+ * add_call_pop). */
+static BlockDesc *new_block(const IRSB *in)
+{
+    UInt imarks = 0, accesses = 0;
+    for (Int i = 0; i < in->stmts_used; i++) {
+        const IRStmt *st = in->stmts[i];
+        imarks += st->tag == Ist_IMark;
+        accesses += (st->tag == Ist_WrTmp && st->Ist.WrTmp.data->tag == Iex_Load) ||
+                    st->tag == Ist_Store || st->tag == Ist_StoreG || st->tag == Ist_LoadG ||
+                    st->tag == Ist_CAS ||
+                    (st->tag == Ist_Dirty && st->Ist.Dirty.details->mFx != Ifx_None);
+    }
+    BlockDesc *b = VG_(malloc)("pmutrace.block", sizeof *b);
+    b->n_insns = b->n_accesses = b->n_slots = 0;
+    b->insns = VG_(malloc)("pmutrace.insns", (2 * imarks + 1) * sizeof *b->insns);
+    b->accesses = VG_(malloc)("pmutrace.accesses", (accesses + 2 * imarks + 1) * sizeof *b->accesses);
+    return b;
+}
+
+/* Whether d's records are written by put_plain() when it is not the last
+ * instruction retired, with `next` the instruction after it in b. */
+static Bool is_plain(const BlockDesc *b, const InsnDesc *d, const InsnDesc *next)
+{
+    if (d->rep || d->region || next->addr != d->addr + d->len || d->n_accesses > PT_MAX_ACCESSES)
+        return False;
+    const AccessDesc *a = b->accesses + d->first_access;
+    for (UInt i = 0; i < d->n_accesses; i++) {
+        if (a[i].guarded || a[i].size >= ACCESS_SIZE_ESCAPE)
+            return False;
+        for (UInt j = 0; j < d->n_accesses; j++)
+            if (a[i].kind == PT_LOAD && a[j].kind == PT_STORE && a[i].size == a[j].size)
+                return False;
+    }
+    return True;
+}
+
+/* Each instruction's InsnDesc.plain and head, once b is complete. */
+static void finish_block(BlockDesc *b)
+{
+    for (UInt k = 0; k + 1 < b->n_insns; k++) {
+        InsnDesc *d = &b->insns[k];
+        d->plain = is_plain(b, d, d + 1);
+        UInt n = 0;
+        if (d->branch != BR_NONE)
+            d->head[n++] = d->branch == BR_ALWAYS ? CONTROL_BRANCH_TAKEN : CONTROL_BRANCH_NOT_TAKEN;
+        d->tag_at = (UChar)n;
+        d->head[n++] = (UChar)(d->len | (d->n_accesses ? TAG_ACCESSES : 0));
+        if (d->n_accesses)
+            d->head[n++] = (UChar)d->n_accesses;
+        d->head_len = (UChar)n;
+    }
 }
 
 static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
@@ -758,6 +1105,7 @@ static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
     (void)closure; (void)layout; (void)vge; (void)archinfo_host; (void)gWordTy; (void)hWordTy;
     IRSB *out = deepCopyIRSBExceptStmts(in);
     IRTypeEnv *env = in->tyenv;
+    BlockDesc *b = new_block(in);
     Int i = 0;
     for (; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
         addStmtToIRSB(out, in->stmts[i]);
@@ -765,45 +1113,30 @@ static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
         IRStmt *st = in->stmts[i];
         switch (st->tag) {
         case Ist_IMark: {
-            InsnDesc *d = VG_(malloc)("pmutrace.insn", sizeof *d);
-            UInt len = st->Ist.IMark.len;
-            d->addr = (ULong)st->Ist.IMark.addr;
-            d->len = (UChar)(len >= 1 && len <= 15 ? len : 1);
-            VG_(memset)(d->bytes, 0, sizeof d->bytes);
-            VG_(memcpy)(d->bytes, (const void *)(Addr)d->addr, d->len);
-            classify(d);
-            const HChar *name;
-            d->region = 0;
-            d->region_n = 0;
-            d->sp_down = 0;
-            if (VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), (Addr)d->addr, &name))
-                d->region = region_function(name, &d->region_n);
+            InsnDesc *d = new_insn(b, st);
             addStmtToIRSB(out, st);
-            if (d->region) {
-                add_region_call(out, d);
-                continue;
-            }
-            if (is_call_pop(d)) {
-                add_call_pop(out, d);
-                continue;
-            }
-            add_insn_call(out, d);
+            if (d->region)
+                add_region_call(out, b, d);
+            else if (is_call_pop(d))
+                add_call_pop(out, b, d);
+            else
+                add_insn_begin(out, b, d);
             continue;
         }
         case Ist_WrTmp: {
             IRExpr *e = st->Ist.WrTmp.data;
             if (e->tag == Iex_Load)
-                add_access_call(out, e->Iex.Load.addr, sizeofIRType(e->Iex.Load.ty), PT_LOAD, NULL);
+                add_access(out, b, e->Iex.Load.addr, sizeofIRType(e->Iex.Load.ty), PT_LOAD, NULL);
             break;
         }
         case Ist_Store:
-            add_access_call(out, st->Ist.Store.addr,
-                            sizeofIRType(typeOfIRExpr(env, st->Ist.Store.data)), PT_STORE, NULL);
+            add_access(out, b, st->Ist.Store.addr,
+                       sizeofIRType(typeOfIRExpr(env, st->Ist.Store.data)), PT_STORE, NULL);
             break;
         case Ist_StoreG: {
             IRStoreG *sg = st->Ist.StoreG.details;
-            add_access_call(out, sg->addr, sizeofIRType(typeOfIRExpr(env, sg->data)), PT_STORE,
-                            sg->guard);
+            add_access(out, b, sg->addr, sizeofIRType(typeOfIRExpr(env, sg->data)), PT_STORE,
+                       sg->guard);
             break;
         }
         case Ist_LoadG: {
@@ -817,7 +1150,7 @@ static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             case ILGop_8Uto32: case ILGop_8Sto32: size = 1; break;
             default: break;
             }
-            add_access_call(out, lg->addr, size, PT_LOAD, lg->guard);
+            add_access(out, b, lg->addr, size, PT_LOAD, lg->guard);
             break;
         }
         case Ist_Dirty: {
@@ -826,14 +1159,14 @@ static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
             if (d->mFx != Ifx_None) {
                 UInt kind = d->mFx == Ifx_Read ? PT_LOAD : d->mFx == Ifx_Write ? PT_STORE
                                                                                 : PT_MODIFY;
-                add_access_call(out, d->mAddr, (UInt)d->mSize, kind, d->guard);
+                add_access(out, b, d->mAddr, (UInt)d->mSize, kind, d->guard);
             }
             break;
         }
         case Ist_CAS: {
             IRCAS *cas = st->Ist.CAS.details;
             UInt size = sizeofIRType(typeOfIRExpr(env, cas->dataLo)) * (cas->dataHi ? 2 : 1);
-            add_access_call(out, cas->addr, size, PT_MODIFY, NULL);
+            add_access(out, b, cas->addr, size, PT_MODIFY, NULL);
             break;
         }
         default:
@@ -841,6 +1174,7 @@ static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
         }
         addStmtToIRSB(out, st);
     }
+    finish_block(b);
     return out;
 }
 
@@ -1054,20 +1388,32 @@ static void pt_start_client_code(ThreadId tid, ULong blocks_done)
     if (tid == running_tid)
         return;
     /* The pending instruction's successor in its thread is where that
-     * thread resumes. */
-    if (pend && running_tid != VG_INVALID_THREADID) {
-        if (clo_registers)
-            take_thread_registers(running_tid);
-        flush_pending(VG_(get_IP)(running_tid));
+     * thread resumes.  (A thread stops between superblocks: the next one it
+     * runs is entered anew.) */
+    if (running_tid != VG_INVALID_THREADID && !in_child) {
+        retire_running();
+        if (pend) {
+            if (clo_registers && VG_(is_valid_tid)(running_tid))
+                take_thread_registers(running_tid);
+            flush_pending(VG_(get_IP)(running_tid));
+        }
     }
+    cur_block = NULL;
     if (tid != first_tid)
         many_threads = True;
     running_tid = tid;
+    running_thread = tid == first_tid ? 0 : 1;
 }
 
+/* The superblock running is left (at the faulting instruction, for a
+ * synchronous signal); the handler's first one is entered anew. */
 static void pt_pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
 {
     (void)sig; (void)alt_stack;
+    if (in_child)
+        return;
+    retire_running();
+    cur_block = NULL;
     if (pend) {
         if (clo_registers)
             take_thread_registers(tid);
@@ -1075,7 +1421,7 @@ static void pt_pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
     }
 }
 
-static void write_end(Bool killed, UInt code);
+static void write_end(Bool killed, UInt code, UInt flags);
 static void print_notes(void);
 
 static Bool is_execve(UInt no)
@@ -1087,9 +1433,9 @@ static Bool is_execve(UInt no)
  * execveat): the new program replaces valgrind's process (valgrind runs it
  * natively, --trace-children=no) and no exit hook runs, so the trace ends
  * here: the pending instruction (the system call) and an END record, status
- * exited, code 0 (the format has no status for an execve), written out now.
- * The note file (--pmutrace-exec-note) tells `pmubench record`.  If the
- * execve fails after all, pt_post_syscall undoes both. */
+ * exited, code 0 (the format has no status for an execve), written out now
+ * in a frame flagged PT_FRAME_EXEC.  If the execve fails after all,
+ * pt_post_syscall begins a new segment. */
 static void trace_execve(UInt no, UWord *args, UInt n_args)
 {
     if (no == __NR_execve) {
@@ -1098,18 +1444,10 @@ static void trace_execve(UInt no, UWord *args, UInt n_args)
             !VKI_S_ISREG(st.mode) || !(st.mode & 0111))
             return; /* fails: e.g. execvp trying the folders of PATH */
     }
+    retire_running();
     flush_pending(0);
-    out_flush();
-    exec_offset = VG_(lseek)(out_fd, 0, VKI_SEEK_CUR);
-    if (exec_offset < 0)
-        return;
-    write_end(False, 0);
+    write_end(False, 0, PT_FRAME_END | PT_FRAME_EXEC);
     exec_pending = True;
-    if (clo_exec_note) {
-        SysRes sr = VG_(open)(clo_exec_note, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
-        if (!sr_isError(sr))
-            VG_(close)((Int)sr_Res(sr));
-    }
     print_notes();
 }
 
@@ -1132,29 +1470,27 @@ static void pt_pre_syscall(ThreadId tid, UInt no, UWord *args, UInt n_args)
 static void pt_post_syscall(ThreadId tid, UInt no, UWord *args, UInt n_args, SysRes res)
 {
     (void)tid; (void)args; (void)n_args; (void)res;
-    /* Back here after an execve: it failed.  The recording goes on over
-     * the END record written (what follows is at least as long: a later END
-     * has at least as many instructions). */
+    /* Back here after an execve: it failed.  The recording goes on in a new
+     * segment. */
     if (exec_pending && is_execve(no)) {
         exec_pending = False;
-        VG_(lseek)(out_fd, exec_offset, VKI_SEEK_SET);
-        if (clo_exec_note)
-            VG_(unlink)(clo_exec_note);
+        begin_segment();
     }
 }
 
 /* The child of a fork: the parent goes on writing the trace; the child
  * stops recording (its instructions are not recorded, its exit writes no
  * END record), drops its copy of the buffer and closes its copy of the
- * trace file. */
+ * pipe. */
 static void pt_atfork_child(ThreadId tid)
 {
     (void)tid;
     in_child = True;
-    opos = 0;
+    opos = PT_FRAME_HEADER_SIZE;
     pend = NULL;
     pend_has_regs = False;
     n_acc = 0;
+    cur_block = NULL;
     skipping = False;
     exec_pending = False;
     if (out_fd >= 0)
@@ -1166,8 +1502,7 @@ static void pt_atfork_child(ThreadId tid)
 
 static Bool pt_process_option(const HChar *arg)
 {
-    if VG_STR_CLO (arg, "--pmutrace-out", clo_out) {
-    } else if VG_STR_CLO (arg, "--pmutrace-exec-note", clo_exec_note) {
+    if VG_INT_CLO (arg, "--pmutrace-fd", clo_fd) {
     } else if VG_STR_CLO (arg, "--pmutrace-program", clo_program) {
     } else if VG_STR_CLO (arg, "--pmutrace-argv0", clo_argv0) {
     } else if VG_BOOL_CLO (arg, "--pmutrace-keep-env", clo_keep_env) {
@@ -1179,13 +1514,12 @@ static Bool pt_process_option(const HChar *arg)
 
 static void pt_print_usage(void)
 {
-    VG_(printf)("    --pmutrace-out=FILE       write the pmubench trace to FILE [required]\n"
+    VG_(printf)("    --pmutrace-fd=N           write the trace's frames to file descriptor N,\n"
+                "                              a pipe `pmubench record` reads [required]\n"
                 "    --pmutrace-keep-env=no|yes  leave valgrind's LD_PRELOAD and VALGRIND_LIB\n"
                 "                              in the client's environment [no]\n"
                 "    --pmutrace-registers=no|yes  record the general registers and flags\n"
                 "                              after every instruction [no]\n"
-                "    --pmutrace-exec-note=FILE  create FILE when the program calls execve\n"
-                "                              (the trace ends there) [none]\n"
                 "    --pmutrace-program=PATH   the program's path for the trace header\n"
                 "                              [the path valgrind was given]\n"
                 "    --pmutrace-argv0=NAME     the program's argv[0], the name it was started\n"
@@ -1199,8 +1533,8 @@ static void pt_print_debug_usage(void)
 
 static void pt_post_clo_init(void)
 {
-    if (!clo_out)
-        VG_(fmsg_bad_option)("--pmutrace-out", "pmutrace needs --pmutrace-out=FILE\n");
+    if (clo_fd < 0)
+        VG_(fmsg_bad_option)("--pmutrace-fd", "pmutrace needs --pmutrace-fd=N\n");
     /* No superblock chasing: with it VEX also recognises the AND/OR idiom
      * (a conditional branch whose fall-through is a conditional branch to
      * the same target) and merges both into one block that evaluates the
@@ -1221,55 +1555,36 @@ static void pt_post_clo_init(void)
      * declare_register_reads() keeps the writes the tool's calls read. */
     VG_(clo_vex_control).iropt_register_updates_default =
         clo_registers ? VexRegUpdAllregsAtEachInsn : VexRegUpdAllregsAtMemAccess;
-    SysRes sr = VG_(open)(clo_out, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
-    if (sr_isError(sr)) {
-        VG_(fmsg)("pmutrace: cannot create %s\n", clo_out);
+    struct vg_stat st;
+    if (VG_(fstat)(clo_fd, &st) != 0) {
+        VG_(fmsg)("pmutrace: --pmutrace-fd=%d: not an open file descriptor\n", clo_fd);
         VG_(exit)(2);
     }
     /* In valgrind's reserved range, close-on-exec: the program sees the
      * file descriptors of a native run, and a program it execs none. */
-    out_fd = VG_(safe_fd)((Int)sr_Res(sr));
+    out_fd = VG_(safe_fd)(clo_fd);
     obuf = VG_(malloc)("pmutrace.out", OBUF_SIZE);
     seen_cap = 1u << 16;
     seen = VG_(calloc)("pmutrace.seen", seen_cap, sizeof *seen);
-
-    for (Int i = 0; i < 8; i++)
-        put_byte((UChar)TRACE_MAGIC[i]);
-    put_varint(PT_VERSION);
-    put_varint((PT_ISA64 ? TRACE_FLAG_ISA64 : 0) | (clo_registers ? TRACE_FLAG_REGISTERS : 0));
-    const HChar *exe = clo_program                ? clo_program
-                       : VG_(args_the_exename) ? VG_(args_the_exename)
-                                               : "";
-    put_text(exe, VG_(strlen)(exe));
-    /* The arguments, separated by single spaces (cut at 4095 bytes). */
-    HChar args[PT_MAX_TEXT + 1];
-    SizeT used = 0;
-    Word n = VG_(sizeXA)(VG_(args_for_client));
-    for (Word i = 0; i < n; i++) {
-        const HChar *a = *(HChar **)VG_(indexXA)(VG_(args_for_client), i);
-        if (i > 0 && used < PT_MAX_TEXT)
-            args[used++] = ' ';
-        for (; *a && used < PT_MAX_TEXT; a++)
-            args[used++] = *a;
-    }
-    put_text(args, used);
-    put_text(PT_RECORDER, VG_(strlen)(PT_RECORDER));
+    begin_segment();
 }
 
-/* The END record, written out now. */
-static void write_end(Bool killed, UInt code)
+/* The END record, written out now in a frame flagged PT_FRAME_END and
+ * `flags`. */
+static void write_end(Bool killed, UInt code, UInt flags)
 {
+    out_reserve(32);
     put_byte(CONTROL_END);
     put_varint(instructions);
     put_byte(killed ? 1 : 0);
     put_varint(code);
-    out_flush();
+    out_flush(PT_FRAME_END | flags);
 }
 
 static void print_notes(void)
 {
     if (out_failed)
-        VG_(umsg)("pmutrace: writing %s failed\n", clo_out);
+        VG_(umsg)("pmutrace: writing the trace failed\n");
     if (dropped_accesses)
         VG_(umsg)("pmutrace: %llu data accesses beyond %d in one instruction were dropped\n",
                   dropped_accesses, PT_MAX_ACCESSES);
@@ -1283,16 +1598,16 @@ static void print_notes(void)
 
 /* valgrind's fini gets no exit code: the exit status comes from the
  * exit_group system call (or the last thread's exit).  Without one the
- * program was killed by a signal: status 1 and code 0, a single byte that
- * `pmubench record` overwrites with the signal number it learns from
- * waitpid. */
+ * program was killed by a signal: status 1 and code 0, which `pmubench
+ * record` replaces with the signal number it learns from waitpid. */
 static void pt_fini(Int exitcode)
 {
     (void)exitcode;
     if (in_child)
         return; /* a forked child: the parent ends the trace */
+    retire_running();
     flush_pending(0);
-    write_end(!exited, exited ? exit_code : 0);
+    write_end(!exited, exited ? exit_code : 0, 0);
     VG_(close)(out_fd);
     print_notes();
 }

@@ -13,7 +13,7 @@ VG_LIBDIR ?= /usr/lib/x86_64-linux-gnu/valgrind
 VG_PRELOAD_DIR ?= /usr/libexec/valgrind
 RECORDER_DIR := $(BUILD)/recorder
 RECORDER_SRC := traces/recorder/pmutrace.c
-RECORDER_HEADERS := traces/trace_encoding.h
+RECORDER_HEADERS := traces/trace_encoding.h traces/recorder/pmutrace_stream.h
 
 VG_TOOL_CFLAGS = -std=gnu11 -O2 -gdwarf-4 -Wall -Wextra -Wno-unused-parameter -fno-strict-aliasing \
     -fno-builtin -fno-stack-protector -fno-pie -fomit-frame-pointer -I$(VG_INCLUDE) \

@@ -1,0 +1,119 @@
+/* The recorder's stream, segment by segment (traces/record_stream.h). */
+#define _GNU_SOURCE /* fopencookie */
+#include "record_stream.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "traces/recorder/pmutrace_stream.h"
+
+void record_stream_init(struct record_stream *stream, int fd, const char *name)
+{
+    *stream = (struct record_stream){.fd = fd, .name = name};
+}
+
+/* read(2) of up to `size` bytes, again after a signal; 0 at the end, -1
+ * with the error in stream->error. */
+static ssize_t read_some(struct record_stream *stream, void *buffer, size_t size)
+{
+    ssize_t n;
+    while ((n = read(stream->fd, buffer, size)) < 0 && errno == EINTR)
+        ;
+    if (n < 0 && !*stream->error)
+        snprintf(stream->error, sizeof stream->error, "%s: reading the recorder's stream: %s",
+                 stream->name, strerror(errno));
+    else
+        stream->bytes += (uint64_t)n;
+    return n;
+}
+
+/* The next frame's header; false at the pipe's end (stream->ended) or on
+ * an error. */
+static bool read_header(struct record_stream *stream)
+{
+    uint8_t header[PT_FRAME_HEADER_SIZE];
+    size_t got = 0;
+    while (got < sizeof header) {
+        ssize_t n = read_some(stream, header + got, sizeof header - got);
+        if (n < 0)
+            return false;
+        if (n == 0) {
+            stream->ended = true;
+            if (got)
+                snprintf(stream->error, sizeof stream->error,
+                         "%s: the recorder's stream ends inside a frame header", stream->name);
+            return false;
+        }
+        got += (size_t)n;
+    }
+    uint32_t word = 0;
+    for (int i = 0; i < PT_FRAME_HEADER_SIZE; i++)
+        word |= (uint32_t)header[i] << (8 * i);
+    stream->left = word & PT_FRAME_LENGTH_MASK;
+    stream->flags = word >> PT_FRAME_FLAGS_SHIFT;
+    stream->in_frame = true;
+    if (stream->left > PT_FRAME_MAX_LENGTH || (stream->flags & ~(unsigned)(PT_FRAME_END |
+                                                                          PT_FRAME_EXEC))) {
+        snprintf(stream->error, sizeof stream->error,
+                 "%s: a bad frame header in the recorder's stream (0x%08x)", stream->name,
+                 (unsigned)word);
+        return false;
+    }
+    return true;
+}
+
+/* fopencookie's read function: the segment's payload, then the end. */
+static ssize_t segment_read(void *cookie, char *buffer, size_t size)
+{
+    struct record_stream *stream = cookie;
+    while (stream->left == 0) {
+        if (stream->segment_ended || *stream->error || stream->ended)
+            return 0;
+        if (stream->in_frame && (stream->flags & PT_FRAME_END)) {
+            stream->segment_ended = true;
+            return 0;
+        }
+        if (!read_header(stream))
+            return 0;
+    }
+    ssize_t n = read_some(stream, buffer, size < stream->left ? size : stream->left);
+    if (n == 0) {
+        stream->ended = true;
+        snprintf(stream->error, sizeof stream->error,
+                 "%s: the recorder's stream ends inside a frame", stream->name);
+    }
+    if (n <= 0)
+        return 0;
+    stream->left -= (uint32_t)n;
+    return n;
+}
+
+FILE *record_stream_segment(struct record_stream *stream)
+{
+    stream->segment_ended = false;
+    return fopencookie(stream, "r", (cookie_io_functions_t){.read = segment_read});
+}
+
+bool record_stream_more(struct record_stream *stream)
+{
+    if (!stream->segment_ended || *stream->error || stream->ended)
+        return false;
+    stream->in_frame = false;
+    return read_header(stream);
+}
+
+bool record_stream_at_exec(const struct record_stream *stream)
+{
+    return stream->segment_ended && (stream->flags & PT_FRAME_EXEC);
+}
+
+void record_stream_drain(struct record_stream *stream)
+{
+    char buffer[65536];
+    while (!stream->ended) {
+        ssize_t n = read_some(stream, buffer, sizeof buffer);
+        if (n <= 0)
+            stream->ended = true;
+    }
+}

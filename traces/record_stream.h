@@ -1,0 +1,51 @@
+/* The recorder's stream as `pmubench record` reads it from its pipe
+ * (traces/recorder/pmutrace_stream.h: frames of trace format version 1, in
+ * one or more segments): each segment is handed out as a FILE that ends
+ * where the segment does, for the trace reader, which never reads past
+ * it.
+ *
+ *   struct record_stream s;
+ *   record_stream_init(&s, fd, "out.trace");
+ *   do {
+ *       FILE *segment = record_stream_segment(&s);
+ *       ... trace_reader_open(segment, ...) ... fclose(segment);
+ *   } while (record_stream_more(&s));
+ *   if (*s.error) ... a bad frame, a failed read ...
+ */
+#ifndef TRACES_RECORD_STREAM_H
+#define TRACES_RECORD_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct record_stream {
+    int fd;
+    const char *name;       /* for messages */
+    uint32_t left;          /* payload bytes of the current frame not yet read */
+    unsigned flags;         /* the current frame's PT_FRAME_* */
+    bool in_frame;          /* a frame header has been read */
+    bool segment_ended;     /* the segment's last frame has been read whole */
+    bool ended;             /* the pipe is at its end */
+    uint64_t bytes;         /* read from the pipe, headers included */
+    char error[256];        /* a bad frame or a failed read; "" for none */
+};
+
+void record_stream_init(struct record_stream *stream, int fd, const char *name);
+
+/* The segment from the current position as a stream that ends with it;
+ * NULL (errno ENOMEM) when none can be made. */
+FILE *record_stream_segment(struct record_stream *stream);
+
+/* After a segment read to its end: whether another one follows (false at
+ * the pipe's end, or with an error). */
+bool record_stream_more(struct record_stream *stream);
+
+/* Whether the segment read last ended at an execve (PT_FRAME_EXEC). */
+bool record_stream_at_exec(const struct record_stream *stream);
+
+/* Reads the pipe to its end, discarding: the writer never blocks on it. */
+void record_stream_drain(struct record_stream *stream);
+
+#endif
