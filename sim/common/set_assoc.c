@@ -51,23 +51,11 @@ static uint32_t first_of_set(const struct set_assoc *c, uint64_t key)
     return (uint32_t)(key & c->set_mask) * c->ways;
 }
 
-/* Entry `i`, just found or put in, becomes the most recently used.  An
- * entry once put in is never empty again, so `previous` (read from keys[],
- * not cached: the entry may have been put in again since) stays valid. */
-static void make_most_recent(struct set_assoc *c, uint32_t i)
-{
-    c->stamps[i] = ++c->clock;
-    c->previous = c->mru;
-    c->mru = i;
-    c->mru_key = c->keys[i];
-}
-
 long set_assoc_find_slow(struct set_assoc *c, uint64_t key)
 {
-    long i = c->previous >= 0 && c->keys[c->previous] == key ? c->previous
-                                                              : set_assoc_peek(c, key);
+    long i = set_assoc_peek(c, key);
     if (i >= 0)
-        make_most_recent(c, (uint32_t)i);
+        set_assoc_make_most_recent(c, i);
     return i;
 }
 
@@ -101,6 +89,6 @@ long set_assoc_insert(struct set_assoc *c, uint64_t key, struct set_assoc_victim
     c->dirty[i] = false;
     c->state[i] = 0;
     c->data[i] = 0;
-    make_most_recent(c, i);
+    set_assoc_make_most_recent(c, i);
     return i;
 }

@@ -49,17 +49,34 @@ static inline uint64_t set_assoc_block(const struct set_assoc *c, uint64_t addre
     return address >> c->block_shift;
 }
 
-/* set_assoc_find() past the entry found or put in last. */
+/* set_assoc_find() past the entries found or put in last and before. */
 long set_assoc_find_slow(struct set_assoc *c, uint64_t key);
 
+/* Entry `i`, just found or put in, becomes the most recently used.  An
+ * entry once put in is never empty again, so `previous` (read from keys[],
+ * not cached: the entry may have been put in again since) stays valid. */
+static inline void set_assoc_make_most_recent(struct set_assoc *c, long i)
+{
+    c->stamps[i] = ++c->clock;
+    c->previous = c->mru;
+    c->mru = i;
+    c->mru_key = c->keys[i];
+}
+
 /* The entry holding `key`, made the most recently used of its set, or -1.
- * Inline for the most frequent case, the entry found or put in last
+ * Inline for the most frequent cases, the entry found or put in last
  * (already the most recently used; in an empty cache mru is -1, and -1 is
- * the answer whatever the key). */
+ * the answer whatever the key) and the one before it (two streams that
+ * alternate). */
 static inline long set_assoc_find(struct set_assoc *c, uint64_t key)
 {
     if (c->mru_key == key)
         return c->mru;
+    long previous = c->previous;
+    if (previous >= 0 && c->keys[previous] == key) {
+        set_assoc_make_most_recent(c, previous);
+        return previous;
+    }
     return set_assoc_find_slow(c, key);
 }
 

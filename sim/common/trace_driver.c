@@ -74,12 +74,19 @@ bool driver_read_failed(const struct driver_trace *t, struct driver_failure *f)
     return driver_fail(f, "%s", trace_reader_error(t->reader));
 }
 
-bool driver_decode_failed(struct driver_failure *f, const struct driver_trace *t,
-                          const struct trace_insn *insn, enum decode_status status)
+bool driver_decode_failed_at(struct driver_failure *f, const struct driver_trace *t,
+                             uint64_t record, uint64_t address, unsigned length,
+                             enum decode_status status)
 {
     if (status != DECODE_UNDECODABLE)
         return driver_out_of_memory(f, t->path, "for the decoder");
     return driver_fail(f, "%s: record %" PRIu64 ": instruction at 0x%" PRIx64 ": its %u code "
-                       "bytes do not decode", t->path, trace_reader_record_number(t->reader),
-                       insn->address, insn->length);
+                       "bytes do not decode", t->path, record, address, length);
+}
+
+bool driver_decode_failed(struct driver_failure *f, const struct driver_trace *t,
+                          const struct trace_insn *insn, enum decode_status status)
+{
+    return driver_decode_failed_at(f, t, trace_reader_record_number(t->reader), insn->address,
+                                   insn->length, status);
 }

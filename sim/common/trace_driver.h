@@ -86,8 +86,26 @@ static inline bool driver_trace_next(struct driver_trace *t, const struct trace_
     return trace_next(t->reader, record) == TRACE_OK || driver_read_failed(t, f);
 }
 
-/* `insn` did not decode (`status` not DECODE_OK): the instruction that
- * does not, or want of memory for the decoder; false. */
+/* The next basic block or, between blocks, the next record that is not an
+ * instruction (trace_next_block()); false on a failure, with the reader's
+ * line. */
+static inline bool driver_trace_next_block(struct driver_trace *t,
+                                           const struct trace_block **block,
+                                           const struct trace_record **record,
+                                           struct driver_failure *f)
+{
+    return trace_next_block(t->reader, block, record) == TRACE_OK || driver_read_failed(t, f);
+}
+
+/* The instruction of `length` bytes at `address`, record `record` (from 1:
+ * the line of `pmubench trace dump`), did not decode (`status` not
+ * DECODE_OK): the instruction that does not, or want of memory for the
+ * decoder; false. */
+bool driver_decode_failed_at(struct driver_failure *f, const struct driver_trace *t,
+                             uint64_t record, uint64_t address, unsigned length,
+                             enum decode_status status);
+
+/* The same for `insn`, the record trace_next() returned last. */
 bool driver_decode_failed(struct driver_failure *f, const struct driver_trace *t,
                           const struct trace_insn *insn, enum decode_status status);
 

@@ -48,31 +48,33 @@ static bool grow(struct decode_cache *cache)
     return true;
 }
 
-static void set_key(struct decode_key *key, const struct trace_insn *insn)
+static void set_key(struct decode_key *key, uint64_t address, uint8_t length,
+                    const uint8_t *bytes)
 {
     memset(key, 0, sizeof *key);
-    key->address = insn->address;
-    key->length = insn->length;
-    memcpy(key->bytes, insn->bytes, insn->length);
+    key->address = address;
+    key->length = length;
+    memcpy(key->bytes, bytes, length);
 }
 
-enum decode_status decode_cache_miss(struct decode_cache *cache, const struct trace_insn *insn,
-                                     const struct decode_key **slot)
+enum decode_status decode_cache_miss_code(struct decode_cache *cache, uint64_t address,
+                                          uint8_t length, const uint8_t *bytes,
+                                          const struct decode_key **slot)
 {
     struct x86_insn decoded;
-    if (!x86_decoder_decode(cache->decoder, insn->bytes, insn->length, insn->address, &decoded) ||
-        decoded.length != insn->length)
+    if (!x86_decoder_decode(cache->decoder, bytes, length, address, &decoded) ||
+        decoded.length != length)
         return DECODE_UNDECODABLE;
-    struct decode_key *key = decode_cache_slot(cache, insn->address);
+    struct decode_key *key = decode_cache_slot(cache, address);
     if (!key->length) {
         if (2 * (cache->used + 1) > cache->capacity) {
             if (!grow(cache))
                 return DECODE_OUT_OF_MEMORY;
-            key = decode_cache_slot(cache, insn->address);
+            key = decode_cache_slot(cache, address);
         }
         cache->used++;
     }
-    set_key(key, insn);
+    set_key(key, address, length, bytes);
     cache->fill(&decoded, key);
     *slot = key;
     return DECODE_OK;

@@ -47,10 +47,21 @@ bool decode_cache_init(struct decode_cache *cache, enum x86_mode mode, size_t sl
                        decode_cache_fill *fill);
 void decode_cache_free(struct decode_cache *cache);
 
-/* Decodes into the cache an instruction not there (or whose bytes
- * changed); the cache may move, invalidating the slots it gave before. */
-enum decode_status decode_cache_miss(struct decode_cache *cache, const struct trace_insn *insn,
-                                     const struct decode_key **slot);
+/* Decodes into the cache the instruction of `length` bytes at `address`
+ * (`bytes`: X86_MAX_LENGTH of them, 0 past the length), not there or whose
+ * bytes changed; the cache may move, invalidating the slots it gave
+ * before. */
+enum decode_status decode_cache_miss_code(struct decode_cache *cache, uint64_t address,
+                                          uint8_t length, const uint8_t *bytes,
+                                          const struct decode_key **slot);
+
+/* The same for a trace instruction. */
+static inline enum decode_status decode_cache_miss(struct decode_cache *cache,
+                                                   const struct trace_insn *insn,
+                                                   const struct decode_key **slot)
+{
+    return decode_cache_miss_code(cache, insn->address, insn->length, insn->bytes, slot);
+}
 
 static inline struct decode_key *decode_cache_key(const struct decode_cache *cache, size_t i)
 {
@@ -92,16 +103,25 @@ static inline bool decode_same_code(const uint8_t *a, const uint8_t *b)
     return ((a0 ^ b0) | (a1 ^ b1)) == 0;
 }
 
-/* The slot of a trace instruction with code bytes, or NULL when it must be
- * decoded (decode_cache_miss()).  Inline: a hit is the models' most
- * frequent path. */
+/* The slot of the instruction of `length` bytes at `address` (`bytes` as
+ * decode_cache_miss_code()'s), or NULL when it must be decoded.  Inline: a
+ * hit is the models' most frequent path. */
+static inline const struct decode_key *decode_cache_hit_code(const struct decode_cache *cache,
+                                                             uint64_t address, uint8_t length,
+                                                             const uint8_t *bytes)
+{
+    const struct decode_key *key = decode_cache_slot(cache, address);
+    if (key->length == length && decode_same_code(key->bytes, bytes))
+        return key;
+    return NULL;
+}
+
+/* The same for a trace instruction with code bytes (decode_cache_miss()
+ * when NULL). */
 static inline const struct decode_key *decode_cache_hit(const struct decode_cache *cache,
                                                         const struct trace_insn *insn)
 {
-    const struct decode_key *key = decode_cache_slot(cache, insn->address);
-    if (key->length == insn->length && decode_same_code(key->bytes, insn->bytes))
-        return key;
-    return NULL;
+    return decode_cache_hit_code(cache, insn->address, insn->length, insn->bytes);
 }
 
 #endif

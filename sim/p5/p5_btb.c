@@ -34,10 +34,10 @@ static struct p5_btb_entry *make_most_recent(struct p5_btb_entry *set, uint32_t 
     return &set[0];
 }
 
-struct p5_btb_entry *p5_btb_lookup(struct p5_btb *btb, uint64_t address)
+struct p5_btb_entry *p5_btb_lookup_slow(struct p5_btb *btb, struct p5_btb_entry *set,
+                                        uint64_t address)
 {
-    struct p5_btb_entry *set = set_of(btb, address);
-    for (uint32_t way = 0; way < btb->ways; way++)
+    for (uint32_t way = 1; way < btb->ways; way++)
         if (set[way].branch == address + 1)
             return make_most_recent(set, way);
     return NULL;

@@ -22,8 +22,17 @@ struct p5_btb {
 bool p5_btb_init(struct p5_btb *btb, uint32_t entries, uint32_t ways);
 void p5_btb_free(struct p5_btb *btb);
 
-/* The entry of the branch at `address` (made most recently used), or NULL. */
-struct p5_btb_entry *p5_btb_lookup(struct p5_btb *btb, uint64_t address);
+/* p5_btb_lookup() past the set's most recently used entry. */
+struct p5_btb_entry *p5_btb_lookup_slow(struct p5_btb *btb, struct p5_btb_entry *set,
+                                        uint64_t address);
+
+/* The entry of the branch at `address` (made most recently used), or NULL.
+ * Inline for the most frequent case: the set's most recently used. */
+static inline struct p5_btb_entry *p5_btb_lookup(struct p5_btb *btb, uint64_t address)
+{
+    struct p5_btb_entry *set = &btb->entries[(address & btb->set_mask) * btb->ways];
+    return set[0].branch == address + 1 ? set : p5_btb_lookup_slow(btb, set, address);
+}
 
 /* Allocates an entry for a taken branch that missed, evicting the least
  * recently used: history 3 (strongly taken), the given target. */

@@ -8,15 +8,18 @@
 
 #include "pmu/p5_pmu.h"
 #include "sim/common/set_assoc.h"
+#include "sim/p5/p5_block.h"
 #include "sim/p5/p5_btb.h"
 #include "sim/p5/p5_bus.h"
 #include "sim/p5/p5_model.h"
 #include "sim/p5/p5_op.h"
+#include "sim/p5/p5_tally.h"
 
 struct p5_machine {
     const struct p5_config *config;
     struct p5_pmu *pmu;
     const struct p5_feed *feed; /* the PMU's: what it counts now */
+    struct p5_tally tally;      /* what the model reported since the PMU was told last */
     struct set_assoc dcache, icache, l2, dtlb, itlb; /* keys: block numbers */
     struct p5_btb btb;
     struct p5_bus bus;
@@ -28,6 +31,9 @@ struct p5_machine {
     uint64_t st_ready[8];   /* x87 registers R0-R7: the clock each one's value is ready */
     unsigned st_top;        /* the register that is ST(0) */
     uint64_t mm_ready[8];   /* MM0-MM7 (Pentium MMX): the clock each one's value is ready */
+    int cpl;                /* the PMU's CPL as set last by p5_set_cpl(); -1: unknown */
+    bool aligned_fits;      /* a reference that is not misaligned lies in one data page
+                             * (pages of 8 bytes or more; lines are) */
 };
 
 /* Reports `count` occurrences of `code` in the clock being issued; not
@@ -35,16 +41,22 @@ struct p5_machine {
  * fast (docs/p5-model.md, "Speed"). */
 static inline void p5_report_event(struct p5_machine *m, enum p5_event_code code, uint32_t count)
 {
-    if (p5_feed_counts(m->feed, code))
-        p5_pmu_event(m->pmu, code, count);
+    p5_tally_event(&m->tally, code, count);
 }
 
-/* One instruction being issued: its op (in the decode cache, valid until
- * the next decode, or held by the driver) and its trace record. */
-struct p5_slot {
-    const struct p5_op *op;
-    const struct trace_insn *insn;
-};
+/* Ends the clock being issued and n - 1 more (n > 0), in which the
+ * duration events of `holding` hold. */
+static inline void p5_report_clocks(struct p5_machine *m, uint64_t n, uint64_t holding)
+{
+    p5_tally_ticks(&m->tally, n, holding);
+}
+
+/* Reports what the tally gathered to the PMU: before anything outside the
+ * model may see or change it. */
+static inline void p5_report_to_pmu(struct p5_machine *m)
+{
+    p5_tally_report(&m->tally, m->pmu);
+}
 
 /* Clocks lost by one issue, by cause (each its duration event). */
 struct p5_stalls {
@@ -65,64 +77,42 @@ static inline bool p5_erratum_on(const struct p5_machine *m, enum p5_erratum err
 /* p5_memory.c: the code reads of an instruction, and its data accesses;
  * each starts at m->now plus the stalls already in `stalls`, and adds its
  * own. */
-void p5_fetch_lines(struct p5_machine *m, const struct p5_slot *slot, struct p5_stalls *stalls);
-void p5_data_accesses(struct p5_machine *m, const struct p5_slot *slot, struct p5_stalls *stalls);
+void p5_fetch_lines(struct p5_machine *m, const struct p5_op *op, struct p5_stalls *stalls);
+void p5_data_accesses(struct p5_machine *m, const struct p5_op *op,
+                      const struct trace_access *accesses, uint32_t n, struct p5_stalls *stalls);
 
 /* Inline: most instructions lie in the code line last read. */
-static inline void p5_fetch(struct p5_machine *m, const struct p5_slot *slot,
+static inline void p5_fetch(struct p5_machine *m, const struct p5_op *op,
                             struct p5_stalls *stalls)
 {
     unsigned shift = m->icache.block_shift;
-    uint64_t first = slot->op->address >> shift;
-    uint64_t last = (slot->op->address + slot->op->length - 1) >> shift;
+    uint64_t first = op->address >> shift;
+    uint64_t last = (op->address + op->length - 1) >> shift;
     if (first + 1 != m->fetch_line || last != first)
-        p5_fetch_lines(m, slot, stalls);
+        p5_fetch_lines(m, op, stalls);
 }
 
-/* ---- pairing (Pentium Processor User's Manual 3.1.2; isa/p5_pairing.c);
- * inline: the driver asks for every instruction. */
-
-static inline bool p5_is_branch(const struct p5_op *op)
+/* The privilege level of the instructions issued from now on. */
+static inline void p5_set_cpl(struct p5_machine *m, uint8_t cpl)
 {
-    return op->branch != X86_BRANCH_NONE;
-}
-
-static inline bool p5_can_lead_pair(const struct p5_op *op)
-{
-    return !p5_is_branch(op) &&
-           (op->cls == X86_P5_UV || op->cls == X86_P5_PU || op->cls == X86_P5_FX);
-}
-
-static inline bool p5_classes_pair(const struct p5_op *u, const struct p5_op *v)
-{
-    if (u->cls == X86_P5_FX || v->fxch) /* FXCH pairs only after an FX instruction */
-        return u->cls == X86_P5_FX && v->fxch;
-    return (u->cls == X86_P5_UV || u->cls == X86_P5_PU) &&
-           (v->cls == X86_P5_UV || v->cls == X86_P5_PV);
-}
-
-/* No read-after-write or write-after-write register dependence, except
- * a flags-setting instruction followed by a conditional branch, and two
- * stack instructions (ESP). Writing the flags twice is no dependence. */
-static inline bool p5_independent(const struct p5_op *u, const struct p5_op *v)
-{
-    uint32_t written = u->regs_written;
-    if (v->branch == X86_BRANCH_COND)
-        written &= ~X86_REG_FLAGS;
-    if (u->stack && v->stack)
-        written &= ~X86_REG_BIT(X86_GPR_SP);
-    return !(written & v->regs_read) && !(written & ~X86_REG_FLAGS & v->regs_written) &&
-           !(u->mm_written & (v->mm_read | v->mm_written));
-}
-
-static inline bool p5_can_pair(const struct p5_slot *u, const struct p5_slot *v)
-{
-    return p5_can_lead_pair(u->op) && p5_classes_pair(u->op, v->op) &&
-           u->insn->cpl == v->insn->cpl && p5_independent(u->op, v->op);
+    if (m->cpl != cpl) {
+        p5_report_to_pmu(m);
+        m->cpl = cpl;
+        p5_pmu_set_cpl(m->pmu, cpl);
+    }
 }
 
 /* p5_pipeline.c */
-/* Issues u alone (v NULL) or u and v paired: their events and clocks. */
-void p5_issue(struct p5_machine *m, const struct p5_slot *u, const struct p5_slot *v);
+/* Issues group `g` (u alone or u and v paired), executed as `x` says, at
+ * the CPL set last: its events and clocks; its static events too with
+ * `statics`, else the caller reported them (p5_issue_plan()). */
+void p5_issue(struct p5_machine *m, const struct p5_group *g, const struct p5_execution *x,
+              bool statics);
+
+/* The groups of a block's plan, executed as `x` says: the static events of
+ * all but the last at once, in the clock of the first (the tally reports
+ * them to the PMU as it would have counted them one issue at a time:
+ * p5_tally.h), the last group's as they come. */
+void p5_issue_plan(struct p5_machine *m, const struct p5_plan *plan, const struct p5_execution *x);
 
 #endif

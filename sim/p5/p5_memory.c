@@ -54,11 +54,11 @@ static void read_code_line(struct p5_machine *m, uint64_t address, struct p5_sta
 
 /* The prefetcher reads a code line when execution enters it, sequentially
  * or at a taken branch's target. */
-void p5_fetch_lines(struct p5_machine *m, const struct p5_slot *slot, struct p5_stalls *stalls)
+void p5_fetch_lines(struct p5_machine *m, const struct p5_op *op, struct p5_stalls *stalls)
 {
     unsigned shift = m->icache.block_shift;
-    uint64_t first = slot->op->address >> shift;
-    uint64_t last = (slot->op->address + slot->op->length - 1) >> shift;
+    uint64_t first = op->address >> shift;
+    uint64_t last = (op->address + op->length - 1) >> shift;
     for (uint64_t line = first; line <= last; line++) {
         if (line + 1 == m->fetch_line)
             continue;
@@ -107,22 +107,28 @@ static uint64_t fill_data_line(struct p5_machine *m, uint64_t address, uint64_t 
     return stall;
 }
 
+/* A read that missed the line at `address`. */
+static void read_missed(struct p5_machine *m, uint64_t address, struct p5_stalls *stalls)
+{
+    stalls->read += fill_data_line(m, address, issue_clock(m, stalls), false);
+}
+
 /* One line of a read; true on a miss. */
 static bool read_line(struct p5_machine *m, uint64_t address, struct p5_stalls *stalls)
 {
     if (set_assoc_find(&m->dcache, set_assoc_block(&m->dcache, address)) >= 0)
         return false;
-    stalls->read += fill_data_line(m, address, issue_clock(m, stalls), false);
+    read_missed(m, address, stalls);
     return true;
 }
 
-/* One line of a write (write-back, no write allocate by default); true on
- * a miss.  *hit_m_or_e: it hit a line in the E or M state. */
-static bool write_line(struct p5_machine *m, uint64_t address, struct p5_stalls *stalls,
-                       bool *hit_m_or_e)
+/* A write to the line at `address`, found in entry `slot` of the cache
+ * (-1: missed; write-back, no write allocate by default); true on a miss.
+ * *hit_m_or_e: it hit a line in the E or M state. */
+static bool write_found(struct p5_machine *m, uint64_t address, long slot,
+                        struct p5_stalls *stalls, bool *hit_m_or_e)
 {
     const struct p5_config *c = m->config;
-    long slot = set_assoc_find(&m->dcache, set_assoc_block(&m->dcache, address));
     if (slot >= 0 && c->dcache_write_back) {
         m->dcache.dirty[slot] = true;
         *hit_m_or_e = true;
@@ -137,6 +143,14 @@ static bool write_line(struct p5_machine *m, uint64_t address, struct p5_stalls 
     stalls->buffers +=
         p5_bus_buffer_write(&m->bus, issue_clock(m, stalls), c->write_buffers, c->bus_write);
     return slot < 0;
+}
+
+/* One line of a write; true on a miss. */
+static bool write_line(struct p5_machine *m, uint64_t address, struct p5_stalls *stalls,
+                       bool *hit_m_or_e)
+{
+    long slot = set_assoc_find(&m->dcache, set_assoc_block(&m->dcache, address));
+    return write_found(m, address, slot, stalls, hit_m_or_e);
 }
 
 /* The data cache for each line of [first, last]; true on a miss.
@@ -178,6 +192,13 @@ static void misaligned_penalty(struct p5_machine *m, bool write, bool fst, bool 
     stalls->other += penalty - counted;
 }
 
+/* The reference's miss events. */
+static void count_miss(struct p5_machine *m, bool write)
+{
+    p5_report_event(m, write ? P5_EV_DATA_WRITE_MISS : P5_EV_DATA_READ_MISS, 1);
+    p5_report_event(m, P5_EV_DATA_READ_OR_WRITE_MISS, 1);
+}
+
 /* One read or write of at most 8 bytes (data_access() splits wider ones);
  * `fst`: by an FST/FSTP. */
 static void data_reference(struct p5_machine *m, uint64_t address, uint32_t size, bool write,
@@ -185,9 +206,11 @@ static void data_reference(struct p5_machine *m, uint64_t address, uint32_t size
 {
     uint64_t last = address + size - 1;
     bool misaligned = is_misaligned(address, size);
-    bool double_access = misaligned && p5_erratum_on(m, P5_ERRATUM_MISALIGNED_DOUBLE_ACCESS);
-    count_twice_if(m, double_access, write ? P5_EV_DATA_WRITE : P5_EV_DATA_READ,
-                   P5_EV_DATA_READ_OR_WRITE);
+    if (misaligned && p5_erratum_on(m, P5_ERRATUM_MISALIGNED_DOUBLE_ACCESS)) {
+        /* Counted a second time; the first is a static event (p5_block.h). */
+        p5_report_event(m, write ? P5_EV_DATA_WRITE : P5_EV_DATA_READ, 1);
+        p5_report_event(m, P5_EV_DATA_READ_OR_WRITE, 1);
+    }
     bool tlb_missed = data_tlb(m, address, last);
     if (tlb_missed)
         *(write ? &stalls->other : &stalls->read) += m->config->tlb_miss_penalty;
@@ -216,10 +239,9 @@ static void data_references(struct p5_machine *m, enum trace_access_kind kind, u
 
 /* An access split into the P5's widest, 8 bytes (a 10-byte x87 access is
  * 8 + 2, Safford 1997, appendix A, event 0x0B). */
-static void data_access(struct p5_machine *m, const struct p5_slot *slot,
-                        const struct trace_access *a, struct p5_stalls *stalls)
+static void data_access(struct p5_machine *m, bool fst, const struct trace_access *a,
+                        struct p5_stalls *stalls)
 {
-    bool fst = slot->op->fst;
     if (a->size <= WIDEST_ACCESS) {
         data_references(m, a->kind, a->address, a->size, fst, stalls);
         return;
@@ -233,9 +255,68 @@ static void data_access(struct p5_machine *m, const struct p5_slot *slot,
     }
 }
 
-void p5_data_accesses(struct p5_machine *m, const struct p5_slot *slot, struct p5_stalls *stalls)
+/* ---- the aligned reference: the frequent kind, inline */
+
+/* A data TLB miss of a reference within one page. */
+__attribute__((noinline)) static void aligned_tlb_miss(struct p5_machine *m, uint64_t page,
+                                                       bool write, struct p5_stalls *stalls)
 {
-    const struct trace_insn *insn = slot->insn;
-    for (int i = 0; i < insn->n_accesses; i++)
-        data_access(m, slot, &insn->accesses[i], stalls);
+    set_assoc_insert(&m->dtlb, page, NULL);
+    p5_report_event(m, P5_EV_DATA_TLB_MISS, 1);
+    *(write ? &stalls->other : &stalls->read) += m->config->tlb_miss_penalty;
+}
+
+__attribute__((noinline)) static void aligned_read_miss(struct p5_machine *m, uint64_t address,
+                                                        struct p5_stalls *stalls)
+{
+    read_missed(m, address, stalls);
+    count_miss(m, false);
+}
+
+/* A write but a hit on a write-back cache. */
+__attribute__((noinline)) static void aligned_write(struct p5_machine *m, uint64_t address,
+                                                    long slot, struct p5_stalls *stalls)
+{
+    bool hit_m_or_e = false;
+    if (write_found(m, address, slot, stalls, &hit_m_or_e))
+        count_miss(m, true);
+    else if (hit_m_or_e)
+        p5_report_event(m, P5_EV_WRITE_TO_M_OR_E_LINES, 1);
+}
+
+/* A reference that is not misaligned: it lies in one page and one line
+ * (pages and lines of at least 8 bytes, p5_machine_init()); data_reference()
+ * without its loops. */
+static inline void aligned_reference(struct p5_machine *m, uint64_t address, bool write,
+                                     struct p5_stalls *stalls)
+{
+    uint64_t page = set_assoc_block(&m->dtlb, address);
+    if (set_assoc_find(&m->dtlb, page) < 0)
+        aligned_tlb_miss(m, page, write, stalls);
+    long slot = set_assoc_find(&m->dcache, set_assoc_block(&m->dcache, address));
+    if (!write) {
+        if (slot < 0)
+            aligned_read_miss(m, address, stalls);
+    } else if (slot >= 0 && m->config->dcache_write_back) {
+        m->dcache.dirty[slot] = true;
+        p5_report_event(m, P5_EV_WRITE_TO_M_OR_E_LINES, 1);
+    } else {
+        aligned_write(m, address, slot, stalls);
+    }
+}
+
+void p5_data_accesses(struct p5_machine *m, const struct p5_op *op,
+                      const struct trace_access *accesses, uint32_t n, struct p5_stalls *stalls)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const struct trace_access *a = &accesses[i];
+        if (a->size > WIDEST_ACCESS || is_misaligned(a->address, a->size) || !m->aligned_fits) {
+            data_access(m, op->fst, a, stalls);
+            continue;
+        }
+        if (a->kind & TRACE_LOAD)
+            aligned_reference(m, a->address, false, stalls);
+        if (a->kind & TRACE_STORE)
+            aligned_reference(m, a->address, true, stalls);
+    }
 }

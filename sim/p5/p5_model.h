@@ -110,8 +110,9 @@ struct p5_sim_result {
     uint64_t unclassified;  /* INSN records without a timing row: given the default clocks */
 };
 
-/* Runs the trace at `path` through the model, in constant memory, feeding
- * the P5 PMU behind `backend` (which must come from p5_backend_create()).
+/* Runs the trace at `path` through the model, in memory that grows with
+ * the program's code, not the trace's length, feeding the P5 PMU behind
+ * `backend` (which must come from p5_backend_create()).
  * `hooks` may be NULL.  False with a one-line error ("PATH: byte offset N:
  * ...", or the instruction's address when its bytes do not decode), and
  * errno ENOMEM when memory ran out (a run-time failure, not the trace's). */

@@ -285,11 +285,11 @@ void p5_decode_cache_free(struct p5_decode_cache *cache)
     decode_cache_free(&cache->slots);
 }
 
-enum decode_status p5_decode_miss(struct p5_decode_cache *cache, const struct trace_insn *insn,
-                                  const struct p5_op **op)
+enum decode_status p5_decode_miss(struct p5_decode_cache *cache, uint64_t address,
+                                  uint8_t length, const uint8_t *bytes, const struct p5_op **op)
 {
     const struct decode_key *slot;
-    enum decode_status status = decode_cache_miss(&cache->slots, insn, &slot);
+    enum decode_status status = decode_cache_miss_code(&cache->slots, address, length, bytes, &slot);
     if (status == DECODE_OK)
         *op = p5_op_of(slot);
     return status;

@@ -69,17 +69,19 @@ static inline const struct p5_op *p5_op_of(const struct decode_key *slot)
     return &((const struct p5_decoded *)slot)->op;
 }
 
-/* Decodes into the cache an instruction not there (or whose bytes
- * changed); the cache may move, invalidating the ops it gave before. */
-enum decode_status p5_decode_miss(struct p5_decode_cache *cache, const struct trace_insn *insn,
-                                  const struct p5_op **op);
+/* Decodes into the cache the instruction of `length` bytes at `address`
+ * (decode_cache_miss_code()); the cache may move, invalidating the ops it
+ * gave before. */
+enum decode_status p5_decode_miss(struct p5_decode_cache *cache, uint64_t address,
+                                  uint8_t length, const uint8_t *bytes, const struct p5_op **op);
 
-/* The cached op of a trace instruction with code bytes, or NULL when it
- * must be decoded (p5_decode_miss()). */
+/* The cached op of that instruction, or NULL when it must be decoded
+ * (p5_decode_miss()). */
 static inline const struct p5_op *p5_decode_hit(const struct p5_decode_cache *cache,
-                                                const struct trace_insn *insn)
+                                                uint64_t address, uint8_t length,
+                                                const uint8_t *bytes)
 {
-    const struct decode_key *slot = decode_cache_hit(&cache->slots, insn);
+    const struct decode_key *slot = decode_cache_hit_code(&cache->slots, address, length, bytes);
     return slot ? p5_op_of(slot) : NULL;
 }
 

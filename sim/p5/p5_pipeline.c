@@ -4,6 +4,22 @@
  * (docs/p5-model.md, "Pipeline", cites each rule). */
 #include "sim/p5/p5_machine.h"
 
+/* One instruction of an issue: its op and its execution's data accesses
+ * (for the steps that need more than the group's summary). */
+struct p5_slot {
+    const struct p5_op *op;
+    const struct trace_access *accesses;
+    uint32_t n_accesses;
+};
+
+/* The group's u and v (v.op NULL when u issues alone). */
+static void slots_of(const struct p5_group *g, const struct p5_execution *x, struct p5_slot *u,
+                     struct p5_slot *v)
+{
+    *u = (struct p5_slot){g->u_op, x->accesses + g->u_first, g->u_accesses};
+    *v = (struct p5_slot){g->v_op, x->accesses + g->v_first, g->v_accesses};
+}
+
 /* ---- reporting clocks */
 
 /* end_clocks() where the bus is looked up: each run of clocks in which it
@@ -14,7 +30,7 @@ static void end_clocks_watching_bus(struct p5_machine *m, uint64_t n, uint64_t h
         bool busy;
         uint64_t run = p5_bus_run(&m->bus, m->now, n, &busy);
         uint64_t bus = busy ? p5_code_bit(P5_EV_CLOCKS_WHILE_BUS_CYCLE_IN_PROGRESS) : 0;
-        p5_pmu_ticks(m->pmu, run, holding | bus);
+        p5_report_clocks(m, run, holding | bus);
         m->now += run;
         n -= run;
     }
@@ -25,13 +41,14 @@ static void end_clocks_watching_bus(struct p5_machine *m, uint64_t n, uint64_t h
  * is busy (looked up in the bus timeline only when the PMU counts it).  The
  * bus transfers of an issue start at or after the clock being issued when
  * they are asked for, so the clocks ended are final. */
-static inline void end_clocks(struct p5_machine *m, uint64_t n, uint64_t holding)
+__attribute__((always_inline)) static inline void end_clocks(struct p5_machine *m, uint64_t n,
+                                                             uint64_t holding)
 {
     if (p5_feed_counts(m->feed, P5_EV_CLOCKS_WHILE_BUS_CYCLE_IN_PROGRESS)) {
         end_clocks_watching_bus(m, n, holding);
         return;
     }
-    p5_pmu_ticks(m->pmu, n, holding);
+    p5_report_clocks(m, n, holding);
     m->now += n;
 }
 
@@ -51,11 +68,9 @@ static void end_stalls(struct p5_machine *m, const struct p5_stalls *stalls, uin
 
 /* AGI: a base or index register written in the clock before (SDM;
  * counted once per pipe, Safford 1997, appendix A, event 0x1F). */
-static uint32_t agi_pipes(const struct p5_machine *m, const struct p5_slot *u,
-                          const struct p5_slot *v)
+static uint32_t agi_pipes(const struct p5_machine *m, const struct p5_group *g)
 {
-    return ((u->op->address_regs & m->agi_regs) != 0) +
-           (v && (v->op->address_regs & m->agi_regs) != 0);
+    return ((g->u_address_regs & m->agi_regs) != 0) + ((g->v_address_regs & m->agi_regs) != 0);
 }
 
 /* A REP string instruction's iterations: the bytes its data accesses
@@ -64,8 +79,8 @@ static uint32_t agi_pipes(const struct p5_machine *m, const struct p5_slot *u,
 static uint32_t rep_clocks(const struct p5_slot *s)
 {
     uint64_t bytes = 0;
-    for (int i = 0; i < s->insn->n_accesses; i++)
-        bytes += s->insn->accesses[i].size;
+    for (uint32_t i = 0; i < s->n_accesses; i++)
+        bytes += s->accesses[i].size;
     uint64_t iterations = s->op->rep_bytes ? bytes / s->op->rep_bytes : 0;
     uint64_t clocks = s->op->rep_base + s->op->rep_per * iterations;
     return clocks ? (uint32_t)clocks : 1;
@@ -91,15 +106,13 @@ static uint32_t bank_of(const struct p5_machine *m, uint64_t address)
     return (uint32_t)(address >> 2) & (m->config->dcache_banks - 1);
 }
 
-/* Both pipes accessing memory; the same bank but another dword is a bank
- * conflict (one clock, Intel VTune's Pentium "Bank Conflict"). */
-static uint32_t both_pipes_memory(struct p5_machine *m, const struct p5_slot *u,
-                                  const struct p5_slot *v)
+/* Both pipes accessing memory (event 0x09, a static one); the same bank
+ * but another dword is a bank conflict (one clock, Intel VTune's Pentium
+ * "Bank Conflict"). */
+static uint32_t bank_conflict(struct p5_machine *m, const struct p5_group *g,
+                              const struct p5_execution *x)
 {
-    if (!v || !u->insn->n_accesses || !v->insn->n_accesses)
-        return 0;
-    p5_report_event(m, P5_EV_MEMORY_ACCESSES_IN_BOTH_PIPES, 1);
-    uint64_t a = u->insn->accesses[0].address, b = v->insn->accesses[0].address;
+    uint64_t a = x->accesses[g->u_first].address, b = x->accesses[g->v_first].address;
     if (bank_of(m, a) != bank_of(m, b) || (a >> 2) == (b >> 2))
         return 0;
     p5_report_event(m, P5_EV_BANK_CONFLICTS, 1);
@@ -118,76 +131,86 @@ static uint32_t unpredicted_branch(struct p5_machine *m, bool taken)
 
 /* A branch through the BTB; the clocks lost when mispredicted (3 in the
  * U pipe, 4 in the V pipe). */
-static uint32_t predicted_branch(struct p5_machine *m, const struct p5_slot *s, bool taken,
-                                 bool in_v)
+static uint32_t predicted_branch(struct p5_machine *m, const struct p5_op *op, bool taken,
+                                 uint64_t target, bool in_v)
 {
-    struct p5_btb_entry *entry = p5_btb_lookup(&m->btb, s->op->address);
+    struct p5_btb_entry *entry = p5_btb_lookup(&m->btb, op->address);
     if (entry)
         p5_report_event(m, P5_EV_BTB_HITS, 1);
     if (taken || entry)
         p5_report_event(m, P5_EV_TAKEN_BRANCH_OR_BTB_HIT, 1);
     bool predicted_taken = entry && entry->history >= 2;
-    bool mispredicted = taken != predicted_taken || (taken && entry->target != s->insn->target);
+    bool mispredicted = taken != predicted_taken || (taken && entry->target != target);
     if (entry)
-        p5_btb_update(entry, taken, s->insn->target);
+        p5_btb_update(entry, taken, target);
     else if (taken)
-        p5_btb_allocate(&m->btb, s->op->address, s->insn->target);
+        p5_btb_allocate(&m->btb, op->address, target);
     if (!mispredicted)
         return 0;
     p5_report_event(m, P5_EV_PIPELINE_FLUSHES, 1);
     return m->config->mispredict_penalty + in_v;
 }
 
-/* A branch: its events, and the clocks of a flush. */
-static uint32_t resolve_branch(struct p5_machine *m, const struct p5_slot *s, bool in_v)
+/* A branch: its events (but 0x12, a static one), and the clocks of a
+ * flush. */
+static uint32_t resolve_branch(struct p5_machine *m, const struct p5_op *op, bool taken,
+                               uint64_t target, bool in_v)
 {
-    bool taken = s->insn->branch == TRACE_BRANCH_TAKEN;
-    p5_report_event(m, P5_EV_BRANCHES, 1);
     if (taken)
         m->fetch_line = 0;
-    if (s->op->branch == X86_BRANCH_FAR || s->op->branch == X86_BRANCH_SOFT_INT)
+    if (op->branch == X86_BRANCH_FAR || op->branch == X86_BRANCH_SOFT_INT)
         return unpredicted_branch(m, taken);
-    return predicted_branch(m, s, taken, in_v);
+    return predicted_branch(m, op, taken, target, in_v);
 }
 
-/* The events of an instruction other than 0x16 and 0x17 (rare). */
-static void count_rare_events(struct p5_machine *m, const struct p5_slot *s)
+/* The static events of an issue (p5_block.h) among `codes` that the PMU
+ * counts now. */
+static void report_static(struct p5_machine *m, const struct p5_static_events *e, uint64_t codes)
 {
-    if (s->op->flops)
-        p5_report_event(m, P5_EV_FLOPS, s->op->flops);
-    if (s->op->segment_loads)
-        p5_report_event(m, P5_EV_SEGMENT_REGISTER_LOADED, s->op->segment_loads);
-    if (s->op->locked)
-        p5_report_event(m, P5_EV_LOCKED_BUS_CYCLE, 1);
+    for (codes &= e->codes & m->feed->counted; codes; codes &= codes - 1) {
+        unsigned code = (unsigned)__builtin_ctzll(codes);
+        p5_report_event(m, code, p5_static_count(e, code));
+    }
 }
 
-/* The occurrences every issue has: instructions, the V pipe, rare ones. */
-static void count_issue(struct p5_machine *m, const struct p5_slot *u, const struct p5_slot *v)
+/* Those of its first clock; the others come in its first clock of
+ * execution. */
+static const uint64_t issue_codes =
+    1ull << P5_EV_INSTRUCTIONS_EXECUTED | 1ull << P5_EV_INSTRUCTIONS_EXECUTED_IN_V_PIPE |
+    1ull << P5_EV_FLOPS | 1ull << P5_EV_SEGMENT_REGISTER_LOADED | 1ull << P5_EV_LOCKED_BUS_CYCLE;
+
+static void report_at_issue(struct p5_machine *m, const struct p5_static_events *e)
 {
-    p5_report_event(m, P5_EV_INSTRUCTIONS_EXECUTED, v ? 2 : 1);
-    if (u->op->rare_events)
-        count_rare_events(m, u);
-    if (!v)
-        return;
-    if (v->op->rare_events)
-        count_rare_events(m, v);
-    p5_report_event(m, P5_EV_INSTRUCTIONS_EXECUTED_IN_V_PIPE, 1);
+    report_static(m, e, issue_codes);
+}
+
+static void report_at_execution(struct p5_machine *m, const struct p5_static_events *e)
+{
+    report_static(m, e, ~issue_codes);
+}
+
+/* The longer pipe's execution clocks when they vary. */
+static uint32_t varying_group_clocks(const struct p5_machine *m, const struct p5_group *g,
+                                     const struct p5_execution *x)
+{
+    struct p5_slot u, v;
+    slots_of(g, x, &u, &v);
+    uint32_t clocks = execute_clocks(m, &u);
+    uint32_t v_clocks = v.op ? execute_clocks(m, &v) : 0;
+    return v_clocks > clocks ? v_clocks : clocks;
 }
 
 /* The pipes' execution clocks (the longer of a pair) and the data
- * accesses' stalls. */
-static uint32_t execute(struct p5_machine *m, const struct p5_slot *u, const struct p5_slot *v,
-                        struct p5_stalls *stalls)
+ * accesses' stalls (`steps`: the group's, as issue() takes them). */
+static inline uint32_t execute(struct p5_machine *m, const struct p5_group *g,
+                               const struct p5_execution *x, unsigned steps,
+                               struct p5_stalls *stalls)
 {
-    if (u->insn->n_accesses)
-        p5_data_accesses(m, u, stalls);
-    uint32_t clocks = execute_clocks(m, u);
-    if (!v)
-        return clocks;
-    if (v->insn->n_accesses)
-        p5_data_accesses(m, v, stalls);
-    uint32_t v_clocks = execute_clocks(m, v);
-    return v_clocks > clocks ? v_clocks : clocks;
+    if (g->u_accesses)
+        p5_data_accesses(m, g->u_op, x->accesses + g->u_first, g->u_accesses, stalls);
+    if (g->v_accesses)
+        p5_data_accesses(m, g->v_op, x->accesses + g->v_first, g->v_accesses, stalls);
+    return (steps & P5_STEP_VARY) ? varying_group_clocks(m, g, x) : g->clocks;
 }
 
 /* ---- the x87 stack by register (docs/p5-model.md, "x87 registers"):
@@ -266,10 +289,9 @@ static uint64_t mm_ready_of(const struct p5_machine *m, uint8_t regs, uint64_t r
 }
 
 /* Clocks until the MM registers the pair reads hold their values. */
-static uint64_t mm_wait(const struct p5_machine *m, const struct p5_slot *u,
-                        const struct p5_slot *v)
+static uint64_t mm_wait(const struct p5_machine *m, const struct p5_group *g)
 {
-    return mm_ready_of(m, u->op->mm_read | (v ? v->op->mm_read : 0), m->now) - m->now;
+    return mm_ready_of(m, g->u_op->mm_read | (g->v_op ? g->v_op->mm_read : 0), m->now) - m->now;
 }
 
 /* The MM registers an instruction writes hold their values when its data
@@ -283,11 +305,6 @@ static void mm_done(struct p5_machine *m, const struct p5_slot *s, uint64_t star
             m->mm_ready[i] = ready;
 }
 
-static bool uses_mm(const struct p5_slot *s)
-{
-    return s && (s->op->mm_read | s->op->mm_written);
-}
-
 /* ---- one issue */
 
 /* Decode clocks for the prefixes of u (a prefixed instruction issues in
@@ -295,11 +312,11 @@ static bool uses_mm(const struct p5_slot *s)
  * while the issue before was held past its first clock (Intel VTune's
  * Pentium "Prefix Penalty Indicator": no penalty after a multi-clock
  * instruction), none of them after a flush or while code was fetched. */
-static uint64_t prefix_clocks(const struct p5_machine *m, const struct p5_slot *u,
+static uint64_t prefix_clocks(const struct p5_machine *m, const struct p5_op *u,
                               const struct p5_stalls *stalls)
 {
     uint64_t ahead = stalls->fetch ? 0 : m->now - m->decode_free;
-    return u->op->prefixes > ahead ? u->op->prefixes - ahead : 0;
+    return u->prefixes > ahead ? u->prefixes - ahead : 0;
 }
 
 /* An x87 instruction's registers after it executed from `start` (the U
@@ -312,56 +329,138 @@ static void x87_issued(struct p5_machine *m, const struct p5_slot *u, const stru
         x87_done(m, v, start, read);
 }
 
-void p5_issue(struct p5_machine *m, const struct p5_slot *u, const struct p5_slot *v)
+/* Clocks until the operands in x87 or MMX registers hold their values. */
+static void wait_operands(struct p5_machine *m, const struct p5_group *g)
 {
-    p5_pmu_set_cpl(m->pmu, u->insn->cpl);
-    count_issue(m, u, v);
+    uint64_t x87 = (g->steps & P5_STEP_X87) ? x87_wait(m, g->u_op) : 0;
+    if (x87)
+        end_clocks(m, x87, 0);
+    uint64_t mm = (g->steps & P5_STEP_MMX) ? mm_wait(m, g) : 0;
+    if (mm)
+        end_clocks(m, mm, 0);
+}
 
-    /* From the issue's first clock: the code-read stalls, the prefixes'
-     * decode clocks, an AGI clock (none after a prefix clock: the address
-     * register was written by then), the x87 operands' wait. */
-    struct p5_stalls stalls = {0};
-    p5_fetch(m, u, &stalls);
-    if (v)
-        p5_fetch(m, v, &stalls);
-    uint64_t prefix = u->op->prefixes ? prefix_clocks(m, u, &stalls) : 0;
-    uint32_t agi = prefix ? 0 : agi_pipes(m, u, v);
-    if (stalls.fetch)
-        end_clocks(m, stalls.fetch, 0);
-    stalls.fetch = 0;
-    if (prefix)
-        end_clocks(m, prefix, 0);
+/* The x87 and MMX registers written, from the clock execution started. */
+static void write_results(struct p5_machine *m, const struct p5_group *g,
+                          const struct p5_execution *x, uint64_t start, uint64_t read)
+{
+    struct p5_slot u, v;
+    slots_of(g, x, &u, &v);
+    if (g->steps & P5_STEP_X87)
+        x87_issued(m, &u, v.op ? &v : NULL, start, read);
+    if (g->steps & P5_STEP_MMX) {
+        mm_done(m, &u, start, read);
+        if (v.op)
+            mm_done(m, &v, start, read);
+    }
+}
+
+static uint32_t resolve_branches(struct p5_machine *m, const struct p5_group *g,
+                                 const struct p5_execution *x)
+{
+    if (g->steps & P5_STEP_BRANCH_U)
+        return resolve_branch(m, g->u_op, g->taken, x->target, false);
+    return resolve_branch(m, g->v_op, g->taken, x->target, true);
+}
+
+/* From the issue's first clock, before execution: the code-read stalls and
+ * the prefixes' decode clocks (`before`), an AGI clock in `agi` pipes (none
+ * after a prefix clock: the address register was written by then), the
+ * x87 and MMX operands' wait. */
+static void before_execution(struct p5_machine *m, const struct p5_group *g, uint64_t before,
+                             uint32_t agi)
+{
+    if (before)
+        end_clocks(m, before, 0);
     m->decode_free = m->now + 1; /* the decoder may go on to the next instruction */
     if (agi) {
         p5_report_event(m, P5_EV_PIPELINE_STALLED_ADDRESS_GENERATION_INTERLOCK, agi);
         end_clocks(m, 1, 0);
     }
-    uint64_t x87 = u->op->x87 ? x87_wait(m, u->op) : 0;
-    if (x87)
-        end_clocks(m, x87, 0);
-    bool mmx = uses_mm(u) || uses_mm(v);
-    uint64_t mm = mmx ? mm_wait(m, u, v) : 0;
-    if (mm)
-        end_clocks(m, mm, 0);
+    if (g->steps & (P5_STEP_X87 | P5_STEP_MMX))
+        wait_operands(m, g);
+}
+
+/* After the execution clocks: the stalls and a flush. */
+static void after_execution(struct p5_machine *m, const struct p5_stalls *stalls, uint32_t flush)
+{
+    end_stalls(m, stalls, flush);
+    if (flush)
+        m->decode_free = m->now; /* the pipeline refills: nothing decoded ahead */
+    m->agi_regs = 0;
+}
+
+/* Issues group `g` (p5_issue()), taking only the steps of `possible`
+ * (enum p5_step) that it has: inline with a constant `possible`, the code
+ * of the steps a group cannot have is left out. */
+__attribute__((always_inline)) static inline void issue_steps(struct p5_machine *m,
+                                                              const struct p5_group *g,
+                                                              const struct p5_execution *x,
+                                                              bool statics, unsigned possible)
+{
+    unsigned steps = g->steps & possible;
+    if (statics)
+        report_at_issue(m, &g->events);
+    struct p5_stalls stalls = {0};
+    if (steps & P5_STEP_FETCH_U)
+        p5_fetch(m, g->u_op, &stalls);
+    if (steps & P5_STEP_FETCH_V)
+        p5_fetch(m, g->v_op, &stalls);
+    uint64_t prefix = (steps & P5_STEP_PREFIX) ? prefix_clocks(m, g->u_op, &stalls) : 0;
+    bool interlocked = ((g->u_address_regs | g->v_address_regs) & m->agi_regs) != 0;
+    uint32_t agi = !prefix && interlocked ? agi_pipes(m, g) : 0;
+    if (stalls.fetch | prefix | agi | (steps & (P5_STEP_X87 | P5_STEP_MMX)))
+        before_execution(m, g, stalls.fetch + prefix, agi);
+    else
+        m->decode_free = m->now + 1;
+    stalls.fetch = 0;
 
     /* The clocks the pipes execute in, then the stalls and a flush. */
+    if (statics)
+        report_at_execution(m, &g->events);
     uint64_t start = m->now;
-    uint32_t clocks = execute(m, u, v, &stalls) + both_pipes_memory(m, u, v);
-    uint32_t flush = (p5_is_branch(u->op) ? resolve_branch(m, u, false) : 0) +
-                     (v && p5_is_branch(v->op) ? resolve_branch(m, v, true) : 0);
-    if (u->op->x87)
-        x87_issued(m, u, v, start, stalls.read);
-    if (mmx) {
-        mm_done(m, u, start, stalls.read);
-        if (v)
-            mm_done(m, v, start, stalls.read);
-    }
+    uint32_t clocks = execute(m, g, x, steps, &stalls);
+    if (steps & P5_STEP_BANKS)
+        clocks += bank_conflict(m, g, x);
+    uint32_t flush = (steps & (P5_STEP_BRANCH_U | P5_STEP_BRANCH_V)) ? resolve_branches(m, g, x)
+                                                                     : 0;
+    if (steps & (P5_STEP_X87 | P5_STEP_MMX))
+        write_results(m, g, x, start, stalls.read);
     end_clocks(m, clocks, 0);
-    bool stalled_after = stalls.read + stalls.buffers + stalls.other + flush > 0;
-    if (stalled_after) {
-        end_stalls(m, &stalls, flush);
-        if (flush)
-            m->decode_free = m->now; /* the pipeline refills: nothing decoded ahead */
-    }
-    m->agi_regs = stalled_after ? 0 : u->op->regs_written | (v ? v->op->regs_written : 0);
+    if (stalls.read | stalls.buffers | stalls.other | flush)
+        after_execution(m, &stalls, flush);
+    else
+        m->agi_regs = g->regs_written;
+}
+
+/* The steps of a group that only executes (and accesses data). */
+enum { PLAIN_STEPS = 0, ALL_STEPS = ~0u };
+
+/* Issues group `g`: inline in the loop over a block's groups, the plain
+ * groups (most of those after a block's first) apart. */
+__attribute__((always_inline)) static inline void issue(struct p5_machine *m,
+                                                        const struct p5_group *g,
+                                                        const struct p5_execution *x,
+                                                        bool statics)
+{
+    if (g->steps & ~(unsigned)PLAIN_STEPS)
+        issue_steps(m, g, x, statics, ALL_STEPS);
+    else
+        issue_steps(m, g, x, statics, PLAIN_STEPS);
+}
+
+void p5_issue(struct p5_machine *m, const struct p5_group *g, const struct p5_execution *x,
+              bool statics)
+{
+    issue(m, g, x, statics);
+}
+
+void p5_issue_plan(struct p5_machine *m, const struct p5_plan *plan, const struct p5_execution *x)
+{
+    if (plan->n_groups > 1)
+        report_static(m, &plan->bulk, ~0ull);
+    for (unsigned i = 0; i + 1 < plan->n_groups; i++)
+        issue(m, &plan->groups[i], x, false);
+    if (plan->n_groups)
+        issue(m, &plan->groups[plan->n_groups - 1], x, true);
 }

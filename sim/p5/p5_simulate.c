@@ -1,6 +1,7 @@
-/* The trace driver: reads the trace as a stream (sim/common/trace_driver.h),
- * decodes each instruction once (p5_op.h's decode cache), holds one back to
- * see whether the next pairs with it, and issues them through
+/* The trace driver: reads the trace as a stream of basic blocks
+ * (sim/common/trace_driver.h), takes each block's ops and issue groups from
+ * its memo (p5_block.h), holds the last instruction of a block back when it
+ * may pair with the first of the next, and issues the groups through
  * p5_pipeline.c. */
 #include <errno.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "sim/common/trace_driver.h"
+#include "sim/p5/p5_block.h"
 #include "sim/p5/p5_machine.h"
 
 bool p5_machine_init(struct p5_machine *m, const struct p5_config *c, struct p5_pmu *pmu)
@@ -16,6 +18,9 @@ bool p5_machine_init(struct p5_machine *m, const struct p5_config *c, struct p5_
     m->config = c;
     m->pmu = pmu;
     m->feed = p5_pmu_feed(pmu);
+    p5_tally_init(&m->tally, m->feed);
+    m->cpl = -1;
+    m->aligned_fits = c->dtlb.page >= 8;
     p5_bus_init(&m->bus);
     bool ok = set_assoc_init(&m->dcache, c->dcache.size / c->dcache.line, c->dcache.ways,
                              c->dcache.line) &&
@@ -43,107 +48,158 @@ void p5_machine_free(struct p5_machine *m)
 
 /* ---- one run */
 
+/* The instruction held back to see whether the next pairs with it (never
+ * a branch): its op and its group alone in its block's memo, and a copy of
+ * its execution's data accesses (the block's change with its next
+ * execution), with room for those of the instruction it may pair with. */
+struct held {
+    const struct p5_op *op;
+    const struct p5_group *alone;
+    uint8_t cpl;
+    uint32_t n_accesses;
+    struct trace_access accesses[TRACE_MAX_ACCESSES + TRACE_MAX_BLOCK_ACCESSES];
+};
+
 struct run {
     struct p5_machine machine;
     struct p5_decode_cache decoded;
+    struct p5_block_memos memos;
+    struct p5_memo_context memo_context;
     struct driver_trace trace;
-    struct p5_slot held;            /* its record stays valid through the next record's read */
-    struct p5_op held_op;           /* a copy when the cache or `generic` may change */
-    struct p5_op generic;           /* the op of a record without code bytes */
+    struct held held;
     bool holding;
-    uint64_t unclassified;          /* INSN records whose op has no timing row */
+    uint64_t records;               /* records read before the current one */
+    uint64_t unclassified;          /* instructions whose op has no timing row */
     struct driver_failure failure;
 };
 
-/* Records without code bytes (imports): a simple instruction, or a
- * conditional branch when the trace says it branched. */
-static void generic_op(const struct trace_insn *insn, struct p5_op *op)
+/* Holds the last instruction of `block` back. */
+static void hold(struct run *run, const struct p5_plan *plan, const struct p5_block_memo *memo,
+                 const struct trace_block *block)
 {
-    p5_op_generic(insn->address, insn->length, op);
-    if (insn->branch != TRACE_NOT_BRANCH) {
-        op->branch = X86_BRANCH_COND;
-        op->cls = X86_P5_PV;
-    }
-}
-
-/* The held op, when it is not a copy already, before what it points to
- * changes. */
-static void copy_held_op(struct run *run)
-{
-    if (run->holding && run->held.op != &run->held_op) {
-        run->held_op = *run->held.op;
-        run->held.op = &run->held_op;
-    }
-}
-
-static bool make_slot(struct run *run, const struct trace_insn *insn, struct p5_slot *slot)
-{
-    slot->insn = insn;
-    if (!driver_has_code(&run->trace, insn)) {
-        copy_held_op(run);
-        generic_op(insn, &run->generic);
-        slot->op = &run->generic;
-        return true;
-    }
-    slot->op = p5_decode_hit(&run->decoded, insn);
-    if (slot->op)
-        return true;
-    copy_held_op(run);
-    enum decode_status status = p5_decode_miss(&run->decoded, insn, &slot->op);
-    return status == DECODE_OK || driver_decode_failed(&run->failure, &run->trace, insn, status);
+    struct held *held = &run->held;
+    const struct trace_block_insn *insn = &block->insns[memo->n_insns - 1];
+    held->op = &memo->ops[memo->n_insns - 1];
+    held->alone = &plan->held_alone;
+    held->cpl = block->cpl;
+    held->n_accesses = insn->n_accesses;
+    memcpy(held->accesses, &block->accesses[insn->first_access],
+           insn->n_accesses * sizeof held->accesses[0]);
+    run->holding = true;
 }
 
 static void issue_held(struct run *run)
 {
-    if (run->holding)
-        p5_issue(&run->machine, &run->held, NULL);
+    if (!run->holding)
+        return;
+    struct p5_execution x = {run->held.accesses, 0};
+    p5_set_cpl(&run->machine, run->held.cpl);
+    p5_issue(&run->machine, run->held.alone, &x, true);
     run->holding = false;
 }
 
-static bool instruction(struct run *run, const struct trace_insn *insn)
+/* The held instruction paired with the first of `block`: the accesses of
+ * both in the held copy. */
+static void issue_pair(struct run *run, const struct p5_block_memo *memo,
+                       const struct trace_block *block)
 {
-    struct p5_slot slot;
-    if (!make_slot(run, insn, &slot))
-        return false;
-    run->unclassified += slot.op->unclassified;
-    if (run->holding && p5_can_pair(&run->held, &slot)) {
-        p5_issue(&run->machine, &run->held, &slot);
-        run->holding = false;
-        return true;
+    struct held *held = &run->held;
+    const struct trace_block_insn *first = &block->insns[0];
+    memcpy(&held->accesses[held->n_accesses], &block->accesses[first->first_access],
+           first->n_accesses * sizeof held->accesses[0]);
+    struct p5_shape u_shape = {held->accesses, 0, held->n_accesses};
+    struct p5_shape v_shape = {held->accesses, held->n_accesses, first->n_accesses};
+    struct p5_group pair;
+    p5_group_make(held->op, &u_shape, &memo->ops[0], &v_shape,
+                  first->branch == TRACE_BRANCH_TAKEN, &pair);
+    struct p5_execution x = {held->accesses, block->next_address};
+    p5_set_cpl(&run->machine, block->cpl);
+    p5_issue(&run->machine, &pair, &x, true);
+    run->holding = false;
+}
+
+/* The held instruction, paired with the block's first or alone; the
+ * instruction the block's plan starts from. */
+static unsigned issue_held_before(struct run *run, const struct p5_block_memo *memo,
+                                  const struct trace_block *block)
+{
+    if (!run->holding)
+        return 0;
+    if (run->held.cpl != block->cpl || !p5_ops_pair(run->held.op, &memo->ops[0])) {
+        issue_held(run);
+        return 0;
     }
-    issue_held(run);
-    if (!p5_can_lead_pair(slot.op)) {
-        p5_issue(&run->machine, &slot, NULL);
-        return true;
-    }
-    run->held = slot;
-    run->holding = true;
+    issue_pair(run, memo, block);
+    return 1;
+}
+
+static bool memo_failed(struct run *run, const struct trace_block *block,
+                        const struct p5_memo_failure *failure)
+{
+    const struct trace_block_insn *insn = &block->insns[failure->insn];
+    return driver_decode_failed_at(&run->failure, &run->trace, run->records + failure->insn + 1,
+                                   insn->address, insn->length, failure->status);
+}
+
+static bool run_block(struct run *run, const struct trace_block *block)
+{
+    struct p5_block_memo *memo = p5_block_memo_of(&run->memos, block);
+    struct p5_memo_failure failure;
+    if (!memo)
+        memo = p5_block_memo_make(&run->memos, &run->memo_context, block, &failure);
+    if (!memo)
+        return memo_failed(run, block, &failure);
+    run->unclassified += memo->unclassified;
+    const struct p5_plan *plan = p5_block_plan(memo, block, issue_held_before(run, memo, block));
+    if (!plan)
+        return driver_out_of_memory(&run->failure, run->trace.path, "for the model");
+    p5_set_cpl(&run->machine, block->cpl);
+    struct p5_execution x = {block->accesses, block->next_address};
+    p5_issue_plan(&run->machine, plan, &x);
+    if (plan->hold_last)
+        hold(run, plan, memo, block);
     return true;
+}
+
+/* A region marker: the held instruction issues first. */
+static void region(struct run *run, const struct trace_record *record,
+                   const struct p5_sim_hooks *hooks)
+{
+    issue_held(run);
+    if (hooks && hooks->region) {
+        p5_report_to_pmu(&run->machine);
+        hooks->region(hooks->context, record->kind == TRACE_RECORD_REGION_BEGIN, record->region);
+        run->machine.cpl = -1; /* whatever the hook did, the next issue sets it */
+    }
 }
 
 static bool simulate(struct run *run, const struct p5_sim_hooks *hooks,
                      struct p5_sim_result *result)
 {
     for (;;) {
+        const struct trace_block *block;
         const struct trace_record *rec;
-        if (!driver_trace_next(&run->trace, &rec, &run->failure))
+        if (!driver_trace_next_block(&run->trace, &block, &rec, &run->failure))
             return false;
+        if (block) {
+            result->instructions += block->n_insns;
+            if (!run_block(run, block))
+                return false;
+            run->records += block->n_insns;
+            continue;
+        }
+        run->records++;
         switch (rec->kind) {
         case TRACE_RECORD_INSN:
-            result->instructions++;
-            if (!instruction(run, &rec->insn))
-                return false;
-            break;
+            break; /* not handed out between blocks */
         case TRACE_RECORD_REGION_BEGIN:
         case TRACE_RECORD_REGION_END:
-            issue_held(run);
             result->regions++;
-            if (hooks && hooks->region)
-                hooks->region(hooks->context, rec->kind == TRACE_RECORD_REGION_BEGIN,
-                              rec->region);
+            region(run, rec, hooks);
             break;
         case TRACE_RECORD_END:
             issue_held(run);
+            p5_report_to_pmu(&run->machine);
             return true;
         }
     }
@@ -156,9 +212,13 @@ static bool run_trace(struct run *run, const struct p5_sim_hooks *hooks,
     bool ok = p5_decode_cache_init(&run->decoded, driver_trace_mode(&run->trace),
                                    run->machine.config->mmx) ||
               driver_out_of_memory(&run->failure, run->trace.path, "for the decoder");
+    p5_block_memos_init(&run->memos);
+    run->memo_context = (struct p5_memo_context){&run->decoded, run->trace.lengths_known,
+                                                 run->machine.icache.block_shift};
     ok = ok && simulate(run, hooks, result);
     result->cycles = run->machine.now;
     result->unclassified = run->unclassified;
+    p5_block_memos_free(&run->memos);
     p5_decode_cache_free(&run->decoded);
     return ok;
 }

@@ -1,0 +1,368 @@
+/* The memo of each basic block: ops and issue groups (p5_block.h). */
+#include "sim/p5/p5_block.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu/p5_pmu.h"
+
+enum { INITIAL_MEMOS = 1024 };
+
+void p5_block_memos_init(struct p5_block_memos *memos)
+{
+    memos->by_id = NULL;
+    memos->capacity = 0;
+}
+
+void p5_block_memos_free(struct p5_block_memos *memos)
+{
+    for (uint32_t id = 0; id < memos->capacity; id++) {
+        struct p5_block_memo *memo = memos->by_id[id];
+        if (memo) {
+            free(memo->plans[0]);
+            free(memo->plans[1]);
+            free(memo);
+        }
+    }
+    free(memos->by_id);
+    p5_block_memos_init(memos);
+}
+
+/* ---- pairing (Pentium Processor User's Manual 3.1.2; isa/p5_pairing.c) */
+
+bool p5_op_leads_pair(const struct p5_op *op)
+{
+    return op->branch == X86_BRANCH_NONE &&
+           (op->cls == X86_P5_UV || op->cls == X86_P5_PU || op->cls == X86_P5_FX);
+}
+
+static bool classes_pair(const struct p5_op *u, const struct p5_op *v)
+{
+    if (u->cls == X86_P5_FX || v->fxch) /* FXCH pairs only after an FX instruction */
+        return u->cls == X86_P5_FX && v->fxch;
+    return (u->cls == X86_P5_UV || u->cls == X86_P5_PU) &&
+           (v->cls == X86_P5_UV || v->cls == X86_P5_PV);
+}
+
+/* No read-after-write or write-after-write register dependence, except
+ * a flags-setting instruction followed by a conditional branch, and two
+ * stack instructions (ESP). Writing the flags twice is no dependence. */
+static bool independent(const struct p5_op *u, const struct p5_op *v)
+{
+    uint32_t written = u->regs_written;
+    if (v->branch == X86_BRANCH_COND)
+        written &= ~X86_REG_FLAGS;
+    if (u->stack && v->stack)
+        written &= ~X86_REG_BIT(X86_GPR_SP);
+    return !(written & v->regs_read) && !(written & ~X86_REG_FLAGS & v->regs_written) &&
+           !(u->mm_written & (v->mm_read | v->mm_written));
+}
+
+bool p5_ops_pair(const struct p5_op *u, const struct p5_op *v)
+{
+    return p5_op_leads_pair(u) && classes_pair(u, v) && independent(u, v);
+}
+
+/* ---- static events */
+
+void p5_static_codes(struct p5_static_events *e)
+{
+    static const enum p5_event_code codes[] = {
+        P5_EV_INSTRUCTIONS_EXECUTED, P5_EV_INSTRUCTIONS_EXECUTED_IN_V_PIPE, P5_EV_FLOPS,
+        P5_EV_SEGMENT_REGISTER_LOADED, P5_EV_LOCKED_BUS_CYCLE, P5_EV_DATA_READ, P5_EV_DATA_WRITE,
+        P5_EV_DATA_READ_OR_WRITE, P5_EV_MEMORY_ACCESSES_IN_BOTH_PIPES, P5_EV_BRANCHES,
+    };
+    e->codes = 0;
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        if (p5_static_count(e, codes[i]))
+            e->codes |= p5_code_bit(codes[i]);
+}
+
+/* ---- groups */
+
+/* The references of at most 8 bytes an access makes: the P5's data bus is
+ * 64 bits wide (p5_memory.c). */
+static uint32_t references(const struct trace_access *a)
+{
+    return a->size <= 8 ? 1 : (a->size + 7) / 8;
+}
+
+static void count_references(const struct p5_shape *shape, struct p5_static_events *e)
+{
+    for (uint32_t i = shape->first; i < shape->first + shape->n; i++) {
+        const struct trace_access *a = &shape->accesses[i];
+        if (a->kind & TRACE_LOAD)
+            e->reads += references(a);
+        if (a->kind & TRACE_STORE)
+            e->writes += references(a);
+    }
+}
+
+/* What one instruction adds to its issue's static events. */
+static void count_insn(const struct p5_op *op, const struct p5_shape *shape,
+                       struct p5_static_events *e)
+{
+    e->issued++;
+    e->flops += op->flops;
+    e->segment_loads += op->segment_loads;
+    e->locked += op->locked;
+    e->branches += op->branch != X86_BRANCH_NONE;
+    count_references(shape, e);
+}
+
+static bool uses_mm(const struct p5_op *op)
+{
+    return (op->mm_read | op->mm_written) != 0;
+}
+
+static uint16_t steps_of(const struct p5_op *u, const struct p5_op *v)
+{
+    uint16_t steps = 0;
+    if (u->prefixes)
+        steps |= P5_STEP_PREFIX;
+    if (u->x87)
+        steps |= P5_STEP_X87;
+    if (uses_mm(u) || (v && uses_mm(v)))
+        steps |= P5_STEP_MMX;
+    if (u->clocks_vary || (v && v->clocks_vary))
+        steps |= P5_STEP_VARY;
+    if (u->branch != X86_BRANCH_NONE)
+        steps |= P5_STEP_BRANCH_U;
+    if (v && v->branch != X86_BRANCH_NONE)
+        steps |= P5_STEP_BRANCH_V;
+    return steps;
+}
+
+/* What v adds to the group of u. */
+static void add_v(struct p5_group *group, const struct p5_op *v, const struct p5_shape *u_shape,
+                  const struct p5_shape *v_shape)
+{
+    group->v_op = v;
+    if (v->clocks > group->clocks)
+        group->clocks = v->clocks;
+    group->v_first = (uint8_t)v_shape->first;
+    group->v_accesses = (uint8_t)v_shape->n;
+    group->regs_written |= v->regs_written;
+    group->v_address_regs = v->address_regs;
+    count_insn(v, v_shape, &group->events);
+    group->events.v_pipe = 1;
+    group->events.both_pipes = u_shape->n && v_shape->n;
+    if (group->events.both_pipes)
+        group->steps |= P5_STEP_BANKS;
+}
+
+void p5_group_make(const struct p5_op *u, const struct p5_shape *u_shape, const struct p5_op *v,
+                   const struct p5_shape *v_shape, bool taken, struct p5_group *group)
+{
+    memset(group, 0, sizeof *group);
+    group->u_op = u;
+    group->v = P5_ALONE;
+    group->steps = steps_of(u, v) | P5_STEP_FETCH_U | (v ? P5_STEP_FETCH_V : 0);
+    group->clocks = u->clocks;
+    group->u_first = (uint8_t)u_shape->first;
+    group->u_accesses = (uint8_t)u_shape->n;
+    group->taken = taken;
+    group->regs_written = u->regs_written;
+    group->u_address_regs = u->address_regs;
+    count_insn(u, u_shape, &group->events);
+    if (v)
+        add_v(group, v, u_shape, v_shape);
+    p5_static_codes(&group->events);
+}
+
+/* ---- plans */
+
+static void add_events(struct p5_static_events *sum, const struct p5_static_events *e)
+{
+    sum->issued += e->issued;
+    sum->v_pipe += e->v_pipe;
+    sum->flops += e->flops;
+    sum->segment_loads += e->segment_loads;
+    sum->locked += e->locked;
+    sum->reads += e->reads;
+    sum->writes += e->writes;
+    sum->both_pipes += e->both_pipes;
+    sum->branches += e->branches;
+}
+
+static struct p5_shape shape_of(const struct trace_block *block, unsigned i)
+{
+    const struct trace_block_insn *insn = &block->insns[i];
+    return (struct p5_shape){block->accesses, insn->first_access, insn->n_accesses};
+}
+
+static bool taken(const struct trace_block *block, unsigned i)
+{
+    return block->insns[i].branch == TRACE_BRANCH_TAKEN;
+}
+
+/* Whether instruction i of the memo (not the first) may start a code line
+ * (p5_fetch(), p5_machine.h): not when it lies in the line the one before
+ * ends in, as the code read last is that one's. */
+static bool may_start_line(const struct p5_block_memo *memo, unsigned i)
+{
+    const struct p5_op *before = &memo->ops[i - 1], *op = &memo->ops[i];
+    uint64_t line = op->address >> memo->line_shift;
+    return (op->address + op->length - 1) >> memo->line_shift != line ||
+           (before->address + before->length - 1) >> memo->line_shift != line;
+}
+
+/* Instruction u alone (v P5_ALONE) or u and v: the plan's next group. */
+static void add_group(struct p5_plan *plan, const struct p5_block_memo *memo,
+                      const struct trace_block *block, unsigned u, unsigned v)
+{
+    struct p5_group *group = &plan->groups[plan->n_groups++];
+    struct p5_shape u_shape = shape_of(block, u), v_shape;
+    if (v == P5_ALONE) {
+        p5_group_make(&memo->ops[u], &u_shape, NULL, NULL, taken(block, u), group);
+    } else {
+        v_shape = shape_of(block, v);
+        p5_group_make(&memo->ops[u], &u_shape, &memo->ops[v], &v_shape, taken(block, v), group);
+        group->v = (uint8_t)v;
+        if (!may_start_line(memo, v))
+            group->steps &= (uint16_t)~P5_STEP_FETCH_V;
+    }
+    group->u = (uint8_t)u;
+    if (u > 0 && !may_start_line(memo, u))
+        group->steps &= (uint16_t)~P5_STEP_FETCH_U;
+}
+
+/* The groups the driver forms from instruction `first` on, holding an
+ * instruction back while it may lead a pair. */
+static struct p5_plan *make_plan(const struct p5_block_memo *memo, const struct trace_block *block,
+                                 unsigned first)
+{
+    struct p5_plan *plan =
+        calloc(1, sizeof *plan + (memo->n_insns - first) * sizeof plan->groups[0]);
+    if (!plan)
+        return NULL;
+    plan->first = (uint8_t)first;
+    unsigned held = P5_ALONE;
+    for (unsigned i = first; i < memo->n_insns; i++) {
+        const struct p5_op *op = &memo->ops[i];
+        if (held != P5_ALONE && p5_ops_pair(&memo->ops[held], op)) {
+            add_group(plan, memo, block, held, i);
+            held = P5_ALONE;
+            continue;
+        }
+        if (held != P5_ALONE)
+            add_group(plan, memo, block, held, P5_ALONE);
+        held = P5_ALONE;
+        if (p5_op_leads_pair(op))
+            held = i;
+        else
+            add_group(plan, memo, block, i, P5_ALONE);
+    }
+    for (unsigned g = 0; g + 1 < plan->n_groups; g++)
+        add_events(&plan->bulk, &plan->groups[g].events);
+    p5_static_codes(&plan->bulk);
+    plan->hold_last = held != P5_ALONE;
+    if (plan->hold_last) {
+        /* Its accesses are the driver's copy of them (p5_simulate.c). */
+        struct p5_shape shape = shape_of(block, held);
+        shape.accesses += shape.first;
+        shape.first = 0;
+        p5_group_make(&memo->ops[held], &shape, NULL, NULL, false, &plan->held_alone);
+        plan->held_alone.u = (uint8_t)held;
+    }
+    return plan;
+}
+
+const struct p5_plan *p5_block_plan_make(struct p5_block_memo *memo,
+                                         const struct trace_block *block, unsigned first)
+{
+    memo->plans[first] = make_plan(memo, block, first);
+    return memo->plans[first];
+}
+
+/* ---- memos */
+
+/* Records without code bytes (imports): a simple instruction, or a
+ * conditional branch when the trace says it branched. */
+static void generic_op(const struct trace_block_insn *insn, struct p5_op *op)
+{
+    p5_op_generic(insn->address, insn->length, op);
+    if (insn->branch != TRACE_NOT_BRANCH) {
+        op->branch = X86_BRANCH_COND;
+        op->cls = X86_P5_PV;
+    }
+}
+
+static enum decode_status op_of(const struct p5_memo_context *context,
+                                const struct trace_block_insn *insn, struct p5_op *op)
+{
+    struct p5_decode_cache *cache = context->cache;
+    if (!context->code_known || !insn->has_bytes) {
+        generic_op(insn, op);
+        return DECODE_OK;
+    }
+    const struct p5_op *decoded = p5_decode_hit(cache, insn->address, insn->length, insn->bytes);
+    enum decode_status status = DECODE_OK;
+    if (!decoded)
+        status = p5_decode_miss(cache, insn->address, insn->length, insn->bytes, &decoded);
+    if (status == DECODE_OK)
+        *op = *decoded;
+    return status;
+}
+
+static struct p5_block_memo *make_memo(const struct p5_memo_context *context,
+                                       const struct trace_block *block,
+                                       struct p5_memo_failure *failure)
+{
+    struct p5_block_memo *memo = malloc(sizeof *memo + block->n_insns * sizeof memo->ops[0]);
+    if (!memo) {
+        failure->status = DECODE_OUT_OF_MEMORY;
+        return NULL;
+    }
+    memo->n_insns = block->n_insns;
+    memo->line_shift = context->line_shift;
+    memo->unclassified = 0;
+    for (uint32_t i = 0; i < block->n_insns; i++) {
+        failure->status = op_of(context, &block->insns[i], &memo->ops[i]);
+        failure->insn = i;
+        if (failure->status != DECODE_OK) {
+            free(memo);
+            return NULL;
+        }
+        memo->unclassified += memo->ops[i].unclassified;
+    }
+    memo->plans[1] = NULL;
+    memo->plans[0] = make_plan(memo, block, 0);
+    if (!memo->plans[0]) {
+        free(memo);
+        failure->status = DECODE_OUT_OF_MEMORY;
+        return NULL;
+    }
+    return memo;
+}
+
+/* Room for block `id` in the table. */
+static bool make_room(struct p5_block_memos *memos, uint32_t id)
+{
+    if (id < memos->capacity)
+        return true;
+    uint32_t capacity = memos->capacity ? memos->capacity : INITIAL_MEMOS;
+    while (capacity <= id)
+        capacity *= 2;
+    struct p5_block_memo **by_id = realloc(memos->by_id, capacity * sizeof *by_id);
+    if (!by_id)
+        return false;
+    memset(by_id + memos->capacity, 0, (capacity - memos->capacity) * sizeof *by_id);
+    memos->by_id = by_id;
+    memos->capacity = capacity;
+    return true;
+}
+
+struct p5_block_memo *p5_block_memo_make(struct p5_block_memos *memos,
+                                         const struct p5_memo_context *context,
+                                         const struct trace_block *block,
+                                         struct p5_memo_failure *failure)
+{
+    failure->insn = 0;
+    failure->status = DECODE_OUT_OF_MEMORY;
+    if (!make_room(memos, block->id))
+        return NULL;
+    struct p5_block_memo *memo = make_memo(context, block, failure);
+    memos->by_id[block->id] = memo;
+    return memo;
+}
