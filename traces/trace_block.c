@@ -33,24 +33,12 @@ static void copy_code(uint8_t *to, const uint8_t *from, uint8_t length)
     memcpy(to, code, TRACE_MAX_INSN_LENGTH);
 }
 
-bool block_builder_continues(const struct block_builder *b, const struct trace_insn *insn)
-{
-    return !b->closed && insn->address == b->next_address && insn->thread == b->thread &&
-           insn->cpl == b->cpl && !insn->has_registers && b->n_insns < TRACE_MAX_BLOCK_INSNS &&
-           b->n_accesses + (uint32_t)insn->n_accesses <= TRACE_MAX_BLOCK_ACCESSES;
-}
-
 void block_builder_add(struct block_builder *b, const struct trace_insn *insn, bool target_known)
 {
-    if (b->n_insns == 0) {
-        b->thread = insn->thread;
-        b->cpl = insn->cpl;
-        b->has_registers = insn->has_registers;
-        if (insn->has_registers)
-            memcpy(b->regs, insn->regs, sizeof b->regs);
-    }
+    if (b->n_insns == 0)
+        block_builder_start(b, insn);
     /* Cleared whole, padding included: blocks are compared with memcmp. */
-    struct trace_block_insn *bi = &b->insns[b->n_insns++];
+    struct trace_block_insn *bi = &b->insns[b->n_insns];
     memset(bi, 0, sizeof *bi);
     bi->address = insn->address;
     bi->length = insn->length;
@@ -61,12 +49,28 @@ void block_builder_add(struct block_builder *b, const struct trace_insn *insn, b
     bi->first_access = (uint16_t)b->n_accesses;
     for (int i = 0; i < insn->n_accesses; i++)
         b->accesses[b->n_accesses + (uint32_t)i] = insn->accesses[i];
-    b->n_accesses += (uint32_t)insn->n_accesses;
-    b->next_address = insn->address + insn->length;
-    b->closed = insn->branch != TRACE_NOT_BRANCH || insn->has_registers;
-    if (insn->branch == TRACE_BRANCH_TAKEN && target_known)
-        b->next_address = insn->target;
-    b->awaiting_target = insn->branch == TRACE_BRANCH_TAKEN && !target_known;
+    block_builder_count(b, insn, target_known);
+}
+
+void block_builder_copy(struct block_builder *b, const struct block_entry *e)
+{
+    memcpy(b->insns, e->insns, b->n_insns * sizeof b->insns[0]);
+    for (uint32_t i = 0; i < b->n_accesses; i++) {
+        b->accesses[i].kind = e->accesses[i].kind;
+        b->accesses[i].size = e->accesses[i].size;
+    }
+}
+
+bool block_entry_starts_as(const struct block_entry *e, const struct block_entry *f,
+                           uint32_t n_insns, uint32_t n_accesses)
+{
+    if (e->block.n_insns < n_insns || e->block.n_accesses < n_accesses ||
+        memcmp(e->insns, f->insns, n_insns * sizeof e->insns[0]) != 0)
+        return false;
+    for (uint32_t i = 0; i < n_accesses; i++)
+        if (e->accesses[i].kind != f->accesses[i].kind || e->accesses[i].size != f->accesses[i].size)
+            return false;
+    return true;
 }
 
 void block_builder_set_target(struct block_builder *b, uint64_t target)
@@ -103,10 +107,14 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return (h ^ v) * 0x9e3779b97f4a7c15ull;
 }
 
-/* A hash of the static content (enough of it to tell blocks apart). */
+/* A hash of the static content (enough of it to tell blocks apart).  The
+ * start address is mixed in before the next address: their xor alone
+ * takes few values (that of a one-instruction block only depends on the
+ * length and the carries), which filled the index with long chains of
+ * equal hashes. */
 static uint64_t builder_hash(const struct block_builder *b)
 {
-    uint64_t h = mix(b->insns[0].address, b->next_address);
+    uint64_t h = mix(mix(0, b->insns[0].address), b->next_address);
     h = mix(h, (uint64_t)b->n_insns << 32 | b->n_accesses);
     const struct trace_block_insn *last = &b->insns[b->n_insns - 1];
     h = mix(h, (uint64_t)last->branch << 8 | last->length);

@@ -29,8 +29,39 @@ struct block_builder {
 };
 
 void block_builder_clear(struct block_builder *b);
+
 /* Whether `insn` joins the block (which is not empty). */
-bool block_builder_continues(const struct block_builder *b, const struct trace_insn *insn);
+static inline bool block_builder_continues(const struct block_builder *b,
+                                           const struct trace_insn *insn)
+{
+    return !b->closed && insn->address == b->next_address && insn->thread == b->thread &&
+           insn->cpl == b->cpl && !insn->has_registers && b->n_insns < TRACE_MAX_BLOCK_INSNS &&
+           b->n_accesses + (uint32_t)insn->n_accesses <= TRACE_MAX_BLOCK_ACCESSES;
+}
+
+/* The first instruction's thread, CPL and registers are the block's. */
+static inline void block_builder_start(struct block_builder *b, const struct trace_insn *insn)
+{
+    b->thread = insn->thread;
+    b->cpl = insn->cpl;
+    b->has_registers = insn->has_registers;
+    if (insn->has_registers)
+        memcpy(b->regs, insn->regs, sizeof b->regs);
+}
+
+/* Counts `insn` in, its instruction and accesses stored, and says where
+ * the block goes on. */
+static inline void block_builder_count(struct block_builder *b, const struct trace_insn *insn,
+                                       bool target_known)
+{
+    b->n_insns++;
+    b->n_accesses += (uint32_t)insn->n_accesses;
+    b->next_address = insn->address + insn->length;
+    b->closed = insn->branch != TRACE_NOT_BRANCH || insn->has_registers;
+    if (insn->branch == TRACE_BRANCH_TAKEN && target_known)
+        b->next_address = insn->target;
+    b->awaiting_target = insn->branch == TRACE_BRANCH_TAKEN && !target_known;
+}
 /* Appends `insn` (the block is empty or it continues it); a taken branch's
  * target is insn->target if `target_known`, else set later with
  * block_builder_set_target(). */
@@ -52,6 +83,68 @@ struct block_entry {
     struct trace_access *accesses;
     uint64_t *strides;       /* each access's last address change (mod 2^64) */
 };
+
+/* Whether `code`, of `length` (1-15) bytes, is `bi`'s code (0 past its
+ * length): compared in two overlapping words, bytes 0-7 and 7-14, masked
+ * to the length (mask[16 - length + i] is 0xff for i < length). */
+static inline bool block_code_is(const struct trace_block_insn *bi, const uint8_t *code,
+                                 unsigned length)
+{
+    static const uint8_t mask[32] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    uint64_t have[2], want[2], keep[2];
+    memcpy(&have[0], code, 8);
+    memcpy(&have[1], code + 7, 8);
+    memcpy(&want[0], bi->bytes, 8);
+    memcpy(&want[1], bi->bytes + 7, 8);
+    memcpy(&keep[0], mask + 16 - length, 8);
+    memcpy(&keep[1], mask + 16 - length + 7, 8);
+    return ((have[0] & keep[0]) ^ want[0]) == 0 && ((have[1] & keep[1]) ^ want[1]) == 0;
+}
+
+/* Whether `insn`, code bytes given, is `bi` but for its accesses' kinds
+ * and sizes. */
+static inline bool block_insn_is(const struct trace_block_insn *bi, const struct trace_insn *insn)
+{
+    return bi->address == insn->address && bi->length == insn->length &&
+           bi->branch == insn->branch && bi->n_accesses == insn->n_accesses && bi->has_bytes &&
+           insn->has_bytes && block_code_is(bi, insn->bytes, insn->length);
+}
+
+/* Appends `insn` if it is, code bytes given, instruction b->n_insns of
+ * `e`, whose instructions before it the block has: then only its accesses'
+ * addresses are stored, the instructions and access shapes being e's until
+ * block_builder_copy().  False, the block unchanged, if not.  An
+ * instruction appended is valid as e's is (length, access kinds and
+ * sizes). */
+static inline bool block_builder_add_as(struct block_builder *b, const struct block_entry *e,
+                                        const struct trace_insn *insn, bool target_known)
+{
+    if (b->n_insns == e->block.n_insns)
+        return false;
+    const struct trace_block_insn *bi = &e->insns[b->n_insns];
+    if (!block_insn_is(bi, insn))
+        return false;
+    const struct trace_access *shapes = &e->accesses[bi->first_access];
+    struct trace_access *to = &b->accesses[b->n_accesses];
+    for (int i = 0; i < insn->n_accesses; i++) {
+        const struct trace_access *a = &insn->accesses[i];
+        if (shapes[i].kind != a->kind || shapes[i].size != a->size)
+            return false;
+        to[i].address = a->address; /* past the block's accesses until counted */
+    }
+    if (b->n_insns == 0)
+        block_builder_start(b, insn);
+    block_builder_count(b, insn, target_known);
+    return true;
+}
+/* Stores the instructions and access shapes of the block that `e` has
+ * (after block_builder_add_as()). */
+void block_builder_copy(struct block_builder *b, const struct block_entry *e);
+/* Whether `e` starts with the first `n_insns` instructions and
+ * `n_accesses` access shapes of `f` (which has them). */
+bool block_entry_starts_as(const struct block_entry *e, const struct block_entry *f,
+                           uint32_t n_insns, uint32_t n_accesses);
 
 struct block_table {
     struct block_entry **entries; /* by id */

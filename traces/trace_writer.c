@@ -26,6 +26,10 @@ struct trace_writer {
     uint64_t regs[TRACE_MAX_REGS]; /* as of the last register record (initially 0) */
     struct block_table blocks;
     struct block_builder pending;  /* the block being built */
+    /* The known block the pending one is so far an execution of, its
+     * instructions and access shapes not stored (block_builder_add_as());
+     * NULL: the pending block is stored whole. */
+    struct block_entry *match;
     struct block_entry *last_block[2]; /* each thread's last block written (at first its start) */
     struct block_entry start[2];
     uint32_t run;             /* executions of successor 0 as predicted, not written yet */
@@ -280,13 +284,56 @@ static void put_execution(struct trace_writer *w, struct block_entry *e,
     }
 }
 
+/* The other successor of the thread's last block, if it starts as
+ * `match`, the pending block's, for the instructions the block has so
+ * far. */
+static struct block_entry *other_match(const struct trace_writer *w,
+                                       const struct block_entry *match)
+{
+    const struct block_builder *b = &w->pending;
+    struct block_entry *const *successors = w->last_block[b->thread]->successors;
+    struct block_entry *other = successors[successors[0] == match ? 1 : 0];
+    return other && other != match &&
+                   block_entry_starts_as(other, match, b->n_insns, b->n_accesses)
+               ? other
+               : NULL;
+}
+
+/* Whether the pending block, which is so far an execution of `e`, is
+ * one. */
+static bool match_complete(const struct block_builder *b, const struct block_entry *e)
+{
+    return e && b->n_insns == e->block.n_insns && b->next_address == e->block.next_address;
+}
+
+/* The block the pending one is an execution of, found without a look-up:
+ * its match or the other successor; else NULL, and the pending block is
+ * stored whole. */
+static struct block_entry *matched_block(struct trace_writer *w)
+{
+    struct block_entry *e = w->match;
+    if (!e)
+        return NULL;
+    w->match = NULL;
+    if (match_complete(&w->pending, e))
+        return e;
+    struct block_entry *other = other_match(w, e);
+    if (match_complete(&w->pending, other))
+        return other;
+    block_builder_copy(&w->pending, e);
+    return NULL;
+}
+
 /* Writes the pending block's execution and starts a new one. */
 static void put_block(struct trace_writer *w)
 {
     struct block_builder *b = &w->pending;
     put_controls(w, b);
-    struct block_entry *e = block_table_find_after(&w->blocks, w->last_block[b->thread], b);
-    remember_code(w, b, e == NULL);
+    struct block_entry *e = matched_block(w);
+    if (!e) {
+        e = block_table_find_after(&w->blocks, w->last_block[b->thread], b);
+        remember_code(w, b, e == NULL);
+    }
     if (e)
         put_execution(w, e, b);
     else
@@ -328,20 +375,65 @@ static bool accesses_valid(const struct trace_insn *insn)
     return true;
 }
 
-bool trace_write_insn(struct trace_writer *w, const struct trace_insn *insn)
+/* The known block that `insn` likely starts: a successor of the thread's
+ * last block starting at its address.  None once code changed (see
+ * remember_code()). */
+static struct block_entry *predicted(const struct trace_writer *w, const struct trace_insn *insn)
 {
-    if (w->ended || insn->length < 1 || insn->length > TRACE_MAX_INSN_LENGTH ||
-        !accesses_valid(insn) || insn->thread > 1 || insn->cpl > 3 ||
-        !registers_valid(w, insn))
-        return false;
+    struct block_entry *const *successors = w->last_block[insn->thread]->successors;
+    if (w->code_changed)
+        return NULL;
+    for (int i = 0; i < 2; i++)
+        if (successors[i] && successors[i]->insns[0].address == insn->address)
+            return successors[i];
+    return NULL;
+}
+
+/* Appends `insn` to the pending block: while the instructions are those
+ * of a known block, the fast path, only their accesses' addresses are
+ * stored (the other successor is tried before giving up). */
+static void add_insn(struct trace_writer *w, const struct trace_insn *insn)
+{
     struct block_builder *b = &w->pending;
-    if (b->awaiting_target)
-        put_held(w, insn->address);
-    else if (b->n_insns && !block_builder_continues(b, insn))
-        put_block(w);
+    if (b->n_insns == 0)
+        w->match = predicted(w, insn);
+    if (w->match && block_builder_add_as(b, w->match, insn, false))
+        return;
+    struct block_entry *other = w->match ? other_match(w, w->match) : NULL;
+    if (other && block_builder_add_as(b, other, insn, false)) {
+        w->match = other;
+        return;
+    }
+    if (w->match)
+        block_builder_copy(b, w->match);
+    w->match = NULL;
     block_builder_add(b, insn, false);
     if (!insn->has_bytes)
         known_bytes(w, &b->insns[b->n_insns - 1]);
+}
+
+static bool insn_valid(const struct trace_writer *w, const struct trace_insn *insn)
+{
+    return insn->length >= 1 && insn->length <= TRACE_MAX_INSN_LENGTH && accesses_valid(insn) &&
+           insn->thread <= 1 && insn->cpl <= 3 && registers_valid(w, insn);
+}
+
+bool trace_write_insn(struct trace_writer *w, const struct trace_insn *insn)
+{
+    struct block_builder *b = &w->pending;
+    /* The fast path: the next instruction of the pending block's match,
+     * valid as the match's is, of the block's thread and CPL. */
+    bool next_of_match = w->match && b->n_insns && block_builder_continues(b, insn) &&
+                         block_builder_add_as(b, w->match, insn, false);
+    if (!next_of_match) {
+        if (w->ended || !insn_valid(w, insn))
+            return false;
+        if (b->awaiting_target)
+            put_held(w, insn->address);
+        else if (b->n_insns && !block_builder_continues(b, insn))
+            put_block(w);
+        add_insn(w, insn);
+    }
     w->instructions++;
     if (b->closed && !b->awaiting_target)
         put_block(w);

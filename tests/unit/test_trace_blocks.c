@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "traces/trace.h"
+#include "traces/trace_block.h"
 
 /* ---- a generated stream: the records given to the writer */
 
@@ -882,6 +883,148 @@ static void test_v2_truncated_anywhere(void **state)
     free_stream(&s);
 }
 
+/* ---- the builder's fast path (traces/trace_block.h) */
+
+/* Instruction `i` of a test block: 15 bytes of code, its accesses' kinds
+ * and sizes by position, the last a taken branch. */
+static void block_test_insn(struct trace_insn *insn, int i, int n, uint64_t data)
+{
+    memset(insn, 0, sizeof *insn);
+    insn->address = 0x1000 + 15 * (uint64_t)i;
+    insn->length = 15;
+    insn->has_bytes = true;
+    code_bytes(insn->address, insn->length, insn->bytes);
+    insn->cpl = 3;
+    insn->branch = i == n - 1 ? TRACE_BRANCH_TAKEN : TRACE_NOT_BRANCH;
+    insn->n_accesses = i % 3;
+    for (int a = 0; a < insn->n_accesses; a++)
+        insn->accesses[a] = (struct trace_access){(enum trace_access_kind)(1 + a), 4u << a,
+                                                  data + 64 * (uint64_t)(i + a)};
+}
+
+/* A block of `n` test instructions, built whole, in table `t`. */
+static struct block_entry *add_test_block(struct block_table *t, int n)
+{
+    struct block_builder b;
+    struct trace_insn insn;
+    block_builder_clear(&b);
+    for (int i = 0; i < n; i++) {
+        block_test_insn(&insn, i, n, 0x5000);
+        block_builder_add(&b, &insn, false);
+    }
+    block_builder_set_target(&b, 0x1000);
+    struct block_entry *e = block_table_add(t, &b);
+    assert_non_null(e);
+    return e;
+}
+
+/* A block built by block_builder_add_as() and block_builder_copy() is the
+ * one built whole (what the writer relies on to write the same bytes). */
+static void test_add_as_builds_the_same_block(void **state)
+{
+    (void)state;
+    struct block_table t;
+    assert_true(block_table_init(&t));
+    struct block_entry *e = add_test_block(&t, 5);
+    static struct block_builder whole, fast;
+    struct trace_insn insn;
+    block_builder_clear(&whole);
+    block_builder_clear(&fast);
+    for (int i = 0; i < 5; i++) {
+        block_test_insn(&insn, i, 5, 0x9000); /* other addresses than e's */
+        block_builder_add(&whole, &insn, false);
+        assert_true(block_builder_add_as(&fast, e, &insn, false));
+        assert_int_equal(fast.n_insns, whole.n_insns);
+        assert_int_equal(fast.n_accesses, whole.n_accesses);
+        assert_true(fast.next_address == whole.next_address);
+        assert_int_equal(fast.closed, whole.closed);
+        assert_int_equal(fast.awaiting_target, whole.awaiting_target);
+    }
+    block_test_insn(&insn, 5, 6, 0x9000);
+    assert_false(block_builder_add_as(&fast, e, &insn, false)); /* e has 5 */
+    block_builder_copy(&fast, e);
+    assert_memory_equal(fast.insns, whole.insns, whole.n_insns * sizeof whole.insns[0]);
+    assert_memory_equal(fast.accesses, whole.accesses,
+                        whole.n_accesses * sizeof whole.accesses[0]);
+    block_builder_set_target(&fast, 0x1000);
+    assert_int_equal(block_table_find(&t, &fast), e->block.id);
+    block_table_free(&t);
+}
+
+/* An instruction that differs from the block's in its code (within its
+ * length, not past it), length, branch or an access's kind or size is not
+ * appended, and the block is unchanged. */
+static void test_add_as_refuses_other_insns(void **state)
+{
+    (void)state;
+    struct block_table t;
+    assert_true(block_table_init(&t));
+    struct block_entry *e = add_test_block(&t, 3);
+    static struct block_builder b;
+    struct trace_insn insn;
+    block_builder_clear(&b);
+    block_test_insn(&insn, 0, 3, 0);
+    assert_true(block_builder_add_as(&b, e, &insn, false));
+    for (int change = 0; change < 7; change++) {
+        block_test_insn(&insn, 1, 3, 0);
+        switch (change) {
+        case 0: insn.bytes[0] ^= 1; break;
+        case 1: insn.bytes[7] ^= 1; break;
+        case 2: insn.bytes[14] ^= 1; break;
+        case 3: insn.length = 14; break;
+        case 4: insn.branch = TRACE_BRANCH_NOT_TAKEN; break;
+        case 5: insn.accesses[0].size = 8; break;
+        default: insn.has_bytes = false;
+        }
+        assert_false(block_builder_add_as(&b, e, &insn, false));
+        assert_int_equal(b.n_insns, 1);
+        assert_int_equal(b.n_accesses, 0);
+    }
+    /* a shorter instruction: the bytes past its length do not count */
+    static struct block_builder whole;
+    block_builder_clear(&whole);
+    block_test_insn(&insn, 0, 1, 0);
+    insn.length = 3;
+    block_builder_add(&whole, &insn, false);
+    struct block_entry *short_block = block_table_add(&t, &whole);
+    assert_non_null(short_block);
+    block_builder_clear(&b);
+    insn.bytes[3] ^= 0xff;
+    assert_true(block_builder_add_as(&b, short_block, &insn, false));
+    block_table_free(&t);
+}
+
+/* Many blocks of one instruction each (as a trace with registers has):
+ * every one found by its content, one not added not found. */
+static void test_one_insn_blocks_found(void **state)
+{
+    (void)state;
+    struct block_table t;
+    assert_true(block_table_init(&t));
+    static struct block_builder b;
+    struct trace_insn insn;
+    enum { N = 20000 };
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < N; i++) {
+            memset(&insn, 0, sizeof insn);
+            insn.address = 0x400000 + 3 * (uint64_t)i;
+            insn.length = 3;
+            insn.cpl = 3;
+            insn.has_registers = true;
+            block_builder_clear(&b);
+            block_builder_add(&b, &insn, false);
+            if (pass == 0)
+                assert_non_null(block_table_add(&t, &b));
+            else
+                assert_int_equal(block_table_find(&t, &b), i);
+        }
+    insn.address = 0x400001;
+    block_builder_clear(&b);
+    block_builder_add(&b, &insn, false);
+    assert_int_equal(block_table_find(&t, &b), BLOCK_NONE);
+    block_table_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -904,6 +1047,9 @@ int main(void)
         cmocka_unit_test(test_v2_registers),
         cmocka_unit_test(test_v2_end),
         cmocka_unit_test(test_v2_truncated_anywhere),
+        cmocka_unit_test(test_add_as_builds_the_same_block),
+        cmocka_unit_test(test_add_as_refuses_other_insns),
+        cmocka_unit_test(test_one_insn_blocks_found),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
