@@ -29,7 +29,7 @@ expect 2 "pmubench stat: 'netburst::instr_retired:NBOGUSNTAG': not an event of t
     stat -e netburst::instr_retired:NBOGUSNTAG --trace x.trace
 expect 2 "pmubench stat: 'p5::branches': not an event of the model's PMU (-m)" -- \
     stat -m netburst -e p5::branches --trace x.trace
-expect_usage "pmubench stat: -m: unknown model 'k6' (expected p5, host, netburst or netburst-PRESET)" -- \
+expect_usage "pmubench stat: -m: unknown model 'k6' (expected p5, pmmx, host, netburst or netburst-PRESET)" -- \
     stat -m k6 -e branches --trace x.trace
 expect 2 "pmubench stat: p5::bogus: unknown P5 event 'bogus' ('pmubench list p5' shows the events; p5::clocks counts clocks)" -- \
     stat -e bogus --trace x.trace
@@ -117,6 +117,10 @@ if [ -f "$tmp/regions64.trace" ]; then
     expect 0 "" -- stat -e instructions_executed,p5::data_read:u --json --trace "$trace"
     want="{\"model\": \"p5\", \"trace\": \"$trace\", \"runs\": 1, \"passes\": 1, \"counting\": \"one\", \"counts\": {\"instructions_executed\": $insns, \"data_read:u\": "
     case $(cat "$tmp/cli.out") in "$want"*) pass ;; *) fail "stat --json: $(cat "$tmp/cli.out")" ;; esac
+    # The Pentium MMX preset by name: the same instructions, counted on its model.
+    expect 0 "" -- stat -m pmmx -e instructions_executed -x , --trace "$trace"
+    if [ "$(cat "$tmp/cli.out")" = "$insns,,instructions_executed,," ]; then
+        pass; else fail "stat -m pmmx: '$(cat "$tmp/cli.out")', want $insns"; fi
     expect 0 "" -- stat -e instructions_executed --region 2 -x , --trace "$trace"
     if [ "$(cat "$tmp/cli.out")" = "$in_region,,instructions_executed,," ] && [ "$in_region" -gt 0 ]; then
         pass; else fail "stat --region 2: '$(cat "$tmp/cli.out")', the dump has $in_region"; fi

@@ -9,7 +9,7 @@
 bool stat_model_choose(const char *name, struct stat_model *model, char *error, size_t size)
 {
     memset(model, 0, sizeof *model);
-    if (strcmp(name, "p5") == 0 || strcmp(name, "host") == 0) {
+    if (strcmp(name, "p5") == 0 || strcmp(name, "pmmx") == 0 || strcmp(name, "host") == 0) {
         model->pmu = PMU_P5;
         return p5_config_preset(name, &model->p5, error, size);
     }
@@ -18,7 +18,7 @@ bool stat_model_choose(const char *name, struct stat_model *model, char *error, 
                                                               : NULL;
     if (!preset) {
         snprintf(error, size,
-                 "unknown model '%s' (expected p5, host, netburst or netburst-PRESET)", name);
+                 "unknown model '%s' (expected p5, pmmx, host, netburst or netburst-PRESET)", name);
         return false;
     }
     model->pmu = PMU_NETBURST;

@@ -28,6 +28,9 @@ static void test_names(void **state)
     (void)state;
     assert_int_equal(choose("p5").pmu, PMU_P5);
     assert_string_equal(choose("p5").p5.name, "p5");
+    assert_int_equal(choose("pmmx").pmu, PMU_P5);
+    assert_string_equal(choose("pmmx").p5.name, "pmmx");
+    assert_true(choose("pmmx").p5.mmx);
     assert_int_equal(choose("host").pmu, PMU_P5);
     struct stat_model nb = choose("netburst");
     assert_int_equal(nb.pmu, PMU_NETBURST);
@@ -50,7 +53,7 @@ static void test_bad_names(void **state)
     struct stat_model model;
     char error[256];
     assert_false(stat_model_choose("k6", &model, error, sizeof error));
-    assert_string_equal(error, "unknown model 'k6' (expected p5, host, netburst or netburst-PRESET)");
+    assert_string_equal(error, "unknown model 'k6' (expected p5, pmmx, host, netburst or netburst-PRESET)");
     assert_false(stat_model_choose("netburst-cedarmill", &model, error, sizeof error));
     assert_string_equal(error, "unknown NetBurst preset 'cedarmill' (willamette, willamette0, "
                                "northwood, netburst, prescott, prescott4)");
