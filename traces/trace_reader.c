@@ -313,6 +313,27 @@ void trace_reader_close(struct trace_reader *r)
 
 /* ---- records */
 
+/* A data access's kind and size (its address is 0 here). */
+static bool read_access_shape(struct trace_reader *r, struct trace_access *a)
+{
+    uint8_t byte;
+    uint64_t size;
+    if (!get_byte(r, &byte, "a data access"))
+        return false;
+    if ((byte & 3) == 0)
+        return fail(r, "data access of kind 0 (expected load, store or modify)");
+    a->kind = (enum trace_access_kind)(byte & 3);
+    size = byte >> 2;
+    if (size == ACCESS_SIZE_ESCAPE && !get_varint(r, &size, "an access size"))
+        return false;
+    if (!trace_access_size_valid(size))
+        return fail(r, "data access of %llu bytes (expected 1-%d)", (unsigned long long)size,
+                    TRACE_MAX_ACCESS_SIZE);
+    a->size = (uint32_t)size;
+    a->address = 0;
+    return true;
+}
+
 static bool read_accesses(struct trace_reader *r, struct trace_insn *insn)
 {
     uint64_t n;
@@ -324,21 +345,8 @@ static bool read_accesses(struct trace_reader *r, struct trace_insn *insn)
     insn->n_accesses = (int)n;
     for (int i = 0; i < insn->n_accesses; i++) {
         struct trace_access *a = &insn->accesses[i];
-        uint8_t byte;
-        uint64_t size, delta;
-        if (!get_byte(r, &byte, "a data access"))
-            return false;
-        if ((byte & 3) == 0)
-            return fail(r, "data access of kind 0 (expected load, store or modify)");
-        a->kind = (enum trace_access_kind)(byte & 3);
-        size = byte >> 2;
-        if (size == ACCESS_SIZE_ESCAPE && !get_varint(r, &size, "an access size"))
-            return false;
-        if (!trace_access_size_valid(size))
-            return fail(r, "data access of %llu bytes (expected 1-%d)", (unsigned long long)size,
-                        TRACE_MAX_ACCESS_SIZE);
-        a->size = (uint32_t)size;
-        if (!get_varint(r, &delta, "a data address"))
+        uint64_t delta;
+        if (!read_access_shape(r, a) || !get_varint(r, &delta, "a data address"))
             return false;
         a->address = r->last_access + (uint64_t)unzigzag(delta);
         r->last_access = a->address;
@@ -764,26 +772,6 @@ next_block_v1(struct trace_reader *r, const struct trace_block **block,
 }
 
 /* ---- version 2: blocks as stored */
-
-static bool read_access_shape(struct trace_reader *r, struct trace_access *a)
-{
-    uint8_t byte;
-    uint64_t size;
-    if (!get_byte(r, &byte, "a data access"))
-        return false;
-    if ((byte & 3) == 0)
-        return fail(r, "data access of kind 0 (expected load, store or modify)");
-    a->kind = (enum trace_access_kind)(byte & 3);
-    size = byte >> 2;
-    if (size == ACCESS_SIZE_ESCAPE && !get_varint(r, &size, "an access size"))
-        return false;
-    if (!trace_access_size_valid(size))
-        return fail(r, "data access of %llu bytes (expected 1-%d)", (unsigned long long)size,
-                    TRACE_MAX_ACCESS_SIZE);
-    a->size = (uint32_t)size;
-    a->address = 0;
-    return true;
-}
 
 /* An instruction's data accesses in a definition: a count, then shapes. */
 static bool read_insn_accesses(struct trace_reader *r, struct block_builder *b,

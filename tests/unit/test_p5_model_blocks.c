@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/test_rng.h"
+
 #include "pmu/p5_events.h"
 #include "pmu/p5_pmu.h"
 #include "sim/p5/p5_block.h"
@@ -23,25 +25,6 @@
 #include "sim/p5/p5_op.h"
 #include "sim/p5/p5_tally.h"
 #include "traces/trace.h"
-
-/* splitmix64 (Steele, Lea and Flood 2014), each draw a statement of its
- * own, as in test_p5_model_pmu.c. */
-struct rng {
-    uint64_t state;
-};
-
-static uint64_t next(struct rng *g)
-{
-    uint64_t z = (g->state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static unsigned below(struct rng *g, unsigned n)
-{
-    return (unsigned)(next(g) % n);
-}
 
 /* ---- the tally against direct reports */
 

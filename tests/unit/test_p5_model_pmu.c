@@ -12,30 +12,10 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/test_rng.h"
+
 #include "pmu/p5_events.h"
 #include "pmu/p5_pmu.h"
-
-/* splitmix64 (Steele, Lea and Flood 2014): fixed seed, the same stream
- * on every machine and under every compiler: each draw is a statement of
- * its own (or the condition of an if), never one of several operands or
- * arguments of one expression, whose order of evaluation C leaves
- * unspecified (gcc and clang differ). */
-struct rng {
-    uint64_t state;
-};
-
-static uint64_t next(struct rng *g)
-{
-    uint64_t z = (g->state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static unsigned below(struct rng *g, unsigned n)
-{
-    return (unsigned)(next(g) % n);
-}
 
 /* The codes the streams use: occurrence and duration events, one
  * undefined code. */
