@@ -132,7 +132,7 @@ ratios nb_ht nb_18
 # line NAME LABEL: "LABEL  SECONDS s  M insns/s".
 line() {
     awk -v l="$2" -v s="$(median "$tmp/$1" 1)" -v n="$big" 'BEGIN {
-        printf "  %-34s %8.2f s CPU %8.1f M insns/s", l, s, (s > 0 ? n / s / 1e6 : 0) }'
+        printf "  %-34s %8.3f s CPU %8.1f M insns/s", l, s, (s > 0 ? n / s / 1e6 : 0) }'
 }
 ratio() { printf "   %s %.2f\n" "$2" "$(median "$tmp/$1" 1)"; }
 
