@@ -47,13 +47,15 @@ static inline bool escr_rules_count(const struct escr_rules *rules, uint16_t mas
     return (rules->counting[context] & mask) != 0;
 }
 
-/* Adds `count` to a 4-bit bus, which saturates at 15 (the Pentium 4 monitoring study, section
+/* A 4-bit bus saturates at 15 (the Pentium 4 monitoring study, section
  * 6.2: "at most 15 detections per cycle"). */
+enum { ESCR_BUS_MAX = 15 };
+
+/* Adds `count` to a bus. */
 static inline void escr_bus_add(uint8_t *bus, uint32_t count)
 {
-    enum { BUS_MAX = 15 };
     uint64_t sum = (uint64_t)*bus + count;
-    *bus = (uint8_t)(sum > BUS_MAX ? BUS_MAX : sum);
+    *bus = (uint8_t)(sum > ESCR_BUS_MAX ? ESCR_BUS_MAX : sum);
 }
 
 /* The ESCR's privilege/thread qualification of an occurrence: for a

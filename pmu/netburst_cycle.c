@@ -4,7 +4,8 @@
  * ESCRs selecting an occurring event, and the enabled counters whose bus is
  * non-zero or whose filter acts on a zero bus (COMPLEMENT, or an edge
  * history to clear).  Any other enabled counter would add 0 and keep its
- * state. */
+ * state.  The model's path (nb_pmu_tick_routed) adds the plain counts in
+ * batches ("Batched plain counts" below). */
 #include <stddef.h>
 #include <string.h>
 
@@ -181,6 +182,7 @@ static bool count_reported(struct nb_pmu *pmu, int c, unsigned threads)
 
 void nb_pmu_tick(struct nb_pmu *pmu)
 {
+    nb_pmu_batch_flush(pmu); /* the report gives every counter's increment */
     start_report(pmu);
     uint32_t due = due_counters(pmu, detect_occurrences(pmu, pmu->last.bus));
     unsigned threads = active_threads(pmu);
@@ -190,6 +192,70 @@ void nb_pmu_tick(struct nb_pmu *pmu)
         overflowed |= (uint32_t)count_reported(pmu, c, threads) << c;
     }
     end_cycle(pmu, overflowed);
+}
+
+/* ---- Batched plain counts
+ *
+ * A counter without COMPARE adds its ESCR's bus every cycle; one that
+ * also has no FORCE_OVF and no armed PMI, whose ACTIVE_THREAD lets it
+ * count with the logical processors active now, and which cannot carry
+ * out of bit 39 within BATCH_WINDOW cycles of buses (at most 15 each)
+ * changes nothing but its own value, cycle after cycle.  Such counters
+ * are batched: nb_pmu_tick_routed adds the buses of the ESCRs they read
+ * into each ESCR's 16-bit sum (once, whatever the readers), and the sums go
+ * into the registers at a flush: every BATCH_WINDOW cycles, before any
+ * register write, a change of the counters' derived state (a cascade
+ * start), a PEBS assist's counter reset, nb_pmu_tick or a fast-forward,
+ * and whenever the number of active logical processors differs from the
+ * one the batch was chosen for.  Reads add the sum (nb_pmu_counter_value).
+ * The other counters are ticked cycle by cycle as before. */
+enum { BATCH_WINDOW = 4096 };
+_Static_assert(ESCR_BUS_MAX * BATCH_WINDOW <= UINT16_MAX, "a window's buses fit a 16-bit sum");
+
+void nb_pmu_batch_flush(struct nb_pmu *pmu)
+{
+    if (!pmu->batch_chosen)
+        return;
+    for (uint32_t left = pmu->batched; left; left &= left - 1) {
+        int c = __builtin_ctz(left);
+        pmu->counter[c] = nb_pmu_counter_value(pmu, c) & PMU_COUNTER_MASK;
+    }
+    memset(pmu->batch_sum, 0, sizeof pmu->batch_sum);
+    pmu->batched = 0;
+    pmu->batch_chosen = false;
+    pmu->batch_cycles = 0;
+}
+
+/* Chooses the counters to batch with `threads` logical processors active. */
+static void batch_choose(struct nb_pmu *pmu, unsigned threads)
+{
+    nb_pmu_batch_flush(pmu);
+    uint32_t candidates = pmu->plain & pmu->gate_open[threads] & ~pmu->forced & ~pmu->armed;
+    pmu->batch_escrs = pmu->unbatched_escrs = 0;
+    for (uint32_t left = pmu->enabled; left; left &= left - 1) {
+        int c = __builtin_ctz(left);
+        int escr = pmu->cccr_escr[c];
+        if (escr < 0)
+            continue;
+        bool room = pmu->counter[c] <= PMU_COUNTER_MASK - (uint64_t)ESCR_BUS_MAX * BATCH_WINDOW;
+        if ((candidates >> c & 1) && room) {
+            pmu->batched |= 1u << c;
+            pmu->batch_escrs |= 1ull << escr;
+        } else {
+            pmu->unbatched_escrs |= 1ull << escr;
+        }
+    }
+    pmu->batch_chosen = true;
+    pmu->batch_threads = (uint8_t)threads;
+}
+
+/* Adds the buses of the driven ESCRs `escrs` to their sums. */
+static void batch_add(struct nb_pmu *pmu, uint64_t escrs, const uint8_t bus[NB_NUM_ESCRS])
+{
+    for (; escrs; escrs &= escrs - 1) {
+        int e = __builtin_ctzll(escrs);
+        pmu->batch_sum[e] = (uint16_t)(pmu->batch_sum[e] + bus[e]);
+    }
 }
 
 /* The counters only their bus can change (no COMPARE, no FORCE_OVF, no
@@ -261,8 +327,14 @@ bool nb_pmu_tick_routed(struct nb_pmu *pmu, struct nb_buses *buses)
     if (!current)
         memset(buses->bus, 0, sizeof buses->bus);
     uint64_t driven = (current ? buses->driven : 0) | detect_occurrences(pmu, buses->bus);
-    uint32_t due = due_counters(pmu, driven);
     unsigned threads = active_threads(pmu);
+    if (!pmu->batch_chosen || threads != pmu->batch_threads)
+        batch_choose(pmu, threads);
+    uint32_t due = due_counters(pmu, driven & pmu->unbatched_escrs) & ~pmu->batched;
+    if (driven & pmu->batch_escrs)
+        batch_add(pmu, driven & pmu->batch_escrs, buses->bus);
+    if (++pmu->batch_cycles == BATCH_WINDOW)
+        nb_pmu_batch_flush(pmu);
     uint32_t special = pmu->forced | pmu->armed;
     uint32_t overflowed =
         count_plain(pmu, due & pmu->plain & pmu->gate_open[threads] & ~special, buses->bus) |
@@ -330,6 +402,7 @@ static uint64_t before_overflow(const struct nb_pmu *pmu, const uint64_t *increm
 
 uint64_t nb_pmu_fast_forward(struct nb_pmu *pmu, uint64_t n, bool frozen)
 {
+    nb_pmu_batch_flush(pmu);
     if (n == 0 || pmu->n_occurrences || pmu->pebs_pmi_raised || delivers_pmi(&pmu->last))
         return 0;
     struct nb_pmu next;

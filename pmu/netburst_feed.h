@@ -117,7 +117,9 @@ struct nb_source nb_tagged_source(enum nb_metric_kind kind, unsigned bit);
 /* Ends the current cycle with the detections on `buses` (and any
  * nb_pmu_event occurrences), as nb_pmu_tick, and leaves the buses cleared
  * for another cycle.  It does not write the cycle's report: nb_pmu_last
- * keeps describing the last nb_pmu_tick, but for pebs_pmi.
+ * keeps describing the last nb_pmu_tick, but for pebs_pmi.  The counters
+ * without COMPARE may add their buses in batches (pmu/netburst_cycle.c):
+ * RDMSR, RDPMC and nb_pmu_counter read their values all the same.
  * Returns false, counting none of the buses, when they were routed with
  * routes an ESCR write has changed since. */
 bool nb_pmu_tick_routed(struct nb_pmu *pmu, struct nb_buses *buses);

@@ -90,7 +90,7 @@ const struct nb_pmu_config *nb_pmu_config_of(const struct nb_pmu *pmu)
 
 uint64_t nb_pmu_counter(const struct nb_pmu *pmu, int counter)
 {
-    return counter >= 0 && counter < NB_NUM_COUNTERS ? pmu->counter[counter] : 0;
+    return counter >= 0 && counter < NB_NUM_COUNTERS ? nb_pmu_counter_value(pmu, counter) : 0;
 }
 
 struct nb_thread nb_pmu_thread(const struct nb_pmu *pmu, int thread)
@@ -228,7 +228,7 @@ msr_status nb_pmu_rdmsr(const struct nb_pmu *pmu, uint32_t msr, uint64_t *value)
     } else if ((counter = counter_of(msr, NB_CCCR_BASE)) >= 0) {
         *value = pmu->cccr[counter];
     } else if ((counter = counter_of(msr, NB_COUNTER_BASE)) >= 0) {
-        *value = pmu->counter[counter];
+        *value = nb_pmu_counter_value(pmu, counter);
     } else if (msr == MSR_IA32_MISC_ENABLE) {
         *value = pmu->misc_enable;
     } else if ((plain = plain_register(msr)) >= 0) {
@@ -241,6 +241,7 @@ msr_status nb_pmu_rdmsr(const struct nb_pmu *pmu, uint32_t msr, uint64_t *value)
 
 void nb_pmu_counters_changed(struct nb_pmu *pmu)
 {
+    nb_pmu_batch_flush(pmu);
     pmu->enabled = pmu->complemented = pmu->plain = pmu->forced = 0;
     memset(pmu->gate_open, 0, sizeof pmu->gate_open);
     memset(pmu->escr_readers, 0, sizeof pmu->escr_readers);
@@ -302,6 +303,7 @@ msr_status nb_pmu_wrmsr(struct nb_pmu *pmu, uint32_t msr, uint64_t value)
     uint64_t writable;
     if (!nb_msr_writable(&pmu->config, msr, &writable) || (value & ~writable))
         return MSR_GP;
+    nb_pmu_batch_flush(pmu);
 
     int escr = nb_escr_index(msr);
     int counter;
@@ -334,7 +336,7 @@ msr_status nb_pmu_rdpmc(const struct nb_pmu *pmu, uint32_t ecx, uint64_t *value)
     uint32_t counter = ecx & ~fast_read;
     if (counter >= NB_NUM_COUNTERS)
         return MSR_GP;
-    *value = pmu->counter[counter];
+    *value = nb_pmu_counter_value(pmu, (int)counter);
     if (ecx & fast_read)
         *value &= LOW32;
     return MSR_OK;

@@ -51,6 +51,19 @@ struct nb_pmu {
     uint32_t counted_mask;               /* bit c: last.counted[c] */
     uint8_t thread_context[2];           /* escr_context_of an occurrence by each thread now */
 
+    /* Plain counts added in batches by nb_pmu_tick_routed
+     * (netburst_cycle.c, "Batched plain counts"): the batched counters'
+     * increments wait in batch_sum, each ESCR's bus summed over the
+     * cycles since the last flush; a batched counter's value is its
+     * register plus its ESCR's sum (nb_pmu_counter_value). */
+    uint32_t batched;                    /* counters counting in batch_sum */
+    bool batch_chosen;                   /* `batched` is chosen, for batch_threads */
+    uint8_t batch_threads;               /* active logical processors it was chosen for */
+    uint32_t batch_cycles;               /* cycles since the last flush */
+    uint64_t batch_escrs;                /* ESCRs the batched counters read */
+    uint64_t unbatched_escrs;            /* ESCRs the other enabled counters read */
+    uint16_t batch_sum[NB_NUM_ESCRS];
+
     /* Sampling (docs/semantics.md, "PEBS" and "IEBS"). */
     struct sim_memory memory;            /* holds the DS save area and PEBS buffer */
     uint8_t pebs_threads;                /* bit t: IA32_PEBS_ENABLE enables PEBS for thread t */
@@ -92,7 +105,20 @@ void nb_pmu_note_pmi(struct nb_pmu *pmu, uint8_t threads, bool precise);
 
 /* Recomputes the per-counter derived state (enabled, escr_readers,
  * complemented, plain, forced, gate_open) from the CCCRs; run after anything
- * changes ENABLE or the routing. */
+ * changes ENABLE or the routing.  It flushes the batched counts. */
 void nb_pmu_counters_changed(struct nb_pmu *pmu);
+
+/* Adds the batched counts to the counters' registers and batches nothing
+ * until the next nb_pmu_tick_routed chooses again: run before anything
+ * but a cycle changes a counter or what a counter counts. */
+void nb_pmu_batch_flush(struct nb_pmu *pmu);
+
+/* Counter c's value: its register plus its batched counts. */
+static inline uint64_t nb_pmu_counter_value(const struct nb_pmu *pmu, int c)
+{
+    if (!(pmu->batched >> c & 1))
+        return pmu->counter[c];
+    return pmu->counter[c] + pmu->batch_sum[pmu->cccr_escr[c]];
+}
 
 #endif

@@ -133,6 +133,8 @@ static bool take_assist(struct nb_pmu *pmu, int thread, const struct nb_retireme
         return false;
     uint64_t reset =
         assist_read(pmu, thread, (pmu->ds_area + ds->counter_reset) & ds->address_mask, 8);
+    if (pmu->batched >> NB_PEBS_COUNTER & 1)
+        nb_pmu_batch_flush(pmu);
     pmu->counter[NB_PEBS_COUNTER] = reset & PMU_COUNTER_MASK;
     if (next >= assist_field(pmu, thread, ds, ds->interrupt_threshold))
         pmu->pebs_pmi_raised |= (uint8_t)(1u << thread);

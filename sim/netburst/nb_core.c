@@ -122,6 +122,8 @@ static inline bool busy(const struct nb_reservations *t, uint64_t h)
 
 static inline bool free_for(const struct nb_reservations *t, uint64_t h, uint32_t interval)
 {
+    if (interval == 1) /* most rows: one test */
+        return !busy(t, h);
     for (uint32_t i = 0; i < interval; i++)
         if (busy(t, h + i))
             return false;
@@ -130,8 +132,11 @@ static inline bool free_for(const struct nb_reservations *t, uint64_t h, uint32_
 
 static inline void take(struct nb_reservations *t, uint64_t h, uint32_t interval)
 {
-    for (uint32_t i = 0; i < interval; i++)
-        t->stamp[(h + i) & (NB_UNIT_WINDOW - 1)] = h + i + 1;
+    if (interval == 1)
+        t->stamp[h & (NB_UNIT_WINDOW - 1)] = h + 1;
+    else
+        for (uint32_t i = 0; i < interval; i++)
+            t->stamp[(h + i) & (NB_UNIT_WINDOW - 1)] = h + i + 1;
     if (h + interval > t->end)
         t->end = h + interval;
 }

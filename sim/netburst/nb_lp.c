@@ -79,13 +79,6 @@ void nb_set_shared(struct nb_machine *m, bool shared)
         m->lp[t].limits = limits(m->config, shared);
 }
 
-uint64_t nb_lp_next(const struct nb_lp *lp)
-{
-    if (lp->clear.pending) /* its wrong path comes first */
-        return lp->fe.t;
-    return lp->fe.redirect > lp->fe.t ? lp->fe.redirect : lp->fe.t;
-}
-
 uint64_t nb_lp_busy_until(const struct nb_lp *lp)
 {
     uint64_t next = nb_lp_next(lp);

@@ -83,10 +83,16 @@ struct nb_store {
 };
 
 /* A logical processor's stores, by sequence: a ring of at least
- * store_buffers entries. */
+ * store_buffers entries.  `lines` counts the ring's stores by the 64-byte
+ * lines they touch, hashed to NB_STORE_LINE_SLOTS counters (a store of
+ * more than two lines counts in `wide` instead): a load whose lines all
+ * count 0 while `wide` is 0 overlaps none of them (nb_memory.c). */
+enum { NB_STORE_LINE_SLOTS = 64 };
 struct nb_store_buffer {
     struct nb_store *stores;
     uint64_t mask, n_stores, n_retired;
+    uint16_t lines[NB_STORE_LINE_SLOTS];
+    uint32_t wide;
 };
 
 /* In-order bookkeeping of one logical processor's uops (rings indexed by
@@ -171,8 +177,14 @@ void nb_lp_free(struct nb_lp *lp);
 /* Whether both logical processors are active: the partitioned buffers are
  * halved and the selection points alternate (false once a trace ends). */
 void nb_set_shared(struct nb_machine *m, bool shared);
-/* The cycle `lp`'s next instruction (or hook) can start. */
-uint64_t nb_lp_next(const struct nb_lp *lp);
+/* The cycle `lp`'s next instruction (or hook) can start.  Inline: the
+ * trace driver asks before every record. */
+static inline uint64_t nb_lp_next(const struct nb_lp *lp)
+{
+    if (lp->clear.pending) /* its wrong path comes first */
+        return lp->fe.t;
+    return lp->fe.redirect > lp->fe.t ? lp->fe.redirect : lp->fe.t;
+}
 /* The cycle it has nothing left to do from: its next cycle, or the end of
  * its core's work (stores draining, a PEBS assist) when later. */
 uint64_t nb_lp_busy_until(const struct nb_lp *lp);
@@ -186,7 +198,15 @@ void nb_instruction(struct nb_machine *m, const struct trace_insn *insn, const s
 
 /* Ends m->cur's pending machine clear: fetches its wrong path first when
  * `wrong_path` (nb_wrongpath.c), then redirects the front end. */
-void nb_clear_resolve(struct nb_machine *m, bool wrong_path);
+void nb_clear_resolve_pending(struct nb_machine *m, bool wrong_path);
+
+/* nb_clear_resolve_pending if a clear is pending: the trace driver asks
+ * before every record, and most have none. */
+static inline void nb_clear_resolve(struct nb_machine *m, bool wrong_path)
+{
+    if (m->cur->clear.pending)
+        nb_clear_resolve_pending(m, wrong_path);
+}
 
 /* Moves m->cur's front end past its last retirement (region markers, the
  * end of its trace); returns that cycle. */

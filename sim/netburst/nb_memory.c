@@ -3,6 +3,7 @@
  * sectors, the front-side bus as a latency, the store buffer with
  * store-to-load forwarding, and the code fetches of build mode. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/netburst/nb_machine.h"
 
@@ -32,6 +33,8 @@ bool nb_store_buffer_init(struct nb_store_buffer *sb, uint32_t entries)
         n *= 2;
     sb->mask = n - 1;
     sb->n_stores = sb->n_retired = 0;
+    memset(sb->lines, 0, sizeof sb->lines);
+    sb->wide = 0;
     sb->stores = calloc(n, sizeof *sb->stores);
     return sb->stores != NULL;
 }
@@ -127,11 +130,41 @@ static uint64_t last_byte(const struct trace_access *a)
     return a->address + (a->size ? a->size : 1) - 1;
 }
 
+/* A line's counter in the store buffer's `lines`: Fibonacci hashing, so
+ * that arrays a power of two apart do not share one. */
+_Static_assert(NB_STORE_LINE_SLOTS == 64, "line_slot gives 6 bits");
+static unsigned line_slot(uint64_t line)
+{
+    return (unsigned)((line * 0x9e3779b97f4a7c15ull) >> 58);
+}
+
+/* The store buffer's count of stores touching the lines [first, last]
+ * (struct nb_store_buffer): `delta` 1 for a store entering the ring, -1
+ * for one leaving it. */
+static void count_lines(struct nb_store_buffer *sb, uint64_t first, uint64_t last, int delta)
+{
+    if (last - first > 1) {
+        sb->wide += (uint32_t)delta;
+        return;
+    }
+    for (uint64_t line = first; line <= last; line++)
+        sb->lines[line_slot(line)] += (uint16_t)delta;
+}
+
+/* Whether no store of the ring can overlap the lines [first, last]. */
+static bool no_store_near(const struct nb_store_buffer *sb, uint64_t first, uint64_t last)
+{
+    return !sb->wide && last - first <= 1 && !sb->lines[line_slot(first)] &&
+           !sb->lines[line_slot(last)];
+}
+
 /* The youngest store still in the buffer at `half` that overlaps the access. */
 static const struct nb_store *older_store(const struct nb_machine *m,
                                           const struct trace_access *a, uint64_t half)
 {
     const struct nb_store_buffer *sb = &m->cur->sb;
+    if (no_store_near(sb, a->address >> LINE_SHIFT, last_byte(a) >> LINE_SHIFT))
+        return NULL;
     uint32_t n = m->cur->limits.store_buffers;
     uint64_t oldest = sb->n_stores > n ? sb->n_stores - n : 0;
     for (uint64_t seq = sb->n_stores; seq-- > oldest;) {
@@ -244,6 +277,12 @@ uint16_t nb_store_execute(struct nb_machine *m, const struct trace_access *a,
         nb_occur(&m->schedule, cycle, NB_SSC, m->cur->level, 1);
     }
     struct nb_store_buffer *sb = &m->cur->sb;
+    if (sb->n_stores > sb->mask) {
+        const struct nb_store *leaving = &sb->stores[sb->n_stores & sb->mask];
+        count_lines(sb, leaving->address >> LINE_SHIFT,
+                    (leaving->address + leaving->size - 1) >> LINE_SHIFT, -1);
+    }
+    count_lines(sb, a->address >> LINE_SHIFT, last_byte(a) >> LINE_SHIFT, 1);
     sb->stores[sb->n_stores++ & sb->mask] = (struct nb_store){
         .address = a->address,
         .size = a->size ? a->size : 1,

@@ -9,7 +9,8 @@
 #include "pmu/netburst_events.h"
 #include "pmu/netburst_metrics.h"
 
-enum { INITIAL_RING = 1024, MAX_SUBEVENTS = 2, INITIAL_FAR = 64 };
+enum { INITIAL_RING = 1024, MAX_SUBEVENTS = 2, INITIAL_FAR = 64, CACHE_LINE = 64 };
+_Static_assert(sizeof(struct nb_buses) == CACHE_LINE, "a cycle's buses fill one cache line");
 _Static_assert((int)NB_NUM_SOURCES <= (int)NB_MAX_SOURCES, "the PMU takes the sources");
 _Static_assert((int)INITIAL_RING <= (int)NB_RING_MAX, "the ring starts within its bound");
 _Static_assert(NB_TC_MODES % 64 + 16 <= 64, "the TC_deliver_mode sources share one mask word");
@@ -148,6 +149,15 @@ static bool source_table(struct nb_source table[NB_NUM_SOURCES])
     return tc_sources(table);
 }
 
+/* `n` cycles' buses, cleared, each on a cache line of its own. */
+static struct nb_buses *new_buses(uint64_t n)
+{
+    struct nb_buses *buses = aligned_alloc(CACHE_LINE, n * sizeof *buses);
+    if (buses)
+        memset(buses, 0, n * sizeof *buses);
+    return buses;
+}
+
 bool nb_schedule_init(struct nb_schedule *sched, struct nb_pmu *pmu, int threads)
 {
     struct nb_source table[NB_NUM_SOURCES];
@@ -159,8 +169,9 @@ bool nb_schedule_init(struct nb_schedule *sched, struct nb_pmu *pmu, int threads
     sched->levels = 2u * (unsigned)threads;
     sched->level_shift = (unsigned)threads; /* 2 levels a logical processor */
     sched->ring = calloc(sched->size, sizeof *sched->ring);
+    sched->buses = new_buses(sched->size);
     sched->counts = calloc(sched->size * sched->levels, sizeof *sched->counts);
-    if (!sched->ring || !sched->counts || !source_table(table) ||
+    if (!sched->ring || !sched->buses || !sched->counts || !source_table(table) ||
         !(sched->feed = nb_pmu_attach(pmu, table, NB_NUM_SOURCES))) {
         nb_schedule_free(sched);
         return false;
@@ -174,14 +185,38 @@ bool nb_schedule_init(struct nb_schedule *sched, struct nb_pmu *pmu, int threads
 void nb_schedule_free(struct nb_schedule *sched)
 {
     free(sched->ring);
+    free(sched->buses);
     free(sched->counts);
     free(sched->far);
     sched->ring = NULL;
+    sched->buses = NULL;
     sched->counts = NULL;
     sched->far = NULL;
     for (int t = 0; t < 2; t++) {
         free(sched->retired[t].entries);
         sched->retired[t].entries = NULL;
+    }
+}
+
+/* TC_deliver_mode's source for the two front ends' states. */
+static unsigned tc_source_of(uint8_t state0, uint8_t state1)
+{
+    return NB_TC_MODES + (state0 & 3u) * 4 + (state1 & 3u);
+}
+
+/* The cycle's own events of the one logical processor of a direct
+ * schedule, by its front end's state (report_cycle's, from the level
+ * routes). */
+static void watch_cycle_routes(struct nb_schedule *sched)
+{
+    for (uint8_t state = 0; state < 8; state++) {
+        unsigned level = state >> 2, tc = tc_source_of(state, NB_MODE_IDLE);
+        bool running = nb_watched(sched, NB_RUNNING), delivering = nb_watched(sched, tc);
+        sched->cycle_routes[state] = (struct nb_cycle_routes){
+            .running = running ? sched->level_route[level][NB_RUNNING] : 0,
+            .tc = delivering ? sched->level_route[level][tc] : 0,
+            .level = running || delivering,
+        };
     }
 }
 
@@ -203,6 +238,8 @@ void nb_schedule_watch(struct nb_schedule *sched)
         for (unsigned s = 0; s < NB_NUM_SOURCES; s++)
             sched->level_route[level][s] = nb_feed_route(feed, context, s);
     }
+    if (sched->direct)
+        watch_cycle_routes(sched);
     sched->generation = nb_feed_generation(feed);
     sched->sampling = nb_feed_sampling(feed);
 }
@@ -219,21 +256,26 @@ static bool grow(struct nb_schedule *sched)
 {
     uint64_t size = sched->size * 2;
     struct nb_bucket *ring = calloc(size, sizeof *ring);
+    struct nb_buses *buses = new_buses(size);
     nb_counts *counts = calloc(size * sched->levels, sizeof *counts);
-    if (!ring || !counts) {
+    if (!ring || !buses || !counts) {
         free(ring);
+        free(buses);
         free(counts);
         return false;
     }
     for (uint64_t c = sched->now; c < sched->now + sched->size; c++) {
         ring[c & (size - 1)] = sched->ring[c & (sched->size - 1)];
+        buses[c & (size - 1)] = sched->buses[c & (sched->size - 1)];
         memcpy(counts[(c & (size - 1)) << sched->level_shift],
                sched->counts[(c & (sched->size - 1)) << sched->level_shift],
                sched->levels * sizeof *counts);
     }
     free(sched->ring);
+    free(sched->buses);
     free(sched->counts);
     sched->ring = ring;
+    sched->buses = buses;
     sched->counts = counts;
     sched->size = size;
     return true;
@@ -330,13 +372,10 @@ void nb_occur_span(struct nb_schedule *sched, uint64_t from, uint64_t until,
         put_reaching(sched, (struct nb_far){from, until, (uint8_t)source, (uint8_t)level, 1});
 }
 
-void nb_schedule_frontend(struct nb_schedule *sched, unsigned level, uint64_t cycle,
-                          enum nb_fe_mode mode)
+void nb_schedule_frontend_change(struct nb_schedule *sched, unsigned level, uint64_t cycle,
+                                 uint8_t state)
 {
     unsigned t = level >> 1;
-    uint8_t state = (uint8_t)(mode | (level & 1) << 2);
-    if (state == sched->frontend[t])
-        return;
     uint64_t from = sched->frontend_from[t] > sched->now ? sched->frontend_from[t] : sched->now;
     put_reaching(sched, (struct nb_far){from, cycle, FRONTEND_STATE, (uint8_t)t, sched->frontend[t]});
     sched->frontend[t] = state;
@@ -367,6 +406,12 @@ static void set_inactive(struct nb_schedule *sched, int t)
     }
 }
 
+/* The buses of the cycle being reported. */
+static struct nb_buses *buses_now(const struct nb_schedule *sched)
+{
+    return &sched->buses[sched->now & (sched->size - 1)];
+}
+
 /* The cycle's occurrences at `level` counted by source: each drives its
  * route in the thread's context. */
 static void report(struct nb_schedule *sched, struct nb_bucket *b, unsigned level)
@@ -380,7 +425,8 @@ static void report(struct nb_schedule *sched, struct nb_bucket *b, unsigned leve
     for (int w = 0; w < 2; w++) {
         for (uint64_t left = b->used[level][w]; left; left &= left - 1) {
             unsigned s = 64 * (unsigned)w + (unsigned)__builtin_ctzll(left);
-            nb_buses_add(&b->buses, generation, nb_feed_route(sched->feed, context, s), count[s]);
+            nb_buses_add(buses_now(sched), generation, nb_feed_route(sched->feed, context, s),
+                         count[s]);
             count[s] = 0;
         }
         b->used[level][w] = 0;
@@ -402,11 +448,33 @@ static bool activity_current(const struct nb_schedule *sched)
     return true;
 }
 
+/* report_cycle for a direct schedule of one logical processor, from its
+ * cycle routes. */
+static void report_cycle_direct(struct nb_schedule *sched, struct nb_bucket *b)
+{
+    if (sched->now >= sched->active_until[0]) {
+        set_inactive(sched, 0);
+        return;
+    }
+    uint8_t state = sched->now >= sched->frontend_from[0] ? sched->frontend[0] : b->frontend[0];
+    const struct nb_cycle_routes *routes = &sched->cycle_routes[state];
+    if (routes->level || !sched->reported[0].active)
+        set_level(sched, 0, state >> 2);
+    if (routes->running)
+        nb_buses_add(buses_now(sched), sched->generation, routes->running, 1);
+    if (routes->tc)
+        nb_buses_add(buses_now(sched), sched->generation, routes->tc, 1);
+}
+
 /* The cycle's own events: RUNNING for each active logical processor, at
  * its front end's level, and TC_deliver_mode (thread independent:
  * reported once, by the first active one). */
 static void report_cycle(struct nb_schedule *sched, struct nb_bucket *b)
 {
+    if (sched->direct && sched->threads == 1) {
+        report_cycle_direct(sched, b);
+        return;
+    }
     bool running = nb_watched(sched, NB_RUNNING);
     if (!running && !tc_watched(sched) && activity_current(sched))
         return;
@@ -426,14 +494,14 @@ static void report_cycle(struct nb_schedule *sched, struct nb_bucket *b)
         if (first < 0)
             first = t;
         if (running)
-            nb_buses_add(&b->buses, generation,
+            nb_buses_add(buses_now(sched), generation,
                          nb_feed_route(feed, nb_feed_context(feed, t, user), NB_RUNNING), 1);
     }
-    unsigned tc = NB_TC_MODES + (state[0] & 3u) * 4 + (state[1] & 3u);
+    unsigned tc = tc_source_of(state[0], state[1]);
     if (first >= 0 && nb_watched(sched, tc)) {
         bool user = state[first] >> 2;
         set_level(sched, first, user);
-        nb_buses_add(&b->buses, generation,
+        nb_buses_add(buses_now(sched), generation,
                      nb_feed_route(feed, nb_feed_context(feed, first, user), tc), 1);
     }
 }
@@ -581,9 +649,8 @@ void nb_schedule_tick_until(struct nb_schedule *sched, uint64_t cycle)
              level < sched->levels && (!sched->direct || sched->now < sched->source_until); level++)
             if (b->used[level][0] | b->used[level][1])
                 report(sched, b, level);
-        report_retirements(sched);
-        b = &sched->ring[sched->now & (sched->size - 1)]; /* an assist may have grown it */
-        if (!nb_pmu_tick_routed(sched->pmu, &b->buses))
+        report_retirements(sched); /* an assist may grow the ring: its buses are read after */
+        if (!nb_pmu_tick_routed(sched->pmu, buses_now(sched)))
             sched->refused = true;
         if (nb_feed_pmi_waiting(sched->feed)) {
             for (int t = 0; t < sched->threads; t++)

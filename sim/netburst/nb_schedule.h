@@ -72,7 +72,6 @@ struct nb_far {
 
 struct nb_bucket {
     uint64_t used[NB_LEVELS][2]; /* sources with a count, by level (bit s % 64 of word s / 64) */
-    struct nb_buses buses;       /* detections routed ahead */
     uint8_t frontend[2];         /* mode | user << 2, for cycles before frontend_from */
 };
 
@@ -122,6 +121,9 @@ struct nb_schedule {
     struct nb_pmu *pmu;
     const struct nb_feed *feed;  /* what the PMU decides for the sources */
     struct nb_bucket *ring;
+    struct nb_buses *buses;      /* [cycle % size]: the detections routed ahead, apart from
+                                  * the buckets: a cache line each, all that routing ahead
+                                  * touches */
     nb_counts *counts;           /* [cycle % size << level_shift | level] */
     uint64_t size;               /* a power of two, at most NB_RING_MAX */
     struct nb_far *far;          /* a binary heap by cycle: the occurrences beyond the ring */
@@ -140,6 +142,14 @@ struct nb_schedule {
     uint64_t level_route[NB_LEVELS][NB_NUM_SOURCES]; /* by the feed's routes by level
                                   * (stamped with `generation`: stale ones are refused) */
     uint64_t source_until;       /* direct: no source counts wait from this cycle on */
+    /* Direct with one logical processor: each cycle's own events by the
+     * front end's state (mode | user << 2): the routes of RUNNING and of
+     * TC_deliver_mode (0: not watched), and whether the processor's level
+     * is reported to the PMU (either is watched). */
+    struct nb_cycle_routes {
+        uint64_t running, tc;
+        bool level;
+    } cycle_routes[8];
     uint64_t generation;         /* the feed's generation and sampling when last watched */
     bool sampling;
     struct nb_retire_queue retired[2];
@@ -207,7 +217,7 @@ static inline void nb_occur_put(struct nb_schedule *sched, uint64_t cycle, enum 
 {
     uint64_t i = cycle & (sched->size - 1);
     if (sched->direct) {
-        nb_buses_add(&sched->ring[i].buses, sched->generation, sched->level_route[level][source], count);
+        nb_buses_add(&sched->buses[i], sched->generation, sched->level_route[level][source], count);
         return;
     }
     sched->ring[i].used[level][source >> 6] |= 1ull << (source & 63);
@@ -237,10 +247,20 @@ static inline void nb_occur(struct nb_schedule *sched, uint64_t cycle, enum nb_s
 void nb_occur_span(struct nb_schedule *sched, uint64_t from, uint64_t until,
                    enum nb_source_id source, unsigned level);
 
+/* nb_schedule_frontend for a state other than the front end's now. */
+void nb_schedule_frontend_change(struct nb_schedule *sched, unsigned level, uint64_t cycle,
+                                 uint8_t state);
+
 /* The front end of logical processor level >> 1 is in `mode` at the
- * level's CPL from `cycle` on.  Out of memory: sched->failed. */
-void nb_schedule_frontend(struct nb_schedule *sched, unsigned level, uint64_t cycle,
-                          enum nb_fe_mode mode);
+ * level's CPL from `cycle` on.  Out of memory: sched->failed.  Inline: most
+ * calls (one an instruction) change nothing. */
+static inline void nb_schedule_frontend(struct nb_schedule *sched, unsigned level,
+                                        uint64_t cycle, enum nb_fe_mode mode)
+{
+    uint8_t state = (uint8_t)(mode | (level & 1) << 2);
+    if (state != sched->frontend[level >> 1])
+        nb_schedule_frontend_change(sched, level, cycle, state);
+}
 
 /* Logical processor `thread` is inactive from `cycle` on (its trace ended). */
 void nb_schedule_thread_end(struct nb_schedule *sched, int thread, uint64_t cycle);

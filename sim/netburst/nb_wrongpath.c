@@ -87,11 +87,9 @@ static uint64_t bogus_instruction(struct nb_machine *m, uint64_t address,
     return next;
 }
 
-void nb_clear_resolve(struct nb_machine *m, bool wrong_path)
+void nb_clear_resolve_pending(struct nb_machine *m, bool wrong_path)
 {
     struct nb_lp *lp = m->cur;
-    if (!lp->clear.pending)
-        return;
     lp->clear.pending = false;
     struct wrong_path w = {lp->clear.resolved, false, 0};
     const struct nb_op *op;

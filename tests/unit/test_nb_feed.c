@@ -22,6 +22,11 @@
  * fast PMU's feed logs for it must be those of the DS save area's rules.
  * Tallies of what happened keep the test from passing vacuously.
  *
+ * The quiet runs check the fast path's batched plain counts (counters
+ * without COMPARE add their buses in batches, flushed at any write):
+ * mostly plain counters, values up to 2^16 short of overflow, and
+ * stretches of thousands of cycles without a write or a thread change.
+ *
  * Black-box: only the public interfaces, as a timing model and the bench
  * use them.
  */
@@ -51,6 +56,9 @@ enum {
     MAX_STEPS = 12,    /* occurrences, retirements and mid-cycle changes per cycle */
     FULL_COMPARE = 32, /* cycles between comparisons of the whole DS area and buffer */
     MAX_RECORDS = 6,
+    QUIET_RUNS = 2,        /* quiet programmings per model and HT setting */
+    QUIET_CYCLES = 13000,  /* cycles per quiet programming: three 4096-cycle windows */
+    QUIET = 8000,          /* a quiet cycle reprograms one time in QUIET */
 };
 
 /* IA32_PEBS_ENABLE: metric bits 12:0, 15 and 16; 26 ENABLE_PEBS_OTH_THR
@@ -89,6 +97,8 @@ static bool ia32e;            /* the DS save area's layout this run */
 static uint64_t ds_area, buffer;
 static unsigned records;      /* the buffer's capacity */
 static bool running;          /* past the initial programming: writes are reprogramming */
+static bool quiet;            /* a quiet run: see the header */
+static unsigned since_write;  /* cycles since the last register write or thread change */
 /* A cycle with an ESCR write among its occurrences: before the write the
  * routed occurrences go to the fast PMU only; if buses were driven then,
  * the write must make nb_pmu_tick_routed refuse them (count none), and
@@ -109,6 +119,7 @@ static struct {
     unsigned long escr_writes, cccr_writes, counter_writes, pebs_enable_writes,
         matrix_vert_writes, other_writes, faults, mid_cycle_writes, ds_rewrites, thread_changes,
         reattaches, refused, written_unrefused;
+    unsigned long quiet_cycles, quiet_overflows, long_quiet; /* the quiet runs' */
 } tally;
 
 static unsigned rnd(unsigned n)
@@ -145,6 +156,7 @@ static void same(const char *what, uint64_t key, uint64_t bench_value, uint64_t 
 
 static void count_write(uint32_t msr)
 {
+    since_write = 0;
     if (!running)
         return;
     if (nb_escr_index(msr) >= 0)
@@ -232,10 +244,11 @@ static uint16_t random_mask(int event)
     }
 }
 
-/* T0/T1 OS/USR bits, mostly some (T1 only with HT). */
+/* T0/T1 OS/USR bits, mostly some (T1 only with HT); in a quiet run
+ * mostly all. */
 static uint64_t random_thread_bits(void)
 {
-    uint64_t bits = rnd(16);
+    uint64_t bits = quiet && rnd(4) ? 15 : rnd(16);
     if (!ht)
         bits &= ESCR_T0_OS | ESCR_T0_USR;
     if (!bits && !chance(8))
@@ -327,22 +340,26 @@ static uint64_t random_cccr(int c)
     default:
         cccr |= CCCR_ENABLE;
     }
-    if (rand() % 2) {
+    bool compare = quiet ? chance(4) : rand() % 2;
+    if (compare) {
         cccr |= CCCR_COMPARE | (uint64_t)rnd(16) << CCCR_THRESHOLD_SHIFT;
         cccr |= chance(3) ? CCCR_COMPLEMENT : 0;
         cccr |= chance(3) ? CCCR_EDGE : 0;
     }
-    if (chance(16))
+    if (chance(quiet ? 64 : 16))
         cccr |= CCCR_FORCE_OVF;
-    if (chance(3))
+    if (chance(quiet ? 8 : 3))
         cccr |= CCCR_OVF_PMI_T0 | (ht && rnd(2) ? CCCR_OVF_PMI_T1 : 0);
     return cccr;
 }
 
-/* A value a few counts short of overflowing, or anywhere. */
+/* A value a few counts short of overflowing (in a quiet run, up to 2^16
+ * short), or anywhere. */
 static uint64_t random_count(void)
 {
-    return rnd(3) ? PMU_COUNTER_MASK - rnd(48) : random64() & PMU_COUNTER_MASK;
+    if (!rnd(3))
+        return random64() & PMU_COUNTER_MASK;
+    return PMU_COUNTER_MASK - (quiet && rnd(2) ? rnd(1u << 16) : rnd(48));
 }
 
 static void program_counter(int c)
@@ -488,6 +505,7 @@ static void set_thread(int thread)
     int cpl = (int)rnd(4);
     assert_true(nb_pmu_set_thread(bench, thread, active, cpl));
     assert_true(nb_pmu_set_thread(fast, thread, active, cpl));
+    since_write = 0;
     if (running)
         tally.thread_changes++;
 }
@@ -499,6 +517,15 @@ static void set_threads(void)
 }
 
 /* ---- The model's sources */
+
+/* An ESCR a random counter reads, if it exists; else any. */
+static int counted_escr(void)
+{
+    int c = (int)rnd(NB_NUM_COUNTERS);
+    uint64_t cccr = read_bench(NB_CCCR_BASE + (uint32_t)c);
+    int e = nb_escr_routed(c, cccr_escr_select(cccr), model);
+    return e >= 0 && nb_escr_present(e, model) ? e : random_present_escr();
+}
 
 static void add_source(int event, uint16_t mask, unsigned cap)
 {
@@ -528,7 +555,7 @@ static void attach_sources(void)
         int event = -1;
         uint16_t mask = 0;
         if (!chance(3)) {
-            int e = random_present_escr();
+            int e = quiet ? counted_escr() : random_present_escr();
             uint64_t value = read_bench(nb_escrs[e].msr);
             event = nb_event_on_escr(e, escr_event_select(value));
             mask = (uint16_t)escr_event_mask(value);
@@ -685,7 +712,7 @@ static uint8_t reference_tags(int thread, int cpl, const struct nb_uop *uop)
 static void occur(void)
 {
     int thread = ht ? (int)rnd(2) : 0;
-    uint32_t count = chance(64) ? 0 : 1 + rnd(chance(8) ? 20 : 3);
+    uint32_t count = chance(64) ? 0 : 1 + rnd(chance(8) ? 20 : quiet ? 8 : 3);
     if (chance(16)) {
         int event = (int)rnd(NB_NUM_EVENTS);
         uint16_t mask = (uint16_t)rand();
@@ -884,6 +911,8 @@ static void write_garbage(void)
 static void reprogram(void)
 {
     assert_int_equal(buses.driven, 0);
+    if (quiet && !chance(QUIET))
+        return;
     if (chance(30)) {
         switch (rnd(6)) {
         case 0:
@@ -957,6 +986,7 @@ static void tick(void)
     for (int c = 0; c < NB_NUM_COUNTERS; c++) {
         uint64_t cccr = read_bench(NB_CCCR_BASE + (uint32_t)c);
         tally.overflows += report->overflow[c];
+        tally.quiet_overflows += quiet && report->overflow[c];
         tally.pmis += report->pmi[c] != 0;
         tally.cascades += !(before[c] & CCCR_ENABLE) && (cccr & CCCR_ENABLE);
         tally.edges += (cccr & CCCR_COMPARE) && (cccr & CCCR_EDGE) && report->increment[c];
@@ -1078,10 +1108,11 @@ static void list_msrs(void)
         msrs[n_msrs++] = others[i];
 }
 
-static void run(int m, bool h)
+static void run(int m, bool h, bool q)
 {
     model = m;
     ht = h;
+    quiet = q;
     addr64 = nb_model_info(m)->addr64;
     running = false;
     cycle_of_run = 0;
@@ -1108,14 +1139,16 @@ static void run(int m, bool h)
         attach_sources();
     running = true;
     compare(true);
-    for (cycle_of_run = 1; cycle_of_run <= CYCLES; cycle_of_run++) {
+    for (cycle_of_run = 1; cycle_of_run <= (quiet ? QUIET_CYCLES : CYCLES); cycle_of_run++) {
         reprogram();
         unsigned steps = rnd(MAX_STEPS), write_at = rnd(MAX_STEPS);
-        phase = chance(40) ? BEFORE_WRITE : NO_WRITE;
+        phase = chance(quiet ? QUIET : 40) ? BEFORE_WRITE : NO_WRITE;
         for (unsigned step = 0; step < steps; step++) {
             if (phase == BEFORE_WRITE && step == write_at)
                 write_escr_mid_cycle();
             unsigned what = rnd(40);
+            if (quiet && what >= 36 && !chance(QUIET))
+                what = 0; /* an occurrence instead of a thread change or a write */
             if (what < 24)
                 occur();
             else if (what < 36)
@@ -1131,6 +1164,8 @@ static void run(int m, bool h)
             write_escr_mid_cycle();
         tick();
         phase = NO_WRITE;
+        tally.quiet_cycles += quiet;
+        tally.long_quiet += quiet && ++since_write >= 4096;
         compare(cycle_of_run % FULL_COMPARE == 0);
         take_pmis();
     }
@@ -1147,8 +1182,8 @@ static void test_fast_path_counts_as_bench_path(void **state)
     static const int models[] = {0, 1, 2, 3, 4, 6};
     for (size_t m = 0; m < sizeof models / sizeof models[0]; m++)
         for (int r = 0; r < RUNS; r++) {
-            run(models[m], false);
-            run(models[m], true);
+            run(models[m], false, false);
+            run(models[m], true, false);
         }
     print_message("cycles %lu: occurrences routed %lu, unwatched %lu, also as occurrences %lu, "
                   "outside the table %lu, saturated buses %lu; buses refused after an ESCR "
@@ -1192,6 +1227,31 @@ static void test_fast_path_counts_as_bench_path(void **state)
     assert_true(tally.thread_changes > 20000 && tally.reattaches > 100);
 }
 
+/* The batched plain counts of the fast path (nb_pmu_tick_routed) against
+ * the bench path, in quiet runs (see the header). */
+static void test_batched_counts_as_bench_path(void **state)
+{
+    (void)state;
+    srand(SEED + 1);
+    memset(&tally, 0, sizeof tally);
+    static const int models[] = {0, 1, 2, 3, 4, 6};
+    for (size_t m = 0; m < sizeof models / sizeof models[0]; m++)
+        for (int r = 0; r < QUIET_RUNS; r++) {
+            run(models[m], false, true);
+            run(models[m], true, true);
+        }
+    print_message("quiet cycles %lu (%lu of them 4096 or more after a write or thread "
+                  "change), overflows %lu, occurrences routed %lu, saturated buses %lu, "
+                  "PEBS records %lu, samples %lu\n",
+                  tally.quiet_cycles, tally.long_quiet, tally.quiet_overflows, tally.routed,
+                  tally.saturated, tally.pebs_records, tally.samples);
+    /* Not vacuous: long stretches without a flush by a write, counters
+     * overflowing (some of them after leaving the batch). */
+    assert_int_equal(tally.quiet_cycles, 6 * 2 * QUIET_RUNS * QUIET_CYCLES);
+    assert_true(tally.long_quiet > 40000 && tally.quiet_overflows > 1000);
+    assert_true(tally.routed > 300000 && tally.saturated > 10000);
+}
+
 /* ---- Directed tests */
 
 static struct nb_pmu *pmu;
@@ -1212,6 +1272,82 @@ static uint64_t counter_of(const struct nb_pmu *of, int c)
     uint64_t value = 0;
     assert_int_equal(nb_pmu_rdmsr(of, NB_COUNTER_BASE + (uint32_t)c, &value), MSR_OK);
     return value;
+}
+
+/* A batched counter near the end of its room: IQ_COUNTER4 counts
+ * branch_retired on CRU_ESCR2, saturating its bus (15) every cycle but
+ * during a stretch with no logical processor active, from values around
+ * the last one that cannot overflow within a 4096-cycle window of full
+ * buses; its overflow starts IQ_COUNTER5 (branch_retired on CRU_ESCR3)
+ * by extended cascading.  The fast path (routed buses; in half the runs
+ * the bench path's nb_pmu_event and nb_pmu_tick from cycle MIXED on) must
+ * give every cycle the bench path's counters and CCCRs, so the overflow
+ * lands on the same cycle. */
+static void test_batched_counter_overflows_on_its_cycle(void **state)
+{
+    (void)state;
+    enum { WINDOW = 4096, FULL = 15, IDLE_FROM = 5000, IDLE_UNTIL = 5100, MIXED = 3000 };
+    static const struct nb_source table[] = {{NB_EV_BRANCH_RETIRED, 1}};
+    const uint64_t last_room = PMU_COUNTER_MASK - (uint64_t)FULL * WINDOW;
+    static const int64_t offsets[] = {-300, -16, -15, -1, 0, 1, 15, 16, 300};
+    const uint64_t escr = escr_value(NB_EV_BRANCH_RETIRED, 1, ESCR_T0_OS | ESCR_T0_USR);
+    const uint64_t source = CCCR_ENABLE | CCCR_ACTIVE_THREAD_ANY |
+                            (uint64_t)SELECT_CRU2 << CCCR_ESCR_SELECT_SHIFT;
+    const uint64_t waiting = CCCR_EXTENDED_CASCADE | CCCR_ACTIVE_THREAD_ANY |
+                             (uint64_t)SELECT_CRU2 << CCCR_ESCR_SELECT_SHIFT;
+    assert_int_equal(nb_escr_routed(17, SELECT_CRU2, 2), NB_ESCR_CRU3);
+    for (size_t run = 0; run < 2 * sizeof offsets / sizeof offsets[0]; run++) {
+        size_t i = run / 2;
+        bool mixed = run % 2;
+        struct nb_pmu *pmus[2];
+        for (int k = 0; k < 2; k++) {
+            pmus[k] = nb_pmu_create((struct nb_pmu_config){.model = 2, .ht = false});
+            assert_non_null(pmus[k]);
+            assert_int_equal(nb_pmu_wrmsr(pmus[k], nb_escrs[NB_ESCR_CRU2].msr, escr), MSR_OK);
+            assert_int_equal(nb_pmu_wrmsr(pmus[k], nb_escrs[NB_ESCR_CRU3].msr, escr), MSR_OK);
+            assert_int_equal(nb_pmu_wrmsr(pmus[k], NB_CCCR_BASE + 16, source), MSR_OK);
+            assert_int_equal(nb_pmu_wrmsr(pmus[k], NB_CCCR_BASE + 17, waiting), MSR_OK);
+            assert_int_equal(nb_pmu_wrmsr(pmus[k], NB_COUNTER_BASE + 16,
+                                          last_room + (uint64_t)offsets[i]),
+                             MSR_OK);
+        }
+        bench = pmus[0];
+        fast = pmus[1];
+        const struct nb_feed *f = nb_pmu_attach(fast, table, 1);
+        assert_non_null(f);
+        uint64_t route = nb_feed_route(f, nb_feed_context(f, 0, true), 0);
+        assert_int_equal(route, 1ull << NB_ESCR_CRU2 | 1ull << NB_ESCR_CRU3);
+        struct nb_buses b = {0};
+        bool overflowed = false;
+        for (unsigned cycle = 0; cycle < 2 * WINDOW + 200; cycle++) {
+            bool idle = cycle >= IDLE_FROM && cycle < IDLE_UNTIL;
+            assert_true(nb_pmu_set_thread(bench, 0, !idle, 3));
+            assert_true(nb_pmu_set_thread(fast, 0, !idle, 3));
+            assert_true(nb_pmu_event(bench, NB_EV_BRANCH_RETIRED, 1, 0, FULL + 5));
+            nb_pmu_tick(bench);
+            if (mixed && cycle >= MIXED) {
+                assert_true(nb_pmu_event(fast, NB_EV_BRANCH_RETIRED, 1, 0, FULL + 5));
+                nb_pmu_tick(fast);
+            } else {
+                nb_buses_add(&b, nb_feed_generation(f), route, FULL + 5);
+                assert_true(nb_pmu_tick_routed(fast, &b));
+            }
+            for (uint32_t c = 16; c < 18; c++) {
+                same("counter", c, counter_of(bench, (int)c), counter_of(fast, (int)c));
+                uint64_t cccr = read_bench(NB_CCCR_BASE + c);
+                uint64_t fast_cccr = 0;
+                assert_int_equal(nb_pmu_rdmsr(fast, NB_CCCR_BASE + c, &fast_cccr), MSR_OK);
+                same("CCCR", c, cccr, fast_cccr);
+            }
+            overflowed = overflowed || (read_bench(NB_CCCR_BASE + 16) & CCCR_OVF);
+        }
+        assert_true(overflowed);
+        assert_true(read_bench(NB_CCCR_BASE + 17) & CCCR_ENABLE);
+        assert_true(counter_of(bench, 17) > 0);
+        nb_pmu_destroy(bench);
+        nb_pmu_destroy(fast);
+        bench = fast = NULL;
+    }
 }
 
 /* Buses routed before an ESCR write are refused: nb_pmu_tick_routed
@@ -1570,6 +1706,30 @@ static void test_pmi_merge_same_cycle_precise(void **state)
 /* (b) IQ_COUNTER2's imprecise PMI is delivered at @2 and waits; the
  * PEBS-threshold PMI delivered at @3 merges with it: one interrupt,
  * delivered at @2, imprecise.  Taken at @5, before 0x402008. */
+/* A PEBS assist reloads IQ_COUNTER4 while the fast path batches its
+ * counts: the counts before the reload are dropped with the old value,
+ * those after it add to the reset (one from overflow). */
+static void test_assist_reloads_a_batched_counter(void **state)
+{
+    (void)state;
+    merge_setup(true);
+    merge_overflow_both();
+    merge_wr(MSR_PEBS_MATRIX_VERT, 1); /* a write between cycles: the batch is chosen anew */
+    for (int cycle = 0; cycle < 5; cycle++) {
+        merge_occur(0);
+        merge_tick();
+    }
+    assert_int_equal(counter_of(pmu, NB_PEBS_COUNTER), 5);
+    merge_retire(0x403000, NB_TAG_REPLAY);
+    assert_int_equal(merge_ds_index(), MERGE_BUFFER + 40);
+    assert_int_equal(counter_of(pmu, NB_PEBS_COUNTER), PMU_COUNTER_MASK);
+    merge_tick();
+    assert_int_equal(counter_of(pmu, NB_PEBS_COUNTER), PMU_COUNTER_MASK);
+    merge_occur(0);
+    merge_tick();
+    assert_int_equal(counter_of(pmu, NB_PEBS_COUNTER), 0);
+}
+
 static void merge_into_waiting(bool routed)
 {
     merge_setup(routed);
@@ -1696,9 +1856,12 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_fast_path_counts_as_bench_path, teardown),
+        cmocka_unit_test_teardown(test_batched_counts_as_bench_path, teardown),
+        cmocka_unit_test_teardown(test_batched_counter_overflows_on_its_cycle, teardown),
         cmocka_unit_test_teardown(test_stale_buses_refused, teardown),
         cmocka_unit_test_teardown(test_buses_routed_across_a_write_refused, teardown),
         cmocka_unit_test_teardown(test_route_of_one_escr, teardown),
+        cmocka_unit_test_teardown(test_assist_reloads_a_batched_counter, teardown),
         cmocka_unit_test_teardown(test_pmi_merge_same_cycle_precise, teardown),
         cmocka_unit_test_teardown(test_pmi_merge_into_waiting_imprecise, teardown),
         cmocka_unit_test_teardown(test_pmi_precise_after_taking, teardown),

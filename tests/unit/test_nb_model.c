@@ -316,6 +316,38 @@ static void test_store_forwarding(void **state)
     unlink(t.path);
 }
 
+/* The store buffer's search finds a store a load overlaps whatever lines
+ * they share (sim/netburst/nb_memory.c keeps a count of the stores by
+ * line to skip the search when there can be none): a load in the second
+ * line of a split store, a split load whose second line holds a store, a
+ * load inside a 256-byte store (more than two lines), each replayed by
+ * the MOB; a load beside a store in its line, and one into lines no store
+ * touches, are not. */
+static void test_store_buffer_search(void **state)
+{
+    (void)state;
+    struct tb t;
+    tb_open(&t);
+    tb_access(&t, 0x1000, STORE, TRACE_STORE, 0x5103e, 4);
+    tb_access(&t, 0x1002, LOAD, TRACE_LOAD, 0x51040, 2);
+    tb_access(&t, 0x1004, STORE, TRACE_STORE, 0x72040, 4);
+    tb_access(&t, 0x1006, LOAD, TRACE_LOAD, 0x7203e, 4);
+    tb_access(&t, 0x1008, STORE, TRACE_STORE, 0x93000, 4);
+    tb_access(&t, 0x100a, LOAD, TRACE_LOAD, 0x93004, 4);
+    tb_access(&t, 0x100c, LOAD, TRACE_LOAD, 0xb4000, 4);
+    /* last: while it is in the buffer no load skips the search */
+    tb_access(&t, 0x100e, STORE, TRACE_STORE, 0x30000, 256);
+    tb_access(&t, 0x1010, LOAD, TRACE_LOAD, 0x30080, 4);
+    tb_close(&t);
+    static const struct expected_count expected[] = {
+        {"MOB_load_replay", "UNALGN_ADDR", 3},
+        {"MOB_load_replay", "PARTIAL_DATA", 0},
+        {"MOB_load_replay", "NO_STD", 0},
+    };
+    expect_counts(t.path, expected, 3);
+    unlink(t.path);
+}
+
 /* A load missing the L1, and an add of its result: the add was scheduled
  * for an L1 hit and is replayed once. */
 static void test_replay(void **state)
@@ -628,6 +660,7 @@ int main(void)
         cmocka_unit_test(test_l2_references),
         cmocka_unit_test(test_split_accesses),
         cmocka_unit_test(test_store_forwarding),
+        cmocka_unit_test(test_store_buffer_search),
         cmocka_unit_test(test_replay),
         cmocka_unit_test(test_x87_uops),
         cmocka_unit_test(test_simd_uops),
