@@ -334,14 +334,22 @@ static bool read_access_shape(struct trace_reader *r, struct trace_access *a)
     return true;
 }
 
+/* An instruction's number of data accesses, 1-TRACE_MAX_ACCESSES. */
+static bool read_access_count(struct trace_reader *r, uint64_t *n)
+{
+    if (!get_varint(r, n, "the number of data accesses"))
+        return false;
+    if (*n == 0 || *n > TRACE_MAX_ACCESSES)
+        return fail(r, "%llu data accesses in one instruction (expected 1-%d)",
+                    (unsigned long long)*n, TRACE_MAX_ACCESSES);
+    return true;
+}
+
 static bool read_accesses(struct trace_reader *r, struct trace_insn *insn)
 {
     uint64_t n;
-    if (!get_varint(r, &n, "the number of data accesses"))
+    if (!read_access_count(r, &n))
         return false;
-    if (n == 0 || n > TRACE_MAX_ACCESSES)
-        return fail(r, "%llu data accesses in one instruction (expected 1-%d)",
-                    (unsigned long long)n, TRACE_MAX_ACCESSES);
     insn->n_accesses = (int)n;
     for (int i = 0; i < insn->n_accesses; i++) {
         struct trace_access *a = &insn->accesses[i];
@@ -778,11 +786,8 @@ static bool read_insn_accesses(struct trace_reader *r, struct block_builder *b,
                                struct trace_block_insn *bi)
 {
     uint64_t n;
-    if (!get_varint(r, &n, "the number of data accesses"))
+    if (!read_access_count(r, &n))
         return false;
-    if (n == 0 || n > TRACE_MAX_ACCESSES)
-        return fail(r, "%llu data accesses in one instruction (expected 1-%d)",
-                    (unsigned long long)n, TRACE_MAX_ACCESSES);
     if (b->n_accesses + n > TRACE_MAX_BLOCK_ACCESSES)
         return fail(r, "more than %d data accesses in a block", TRACE_MAX_BLOCK_ACCESSES);
     bi->n_accesses = (uint16_t)n;

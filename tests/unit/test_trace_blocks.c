@@ -396,26 +396,6 @@ static void check_static(struct seen_blocks *seen, const struct trace_block *b)
         assert_int_equal(b->n_insns, 1);
 }
 
-/* The instruction `i` of a block as a trace_insn. */
-static void block_insn(const struct trace_block *b, uint32_t i, struct trace_insn *out)
-{
-    const struct trace_block_insn *bi = &b->insns[i];
-    memset(out, 0, offsetof(struct trace_insn, accesses));
-    out->address = bi->address;
-    out->length = bi->length;
-    out->has_bytes = bi->has_bytes;
-    memcpy(out->bytes, bi->bytes, sizeof out->bytes);
-    out->thread = b->thread;
-    out->cpl = b->cpl;
-    out->branch = bi->branch;
-    out->target = bi->branch == TRACE_BRANCH_TAKEN ? b->next_address : 0;
-    out->n_accesses = bi->n_accesses;
-    memcpy(out->accesses, &b->accesses[bi->first_access], bi->n_accesses * sizeof out->accesses[0]);
-    out->has_registers = b->regs != NULL;
-    if (b->regs)
-        memcpy(out->regs, b->regs, sizeof out->regs);
-}
-
 /* Reads by blocks (trace_next_block): the blocks' instructions and the
  * other records are `want`, the blocks as trace.h promises.  The number
  * of distinct blocks. */
@@ -446,7 +426,8 @@ static uint32_t expect_blocks(const void *data, size_t size, const struct trace_
         for (uint32_t k = 0; k < b->n_insns; k++) {
             assert_true(i < n);
             got->kind = TRACE_RECORD_INSN;
-            block_insn(b, k, &got->insn);
+            memset(&got->insn, 0, sizeof got->insn);
+            trace_block_insn_expand(b, k, &got->insn);
             expect_same_record(got, &want[i], i);
             i++;
         }
