@@ -227,6 +227,114 @@ static void add_group(struct p5_plan *plan, const struct p5_block_memo *memo,
         group->steps &= (uint16_t)~P5_STEP_FETCH_U;
 }
 
+/* ---- a plan's clean replay (p5_plan's `replay`) */
+
+enum { MAX_REPLAY_LINES = 255 };
+
+/* The code lines group `g` reads (p5_fetch_lines()) after the line before
+ * *fetch_line (0: none yet); false when more than lines[] holds. */
+static bool group_lines(const struct p5_group *g, unsigned shift, uint64_t *fetch_line,
+                        uint64_t *lines, unsigned *n)
+{
+    const struct p5_op *ops[2] = {(g->steps & P5_STEP_FETCH_U) ? g->u_op : NULL,
+                                  (g->steps & P5_STEP_FETCH_V) ? g->v_op : NULL};
+    for (unsigned k = 0; k < 2; k++) {
+        if (!ops[k])
+            continue;
+        uint64_t first = ops[k]->address >> shift;
+        uint64_t last = (ops[k]->address + ops[k]->length - 1) >> shift;
+        for (uint64_t line = first; line <= last; line++) {
+            if (line + 1 == *fetch_line)
+                continue;
+            if (*n == MAX_REPLAY_LINES)
+                return false;
+            *fetch_line = line + 1;
+            lines[(*n)++] = line;
+        }
+    }
+    return true;
+}
+
+/* The writes of accesses[first, first + n); false when one is wider than
+ * a reference (8 bytes) or when they do not follow *next. */
+static bool pipe_accesses(const struct trace_access *accesses, unsigned first, unsigned n,
+                          int *next, unsigned *writes)
+{
+    if (n == 0)
+        return true;
+    if (*next >= 0 && (unsigned)*next != first)
+        return false;
+    *next = (int)(first + n);
+    for (unsigned i = first; i < first + n; i++) {
+        if (accesses[i].size > 8)
+            return false;
+        *writes += (accesses[i].kind & TRACE_STORE) != 0;
+    }
+    return true;
+}
+
+/* The plan's bulk_clocks: in a clean execution, a group after the first
+ * has an AGI clock when it uses a register the group before wrote
+ * (p5_pipeline.c). */
+static void bulk_clocks(struct p5_plan *plan)
+{
+    uint32_t clocks = 0;
+    for (unsigned i = 0; i + 1 < plan->n_groups; i++) {
+        const struct p5_group *g = &plan->groups[i];
+        if (i > 0 && ((g->u_address_regs | g->v_address_regs) & plan->groups[i - 1].regs_written))
+            clocks++;
+        clocks += g->clocks;
+    }
+    plan->bulk_clocks = clocks;
+}
+
+/* Sets what a clean replay of the plan needs, *plan_at moved to make room
+ * for its lines; false when it cannot be replayed (or memory ran out: the
+ * plan is then left as it was). */
+static bool make_replay(struct p5_plan **plan_at, const struct trace_block *block,
+                        unsigned line_shift)
+{
+    struct p5_plan *plan = *plan_at;
+    uint64_t lines[MAX_REPLAY_LINES], fetch_line = 0;
+    unsigned n_lines = 0;
+    int first_access = -1, next = -1;
+    const uint16_t dynamic = P5_STEP_PREFIX | P5_STEP_X87 | P5_STEP_MMX | P5_STEP_VARY;
+    const uint16_t branch = P5_STEP_BRANCH_U | P5_STEP_BRANCH_V;
+    if (plan->n_groups == 0)
+        return false;
+    for (unsigned i = 0; i < plan->n_groups; i++) {
+        struct p5_group *g = &plan->groups[i];
+        unsigned before = n_lines, writes = 0;
+        bool last = i + 1 == plan->n_groups;
+        if ((g->steps & dynamic) || (!last && (g->steps & branch)) ||
+            !group_lines(g, line_shift, &fetch_line, lines, &n_lines))
+            return false;
+        if (!pipe_accesses(block->accesses, g->u_first, g->u_accesses, &next, &writes) ||
+            !pipe_accesses(block->accesses, g->v_first, g->v_accesses, &next, &writes))
+            return false;
+        if (first_access < 0 && next >= 0)
+            first_access = next - g->u_accesses - g->v_accesses;
+        if (before == 0 && n_lines > 0)
+            plan->first_line_group = (uint8_t)i;
+        plan->banks |= (g->steps & P5_STEP_BANKS) != 0;
+        g->code_reads = (uint8_t)(n_lines - before);
+        g->writes = (uint8_t)writes;
+    }
+    bulk_clocks(plan);
+    size_t size = sizeof *plan + plan->n_groups * sizeof plan->groups[0];
+    plan = realloc(plan, size + n_lines * sizeof lines[0]);
+    if (!plan)
+        return false;
+    *plan_at = plan;
+    uint64_t *copy = (uint64_t *)((char *)plan + size);
+    memcpy(copy, lines, n_lines * sizeof lines[0]);
+    plan->lines = copy;
+    plan->n_lines = (uint8_t)n_lines;
+    plan->access_first = (uint8_t)(first_access < 0 ? 0 : first_access);
+    plan->access_end = (uint8_t)(first_access < 0 ? 0 : next);
+    return true;
+}
+
 /* The groups the driver forms from instruction `first` on, holding an
  * instruction back while it may lead a pair. */
 static struct p5_plan *make_plan(const struct p5_block_memo *memo, const struct trace_block *block,
@@ -265,11 +373,13 @@ static struct p5_plan *make_plan(const struct p5_block_memo *memo, const struct 
         p5_group_make(&memo->ops[held], &shape, NULL, NULL, false, &plan->held_alone);
         plan->held_alone.u = (uint8_t)held;
     }
+    if (make_replay(&plan, block, memo->line_shift))
+        plan->replay = true;
     return plan;
 }
 
-const struct p5_plan *p5_block_plan_make(struct p5_block_memo *memo,
-                                         const struct trace_block *block, unsigned first)
+struct p5_plan *p5_block_plan_make(struct p5_block_memo *memo, const struct trace_block *block,
+                                   unsigned first)
 {
     memo->plans[first] = make_plan(memo, block, first);
     return memo->plans[first];

@@ -98,6 +98,10 @@ struct p5_group {
     uint32_t regs_written;   /* both pipes': the next issue's AGI registers */
     uint32_t u_address_regs, v_address_regs; /* base and index registers (AGI) */
     struct p5_static_events events;
+    /* For a clean replay of its plan (p5_plan's `replay`): the code lines
+     * it reads when the code line read last before the plan is none of
+     * its own (the plan's lines[]), and its references that write. */
+    uint8_t code_reads, writes;
 };
 
 /* An instruction's data accesses, accesses[first, first + n): only their
@@ -128,6 +132,24 @@ struct p5_plan {
                              * see whether the next block's first pairs with it */
     struct p5_group held_alone; /* if hold_last: its group when it issues alone */
     struct p5_static_events bulk; /* of every group but the last */
+    /* A clean replay (p5_issue_plan()): possible when no group has prefix,
+     * x87, MMX or varying-clock steps, no references wider than 8 bytes
+     * and no branch but in its last group.
+     * The code lines its groups read, in order, when the line read last
+     * before it is none of them (only lines[0] may be that one); the group
+     * that reads lines[0]; its groups' data accesses, accesses[access_first,
+     * access_end) of an execution, in the order they are made. */
+    bool replay;
+    bool banks;             /* a group has P5_STEP_BANKS */
+    uint8_t replay_fails;   /* replays in a row that were not clean (at most 4) */
+    uint8_t replay_after;   /* executions left before the replay is tried again
+                             * (p5_issue_plan()) */
+    uint8_t n_lines, first_line_group;
+    /* With two groups or more, the clocks of all but the last, group 0's
+     * AGI clock apart (it depends on the issue before). */
+    uint32_t bulk_clocks;
+    uint8_t access_first, access_end;
+    const uint64_t *lines;
     struct p5_group groups[];
 };
 
@@ -189,14 +211,13 @@ struct p5_block_memo *p5_block_memo_make(struct p5_block_memos *memos,
 
 /* The memo's plan from instruction `first` (0 or 1, less than n_insns),
  * made now; NULL when out of memory. */
-const struct p5_plan *p5_block_plan_make(struct p5_block_memo *memo,
-                                         const struct trace_block *block, unsigned first);
+struct p5_plan *p5_block_plan_make(struct p5_block_memo *memo, const struct trace_block *block,
+                                   unsigned first);
 
 /* The plan from instruction `first` of the memo of `block`, made when
  * first needed; NULL when out of memory. */
-static inline const struct p5_plan *p5_block_plan(struct p5_block_memo *memo,
-                                                  const struct trace_block *block,
-                                                  unsigned first)
+static inline struct p5_plan *p5_block_plan(struct p5_block_memo *memo,
+                                            const struct trace_block *block, unsigned first)
 {
     return memo->plans[first] ? memo->plans[first] : p5_block_plan_make(memo, block, first);
 }

@@ -3,8 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { HISTORY_STRONGLY_TAKEN = 3 };
-
 bool p5_btb_init(struct p5_btb *btb, uint32_t entries, uint32_t ways)
 {
     btb->entries = calloc(entries, sizeof *btb->entries);
@@ -46,16 +44,5 @@ struct p5_btb_entry *p5_btb_lookup_slow(struct p5_btb *btb, struct p5_btb_entry 
 void p5_btb_allocate(struct p5_btb *btb, uint64_t address, uint64_t target)
 {
     struct p5_btb_entry *entry = make_most_recent(set_of(btb, address), btb->ways - 1);
-    *entry = (struct p5_btb_entry){address + 1, target, HISTORY_STRONGLY_TAKEN};
-}
-
-void p5_btb_update(struct p5_btb_entry *entry, bool taken, uint64_t target)
-{
-    if (taken) {
-        entry->target = target;
-        if (entry->history < HISTORY_STRONGLY_TAKEN)
-            entry->history++;
-    } else if (entry->history > 0) {
-        entry->history--;
-    }
+    *entry = (struct p5_btb_entry){address + 1, target, P5_BTB_STRONGLY_TAKEN};
 }

@@ -38,7 +38,18 @@ static inline struct p5_btb_entry *p5_btb_lookup(struct p5_btb *btb, uint64_t ad
  * recently used: history 3 (strongly taken), the given target. */
 void p5_btb_allocate(struct p5_btb *btb, uint64_t address, uint64_t target);
 
+enum { P5_BTB_STRONGLY_TAKEN = 3 };
+
 /* The outcome of the branch: history moves one step towards it. */
-void p5_btb_update(struct p5_btb_entry *entry, bool taken, uint64_t target);
+static inline void p5_btb_update(struct p5_btb_entry *entry, bool taken, uint64_t target)
+{
+    if (taken) {
+        entry->target = target;
+        if (entry->history < P5_BTB_STRONGLY_TAKEN)
+            entry->history++;
+    } else if (entry->history > 0) {
+        entry->history--;
+    }
+}
 
 #endif

@@ -81,6 +81,18 @@ void p5_fetch_lines(struct p5_machine *m, const struct p5_op *op, struct p5_stal
 void p5_data_accesses(struct p5_machine *m, const struct p5_op *op,
                       const struct trace_access *accesses, uint32_t n, struct p5_stalls *stalls);
 
+/* A clean replay's look-ups (p5_issue_plan()): the code lines, by the
+ * code TLB and cache; the data accesses (none wider than 8 bytes), by the
+ * data TLB and cache, a write marking its line dirty.  Each looks up as
+ * the steps of an issue would, in the same order, and stops at the first
+ * that would not be clean: a miss, a misaligned reference, a write to a
+ * write-through cache (false).  The hits before it are redone by the
+ * steps, to the same effect: a hit only makes its entry the most recently
+ * used, which it is after the second time as after the first, in the same
+ * order. */
+bool p5_code_hits(struct p5_machine *m, const uint64_t *lines, unsigned n);
+bool p5_data_hits(struct p5_machine *m, const struct trace_access *accesses, unsigned n);
+
 /* Inline: most instructions lie in the code line last read. */
 static inline void p5_fetch(struct p5_machine *m, const struct p5_op *op,
                             struct p5_stalls *stalls)
@@ -112,7 +124,9 @@ void p5_issue(struct p5_machine *m, const struct p5_group *g, const struct p5_ex
 /* The groups of a block's plan, executed as `x` says: the static events of
  * all but the last at once, in the clock of the first (the tally reports
  * them to the PMU as it would have counted them one issue at a time:
- * p5_tally.h), the last group's as they come. */
-void p5_issue_plan(struct p5_machine *m, const struct p5_plan *plan, const struct p5_execution *x);
+ * p5_tally.h), the last group's as they come.  Replayed when the execution
+ * is clean (every look-up hits, no bank conflict: the plan's `replay`),
+ * the groups' steps taken otherwise; the plan's replay_after is updated. */
+void p5_issue_plan(struct p5_machine *m, struct p5_plan *plan, const struct p5_execution *x);
 
 #endif

@@ -320,3 +320,39 @@ void p5_data_accesses(struct p5_machine *m, const struct p5_op *op,
             aligned_reference(m, a->address, true, stalls);
     }
 }
+
+/* ---- a clean replay's look-ups (p5_issue_plan()) */
+
+bool p5_code_hits(struct p5_machine *m, const uint64_t *lines, unsigned n)
+{
+    unsigned shift = m->icache.block_shift;
+    for (unsigned k = 0; k < n; k++)
+        if (set_assoc_find(&m->itlb, set_assoc_block(&m->itlb, lines[k] << shift)) < 0 ||
+            set_assoc_find(&m->icache, lines[k]) < 0)
+            return false;
+    return true;
+}
+
+/* None is wider than 8 bytes (p5_plan's `replay`).  A load and a store of
+ * one reference look the same entries up: the second look-up finds the
+ * most recently used, and changes nothing. */
+bool p5_data_hits(struct p5_machine *m, const struct trace_access *accesses, unsigned n)
+{
+    if (n && !m->aligned_fits)
+        return false;
+    for (unsigned i = 0; i < n; i++) {
+        const struct trace_access *a = &accesses[i];
+        if (is_misaligned(a->address, a->size) ||
+            set_assoc_find(&m->dtlb, set_assoc_block(&m->dtlb, a->address)) < 0)
+            return false;
+        long slot = set_assoc_find(&m->dcache, set_assoc_block(&m->dcache, a->address));
+        if (slot < 0)
+            return false;
+        if (a->kind & TRACE_STORE) {
+            if (!m->config->dcache_write_back)
+                return false;
+            m->dcache.dirty[slot] = true;
+        }
+    }
+    return true;
+}

@@ -71,6 +71,10 @@ struct p5_config {
     uint32_t bank_conflict_penalty; /* clocks lost on a U/V bank conflict */
     enum p5_precision fpu_precision; /* x87 precision control: FDIV, FIDIV... clocks */
     bool mmx;                       /* the Pentium MMX: MMX rows and pairing, free prefixes */
+    /* Not a parameter (no name sets it): true issues every group step by
+     * step, never by a block's clean replay (docs/p5-model.md, "Speed"),
+     * for the tests that check the two count alike. */
+    bool step_by_step;
 };
 
 /* Fills `config` with a named preset: "p5" (Safford 1997, Table 5.5, the

@@ -455,8 +455,134 @@ void p5_issue(struct p5_machine *m, const struct p5_group *g, const struct p5_ex
     issue(m, g, x, statics);
 }
 
-void p5_issue_plan(struct p5_machine *m, const struct p5_plan *plan, const struct p5_execution *x)
+/* ---- a clean replay of a plan (docs/p5-model.md, "Speed") */
+
+/* Whether group `g` would find a bank conflict (bank_conflict(), without
+ * its event). */
+static bool conflicts(const struct p5_machine *m, const struct p5_group *g,
+                      const struct p5_execution *x)
 {
+    uint64_t a = x->accesses[g->u_first].address, b = x->accesses[g->v_first].address;
+    return bank_of(m, a) == bank_of(m, b) && (a >> 2) != (b >> 2);
+}
+
+/* Whether every look-up of the plan's execution hits and no group has a
+ * bank conflict: then no issue stalls (p5_code_hits(), p5_data_hits()).
+ * The code line read last may be the plan's first. */
+static bool clean(struct p5_machine *m, const struct p5_plan *plan, const struct p5_execution *x,
+                  unsigned skip)
+{
+    if (!p5_data_hits(m, x->accesses + plan->access_first,
+                      (unsigned)(plan->access_end - plan->access_first)) ||
+        !p5_code_hits(m, plan->lines + skip, plan->n_lines - skip))
+        return false;
+    for (unsigned i = 0; plan->banks && i < plan->n_groups; i++)
+        if ((plan->groups[i].steps & P5_STEP_BANKS) && conflicts(m, &plan->groups[i], x))
+            return false;
+    return true;
+}
+
+/* Group `g` of a clean execution: issue_steps() when every look-up hits,
+ * with its code reads and writes counted before (`last`: the plan's last
+ * group, whose static events come as they come). */
+__attribute__((always_inline)) static inline void replay_group(struct p5_machine *m,
+                                                               const struct p5_group *g,
+                                                               const struct p5_execution *x,
+                                                               unsigned code_reads, bool last)
+{
+    if (last)
+        report_at_issue(m, &g->events);
+    if (code_reads)
+        p5_report_event(m, P5_EV_CODE_READ, code_reads);
+    bool interlocked = ((g->u_address_regs | g->v_address_regs) & m->agi_regs) != 0;
+    m->decode_free = m->now + 1;
+    if (interlocked) {
+        p5_report_event(m, P5_EV_PIPELINE_STALLED_ADDRESS_GENERATION_INTERLOCK, agi_pipes(m, g));
+        end_clocks(m, 1, 0);
+    }
+    if (last)
+        report_at_execution(m, &g->events);
+    if (g->writes)
+        p5_report_event(m, P5_EV_WRITE_TO_M_OR_E_LINES, g->writes);
+    uint32_t flush = (g->steps & (P5_STEP_BRANCH_U | P5_STEP_BRANCH_V)) ? resolve_branches(m, g, x)
+                                                                        : 0;
+    end_clocks(m, g->clocks, 0);
+    if (flush) {
+        end_clocks(m, flush, 0);
+        m->decode_free = m->now;
+        m->agi_regs = 0;
+    } else {
+        m->agi_regs = g->regs_written;
+    }
+}
+
+/* The codes a clean group may raise beyond its static events, and 0x18,
+ * which makes end_clocks() look the bus up. */
+static const uint64_t replay_codes =
+    1ull << P5_EV_CODE_READ | 1ull << P5_EV_PIPELINE_STALLED_ADDRESS_GENERATION_INTERLOCK |
+    1ull << P5_EV_WRITE_TO_M_OR_E_LINES | 1ull << P5_EV_CLOCKS_WHILE_BUS_CYCLE_IN_PROGRESS;
+
+/* All groups but the last (two or more groups), when the PMU counts none
+ * of replay_codes: their static events, reported first, are all they
+ * report, and clocks in which nothing is reported end as one run
+ * (p5_tally_ticks()), so their clocks are ended at once.  The decoder's
+ * clock (decode_free) is the last group's to set. */
+static void replay_bulk(struct p5_machine *m, const struct p5_plan *plan)
+{
+    const struct p5_group *first = &plan->groups[0];
+    uint32_t agi = ((first->u_address_regs | first->v_address_regs) & m->agi_regs) != 0;
+    report_static(m, &plan->bulk, ~0ull);
+    m->agi_regs = plan->groups[plan->n_groups - 2].regs_written;
+    p5_report_clocks(m, plan->bulk_clocks + agi, 0);
+    m->now += plan->bulk_clocks + agi;
+}
+
+/* The plan's execution replayed when clean (clean()); false, the look-ups
+ * redone by the caller's steps, when not. */
+static bool replay(struct p5_machine *m, const struct p5_plan *plan, const struct p5_execution *x)
+{
+    unsigned skip = plan->n_lines && plan->lines[0] + 1 == m->fetch_line;
+    if (!clean(m, plan, x, skip))
+        return false;
+    if (plan->n_lines)
+        m->fetch_line = plan->lines[plan->n_lines - 1] + 1;
+    unsigned last = plan->n_groups - 1;
+    if (last && !(m->feed->counted & replay_codes)) {
+        replay_bulk(m, plan);
+    } else if (last) {
+        report_static(m, &plan->bulk, ~0ull);
+        for (unsigned i = 0; i < last; i++)
+            replay_group(m, &plan->groups[i], x,
+                         plan->groups[i].code_reads - (skip && i == plan->first_line_group),
+                         false);
+    }
+    replay_group(m, &plan->groups[last], x,
+                 plan->groups[last].code_reads - (skip && last == plan->first_line_group), true);
+    return true;
+}
+
+/* After n replays in a row that were not clean, the next 2^n - 2
+ * executions are not tried (n at most 4): a block whose look-ups miss
+ * every time (a write to a line never allocated) would do them twice each
+ * time.  Either way counts the same. */
+enum { MAX_REPLAY_FAILS = 4 };
+
+void p5_issue_plan(struct p5_machine *m, struct p5_plan *plan, const struct p5_execution *x)
+{
+    if (plan->replay && !m->config->step_by_step) {
+        if (plan->replay_after == 0) {
+            if (replay(m, plan, x)) {
+                if (plan->replay_fails)
+                    plan->replay_fails = 0;
+                return;
+            }
+            if (plan->replay_fails < MAX_REPLAY_FAILS)
+                plan->replay_fails++;
+            plan->replay_after = (uint8_t)((1u << plan->replay_fails) - 2);
+        } else {
+            plan->replay_after--;
+        }
+    }
     if (plan->n_groups > 1)
         report_static(m, &plan->bulk, ~0ull);
     for (unsigned i = 0; i + 1 < plan->n_groups; i++)

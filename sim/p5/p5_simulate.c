@@ -150,7 +150,7 @@ static bool run_block(struct run *run, const struct trace_block *block)
     if (!memo)
         return memo_failed(run, block, &failure);
     run->unclassified += memo->unclassified;
-    const struct p5_plan *plan = p5_block_plan(memo, block, issue_held_before(run, memo, block));
+    struct p5_plan *plan = p5_block_plan(memo, block, issue_held_before(run, memo, block));
     if (!plan)
         return driver_out_of_memory(&run->failure, run->trace.path, "for the model");
     p5_set_cpl(&run->machine, block->cpl);
