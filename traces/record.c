@@ -294,11 +294,13 @@ static int wait_child(struct child *child)
 }
 
 /* The trace as it comes from the recorder's stream, segment by segment,
- * read with the trace reader (the check) and written with the trace
- * writer into the temporary output; everything but the END record, which
- * the run's end decides (check_run). */
+ * read with the trace reader (the check) and copied into the temporary
+ * output as it is; everything but the END record, which the run's end
+ * decides (check_run).  A second segment (an execve that failed) starts a
+ * new trace: then the first is read back and everything is written again
+ * with the trace writer, which joins them (join_copied()). */
 struct conversion {
-    struct trace_writer *writer;
+    struct trace_writer *writer; /* NULL while the stream is copied */
     bool ended;             /* the last segment read ended with its END record */
     bool at_exec;           /* ... at an execve */
     struct trace_end end;   /* that record */
@@ -331,30 +333,13 @@ static bool convert_record(struct recording *rec, struct conversion *c,
     return ok;
 }
 
-/* One segment (a version-1 trace) read to its END record and written. */
-static bool convert_segment(struct recording *rec, struct conversion *c, FILE *in,
-                            struct record_stream *stream, char *why, size_t why_size)
+/* After a segment's END record: the segment ends there, with the frame
+ * of its END record; false with a message. */
+static bool segment_closed(struct recording *rec, struct conversion *c, FILE *in,
+                           struct record_stream *stream, char *why, size_t why_size)
 {
-    struct trace_reader *r = trace_reader_open(in, rec->output, why, why_size);
-    if (!r)
-        return false;
     bool ok = true;
-    if (!c->writer) {
-        c->writer = trace_writer_open(rec->file.stream, trace_reader_header(r), why, why_size);
-        ok = c->writer != NULL;
-    }
-    c->ended = false;
-    const struct trace_record *record;
-    while (ok && !c->ended) {
-        ok = trace_next(r, &record) == TRACE_OK;
-        if (!ok)
-            snprintf(why, why_size, "%s", trace_reader_error(r));
-        else
-            ok = convert_record(rec, c, record, why, why_size);
-    }
-    trace_reader_close(r);
-    /* The frame of the END record ends the segment. */
-    if (ok && fgetc(in) != EOF) {
+    if (fgetc(in) != EOF) {
         snprintf(why, why_size, "%s: the recorder's stream goes on after an END record",
                  rec->output);
         ok = false;
@@ -369,22 +354,137 @@ static bool convert_segment(struct recording *rec, struct conversion *c, FILE *i
     return ok;
 }
 
+/* One segment read to its END record and written with the writer. */
+static bool convert_segment(struct recording *rec, struct conversion *c, FILE *in,
+                            struct record_stream *stream, char *why, size_t why_size)
+{
+    struct trace_reader *r = trace_reader_open(in, rec->output, why, why_size);
+    if (!r)
+        return false;
+    bool ok = true;
+    c->ended = false;
+    const struct trace_record *record;
+    while (ok && !c->ended) {
+        ok = trace_next(r, &record) == TRACE_OK;
+        if (!ok)
+            snprintf(why, why_size, "%s", trace_reader_error(r));
+        else
+            ok = convert_record(rec, c, record, why, why_size);
+    }
+    trace_reader_close(r);
+    return ok && segment_closed(rec, c, in, stream, why, why_size);
+}
+
+/* One segment checked, by blocks, to its END record, while the stream
+ * copies it: the frame that ends it must hold the END record alone (it is
+ * not copied: check_run writes the run's own). */
+static bool check_segment(struct recording *rec, struct conversion *c, FILE *in,
+                          struct record_stream *stream, char *why, size_t why_size)
+{
+    struct trace_reader *r = trace_reader_open(in, rec->output, why, why_size);
+    if (!r)
+        return false;
+    bool ok = true;
+    c->ended = false;
+    const struct trace_block *block;
+    const struct trace_record *record;
+    while (ok && !c->ended) {
+        ok = trace_next_block(r, &block, &record) == TRACE_OK;
+        if (!ok)
+            snprintf(why, why_size, "%s", trace_reader_error(r));
+        else if (record && record->kind == TRACE_RECORD_END) {
+            c->end = record->end;
+            c->ended = true;
+        }
+    }
+    trace_reader_close(r);
+    ok = ok && segment_closed(rec, c, in, stream, why, why_size);
+    uint8_t end[TRACE_MAX_END_BYTES];
+    size_t size = ok ? trace_end_encode(c->end.instructions, &c->end, end) : 0;
+    if (ok && (stream->end_frame_size != size || memcmp(stream->end_frame, end, size) != 0)) {
+        snprintf(why, why_size, "%s: the recorder's last frame holds more than its END record",
+                 rec->output);
+        ok = false;
+    }
+    if (ok && stream->copy_failed) {
+        snprintf(why, why_size, "%.1000s: cannot write: %s", rec->output, strerror(errno));
+        ok = false;
+    }
+    return ok;
+}
+
+/* The trace copied so far (with c's END record, which was not copied)
+ * read back from the output and written again with the writer, which goes
+ * on with the next segment; false with a message.  The rare path of an
+ * execve that failed. */
+static bool join_copied(struct recording *rec, struct conversion *c, char *why, size_t why_size)
+{
+    FILE *out = rec->file.stream;
+    FILE *copy = tmpfile();
+    FILE *written = fopen(rec->file.direct ? rec->file.target : rec->file.temp, "rb");
+    bool ok = copy && written && fflush(out) == 0;
+    char buffer[65536];
+    size_t n;
+    while (ok && (n = fread(buffer, 1, sizeof buffer, written)) > 0)
+        ok = fwrite(buffer, 1, n, copy) == n;
+    uint8_t end[TRACE_MAX_END_BYTES];
+    size_t size = trace_end_encode(c->end.instructions, &c->end, end);
+    ok = ok && !ferror(written) && fwrite(end, 1, size, copy) == size && fflush(copy) == 0 &&
+         ftruncate(fileno(out), 0) == 0;
+    if (written)
+        fclose(written);
+    if (!ok) {
+        snprintf(why, why_size, "%.1000s: cannot read back the trace: %s", rec->output,
+                 strerror(errno));
+        if (copy)
+            fclose(copy);
+        return false;
+    }
+    rewind(copy);
+    rewind(out);
+    struct trace_reader *r = trace_reader_open(copy, rec->output, why, why_size);
+    ok = r != NULL;
+    if (ok) {
+        c->writer = trace_writer_open(out, trace_reader_header(r), why, why_size);
+        ok = c->writer != NULL;
+    }
+    c->ended = false;
+    const struct trace_record *record;
+    while (ok && !c->ended) {
+        ok = trace_next(r, &record) == TRACE_OK;
+        if (!ok)
+            snprintf(why, why_size, "%s", trace_reader_error(r));
+        else
+            ok = convert_record(rec, c, record, why, why_size);
+    }
+    if (r)
+        trace_reader_close(r);
+    fclose(copy);
+    return ok;
+}
+
 /* Every segment, while the child runs; false with a message (the pipe is
  * read to its end all the same, so that the program runs to its end). */
 static bool convert(struct recording *rec, struct conversion *c, struct record_stream *stream,
                     char *why, size_t why_size)
 {
-    bool ok = true;
-    do {
+    bool ok = true, more = true;
+    while (ok && more) {
         FILE *in = record_stream_segment(stream);
         if (!in) {
             snprintf(why, why_size, "out of memory");
             ok = false;
         } else {
-            ok = convert_segment(rec, c, in, stream, why, why_size);
+            ok = c->writer ? convert_segment(rec, c, in, stream, why, why_size)
+                           : check_segment(rec, c, in, stream, why, why_size);
             fclose(in);
         }
-    } while (ok && record_stream_more(stream));
+        more = ok && record_stream_more(stream);
+        if (more && !c->writer) {
+            stream->copy = NULL;
+            ok = join_copied(rec, c, why, why_size);
+        }
+    }
     /* A bad frame is the cause of whatever the reader then said. */
     if (*stream->error) {
         snprintf(why, why_size, "%s", stream->error);
@@ -392,6 +492,17 @@ static bool convert(struct recording *rec, struct conversion *c, struct record_s
     }
     record_stream_drain(stream);
     return ok;
+}
+
+/* The run's END record, with the writer when the segments were joined,
+ * else after the bytes copied. */
+static bool write_end(struct recording *rec, struct conversion *c, const struct trace_end *end)
+{
+    if (c->writer)
+        return trace_write_end(c->writer, end);
+    uint8_t record[TRACE_MAX_END_BYTES];
+    size_t size = trace_end_encode(end->instructions, end, record);
+    return fwrite(record, 1, size, rec->file.stream) == size;
 }
 
 /* The END record as the run's end makes it, written, and the writer
@@ -432,7 +543,7 @@ static enum record_status check_run(struct recording *rec, struct conversion *c,
                     "internal error: %s exited with status %d but the recorder saw no exit (its "
                     "trace ends as killed by a signal); no trace written",
                     rec->name, result->exit_status);
-    if (!trace_write_end(c->writer, &end) && ferror(rec->file.stream))
+    if (!write_end(rec, c, &end) && ferror(rec->file.stream))
         return fail(RECORD_FAILED, error, error_size, "%s: cannot write: %s", rec->output,
                     strerror(errno));
     result->execed = execed;
@@ -472,6 +583,7 @@ static enum record_status record_into(struct recording *rec, struct record_resul
     }
     struct record_stream stream;
     record_stream_init(&stream, trace_pipe[0], rec->output);
+    stream.copy = rec->file.stream;
     struct conversion c = {0};
     char why[PATH_MAX + 1024];
     bool converted = convert(rec, &c, &stream, why, sizeof why);

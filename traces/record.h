@@ -1,11 +1,11 @@
 /* Recording a run of an unmodified program as a trace (docs/traces.md,
  * "Recording"): the program runs under valgrind with pmubench's tool
  * (traces/recorder/pmutrace.c), in the environment of traces/run_env.h.
- * The tool writes the trace (format version 1) to a pipe; while the
- * program runs, the trace reader checks it as it comes and the trace
- * writer writes it under a temporary name beside the output, renamed into
- * place only when the whole stream was valid and the run ended properly,
- * so the output is whole or absent.  `pmubench record`, and `stat
+ * The tool writes the trace (the current format, with the library's trace
+ * writer) to a pipe; while the program runs, the trace reader checks it as
+ * it comes and its bytes are copied under a temporary name beside the
+ * output, renamed into place only when the whole stream was valid and the
+ * run ended properly, so the output is whole or absent.  `pmubench record`, and `stat
  * -- PROGRAM` and `p5mon` before they simulate, record through it.
  *
  *   char *argv[] = {"wc", "input.txt", NULL};

@@ -63,6 +63,22 @@ static bool read_header(struct record_stream *stream)
     return true;
 }
 
+/* Payload read: copied, or kept when the frame ends the segment. */
+static void copy_payload(struct record_stream *stream, const char *bytes, size_t n)
+{
+    if (!stream->copy)
+        return;
+    if (stream->flags & PT_FRAME_END) {
+        size_t kept = stream->end_frame_size < sizeof stream->end_frame
+                          ? stream->end_frame_size : sizeof stream->end_frame;
+        size_t room = sizeof stream->end_frame - kept;
+        memcpy(stream->end_frame + kept, bytes, n < room ? n : room);
+        stream->end_frame_size += (uint32_t)n;
+    } else if (fwrite(bytes, 1, n, stream->copy) != n) {
+        stream->copy_failed = true;
+    }
+}
+
 /* fopencookie's read function: the segment's payload, then the end. */
 static ssize_t segment_read(void *cookie, char *buffer, size_t size)
 {
@@ -86,12 +102,14 @@ static ssize_t segment_read(void *cookie, char *buffer, size_t size)
     if (n <= 0)
         return 0;
     stream->left -= (uint32_t)n;
+    copy_payload(stream, buffer, (size_t)n);
     return n;
 }
 
 FILE *record_stream_segment(struct record_stream *stream)
 {
     stream->segment_ended = false;
+    stream->end_frame_size = 0;
     return fopencookie(stream, "r", (cookie_io_functions_t){.read = segment_read});
 }
 

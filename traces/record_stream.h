@@ -1,8 +1,9 @@
 /* The recorder's stream as `pmubench record` reads it from its pipe
- * (traces/recorder/pmutrace_stream.h: frames of trace format version 1, in
- * one or more segments): each segment is handed out as a FILE that ends
- * where the segment does, for the trace reader, which never reads past
- * it.
+ * (traces/recorder/pmutrace_stream.h: frames of a trace, in one or more
+ * segments): each segment is handed out as a FILE that ends where the
+ * segment does, for the trace reader, which never reads past it.  While
+ * `copy` is set, what is read is also copied there but for each segment's
+ * last frame, its END record, which is kept in `end_frame`.
  *
  *   struct record_stream s;
  *   record_stream_init(&s, fd, "out.trace");
@@ -29,6 +30,10 @@ struct record_stream {
     bool segment_ended;     /* the segment's last frame has been read whole */
     bool ended;             /* the pipe is at its end */
     uint64_t bytes;         /* read from the pipe, headers included */
+    FILE *copy;             /* NULL: nothing copied */
+    bool copy_failed;       /* a write to `copy` failed (errno set) */
+    uint8_t end_frame[32];  /* the payload of the segment's last frame read so far */
+    uint32_t end_frame_size; /* its bytes (more than end_frame holds: too long) */
     char error[256];        /* a bad frame or a failed read; "" for none */
 };
 

@@ -128,7 +128,40 @@ struct trace_writer;
 
 struct trace_writer *trace_writer_open(FILE *out, const struct trace_header *header, char *error,
                                        size_t error_size);
+/* The writer's output, in order, in runs of up to 64 KiB; false: the
+ * write failed (the writer then fails too).  trace_writer_open() writes
+ * into its FILE through one. */
+typedef bool trace_sink(void *context, const uint8_t *bytes, size_t n);
+/* A writer into `sink` (the header is written at once); NULL when out of
+ * memory.  The writer's core uses no libc beyond memory functions and
+ * malloc: the recorder's valgrind tool runs it (docs/traces.md, "The
+ * stream and the check"). */
+struct trace_writer *trace_writer_create(const struct trace_header *header, trace_sink *sink,
+                                         void *sink_context);
+/* Writes everything but the END record and hands it to the sink: what
+ * trace_write_end() writes before its END record, which is all that may
+ * follow. */
+bool trace_writer_finish(struct trace_writer *writer);
+/* The END record's bytes as trace_write_end() writes them, for a trace
+ * of `instructions` instructions; their number. */
+enum { TRACE_MAX_END_BYTES = 1 + 10 + 1 + 5 };
+size_t trace_end_encode(uint64_t instructions, const struct trace_end *end,
+                        uint8_t out[TRACE_MAX_END_BYTES]);
 bool trace_write_insn(struct trace_writer *writer, const struct trace_insn *insn);
+/* The same, faster, for an instruction whose static part -- address,
+ * length, code bytes, data accesses' number, kinds and sizes -- is the same
+ * at every call with the same `memo`, which the caller keeps with it
+ * (zeroed at first; any writer): the writer notes there the block it found
+ * the instruction in and, next time, skips comparing it with that block
+ * (the recorder's tool, traces/recorder/pmutrace.c).  Writes the same bytes
+ * as trace_write_insn(). */
+struct trace_insn_memo {
+    const void *block;
+    uint32_t index;
+    uint32_t writer;
+};
+bool trace_write_insn_memo(struct trace_writer *writer, const struct trace_insn *insn,
+                           struct trace_insn_memo *memo);
 bool trace_write_region(struct trace_writer *writer, bool begin, uint32_t region);
 bool trace_write_end(struct trace_writer *writer, const struct trace_end *end);
 /* Frees the writer; false if any write failed (the FILE is not closed). */

@@ -1,3 +1,7 @@
+/* The writer's core writes through a sink (trace_writer_create()) and
+ * uses no libc beyond memory functions and malloc, so that the recorder's
+ * valgrind tool runs it too (traces/recorder/pt_libc.c);
+ * traces/trace_writer_file.c binds it to a FILE. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,13 +19,18 @@ struct held_marker {
 /* The writer cuts the instructions into blocks (traces/trace_block.h) and
  * writes each block's execution (docs/traces.md, "Format (version 2)"),
  * keeping the same prediction state as a reader. */
+enum { WRITER_BUFFER = 65536 };
+
 struct trace_writer {
-    FILE *out;
+    trace_sink *sink;
+    void *sink_context;
+    uint32_t buffered;        /* bytes in buffer[] not handed to the sink yet */
     struct code_cache *code;  /* code bytes by address, as a version-1 reader keeps them */
     bool code_changed;        /* bytes at an address ever changed (see remember_code()) */
     uint8_t thread, cpl;      /* as of the last thread and CPL records */
     uint64_t instructions;
     bool ended, failed;
+    uint32_t serial;          /* this writer's number, for trace_insn_memo */
     int n_regs;               /* registers of the ISA; 0: the trace has none */
     uint64_t regs[TRACE_MAX_REGS]; /* as of the last register record (initially 0) */
     struct block_table blocks;
@@ -36,12 +45,28 @@ struct trace_writer {
     uint64_t last_defined_access;
     struct held_marker markers[TRACE_MAX_MARKERS];
     int n_markers;
+    uint8_t buffer[WRITER_BUFFER];
 };
+
+/* The bytes buffered, handed to the sink. */
+static void flush_buffer(struct trace_writer *w)
+{
+    if (w->buffered && !w->sink(w->sink_context, w->buffer, w->buffered))
+        w->failed = true;
+    w->buffered = 0;
+}
 
 static void put_byte(struct trace_writer *w, unsigned byte)
 {
-    if (putc((int)byte, w->out) == EOF)
-        w->failed = true;
+    if (w->buffered == WRITER_BUFFER)
+        flush_buffer(w);
+    w->buffer[w->buffered++] = (uint8_t)byte;
+}
+
+static void put_bytes(struct trace_writer *w, const uint8_t *bytes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        put_byte(w, bytes[i]);
 }
 
 static void put_varint(struct trace_writer *w, uint64_t value)
@@ -55,10 +80,11 @@ static void put_varint(struct trace_writer *w, uint64_t value)
 
 static void put_string(struct trace_writer *w, const char *text)
 {
-    size_t length = strnlen(text, TRACE_MAX_TEXT - 1);
+    size_t length = 0;
+    while (length < TRACE_MAX_TEXT - 1 && text[length])
+        length++;
     put_varint(w, length);
-    if (fwrite(text, 1, length, w->out) != length)
-        w->failed = true;
+    put_bytes(w, (const uint8_t *)text, length);
 }
 
 static void free_writer(struct trace_writer *w)
@@ -68,8 +94,8 @@ static void free_writer(struct trace_writer *w)
     free(w);
 }
 
-struct trace_writer *trace_writer_open(FILE *out, const struct trace_header *header, char *error,
-                                       size_t error_size)
+struct trace_writer *trace_writer_create(const struct trace_header *header, trace_sink *sink,
+                                         void *sink_context)
 {
     struct trace_writer *w = calloc(1, sizeof *w);
     if (w && !block_table_init(&w->blocks)) {
@@ -79,12 +105,14 @@ struct trace_writer *trace_writer_open(FILE *out, const struct trace_header *hea
     if (w)
         w->code = code_cache_create();
     if (!w || !w->code) {
-        snprintf(error, error_size, "out of memory");
         if (w)
             free_writer(w);
         return NULL;
     }
-    w->out = out;
+    static uint32_t writers;
+    w->serial = ++writers;
+    w->sink = sink;
+    w->sink_context = sink_context;
     w->cpl = 3;
     w->n_regs = !header->registers ? 0 : header->isa == TRACE_ISA_64 ? TRACE_MAX_REGS
                                                                       : TRACE_REGS_32;
@@ -93,7 +121,7 @@ struct trace_writer *trace_writer_open(FILE *out, const struct trace_header *hea
         w->last_block[t] = &w->start[t];
     }
     block_builder_clear(&w->pending);
-    fwrite(TRACE_MAGIC, 1, TRACE_MAGIC_SIZE, out);
+    put_bytes(w, (const uint8_t *)TRACE_MAGIC, TRACE_MAGIC_SIZE);
     put_varint(w, TRACE_VERSION);
     put_varint(w, (header->isa == TRACE_ISA_64 ? TRACE_FLAG_ISA64 : 0) |
                       (header->lengths_known ? 0 : TRACE_FLAG_LENGTHS_UNKNOWN) |
@@ -101,6 +129,7 @@ struct trace_writer *trace_writer_open(FILE *out, const struct trace_header *hea
     put_string(w, header->program);
     put_string(w, header->args);
     put_string(w, header->recorder);
+    flush_buffer(w);
     return w;
 }
 
@@ -212,8 +241,8 @@ static void put_block_insn(struct trace_writer *w, const struct block_builder *b
 {
     put_byte(w, bi->length | (unsigned)bi->branch << DEFINE_BRANCH_SHIFT |
                     (bi->has_bytes ? DEFINE_BYTES : 0) | (bi->n_accesses ? DEFINE_ACCESSES : 0));
-    if (bi->has_bytes && fwrite(bi->bytes, 1, bi->length, w->out) != bi->length)
-        w->failed = true;
+    if (bi->has_bytes)
+        put_bytes(w, bi->bytes, bi->length);
     if (!bi->n_accesses)
         return;
     put_varint(w, bi->n_accesses);
@@ -418,7 +447,10 @@ static bool insn_valid(const struct trace_writer *w, const struct trace_insn *in
            insn->thread <= 1 && insn->cpl <= 3 && registers_valid(w, insn);
 }
 
-bool trace_write_insn(struct trace_writer *w, const struct trace_insn *insn)
+/* trace_write_insn(), noting in `memo` (if any) the known block the
+ * instruction was found in. */
+static bool write_insn(struct trace_writer *w, const struct trace_insn *insn,
+                       struct trace_insn_memo *memo)
 {
     struct block_builder *b = &w->pending;
     /* The fast path: the next instruction of the pending block's match,
@@ -435,9 +467,69 @@ bool trace_write_insn(struct trace_writer *w, const struct trace_insn *insn)
         add_insn(w, insn);
     }
     w->instructions++;
+    /* Appended as instruction n_insns - 1 of its match. */
+    if (memo && w->match)
+        *memo = (struct trace_insn_memo){w->match, b->n_insns - 1, w->serial};
     if (b->closed && !b->awaiting_target)
         put_block(w);
     return !w->failed;
+}
+
+bool trace_write_insn(struct trace_writer *w, const struct trace_insn *insn)
+{
+    return write_insn(w, insn, NULL);
+}
+
+/* Whether `memo` says that `insn` is instruction b->n_insns of `e` but
+ * for its branch's outcome and its accesses' addresses: what
+ * block_builder_add_as() would find. */
+static bool memo_says(const struct trace_writer *w, const struct trace_insn_memo *memo,
+                      const struct block_entry *e, const struct trace_insn *insn)
+{
+    const struct block_builder *b = &w->pending;
+    return e && memo->block == e && memo->index == b->n_insns && memo->writer == w->serial &&
+           e->insns[b->n_insns].branch == insn->branch;
+}
+
+/* Appends `insn`, which memo_says() is the next instruction of the match;
+ * as block_builder_add_as() does. */
+static bool append_known(struct trace_writer *w, const struct trace_insn *insn)
+{
+    struct block_builder *b = &w->pending;
+    struct trace_access *to = &b->accesses[b->n_accesses];
+    for (int i = 0; i < insn->n_accesses; i++)
+        to[i].address = insn->accesses[i].address;
+    if (b->n_insns == 0)
+        block_builder_start(b, insn);
+    block_builder_count(b, insn, false);
+    w->instructions++;
+    if (b->closed && !b->awaiting_target)
+        put_block(w);
+    return !w->failed;
+}
+
+bool trace_write_insn_memo(struct trace_writer *w, const struct trace_insn *insn,
+                           struct trace_insn_memo *memo)
+{
+    struct block_builder *b = &w->pending;
+    if (b->n_insns && block_builder_continues(b, insn) && memo_says(w, memo, w->match, insn))
+        return append_known(w, insn);
+    /* A block's first instruction: as write_insn() and add_insn() go, the
+     * match predicted. */
+    if (w->ended || insn->has_registers || insn->thread > 1 || insn->cpl > 3 ||
+        memo->index != 0 || memo->writer != w->serial)
+        return write_insn(w, insn, memo);
+    if (b->awaiting_target)
+        put_held(w, insn->address);
+    else if (b->n_insns && !block_builder_continues(b, insn))
+        put_block(w);
+    if (b->n_insns == 0) {
+        w->match = predicted(w, insn);
+        if (memo_says(w, memo, w->match, insn))
+            return append_known(w, insn);
+        w->match = NULL;
+    }
+    return write_insn(w, insn, memo);
 }
 
 bool trace_write_region(struct trace_writer *w, bool begin, uint32_t region)
@@ -457,7 +549,7 @@ bool trace_write_region(struct trace_writer *w, bool begin, uint32_t region)
     return !w->failed;
 }
 
-bool trace_write_end(struct trace_writer *w, const struct trace_end *end)
+bool trace_writer_finish(struct trace_writer *w)
 {
     if (w->ended)
         return false;
@@ -466,11 +558,34 @@ bool trace_write_end(struct trace_writer *w, const struct trace_end *end)
     else if (w->pending.n_insns)
         put_block(w);
     put_run(w);
-    put_byte(w, CONTROL_END);
-    put_varint(w, w->instructions);
-    put_byte(w, end->status);
-    put_varint(w, end->code);
+    flush_buffer(w);
+    return !w->failed;
+}
+
+size_t trace_end_encode(uint64_t instructions, const struct trace_end *end,
+                        uint8_t out[TRACE_MAX_END_BYTES])
+{
+    size_t n = 0;
+    out[n++] = CONTROL_END;
+    for (; instructions >= 0x80; instructions >>= 7)
+        out[n++] = (uint8_t)(instructions | 0x80);
+    out[n++] = (uint8_t)instructions;
+    out[n++] = (uint8_t)end->status;
+    uint32_t code = end->code;
+    for (; code >= 0x80; code >>= 7)
+        out[n++] = (uint8_t)(code | 0x80);
+    out[n++] = (uint8_t)code;
+    return n;
+}
+
+bool trace_write_end(struct trace_writer *w, const struct trace_end *end)
+{
+    if (!trace_writer_finish(w))
+        return false;
+    uint8_t record[TRACE_MAX_END_BYTES];
+    put_bytes(w, record, trace_end_encode(w->instructions, end, record));
     w->ended = true;
+    flush_buffer(w);
     return !w->failed;
 }
 
@@ -481,7 +596,8 @@ uint64_t trace_writer_instructions(const struct trace_writer *w)
 
 bool trace_writer_close(struct trace_writer *w)
 {
-    bool ok = !w->failed && w->ended && !ferror(w->out);
+    flush_buffer(w);
+    bool ok = !w->failed && w->ended;
     free_writer(w);
     return ok;
 }

@@ -312,12 +312,18 @@ static void put_frames(FILE *f, const char *data, size_t size, size_t chunk, uns
     } while (done < size);
 }
 
-/* A segment: the trace of make_trace() in frames of 7 bytes. */
+/* A segment as the tool writes it: the trace of make_trace() in frames of
+ * 7 bytes, then its END record alone in the frame flagged `flags`. */
 static void put_segment(FILE *f, int n, enum trace_end_status status, unsigned flags)
 {
     size_t size;
     char *data = make_trace(n, status, 0, &size);
-    put_frames(f, data, size, 7, flags);
+    uint8_t end[TRACE_MAX_END_BYTES];
+    struct trace_end record = {.status = status};
+    size_t end_size = trace_end_encode((uint64_t)n, &record, end);
+    assert_memory_equal(data + size - end_size, end, end_size);
+    put_frames(f, data, size - end_size, 7, 0);
+    put_frames(f, data + size - end_size, end_size, 7, flags);
     free(data);
 }
 
@@ -432,7 +438,8 @@ static void test_stream_signal(void **state)
 
 /* The failures: valgrind killed before the END record; a bad frame, with
  * much more after it (read to the end: the fake valgrind's cat finishes);
- * a trace cut short; a trace that says killed after a normal exit.  One
+ * a last frame with more than the END record (which is not copied); a
+ * trace cut short; a trace that says killed after a normal exit.  One
  * line each, nothing written. */
 static void test_stream_fails(void **state)
 {
@@ -465,6 +472,16 @@ static void test_stream_fails(void **state)
     assert_int_equal(fake_run(s, "exit 0", out, &result, error, sizeof error), RECORD_FAILED);
     snprintf(want, sizeof want,
              "recording failed: %s: a bad frame header in the recorder's stream (0x10000001)",
+             out);
+    assert_string_equal(error, want);
+    assert_int_not_equal(stat(out, &st), 0);
+
+    f = fopen(s->stream, "wb");
+    put_frames(f, data, size, 1 << 20, PT_FRAME_END);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(fake_run(s, "exit 0", out, &result, error, sizeof error), RECORD_FAILED);
+    snprintf(want, sizeof want,
+             "recording failed: %s: the recorder's last frame holds more than its END record",
              out);
     assert_string_equal(error, want);
     assert_int_not_equal(stat(out, &st), 0);
@@ -511,9 +528,53 @@ static void path_of(const char *name, char *path, size_t size)
     }
 }
 
+/* The trace at `path` is what the trace writer makes of its records: the
+ * tool's own encoding is the parent-side conversion's of before
+ * (docs/traces.md, "The stream and the check"). */
+static void same_as_converted(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char error[512];
+    struct trace_reader *r = trace_reader_open(f, path, error, sizeof error);
+    if (!r)
+        fail_msg("%s", error);
+    char *data = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&data, &size);
+    assert_non_null(out);
+    struct trace_writer *w = trace_writer_open(out, trace_reader_header(r), error, sizeof error);
+    assert_non_null(w);
+    const struct trace_record *record;
+    do {
+        if (trace_next(r, &record) != TRACE_OK)
+            fail_msg("%s", trace_reader_error(r));
+        if (record->kind == TRACE_RECORD_INSN)
+            assert_true(trace_write_insn(w, &record->insn));
+        else if (record->kind != TRACE_RECORD_END)
+            assert_true(trace_write_region(w, record->kind == TRACE_RECORD_REGION_BEGIN,
+                                           record->region));
+    } while (record->kind != TRACE_RECORD_END);
+    assert_true(trace_write_end(w, &record->end));
+    assert_true(trace_writer_close(w));
+    assert_int_equal(fclose(out), 0);
+    trace_reader_close(r);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    assert_int_equal((size_t)ftell(f), size);
+    rewind(f);
+    char *recorded = malloc(size);
+    assert_non_null(recorded);
+    assert_int_equal(fread(recorded, 1, size, f), size);
+    assert_memory_equal(recorded, data, size);
+    free(recorded);
+    free(data);
+    fclose(f);
+}
+
 /* With the recorder built (make recorder, beside this test's build): the
  * program's exit status through, and the registers when asked; the header
- * names the program by its absolute path. */
+ * names the program by its absolute path; the trace the tool encoded is the
+ * trace writer's encoding of its records, with registers and without. */
 static void test_records(void **state)
 {
     struct scratch *s = *state;
@@ -544,6 +605,14 @@ static void test_records(void **state)
     path_of("sh", sh, sizeof sh);
     assert_int_equal(sh[0], '/');
     assert_string_equal(header.program, sh);
+    same_as_converted(out);
+    char *loop[] = {"sh", "-c", "i=0; while [ $i -lt 300 ]; do i=$((i + 1)); done", NULL};
+    options.argv = loop;
+    options.registers = false;
+    if (record_run(&options, &result, error, sizeof error) != RECORD_OK)
+        fail_msg("%s", error);
+    assert_int_equal(result.exit_status, 0);
+    same_as_converted(out);
 }
 
 int main(void)

@@ -1,9 +1,11 @@
 /* pmutrace: the valgrind tool behind `pmubench record` (docs/traces.md,
- * "Recording").  It writes trace format v1, byte for byte as
- * traces/trace_writer.c's version-1 encoder did, from inside valgrind: no
- * libc here, only the VG_(...) functions of the valgrind core.  The trace
- * goes in frames to a pipe that `pmubench record` reads, checks and
- * converts while the program runs (traces/recorder/pmutrace_stream.h):
+ * "Recording").  It writes the trace, format version 2, with the
+ * library's own trace writer (traces/trace_writer.c, trace_block.c,
+ * code_cache.c, compiled into the tool: no libc here, only the VG_(...)
+ * functions of the valgrind core, which traces/recorder/pt_libc.c gives
+ * the writer as malloc, memcmp and the like).  The trace goes in frames to
+ * a pipe that `pmubench record` reads, checks and copies while the program
+ * runs (traces/recorder/pmutrace_stream.h):
  *
  *   valgrind --tool=pmutrace --pmutrace-fd=N PROGRAM ARGS...
  *
@@ -13,7 +15,7 @@
  * at its first instruction.  The generated code itself, without calls,
  * stores each data access's address in a slot (pt_slots) and, at each
  * instruction and access, how far the superblock has got (pt_progress).
- * The superblock's executed instructions are written when the next one is
+ * The superblock's executed instructions are handed to the writer when the next one is
  * entered, or at a thread switch, a signal, a system call, the end:
  * retire().  An instruction stays pending until the next one is known:
  * only then is a conditional branch's outcome (taken when the next
@@ -60,19 +62,17 @@ typedef VexGuestAMD64State GuestState;
 typedef VexGuestX86State GuestState;
 #endif
 
-/* ---- trace format v1: the byte encoding is traces/trace_encoding.h, shared
- * with the library's reader; the limits below are traces/trace.h's (that
- * header is the library's, with stdio, and stays out of the tool). */
+/* ---- the trace: traces/trace.h's writer and limits; the region markers'
+ * bytes are traces/trace_encoding.h's */
+#include "../trace.h"
 #include "../trace_encoding.h"
 #include "pmutrace_stream.h"
-#define PT_VERSION 1              /* the version the library's reader checks */
-#define PT_MAX_MARKERS 15         /* TRACE_MAX_MARKERS */
-#define PT_MAX_ACCESSES 64        /* TRACE_MAX_ACCESSES */
-#define PT_MAX_ACCESS_SIZE 16384  /* TRACE_MAX_ACCESS_SIZE */
-#define PT_MAX_TEXT 4095          /* TRACE_MAX_TEXT - 1 */
-#define PT_LOAD 1                 /* TRACE_LOAD, TRACE_STORE, TRACE_MODIFY */
-#define PT_STORE 2
-#define PT_MODIFY 3
+#define PT_MAX_MARKERS TRACE_MAX_MARKERS
+#define PT_MAX_ACCESSES TRACE_MAX_ACCESSES
+#define PT_MAX_ACCESS_SIZE TRACE_MAX_ACCESS_SIZE
+#define PT_LOAD TRACE_LOAD
+#define PT_STORE TRACE_STORE
+#define PT_MODIFY TRACE_MODIFY
 #define PT_RECORDER "pmubench record (valgrind pmutrace)"
 
 /* Two functions of valgrind's core that its tool headers do not declare
@@ -96,7 +96,6 @@ enum { BR_NONE, BR_COND, BR_ALWAYS };
 
 typedef struct {
     ULong addr;
-    ULong bytes_stamp;  /* bytes_changes when its bytes were last known written */
     UInt first_access, n_accesses; /* its accesses in the superblock's */
     UInt first_slot;    /* its first access's slot */
     UChar len;
@@ -105,14 +104,16 @@ typedef struct {
     UChar call;   /* a call (its return address is the fall-through) */
     UChar region; /* 0, or the first instruction of a region function: PT_REGION_* */
     UChar sp_down; /* the pop of an i386 call+0/pop pair: the call's ESP is 4 lower */
-    /* Written by put_plain() when it is not the last instruction retired
-     * (its successor the next one of the superblock, at its fall-through):
-     * none of its accesses guarded, of a size that needs a varint, or a load
-     * and a store of one size (a modify, when at one address).  Then its
-     * records start with the head: the branch's byte, the tag (the jump
-     * bit aside) at head[tag_at], the number of accesses. */
+    /* Its accesses are the same every time (a fixed shape): not a REP
+     * string instruction, none of its accesses guarded, no load and store
+     * of one size (a modify, when at one address).  Then the writer gets
+     * it with `memo` (trace_write_insn_memo()). */
+    UChar fixed;
+    struct trace_insn_memo memo;
+    /* Written by put_plain() when it is not the last instruction retired:
+     * fixed, its successor the next one of the superblock, at its
+     * fall-through. */
     UChar plain;
-    UChar head[3], head_len, tag_at;
     UInt region_n; /* p5mon_asm_begreg_N/endreg_N: N (the others take an argument) */
     UChar bytes[16];
 } InsnDesc;
@@ -122,7 +123,6 @@ typedef struct {
 typedef struct {
     UChar kind; /* PT_LOAD, PT_STORE, PT_MODIFY */
     UChar guarded;
-    UChar code; /* its first byte in a record: kind, size (ACCESS_SIZE_ESCAPE if large) */
     UInt size;
     UInt slot;
     UInt slots_end; /* the slots in use once it is stored */
@@ -201,9 +201,6 @@ static Bool in_child = False;
 static UChar *obuf;
 static UInt opos = PT_FRAME_HEADER_SIZE;
 #define OBUF_SIZE (PT_FRAME_HEADER_SIZE + PT_FRAME_MAX_LENGTH)
-/* The most one instruction's records take: thread, registers (a mask and
- * 17 deltas), branch, tag, jump, code bytes, 64 accesses with varint sizes. */
-#define PT_MAX_INSN_BYTES (2 + 1 + 10 + 17 * 10 + 1 + 1 + 10 + 15 + 10 + PT_MAX_ACCESSES * 14)
 
 /* Writes the frame, flagged with PT_FRAME_* `flags` (nothing when it is
  * empty and unflagged). */
@@ -225,104 +222,20 @@ static void out_flush(UInt flags)
     opos = PT_FRAME_HEADER_SIZE;
 }
 
-/* Room for `n` more bytes: the put_ functions below do not check. */
-static inline void out_reserve(UInt n)
+/* The writer's sink: its bytes into frames. */
+static bool out_sink(void *context, const uint8_t *bytes, size_t n)
 {
-    if (opos + n > OBUF_SIZE)
-        out_flush(0);
-}
-
-static inline void put_byte(UInt byte)
-{
-    obuf[opos++] = (UChar)byte;
-}
-
-/* A varint at p; the byte after it. */
-static inline UChar *at_varint(UChar *p, ULong v)
-{
-    while (v >= 0x80) {
-        *p++ = (UChar)(v | 0x80);
-        v >>= 7;
+    (void)context;
+    while (n) {
+        if (opos == OBUF_SIZE)
+            out_flush(0);
+        UInt room = OBUF_SIZE - opos, k = n < room ? (UInt)n : room;
+        VG_(memcpy)(obuf + opos, bytes, k);
+        opos += k;
+        bytes += k;
+        n -= k;
     }
-    *p++ = (UChar)v;
-    return p;
-}
-
-static inline void put_varint(ULong v)
-{
-    opos = (UInt)(at_varint(obuf + opos, v) - obuf);
-}
-
-static void put_text(const HChar *s, SizeT length)
-{
-    if (length > PT_MAX_TEXT)
-        length = PT_MAX_TEXT;
-    out_reserve(10);
-    put_varint(length);
-    for (SizeT i = 0; i < length; i++) {
-        out_reserve(1);
-        put_byte((UChar)s[i]);
-    }
-}
-
-/* ---- the code bytes already written, by address (cf. traces/code_cache.c) */
-
-typedef struct {
-    Addr addr;
-    UChar len; /* 0: empty */
-    UChar bytes[15];
-} Seen;
-
-static Seen *seen;
-static SizeT seen_cap, seen_used;
-/* Counts the changes to the table's contents (bytes replaced at an address,
- * the table emptied): an instruction whose bytes_stamp equals it needs no
- * look-up, its bytes are still the ones written at its address. */
-static ULong bytes_changes = 1;
-
-static inline SizeT seen_hash(Addr a) { return (SizeT)(((ULong)a * 0x9e3779b97f4a7c15ull) >> 20); }
-
-static Seen *seen_slot(Seen *table, SizeT cap, Addr a)
-{
-    SizeT i = seen_hash(a) & (cap - 1);
-    while (table[i].len && table[i].addr != a)
-        i = (i + 1) & (cap - 1);
-    return &table[i];
-}
-
-static void seen_grow(void)
-{
-    SizeT cap = seen_cap * 2;
-    Seen *bigger = VG_(calloc)("pmutrace.seen", cap, sizeof *bigger);
-    for (SizeT i = 0; i < seen_cap; i++)
-        if (seen[i].len)
-            *seen_slot(bigger, cap, seen[i].addr) = seen[i];
-    VG_(free)(seen);
-    seen = bigger;
-    seen_cap = cap;
-}
-
-/* True when the bytes must be written (first sight or changed). */
-static Bool bytes_needed(InsnDesc *d)
-{
-    if (d->bytes_stamp == bytes_changes)
-        return False;
-    Seen *s = seen_slot(seen, seen_cap, d->addr);
-    Bool needed = !(s->len == d->len && VG_(memcmp)(s->bytes, d->bytes, d->len) == 0);
-    if (needed && s->len)
-        bytes_changes++;
-    if (needed && !s->len) {
-        if (2 * (seen_used + 1) > seen_cap) {
-            seen_grow();
-            s = seen_slot(seen, seen_cap, d->addr);
-        }
-        seen_used++;
-    }
-    s->addr = d->addr;
-    s->len = d->len;
-    VG_(memcpy)(s->bytes, d->bytes, d->len);
-    d->bytes_stamp = bytes_changes;
-    return needed;
+    return !out_failed;
 }
 
 /* ---- the pending instruction and the writer's state */
@@ -347,12 +260,13 @@ static ULong dropped_accesses;
 #define PT_NREGS (PT_ISA64 ? 17 : 9)
 static Bool pend_has_regs;
 static ULong pend_regs[17];
-static ULong written_regs[17];
 
-static ULong next_address;   /* end of the previous instruction written */
-static ULong last_access;
-static UInt cur_thread;     /* thread of the records written */
-static ULong instructions;  /* written in this segment */
+/* The segment's writer (NULL: none, in a forked child), and the record
+ * handed to it, whose fields not set per instruction stay as they are. */
+static struct trace_writer *writer;
+static struct trace_insn record;
+static struct trace_header header;
+static Bool writer_refused;  /* an instruction the writer refused: no END record then */
 
 static ThreadId first_tid = VG_INVALID_THREADID, running_tid = VG_INVALID_THREADID;
 static UInt running_thread; /* the trace's thread of running_tid: 0 or 1 */
@@ -375,39 +289,31 @@ static UInt exit_code;
  * it fails, a new one begins. */
 static Bool exec_pending;
 
-/* The header of a segment, with every delta of the encoding restarted. */
+/* A segment: a new writer, which writes the trace's header. */
 static void begin_segment(void)
 {
-    next_address = 0;
-    last_access = 0;
-    cur_thread = 0;
-    instructions = 0;
-    VG_(memset)(written_regs, 0, sizeof written_regs);
-    VG_(memset)(seen, 0, seen_cap * sizeof *seen);
-    seen_used = 0;
-    bytes_changes++;
-    out_reserve(32);
-    for (Int i = 0; i < 8; i++)
-        put_byte((UChar)TRACE_MAGIC[i]);
-    put_varint(PT_VERSION);
-    put_varint((PT_ISA64 ? TRACE_FLAG_ISA64 : 0) | (clo_registers ? TRACE_FLAG_REGISTERS : 0));
+    header.isa = PT_ISA64 ? TRACE_ISA_64 : TRACE_ISA_32;
+    header.lengths_known = true;
+    header.registers = clo_registers;
     const HChar *exe = clo_program                ? clo_program
                        : VG_(args_the_exename) ? VG_(args_the_exename)
                                                : "";
-    put_text(exe, VG_(strlen)(exe));
+    VG_(strncpy)(header.program, exe, TRACE_MAX_TEXT - 1);
     /* The arguments, separated by single spaces (cut at 4095 bytes). */
-    HChar args[PT_MAX_TEXT + 1];
     SizeT used = 0;
     Word n = VG_(sizeXA)(VG_(args_for_client));
     for (Word i = 0; i < n; i++) {
         const HChar *a = *(HChar **)VG_(indexXA)(VG_(args_for_client), i);
-        if (i > 0 && used < PT_MAX_TEXT)
-            args[used++] = ' ';
-        for (; *a && used < PT_MAX_TEXT; a++)
-            args[used++] = *a;
+        if (i > 0 && used < TRACE_MAX_TEXT - 1)
+            header.args[used++] = ' ';
+        for (; *a && used < TRACE_MAX_TEXT - 1; a++)
+            header.args[used++] = *a;
     }
-    put_text(args, used);
-    put_text(PT_RECORDER, VG_(strlen)(PT_RECORDER));
+    header.args[used] = '\0';
+    VG_(strcpy)(header.recorder, PT_RECORDER);
+    writer = trace_writer_create(&header, out_sink, NULL);
+    record.cpl = 3;
+    record.has_bytes = true;
 }
 
 /* The pending instruction's accesses with a load and a store of the same
@@ -432,21 +338,33 @@ static Int merge_modifies(void)
     return n;
 }
 
-static void put_registers(void)
+/* Hands `record`, its instruction d's part set, to the writer; with d's
+ * memo when its accesses are those of its fixed shape (InsnDesc.fixed),
+ * else none. */
+static inline __attribute__((always_inline)) void put_record(const InsnDesc *d, Bool taken,
+                                                             struct trace_insn_memo *memo)
 {
-    /* A mask of the changed registers, then their deltas. */
-    ULong mask = 0;
-    for (Int i = 0; i < PT_NREGS; i++)
-        if (pend_regs[i] != written_regs[i])
-            mask |= 1ull << i;
-    put_byte(CONTROL_REGISTERS);
-    put_varint(mask);
-    for (Int i = 0; i < PT_NREGS; i++)
-        if (mask & (1ull << i)) {
-            put_varint(zigzag((Long)(pend_regs[i] - written_regs[i])));
-            written_regs[i] = pend_regs[i];
-        }
-    pend_has_regs = False;
+    record.address = d->addr;
+    record.length = d->len;
+    /* The bytes in two overlapping words, not a call (the tool is built
+     * without builtins), straight from the descriptor: through a copy on the
+     * stack the second word's load would wait on the stores before it. */
+    __builtin_memcpy(record.bytes, d->bytes, 8);
+    __builtin_memcpy(record.bytes + 7, d->bytes + 7, 8);
+    record.thread = (uint8_t)pend_thread;
+    record.branch = d->branch == BR_NONE ? TRACE_NOT_BRANCH
+                    : taken             ? TRACE_BRANCH_TAKEN
+                                        : TRACE_BRANCH_NOT_TAKEN;
+    after_taken = taken;
+    markers_after = 0;
+    Bool ok = !writer || writer_refused ? True
+              : memo                  ? trace_write_insn_memo(writer, &record, memo)
+                                      : trace_write_insn(writer, &record);
+    if (!ok && !out_failed) {
+        writer_refused = True;
+        VG_(umsg)("pmutrace: the trace writer refused the instruction at 0x%llx\n",
+                  (ULong)d->addr);
+    }
 }
 
 /* Writes the pending instruction; `next` is the address of the instruction
@@ -458,53 +376,20 @@ static inline __attribute__((always_inline)) void put_pending(ULong next)
     if (!d)
         return;
     pend = NULL;
-    out_reserve(PT_MAX_INSN_BYTES);
-    if (pend_thread != cur_thread) {
-        put_byte(CONTROL_THREAD);
-        put_byte(pend_thread);
-        cur_thread = pend_thread;
-    }
-    if (pend_has_regs)
-        put_registers();
-    /* From here through a local pointer (and locals): a byte stored
-     * through obuf may alias any global, which the compiler would then
-     * load again after every byte. */
-    ULong addr = d->addr, end = addr + d->len, prev_end = next_address;
-    UInt branch = d->branch;
-    Bool taken = branch == BR_ALWAYS || (branch == BR_COND && next != end);
     Int n = n_acc > 1 ? merge_modifies() : n_acc;
-    Bool bytes = bytes_needed(d);
-    after_taken = taken;
-    markers_after = 0;
-    next_address = end;
-    instructions++;
     n_acc = 0;
-    UChar *restrict p = obuf + opos;
-    if (branch != BR_NONE)
-        *p++ = taken ? CONTROL_BRANCH_TAKEN : CONTROL_BRANCH_NOT_TAKEN;
-    *p++ = (UChar)(d->len | (addr != prev_end ? TAG_JUMP : 0) | (n ? TAG_ACCESSES : 0) |
-                   (bytes ? TAG_BYTES : 0));
-    if (addr != prev_end)
-        p = at_varint(p, zigzag((Long)(addr - prev_end)));
-    if (bytes) {
-        VG_(memcpy)(p, d->bytes, d->len);
-        p += d->len;
+    for (Int i = 0; i < n; i++) {
+        record.accesses[i].kind = acc[i].kind;
+        record.accesses[i].size = acc[i].size;
+        record.accesses[i].address = acc[i].addr;
     }
-    if (n) {
-        ULong last = last_access;
-        *p++ = (UChar)n; /* a varint: n <= 64 */
-        for (const Access *a = acc; a < acc + n; a++) {
-            UInt size = a->size, code = size < ACCESS_SIZE_ESCAPE ? size : ACCESS_SIZE_ESCAPE;
-            ULong at = a->addr;
-            *p++ = (UChar)(a->kind | code << 2);
-            if (code == ACCESS_SIZE_ESCAPE)
-                p = at_varint(p, size);
-            p = at_varint(p, zigzag((Long)(at - last)));
-            last = at;
-        }
-        last_access = last;
-    }
-    opos = (UInt)(p - obuf);
+    record.n_accesses = n;
+    record.has_registers = pend_has_regs;
+    if (pend_has_regs)
+        VG_(memcpy)(record.regs, pend_regs, sizeof record.regs);
+    pend_has_regs = False;
+    put_record(d, d->branch == BR_ALWAYS || (d->branch == BR_COND && next != d->addr + d->len),
+               d->fixed && n == (Int)d->n_accesses ? &d->memo : NULL);
 }
 
 static void flush_pending(ULong next)
@@ -587,38 +472,20 @@ static UWord pt_progress;
 static BlockDesc *cur_block; /* the running superblock, NULL: none */
 static UInt retired;         /* its instructions already made pending */
 
-/* Writes a plain instruction (InsnDesc.plain) whose bytes are known
- * written, in the thread of the records, right away, its accesses' addresses
- * from the slots: what put_pending() would write for it. */
-static inline __attribute__((always_inline)) void put_plain(const InsnDesc *d,
-                                                            const AccessDesc *a)
+/* Writes a plain instruction (InsnDesc.plain) right away, in the running
+ * thread, its accesses' addresses from the slots: what put_pending() would
+ * write for it. */
+static inline __attribute__((always_inline)) void put_plain(InsnDesc *d, const AccessDesc *a)
 {
-    out_reserve(PT_MAX_INSN_BYTES);
-    ULong addr = d->addr, prev_end = next_address, last = last_access;
-    UChar *restrict p = obuf + opos;
-    p[0] = d->head[0];
-    p[1] = d->head[1];
-    p[2] = d->head[2];
-    if (addr != prev_end) {
-        p[d->tag_at] |= TAG_JUMP;
-        p = at_varint(p + d->tag_at + 1, zigzag((Long)(addr - prev_end)));
-        if (d->n_accesses)
-            *p++ = (UChar)d->n_accesses;
-    } else {
-        p += d->head_len;
+    for (UInt i = 0; i < d->n_accesses; i++) {
+        record.accesses[i].kind = a[i].kind;
+        record.accesses[i].size = a[i].size;
+        record.accesses[i].address = pt_slots[a[i].slot];
     }
-    for (const AccessDesc *a_end = a + d->n_accesses; a < a_end; a++) {
-        ULong at = pt_slots[a->slot];
-        *p++ = a->code;
-        p = at_varint(p, zigzag((Long)(at - last)));
-        last = at;
-    }
-    opos = (UInt)(p - obuf);
-    last_access = last;
-    next_address = addr + d->len;
-    after_taken = d->branch == BR_ALWAYS;
-    markers_after = 0;
-    instructions++;
+    record.n_accesses = (int)d->n_accesses;
+    record.has_registers = False;
+    pend_thread = running_thread;
+    put_record(d, d->branch == BR_ALWAYS, &d->memo);
 }
 
 /* Makes the running superblock's instructions [retired, upto) pending in
@@ -641,8 +508,7 @@ static void retire(UInt upto, UInt slots)
         /* Not for the next iteration of the same REP string instruction. */
         if (__builtin_expect(!pend || !pend->rep || pend->addr != d->addr, 1)) {
             put_pending(d->addr);
-            if (d->plain && d + 1 < d_end && d->bytes_stamp == bytes_changes &&
-                running_thread == cur_thread && !clo_registers) {
+            if (d->plain && d + 1 < d_end && !clo_registers) {
                 put_plain(d, a);
                 continue;
             }
@@ -726,13 +592,13 @@ static void region_enter(BlockDesc *b, UWord k, UWord ret, UWord arg)
             take_thread_registers(running_tid);
         flush_pending(d->addr);
     }
-    out_reserve(16);
     if (after_taken && markers_after == PT_MAX_MARKERS) {
         regions_dropped++;
     } else {
         markers_after++;
-        put_byte(d->region);
-        put_varint(d->region_n != ~0u ? d->region_n : (UInt)arg);
+        if (writer && !writer_refused)
+            trace_write_region(writer, d->region == CONTROL_REGION_BEGIN,
+                               d->region_n != ~0u ? d->region_n : (UInt)arg);
     }
     skipping = True;
     skip_tid = running_tid;
@@ -883,7 +749,6 @@ static void add_access(IRSB *sb, BlockDesc *b, IRExpr *addr, UInt size, UInt kin
     d->n_accesses++;
     a->kind = (UChar)kind;
     a->size = size;
-    a->code = (UChar)(kind | (size < ACCESS_SIZE_ESCAPE ? size : ACCESS_SIZE_ESCAPE) << 2);
     a->guarded = guard != NULL;
     a->slot = b->n_slots;
     a->slots_end = a->slot + (guard ? 2 : 1);
@@ -1064,15 +929,14 @@ static BlockDesc *new_block(const IRSB *in)
     return b;
 }
 
-/* Whether d's records are written by put_plain() when it is not the last
- * instruction retired, with `next` the instruction after it in b. */
-static Bool is_plain(const BlockDesc *b, const InsnDesc *d, const InsnDesc *next)
+/* Whether d's accesses have a fixed shape (InsnDesc.fixed). */
+static Bool is_fixed(const BlockDesc *b, const InsnDesc *d)
 {
-    if (d->rep || d->region || next->addr != d->addr + d->len || d->n_accesses > PT_MAX_ACCESSES)
+    if (d->rep || d->region || d->n_accesses > PT_MAX_ACCESSES)
         return False;
     const AccessDesc *a = b->accesses + d->first_access;
     for (UInt i = 0; i < d->n_accesses; i++) {
-        if (a[i].guarded || a[i].size >= ACCESS_SIZE_ESCAPE)
+        if (a[i].guarded)
             return False;
         for (UInt j = 0; j < d->n_accesses; j++)
             if (a[i].kind == PT_LOAD && a[j].kind == PT_STORE && a[i].size == a[j].size)
@@ -1081,20 +945,13 @@ static Bool is_plain(const BlockDesc *b, const InsnDesc *d, const InsnDesc *next
     return True;
 }
 
-/* Each instruction's InsnDesc.plain and head, once b is complete. */
+/* Each instruction's InsnDesc.fixed and plain, once b is complete. */
 static void finish_block(BlockDesc *b)
 {
-    for (UInt k = 0; k + 1 < b->n_insns; k++) {
+    for (UInt k = 0; k < b->n_insns; k++) {
         InsnDesc *d = &b->insns[k];
-        d->plain = is_plain(b, d, d + 1);
-        UInt n = 0;
-        if (d->branch != BR_NONE)
-            d->head[n++] = d->branch == BR_ALWAYS ? CONTROL_BRANCH_TAKEN : CONTROL_BRANCH_NOT_TAKEN;
-        d->tag_at = (UChar)n;
-        d->head[n++] = (UChar)(d->len | (d->n_accesses ? TAG_ACCESSES : 0));
-        if (d->n_accesses)
-            d->head[n++] = (UChar)d->n_accesses;
-        d->head_len = (UChar)n;
+        d->fixed = is_fixed(b, d);
+        d->plain = d->fixed && k + 1 < b->n_insns && d[1].addr == d->addr + d->len;
     }
 }
 
@@ -1487,6 +1344,7 @@ static void pt_atfork_child(ThreadId tid)
     (void)tid;
     in_child = True;
     opos = PT_FRAME_HEADER_SIZE;
+    writer = NULL; /* the parent's: its copy here is left as it is */
     pend = NULL;
     pend_has_regs = False;
     n_acc = 0;
@@ -1564,21 +1422,26 @@ static void pt_post_clo_init(void)
      * file descriptors of a native run, and a program it execs none. */
     out_fd = VG_(safe_fd)(clo_fd);
     obuf = VG_(malloc)("pmutrace.out", OBUF_SIZE);
-    seen_cap = 1u << 16;
-    seen = VG_(calloc)("pmutrace.seen", seen_cap, sizeof *seen);
     begin_segment();
 }
 
-/* The END record, written out now in a frame flagged PT_FRAME_END and
- * `flags`. */
+/* The END record, written out now alone in a frame flagged PT_FRAME_END
+ * and `flags`, after a frame with everything before it; the writer is
+ * closed.  None when the writer refused an instruction: the trace is
+ * broken, and `pmubench record` says so. */
 static void write_end(Bool killed, UInt code, UInt flags)
 {
-    out_reserve(32);
-    put_byte(CONTROL_END);
-    put_varint(instructions);
-    put_byte(killed ? 1 : 0);
-    put_varint(code);
-    out_flush(PT_FRAME_END | flags);
+    if (!writer)
+        return;
+    struct trace_end end = {.status = killed ? TRACE_KILLED : TRACE_EXITED, .code = code};
+    if (!writer_refused && trace_writer_finish(writer)) {
+        out_flush(0);
+        if (trace_write_end(writer, &end))
+            out_flush(PT_FRAME_END | flags);
+    }
+    out_flush(0);
+    trace_writer_close(writer);
+    writer = NULL;
 }
 
 static void print_notes(void)

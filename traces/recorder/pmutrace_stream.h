@@ -1,14 +1,14 @@
 /* The stream from the valgrind tool (traces/recorder/pmutrace.c) to
  * `pmubench record` (traces/record.c) on a pipe (docs/traces.md,
- * "Recording"): trace format version 1 in frames, each a 4-byte
- * little-endian word -- the payload's length in bits 23:0, flags in bits
- * 31:24 -- and then the payload.  The payloads of the frames up to one
- * flagged PT_FRAME_END are one version-1 trace, a segment; that frame ends
- * with the segment's END record.  A run is one segment, or more when an
+ * "Recording"): a trace in frames, each a 4-byte little-endian word -- the
+ * payload's length in bits 23:0, flags in bits 31:24 -- and then the
+ * payload.  The payloads of the frames up to one flagged PT_FRAME_END are
+ * one trace, a segment; that frame holds the segment's END record alone
+ * (`pmubench record` copies the others and writes the END record itself).  A run is one segment, or more when an
  * execve of the program failed: the tool ends the trace before every
  * execve that may succeed (PT_FRAME_END | PT_FRAME_EXEC), and when it
- * fails after all, begins a new segment (a new header, every delta
- * restarted) and goes on.  Shared by both sides: no libc here. */
+ * fails after all, begins a new segment (a new header, a new writer) and
+ * goes on.  Shared by both sides: no libc here. */
 #ifndef TRACES_RECORDER_PMUTRACE_STREAM_H
 #define TRACES_RECORDER_PMUTRACE_STREAM_H
 

@@ -13,15 +13,28 @@ VG_LIBDIR ?= /usr/lib/x86_64-linux-gnu/valgrind
 VG_PRELOAD_DIR ?= /usr/libexec/valgrind
 RECORDER_DIR := $(BUILD)/recorder
 RECORDER_SRC := traces/recorder/pmutrace.c
-RECORDER_HEADERS := traces/trace_encoding.h traces/recorder/pmutrace_stream.h
+RECORDER_HEADERS := traces/trace.h traces/trace_encoding.h traces/recorder/pmutrace_stream.h
+# The library's trace writer, compiled into the tool (docs/traces.md, "The
+# stream and the check"), with traces/recorder/pt_libc.c for the libc
+# functions it calls; built with the compiler's builtins (its small
+# memcpy calls inline), which the valgrind-facing code is built without.
+RECORDER_WRITER_SRCS := traces/trace_writer.c traces/trace_block.c traces/code_cache.c
+RECORDER_WRITER_HEADERS := traces/trace.h traces/trace_block.h traces/trace_encoding.h \
+    traces/code_cache.h
 
-VG_TOOL_CFLAGS = -std=gnu11 -O2 -gdwarf-4 -Wall -Wextra -Wno-unused-parameter -fno-strict-aliasing \
-    -fno-builtin -fno-stack-protector -fno-pie -fomit-frame-pointer -I$(VG_INCLUDE) \
+VG_TOOL_BASE_CFLAGS = -std=gnu11 -O2 -gdwarf-4 -Wall -Wextra -fno-strict-aliasing \
+    -fno-stack-protector -fno-pie -fomit-frame-pointer
+VG_TOOL_CFLAGS = $(VG_TOOL_BASE_CFLAGS) -Wno-unused-parameter -fno-builtin -I$(VG_INCLUDE) \
     -DVGO_linux=1
 VG_TOOL_LDFLAGS = -static -nodefaultlibs -nostartfiles -no-pie -u _start \
     -Wl,--build-id=none -Wl,-Ttext-segment=0x58000000
 VG_TOOL_LIBS = -Wl,--start-group $(VG_LIBDIR)/libcoregrind-$(1)-linux.a \
     $(VG_LIBDIR)/libvex-$(1)-linux.a $(VG_LIBDIR)/libgcc-sup-$(1)-linux.a -lgcc -Wl,--end-group
+# tool_objects ARCH: the tool's objects for amd64 or x86.
+tool_objects = $(RECORDER_DIR)/$(1)/pmutrace.o $(RECORDER_DIR)/$(1)/pt_libc.o \
+    $(RECORDER_WRITER_SRCS:traces/%.c=$(RECORDER_DIR)/$(1)/%.o)
+VG_ARCH_FLAGS_amd64 = -m64 -DVGA_amd64=1 -DVGP_amd64_linux=1 -DVGPV_amd64_linux_vanilla=1
+VG_ARCH_FLAGS_x86 = -m32 -DVGA_x86=1 -DVGP_x86_linux=1 -DVGPV_x86_linux_vanilla=1
 
 # The 32-bit tool when the compiler builds 32-bit programs (M32_FLAG, set
 # by the Makefile from tools/need.sh).
@@ -34,19 +47,27 @@ RECORDER_LINKS := $(RECORDER_DIR)/vgpreload_core-amd64-linux.so \
 
 recorder: $(RECORDER_TOOLS) $(RECORDER_LINKS)
 
-$(RECORDER_DIR)/pmutrace-amd64-linux: $(RECORDER_SRC) $(RECORDER_HEADERS)
-	@mkdir -p $(dir $@)
-	$(CC) -m64 $(VG_TOOL_CFLAGS) -DVGA_amd64=1 -DVGP_amd64_linux=1 \
-	    -DVGPV_amd64_linux_vanilla=1 -c $< -o $(RECORDER_DIR)/pmutrace-amd64.o
-	$(CC) -m64 $(VG_TOOL_LDFLAGS) -o $@ $(RECORDER_DIR)/pmutrace-amd64.o \
-	    $(call VG_TOOL_LIBS,amd64)
+$(RECORDER_DIR)/pmutrace-amd64-linux: $(call tool_objects,amd64)
+	$(CC) -m64 $(VG_TOOL_LDFLAGS) -o $@ $^ $(call VG_TOOL_LIBS,amd64)
 
-$(RECORDER_DIR)/pmutrace-x86-linux: $(RECORDER_SRC) $(RECORDER_HEADERS)
+$(RECORDER_DIR)/pmutrace-x86-linux: $(call tool_objects,x86)
+	$(CC) -m32 $(VG_TOOL_LDFLAGS) -o $@ $^ $(call VG_TOOL_LIBS,x86)
+
+$(RECORDER_DIR)/%/pmutrace.o: $(RECORDER_SRC) $(RECORDER_HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) -m32 $(VG_TOOL_CFLAGS) -DVGA_x86=1 -DVGP_x86_linux=1 \
-	    -DVGPV_x86_linux_vanilla=1 -c $< -o $(RECORDER_DIR)/pmutrace-x86.o
-	$(CC) -m32 $(VG_TOOL_LDFLAGS) -o $@ $(RECORDER_DIR)/pmutrace-x86.o \
-	    $(call VG_TOOL_LIBS,x86)
+	$(CC) $(VG_ARCH_FLAGS_$*) $(VG_TOOL_CFLAGS) -c $< -o $@
+
+$(RECORDER_DIR)/%/pt_libc.o: traces/recorder/pt_libc.c
+	@mkdir -p $(dir $@)
+	$(CC) $(VG_ARCH_FLAGS_$*) $(VG_TOOL_CFLAGS) -c $< -o $@
+
+$(RECORDER_DIR)/amd64/%.o: traces/%.c $(RECORDER_WRITER_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) -m64 $(VG_TOOL_BASE_CFLAGS) -c $< -o $@
+
+$(RECORDER_DIR)/x86/%.o: traces/%.c $(RECORDER_WRITER_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) -m32 $(VG_TOOL_BASE_CFLAGS) -c $< -o $@
 
 $(RECORDER_DIR)/vgpreload_core-%.so:
 	@mkdir -p $(dir $@)
