@@ -245,38 +245,35 @@ uint64_t nb_allocate(struct nb_machine *m, uint64_t seq, uint64_t q, enum nb_rol
 
 /* ---- one instruction */
 
-/* Its uops: loads, computing uops, then store-address/store-data pairs
- * (isa/netburst_uops.c's model), from the trace's accesses. */
-struct shape {
-    unsigned n, loads, computes, stores;   /* uops of each role (stores: pairs) */
-    const struct trace_access *load[TRACE_MAX_ACCESSES], *store[TRACE_MAX_ACCESSES];
-    unsigned n_load, n_store;              /* the accesses */
-};
+_Static_assert(TRACE_MAX_ACCESSES <= UINT8_MAX && NB_MAX_UOPS <= UINT8_MAX,
+               "a shape's counts and indexes fit a byte");
 
-static void shape_of(const struct trace_insn *insn, const struct nb_op *op, struct shape *s)
-{
-    s->n_load = s->n_store = 0;
-    for (int i = 0; i < insn->n_accesses; i++) {
-        const struct trace_access *a = &insn->accesses[i];
-        if (a->kind & TRACE_LOAD)
-            s->load[s->n_load++] = a;
-        if (a->kind & TRACE_STORE)
-            s->store[s->n_store++] = a;
-    }
-    s->n = op->uops < NB_MAX_UOPS ? op->uops : NB_MAX_UOPS;
-    s->loads = s->n_load < s->n ? s->n_load : s->n;
-    unsigned left = s->n - s->loads;
-    s->stores = s->n_store < left / 2 ? s->n_store : left / 2;
-    s->computes = left - 2 * s->stores;
-}
-
-static enum nb_role role_of(const struct shape *s, unsigned k)
+static enum nb_role role_of(const struct nb_shape *s, unsigned k)
 {
     if (k < s->loads)
         return NB_ROLE_LOAD;
     if (k < s->loads + s->computes)
         return NB_ROLE_COMPUTE;
     return (k - s->loads - s->computes) % 2 ? NB_ROLE_STD : NB_ROLE_STA;
+}
+
+void nb_shape_of(const struct trace_access *accesses, unsigned n_accesses, const struct nb_op *op,
+                 struct nb_shape *s)
+{
+    s->n_load = s->n_store = 0;
+    for (unsigned i = 0; i < n_accesses; i++) {
+        if (accesses[i].kind & TRACE_LOAD)
+            s->load[s->n_load++] = (uint8_t)i;
+        if (accesses[i].kind & TRACE_STORE)
+            s->store[s->n_store++] = (uint8_t)i;
+    }
+    s->n = op->uops < NB_MAX_UOPS ? op->uops : NB_MAX_UOPS;
+    s->loads = s->n_load < s->n ? s->n_load : s->n;
+    unsigned left = s->n - s->loads;
+    s->stores = (uint8_t)(s->n_store < left / 2 ? s->n_store : left / 2);
+    s->computes = (uint8_t)(left - 2 * s->stores);
+    for (unsigned k = 0; k < s->n; k++)
+        s->role[k] = (uint8_t)role_of(s, k);
 }
 
 struct timing {
@@ -290,15 +287,15 @@ static uint64_t exec_earliest(const struct nb_machine *m, uint64_t alloc)
     return 2 * (alloc + m->config->alloc_to_exec);
 }
 
-static void front_and_allocate(struct nb_machine *m, const struct trace_insn *insn,
-                               const struct nb_op *op, const struct shape *s, struct timing *t)
+static void front_and_allocate(struct nb_machine *m, const struct nb_insn *insn,
+                               const struct nb_op *op, const struct nb_shape *s, struct timing *t)
 {
     struct nb_core *core = &m->cur->core;
     nb_fetch_begin(m, insn->address, insn->length, op);
     core->pending_stores = 0;
     for (unsigned k = 0; k < s->n; k++) {
         uint64_t seq = core->uop_seq++;
-        enum nb_role role = role_of(s, k);
+        enum nb_role role = s->role[k];
         t->alloc[k] = allocate(m, seq, nb_fetch_uop(m, op, seq, UINT64_MAX), role, UINT64_MAX);
         if (role == NB_ROLE_LOAD)
             t->load_seq[k] = core->load_seq++;
@@ -348,20 +345,20 @@ static uint64_t sources(const struct nb_core *core, const struct nb_op *op, uint
     return ready;
 }
 
-static uint64_t execute_loads(struct nb_machine *m, const struct nb_op *op,
-                              const struct shape *s, struct timing *t, uint64_t src,
-                              bool *missed)
+static uint64_t execute_loads(struct nb_machine *m, const struct nb_insn *insn,
+                              const struct nb_op *op, const struct nb_shape *s, struct timing *t,
+                              uint64_t src, bool *missed)
 {
     uint64_t done = src;
     for (unsigned j = 0; j < s->n_load; j++) {
-        unsigned k = j < s->loads ? j : s->loads - 1; /* extra accesses: the last load uop */
+        unsigned k = j < s->loads ? j : s->loads - 1u; /* extra accesses: the last load uop */
         uint64_t from = s->loads ? exec_earliest(m, t->alloc[k]) : exec_earliest(m, t->alloc[0]);
         uint64_t start = reserve(&m->issue[NB_EU_LOAD], from > src ? from : src,
                                  nb_timing(m, op)->load_interval, UINT64_MAX);
         if (op->simd)
             nb_occur(&m->schedule, start / 2, NB_MOVES_P2, m->cur->level, 1);
         uint16_t causes = 0;
-        uint64_t data = nb_load(m, s->load[j], start, &causes);
+        uint64_t data = nb_load(m, &insn->accesses[s->load[j]], start, &causes);
         *missed = *missed || (causes & NB_CAUSE_L1_MISS);
         if (s->loads) {
             t->done_half[k] = data;
@@ -407,7 +404,7 @@ static uint32_t compute_latency(const struct nb_machine *m, const struct nb_op *
  * their own.  The first is replayed when an operand came from an
  * L1-missing load after it was scheduled. */
 static uint64_t execute_computes(struct nb_machine *m, const struct nb_op *op,
-                                 const struct shape *s, struct timing *t, uint64_t ready)
+                                 const struct nb_shape *s, struct timing *t, uint64_t ready)
 {
     uint64_t start = 0, result = ready;
     for (unsigned k = s->loads; k < s->loads + s->computes; k++) {
@@ -426,12 +423,13 @@ static uint64_t execute_computes(struct nb_machine *m, const struct nb_op *op,
     return result;
 }
 
-static void execute_stores(struct nb_machine *m, const struct nb_op *op, const struct shape *s,
+static void execute_stores(struct nb_machine *m, const struct nb_insn *insn,
+                           const struct nb_op *op, const struct nb_shape *s,
                            struct timing *t, uint64_t address_half, uint64_t data_half)
 {
     unsigned first = s->loads + s->computes;
     for (unsigned j = 0; j < s->n_store; j++) {
-        unsigned k = first + 2 * (j < s->stores ? j : s->stores - 1);
+        unsigned k = first + 2 * (j < s->stores ? j : s->stores - 1u);
         uint64_t sta_from = s->stores ? exec_earliest(m, t->alloc[k]) : data_half;
         uint64_t std_from = s->stores ? exec_earliest(m, t->alloc[k + 1]) : data_half;
         uint64_t sta = reserve(&m->issue[NB_EU_STORE],
@@ -440,7 +438,7 @@ static void execute_stores(struct nb_machine *m, const struct nb_op *op, const s
         uint64_t data = std_from > data_half ? std_from : data_half;
         if (op->simd)
             nb_occur(&m->schedule, data / 2, NB_MOVES_P0, m->cur->level, 1);
-        uint16_t causes = nb_store_execute(m, s->store[j], sta, data);
+        uint16_t causes = nb_store_execute(m, &insn->accesses[s->store[j]], sta, data);
         if (s->stores) {
             t->cause[k] |= causes;
             t->done_half[k] = sta + 2;
@@ -508,8 +506,8 @@ static void move_stack_pointer(struct nb_core *core, uint64_t old_ready, uint64_
     core->reg_miss[X86_GPR_SP] = false;
 }
 
-static void execute(struct nb_machine *m, const struct nb_op *op, const struct shape *s,
-                    struct timing *t)
+static void execute(struct nb_machine *m, const struct nb_insn *insn, const struct nb_op *op,
+                    const struct nb_shape *s, struct timing *t)
 {
     struct nb_core *core = &m->cur->core;
     unsigned first_compute = s->computes ? s->loads : 0;
@@ -517,11 +515,11 @@ static void execute(struct nb_machine *m, const struct nb_op *op, const struct s
     memset(t->cause, 0, s->n * sizeof t->cause[0]);
     uint64_t esp = core->reg_ready[X86_GPR_SP];
     uint64_t src = sources(core, op, exec_earliest(m, t->alloc[first_compute]), &replay);
-    uint64_t loaded = execute_loads(m, op, s, t, src, &missed);
+    uint64_t loaded = execute_loads(m, insn, op, s, t, src, &missed);
     uint64_t result = s->computes ? execute_computes(m, op, s, t, loaded) : loaded;
     if (s->computes && (replay || missed))
         m->result->replays++;
-    execute_stores(m, op, s, t, src, result);
+    execute_stores(m, insn, op, s, t, src, result);
     write_registers(core, op, result, !s->computes && missed);
     if (op->stack_pointer)
         move_stack_pointer(core, esp, exec_earliest(m, t->alloc[0]));
@@ -645,7 +643,7 @@ static uint8_t count_tags(struct nb_machine *m, uint8_t uop_tags, uint64_t r)
 /* The registers after `insn` in enum nb_reg order (traces/trace.h's
  * TRACE_REG_* follow the encoding: AX CX DX BX SP BP SI DI), the state
  * before the thread's next instruction. */
-static void note_registers(struct nb_lp *lp, const struct trace_insn *insn)
+static void note_registers(struct nb_lp *lp, const struct nb_insn *insn)
 {
     static const uint8_t from[NB_NUM_REGS] = {
         [NB_REG_FLAGS] = TRACE_REG_FLAGS, [NB_REG_AX] = TRACE_REG_AX, [NB_REG_BX] = TRACE_REG_BX,
@@ -656,15 +654,15 @@ static void note_registers(struct nb_lp *lp, const struct trace_insn *insn)
         [NB_REG_R13] = TRACE_REG_R13, [NB_REG_R14] = TRACE_REG_R14,
         [NB_REG_R15] = TRACE_REG_R15,
     };
-    lp->regs_known = insn->has_registers;
-    for (int i = 0; i < NB_NUM_REGS && insn->has_registers; i++)
+    lp->regs_known = insn->regs != NULL;
+    for (int i = 0; i < NB_NUM_REGS && insn->regs; i++)
         lp->regs[i] = insn->regs[from[i]];
 }
 
 /* With sampling programmed, the instruction's retirement for nb_pmu_retire,
  * with the cycle its first uop allocated (interrupts are taken by it:
  * docs/netburst-model.md, "Sampling"). */
-static void report_retirement(struct nb_machine *m, const struct trace_insn *insn,
+static void report_retirement(struct nb_machine *m, const struct nb_insn *insn,
                               uint8_t mechanisms, uint64_t r, uint64_t allocated)
 {
     struct nb_lp *lp = m->cur;
@@ -678,8 +676,8 @@ static void report_retirement(struct nb_machine *m, const struct trace_insn *ins
  * cycle its last uop retires or, tagged, its first tagged uop: the PEBS
  * assist comes just before that uop retires (docs/semantics.md, "PEBS"),
  * so an earlier uop of it overflowing IQ_COUNTER4 cannot record it. */
-static void retire(struct nb_machine *m, const struct trace_insn *insn, const struct nb_op *op,
-                   const struct shape *s, const struct timing *t, struct nb_prediction p)
+static void retire(struct nb_machine *m, const struct nb_insn *insn, const struct nb_op *op,
+                   const struct nb_shape *s, const struct timing *t, struct nb_prediction p)
 {
     struct nb_core *core = &m->cur->core;
     uint64_t seq = core->uop_seq - s->n, r = 0, first_tagged = 0;
@@ -688,12 +686,12 @@ static void retire(struct nb_machine *m, const struct trace_insn *insn, const st
     bool tagging = nb_schedule_tagging(&m->schedule);
     for (unsigned k = 0; k < s->n; k++) {
         r = retire_uop(m, t->done_half[k]);
-        uint8_t uop = tagging ? count_tags(m, uop_tags(m, op, t, role_of(s, k), k), r) : 0;
+        uint8_t uop = tagging ? count_tags(m, uop_tags(m, op, t, s->role[k], k), r) : 0;
         if (uop && !mechanisms)
             first_tagged = r;
         mechanisms |= uop;
         core->retire_ring[(seq + k) & core->ring_mask] = r;
-        enum nb_role role = role_of(s, k);
+        enum nb_role role = s->role[k];
         if (role == NB_ROLE_LOAD)
             core->load_free[t->load_seq[k] & core->load_mask] = r;
         if (role == NB_ROLE_STD && stores < s->n_store) {
@@ -717,34 +715,33 @@ static void retire(struct nb_machine *m, const struct trace_insn *insn, const st
 
 /* A branch instruction's branch uop: its last computing uop (whose result
  * resolves the branch), or its last uop when it has none. */
-static unsigned branch_uop(const struct shape *s)
+static unsigned branch_uop(const struct nb_shape *s)
 {
     return s->computes ? s->loads + s->computes - 1 : s->n - 1;
 }
 
-void nb_instruction(struct nb_machine *m, const struct trace_insn *insn, const struct nb_op *op)
+void nb_instruction(struct nb_machine *m, const struct nb_insn *insn, const struct nb_op *op)
 {
     struct nb_lp *lp = m->cur;
     lp->level = (uint8_t)(lp->id << 1 | (insn->cpl != 0));
-    struct shape s;
-    shape_of(insn, op, &s);
+    const struct nb_shape *s = insn->shape;
     struct nb_prediction p = {false, false, 0};
     if (op->branch != X86_BRANCH_NONE)
         p = nb_predict(m, insn, op);
     struct timing t; /* front_and_allocate() and execute() set every uop's times */
-    front_and_allocate(m, insn, op, &s, &t);
+    front_and_allocate(m, insn, op, s, &t);
     nb_fetch_end(m, op, p.taken || p.mispredicted);
-    execute(m, op, &s, &t);
+    execute(m, insn, op, s, &t);
     if (p.mispredicted)
-        t.cause[branch_uop(&s)] |= NB_CAUSE_MISPREDICTED;
-    retire(m, insn, op, &s, &t, p);
+        t.cause[branch_uop(s)] |= NB_CAUSE_MISPREDICTED;
+    retire(m, insn, op, s, &t, p);
     if (p.mispredicted) {
         /* The clear and the wrong path wait for the next record (nb_wrongpath.c). */
         lp->clear = (struct nb_pending_clear){true, p.followed, (t.result_half + 1) / 2};
         m->result->mispredicts++;
     }
     m->result->instructions[lp->id]++;
-    m->result->uops[lp->id] += s.n;
+    m->result->uops[lp->id] += s->n;
     m->result->unclassified += !op->classified;
 }
 

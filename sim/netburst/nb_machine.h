@@ -193,8 +193,35 @@ void nb_arbiter_free(struct nb_arbiter *a);
 /* The first cycle from `cycle` the other thread has not taken; takes it. */
 uint64_t nb_arbiter_claim(struct nb_arbiter *a, uint64_t cycle, int thread);
 
+/* An instruction's uops (isa/netburst_uops.c's model): loads, computing
+ * uops, then store-address/store-data pairs, from its op and its accesses'
+ * kinds; static for a trace block's instruction (kept in its memo,
+ * nb_block.h). */
+struct nb_shape {
+    uint8_t n, loads, computes, stores;     /* uops of each role (stores: pairs) */
+    uint8_t n_load, n_store;                /* the accesses that load, that store */
+    uint8_t load[TRACE_MAX_ACCESSES], store[TRACE_MAX_ACCESSES]; /* their indexes */
+    uint8_t role[NB_MAX_UOPS];              /* each uop's enum nb_role */
+};
+void nb_shape_of(const struct trace_access *accesses, unsigned n_accesses, const struct nb_op *op,
+                 struct nb_shape *s);
+
+/* One execution of an instruction, as the trace gives it (a trace
+ * block's instruction with that execution's accesses, nb_simulate.c). */
+struct nb_insn {
+    uint64_t address;
+    uint64_t target;                    /* of a taken branch: the next instruction */
+    uint8_t length;
+    uint8_t cpl;
+    enum trace_branch branch;
+    unsigned n_accesses;
+    const struct trace_access *accesses;
+    const uint64_t *regs;               /* the registers after it (TRACE_REG_*), or NULL */
+    const struct nb_shape *shape;       /* its uops (nb_shape_of) */
+};
+
 /* One instruction of m->cur through the whole machine (nb_core.c). */
-void nb_instruction(struct nb_machine *m, const struct trace_insn *insn, const struct nb_op *op);
+void nb_instruction(struct nb_machine *m, const struct nb_insn *insn, const struct nb_op *op);
 
 /* Ends m->cur's pending machine clear: fetches its wrong path first when
  * `wrong_path` (nb_wrongpath.c), then redirects the front end. */
@@ -258,7 +285,7 @@ struct nb_prediction {
     bool taken, mispredicted;
     uint64_t followed;           /* mispredicted: where the front end went, 0: unknown */
 };
-struct nb_prediction nb_predict(struct nb_machine *m, const struct trace_insn *insn,
+struct nb_prediction nb_predict(struct nb_machine *m, const struct nb_insn *insn,
                                 const struct nb_op *op);
 /* The wrong path's next address after `op` at `address` (BTB and static
  * rule, read only), 0 when it cannot be known (indirect branches). */

@@ -362,14 +362,14 @@ static void op_from_insn(const struct x86_insn *in, struct nb_op *op)
     set_timing(in, op);
 }
 
-void nb_op_generic(const struct trace_insn *insn, struct nb_op *op)
+void nb_op_generic(uint64_t address, uint8_t length, enum trace_branch branch, struct nb_op *op)
 {
     memset(op, 0, sizeof *op);
-    op->address = insn->address;
-    op->length = insn->length;
+    op->address = address;
+    op->length = length;
     op->uops = 1;
     enum nb_default d = NB_DEFAULT_FAST;
-    if (insn->branch != TRACE_NOT_BRANCH) {
+    if (branch != TRACE_NOT_BRANCH) {
         op->branch = X86_BRANCH_COND;
         d = NB_DEFAULT_BRANCH;
     }
@@ -398,6 +398,7 @@ static const struct nb_op *op_of(const struct decode_key *slot)
 
 bool nb_decode_cache_init(struct nb_decode_cache *cache, enum x86_mode mode)
 {
+    cache->replaced = false;
     return decode_cache_init(&cache->slots, mode, sizeof(struct nb_decoded), fill_slot);
 }
 
@@ -412,11 +413,15 @@ const struct nb_op *nb_decode_lookup(const struct nb_decode_cache *cache, uint64
     return slot ? op_of(slot) : NULL;
 }
 
-enum decode_status nb_decode(struct nb_decode_cache *cache, const struct trace_insn *insn,
-                             const struct nb_op **op)
+enum decode_status nb_decode(struct nb_decode_cache *cache, uint64_t address, uint8_t length,
+                             const uint8_t *bytes, const struct nb_op **op)
 {
-    const struct decode_key *slot = decode_cache_hit(&cache->slots, insn);
-    enum decode_status status = slot ? DECODE_OK : decode_cache_miss(&cache->slots, insn, &slot);
+    const struct decode_key *slot = decode_cache_hit_code(&cache->slots, address, length, bytes);
+    enum decode_status status = DECODE_OK;
+    if (!slot) {
+        cache->replaced = cache->replaced || decode_cache_lookup(&cache->slots, address);
+        status = decode_cache_miss_code(&cache->slots, address, length, bytes, &slot);
+    }
     if (status == DECODE_OK)
         *op = op_of(slot);
     return status;

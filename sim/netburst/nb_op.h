@@ -80,11 +80,15 @@ struct nb_op {
 
 /* A record without code bytes: one simple uop, a conditional branch when
  * the trace says it branched. */
-void nb_op_generic(const struct trace_insn *insn, struct nb_op *op);
+void nb_op_generic(uint64_t address, uint8_t length, enum trace_branch branch, struct nb_op *op);
 
-/* The decode cache of nb_ops. */
+/* The decode cache of nb_ops.  `replaced`: some address's op was replaced
+ * by another (its code changed): until then every op the cache gave is
+ * still the one it would give for the same code, so a memo of them
+ * (nb_block.h) is exact. */
 struct nb_decode_cache {
     struct decode_cache slots;
+    bool replaced;
 };
 
 bool nb_decode_cache_init(struct nb_decode_cache *cache, enum x86_mode mode);
@@ -93,9 +97,10 @@ void nb_decode_cache_free(struct nb_decode_cache *cache);
 /* The op last decoded at `address`, or NULL (the wrong path's code). */
 const struct nb_op *nb_decode_lookup(const struct nb_decode_cache *cache, uint64_t address);
 
-/* The op of an instruction with code bytes, from the cache or decoded; the
- * cache may move, invalidating the ops it gave before. */
-enum decode_status nb_decode(struct nb_decode_cache *cache, const struct trace_insn *insn,
-                             const struct nb_op **op);
+/* The op of the instruction of `length` bytes at `address` (`bytes`:
+ * TRACE_MAX_INSN_LENGTH of them, 0 past the length), from the cache or
+ * decoded; the cache may move, invalidating the ops it gave before. */
+enum decode_status nb_decode(struct nb_decode_cache *cache, uint64_t address, uint8_t length,
+                             const uint8_t *bytes, const struct nb_op **op);
 
 #endif

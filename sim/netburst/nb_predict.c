@@ -62,7 +62,7 @@ static bool static_taken(uint64_t address, uint64_t target)
     return target && target < address;
 }
 
-static bool conditional(struct nb_machine *m, const struct trace_insn *insn,
+static bool conditional(struct nb_machine *m, const struct nb_insn *insn,
                         const struct nb_op *op, bool taken)
 {
     long i = btb_entry(m, insn->address);
@@ -84,7 +84,7 @@ static bool conditional(struct nb_machine *m, const struct trace_insn *insn,
 
 /* An indirect branch: the BTB's last target (*followed: the predicted
  * target, 0 on a miss). */
-static bool indirect(struct nb_machine *m, const struct trace_insn *insn, uint64_t *followed)
+static bool indirect(struct nb_machine *m, const struct nb_insn *insn, uint64_t *followed)
 {
     long i = btb_entry(m, insn->address);
     bool known = m->btb.state[i] != 0xff;
@@ -96,7 +96,7 @@ static bool indirect(struct nb_machine *m, const struct trace_insn *insn, uint64
 }
 
 /* Where the front end went after a mispredicted conditional branch. */
-static uint64_t conditional_followed(const struct trace_insn *insn, const struct nb_op *op,
+static uint64_t conditional_followed(const struct nb_insn *insn, const struct nb_op *op,
                                      bool taken)
 {
     if (taken)
@@ -104,7 +104,7 @@ static uint64_t conditional_followed(const struct trace_insn *insn, const struct
     return op->has_target ? op->target : 0;
 }
 
-struct nb_prediction nb_predict(struct nb_machine *m, const struct trace_insn *insn,
+struct nb_prediction nb_predict(struct nb_machine *m, const struct nb_insn *insn,
                                 const struct nb_op *op)
 {
     bool taken = insn->branch == TRACE_BRANCH_TAKEN;

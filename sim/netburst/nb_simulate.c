@@ -1,5 +1,6 @@
-/* The trace driver: reads each trace as a stream, decodes each instruction
- * once (nb_op.c's cache) and times it through the machine; region markers
+/* The trace driver: reads each trace as a stream of blocks, takes each
+ * instruction's op and uops from the block's memo (nb_block.c; decoded
+ * once, nb_op.c's cache) and times it through the machine; region markers
  * drain the logical processor and call the hook.  With two traces (logical
  * processors 0 and 1) the one whose front end is furthest behind goes
  * next, so the cycles before both front ends are final.
@@ -7,8 +8,8 @@
  * Opening a trace, reading its records and reporting a failure are the
  * P5's steps too (sim/common/trace_driver.h).  The order of the records is
  * this model's own: the P5 reads one stream straight through, while here
- * two logical processors' records interleave by their front ends, a record
- * at a time, and a region hook waits for its processor's drain; so there
+ * two logical processors' instructions interleave by their front ends, an
+ * instruction at a time (a block is run across steps), and a region hook waits for its processor's drain; so there
  * is no shared loop. */
 #include <errno.h>
 #include <stdio.h>
@@ -18,16 +19,21 @@
 #include "pmu/netburst_msrs.h"
 #include "sim/common/trace_driver.h"
 #include "sim/netburst/nb_assist.h"
+#include "sim/netburst/nb_block.h"
 #include "sim/netburst/nb_machine.h"
 
 struct thread_run {
     struct driver_trace trace;
     struct nb_decode_cache decoded;
+    struct nb_block_memos memos;
+    const struct trace_block *block;  /* being run, or NULL */
+    struct nb_block_memo *memo;       /* the block's */
+    uint32_t next_insn;               /* the block's next instruction */
+    uint64_t records;                 /* records read, for a failure's line */
     bool running;                /* its trace has not ended */
     bool hook_pending;           /* a region marker waits for its drain */
     bool region_begin;
     uint32_t region;
-    struct nb_op generic;
 };
 
 struct run {
@@ -38,17 +44,34 @@ struct run {
     struct driver_failure failure;
 };
 
-static bool instruction(struct run *run, struct thread_run *tr, const struct trace_insn *insn)
+/* The next instruction of the thread's block through the machine. */
+static bool instruction(struct run *run, struct thread_run *tr)
 {
-    const struct nb_op *op = &tr->generic;
-    if (!driver_has_code(&tr->trace, insn)) {
-        nb_op_generic(insn, &tr->generic);
-    } else {
-        enum decode_status status = nb_decode(&tr->decoded, insn, &op);
-        if (status != DECODE_OK)
-            return driver_decode_failed(&run->failure, &tr->trace, insn, status);
-    }
-    nb_instruction(&run->machine, insn, op);
+    const struct trace_block *b = tr->block;
+    uint32_t i = tr->next_insn++;
+    const struct trace_block_insn *bi = &b->insns[i];
+    tr->records++;
+    const struct nb_block_insn *known;
+    enum decode_status status = nb_block_insn(tr->memo, b, i,
+                                              tr->trace.lengths_known && bi->has_bytes,
+                                              &tr->decoded, &known);
+    if (status != DECODE_OK)
+        return driver_decode_failed_at(&run->failure, &tr->trace, tr->records, bi->address,
+                                       bi->length, status);
+    struct nb_insn insn = {
+        .address = bi->address,
+        .target = bi->branch == TRACE_BRANCH_TAKEN ? b->next_address : 0,
+        .length = bi->length,
+        .cpl = b->cpl,
+        .branch = bi->branch,
+        .n_accesses = bi->n_accesses,
+        .accesses = &b->accesses[bi->first_access],
+        .regs = b->regs,
+        .shape = &known->shape,
+    };
+    if (i + 1 == b->n_insns)
+        tr->block = NULL;
+    nb_instruction(&run->machine, &insn, &known->op);
     return true;
 }
 
@@ -96,7 +119,33 @@ static void finish(struct run *run, int t, uint64_t end)
     nb_set_shared(&run->machine, false);
 }
 
-/* The next record of logical processor `t`. */
+/* A record between blocks of logical processor `t` (m->cur): a region
+ * marker or the end. */
+static bool record(struct run *run, int t, const struct trace_record *rec)
+{
+    struct thread_run *tr = &run->thread[t];
+    struct nb_machine *m = &run->machine;
+    tr->records++;
+    nb_clear_resolve(m, rec->kind != TRACE_RECORD_END); /* the last instruction's: no wrong path */
+    switch (rec->kind) {
+    case TRACE_RECORD_INSN:
+        return true; /* not handed out between blocks */
+    case TRACE_RECORD_REGION_BEGIN:
+    case TRACE_RECORD_REGION_END:
+        nb_drain(m);
+        m->result->regions++;
+        tr->hook_pending = true;
+        tr->region_begin = rec->kind == TRACE_RECORD_REGION_BEGIN;
+        tr->region = rec->region;
+        return true;
+    case TRACE_RECORD_END:
+        finish(run, t, nb_drain(m));
+        return true;
+    }
+    return true;
+}
+
+/* The next instruction or record of logical processor `t`. */
 static bool step(struct run *run, int t)
 {
     struct thread_run *tr = &run->thread[t];
@@ -113,27 +162,22 @@ static bool step(struct run *run, int t)
             m->cur->fe.t = busy;
         return true;
     }
-    /* In place: the model keeps nothing of a record past its step. */
-    const struct trace_record *rec;
-    if (!driver_trace_next(&tr->trace, &rec, &run->failure))
-        return false;
-    nb_clear_resolve(m, rec->kind != TRACE_RECORD_END); /* the last instruction's: no wrong path */
-    switch (rec->kind) {
-    case TRACE_RECORD_INSN:
-        return instruction(run, tr, &rec->insn);
-    case TRACE_RECORD_REGION_BEGIN:
-    case TRACE_RECORD_REGION_END:
-        nb_drain(m);
-        m->result->regions++;
-        tr->hook_pending = true;
-        tr->region_begin = rec->kind == TRACE_RECORD_REGION_BEGIN;
-        tr->region = rec->region;
-        return true;
-    case TRACE_RECORD_END:
-        finish(run, t, nb_drain(m));
-        return true;
+    if (!tr->block) {
+        /* In place: the model keeps nothing of a block or record past its use. */
+        const struct trace_block *block;
+        const struct trace_record *rec;
+        if (!driver_trace_next_block(&tr->trace, &block, &rec, &run->failure))
+            return false;
+        if (!block)
+            return record(run, t, rec);
+        tr->memo = nb_block_memo(&tr->memos, block);
+        if (!tr->memo)
+            return driver_out_of_memory(&run->failure, tr->trace.path, "for the model");
+        tr->block = block;
+        tr->next_insn = 0;
     }
-    return true;
+    nb_clear_resolve(m, true);
+    return instruction(run, tr);
 }
 
 /* Whether the event schedule is still sound: not out of memory, and no
@@ -181,6 +225,7 @@ static bool open_trace(struct run *run, struct thread_run *tr, const char *path)
     /* IA-32e retirements (the PEBS layout) need a model with EM64T. */
     run->machine.lp[tr - run->thread].ia32e =
         tr->trace.isa == TRACE_ISA_64 && nb_model_info(run->machine.config->model)->addr64;
+    nb_block_memos_init(&tr->memos);
     if (!nb_decode_cache_init(&tr->decoded, driver_trace_mode(&tr->trace)))
         return driver_out_of_memory(&run->failure, path, "for the decoder");
     tr->running = true;
@@ -189,6 +234,7 @@ static bool open_trace(struct run *run, struct thread_run *tr, const char *path)
 
 static void close_trace(struct thread_run *tr)
 {
+    nb_block_memos_free(&tr->memos);
     nb_decode_cache_free(&tr->decoded);
     driver_trace_close(&tr->trace);
 }

@@ -1,0 +1,80 @@
+/* The memo of each basic block: its instructions' ops (nb_block.h). */
+#include "sim/netburst/nb_block.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { INITIAL_MEMOS = 1024 };
+
+void nb_block_memos_init(struct nb_block_memos *memos)
+{
+    memos->by_id = NULL;
+    memos->capacity = 0;
+}
+
+void nb_block_memos_free(struct nb_block_memos *memos)
+{
+    for (uint32_t id = 0; id < memos->capacity; id++)
+        free(memos->by_id[id]);
+    free(memos->by_id);
+    nb_block_memos_init(memos);
+}
+
+/* Room for id `id`: false when out of memory. */
+static bool memos_reserve(struct nb_block_memos *memos, uint32_t id)
+{
+    if (id < memos->capacity)
+        return true;
+    uint64_t capacity = memos->capacity ? memos->capacity : INITIAL_MEMOS;
+    while (capacity <= id)
+        capacity *= 2;
+    if (capacity > UINT32_MAX)
+        return false;
+    struct nb_block_memo **by_id = realloc(memos->by_id, capacity * sizeof *by_id);
+    if (!by_id)
+        return false;
+    memset(by_id + memos->capacity, 0, (capacity - memos->capacity) * sizeof *by_id);
+    memos->by_id = by_id;
+    memos->capacity = (uint32_t)capacity;
+    return true;
+}
+
+struct nb_block_memo *nb_block_memo(struct nb_block_memos *memos, const struct trace_block *block)
+{
+    if (block->id < memos->capacity && memos->by_id[block->id])
+        return memos->by_id[block->id];
+    if (!memos_reserve(memos, block->id))
+        return NULL;
+    struct nb_block_memo *memo =
+        malloc(sizeof *memo + block->n_insns * sizeof memo->insns[0]);
+    if (!memo)
+        return NULL;
+    memo->n_insns = block->n_insns;
+    memo->n_known = 0;
+    memos->by_id[block->id] = memo;
+    return memo;
+}
+
+enum decode_status nb_block_insn_decode(struct nb_block_memo *memo, const struct trace_block *block,
+                                        uint32_t i, bool has_code, struct nb_decode_cache *cache,
+                                        const struct nb_block_insn **insn)
+{
+    const struct trace_block_insn *bi = &block->insns[i];
+    struct nb_block_insn *known = &memo->insns[i];
+    if (!has_code) {
+        nb_op_generic(bi->address, bi->length, bi->branch, &known->op);
+    } else {
+        const struct nb_op *op;
+        enum decode_status status = nb_decode(cache, bi->address, bi->length, bi->bytes, &op);
+        if (status != DECODE_OK)
+            return status;
+        if (cache->replaced)
+            known = &memo->decoded; /* as the per-record driver used it, not kept */
+        known->op = *op;
+    }
+    nb_shape_of(&block->accesses[bi->first_access], bi->n_accesses, &known->op, &known->shape);
+    if (known != &memo->decoded && i == memo->n_known)
+        memo->n_known++;
+    *insn = known;
+    return DECODE_OK;
+}
