@@ -83,10 +83,3 @@ bool driver_decode_failed_at(struct driver_failure *f, const struct driver_trace
     return driver_fail(f, "%s: record %" PRIu64 ": instruction at 0x%" PRIx64 ": its %u code "
                        "bytes do not decode", t->path, record, address, length);
 }
-
-bool driver_decode_failed(struct driver_failure *f, const struct driver_trace *t,
-                          const struct trace_insn *insn, enum decode_status status)
-{
-    return driver_decode_failed_at(f, t, trace_reader_record_number(t->reader), insn->address,
-                                   insn->length, status);
-}

@@ -68,23 +68,8 @@ static inline enum x86_mode driver_trace_mode(const struct driver_trace *t)
     return t->isa == TRACE_ISA_64 ? X86_MODE_64 : X86_MODE_32;
 }
 
-/* Whether the model decodes `insn` (else it is an instruction of no known
- * kind: imported traces, records without code bytes). */
-static inline bool driver_has_code(const struct driver_trace *t, const struct trace_insn *insn)
-{
-    return t->lengths_known && insn->has_bytes;
-}
-
 /* The reader's failure; false. */
 bool driver_read_failed(const struct driver_trace *t, struct driver_failure *f);
-
-/* The next record, in place (valid through the next call too); false on a
- * failure, with the reader's line. */
-static inline bool driver_trace_next(struct driver_trace *t, const struct trace_record **record,
-                                     struct driver_failure *f)
-{
-    return trace_next(t->reader, record) == TRACE_OK || driver_read_failed(t, f);
-}
 
 /* The next basic block or, between blocks, the next record that is not an
  * instruction (trace_next_block()); false on a failure, with the reader's
@@ -104,9 +89,5 @@ static inline bool driver_trace_next_block(struct driver_trace *t,
 bool driver_decode_failed_at(struct driver_failure *f, const struct driver_trace *t,
                              uint64_t record, uint64_t address, unsigned length,
                              enum decode_status status);
-
-/* The same for `insn`, the record trace_next() returned last. */
-bool driver_decode_failed(struct driver_failure *f, const struct driver_trace *t,
-                          const struct trace_insn *insn, enum decode_status status);
 
 #endif
