@@ -162,6 +162,23 @@ struct trace_insn_memo {
 };
 bool trace_write_insn_memo(struct trace_writer *writer, const struct trace_insn *insn,
                            struct trace_insn_memo *memo);
+/* Instruction `i` of a run (below) and its own memo, valid until the
+ * next call. */
+typedef const struct trace_insn *trace_run_insn(void *context, uint32_t i,
+                                                struct trace_insn_memo **memo);
+/* A run of `n` instructions at once, the same bytes as trace_write_insn()
+ * for each in turn: straight-line code of one thread at CPL 3, without
+ * registers, whose static part -- each one's address, length, code bytes,
+ * data accesses' number, kinds and sizes, branch and its outcome -- is the
+ * same at every call with the same `memo` (kept by the caller, zeroed at
+ * first).  When the memo places the run in the block being written, only
+ * `addresses` (the run's data accesses', in order) are read; else the
+ * instructions are taken from `insn_at` and written one by one, and the
+ * memo notes where they were found.  The recorder's tool calls it once per
+ * run of a superblock (traces/recorder/pmutrace.c). */
+bool trace_write_run(struct trace_writer *writer, uint8_t thread, uint32_t n,
+                     const uint64_t *addresses, struct trace_insn_memo *memo,
+                     trace_run_insn *insn_at, void *context);
 bool trace_write_region(struct trace_writer *writer, bool begin, uint32_t region);
 bool trace_write_end(struct trace_writer *writer, const struct trace_end *end);
 /* Frees the writer; false if any write failed (the FILE is not closed). */

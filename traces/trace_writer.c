@@ -407,13 +407,14 @@ static bool accesses_valid(const struct trace_insn *insn)
 /* The known block that `insn` likely starts: a successor of the thread's
  * last block starting at its address.  None once code changed (see
  * remember_code()). */
-static struct block_entry *predicted(const struct trace_writer *w, const struct trace_insn *insn)
+static struct block_entry *predicted(const struct trace_writer *w, uint8_t thread,
+                                     uint64_t address)
 {
-    struct block_entry *const *successors = w->last_block[insn->thread]->successors;
+    struct block_entry *const *successors = w->last_block[thread]->successors;
     if (w->code_changed)
         return NULL;
     for (int i = 0; i < 2; i++)
-        if (successors[i] && successors[i]->insns[0].address == insn->address)
+        if (successors[i] && successors[i]->insns[0].address == address)
             return successors[i];
     return NULL;
 }
@@ -425,7 +426,7 @@ static void add_insn(struct trace_writer *w, const struct trace_insn *insn)
 {
     struct block_builder *b = &w->pending;
     if (b->n_insns == 0)
-        w->match = predicted(w, insn);
+        w->match = predicted(w, insn->thread, insn->address);
     if (w->match && block_builder_add_as(b, w->match, insn, false))
         return;
     struct block_entry *other = w->match ? other_match(w, w->match) : NULL;
@@ -524,12 +525,107 @@ bool trace_write_insn_memo(struct trace_writer *w, const struct trace_insn *insn
     else if (b->n_insns && !block_builder_continues(b, insn))
         put_block(w);
     if (b->n_insns == 0) {
-        w->match = predicted(w, insn);
+        w->match = predicted(w, insn->thread, insn->address);
         if (memo_says(w, memo, w->match, insn))
             return append_known(w, insn);
         w->match = NULL;
     }
     return write_insn(w, insn, memo);
+}
+
+/* Appends the run that `memo` places at the end of the pending block:
+ * instructions memo->index .. + n - 1 of its block, as append_known()
+ * does for each. */
+static bool append_run(struct trace_writer *w, uint8_t thread, uint32_t n,
+                       const uint64_t *addresses, const struct trace_insn_memo *memo)
+{
+    struct block_builder *b = &w->pending;
+    const struct block_entry *e = memo->block;
+    const struct trace_block_insn *last = &e->insns[memo->index + n - 1];
+    uint32_t n_accesses = last->first_access + last->n_accesses - b->n_accesses;
+    for (uint32_t i = 0; i < n_accesses; i++)
+        b->accesses[b->n_accesses + i].address = addresses[i];
+    if (b->n_insns == 0) {
+        b->thread = thread;
+        b->cpl = 3;
+        b->has_registers = false;
+    }
+    b->n_insns += n;
+    b->n_accesses += n_accesses;
+    b->next_address = last->address + last->length;
+    b->closed = last->branch != TRACE_NOT_BRANCH;
+    b->awaiting_target = last->branch == TRACE_BRANCH_TAKEN;
+    w->instructions += n;
+    if (b->closed && !b->awaiting_target)
+        put_block(w);
+    return !w->failed;
+}
+
+/* Whether `memo` places a run of `n` instructions of `thread` at the end
+ * of the pending block (a new one: the block predicted), as
+ * trace_write_insn_memo() would find each of them. */
+static bool run_known(struct trace_writer *w, uint8_t thread, uint32_t n,
+                      const struct trace_insn_memo *memo)
+{
+    struct block_builder *b = &w->pending;
+    const struct block_entry *e = memo->block;
+    if (w->ended || memo->writer != w->serial || n == 0)
+        return false;
+    uint64_t address = e->insns[memo->index].address;
+    if (memo->index != 0)
+        return b->n_insns == memo->index && w->match == e && !b->closed &&
+               b->next_address == address && b->thread == thread && b->cpl == 3;
+    if (b->awaiting_target)
+        put_held(w, address);
+    else if (b->n_insns && (b->closed || b->next_address != address || b->thread != thread ||
+                            b->cpl != 3 || b->n_insns == TRACE_MAX_BLOCK_INSNS ||
+                            b->n_accesses + e->insns[0].n_accesses > TRACE_MAX_BLOCK_ACCESSES))
+        put_block(w); /* as block_builder_continues() says for the run's first */
+    if (b->n_insns)
+        return false;
+    w->match = predicted(w, thread, address);
+    if (w->match == e)
+        return true;
+    w->match = NULL;
+    return false;
+}
+
+/* Where the instruction just written is: the known block and its index in
+ * it; NULL: none known. */
+static const struct block_entry *written_at(const struct trace_writer *w, uint8_t thread,
+                                            uint32_t *index)
+{
+    const struct block_builder *b = &w->pending;
+    const struct block_entry *e = b->n_insns ? w->match : w->last_block[thread];
+    if (e)
+        *index = b->n_insns ? b->n_insns - 1 : e->block.n_insns - 1;
+    return e;
+}
+
+bool trace_write_run(struct trace_writer *w, uint8_t thread, uint32_t n,
+                     const uint64_t *addresses, struct trace_insn_memo *memo,
+                     trace_run_insn *insn_at, void *context)
+{
+    if (run_known(w, thread, n, memo))
+        return append_run(w, thread, n, addresses, memo);
+    struct trace_insn_memo found = {NULL, 0, w->serial};
+    for (uint32_t i = 0; i < n; i++) {
+        struct trace_insn_memo *insn_memo;
+        const struct trace_insn *insn = insn_at(context, i, &insn_memo);
+        if (!trace_write_insn_memo(w, insn, insn_memo))
+            return false;
+        uint32_t index = 0;
+        const struct block_entry *e = written_at(w, insn->thread, &index);
+        if (i == 0) {
+            found.block = e;
+            found.index = index;
+        } else if (e != found.block || index != found.index + i) {
+            found.block = NULL;
+        }
+    }
+    if (found.block)
+        *memo = found;
+    return true;
 }
 
 bool trace_write_region(struct trace_writer *w, bool begin, uint32_t region)

@@ -1,6 +1,6 @@
-/* The trace writer's entry for the recorder's tool, trace_write_insn_memo()
- * (traces/trace.h): the same bytes as trace_write_insn() for the same
- * records, whatever the memos say -- over a pseudo-random walk through a
+/* The trace writer's entries for the recorder's tool, trace_write_insn_memo()
+ * and trace_write_run() (traces/trace.h): the same bytes as
+ * trace_write_insn() for the same records, whatever the memos say -- over a pseudo-random walk through a
  * small program (loops, branches both ways, strided and scattered
  * addresses, thread switches, registers, regions, a block cut at 64
  * instructions, a trace that ends on a taken branch), with memos kept
@@ -29,6 +29,8 @@ struct program_insn {
     enum trace_access_kind kinds[3];
     uint32_t sizes[3];
     struct trace_insn_memo memo;
+    int run; /* the run starting here: its instructions (0: none) */
+    struct trace_insn_memo run_memo;
 };
 
 enum { N_INSNS = 90 };
@@ -58,6 +60,15 @@ static void make_program(struct program_insn *p)
     }
     p[N_INSNS - 1].jump = true;
     p[N_INSNS - 1].target = p[0].address;
+    /* Runs of 1 to 7 instructions, each ending at the first branch. */
+    for (int i = 0; i < N_INSNS;) {
+        int n = 1;
+        while (n < 1 + i % 7 && i + n < N_INSNS && !p[i + n - 1].conditional &&
+               !p[i + n - 1].jump)
+            n++;
+        p[i].run = n;
+        i += n;
+    }
 }
 
 /* A deterministic pseudo-random number. */
@@ -67,23 +78,20 @@ static uint32_t next_random(uint64_t *state)
     return (uint32_t)(*state >> 33);
 }
 
-/* Writes `steps` instructions of a walk through the program into two
- * writers, one per entry point, and checks that their bytes agree. */
-static void walk(struct program_insn *p, uint64_t seed, int steps, bool registers)
+/* One step of a walk: the instruction, and a region marker after it. */
+struct step {
+    int at;
+    struct trace_insn insn;
+    bool region, begin;
+    uint32_t region_id;
+};
+
+/* The steps of a walk through the program from its start. */
+static struct step *make_walk(struct program_insn *p, uint64_t seed, int steps,
+                              bool registers)
 {
-    char *data[2] = {NULL, NULL};
-    size_t size[2];
-    FILE *out[2];
-    struct trace_writer *w[2];
-    struct trace_header header = {.isa = TRACE_ISA_64, .lengths_known = true,
-                                  .registers = registers};
-    char error[128];
-    for (int k = 0; k < 2; k++) {
-        out[k] = open_memstream(&data[k], &size[k]);
-        assert_non_null(out[k]);
-        w[k] = trace_writer_open(out[k], &header, error, sizeof error);
-        assert_non_null(w[k]);
-    }
+    struct step *walk = calloc((size_t)steps, sizeof *walk);
+    assert_non_null(walk);
     uint64_t state = seed, base = 0x10000;
     int at = 0;
     struct trace_insn insn = {.cpl = 3, .has_bytes = true};
@@ -109,23 +117,104 @@ static void walk(struct program_insn *p, uint64_t seed, int steps, bool register
         insn.branch = pi->jump || pi->conditional
                           ? (taken ? TRACE_BRANCH_TAKEN : TRACE_BRANCH_NOT_TAKEN)
                           : TRACE_NOT_BRANCH;
-        assert_true(trace_write_insn(w[0], &insn));
-        assert_true(trace_write_insn_memo(w[1], &insn, &pi->memo));
-        if (r % 101 == 0)
-            for (int k = 0; k < 2; k++)
-                assert_true(trace_write_region(w[k], r % 2, r % 7));
+        walk[step] = (struct step){at, insn, r % 101 == 0, r % 2, r % 7};
         at = taken ? (int)(pi - p) - (pi->jump ? N_INSNS - 1 : 3) : at + 1;
     }
+    return walk;
+}
+
+/* The run of the program starting at walk[0] if the walk goes through it
+ * as a run (straight on, one thread, no registers, no marker inside, a
+ * conditional branch at its end not taken); its length, else 0. */
+static int run_at(const struct program_insn *p, const struct step *walk, int left)
+{
+    int n = p[walk[0].at].run;
+    if (n == 0 || n > left)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        const struct step *s = &walk[i];
+        if (s->at != walk[0].at + i || s->insn.thread != walk[0].insn.thread ||
+            s->insn.has_registers || (s->region && i < n - 1) ||
+            (p[s->at].conditional && s->insn.branch == TRACE_BRANCH_TAKEN))
+            return 0;
+    }
+    return n;
+}
+
+struct run_context {
+    struct program_insn *program;
+    const struct step *walk;
+};
+
+static const struct trace_insn *run_insn(void *context, uint32_t i, struct trace_insn_memo **memo)
+{
+    const struct run_context *c = context;
+    *memo = &c->program[c->walk[i].at].memo;
+    return &c->walk[i].insn;
+}
+
+/* Writes `steps` instructions of a walk into three writers, one per
+ * entry point, and checks that their bytes agree. */
+static void walk(struct program_insn *p, uint64_t seed, int steps, bool registers)
+{
+    char *data[3] = {NULL, NULL, NULL};
+    size_t size[3];
+    FILE *out[3];
+    struct trace_writer *w[3];
+    struct trace_header header = {.isa = TRACE_ISA_64, .lengths_known = true,
+                                  .registers = registers};
+    char error[128];
+    for (int k = 0; k < 3; k++) {
+        out[k] = open_memstream(&data[k], &size[k]);
+        assert_non_null(out[k]);
+        w[k] = trace_writer_open(out[k], &header, error, sizeof error);
+        assert_non_null(w[k]);
+    }
+    struct step *walk = make_walk(p, seed, steps, registers);
+    int runs = 0;
+    for (int step = 0; step < steps;) {
+        int n = run_at(p, &walk[step], steps - step);
+        for (int i = 0; i < (n ? n : 1); i++) {
+            const struct step *s = &walk[step + i];
+            assert_true(trace_write_insn(w[0], &s->insn));
+            assert_true(trace_write_insn_memo(w[1], &s->insn, &p[s->at].memo));
+            if (!n)
+                assert_true(trace_write_insn_memo(w[2], &s->insn, &p[s->at].memo));
+            if (s->region)
+                for (int k = 0; k < (n ? 2 : 3); k++)
+                    assert_true(trace_write_region(w[k], s->begin, s->region_id));
+        }
+        if (n) {
+            uint64_t addresses[TRACE_MAX_BLOCK_ACCESSES];
+            uint32_t n_addresses = 0;
+            for (int i = 0; i < n; i++)
+                for (int k = 0; k < walk[step + i].insn.n_accesses; k++)
+                    addresses[n_addresses++] = walk[step + i].insn.accesses[k].address;
+            struct run_context c = {p, &walk[step]};
+            struct step *first = &walk[step];
+            assert_true(trace_write_run(w[2], first->insn.thread, (uint32_t)n, addresses,
+                                        &p[first->at].run_memo, run_insn, &c));
+            const struct step *last = &walk[step + n - 1];
+            if (last->region)
+                assert_true(trace_write_region(w[2], last->begin, last->region_id));
+            runs++;
+        }
+        step += n ? n : 1;
+    }
+    assert_true(runs > steps / 20);
+    free(walk);
     struct trace_end end = {.status = TRACE_EXITED};
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         assert_true(trace_write_end(w[k], &end));
         assert_true(trace_writer_close(w[k]));
         assert_int_equal(fclose(out[k]), 0);
     }
-    assert_int_equal(size[0], size[1]);
-    assert_memory_equal(data[0], data[1], size[0]);
-    free(data[0]);
-    free(data[1]);
+    for (int k = 1; k < 3; k++) {
+        assert_int_equal(size[0], size[k]);
+        assert_memory_equal(data[0], data[k], size[0]);
+    }
+    for (int k = 0; k < 3; k++)
+        free(data[k]);
 }
 
 static void test_same_bytes(void **state)

@@ -17,7 +17,9 @@
  * instruction and access, how far the superblock has got (pt_progress).
  * The superblock's executed instructions are handed to the writer when the next one is
  * entered, or at a thread switch, a signal, a system call, the end:
- * retire().  An instruction stays pending until the next one is known:
+ * retire(); a run of instructions whose successors are known at
+ * translation time goes to the writer in one call (trace_write_run(),
+ * finish_block()).  An instruction stays pending until the next one is known:
  * only then is a conditional branch's outcome (taken when the next
  * instruction is not the fall-through).  A REP-prefixed string instruction
  * runs under valgrind as one superblock execution per iteration, each
@@ -114,6 +116,11 @@ typedef struct {
      * fixed, its successor the next one of the superblock, at its
      * fall-through. */
     UChar plain;
+    /* The run of plain instructions starting here, written with one call
+     * (trace_write_run(), with `run_memo`) when they all are: its
+     * instructions, 0 when this one starts none (see finish_block()). */
+    UChar run;
+    struct trace_insn_memo run_memo;
     UInt region_n; /* p5mon_asm_begreg_N/endreg_N: N (the others take an argument) */
     UChar bytes[16];
 } InsnDesc;
@@ -338,11 +345,8 @@ static Int merge_modifies(void)
     return n;
 }
 
-/* Hands `record`, its instruction d's part set, to the writer; with d's
- * memo when its accesses are those of its fixed shape (InsnDesc.fixed),
- * else none. */
-static inline __attribute__((always_inline)) void put_record(const InsnDesc *d, Bool taken,
-                                                             struct trace_insn_memo *memo)
+/* Sets `record`'s instruction: d's, in thread pend_thread. */
+static inline __attribute__((always_inline)) void set_insn(const InsnDesc *d, Bool taken)
 {
     record.address = d->addr;
     record.length = d->len;
@@ -355,6 +359,15 @@ static inline __attribute__((always_inline)) void put_record(const InsnDesc *d, 
     record.branch = d->branch == BR_NONE ? TRACE_NOT_BRANCH
                     : taken             ? TRACE_BRANCH_TAKEN
                                         : TRACE_BRANCH_NOT_TAKEN;
+}
+
+/* Hands `record`, its accesses set, to the writer as instruction d; with
+ * d's memo when its accesses are those of its fixed shape
+ * (InsnDesc.fixed), else none. */
+static inline __attribute__((always_inline)) void put_record(const InsnDesc *d, Bool taken,
+                                                             struct trace_insn_memo *memo)
+{
+    set_insn(d, taken);
     after_taken = taken;
     markers_after = 0;
     Bool ok = !writer || writer_refused ? True
@@ -472,10 +485,10 @@ static UWord pt_progress;
 static BlockDesc *cur_block; /* the running superblock, NULL: none */
 static UInt retired;         /* its instructions already made pending */
 
-/* Writes a plain instruction (InsnDesc.plain) right away, in the running
- * thread, its accesses' addresses from the slots: what put_pending() would
- * write for it. */
-static inline __attribute__((always_inline)) void put_plain(InsnDesc *d, const AccessDesc *a)
+/* Sets `record`'s accesses and registers for a plain instruction
+ * (InsnDesc.plain): its accesses `a`, their addresses from the slots. */
+static inline __attribute__((always_inline)) void set_plain(const InsnDesc *d,
+                                                            const AccessDesc *a)
 {
     for (UInt i = 0; i < d->n_accesses; i++) {
         record.accesses[i].kind = a[i].kind;
@@ -484,8 +497,52 @@ static inline __attribute__((always_inline)) void put_plain(InsnDesc *d, const A
     }
     record.n_accesses = (int)d->n_accesses;
     record.has_registers = False;
+}
+
+/* Writes a plain instruction right away, in the running thread: what
+ * put_pending() would write for it. */
+static inline __attribute__((always_inline)) void put_plain(InsnDesc *d, const AccessDesc *a)
+{
+    set_plain(d, a);
     pend_thread = running_thread;
     put_record(d, d->branch == BR_ALWAYS, &d->memo);
+}
+
+/* Instruction i of the run starting at `context`, for trace_write_run():
+ * what put_plain() would write, in thread pend_thread. */
+static const struct trace_insn *run_insn(void *context, uint32_t i,
+                                         struct trace_insn_memo **memo)
+{
+    InsnDesc *d = (InsnDesc *)context + i;
+    set_plain(d, cur_block->accesses + d->first_access);
+    set_insn(d, d->branch == BR_ALWAYS);
+    *memo = &d->memo;
+    return &record;
+}
+
+/* Writes the run starting at d (InsnDesc.run), in the running thread:
+ * what put_plain() would write for each. */
+static inline __attribute__((always_inline)) void put_run(InsnDesc *d)
+{
+    static uint64_t addresses[TRACE_MAX_BLOCK_ACCESSES];
+    const InsnDesc *last = d + d->run - 1;
+    UInt n = 0;
+    for (const InsnDesc *e = d; e <= last; e++) {
+        const AccessDesc *a = cur_block->accesses + e->first_access;
+        for (UInt k = 0; k < e->n_accesses; k++)
+            addresses[n++] = pt_slots[a[k].slot];
+    }
+    pend_thread = running_thread;
+    after_taken = last->branch == BR_ALWAYS;
+    markers_after = 0;
+    if (writer && !writer_refused &&
+        !trace_write_run(writer, (uint8_t)running_thread, d->run, addresses, &d->run_memo,
+                         run_insn, d) &&
+        !out_failed) {
+        writer_refused = True;
+        VG_(umsg)("pmutrace: the trace writer refused an instruction of the run at 0x%llx\n",
+                  (ULong)d->addr);
+    }
 }
 
 /* Makes the running superblock's instructions [retired, upto) pending in
@@ -508,6 +565,11 @@ static void retire(UInt upto, UInt slots)
         /* Not for the next iteration of the same REP string instruction. */
         if (__builtin_expect(!pend || !pend->rep || pend->addr != d->addr, 1)) {
             put_pending(d->addr);
+            if (d->run && d + d->run < d_end && !clo_registers) {
+                put_run(d);
+                d += d->run - 1;
+                continue;
+            }
             if (d->plain && d + 1 < d_end && !clo_registers) {
                 put_plain(d, a);
                 continue;
@@ -945,13 +1007,29 @@ static Bool is_fixed(const BlockDesc *b, const InsnDesc *d)
     return True;
 }
 
-/* Each instruction's InsnDesc.fixed and plain, once b is complete. */
+/* Each instruction's InsnDesc.fixed and plain, once b is complete; then
+ * the runs: the plain instructions cut after each branch, each run within
+ * a trace block's limits (instructions, accesses), of 2 or more. */
 static void finish_block(BlockDesc *b)
 {
     for (UInt k = 0; k < b->n_insns; k++) {
         InsnDesc *d = &b->insns[k];
         d->fixed = is_fixed(b, d);
         d->plain = d->fixed && k + 1 < b->n_insns && d[1].addr == d->addr + d->len;
+    }
+    for (UInt k = 0; k < b->n_insns;) {
+        UInt n = 0, accesses = 0;
+        for (const InsnDesc *d = &b->insns[k];
+             k + n < b->n_insns && d->plain && n < TRACE_MAX_BLOCK_INSNS &&
+             accesses + d->n_accesses <= TRACE_MAX_BLOCK_ACCESSES;
+             d++) {
+            accesses += d->n_accesses;
+            n++;
+            if (d->branch != BR_NONE)
+                break;
+        }
+        b->insns[k].run = (UChar)(n >= 2 ? n : 0);
+        k += n ? n : 1;
     }
 }
 
