@@ -187,7 +187,7 @@ paper: all paper-programs
 # The PMU alone: the bench scenario of tests/bench/demo.pmu and its waveform.
 demo-pmu: $(BIN)
 	$(BIN) run tests/bench/demo.pmu --vcd $(BUILD)/demo.vcd
-	@echo "waveform: $(BUILD)/demo.vcd (open it with gtkwave)"
+	@echo "waveform: $(BUILD)/demo.vcd (open it with gtkwave $(BUILD)/demo.vcd $(BUILD)/demo.gtkw)"
 
 asan:
 	$(MAKE) BUILD=build/asan CC=clang CFLAGS="-O1 -g" \

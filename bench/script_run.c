@@ -397,12 +397,12 @@ static int find_waveform_signals(struct runner *r)
     return rc;
 }
 
-static int open_waveform(struct runner *r, const char *path)
+static int open_waveform(struct runner *r, const char *path, const char *gtkw_path)
 {
     int rc = find_waveform_signals(r);
     if (rc != BENCH_OK)
         return rc;
-    r->vcd = vcd_create(path, r->error, r->error_size);
+    r->vcd = vcd_create(path, gtkw_path, r->error, r->error_size);
     if (!r->vcd)
         return BENCH_RUNTIME_ERROR;
     if (!(r->nb ? declare_netburst_signals(r) : declare_p5_signals(r)))
@@ -442,7 +442,7 @@ int bench_run(const struct bench_script *script, const struct bench_options *opt
         if (options->hardware)
             rc = failure(&r, "--vcd needs the simulated PMU");
         else
-            rc = open_waveform(&r, options->vcd_path);
+            rc = open_waveform(&r, options->vcd_path, options->gtkw_path);
     }
     if (rc == BENCH_OK && options->record_log) {
         r.recorder = msr_record_create(r.msrs, options->record_log);

@@ -3,8 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atomic_file.h"
+#include "gtkw.h"
 
 struct vcd_var {
     char scope[40];
@@ -16,6 +18,7 @@ struct vcd_var {
 struct vcd {
     struct atomic_file out;
     FILE *file;
+    struct atomic_file gtkw; /* its stream NULL when there is no save file */
     struct vcd_var *vars;
     int n_vars, cap_vars;
     uint64_t time;
@@ -33,7 +36,7 @@ static void identifier(int index, char out[4])
     out[i] = '\0';
 }
 
-struct vcd *vcd_create(const char *path, char *error, size_t error_size)
+struct vcd *vcd_create(const char *path, const char *gtkw_path, char *error, size_t error_size)
 {
     struct vcd *vcd = calloc(1, sizeof *vcd);
     if (!vcd) {
@@ -45,6 +48,11 @@ struct vcd *vcd_create(const char *path, char *error, size_t error_size)
         return NULL;
     }
     vcd->file = vcd->out.stream;
+    if (gtkw_path && !vcd->out.direct && !atomic_open(&vcd->gtkw, gtkw_path, error, error_size)) {
+        atomic_abort(&vcd->out);
+        free(vcd);
+        return NULL;
+    }
     return vcd;
 }
 
@@ -136,13 +144,43 @@ void vcd_set(struct vcd *vcd, int signal, uint64_t value)
     write_value(vcd, signal);
 }
 
+/* The save file, written from the signals declared; false when out of
+ * memory. */
+static bool write_gtkw(struct vcd *vcd)
+{
+    struct gtkw_signal *signals = calloc((size_t)vcd->n_vars + 1, sizeof *signals);
+    if (!signals)
+        return false;
+    for (int i = 0; i < vcd->n_vars; i++)
+        signals[i] = (struct gtkw_signal){vcd->vars[i].scope, vcd->vars[i].name,
+                                          vcd->vars[i].width};
+    gtkw_write(vcd->gtkw.stream, vcd->out.path, signals, vcd->n_vars);
+    free(signals);
+    return true;
+}
+
+/* Both files or neither: the VCD is removed again when its save file
+ * cannot be moved into place. */
+static bool commit_both(struct vcd *vcd, char *error, size_t error_size)
+{
+    if (vcd->gtkw.stream && !write_gtkw(vcd)) {
+        snprintf(error, error_size, "%s: out of memory", vcd->gtkw.path);
+        return false;
+    }
+    if (!atomic_commit(&vcd->out, error, error_size))
+        return false;
+    if (!vcd->gtkw.stream || atomic_commit(&vcd->gtkw, error, error_size))
+        return true;
+    unlink(vcd->out.target);
+    return false;
+}
+
 bool vcd_close(struct vcd *vcd, uint64_t end_time, char *error, size_t error_size)
 {
     if (end_time > vcd->time || !vcd->time_written)
         fprintf(vcd->file, "#%llu\n", (unsigned long long)end_time);
-    bool ok = atomic_commit(&vcd->out, error, error_size);
-    free(vcd->vars);
-    free(vcd);
+    bool ok = commit_both(vcd, error, error_size);
+    vcd_abort(vcd);
     return ok;
 }
 
@@ -151,6 +189,7 @@ void vcd_abort(struct vcd *vcd)
     if (!vcd)
         return;
     atomic_abort(&vcd->out);
+    atomic_abort(&vcd->gtkw);
     free(vcd->vars);
     free(vcd);
 }

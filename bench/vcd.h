@@ -1,6 +1,7 @@
 /* A Value Change Dump (IEEE 1364-2001, section 18) writer for waveforms
- * GTKWave opens.  The file is written to a temporary name and renamed into
- * place by vcd_close(), so it exists whole or not at all. */
+ * GTKWave opens, with a save file that lays it out (bench/gtkw.h).  Each
+ * is written to a temporary name and renamed into place by vcd_close(), so
+ * it exists whole or not at all. */
 #ifndef BENCH_VCD_H
 #define BENCH_VCD_H
 
@@ -10,8 +11,11 @@
 
 struct vcd;
 
-/* Starts a dump for `path`; NULL with a message in `error` on failure. */
-struct vcd *vcd_create(const char *path, char *error, size_t error_size);
+/* Starts a dump for `path` and, when `gtkw_path` is not NULL and `path` is
+ * a regular file (not /dev/null, a FIFO...), its GTKWave save file
+ * (bench/gtkw.h); NULL with a message in `error` when either cannot be
+ * created. */
+struct vcd *vcd_create(const char *path, const char *gtkw_path, char *error, size_t error_size);
 
 /* Declares a signal (before vcd_begin); returns its handle, or -1 when out
  * of memory. */
@@ -26,11 +30,12 @@ void vcd_time(struct vcd *vcd, uint64_t time);
 /* Records a value; written only when it changed. */
 void vcd_set(struct vcd *vcd, int signal, uint64_t value);
 
-/* Ends the dump at `end_time` and moves it into place.  False, with a
- * message, when anything failed; nothing is left behind then. */
+/* Ends the dump at `end_time`, writes the save file and moves both into
+ * place.  False, with a message, when anything failed; neither is left
+ * behind then. */
 bool vcd_close(struct vcd *vcd, uint64_t end_time, char *error, size_t error_size);
 
-/* Drops the dump and its temporary file. */
+/* Drops the dump, its save file and their temporary files. */
 void vcd_abort(struct vcd *vcd);
 
 #endif

@@ -7,6 +7,7 @@
 #include "bench/atomic_file.h"
 #include "bench/bench.h"
 #include "bench/file_identity.h"
+#include "bench/gtkw.h"
 #include "commands.h"
 #include "exit_status.h"
 #include "option_once.h"
@@ -16,7 +17,8 @@
 static const char run_usage[] =
     "usage: pmubench run SCRIPT [--vcd FILE] [--record FILE] [--msr-device PATH]\n"
     "  SCRIPT             a bench script ('-' for standard input); see README.md\n"
-    "  --vcd FILE         write a waveform (Value Change Dump) of the run\n"
+    "  --vcd FILE         write a waveform (Value Change Dump) of the run, and a\n"
+    "                     GTKWave save file beside it (FILE.vcd -> FILE.gtkw)\n"
     "  --record FILE      log every MSR access, one line each\n"
     "  --msr-device PATH  run the script's wrmsr/rdmsr on a real processor through\n"
     "                     the Linux msr driver, e.g. /dev/cpu/%d/msr (never writes\n"
@@ -25,6 +27,7 @@ static const char run_usage[] =
 struct run_args {
     const char *script;
     const char *vcd;
+    char gtkw[4200]; /* the save file beside the VCD (bench/gtkw.h) */
     const char *record;
     const char *device;
 };
@@ -64,6 +67,8 @@ static int parse_args(int argc, char **argv, struct run_args *args)
         return usage_error("run", "no script given");
     if (args->vcd && args->device)
         return usage_error("run", "--vcd needs the simulated PMU, not --msr-device");
+    if (args->vcd && !gtkw_path_for(args->vcd, args->gtkw, sizeof args->gtkw))
+        return usage_error("run", "--vcd '%.100s...': name too long", args->vcd);
     return 0;
 }
 
@@ -76,6 +81,7 @@ static int check_files(const struct run_args *args)
         {"--msr-device", args->device, FILE_READ},
         {"--vcd", args->vcd, FILE_WRITE},
         {"--record", args->record, FILE_WRITE},
+        {"the .gtkw of --vcd", args->vcd ? args->gtkw : NULL, FILE_WRITE},
     };
     char error[2200];
     if (files_distinct(files, sizeof files / sizeof files[0], error, sizeof error))
@@ -129,7 +135,8 @@ static int run_collecting_output(const struct bench_script *script, struct bench
 static int run_script(const struct run_args *args, const struct bench_script *script,
                       char *error, size_t size)
 {
-    struct bench_options options = {.vcd_path = args->vcd};
+    struct bench_options options = {.vcd_path = args->vcd,
+                                    .gtkw_path = args->vcd ? args->gtkw : NULL};
     struct atomic_file record = {0};
     if (args->device && open_device(args->device, script, &options.hardware, error, size))
         return BENCH_RUNTIME_ERROR;

@@ -1,0 +1,81 @@
+# The GTKWave save file of `run --vcd FILE` (bench/gtkw.h; docs/semantics.md,
+# "The waveform"), sourced by run_tests.sh after tests/cli_tests.sh: its
+# name, the refusals (an input as the .gtkw: status 2, one line, nothing
+# written), a failed write (status 1, neither file left), and, where
+# gtkwave and xvfb-run are installed, the layout GTKWave itself loads.
+
+g=$tmp/gtkw
+mkdir -p "$g"
+
+# FILE.vcd gives FILE.gtkw; a name without .vcd gets .gtkw appended.
+expect 0 "" -- run tests/bench/demo.pmu --vcd "$g/demo.vcd"
+if [ -f "$g/demo.gtkw" ]; then pass; else fail "run --vcd demo.vcd wrote no demo.gtkw"; fi
+expect 0 "" -- run tests/bench/demo.pmu --vcd "$g/wave"
+if [ -f "$g/wave.gtkw" ]; then pass; else fail "run --vcd wave wrote no wave.gtkw"; fi
+
+# A name whose .gtkw would not fit is an argument error.
+long=$(awk 'BEGIN { while (n++ < 4300) printf "a" }')
+expect_usage "pmubench run: --vcd '$(printf %.100s "$long")...': name too long" -- \
+    run tests/bench/demo.pmu --vcd "$long"
+
+# A waveform to a device has no save file (it would name no dump).
+pmubench run tests/bench/demo.pmu --vcd /dev/null >/dev/null 2>&1
+if [ -e /dev/null.gtkw ]; then fail "run --vcd /dev/null wrote /dev/null.gtkw"; else pass; fi
+
+# The .gtkw may not be the script or the --record log.
+cp tests/bench/demo.pmu "$g/s.gtkw"
+cp "$g/s.gtkw" "$g/s.keep"
+expect 2 "pmubench run: the .gtkw of --vcd '$g/s.gtkw' and SCRIPT '$g/s.gtkw' are the same file" -- \
+    run "$g/s.gtkw" --vcd "$g/s.vcd"
+unchanged "$g/s.gtkw" "$g/s.keep" "run --vcd s.vcd with the script s.gtkw"
+absent "$g/s.vcd" "run --vcd s.vcd with the script s.gtkw"
+expect 2 "pmubench run: --record '$g/r.gtkw' and the .gtkw of --vcd '$g/r.gtkw' are the same file" -- \
+    run tests/bench/demo.pmu --vcd "$g/r.vcd" --record "$g/r.gtkw"
+absent "$g/r.vcd" "run --vcd r.vcd --record r.gtkw"
+absent "$g/r.gtkw" "run --vcd r.vcd --record r.gtkw"
+
+# A .gtkw that cannot be created, or cannot be written whole: status 1,
+# and neither file is left.
+mkdir "$g/d.gtkw"
+expect 1 "$g/d.gtkw: cannot open: Is a directory" -- run tests/bench/demo.pmu --vcd "$g/d.vcd"
+absent "$g/d.vcd" "run --vcd d.vcd with a directory d.gtkw"
+if [ -w /dev/full ]; then
+    ln -s /dev/full "$g/full.gtkw"
+    expect 1 "$g/full.gtkw: cannot write: No space left on device" -- \
+        run tests/bench/demo.pmu --vcd "$g/full.vcd"
+    absent "$g/full.vcd" "run --vcd full.vcd with full.gtkw on /dev/full"
+fi
+
+# GTKWave loads the layout (NetBurst: demo.pmu; P5: CTR0 and CTR1): the
+# signals it displays are those of the VCD in its order, and each trace's
+# flags are decimal (24) or a group's first or last line (800200, 1000200).
+gtkwave_loads() {
+    awk '$1 == "$scope" { scope = $3 }
+         $1 == "$var" { print scope "." $5 ($6 == "$end" ? "" : $6) }
+         $1 == "$enddefinitions" { exit }' "$1.vcd" >"$g/want"
+    timeout 60 xvfb-run -a gtkwave -S "$g/check.tcl" "$1.vcd" "$1.gtkw" \
+        >"$g/gtkwave.out" 2>"$g/gtkwave.err"
+    sed -n 's/^displayed //p' "$g/gtkwave.out" | tr ' ' '\n' | sed '/^$/d' >"$g/got"
+    if [ -s "$g/got" ] && diff -u "$g/want" "$g/got" >"$g/diff"; then pass; else
+        fail "gtkwave shows other signals than $1.vcd declares: $(cat "$g/diff" "$g/gtkwave.err")"; fi
+    flags=$(sed -n 's/^trace \([0-9a-f]*\) .*/\1/p' "$g/gtkwave.out" | sort -u | tr '\n' ' ')
+    if [ "$flags" = "1000200 24 800200 " ]; then pass; else
+        fail "gtkwave trace flags of $1.gtkw: '$flags'"; fi
+}
+if command -v gtkwave >/dev/null 2>&1 && command -v xvfb-run >/dev/null 2>&1; then
+    cat >"$g/check.tcl" <<'TCL'
+set n [gtkwave::getTotalNumTraces]
+for {set i 0} {$i < $n} {incr i} {
+    puts "trace [format %x [gtkwave::getTraceFlagsFromIndex $i]] [gtkwave::getTraceNameFromIndex $i]"
+}
+puts "displayed [gtkwave::getDisplayedSignals]"
+flush stdout
+exit 0
+TCL
+    gtkwave_loads "$g/demo"
+    printf 'cpu p5\nwrmsr CESR 0x1c0\ntick 3\n' >"$g/p5.pmu"
+    expect 0 "" -- run "$g/p5.pmu" --vcd "$g/p5.vcd"
+    gtkwave_loads "$g/p5"
+else
+    echo "cli_gtkw.sh: GTKWave load test skipped: gtkwave or xvfb-run is not installed"
+fi
