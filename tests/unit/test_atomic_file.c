@@ -293,6 +293,9 @@ static void committed_and_aborted_files_are_forgotten(void **state)
 
 int main(void)
 {
+    /* The tests mean a process started with SIGINT's default action; a
+     * shell starts a background job with SIGINT ignored. */
+    signal(SIGINT, SIG_DFL);
     const struct CMUnitTest tests[] = {
         /* First: the handler is installed at the first atomic_open of the
          * process, and only on signals with their default action. */

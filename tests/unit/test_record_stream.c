@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -150,7 +151,9 @@ static void test_drain(void **state)
     if (pid == 0) {
         close(fds[0]);
         /* A write to a pipe may write part of it (under valgrind it did):
-         * the rest follows. */
+         * the rest follows.  The child ends by SIGTERM when all is
+         * written: an exit status would be valgrind's under make memcheck
+         * (cmocka's memory in the child counts as still reachable). */
         size_t done = 0;
         while (done < sizeof big) {
             ssize_t n = write(fds[1], big + done, sizeof big - done);
@@ -158,7 +161,8 @@ static void test_drain(void **state)
                 _exit(1);
             done += (size_t)n;
         }
-        _exit(0);
+        raise(SIGTERM);
+        _exit(1);
     }
     close(fds[1]);
     struct record_stream s;
@@ -169,7 +173,7 @@ static void test_drain(void **state)
     close(fds[0]);
     int status;
     assert_int_equal(waitpid(pid, &status, 0), pid);
-    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
 }
 
 int main(void)
