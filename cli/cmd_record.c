@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "exit_status.h"
 #include "option_once.h"
+#include "progress.h"
 #include "record_report.h"
 #include "traces/run_env.h"
 
@@ -30,7 +31,12 @@ bool record_report(const struct record_options *options, int *status)
 {
     char error[PATH_MAX + 2048];
     struct record_result result;
-    enum record_status recorded = record_run(options, &result, error, sizeof error);
+    struct cli_progress progress;
+    cli_progress_start(&progress, "record", NULL, 0);
+    struct record_options shown = *options;
+    shown.progress = cli_progress_hook(&progress);
+    enum record_status recorded = record_run(&shown, &result, error, sizeof error);
+    cli_progress_end(&progress);
     if (result.execed)
         command_error(EXIT_OK, "record",
                       "%s called execve: the trace ends there (the new program is not recorded)",

@@ -14,6 +14,7 @@
 #include "exit_status.h"
 #include "json.h"
 #include "option_once.h"
+#include "progress.h"
 #include "record_report.h"
 #include "text.h"
 #include "pmu/alloc.h"
@@ -497,9 +498,12 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
             command_error(EXIT_OK, "stat", "warning: %s", error);
     struct stat_totals totals = {{0, 0}, 0, 0, 0, 0};
     errno = 0;
-    bool ok = stat_simulate(traces, n_traces, model, plan, args->runs, args->region, counts,
-                            &totals, error, sizeof error);
+    struct cli_progress progress;
+    cli_progress_start(&progress, "stat", traces, n_traces);
+    bool ok = stat_simulate(traces, n_traces, model, plan, args->runs, args->region,
+                            cli_progress_hook(&progress), counts, &totals, error, sizeof error);
     int failure = failure_status(errno);
+    cli_progress_end(&progress);
     if (!args->n_traces)
         unlink(recorded);
     if (!ok)

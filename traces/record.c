@@ -29,6 +29,8 @@ struct recording {
     char default_output[PATH_MAX];
     char recorder[PATH_MAX];       /* valgrind's VALGRIND_LIB */
     struct atomic_file file;
+    uint64_t instructions;         /* read back from the stream so far */
+    uint64_t progress_due;         /* the count of the next progress report */
 };
 
 /* The line (traces/error_line.h) and `status`. */
@@ -306,6 +308,18 @@ struct conversion {
     struct trace_end end;   /* that record */
 };
 
+/* `n` more instructions read back: to the progress hook every
+ * PROGRESS_EVERY (the stream is a pipe: its bytes are not told). */
+static void count_read(struct recording *rec, uint32_t n)
+{
+    rec->instructions += n;
+    if (rec->instructions < rec->progress_due)
+        return;
+    struct progress_point point = {rec->instructions, 0, 0, 0};
+    rec->options->progress->report(rec->options->progress->context, &point);
+    rec->progress_due = rec->instructions + PROGRESS_EVERY;
+}
+
 /* A record read, written; false with a message. */
 static bool convert_record(struct recording *rec, struct conversion *c,
                            const struct trace_record *record, char *why, size_t why_size)
@@ -370,6 +384,8 @@ static bool convert_segment(struct recording *rec, struct conversion *c, FILE *i
             snprintf(why, why_size, "%s", trace_reader_error(r));
         else
             ok = convert_record(rec, c, record, why, why_size);
+        if (ok && record->kind == TRACE_RECORD_INSN)
+            count_read(rec, 1);
     }
     trace_reader_close(r);
     return ok && segment_closed(rec, c, in, stream, why, why_size);
@@ -392,6 +408,8 @@ static bool check_segment(struct recording *rec, struct conversion *c, FILE *in,
         ok = trace_next_block(r, &block, &record) == TRACE_OK;
         if (!ok)
             snprintf(why, why_size, "%s", trace_reader_error(r));
+        else if (block)
+            count_read(rec, block->n_insns);
         else if (record && record->kind == TRACE_RECORD_END) {
             c->end = record->end;
             c->ended = true;
@@ -456,6 +474,8 @@ static bool join_copied(struct recording *rec, struct conversion *c, char *why, 
             snprintf(why, why_size, "%s", trace_reader_error(r));
         else
             ok = convert_record(rec, c, record, why, why_size);
+        if (ok && record->kind == TRACE_RECORD_INSN)
+            count_read(rec, 1);
     }
     if (r)
         trace_reader_close(r);
@@ -604,7 +624,8 @@ enum record_status record_run(const struct record_options *options, struct recor
                               char *error, size_t error_size)
 {
     *result = (struct record_result){0};
-    struct recording rec = {.options = options};
+    struct recording rec = {.options = options,
+                            .progress_due = options->progress ? PROGRESS_EVERY : UINT64_MAX};
     enum record_status status = check_files(&rec, error, error_size);
     if (status == RECORD_OK)
         status = check_recorder(&rec, error, error_size);

@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "traces/progress.h"
+
 struct record_options {
     char *const *argv;        /* the program (as execvp finds it) and its arguments,
                                * NULL-terminated */
@@ -29,6 +31,8 @@ struct record_options {
     const char *recorder_dir; /* the folder of pmutrace-amd64-linux (and
                                * pmutrace-x86-linux); NULL: $PMUBENCH_RECORDER_DIR,
                                * else recorder/ beside the running executable */
+    const struct progress_hook *progress; /* told the instructions recorded so far
+                                           * (traces/progress.h); NULL: none */
 };
 
 enum record_status {

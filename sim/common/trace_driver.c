@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio_ext.h>
+#include <sys/types.h>
 
 #include "traces/error_line.h"
 #include "traces/input_file.h"
@@ -72,6 +74,26 @@ bool driver_read_failed(const struct driver_trace *t, struct driver_failure *f)
 {
     f->error_number = trace_reader_out_of_memory(t->reader) ? ENOMEM : 0;
     return driver_fail(f, "%s", trace_reader_error(t->reader));
+}
+
+uint64_t driver_trace_bytes(const struct driver_trace *t)
+{
+    int cause = errno; /* ESPIPE on a pipe: not the run's failure */
+    off_t at = ftello(t->in);
+    errno = cause;
+    return at > 0 ? (uint64_t)at : 0;
+}
+
+void driver_progress_init(struct driver_progress *p, const struct progress_hook *hook)
+{
+    *p = (struct driver_progress){hook, 0, hook ? PROGRESS_EVERY : UINT64_MAX};
+}
+
+void driver_progress_report(struct driver_progress *p, uint64_t bytes)
+{
+    struct progress_point point = {p->instructions, bytes, 0, 0};
+    p->hook->report(p->hook->context, &point);
+    p->due = p->instructions + PROGRESS_EVERY;
 }
 
 bool driver_decode_failed_at(struct driver_failure *f, const struct driver_trace *t,

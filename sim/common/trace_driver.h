@@ -20,6 +20,7 @@
 
 #include "isa/x86.h"
 #include "sim/decode/decode_cache.h"
+#include "traces/progress.h"
 #include "traces/trace.h"
 
 /* Where a run's failure goes. */
@@ -81,6 +82,30 @@ static inline bool driver_trace_next_block(struct driver_trace *t,
 {
     return trace_next_block(t->reader, block, record) == TRACE_OK || driver_read_failed(t, f);
 }
+
+/* The bytes of the trace its reader has taken from the file so far; 0 when
+ * not known (a pipe). */
+uint64_t driver_trace_bytes(const struct driver_trace *t);
+
+/* A run's reports to a progress hook (traces/progress.h). */
+struct driver_progress {
+    const struct progress_hook *hook; /* NULL: none */
+    uint64_t instructions;            /* read so far */
+    uint64_t due;                     /* the count of the next report; never, without a hook */
+};
+
+void driver_progress_init(struct driver_progress *p, const struct progress_hook *hook);
+
+/* `n` more instructions read; whether a report is due
+ * (driver_progress_report()). */
+static inline bool driver_progress_due(struct driver_progress *p, uint32_t n)
+{
+    p->instructions += n;
+    return p->instructions >= p->due;
+}
+
+/* Tells the hook the instructions read and `bytes` of the traces. */
+void driver_progress_report(struct driver_progress *p, uint64_t bytes);
 
 /* The instruction of `length` bytes at `address`, record `record` (from 1:
  * the line of `pmubench trace dump`), did not decode (`status` not

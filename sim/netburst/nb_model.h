@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "pmu/msr.h"
+#include "traces/progress.h"
 
 enum { NB_MAX_LOAD_MISSES = 64 }; /* the largest l1d_load_misses */
 
@@ -102,6 +103,7 @@ struct nbm_hooks {
     void (*region)(void *context, int thread, bool begin, uint32_t region);
     void (*sample)(void *context, int thread, uint64_t cycle, uint64_t eip, bool precise);
     void *context;
+    const struct progress_hook *progress; /* NULL: none (traces/progress.h) */
 };
 
 struct nbm_result {

@@ -41,6 +41,7 @@ struct run {
     struct thread_run thread[2];
     int threads;
     const struct nbm_hooks *hooks;
+    struct driver_progress progress;
     struct driver_failure failure;
 };
 
@@ -145,6 +146,15 @@ static bool record(struct run *run, int t, const struct trace_record *rec)
     return true;
 }
 
+/* The instructions read and the bytes of the traces, to the hook. */
+static void report_progress(struct run *run)
+{
+    uint64_t bytes = 0;
+    for (int t = 0; t < run->threads; t++)
+        bytes += driver_trace_bytes(&run->thread[t].trace);
+    driver_progress_report(&run->progress, bytes);
+}
+
 /* The next instruction or record of logical processor `t`. */
 static bool step(struct run *run, int t)
 {
@@ -175,6 +185,8 @@ static bool step(struct run *run, int t)
             return driver_out_of_memory(&run->failure, tr->trace.path, "for the model");
         tr->block = block;
         tr->next_insn = 0;
+        if (driver_progress_due(&run->progress, block->n_insns))
+            report_progress(run);
     }
     nb_clear_resolve(m, true);
     return instruction(run, tr);
@@ -294,6 +306,7 @@ bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_con
     run->machine.schedule.bus_ratio = config->bus_ratio;
     run->machine.schedule.assist = nb_pebs_assist;
     run->machine.schedule.machine = &run->machine;
+    driver_progress_init(&run->progress, hooks ? hooks->progress : NULL);
     if (hooks) {
         run->machine.schedule.sample = hooks->sample;
         run->machine.schedule.context = hooks->context;

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "pmu/msr.h"
+#include "traces/progress.h"
 #include "sim/p5/p5_timings.h"
 
 /* Errata in appendix A of Safford 1997 that change counts; each may be switched
@@ -105,6 +106,7 @@ bool p5_config_set(struct p5_config *config, const char *name, const char *value
 struct p5_sim_hooks {
     void (*region)(void *context, bool begin, uint32_t region);
     void *context;
+    const struct progress_hook *progress; /* NULL: none (traces/progress.h) */
 };
 
 struct p5_sim_result {

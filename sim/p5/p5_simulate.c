@@ -70,6 +70,7 @@ struct run {
     bool holding;
     uint64_t records;               /* records read before the current one */
     uint64_t unclassified;          /* instructions whose op has no timing row */
+    struct driver_progress progress;
     struct driver_failure failure;
 };
 
@@ -186,6 +187,8 @@ static bool simulate(struct run *run, const struct p5_sim_hooks *hooks,
             if (!run_block(run, block))
                 return false;
             run->records += block->n_insns;
+            if (driver_progress_due(&run->progress, block->n_insns))
+                driver_progress_report(&run->progress, driver_trace_bytes(&run->trace));
             continue;
         }
         run->records++;
@@ -213,6 +216,7 @@ static bool run_trace(struct run *run, const struct p5_sim_hooks *hooks,
                                    run->machine.config->mmx) ||
               driver_out_of_memory(&run->failure, run->trace.path, "for the decoder");
     p5_block_memos_init(&run->memos);
+    driver_progress_init(&run->progress, hooks ? hooks->progress : NULL);
     run->memo_context = (struct p5_memo_context){&run->decoded, run->trace.lengths_known,
                                                  run->machine.icache.block_shift};
     ok = ok && simulate(run, hooks, result);

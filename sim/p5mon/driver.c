@@ -145,7 +145,7 @@ static bool execute_pair(const struct p5mon_parms *parms, p5mon_simulate_fn simu
         return false;
     }
     program_init(&execution->program, backend, 0, &run);
-    struct p5_sim_hooks hooks = {region_marker, execution};
+    struct p5_sim_hooks hooks = {.region = region_marker, .context = execution};
     uint64_t whole[2] = {0, 0};
     bool ok = check_msr(program_setup(&execution->program, NULL), &execution->program, error,
                         error_size) &&

@@ -48,10 +48,11 @@ static struct msr_backend *create_backend(const struct stat_model *model, int n_
  * (and the PMUs linked after it); the totals of the pass. */
 static bool run_model(const char *const traces[], int n_traces, const struct stat_model *model,
                       struct msr_backend *backend, struct region_gate *gate,
-                      struct stat_totals *totals, char *error, size_t error_size)
+                      const struct progress_hook *progress, struct stat_totals *totals,
+                      char *error, size_t error_size)
 {
     if (model->pmu == PMU_P5) {
-        struct p5_sim_hooks hooks = {region_gate_hook, gate};
+        struct p5_sim_hooks hooks = {region_gate_hook, gate, progress};
         struct p5_sim_result result = {0};
         bool ok = p5_simulate_trace(traces[0], &model->p5, backend, &hooks, &result, error,
                                     error_size);
@@ -59,7 +60,8 @@ static bool run_model(const char *const traces[], int n_traces, const struct sta
                                        result.unclassified, 0};
         return ok;
     }
-    struct nbm_hooks hooks = {.region = region_gate_thread_hook, .context = gate};
+    struct nbm_hooks hooks = {.region = region_gate_thread_hook, .context = gate,
+                              .progress = progress};
     struct nbm_result result;
     memset(&result, 0, sizeof result);
     bool ok = nbm_simulate(traces, n_traces, &model->netburst, backend, &hooks, &result, error,
@@ -137,8 +139,8 @@ static bool read_runs(struct pass *pass, uint64_t *counts, char *error, size_t e
  * started and stopped together by the region gate, read after it. */
 static bool simulate_pass(const char *const traces[], int n_traces,
                           const struct stat_model *model, const struct alloc_run *runs, int n,
-                          long region, uint64_t *counts, struct stat_totals *totals, char *error,
-                          size_t error_size)
+                          long region, const struct progress_hook *progress, uint64_t *counts,
+                          struct stat_totals *totals, char *error, size_t error_size)
 {
     struct pass pass;
     if (!pass_create(&pass, model, n_traces, runs, n)) {
@@ -152,8 +154,8 @@ static bool simulate_pass(const char *const traces[], int n_traces,
         ok = !program_failed(gate.failed, started, "start", error, error_size);
     }
     if (ok)
-        ok = run_model(traces, n_traces, model, pass.backends[0], &gate, totals, error,
-                       error_size);
+        ok = run_model(traces, n_traces, model, pass.backends[0], &gate, progress, totals,
+                       error, error_size);
     if (ok)
         ok = !program_failed(gate.failed, gate.status, "region", error, error_size) &&
              read_runs(&pass, counts, error, error_size);
@@ -169,17 +171,38 @@ enum stat_runs stat_runs_counted(const struct stat_model *model, const struct al
     return model->pmu == PMU_P5 || plan->n_runs <= 1 ? asked : STAT_RUNS_HARDWARE;
 }
 
+/* The progress of one pass of several, to the caller's hook: the
+ * instructions of the passes before it added, the pass told. */
+struct pass_progress {
+    const struct progress_hook *outer;
+    uint64_t before; /* instructions read in the passes before */
+    int pass, passes;
+};
+
+static void report_pass(void *context, const struct progress_point *point)
+{
+    const struct pass_progress *p = context;
+    struct progress_point in_all = {p->before + point->instructions, point->bytes, p->pass,
+                                    p->passes};
+    p->outer->report(p->outer->context, &in_all);
+}
+
 bool stat_simulate(const char *const traces[], int n_traces, const struct stat_model *model,
                    const struct alloc_plan *plan, enum stat_runs runs, long region,
-                   uint64_t *counts, struct stat_totals *totals, char *error,
-                   size_t error_size)
+                   const struct progress_hook *progress, uint64_t *counts,
+                   struct stat_totals *totals, char *error, size_t error_size)
 {
     int per_pass = stat_runs_counted(model, plan, runs) == STAT_RUNS_ONE ? plan->n_runs : 1;
     int passes = 0;
-    for (int r = 0; r < plan->n_runs; r += per_pass, passes++)
-        if (!simulate_pass(traces, n_traces, model, &plan->runs[r], per_pass, region, counts,
-                           totals, error, error_size))
+    struct pass_progress in_pass = {progress, 0, 0, (plan->n_runs + per_pass - 1) / per_pass};
+    struct progress_hook hook = {report_pass, &in_pass};
+    for (int r = 0; r < plan->n_runs; r += per_pass, passes++) {
+        in_pass.pass = passes + 1;
+        if (!simulate_pass(traces, n_traces, model, &plan->runs[r], per_pass, region,
+                           progress ? &hook : NULL, counts, totals, error, error_size))
             return false;
+        in_pass.before += totals->instructions[0] + totals->instructions[1];
+    }
     totals->passes = passes;
     return true;
 }

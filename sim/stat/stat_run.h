@@ -14,6 +14,7 @@
 #include "pmu/msr.h"
 #include "sim/stat/region_gate.h"
 #include "sim/stat/stat_model.h"
+#include "traces/progress.h"
 
 struct stat_totals {
     uint64_t instructions[2]; /* trace records simulated per run, by logical processor */
@@ -50,11 +51,13 @@ enum stat_runs stat_runs_counted(const struct stat_model *model, const struct al
  * with a one-line error and errno telling a run-time failure (ENOMEM; EIO
  * for an MSR access the simulated PMU refused, in the set-up or a region
  * marker's start or stop) from a trace that is not what it should be (as
- * nbm_simulate and p5_simulate_trace set it). */
+ * nbm_simulate and p5_simulate_trace set it).  `progress` (NULL: none) is
+ * told how far the run is (traces/progress.h): the instructions of every
+ * pass so far, the bytes of this pass's, which pass of how many. */
 bool stat_simulate(const char *const traces[], int n_traces, const struct stat_model *model,
                    const struct alloc_plan *plan, enum stat_runs runs, long region,
-                   uint64_t *counts, struct stat_totals *totals, char *error,
-                   size_t error_size);
+                   const struct progress_hook *progress, uint64_t *counts,
+                   struct stat_totals *totals, char *error, size_t error_size);
 
 /* Runs `argv` (a program and its arguments) once per run of `plan` on CPU
  * `cpu`, with the run's counters programmed through `backend` (the Linux

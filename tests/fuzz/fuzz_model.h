@@ -330,8 +330,8 @@ static inline void fuzz_nb_count(const char *const *traces, int n_traces,
     uint64_t counts[FUZZ_NB_EVENTS];
     struct stat_totals totals;
     char error[1024];
-    stat_simulate(traces, n_traces, model, &plan, STAT_RUNS_ONE, region, counts, &totals, error,
-                  sizeof error);
+    stat_simulate(traces, n_traces, model, &plan, STAT_RUNS_ONE, region, NULL, counts, &totals,
+                  error, sizeof error);
     alloc_plan_free(&plan);
 }
 

@@ -76,7 +76,7 @@ static void simulate(struct fuzz_input *in, const char *path)
     struct stat_totals totals;
     const char *traces[] = {path};
     stat_simulate(traces, 1, &model, &plan, STAT_RUNS_ONE, region == 4 ? REGION_WHOLE_TRACE : region,
-                  counts, &totals, error, sizeof error);
+                  NULL, counts, &totals, error, sizeof error);
     alloc_plan_free(&plan);
 }
 

@@ -933,7 +933,7 @@ static void test_region_hooks(void **state)
 
     char error[512];
     struct region_log log = {.backend = p5_backend_create()};
-    struct p5_sim_hooks hooks = {on_region, &log};
+    struct p5_sim_hooks hooks = {.region = on_region, .context = &log};
     struct p5_config config = zero_latency();
     struct p5_sim_result result;
     if (!p5_simulate_trace(t.path, &config, log.backend, &hooks, &result, error, sizeof error))

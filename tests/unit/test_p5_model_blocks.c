@@ -472,7 +472,7 @@ static void check_codes(const struct random_trace *t, const struct p5_config *co
     uint64_t cesr = code0 | 3u << 6 | (uint64_t)code1 << 16 | 3u << 22;
     assert_int_equal(p5_pmu_wrmsr(pmu, P5_MSR_CESR, cesr), MSR_OK);
     struct hook_check check = {pmu, markers, 0, code0, code1};
-    struct p5_sim_hooks hooks = {check_at_marker, &check};
+    struct p5_sim_hooks hooks = {.region = check_at_marker, .context = &check};
     struct p5_sim_result result;
     char error[512];
     if (!p5_simulate_trace(t->path, config, backend, &hooks, &result, error, sizeof error))

@@ -230,7 +230,7 @@ static void run(const char *path, const struct p5_config *config, const uint64_t
     c->cesr[1] = cesr[1];
     c->n = 0;
     assert_int_equal(p5_pmu_wrmsr(c->pmu, P5_MSR_CESR, cesr[0]), MSR_OK);
-    struct p5_sim_hooks hooks = {at_marker, c};
+    struct p5_sim_hooks hooks = {.region = at_marker, .context = c};
     struct p5_sim_result result;
     char error[512];
     if (!p5_simulate_trace(path, config, backend, &hooks, &result, error, sizeof error))

@@ -200,7 +200,7 @@ static struct counted count(const char *path, const char *const *events, int n,
     struct counted c;
     memset(&c, 0xa5, sizeof c);
     const char *traces[] = {path};
-    if (!stat_simulate(traces, 1, &model, &p, runs, region, c.counts, &c.totals, error,
+    if (!stat_simulate(traces, 1, &model, &p, runs, region, NULL, c.counts, &c.totals, error,
                        sizeof error))
         fail_msg("%s", error);
     assert_int_equal(c.totals.passes, runs == STAT_RUNS_ONE ? 1 : p.n_runs);

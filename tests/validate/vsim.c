@@ -58,7 +58,7 @@ static bool run_p5(const char *trace, const char *preset, struct marks *m, char 
         snprintf(error, error_size, "out of memory");
         return false;
     }
-    struct p5_sim_hooks hooks = {p5_mark, m};
+    struct p5_sim_hooks hooks = {.region = p5_mark, .context = m};
     struct p5_sim_result result;
     bool ok = p5_simulate_trace(trace, &config, m->backend, &hooks, &result, error, error_size);
     msr_backend_destroy(m->backend);

@@ -1,0 +1,93 @@
+/* The progress line (cli/progress.h, docs/stat.md "Progress"). */
+#include "progress.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static double monotonic_seconds(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+void cli_progress_format(char *line, size_t size, const char *command,
+                         const struct progress_point *point, double seconds,
+                         uint64_t total_bytes)
+{
+    double millions = (double)point->instructions / 1e6;
+    int n = snprintf(line, size, "%s: %.1fM instructions, %.1fM/s", command, millions,
+                     seconds > 0 ? millions / seconds : 0.0);
+    if (total_bytes && point->bytes && n >= 0 && (size_t)n < size) {
+        uint64_t share = point->bytes >= total_bytes ? 100 : point->bytes * 100 / total_bytes;
+        n += snprintf(line + n, size - (size_t)n, ", %u%% of the trace", (unsigned)share);
+    }
+    if (point->passes > 1 && n >= 0 && (size_t)n < size)
+        snprintf(line + n, size - (size_t)n, ", pass %d of %d", point->pass, point->passes);
+}
+
+static void report(void *context, const struct progress_point *point)
+{
+    struct cli_progress *p = context;
+    double now = p->clock();
+    if (now - p->start < p->after || now < p->next)
+        return;
+    p->next = now + PROGRESS_LINE_EVERY;
+    char line[160];
+    cli_progress_format(line, sizeof line, p->command, point, now - p->start, p->total_bytes);
+    size_t length = strlen(line);
+    /* Spaces over what is left of a longer line before. */
+    fprintf(p->out, "\r%s%*s", line, p->shown > length ? (int)(p->shown - length) : 0, "");
+    fflush(p->out);
+    p->shown = length;
+}
+
+void cli_progress_init(struct cli_progress *p, const char *command, FILE *out,
+                       double (*clock)(void), double after, uint64_t total_bytes)
+{
+    *p = (struct cli_progress){command, out, clock, clock(), after, 0, total_bytes, 0,
+                               {report, p}};
+}
+
+/* The seconds before the first line: $PMUBENCH_PROGRESS_AFTER_MS (tests),
+ * else one. */
+static double first_line_after(void)
+{
+    const char *ms = getenv("PMUBENCH_PROGRESS_AFTER_MS");
+    char *end;
+    long value = ms && *ms ? strtol(ms, &end, 10) : -1;
+    return value >= 0 && !*end ? (double)value / 1000 : 1.0;
+}
+
+void cli_progress_start(struct cli_progress *p, const char *command, const char *const paths[],
+                        int n)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0 || !S_ISREG(st.st_mode)) {
+            total = 0;
+            break;
+        }
+        total += (uint64_t)st.st_size;
+    }
+    cli_progress_init(p, command, isatty(STDERR_FILENO) ? stderr : NULL, monotonic_seconds,
+                      first_line_after(), total);
+}
+
+const struct progress_hook *cli_progress_hook(struct cli_progress *p)
+{
+    return p->out ? &p->hook : NULL;
+}
+
+void cli_progress_end(struct cli_progress *p)
+{
+    if (!p->shown)
+        return;
+    fprintf(p->out, "\r%*s\r", (int)p->shown, "");
+    fflush(p->out);
+    p->shown = 0;
+}
