@@ -10,7 +10,7 @@ BUILD ?= build
 ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(EXTRA) -I.
 LDFLAGS_ALL = $(EXTRA)
 
-LIB_SRCS := $(sort $(wildcard pmu/*.c bench/*.c traces/*.c isa/*.c sim/*/*.c))
+LIB_SRCS := $(sort $(wildcard pmu/*.c bench/*.c traces/*.c isa/*.c sim/*/*.c report/*.c))
 CLI_SRCS := $(sort $(wildcard cli/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -39,9 +39,11 @@ NEEDS_validate := $(NEEDS_all) objdump
 NEEDS_unit-tests := capstone cmocka
 NEEDS_libpfm4-diff := capstone libpfm4
 NEEDS_objdump-check := capstone objdump
-NEEDS_clang-check := capstone cmocka libpfm4 clang
+NEEDS_clang-check := capstone cmocka libpfm4 libpng clang
+NEEDS_png-pixels := libpng
 NEEDS_accuracy-deps := $(if $(filter no,$(M32)),,m32)
-NEEDS_check := $(NEEDS_all) cmocka libpfm4 objdump clang
+# rsvg, libpng: tests/cli_plot.sh renders each SVG the commands write.
+NEEDS_check := $(NEEDS_all) cmocka libpfm4 objdump clang rsvg libpng
 NEEDS_coverage := $(NEEDS_check)
 NEEDS_bench := $(NEEDS_check) time
 NEEDS_asan := $(NEEDS_check) asan
@@ -132,6 +134,14 @@ $(OBJDUMP_CHECK): tests/isa/objdump_check.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDFLAGS_ALL) $(LIBS)
 
+# tests/cli_plot.sh: the pixels of the SVGs rsvg-convert renders.
+PNG_PIXELS := $(BUILD)/tests/png_pixels
+.PHONY: png-pixels
+png-pixels: $(PNG_PIXELS)
+$(PNG_PIXELS): tests/plot/png_pixels.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDFLAGS_ALL) -lpng
+
 # tests/traces/accuracy.sh: the single-stepping reference counter and the
 # 32-bit static compute kernel (no $(EXTRA): a 32-bit static program has no
 # sanitizer runtime, and the counter is a reference, not code under test).
@@ -148,7 +158,7 @@ $(BUILD)/tests/kernel32: tests/traces/kernel.c
 
 # The tests: cmocka unit tests, then every bench script against its
 # expected output.  RUN_WRAPPER runs each under valgrind for memcheck.
-check: all unit-tests libpfm4-diff objdump-check recorder clang-check accuracy-deps wc
+check: all unit-tests libpfm4-diff objdump-check recorder clang-check accuracy-deps wc png-pixels
 	@sh tests/run_tests.sh $(BUILD) $(RUN_WRAPPER)
 
 # Figures, not tests: the speed and memory table on a 100 M-instruction
@@ -173,7 +183,7 @@ bench: $(BIN) $(LIB) recorder wc
 # Warning-free under clang as well as gcc: the library, the CLI, the tests.
 clang-check:
 	@clang $(STD) $(WARN) -I. -fsyntax-only $(LIB_SRCS) $(CLI_SRCS) $(UNIT_SRCS) $(UNIT_HELPER_SRCS) \
-	    tests/fuzz/*.c tests/diff/*.c tests/perf/*.c tests/isa/*.c \
+	    tests/fuzz/*.c tests/diff/*.c tests/perf/*.c tests/isa/*.c tests/plot/*.c \
 	    tests/traces/stepcount.c tests/traces/kernel.c traces/wc/*.c traces/paper/*.c \
 	    tests/validate/*.c
 

@@ -1,5 +1,6 @@
 /* pmubench compare [--json | -x SEP] [--region N] SIMULATED MEASURED [-- PROGRAM ARGS...]
  *
+ *                  [--plot FILE]
  * Puts two count sets side by side in the layout of Safford 1997, Table 5.6:
  * event, simulated, measured, difference, difference in % (docs/compare.md).
  * The sets are read by sim/compare/count_set.h or taken now by
@@ -12,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/atomic_file.h"
+#include "bench/file_identity.h"
 #include "commands.h"
 #include "exit_status.h"
 #include "json.h"
@@ -19,13 +22,14 @@
 #include "option_once.h"
 #include "sim/compare/compare.h"
 #include "pmu/number.h"
+#include "report/bar_chart.h"
 #include "sim/compare/measure.h"
 #include "sim/stat/stat_model.h"
 #include "traces/run_env.h"
 
 static const char compare_usage[] =
     "usage: pmubench compare [--json | -x SEP] [--region N] SIMULATED MEASURED\n"
-    "                        [-- PROGRAM [ARGS...]]\n"
+    "                        [--plot FILE] [-- PROGRAM [ARGS...]]\n"
     "  SIMULATED, MEASURED  a count set, either a file: 'pmubench stat --json' output,\n"
     "               'perf stat -x, -o FILE' output or a run_p5mon output file, the format\n"
     "               found from the content or named by a prefix json:, csv: or p5mon:\n"
@@ -36,6 +40,7 @@ static const char compare_usage[] =
     "  --region N   the run_p5mon region to compare (when a file has several)\n"
     "  --json       one JSON object instead of the table\n"
     "  -x SEP       SEP-separated fields, a header line first\n"
+    "  --plot FILE  also draw the counts as SVG bars, simulated against measured\n"
     "Difference = measured - simulated; Difference % = 100 * difference / measured.\n"
     "Events only one set has show '-' in the other column; notes under the table\n"
     "say where a pair is not like for like and why a count is missing.\n";
@@ -45,6 +50,7 @@ enum output { OUTPUT_TABLE, OUTPUT_SEPARATED, OUTPUT_JSON };
 struct compare_options {
     enum output output;
     const char *separator;
+    const char *plot;            /* --plot's SVG file, or NULL */
     long region;                 /* -1: the file's only region */
     const char *inputs[2];       /* SIMULATED, MEASURED */
     char **program;              /* after --, or NULL */
@@ -93,6 +99,10 @@ static int parse_options(int argc, char **argv, struct compare_options *o)
                                    "bad -x '' (expected a separator: one or more characters)");
             o->output = OUTPUT_SEPARATED;
             o->separator = separator;
+        } else if (strcmp(arg, "--plot") == 0) {
+            if (++i == argc)
+                return usage_error("compare", "--plot needs a value");
+            o->plot = argv[i];
         } else if (strcmp(arg, "--region") == 0) {
             if (++i == argc)
                 return usage_error("compare", "--region needs a value");
@@ -183,6 +193,23 @@ static bool read_input(const char *input, const struct compare_options *o, struc
     return false;
 }
 
+/* No --plot over an input set (bench/file_identity.h); 0 or 2. */
+static int check_files(const struct compare_options *o)
+{
+    struct named_file files[3] = {{"--plot", o->plot, FILE_WRITE}};
+    for (int i = 0; i < 2; i++) {
+        const enum count_format *format;
+        const char *path = is_measurement(o->inputs[i]) ? NULL : input_file(o->inputs[i], &format);
+        bool stdin_set = path && strcmp(path, "-") == 0;
+        files[i + 1] = (struct named_file){set_roles[i], path,
+                                           stdin_set ? FILE_READ_STDIN : FILE_READ};
+    }
+    char error[2200];
+    if (files_distinct(files, 3, error, sizeof error))
+        return 0;
+    return command_error(EXIT_BAD_INPUT, "compare", "%s", error);
+}
+
 /* 0, or 2 with a message when the inputs and the program do not fit. */
 static int check_inputs(const struct compare_options *o)
 {
@@ -196,7 +223,7 @@ static int check_inputs(const struct compare_options *o)
     if (strcmp(input_file(o->inputs[0], &format), "-") == 0 &&
         strcmp(input_file(o->inputs[1], &format), "-") == 0)
         return usage_error("compare", "standard input can be one of the sets, not both");
-    return 0;
+    return check_files(o);
 }
 
 /* ---- one row's cells ---- */
@@ -498,22 +525,80 @@ static void print_json(const struct count_set sets[2], const struct compare_tabl
     printf("]}\n");
 }
 
+/* ---- the picture ---- */
+
+/* A count as a bar: its number with the digits its source gave, or why
+ * there is none. */
+static struct bar_value count_bar(const struct count *count)
+{
+    if (!count || count->status != COUNT_COUNTED)
+        return (struct bar_value){.absent_text = status_text(count)};
+    return (struct bar_value){true, (double)count->value + count->fraction / 1e9, count->decimals,
+                              NULL};
+}
+
+/* The bars of each row, simulated then measured, into `file`. */
+static bool draw_table(FILE *file, const struct compare_table *t, const struct compare_options *o,
+                       char (*labels)[CELL], const char **label_list, struct bar_value *values)
+{
+    static const char *const series[2] = {"simulated", "measured"};
+    for (size_t r = 0; r < t->n_rows; r++) {
+        format_event(&t->rows[r], labels[r], CELL);
+        label_list[r] = labels[r];
+        values[2 * r] = count_bar(t->rows[r].simulated);
+        values[2 * r + 1] = count_bar(t->rows[r].measured);
+    }
+    char title[2 * CELL + 40];
+    snprintf(title, sizeof title, "pmubench compare: %s against %s", o->inputs[0], o->inputs[1]);
+    struct bar_chart chart = {.title = title, .axis_label = "count", .n_series = 2,
+                              .series = series, .n_groups = t->n_rows, .labels = label_list,
+                              .values = values};
+    return bar_chart_write(file, &chart);
+}
+
+/* --plot's SVG, whole or not at all; 0, or 1 with the message printed. */
+static int write_plot(const struct compare_table *t, const struct compare_options *o)
+{
+    char error[1024];
+    struct atomic_file file;
+    char (*labels)[CELL] = calloc(t->n_rows + 1, sizeof *labels);
+    const char **label_list = calloc(t->n_rows + 1, sizeof *label_list);
+    struct bar_value *values = calloc(2 * t->n_rows + 1, sizeof *values);
+    int status = EXIT_OK;
+    if (!labels || !label_list || !values)
+        status = command_error(EXIT_RUNTIME, "compare", "out of memory");
+    else if (!atomic_open(&file, o->plot, error, sizeof error))
+        status = command_error(EXIT_RUNTIME, "compare", "%s", error);
+    else if (!draw_table(file.stream, t, o, labels, label_list, values)) {
+        atomic_abort(&file); /* counts are never negative: not reached */
+        status = command_error(EXIT_RUNTIME, "compare", "%s: cannot draw the counts", o->plot);
+    } else if (!atomic_commit(&file, error, sizeof error)) {
+        status = command_error(EXIT_RUNTIME, "compare", "%s", error);
+    }
+    free(labels);
+    free(label_list);
+    free(values);
+    return status;
+}
+
 /* ---- the command ---- */
 
-static bool print_comparison(const struct count_set sets[2], const struct compare_options *o)
+/* Prints the comparison (and draws it with --plot); 0, or 1 with the
+ * message printed. */
+static int print_comparison(const struct count_set sets[2], const struct compare_options *o)
 {
     struct compare_table table;
     if (!compare_pair(&sets[0], &sets[1], &table))
-        return false;
-    bool ok = true;
-    if (o->output == OUTPUT_JSON)
+        return command_error(EXIT_RUNTIME, "compare", "out of memory");
+    int status = o->plot ? write_plot(&table, o) : EXIT_OK;
+    if (status == EXIT_OK && o->output == OUTPUT_JSON)
         print_json(sets, &table, o);
-    else if (o->output == OUTPUT_SEPARATED)
+    else if (status == EXIT_OK && o->output == OUTPUT_SEPARATED)
         print_separated(&table, o->separator);
-    else
-        ok = print_table(sets, &table, o);
+    else if (status == EXIT_OK && !print_table(sets, &table, o))
+        status = command_error(EXIT_RUNTIME, "compare", "out of memory");
     compare_table_free(&table);
-    return ok;
+    return status;
 }
 
 /* A simulated count set made from code its model could not run: the
@@ -561,8 +646,7 @@ int cmd_compare(int argc, char **argv)
         warn_isa(&sets[0]);
         if (!same_trace(&sets[0], &sets[1])) /* one warning for one trace */
             warn_isa(&sets[1]);
-        if (!print_comparison(sets, &o))
-            status = command_error(EXIT_RUNTIME, "compare", "out of memory");
+        status = print_comparison(sets, &o);
     }
     for (int i = 0; i < read; i++)
         count_set_free(&sets[i]);

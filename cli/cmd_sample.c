@@ -14,13 +14,15 @@
 #include "option_once.h"
 #include "text.h"
 #include "pmu/number.h"
+#include "report/bar_chart.h"
 #include "sim/sample/sample_run.h"
 #include "sim/stat/stat_model.h"
 #include "traces/trace.h"
 
 static const char sample_usage[] =
     "usage: pmubench sample [-m netburst[-PRESET]] (--pebs METRIC | -e EVENT) --period N\n"
-    "                       [--region N] [--symbols FILE | --no-symbols] [-o FILE] --trace FILE\n"
+    "                       [--region N] [--symbols FILE | --no-symbols] [-o FILE]\n"
+    "                       [--plot FILE] --trace FILE\n"
     "  --pebs METRIC  precise sampling on IQ_COUNTER4 (a replay-tagging metric, e.g.\n"
     "                 1stL_cache_load_miss_retired): one line per PEBS record,\n"
     "                 'pebs eip=0x... <SYMBOL+0xOFFSET> eflags=... eax=... ...'\n"
@@ -32,6 +34,7 @@ static const char sample_usage[] =
     "  --symbols FILE name addresses with FILE's ELF symbols (default: the traced\n"
     "                 program's file, as the trace names it, when it can be read)\n"
     "  --no-symbols   leave addresses raw (so does a trace whose program cannot be read)\n"
+    "  --plot FILE    also draw the by-symbol histogram as SVG bars\n"
     "The output starts with 'symbols FILE base 0x...' or 'symbols none (WHY)'; with\n"
     "symbols, 'by-symbol COUNT PERCENT SYMBOL' lines count the samples per symbol\n"
     "before the closing 'samples N instructions N cycles N'.  A position-independent\n"
@@ -42,6 +45,7 @@ static const char sample_usage[] =
  * chosen). */
 struct sample_args {
     const char *model, *output;
+    const char *plot; /* --plot's SVG file, or NULL */
     struct sample_options sampling;
 };
 
@@ -73,7 +77,8 @@ static int parse_args(int argc, char **argv, struct sample_args *args)
             continue;
         }
         static const char *const with_value[] = {"-m",      "--pebs", "-e", "--period",
-                                                 "--region", "--trace", "-o", "--symbols"};
+                                                 "--region", "--trace", "-o", "--symbols",
+                                                 "--plot"};
         bool known = false;
         for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
             known |= strcmp(opt, with_value[k]) == 0;
@@ -105,6 +110,8 @@ static int parse_args(int argc, char **argv, struct sample_args *args)
             args->sampling.trace = value;
         } else if (strcmp(opt, "--symbols") == 0) {
             args->sampling.symbols = value;
+        } else if (strcmp(opt, "--plot") == 0) {
+            args->plot = value;
         } else {
             args->output = value;
         }
@@ -133,6 +140,7 @@ static int check_files(const struct sample_args *args)
         {"--symbols", args->sampling.symbols, FILE_READ},
         {"the traced program", traced ? header.program : NULL, FILE_READ},
         {"-o", args->output, FILE_WRITE},
+        {"--plot", args->plot, FILE_WRITE},
     };
     if (files_distinct(files, sizeof files / sizeof files[0], error, sizeof error))
         return 0;
@@ -217,6 +225,58 @@ static void print_histogram(FILE *out, struct sample_session *session, uint64_t 
     }
 }
 
+/* ---- the picture */
+
+enum { PLOT_SYMBOLS = 40 }; /* the most sampled; one more bar sums the rest */
+
+/* The histogram as bars: the first PLOT_SYMBOLS rows, then the rest's sum. */
+static size_t histogram_bars(const struct sample_count *rows, size_t n, const char **labels,
+                             struct bar_value *values, char *rest, size_t rest_size)
+{
+    size_t shown = n > PLOT_SYMBOLS ? PLOT_SYMBOLS : n;
+    for (size_t k = 0; k < shown; k++) {
+        labels[k] = rows[k].symbol;
+        values[k] = (struct bar_value){true, (double)rows[k].count, 0, NULL};
+    }
+    if (shown == n)
+        return n;
+    uint64_t others = 0;
+    for (size_t k = shown; k < n; k++)
+        others += rows[k].count;
+    snprintf(rest, rest_size, "(%zu other symbols)", n - shown);
+    labels[shown] = rest;
+    values[shown] = (struct bar_value){true, (double)others, 0, NULL};
+    return shown + 1;
+}
+
+/* --plot's SVG of the last run's histogram, whole or not at all. */
+static int write_plot(const struct sample_args *args, struct sample_session *session)
+{
+    static const char *const series[] = {"samples"};
+    const struct sample_count *rows;
+    size_t n = sample_histogram(session, &rows);
+    const char *labels[PLOT_SYMBOLS + 1];
+    struct bar_value values[PLOT_SYMBOLS + 1];
+    char rest[64], title[1024], error[1024];
+    snprintf(title, sizeof title, "pmubench sample: %s, period %llu, %s", args->sampling.event,
+             (unsigned long long)args->sampling.period, args->sampling.trace);
+    struct bar_chart chart = {.title = title, .axis_label = "samples per symbol", .n_series = 1,
+                              .series = series, .labels = labels, .values = values};
+    chart.n_groups = histogram_bars(rows, n, labels, values, rest, sizeof rest);
+    struct atomic_file file;
+    if (!atomic_open(&file, args->plot, error, sizeof error))
+        return command_error(EXIT_RUNTIME, "sample", "%s", error);
+    if (!bar_chart_write(file.stream, &chart)) { /* counts: never negative */
+        atomic_abort(&file);
+        return command_error(EXIT_RUNTIME, "sample", "%s: cannot draw the histogram", args->plot);
+    }
+    if (!atomic_commit(&file, error, sizeof error))
+        return command_error(EXIT_RUNTIME, "sample", "%s", error);
+    return EXIT_OK;
+}
+
+/* ---- sampling */
+
 /* Reads the trace and the symbols, runs the model and prints the
  * samples, the histogram and the closing line. */
 static int run_sampling(struct sample_session *session, FILE *out)
@@ -261,6 +321,8 @@ static int sample(const struct sample_args *args, struct sample_session *session
     if (args->output && !atomic_open(&file, args->output, error, sizeof error))
         return command_error(EXIT_RUNTIME, "sample", "%s", error);
     int rc = run_sampling(session, args->output ? file.stream : stdout);
+    if (rc == EXIT_OK && args->plot)
+        rc = write_plot(args, session);
     if (!args->output)
         return rc;
     if (rc != EXIT_OK)

@@ -19,6 +19,37 @@ compare_out() {
 
 # Safford 1997, Table 5.6 (wc): the simulator's counts against run_p5mon's means.
 compare_out tests/compare/table5_6.out tests/compare/table5_6_sim.json tests/compare/table5_6_pmc.p5mon
+# --plot draws the same table (docs/compare.md, "The picture"): the table
+# printed as before, the SVG rendered with both series' bars; it is the
+# picture README shows, docs/img/compare-wc.svg, byte for byte (no date).
+compare_out tests/compare/table5_6.out --plot "$tmp/wc.svg" \
+    tests/compare/table5_6_sim.json tests/compare/table5_6_pmc.p5mon
+svg_renders "$tmp/wc.svg" "compare --plot" 4e79a7 f28e2b
+if cmp -s docs/img/compare-wc.svg "$tmp/wc.svg"; then pass; else
+    fail "compare --plot: docs/img/compare-wc.svg is not what compare draws (remake it, docs/compare.md)"; fi
+# Counts not taken, events in one set only: no bar, the reason in its place.
+expect 0 "" -- compare --json --plot "$tmp/small.svg" tests/compare/small_sim.json tests/compare/small_perf.csv
+svg_renders "$tmp/small.svg" "compare --plot of small" 4e79a7 f28e2b
+if grep -q '>not supported</text>' "$tmp/small.svg" && grep -q '>-</text>' "$tmp/small.svg" &&
+    diff -u tests/compare/small.out.json "$tmp/cli.out" >/dev/null; then pass; else
+    fail "compare --json --plot: $(cat "$tmp/cli.out")"; fi
+# Never over an input; nothing written when an input is bad; exit 1 when
+# it cannot be written.
+cp tests/compare/small_sim.json "$tmp/in.json"
+expect 2 "pmubench compare: --plot '$tmp/in.json' and simulated '$tmp/in.json' are the same file" -- \
+    compare --plot "$tmp/in.json" "$tmp/in.json" tests/compare/small_perf.csv
+expect 2 "pmubench compare: --plot '$tmp/in.json' and measured '$tmp/in.json' are the same file" -- \
+    compare --plot "$tmp/in.json" tests/compare/small_sim.json "csv:$tmp/in.json"
+if cmp -s tests/compare/small_sim.json "$tmp/in.json"; then pass; else fail "compare --plot over its input"; fi
+rm -f "$tmp/none.svg"
+expect 2 "tests/compare/none.json: cannot open: No such file or directory" -- \
+    compare --plot "$tmp/none.svg" tests/compare/none.json tests/compare/small_perf.csv
+if [ ! -e "$tmp/none.svg" ]; then pass; else fail "compare --plot wrote a picture of a bad input"; fi
+expect 1 "pmubench compare: $tmp/no/x.svg: cannot create: No such file or directory" -- \
+    compare --plot "$tmp/no/x.svg" tests/compare/small_sim.json tests/compare/small_perf.csv
+expect_usage "pmubench compare: --plot needs a value" -- \
+    compare tests/compare/small_sim.json tests/compare/small_perf.csv --plot
+
 # The same with the format named and the result on standard input.
 expect 0 "" -- compare json:- p5mon:tests/compare/table5_6_pmc.p5mon <tests/compare/table5_6_sim.json
 sed -e '1s|(json:-)$|(tests/compare/table5_6_sim.json)|' \

@@ -127,6 +127,20 @@ samples 3 instructions 3139 cycles 25283" "sample --pebs 2ndL_cache_load_miss_re
         tail -1 "$s/prog.iebs" | grep -q "^samples $n instructions 3139 cycles [0-9]*$"; then
         pass; else fail "sample -e with symbols: $(cat "$s/prog.iebs")"; fi
 
+    # --plot: the same output, and the histogram as one bar per symbol
+    # (docs/sample.md, "The picture"): spin's, its count at its end.
+    expect 0 "" -- sample -e global_power_events:RUNNING --period 1000 --trace "$s/prog.trace" \
+        --plot "$s/prog.svg"
+    svg_renders "$s/prog.svg" "sample --plot" 4e79a7
+    if diff -u "$s/prog.iebs" "$tmp/cli.out" >/dev/null && grep -q '>spin</text>' "$s/prog.svg" &&
+        grep -q "font-size=\"10\">$n</text>" "$s/prog.svg"; then
+        pass; else fail "sample --plot: $(cat "$s/prog.svg")"; fi
+    expect 2 "pmubench sample: --plot '$s/prog' and --symbols '$s/prog' are the same file" -- \
+        sample -e global_power_events:RUNNING --period 1000 --trace "$s/prog.trace" \
+        --symbols "$s/prog" --plot "$s/prog"
+    expect 1 "pmubench sample: $s/no/x.svg: cannot create: No such file or directory" -- \
+        sample -e global_power_events:RUNNING --period 1000 --trace "$s/prog.trace" --plot "$s/no/x.svg"
+
     # --no-symbols: the same lines without the symbols and the histogram.
     expect 0 "" -- sample -e global_power_events:RUNNING --period 1000 --no-symbols --trace "$s/prog.trace"
     if [ "$(head -1 "$tmp/cli.out")" = "symbols none (--no-symbols)" ] &&
@@ -212,3 +226,10 @@ expect 0 "" -- sample -e global_power_events:RUNNING --period 5 --trace "$s/impo
 if [ "$(head -1 "$tmp/cli.out")" = "symbols none (the trace names no program)" ] &&
     ! grep -q '<\|^by-symbol' "$tmp/cli.out"; then
     pass; else fail "sample of an imported trace: $(cat "$tmp/cli.out")"; fi
+# Without symbols there is no histogram: the picture says "no data".
+expect 0 "" -- sample -e global_power_events:RUNNING --period 5 --trace "$s/imported.trace" \
+    --plot "$s/imported.svg"
+svg_renders "$s/imported.svg" "sample --plot without symbols"
+if grep -q '>no data</text>' "$s/imported.svg"; then pass; else fail "sample --plot without symbols"; fi
+expect 2 "pmubench sample: --plot '$s/imported.trace' and --trace '$s/imported.trace' are the same file" -- \
+    sample -e global_power_events:RUNNING --period 5 --trace "$s/imported.trace" --plot "$s/imported.trace"

@@ -51,6 +51,26 @@ expect_stderr() {
 
 # trace_shows TRACE PATTERN WHAT: `trace info --json TRACE` matches the
 # grep pattern PATTERN (e.g. its END record), or WHAT fails.
+# svg_renders SVG WHAT [RRGGBB...]: rsvg-convert renders SVG (report/bar_chart.h's
+# 880 pixels wide) to a PNG that is not blank (many colours: text, grid, bars)
+# and has 50 pixels or more of each colour given (the bars of each series).
+svg_renders() {
+    plot_svg=$1 plot_what=$2
+    shift 2
+    if ! rsvg-convert -f png -o "$tmp/plot.png" "$plot_svg" 2>"$tmp/plot.err"; then
+        fail "$plot_what: rsvg-convert: $(cat "$tmp/plot.err")"; return
+    fi
+    # shellcheck disable=SC2046 # the counts are words
+    set -- $("$build/tests/png_pixels" "$tmp/plot.png" "$@")
+    plot_width=$1 plot_height=$2 plot_colours=$3
+    shift 3
+    plot_few=
+    for plot_pixels; do [ "$plot_pixels" -ge 50 ] || plot_few=$plot_pixels; done
+    if [ "$plot_width" = 880 ] && [ "$plot_height" -ge 100 ] && [ "$plot_colours" -ge 16 ] &&
+        [ -z "$plot_few" ]; then
+        pass; else fail "$plot_what: rendered ${plot_width}x$plot_height, $plot_colours colours, a bar colour $plot_few pixels"; fi
+}
+
 trace_shows() {
     if pmubench trace info --json "$1" | grep -q "$2"; then
         pass

@@ -20,6 +20,8 @@
 #   asan       clang links with ASan and UBSan              libclang-rt-dev
 #   fuzzer     clang links a libFuzzer target               libclang-rt-dev
 #   time       /usr/bin/time runs a program                 time
+#   rsvg       rsvg-convert renders an SVG to PNG           librsvg2-bin
+#   libpng     C programs link with -lpng                   libpng-dev
 set -eu
 CC=${CC:-cc}
 VG_LIBDIR=${VG_LIBDIR:-/usr/lib/x86_64-linux-gnu/valgrind}
@@ -60,6 +62,10 @@ try() {
         fuzzer) printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n){(void)d;(void)n;return 0;}\n' \
                     | links clang -fsanitize=fuzzer ;;
         time) /usr/bin/time true >/dev/null 2>&1 ;;
+        rsvg) printf '<svg xmlns="http://www.w3.org/2000/svg" width="2" height="2"/>\n' >"$work/t.svg" &&
+              rsvg-convert -f png -o "$work/t.png" "$work/t.svg" >/dev/null 2>&1 ;;
+        libpng) printf '#include <png.h>\nint main(void){return png_access_version_number()==0;}\n' \
+                    | links "$CC" -lpng ;;
         *) echo "need.sh: unknown capability '$1'" >&2; exit 2 ;;
     esac
 }
@@ -75,6 +81,8 @@ package() {
         clang) echo clang ;;
         asan | fuzzer) echo libclang-rt-dev ;;
         time) echo time ;;
+        rsvg) echo librsvg2-bin ;;
+        libpng) echo libpng-dev ;;
     esac
 }
 

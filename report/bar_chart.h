@@ -1,0 +1,59 @@
+/* A horizontal bar chart as one SVG document (W3C SVG 1.1), for pictures of
+ * a command's results: compare's simulated against measured counts per
+ * event (Safford 1997, Table 5.6), sample's samples per symbol.  One group
+ * of bars per label, one bar per series in it, each bar's value written at
+ * its end; a linear axis from 0 with round ticks (1, 2 or 5 times a power
+ * of ten), a legend naming the series, a title.  The output depends only on
+ * the data (no date, no locale: numbers are written with fixed precision),
+ * and text is written as XML character data: <, >, &, " and ' as entities,
+ * every byte that is not printable ASCII as "\xNN" (as the text output of
+ * the commands shows it), so that any label gives well-formed XML. */
+#ifndef REPORT_BAR_CHART_H
+#define REPORT_BAR_CHART_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum { BAR_CHART_MAX_SERIES = 4 };
+
+/* One bar; absent (no number: an event one set lacks or did not count)
+ * draws no bar and writes `absent_text` ("-" when NULL) in its place. */
+struct bar_value {
+    bool present;
+    double value;  /* >= 0 */
+    int decimals;  /* digits after the point the value is written with */
+    const char *absent_text;
+};
+
+struct bar_chart {
+    const char *title;
+    const char *axis_label;              /* under the axis: what the values are */
+    size_t n_series;                     /* 1 to BAR_CHART_MAX_SERIES */
+    const char *const *series;           /* their names, for the legend */
+    size_t n_groups;                     /* may be 0: the chart says "no data" */
+    const char *const *labels;           /* one per group */
+    const struct bar_value *values;      /* n_groups * n_series, group by group */
+};
+
+/* The geometry, for tests: the plot area and its axis. */
+enum {
+    BAR_CHART_WIDTH = 880,
+    BAR_CHART_PLOT_WIDTH = 480, /* the bars' length at the axis' end */
+    BAR_CHART_BAR_HEIGHT = 14,
+};
+
+/* The axis' end and step: the smallest round step (1, 2 or 5 times a power
+ * of ten) that covers `max` in at most 6 steps, and the first multiple of it
+ * at or above `max` (1 and 0.2 when `max` is 0). */
+void bar_chart_axis(double max, double *axis_max, double *step);
+
+/* Writes `text` as XML character data (see above). */
+void bar_chart_write_text(FILE *out, const char *text);
+
+/* Writes the document; false when a value is negative or not a number,
+ * or n_series is out of range (nothing checks the stream: the caller's
+ * atomic file does). */
+bool bar_chart_write(FILE *out, const struct bar_chart *chart);
+
+#endif
