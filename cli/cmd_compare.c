@@ -1,6 +1,6 @@
-/* pmubench compare [--json | -x SEP] [--region N] SIMULATED MEASURED [-- PROGRAM ARGS...]
+/* pmubench compare [--json | -x SEP] [--region N] [--plot FILE] SIMULATED MEASURED
+ *                  [-- PROGRAM ARGS...]
  *
- *                  [--plot FILE]
  * Puts two count sets side by side in the layout of Safford 1997, Table 5.6:
  * event, simulated, measured, difference, difference in % (docs/compare.md).
  * The sets are read by sim/compare/count_set.h or taken now by
