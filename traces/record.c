@@ -368,13 +368,11 @@ static bool segment_closed(struct recording *rec, struct conversion *c, FILE *in
     return ok;
 }
 
-/* One segment read to its END record and written with the writer. */
-static bool convert_segment(struct recording *rec, struct conversion *c, FILE *in,
-                            struct record_stream *stream, char *why, size_t why_size)
+/* Every record of `r` to its END record, written with the writer; false
+ * with a message. */
+static bool convert_records(struct recording *rec, struct conversion *c, struct trace_reader *r,
+                            char *why, size_t why_size)
 {
-    struct trace_reader *r = trace_reader_open(in, rec->output, why, why_size);
-    if (!r)
-        return false;
     bool ok = true;
     c->ended = false;
     const struct trace_record *record;
@@ -387,6 +385,17 @@ static bool convert_segment(struct recording *rec, struct conversion *c, FILE *i
         if (ok && record->kind == TRACE_RECORD_INSN)
             count_read(rec, 1);
     }
+    return ok;
+}
+
+/* One segment read to its END record and written with the writer. */
+static bool convert_segment(struct recording *rec, struct conversion *c, FILE *in,
+                            struct record_stream *stream, char *why, size_t why_size)
+{
+    struct trace_reader *r = trace_reader_open(in, rec->output, why, why_size);
+    if (!r)
+        return false;
+    bool ok = convert_records(rec, c, r, why, why_size);
     trace_reader_close(r);
     return ok && segment_closed(rec, c, in, stream, why, why_size);
 }
@@ -466,17 +475,7 @@ static bool join_copied(struct recording *rec, struct conversion *c, char *why, 
         c->writer = trace_writer_open(out, trace_reader_header(r), why, why_size);
         ok = c->writer != NULL;
     }
-    c->ended = false;
-    const struct trace_record *record;
-    while (ok && !c->ended) {
-        ok = trace_next(r, &record) == TRACE_OK;
-        if (!ok)
-            snprintf(why, why_size, "%s", trace_reader_error(r));
-        else
-            ok = convert_record(rec, c, record, why, why_size);
-        if (ok && record->kind == TRACE_RECORD_INSN)
-            count_read(rec, 1);
-    }
+    ok = ok && convert_records(rec, c, r, why, why_size);
     if (r)
         trace_reader_close(r);
     fclose(copy);

@@ -447,6 +447,16 @@ static bool read_small(struct trace_reader *r, uint8_t *value, unsigned max, con
     return true;
 }
 
+/* A region marker's number (a varint that fits 32 bits). */
+static bool get_region(struct trace_reader *r, uint64_t *region)
+{
+    if (!get_varint(r, region, "a region number"))
+        return false;
+    if (*region > UINT32_MAX)
+        return fail(r, "region number %llu", (unsigned long long)*region);
+    return true;
+}
+
 /* A register record (docs/traces.md, "Registers"): a mask of the registers
  * that changed since the last one, then their signed deltas, lowest index
  * first; the values belong to the next instruction. */
@@ -527,10 +537,8 @@ static bool read_stored(struct trace_reader *r, struct trace_record *rec)
             break;
         case CONTROL_REGION_BEGIN:
         case CONTROL_REGION_END:
-            if (!get_varint(r, &region, "a region number"))
+            if (!get_region(r, &region))
                 return false;
-            if (region > UINT32_MAX)
-                return fail(r, "region number %llu", (unsigned long long)region);
             rec->kind = tag == CONTROL_REGION_BEGIN ? TRACE_RECORD_REGION_BEGIN
                                                     : TRACE_RECORD_REGION_END;
             rec->region = (uint32_t)region;
@@ -1034,10 +1042,8 @@ static bool read_control(struct trace_reader *r, uint8_t tag, const struct trace
         return read_small(r, &r->cpl, 3, "CPL");
     case CONTROL_REGION_BEGIN:
     case CONTROL_REGION_END:
-        if (!get_varint(r, &region, "a region number"))
+        if (!get_region(r, &region))
             return false;
-        if (region > UINT32_MAX)
-            return fail(r, "region number %llu", (unsigned long long)region);
         *record = region_record(r, tag, region);
         return true;
     case CONTROL_END:
