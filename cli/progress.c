@@ -1,6 +1,8 @@
 /* The progress line (cli/progress.h, docs/stat.md "Progress"). */
 #include "progress.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -53,13 +55,24 @@ void cli_progress_init(struct cli_progress *p, const char *command, FILE *out,
 }
 
 /* The seconds before the first line: $PMUBENCH_PROGRESS_AFTER_MS (tests),
- * else one. */
-static double first_line_after(void)
+ * else one; a value that is not a count of milliseconds is named in a
+ * warning, and the second kept. */
+static double first_line_after(const char *command)
 {
     const char *ms = getenv("PMUBENCH_PROGRESS_AFTER_MS");
+    if (!ms)
+        return 1.0;
     char *end;
-    long value = ms && *ms ? strtol(ms, &end, 10) : -1;
-    return value >= 0 && !*end ? (double)value / 1000 : 1.0;
+    errno = 0;
+    long value = strtol(ms, &end, 10);
+    if (*ms < '0' || *ms > '9' || *end || errno) {
+        fprintf(stderr,
+                "pmubench %s: warning: PMUBENCH_PROGRESS_AFTER_MS='%.40s' (expected a number "
+                "of milliseconds); the progress line waits a second\n",
+                command, ms);
+        return 1.0;
+    }
+    return (double)value / 1000;
 }
 
 void cli_progress_start(struct cli_progress *p, const char *command, const char *const paths[],
@@ -75,7 +88,7 @@ void cli_progress_start(struct cli_progress *p, const char *command, const char 
         total += (uint64_t)st.st_size;
     }
     cli_progress_init(p, command, isatty(STDERR_FILENO) ? stderr : NULL, monotonic_seconds,
-                      first_line_after(), total);
+                      first_line_after(command), total);
 }
 
 const struct progress_hook *cli_progress_hook(struct cli_progress *p)
