@@ -500,8 +500,9 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
     errno = 0;
     struct cli_progress progress;
     cli_progress_start(&progress, "stat", traces, n_traces);
-    bool ok = stat_simulate(traces, n_traces, model, plan, args->runs, args->region,
-                            cli_progress_hook(&progress), counts, &totals, error, sizeof error);
+    struct stat_hooks hooks = {cli_progress_hook(&progress)};
+    bool ok = stat_simulate(traces, n_traces, model, plan, args->runs, args->region, &hooks,
+                            counts, &totals, error, sizeof error);
     int failure = failure_status(errno);
     cli_progress_end(&progress);
     if (!args->n_traces)

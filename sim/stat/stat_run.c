@@ -189,9 +189,10 @@ static void report_pass(void *context, const struct progress_point *point)
 
 bool stat_simulate(const char *const traces[], int n_traces, const struct stat_model *model,
                    const struct alloc_plan *plan, enum stat_runs runs, long region,
-                   const struct progress_hook *progress, uint64_t *counts,
+                   const struct stat_hooks *hooks, uint64_t *counts,
                    struct stat_totals *totals, char *error, size_t error_size)
 {
+    const struct progress_hook *progress = hooks ? hooks->progress : NULL;
     int per_pass = stat_runs_counted(model, plan, runs) == STAT_RUNS_ONE ? plan->n_runs : 1;
     int passes = 0;
     struct pass_progress in_pass = {progress, 0, 0, (plan->n_runs + per_pass - 1) / per_pass};

@@ -24,6 +24,14 @@ struct stat_totals {
     int passes;              /* passes of the trace the runs were counted in */
 };
 
+/* What a caller of stat_simulate watches during the run; each member may
+ * be NULL. */
+struct stat_hooks {
+    /* Told how far the run is (traces/progress.h): the instructions of
+     * every pass so far, the bytes of this pass's, which pass of how many. */
+    const struct progress_hook *progress;
+};
+
 /* How the runs of a plan are counted over a trace (docs/stat.md, "One
  * pass"). */
 enum stat_runs {
@@ -51,12 +59,11 @@ enum stat_runs stat_runs_counted(const struct stat_model *model, const struct al
  * with a one-line error and errno telling a run-time failure (ENOMEM; EIO
  * for an MSR access the simulated PMU refused, in the set-up or a region
  * marker's start or stop) from a trace that is not what it should be (as
- * nbm_simulate and p5_simulate_trace set it).  `progress` (NULL: none) is
- * told how far the run is (traces/progress.h): the instructions of every
- * pass so far, the bytes of this pass's, which pass of how many. */
+ * nbm_simulate and p5_simulate_trace set it).  `hooks` (NULL: none) are
+ * told about the run as struct stat_hooks says. */
 bool stat_simulate(const char *const traces[], int n_traces, const struct stat_model *model,
                    const struct alloc_plan *plan, enum stat_runs runs, long region,
-                   const struct progress_hook *progress, uint64_t *counts,
+                   const struct stat_hooks *hooks, uint64_t *counts,
                    struct stat_totals *totals, char *error, size_t error_size);
 
 /* Runs `argv` (a program and its arguments) once per run of `plan` on CPU
