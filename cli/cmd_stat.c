@@ -25,7 +25,7 @@
 
 static const char stat_usage[] =
     "usage: pmubench stat [-m MODEL] [-F NAME=VALUE]... [-e EVENT[,EVENT...]]... [--region N]\n"
-    "                     [--runs one|hardware] [-x SEP | --json] [-o FILE]\n"
+    "                     [--runs one|hardware] [-I N|Nc] [-x SEP | --json] [-o FILE]\n"
     "                     (--trace FILE [--trace FILE] | -- PROGRAM [ARGS...])\n"
     "       pmubench stat --backend msr [--cpu N] [--msr-device PATH] [-e EVENT[,EVENT...]]...\n"
     "                     [-x SEP | --json] [-o FILE] -- PROGRAM [ARGS...]\n"
@@ -46,9 +46,17 @@ static const char stat_usage[] =
     "  --runs one        every run of the counters in one pass of the trace\n"
     "                    (default; the NetBurst model makes a pass per run)\n"
     "  --runs hardware   a pass of the trace per run, as a real P5 counts (run_p5mon)\n"
-    "  -x SEP            one line per event: VALUE SEP SEP EVENT SEP SEP (perf stat -x)\n"
+    "  -I N, -I Nc       also the counts of every N simulated instructions, or N\n"
+    "                    cycles (perf stat -I; the intervals add up to the totals)\n"
+    "  -x SEP            one line per event: VALUE SEP SEP EVENT SEP SEP (perf stat -x;\n"
+    "                    with -I: END SEP VALUE SEP SEP EVENT SEP SEP per interval)\n"
     "  --json            {\"model\", \"trace\", \"counts\": {EVENT: COUNT}}\n"
     "  -o FILE           write the counts to FILE (whole or not at all)\n"
+    "  --pipeview FILE   the NetBurst model's uops in gem5's O3PipeView format, for\n"
+    "                    Konata or gem5's o3-pipeview.py (docs/pipeview.md); inside\n"
+    "                    --region, of the first pass\n"
+    "  --pipeview-range FIRST:LAST\n"
+    "                    only instructions FIRST to LAST (from 1, in retired order)\n"
     "  --backend msr     program real hardware of -m's kind (P5, or NetBurst) through\n"
     "                    /dev/cpu/N/msr (refused on any other processor) and count\n"
     "                    PROGRAM's run on CPU N\n";
@@ -73,6 +81,12 @@ struct stat_args {
     int cpu;
     const char *device;
     int program;               /* argv index of PROGRAM, or 0 */
+    const char *pipeview;      /* --pipeview FILE, or NULL */
+    const char *pipeview_range; /* --pipeview-range's text, or NULL */
+    uint64_t pipeview_first, pipeview_last;
+    bool intervals;            /* -I was given: */
+    enum interval_unit unit;   /* its unit */
+    uint64_t every;            /* and its N */
 };
 
 /* The PMU prefixes an event string may carry. */
@@ -121,12 +135,47 @@ static int number_option(const char *option, const char *text, uint64_t max, uin
     return usage_error("stat", "%s", error);
 }
 
+static const uint64_t MAX_INTERVAL = 1000000000000000000ull; /* -I's largest N: 10^18 */
+
+/* -I's value: N instructions or Nc cycles, N a number (pmu/number.h)
+ * from 1; a trailing c always means cycles (-I 0x1c: 1 cycle). */
+static int interval_option(struct stat_args *args, const char *value)
+{
+    char number[64];
+    size_t length = strlen(value);
+    bool cycles = length > 0 && value[length - 1] == 'c';
+    char error[1024];
+    if (length - cycles < sizeof number) {
+        snprintf(number, sizeof number, "%.*s", (int)(length - cycles), value);
+        if (number_read("-I", number, 1, MAX_INTERVAL, &args->every, error, sizeof error)) {
+            args->intervals = true;
+            args->unit = cycles ? INTERVAL_CYCLES : INTERVAL_INSTRUCTIONS;
+            return 0;
+        }
+    }
+    return usage_error("stat", "bad -I '%s' (expected N instructions or Nc cycles, N a number "
+                       "from 1 to %llu: decimal or 0x hex)", value,
+                       (unsigned long long)MAX_INTERVAL);
+}
+
+/* --pipeview-range FIRST:LAST. */
+static int pipeview_range_option(struct stat_args *args, const char *value)
+{
+    char error[1024];
+    args->pipeview_range = value;
+    if (nb_pipeview_range_read("--pipeview-range", value, &args->pipeview_first,
+                               &args->pipeview_last, error, sizeof error))
+        return 0;
+    return usage_error("stat", "%s", error);
+}
+
 /* The option at argv[*i] that takes a value; 0 when handled, 2 on error,
  * -1 when it is not one of them. */
 static int value_option(struct stat_args *args, int argc, char **argv, int *i)
 {
     static const char *const with_value[] = {"-m", "-F", "-e", "--trace", "--region", "--runs",
-                                             "-x", "-o", "--backend", "--cpu", "--msr-device"};
+                                             "-x", "-o", "--backend", "--cpu", "--msr-device",
+                                             "-I", "--pipeview", "--pipeview-range"};
     const char *option = argv[*i];
     bool known = false;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
@@ -165,6 +214,12 @@ static int value_option(struct stat_args *args, int argc, char **argv, int *i)
         args->separator = value;
     } else if (strcmp(option, "-o") == 0)
         args->output = value;
+    else if (strcmp(option, "-I") == 0)
+        return interval_option(args, value);
+    else if (strcmp(option, "--pipeview") == 0)
+        args->pipeview = value;
+    else if (strcmp(option, "--pipeview-range") == 0)
+        return pipeview_range_option(args, value);
     else if (strcmp(option, "--backend") == 0) {
         if (strcmp(value, "msr") != 0 && strcmp(value, "sim") != 0)
             return usage_error("stat", "bad --backend '%s' (expected sim or msr)", value);
@@ -225,6 +280,12 @@ static int check_args(const struct stat_args *args)
         return usage_error("stat", "--backend msr counts a program's run, not a trace");
     if (args->hardware && args->region != REGION_WHOLE_TRACE)
         return usage_error("stat", "--region needs the simulated model (a trace's markers)");
+    if (args->pipeview_range && !args->pipeview)
+        return usage_error("stat", "--pipeview-range needs --pipeview FILE");
+    if (args->hardware && args->pipeview)
+        return usage_error("stat", "--pipeview needs the simulated NetBurst model");
+    if (args->hardware && args->intervals)
+        return usage_error("stat", "-I needs the simulated model (intervals of a trace's run)");
     if (args->hardware && args->runs_given && args->runs == STAT_RUNS_ONE)
         return usage_error("stat", "--runs one needs the simulated model (hardware runs the "
                                    "program once per run)");
@@ -244,6 +305,7 @@ static int check_files(const struct stat_args *args, char **argv)
         {"PROGRAM", found ? program : NULL, FILE_READ},
         {"--msr-device", args->hardware ? args->device : NULL, FILE_READ},
         {"-o", args->output, FILE_WRITE},
+        {"--pipeview", args->pipeview, FILE_WRITE},
     };
     char error[2200];
     if (files_distinct(files, sizeof files / sizeof files[0], error, sizeof error))
@@ -333,12 +395,39 @@ struct stat_report {
     const struct stat_totals *totals;
     enum stat_runs counted;   /* how the runs were counted (stat_runs_counted) */
     int passes;               /* passes of the trace (or runs of the program) made */
+    const struct stat_intervals *intervals; /* -I's, or NULL */
+    bool uops;                /* the model retires uops (the NetBurst): intervals say how many */
 };
 
 /* --runs' names of the ways of counting. */
 static const char *runs_name(enum stat_runs runs)
 {
     return runs == STAT_RUNS_ONE ? "one" : "hardware";
+}
+
+/* --json's "interval" and "intervals" members (docs/stat.md, "Intervals"). */
+static void print_json_intervals(FILE *out, const struct stat_report *r)
+{
+    const struct stat_intervals *s = r->intervals;
+    fprintf(out, ", \"interval\": {\"unit\": \"%s\", \"every\": %llu}, \"intervals\": [",
+            s->unit == INTERVAL_CYCLES ? "cycles" : "instructions",
+            (unsigned long long)s->every);
+    for (size_t i = 0; i < s->n; i++) {
+        const struct stat_interval *v = &s->intervals[i];
+        fprintf(out, "%s{\"end\": %llu, \"instructions\": %llu, \"cycles\": %llu", i ? ", " : "",
+                (unsigned long long)v->end, (unsigned long long)v->instructions,
+                (unsigned long long)v->cycles);
+        if (r->uops)
+            fprintf(out, ", \"uops\": %llu", (unsigned long long)v->uops);
+        fprintf(out, ", \"counts\": {");
+        for (int e = 0; e < r->args->n_events; e++) {
+            fprintf(out, "%s", e ? ", " : "");
+            json_fprint_string(out, event_key(r->args->events[e]));
+            fprintf(out, ": %llu", (unsigned long long)stat_interval_counts(s, i)[e]);
+        }
+        fprintf(out, "}}");
+    }
+    fprintf(out, "]");
 }
 
 static void print_json(FILE *out, const struct stat_report *r)
@@ -361,12 +450,32 @@ static void print_json(FILE *out, const struct stat_report *r)
         json_fprint_string(out, event_key(r->args->events[i]));
         fprintf(out, ": %llu", (unsigned long long)r->counts[i]);
     }
-    fprintf(out, "}}\n");
+    fprintf(out, "}");
+    if (r->intervals)
+        print_json_intervals(out, r);
+    fprintf(out, "}\n");
+}
+
+/* -x with -I: END SEP VALUE SEP SEP EVENT SEP SEP per event per interval,
+ * the interval's end first as perf stat -I -x puts the time. */
+static void print_separated_intervals(FILE *out, const struct stat_report *r)
+{
+    const char *sep = r->args->separator;
+    const struct stat_intervals *s = r->intervals;
+    for (size_t i = 0; i < s->n; i++)
+        for (int e = 0; e < r->args->n_events; e++)
+            fprintf(out, "%llu%s%llu%s%s%s%s%s\n", (unsigned long long)s->intervals[i].end, sep,
+                    (unsigned long long)stat_interval_counts(s, i)[e], sep, sep,
+                    event_key(r->args->events[e]), sep, sep);
 }
 
 static void print_separated(FILE *out, const struct stat_report *r)
 {
     const char *sep = r->args->separator;
+    if (r->intervals) {
+        print_separated_intervals(out, r);
+        return;
+    }
     for (int i = 0; i < r->args->n_events; i++)
         fprintf(out, "%llu%s%s%s%s%s\n", (unsigned long long)r->counts[i], sep, sep,
                 event_key(r->args->events[i]), sep, sep);
@@ -390,8 +499,24 @@ static void print_passes(FILE *out, const struct stat_report *r)
                 r->passes, what, r->trace1 ? "s" : "");
 }
 
+/* The intervals as perf stat -I prints them: a header, then a line per
+ * event per interval, its end (instructions or cycles) first. */
+static void print_table_intervals(FILE *out, const struct stat_report *r)
+{
+    const struct stat_intervals *s = r->intervals;
+    fprintf(out, "# %19s %20s      event\n",
+            s->unit == INTERVAL_CYCLES ? "cycles" : "instructions", "counts");
+    for (size_t i = 0; i < s->n; i++)
+        for (int e = 0; e < r->args->n_events; e++)
+            fprintf(out, " %20llu %20llu      %s\n", (unsigned long long)s->intervals[i].end,
+                    (unsigned long long)stat_interval_counts(s, i)[e],
+                    event_key(r->args->events[e]));
+}
+
 static void print_table(FILE *out, const struct stat_report *r)
 {
+    if (r->intervals)
+        print_table_intervals(out, r);
     char trace[4 * PATH_MAX], trace1[4 * PATH_MAX]; /* escaped (cli/text.h) */
     text_escape(trace, sizeof trace, r->trace ? r->trace : "");
     text_escape(trace1, sizeof trace1, r->trace1 ? r->trace1 : "");
@@ -477,8 +602,51 @@ static void warn_unclassified(const struct stat_model *model, const struct stat_
                   model->pmu == PMU_P5 ? "docs/p5-timings.md" : "docs/netburst-timings.md");
 }
 
+/* --pipeview's file and writer (docs/pipeview.md): opened before the run,
+ * committed after it, else removed. */
+struct pipeview_output {
+    struct atomic_file file;
+    struct nb_pipeview *view;    /* NULL: none, or done */
+};
+
+static int pipeview_open(const struct stat_args *args, struct pipeview_output *out)
+{
+    char error[1024];
+    out->view = NULL;
+    if (!args->pipeview)
+        return 0;
+    if (!atomic_open(&out->file, args->pipeview, error, sizeof error))
+        return command_error(EXIT_RUNTIME, "stat", "%s", error);
+    out->view = nb_pipeview_create(out->file.stream, args->pipeview_range ? args->pipeview_first : 1,
+                                   args->pipeview_range ? args->pipeview_last : UINT64_MAX,
+                                   args->n_traces == 2 ? 2 : 1);
+    if (out->view)
+        return 0;
+    atomic_abort(&out->file);
+    return command_error(EXIT_RUNTIME, "stat", "out of memory");
+}
+
+static bool pipeview_commit(struct pipeview_output *out, char *error, size_t error_size)
+{
+    if (!out->view)
+        return true;
+    nb_pipeview_destroy(out->view);
+    out->view = NULL;
+    return atomic_commit(&out->file, error, error_size);
+}
+
+static void pipeview_abort(struct pipeview_output *out)
+{
+    if (!out->view)
+        return;
+    nb_pipeview_destroy(out->view);
+    out->view = NULL;
+    atomic_abort(&out->file);
+}
+
 static int count_simulated(const struct stat_args *args, const struct stat_model *model,
-                           char **argv, const struct alloc_plan *plan, uint64_t *counts)
+                           char **argv, const struct alloc_plan *plan, uint64_t *counts,
+                           struct pipeview_output *view)
 {
     int rc;
     char recorded[PATH_MAX];
@@ -496,25 +664,36 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
         if (stat_model_isa_warning(model, traces[i], args->n_traces ? traces[i] : argv[args->program],
                                    error, sizeof error))
             command_error(EXIT_OK, "stat", "warning: %s", error);
-    struct stat_totals totals = {{0, 0}, 0, 0, 0, 0};
+    struct stat_totals totals = {{0, 0}, 0, 0, 0, 0, 0};
     errno = 0;
     struct cli_progress progress;
     cli_progress_start(&progress, "stat", traces, n_traces);
-    struct stat_hooks hooks = {cli_progress_hook(&progress)};
+    struct stat_intervals intervals = {.unit = args->unit, .every = args->every};
+    struct stat_hooks hooks = {.progress = cli_progress_hook(&progress),
+                               .intervals = args->intervals ? &intervals : NULL,
+                               .pipeview = view->view};
     bool ok = stat_simulate(traces, n_traces, model, plan, args->runs, args->region, &hooks,
                             counts, &totals, error, sizeof error);
     int failure = failure_status(errno);
+    if (ok && !pipeview_commit(view, error, sizeof error)) {
+        ok = false;
+        failure = EXIT_RUNTIME;
+    }
     cli_progress_end(&progress);
     if (!args->n_traces)
         unlink(recorded);
-    if (!ok)
+    if (!ok) {
+        stat_intervals_free(&intervals);
         return command_error(failure, "stat", "%s", error);
+    }
     struct stat_report report = {args->model,
                                  args->n_traces ? args->traces[0] : argv[args->program],
                                  args->n_traces == 2 ? args->traces[1] : NULL,
                                  args, counts, plan, &totals,
-                                 stat_runs_counted(model, plan, args->runs), totals.passes};
+                                 stat_runs_counted(model, plan, args->runs), totals.passes,
+                                 hooks.intervals, model->pmu != PMU_P5};
     rc = write_report(&report);
+    stat_intervals_free(&intervals);
     if (!rc)
         warn_unclassified(model, &totals);
     return rc ? rc : exit_status;
@@ -536,9 +715,9 @@ static int count_hardware(const struct stat_args *args, const struct stat_model 
     msr_backend_destroy(backend);
     if (!ok)
         return command_error(failure, "stat", "--backend msr: %s", error);
-    struct stat_totals none = {{0, 0}, 0, 0, 0, 0};
+    struct stat_totals none = {{0, 0}, 0, 0, 0, 0, 0};
     struct stat_report report = {"msr", NULL, NULL, args, counts, plan, &none,
-                                 STAT_RUNS_HARDWARE, plan->n_runs};
+                                 STAT_RUNS_HARDWARE, plan->n_runs, NULL, false};
     int rc = write_report(&report);
     return rc ? rc : exit_status;
 }
@@ -560,13 +739,19 @@ int cmd_stat(int argc, char **argv)
     if (args.n_traces == 2 && model.pmu == PMU_P5)
         return usage_error("stat", "two --trace need the NetBurst model (-m netburst...): the "
                            "P5 has one processor");
+    if (args.pipeview && model.pmu == PMU_P5)
+        return usage_error("stat", "--pipeview needs the NetBurst model (-m netburst...): the "
+                           "P5 model times instructions, not uops");
     struct alloc_request requests[MAX_EVENTS];
     struct alloc_plan plan;
     if ((rc = plan_events(&args, &model, requests, &plan)))
         return rc;
     uint64_t counts[MAX_EVENTS] = {0};
-    rc = args.hardware ? count_hardware(&args, &model, argv, &plan, counts)
-                       : count_simulated(&args, &model, argv, &plan, counts);
+    struct pipeview_output view;
+    if (!(rc = pipeview_open(&args, &view)))
+        rc = args.hardware ? count_hardware(&args, &model, argv, &plan, counts)
+                           : count_simulated(&args, &model, argv, &plan, counts, &view);
+    pipeview_abort(&view);
     alloc_plan_free(&plan);
     return rc;
 }

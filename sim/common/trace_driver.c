@@ -96,6 +96,18 @@ void driver_progress_report(struct driver_progress *p, uint64_t bytes)
     p->due = p->instructions + PROGRESS_EVERY;
 }
 
+void driver_interval_init(struct driver_interval *d, const struct interval_hook *hook)
+{
+    *d = (struct driver_interval){hook, hook && hook->unit == INTERVAL_CYCLES,
+                                  hook ? hook->every : UINT64_MAX};
+}
+
+void driver_interval_end(struct driver_interval *d, const struct interval_point *point)
+{
+    d->hook->end(d->hook->context, point);
+    d->due = (interval_position(d->hook->unit, point) / d->hook->every + 1) * d->hook->every;
+}
+
 bool driver_decode_failed_at(struct driver_failure *f, const struct driver_trace *t,
                              uint64_t record, uint64_t address, unsigned length,
                              enum decode_status status)

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "isa/x86.h"
+#include "sim/common/interval.h"
 #include "sim/decode/decode_cache.h"
 #include "traces/progress.h"
 #include "traces/trace.h"
@@ -106,6 +107,28 @@ static inline bool driver_progress_due(struct driver_progress *p, uint32_t n)
 
 /* Tells the hook the instructions read and `bytes` of the traces. */
 void driver_progress_report(struct driver_progress *p, uint64_t bytes);
+
+/* A run's interval ends (sim/common/interval.h). */
+struct driver_interval {
+    const struct interval_hook *hook; /* NULL: none */
+    bool cycles;                      /* the hook's unit is cycles */
+    uint64_t due;                     /* the unit's total that ends the next interval; never,
+                                       * without a hook */
+};
+
+void driver_interval_init(struct driver_interval *d, const struct interval_hook *hook);
+
+/* Whether the run's totals of completed instructions and of cycles end an
+ * interval (then driver_interval_end()): one compare without a hook. */
+static inline bool driver_interval_due(const struct driver_interval *d, uint64_t instructions,
+                                       uint64_t cycles)
+{
+    return (d->cycles ? cycles : instructions) >= d->due;
+}
+
+/* Tells the hook the interval ends at `point`; the next ends at the next
+ * multiple of `every` past it. */
+void driver_interval_end(struct driver_interval *d, const struct interval_point *point);
 
 /* The instruction of `length` bytes at `address`, record `record` (from 1:
  * the line of `pmubench trace dump`), did not decode (`status` not

@@ -277,9 +277,11 @@ void nb_shape_of(const struct trace_access *accesses, unsigned n_accesses, const
 }
 
 struct timing {
-    uint64_t alloc[NB_MAX_UOPS], done_half[NB_MAX_UOPS], load_seq[NB_MAX_UOPS];
+    uint64_t queue[NB_MAX_UOPS], alloc[NB_MAX_UOPS], load_seq[NB_MAX_UOPS];
+    uint64_t start_half[NB_MAX_UOPS], done_half[NB_MAX_UOPS]; /* execution */
     uint16_t cause[NB_MAX_UOPS]; /* each uop's replay conditions (enum nb_replay_cause) */
     uint64_t result_half;      /* the instruction's result (and its branch's resolution) */
+    bool replayed;             /* its first computing uop was replayed */
 };
 
 static uint64_t exec_earliest(const struct nb_machine *m, uint64_t alloc)
@@ -296,7 +298,8 @@ static void front_and_allocate(struct nb_machine *m, const struct nb_insn *insn,
     for (unsigned k = 0; k < s->n; k++) {
         uint64_t seq = core->uop_seq++;
         enum nb_role role = s->role[k];
-        t->alloc[k] = allocate(m, seq, nb_fetch_uop(m, op, seq, UINT64_MAX), role, UINT64_MAX);
+        t->queue[k] = nb_fetch_uop(m, op, seq, UINT64_MAX);
+        t->alloc[k] = allocate(m, seq, t->queue[k], role, UINT64_MAX);
         if (role == NB_ROLE_LOAD)
             t->load_seq[k] = core->load_seq++;
         if (role == NB_ROLE_STA)
@@ -360,6 +363,8 @@ static uint64_t execute_loads(struct nb_machine *m, const struct nb_insn *insn,
         uint16_t causes = 0;
         uint64_t data = nb_load(m, &insn->accesses[s->load[j]], start, &causes);
         *missed = *missed || (causes & NB_CAUSE_L1_MISS);
+        if (j < s->loads)
+            t->start_half[k] = start;
         if (s->loads) {
             t->done_half[k] = data;
             t->cause[k] |= causes;
@@ -418,6 +423,7 @@ static uint64_t execute_computes(struct nb_machine *m, const struct nb_op *op,
         if (start > result)
             result = start;
         nb_compute_events(m, op, start);
+        t->start_half[k] = start;
         t->done_half[k] = result;
     }
     return result;
@@ -440,6 +446,8 @@ static void execute_stores(struct nb_machine *m, const struct nb_insn *insn,
             nb_occur(&m->schedule, data / 2, NB_MOVES_P0, m->cur->level, 1);
         uint16_t causes = nb_store_execute(m, &insn->accesses[s->store[j]], sta, data);
         if (s->stores) {
+            t->start_half[k] = sta;
+            t->start_half[k + 1] = data;
             t->cause[k] |= causes;
             t->done_half[k] = sta + 2;
             t->done_half[k + 1] = data + 1;
@@ -517,8 +525,8 @@ static void execute(struct nb_machine *m, const struct nb_insn *insn, const stru
     uint64_t src = sources(core, op, exec_earliest(m, t->alloc[first_compute]), &replay);
     uint64_t loaded = execute_loads(m, insn, op, s, t, src, &missed);
     uint64_t result = s->computes ? execute_computes(m, op, s, t, loaded) : loaded;
-    if (s->computes && (replay || missed))
-        m->result->replays++;
+    t->replayed = s->computes && (replay || missed);
+    m->result->replays += t->replayed;
     execute_stores(m, insn, op, s, t, src, result);
     write_registers(core, op, result, !s->computes && missed);
     if (op->stack_pointer)
@@ -672,6 +680,20 @@ static void report_retirement(struct nb_machine *m, const struct nb_insn *insn,
     note_registers(lp, insn);
 }
 
+/* The uop hook told of uop `k`, retiring in cycle `r`. */
+static void report_uop(struct nb_machine *m, const struct nb_insn *insn, const struct nb_shape *s,
+                       const struct timing *t, unsigned k, uint64_t r)
+{
+    struct nbm_uop uop = {
+        .thread = m->cur->id, .address = insn->address, .bytes = insn->bytes,
+        .length = insn->length, .code64 = m->cur->code64, .index = (uint8_t)k, .uops = s->n,
+        .replayed = t->replayed && k == s->loads, .queued = t->queue[k],
+        .allocated = t->alloc[k], .issued = t->start_half[k] / 2,
+        .completed = (t->done_half[k] + 1) / 2, .retired = r,
+    };
+    m->uop_hook->report(m->uop_hook->context, &uop);
+}
+
 /* Retires the instruction's uops.  With sampling, it is reported in the
  * cycle its last uop retires or, tagged, its first tagged uop: the PEBS
  * assist comes just before that uop retires (docs/semantics.md, "PEBS"),
@@ -686,6 +708,8 @@ static void retire(struct nb_machine *m, const struct nb_insn *insn, const struc
     bool tagging = nb_schedule_tagging(&m->schedule);
     for (unsigned k = 0; k < s->n; k++) {
         r = retire_uop(m, t->done_half[k]);
+        if (m->uop_hook)
+            report_uop(m, insn, s, t, k, r);
         uint8_t uop = tagging ? count_tags(m, uop_tags(m, op, t, s->role[k], k), r) : 0;
         if (uop && !mechanisms)
             first_tagged = r;

@@ -138,6 +138,7 @@ struct nb_lp {
     struct nb_pending_clear clear;
     const struct nb_decode_cache *decoded;   /* code known by address, for wrong paths */
     bool ia32e;                  /* a 64-bit trace on a model with EM64T */
+    bool code64;                 /* a 64-bit trace (its code, for the uop hook) */
     bool regs_known;             /* regs holds the registers before the next instruction */
     uint64_t regs[NB_NUM_REGS];  /* enum nb_reg order (PEBS record) */
 };
@@ -165,6 +166,7 @@ struct nb_machine {
     bool shared;                 /* both are active: the selection points alternate */
     struct nb_arbiter fetch, alloc, retire;
     struct nbm_result *result;
+    const struct nbm_uop_hook *uop_hook; /* NULL: none */
 };
 
 bool nb_machine_init(struct nb_machine *m, const struct nbm_config *c, struct nb_pmu *pmu,
@@ -212,6 +214,7 @@ struct nb_insn {
     uint64_t address;
     uint64_t target;                    /* of a taken branch: the next instruction */
     uint8_t length;
+    const uint8_t *bytes;               /* its code, or NULL */
     uint8_t cpl;
     enum trace_branch branch;
     unsigned n_accesses;

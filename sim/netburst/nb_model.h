@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "pmu/msr.h"
+#include "sim/common/interval.h"
 #include "traces/progress.h"
 
 enum { NB_MAX_LOAD_MISSES = 64 }; /* the largest l1d_load_misses */
@@ -86,6 +87,32 @@ bool nbm_config_set(struct nbm_config *config, const char *name, const char *val
  * one-line error naming the parameter.  nbm_simulate() checks too. */
 bool nbm_config_check(const struct nbm_config *config, char *error, size_t error_size);
 
+/* One uop's way through the pipeline, told when the model has timed it
+ * (docs/pipeview.md): the cycle of each stage it reached, UINT64_MAX for
+ * one it did not.  `queued`: written into the uop queue (delivered by the
+ * trace cache, decoded in build mode, or read from the microcode ROM);
+ * `allocated`: ROB entry and renaming; `issued`: its execution starts on
+ * its port and unit (the last execution of a replayed uop); `completed`:
+ * its result is ready; `retired`: it retires, or (bogus) leaves the ROB
+ * bogus at the machine clear.  Correct-path uops are told in program
+ * order, a logical processor's wrong path after the mispredicted branch. */
+struct nbm_uop {
+    int thread;                /* logical processor */
+    uint64_t address;          /* its instruction's */
+    const uint8_t *bytes;      /* its instruction's code, `length` bytes; NULL: unknown */
+    uint8_t length;
+    bool code64;               /* 64-bit code */
+    uint8_t index, uops;       /* its place in its instruction, of how many */
+    bool bogus;                /* on the wrong path of a mispredicted branch */
+    bool replayed;             /* replayed: an operand came late from an L1 miss */
+    uint64_t queued, allocated, issued, completed, retired;
+};
+
+struct nbm_uop_hook {
+    void (*report)(void *context, const struct nbm_uop *uop);
+    void *context;
+};
+
 /* The caller's view of a run; each callback may be NULL (initialise by
  * name: `{.region = f, .context = c}`).
  * - `region`: a region marker in a trace.  Each marker drains the pipeline
@@ -98,12 +125,20 @@ bool nbm_config_check(const struct nbm_config *config, char *error, size_t error
  *   (that next instruction's EIP), and whether it was PEBS's
  *   interrupt-threshold PMI (the precise EIPs are then in the PEBS buffer).
  * Both may program the PMU through the backend (a sampler reloads its
- * counter). */
+ * counter).
+ * - `interval` (NULL: none): told once the PMU has been ticked through the
+ *   cycle in which the retired instructions (both logical processors, in
+ *   the cycles instr_retired counts them in) reach the next multiple of its
+ *   `every`, or through the cycle before the next multiple of `every`
+ *   cycles (docs/stat.md, "Intervals"); it may read the counters, not
+ *   write them. */
 struct nbm_hooks {
     void (*region)(void *context, int thread, bool begin, uint32_t region);
     void (*sample)(void *context, int thread, uint64_t cycle, uint64_t eip, bool precise);
     void *context;
     const struct progress_hook *progress; /* NULL: none (traces/progress.h) */
+    const struct interval_hook *interval; /* NULL: none (sim/common/interval.h) */
+    const struct nbm_uop_hook *uops;      /* NULL: none (below; docs/pipeview.md) */
 };
 
 struct nbm_result {

@@ -413,6 +413,12 @@ const struct nb_op *nb_decode_lookup(const struct nb_decode_cache *cache, uint64
     return slot ? op_of(slot) : NULL;
 }
 
+const uint8_t *nb_decode_code(const struct nb_decode_cache *cache, uint64_t address)
+{
+    const struct decode_key *slot = decode_cache_lookup(&cache->slots, address);
+    return slot ? slot->bytes : NULL;
+}
+
 enum decode_status nb_decode(struct nb_decode_cache *cache, uint64_t address, uint8_t length,
                              const uint8_t *bytes, const struct nb_op **op)
 {

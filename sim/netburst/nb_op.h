@@ -96,6 +96,8 @@ void nb_decode_cache_free(struct nb_decode_cache *cache);
 
 /* The op last decoded at `address`, or NULL (the wrong path's code). */
 const struct nb_op *nb_decode_lookup(const struct nb_decode_cache *cache, uint64_t address);
+/* The code bytes of the op nb_decode_lookup gives at `address`, or NULL. */
+const uint8_t *nb_decode_code(const struct nb_decode_cache *cache, uint64_t address);
 
 /* The op of the instruction of `length` bytes at `address` (`bytes`:
  * TRACE_MAX_INSN_LENGTH of them, 0 past the length), from the cache or

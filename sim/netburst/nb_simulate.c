@@ -36,14 +36,126 @@ struct thread_run {
     uint32_t region;
 };
 
+/* With intervals: the retirements of one logical processor timed but not
+ * yet ticked, in order (a ring; as many as the instructions in flight). */
+struct retired_log {
+    struct logged {
+        uint64_t cycle; /* the cycle instr_retired counts it in */
+        uint32_t uops;
+    } *entries;
+    uint64_t mask, head, tail; /* size - 1 (a power of two, or 0 before the first); first;
+                                * past the last */
+};
+
+/* The run's intervals (docs/stat.md, "Intervals"): the retirements ticked
+ * so far. */
+struct intervals {
+    struct driver_interval due;
+    struct retired_log log[2];
+    uint64_t instructions, uops; /* retired in the cycles ticked */
+};
+
 struct run {
     struct nb_machine machine;
     struct thread_run thread[2];
     int threads;
     const struct nbm_hooks *hooks;
     struct driver_progress progress;
+    struct intervals intervals;
     struct driver_failure failure;
 };
+
+/* ---- intervals */
+
+/* Logs a retirement in `cycle`; false when out of memory. */
+static bool log_retired(struct retired_log *log, uint64_t cycle, uint32_t uops)
+{
+    if (log->tail - log->head == (log->entries ? log->mask + 1 : 0)) {
+        uint64_t size = log->entries ? 2 * (log->mask + 1) : 64;
+        struct logged *entries = malloc(size * sizeof *entries);
+        if (!entries)
+            return false;
+        for (uint64_t i = log->head; i < log->tail; i++)
+            entries[i - log->head] = log->entries[i & log->mask];
+        free(log->entries);
+        *log = (struct retired_log){entries, size - 1, 0, log->tail - log->head};
+    }
+    log->entries[log->tail++ & log->mask] = (struct logged){cycle, uops};
+    return true;
+}
+
+/* The cycle of the log's earliest retirement; UINT64_MAX: none. */
+static uint64_t first_cycle(const struct retired_log *log)
+{
+    return log->head == log->tail ? UINT64_MAX : log->entries[log->head & log->mask].cycle;
+}
+
+/* The logical processor whose earliest logged retirement comes first and
+ * before `until`, or -1. */
+static int first_logged(const struct run *run, uint64_t until)
+{
+    int first = -1;
+    uint64_t earliest = until;
+    for (int t = 0; t < run->threads; t++) {
+        uint64_t cycle = first_cycle(&run->intervals.log[t]);
+        if (cycle < earliest) {
+            earliest = cycle;
+            first = t;
+        }
+    }
+    return first;
+}
+
+/* Counts the earliest logged retirement, of `t`, as ticked; its cycle. */
+static uint64_t take_logged(struct intervals *iv, int t)
+{
+    struct retired_log *log = &iv->log[t];
+    struct logged e = log->entries[log->head++ & log->mask];
+    iv->instructions++;
+    iv->uops += e.uops;
+    return e.cycle;
+}
+
+/* Ticks the PMU through the cycle before `end` and ends an interval there. */
+static void end_interval_at(struct run *run, uint64_t end)
+{
+    nb_schedule_advance(&run->machine.schedule, end);
+    struct interval_point point = {run->intervals.instructions, end, run->intervals.uops};
+    driver_interval_end(&run->intervals.due, &point);
+}
+
+/* The intervals that end before cycle `until` (every retirement before it
+ * is logged): each a cycle boundary, or the cycle in which the retired
+ * instructions reach the next multiple. */
+static void end_intervals(struct run *run, uint64_t until)
+{
+    struct intervals *iv = &run->intervals;
+    for (;;) {
+        int t = first_logged(run, until);
+        uint64_t next = t < 0 ? until : first_cycle(&iv->log[t]);
+        if (iv->due.cycles && iv->due.due <= next) {
+            end_interval_at(run, iv->due.due);
+            continue;
+        }
+        if (t < 0)
+            return;
+        uint64_t cycle = take_logged(iv, t);
+        if (!driver_interval_due(&iv->due, iv->instructions, cycle + 1))
+            continue;
+        while ((t = first_logged(run, cycle + 1)) >= 0)
+            take_logged(iv, t); /* the rest of the cycle's retirements */
+        end_interval_at(run, cycle + 1);
+    }
+}
+
+/* Reports and ticks every cycle before `until`, ending the intervals on
+ * the way. */
+static void advance(struct run *run, uint64_t until)
+{
+    if (run->intervals.due.hook)
+        end_intervals(run, until);
+    nb_schedule_advance(&run->machine.schedule, until);
+}
 
 /* The next instruction of the thread's block through the machine. */
 static bool instruction(struct run *run, struct thread_run *tr)
@@ -63,6 +175,7 @@ static bool instruction(struct run *run, struct thread_run *tr)
         .address = bi->address,
         .target = bi->branch == TRACE_BRANCH_TAKEN ? b->next_address : 0,
         .length = bi->length,
+        .bytes = bi->has_bytes ? bi->bytes : NULL,
         .cpl = b->cpl,
         .branch = bi->branch,
         .n_accesses = bi->n_accesses,
@@ -73,6 +186,10 @@ static bool instruction(struct run *run, struct thread_run *tr)
     if (i + 1 == b->n_insns)
         tr->block = NULL;
     nb_instruction(&run->machine, &insn, &known->op);
+    if (run->intervals.due.hook &&
+        !log_retired(&run->intervals.log[tr - run->thread], run->machine.cur->core.last_retire,
+                     known->shape.n))
+        return driver_out_of_memory(&run->failure, tr->trace.path, "for the intervals");
     return true;
 }
 
@@ -221,12 +338,12 @@ static uint64_t machine_end(const struct run *run)
 static bool simulate(struct run *run)
 {
     for (int t; (t = next_thread(run)) >= 0;) {
-        nb_schedule_advance(&run->machine.schedule, horizon(run));
+        advance(run, horizon(run));
         if (!step(run, t) || !schedule_sound(run, run->thread[t].trace.path))
             return false;
     }
     for (uint64_t end; (end = machine_end(run)) > run->machine.schedule.now;)
-        nb_schedule_advance(&run->machine.schedule, end);
+        advance(run, end);
     return schedule_sound(run, run->thread[0].trace.path);
 }
 
@@ -237,6 +354,7 @@ static bool open_trace(struct run *run, struct thread_run *tr, const char *path)
     /* IA-32e retirements (the PEBS layout) need a model with EM64T. */
     run->machine.lp[tr - run->thread].ia32e =
         tr->trace.isa == TRACE_ISA_64 && nb_model_info(run->machine.config->model)->addr64;
+    run->machine.lp[tr - run->thread].code64 = tr->trace.isa == TRACE_ISA_64;
     nb_block_memos_init(&tr->memos);
     if (!nb_decode_cache_init(&tr->decoded, driver_trace_mode(&tr->trace)))
         return driver_out_of_memory(&run->failure, path, "for the decoder");
@@ -307,9 +425,11 @@ bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_con
     run->machine.schedule.assist = nb_pebs_assist;
     run->machine.schedule.machine = &run->machine;
     driver_progress_init(&run->progress, hooks ? hooks->progress : NULL);
+    driver_interval_init(&run->intervals.due, hooks ? hooks->interval : NULL);
     if (hooks) {
         run->machine.schedule.sample = hooks->sample;
         run->machine.schedule.context = hooks->context;
+        run->machine.uop_hook = hooks->uops;
     }
     for (int t = 0; t < n_traces && ok; t++) {
         ok = open_trace(run, &run->thread[t], traces[t]);
@@ -317,8 +437,10 @@ bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_con
     }
     ok = ok && simulate(run);
     result->cycles = run->machine.schedule.now;
-    for (int t = 0; t < n_traces; t++)
+    for (int t = 0; t < n_traces; t++) {
         close_trace(&run->thread[t]);
+        free(run->intervals.log[t].entries);
+    }
     nb_machine_free(&run->machine);
     driver_set_errno(&run->failure);
     free(run);

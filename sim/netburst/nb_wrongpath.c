@@ -15,6 +15,7 @@ struct wrong_path {
     uint64_t clear;              /* cycle of the machine clear */
     bool blocked;                /* a uop could not allocate before the clear */
     unsigned uops;               /* retired bogus */
+    struct nbm_uop uop;          /* the uop being timed, for the uop hook */
 };
 
 /* A wrong-path uop: a computing uop of its instruction's unit (the
@@ -22,14 +23,34 @@ struct wrong_path {
  * executed if the unit is free before the clear.  Returns when its result
  * is ready, for the next uop of the chain. */
 static uint64_t execute_bogus(struct nb_machine *m, const struct nb_op *op, uint64_t alloc,
-                              uint64_t ready, uint64_t clear)
+                              uint64_t ready, uint64_t clear, uint64_t *start)
 {
     uint64_t from = 2 * (alloc + m->config->alloc_to_exec);
-    uint64_t start = nb_issue(m, op, from > ready ? from : ready, 2 * clear);
-    if (start == UINT64_MAX)
+    *start = nb_issue(m, op, from > ready ? from : ready, 2 * clear);
+    if (*start == UINT64_MAX)
         return UINT64_MAX;
-    nb_compute_events(m, op, start);
-    return start + nb_timing(m, op)->latency;
+    nb_compute_events(m, op, *start);
+    return *start + nb_timing(m, op)->latency;
+}
+
+/* The uop hook told of a wrong-path uop (squashed at the clear): its queue
+ * write, allocation, issue and result (half cycles), retirement (each
+ * UINT64_MAX when it had none); a result after the clear never came. */
+static inline void report_bogus(struct nb_machine *m, struct wrong_path *w, uint64_t queued,
+                                uint64_t allocated, uint64_t start_half, uint64_t result_half,
+                                uint64_t retired)
+{
+    if (!m->uop_hook)
+        return;
+    struct nbm_uop *uop = &w->uop;
+    uop->queued = queued;
+    uop->allocated = allocated;
+    uop->issued = start_half == UINT64_MAX ? UINT64_MAX : start_half / 2;
+    uop->completed = start_half != UINT64_MAX && (result_half + 1) / 2 <= w->clear
+                         ? (result_half + 1) / 2 : UINT64_MAX;
+    uop->retired = retired;
+    m->uop_hook->report(m->uop_hook->context, uop);
+    uop->index++;
 }
 
 /* One uop: queue, allocation (in order: none after one that could not),
@@ -50,16 +71,19 @@ static bool bogus_uop(struct nb_machine *m, const struct nb_op *op, struct wrong
         core->alloc_ring[seq & core->ring_mask] = w->clear;
         core->retire_ring[seq & core->ring_mask] = w->clear;
         w->blocked = true;
+        report_bogus(m, w, q, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX);
         return true;
     }
+    uint64_t start = UINT64_MAX;
     if (*ready != UINT64_MAX)
-        *ready = execute_bogus(m, op, a, *ready, w->clear);
+        *ready = execute_bogus(m, op, a, *ready, w->clear, &start);
     *retired = nb_retire_slot(m, w->clear);
     core->retire_ring[seq & core->ring_mask] = *retired;
     if (*retired + 1 > core->end)
         core->end = *retired + 1;
     nb_occur(&m->schedule, *retired, NB_UOPS_BOGUS, m->cur->level, 1);
     w->uops++;
+    report_bogus(m, w, q, a, start, *ready, *retired);
     return true;
 }
 
@@ -71,6 +95,11 @@ static uint64_t bogus_instruction(struct nb_machine *m, uint64_t address,
         return 0;
     nb_fetch_begin(m, address, op->length, op);
     unsigned n = op->uops < NB_MAX_UOPS ? op->uops : NB_MAX_UOPS;
+    if (m->uop_hook)
+        w->uop = (struct nbm_uop){.thread = m->cur->id, .address = address,
+                                  .bytes = nb_decode_code(m->cur->decoded, address),
+                                  .length = op->length, .code64 = m->cur->code64,
+                                  .uops = (uint8_t)n, .bogus = true};
     unsigned before = w->uops;
     /* operands from the correct path's registers (the wrong path's own
      * results are not tracked across instructions) */
@@ -91,7 +120,7 @@ void nb_clear_resolve_pending(struct nb_machine *m, bool wrong_path)
 {
     struct nb_lp *lp = m->cur;
     lp->clear.pending = false;
-    struct wrong_path w = {lp->clear.resolved, false, 0};
+    struct wrong_path w = {.clear = lp->clear.resolved};
     const struct nb_op *op;
     for (uint64_t pc = wrong_path ? lp->clear.from : 0;
          pc && lp->decoded && (op = nb_decode_lookup(lp->decoded, pc)) != NULL;)

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "pmu/msr.h"
+#include "sim/common/interval.h"
 #include "traces/progress.h"
 #include "sim/p5/p5_timings.h"
 
@@ -102,11 +103,18 @@ bool p5_config_set(struct p5_config *config, const char *name, const char *value
                    size_t error_size);
 
 /* Region markers in the trace: called at each, so that a driver may start
- * or stop counters there as run_p5mon's stubs do (Safford 1997, section 4.2.2). */
+ * or stop counters there as run_p5mon's stubs do (Safford 1997, section 4.2.2).
+ * `interval` (NULL: none) is told at the end of the first basic block
+ * that brings the instructions issued (a block's last instruction held
+ * back to pair with the next block's first is issued with that one), or
+ * the clocks, to the next multiple of its `every`: the PMU has then been
+ * told every clock and event so far, as at a region marker
+ * (docs/stat.md, "Intervals"). */
 struct p5_sim_hooks {
     void (*region)(void *context, bool begin, uint32_t region);
     void *context;
     const struct progress_hook *progress; /* NULL: none (traces/progress.h) */
+    const struct interval_hook *interval; /* NULL: none (sim/common/interval.h) */
 };
 
 struct p5_sim_result {

@@ -71,6 +71,7 @@ struct run {
     uint64_t records;               /* records read before the current one */
     uint64_t unclassified;          /* instructions whose op has no timing row */
     struct driver_progress progress;
+    struct driver_interval interval;
     struct driver_failure failure;
 };
 
@@ -174,6 +175,14 @@ static void region(struct run *run, const struct trace_record *record,
     }
 }
 
+/* An interval ends after this block: the PMU told everything so far. */
+static void interval_end(struct run *run, uint64_t issued)
+{
+    p5_report_to_pmu(&run->machine);
+    struct interval_point point = {issued, run->machine.now, 0};
+    driver_interval_end(&run->interval, &point);
+}
+
 static bool simulate(struct run *run, const struct p5_sim_hooks *hooks,
                      struct p5_sim_result *result)
 {
@@ -189,6 +198,9 @@ static bool simulate(struct run *run, const struct p5_sim_hooks *hooks,
             run->records += block->n_insns;
             if (driver_progress_due(&run->progress, block->n_insns))
                 driver_progress_report(&run->progress, driver_trace_bytes(&run->trace));
+            uint64_t issued = result->instructions - run->holding;
+            if (driver_interval_due(&run->interval, issued, run->machine.now))
+                interval_end(run, issued);
             continue;
         }
         run->records++;
@@ -217,6 +229,7 @@ static bool run_trace(struct run *run, const struct p5_sim_hooks *hooks,
               driver_out_of_memory(&run->failure, run->trace.path, "for the decoder");
     p5_block_memos_init(&run->memos);
     driver_progress_init(&run->progress, hooks ? hooks->progress : NULL);
+    driver_interval_init(&run->interval, hooks ? hooks->interval : NULL);
     run->memo_context = (struct p5_memo_context){&run->decoded, run->trace.lengths_known,
                                                  run->machine.icache.block_shift};
     ok = ok && simulate(run, hooks, result);

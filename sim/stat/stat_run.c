@@ -48,26 +48,31 @@ static struct msr_backend *create_backend(const struct stat_model *model, int n_
  * (and the PMUs linked after it); the totals of the pass. */
 static bool run_model(const char *const traces[], int n_traces, const struct stat_model *model,
                       struct msr_backend *backend, struct region_gate *gate,
-                      const struct progress_hook *progress, struct stat_totals *totals,
-                      char *error, size_t error_size)
+                      const struct progress_hook *progress, const struct interval_hook *interval,
+                      struct nb_pipeview *pipeview, struct stat_totals *totals, char *error,
+                      size_t error_size)
 {
     if (model->pmu == PMU_P5) {
-        struct p5_sim_hooks hooks = {region_gate_hook, gate, progress};
+        struct p5_sim_hooks hooks = {region_gate_hook, gate, progress, interval};
         struct p5_sim_result result = {0};
         bool ok = p5_simulate_trace(traces[0], &model->p5, backend, &hooks, &result, error,
                                     error_size);
         *totals = (struct stat_totals){{result.instructions, 0}, result.cycles, gate->entries,
-                                       result.unclassified, 0};
+                                       result.unclassified, 0, 0};
         return ok;
     }
     struct nbm_hooks hooks = {.region = region_gate_thread_hook, .context = gate,
-                              .progress = progress};
+                              .progress = progress, .interval = interval,
+                              .uops = pipeview ? nb_pipeview_hook(pipeview) : NULL};
+    if (pipeview) /* the uops inside the counted region */
+        nb_pipeview_watch(pipeview, &gate->counting);
     struct nbm_result result;
     memset(&result, 0, sizeof result);
     bool ok = nbm_simulate(traces, n_traces, &model->netburst, backend, &hooks, &result, error,
                            error_size);
     *totals = (struct stat_totals){{result.instructions[0], result.instructions[1]},
-                                   result.cycles, gate->entries, result.unclassified, 0};
+                                   result.cycles, gate->entries, result.unclassified, 0,
+                                   result.uops[0] + result.uops[1]};
     return ok;
 }
 
@@ -135,15 +140,44 @@ static bool read_runs(struct pass *pass, uint64_t *counts, char *error, size_t e
     return true;
 }
 
+/* The pass's part of the intervals (NULL: none), counted through `pass`:
+ * its hook in `hook`; false when out of memory. */
+static bool intervals_start(struct interval_pass *ipass, struct stat_intervals *intervals,
+                            struct pass *pass, struct interval_hook *hook)
+{
+    if (!intervals)
+        return true;
+    *hook = (struct interval_hook){intervals->unit, intervals->every, interval_pass_end, ipass};
+    return interval_pass_start(ipass, intervals, pass->programs, pass->n);
+}
+
+/* The pass's last interval, from its counts and totals; false with the
+ * line of a failed read or of want of memory. */
+static bool intervals_finish(struct interval_pass *ipass, const struct stat_totals *totals,
+                             const uint64_t *counts, char *error, size_t error_size)
+{
+    struct interval_point end = {totals->instructions[0] + totals->instructions[1],
+                                 totals->cycles, totals->uops};
+    interval_pass_finish(ipass, &end, counts);
+    if (ipass->out_of_memory)
+        return error_line(ENOMEM, error, error_size, "out of memory for the intervals");
+    return !program_failed(ipass->failed, ipass->status, "interval read", error, error_size);
+}
+
 /* Counts the `n` runs from `runs` in one pass of the traces: set up,
- * started and stopped together by the region gate, read after it. */
+ * started and stopped together by the region gate, read after it (and at
+ * each interval's end, with `intervals`). */
 static bool simulate_pass(const char *const traces[], int n_traces,
                           const struct stat_model *model, const struct alloc_run *runs, int n,
-                          long region, const struct progress_hook *progress, uint64_t *counts,
+                          long region, const struct stat_hooks *hooks, uint64_t *counts,
                           struct stat_totals *totals, char *error, size_t error_size)
 {
+    struct stat_intervals *intervals = hooks->intervals;
     struct pass pass;
-    if (!pass_create(&pass, model, n_traces, runs, n)) {
+    struct interval_pass ipass;
+    struct interval_hook interval;
+    if (!pass_create(&pass, model, n_traces, runs, n) ||
+        !intervals_start(&ipass, intervals, &pass, &interval)) {
         pass_destroy(&pass);
         return error_line(ENOMEM, error, error_size, "out of memory");
     }
@@ -154,11 +188,16 @@ static bool simulate_pass(const char *const traces[], int n_traces,
         ok = !program_failed(gate.failed, started, "start", error, error_size);
     }
     if (ok)
-        ok = run_model(traces, n_traces, model, pass.backends[0], &gate, progress, totals,
-                       error, error_size);
+        ok = run_model(traces, n_traces, model, pass.backends[0], &gate, hooks->progress,
+                       intervals ? &interval : NULL, hooks->pipeview, totals, error, error_size);
     if (ok)
         ok = !program_failed(gate.failed, gate.status, "region", error, error_size) &&
              read_runs(&pass, counts, error, error_size);
+    if (intervals) {
+        char scratch[1024]; /* a failure before is the one reported */
+        ok = intervals_finish(&ipass, totals, counts, ok ? error : scratch,
+                              ok ? error_size : sizeof scratch) && ok;
+    }
     int cause = errno;
     pass_destroy(&pass);
     errno = cause;
@@ -187,6 +226,17 @@ static void report_pass(void *context, const struct progress_point *point)
     p->outer->report(p->outer->context, &in_all);
 }
 
+/* The requests of the plan: one past the highest its runs count. */
+static int plan_requests(const struct alloc_plan *plan)
+{
+    int n = 0;
+    for (int r = 0; r < plan->n_runs; r++)
+        for (int a = 0; a < plan->runs[r].n; a++)
+            if (plan->runs[r].assignments[a].request >= n)
+                n = plan->runs[r].assignments[a].request + 1;
+    return n;
+}
+
 bool stat_simulate(const char *const traces[], int n_traces, const struct stat_model *model,
                    const struct alloc_plan *plan, enum stat_runs runs, long region,
                    const struct stat_hooks *hooks, uint64_t *counts,
@@ -197,10 +247,15 @@ bool stat_simulate(const char *const traces[], int n_traces, const struct stat_m
     int passes = 0;
     struct pass_progress in_pass = {progress, 0, 0, (plan->n_runs + per_pass - 1) / per_pass};
     struct progress_hook hook = {report_pass, &in_pass};
+    struct stat_hooks in_passes = {progress ? &hook : NULL, hooks ? hooks->intervals : NULL,
+                                   NULL};
+    if (in_passes.intervals)
+        in_passes.intervals->n_requests = plan_requests(plan);
     for (int r = 0; r < plan->n_runs; r += per_pass, passes++) {
         in_pass.pass = passes + 1;
+        in_passes.pipeview = hooks && passes == 0 ? hooks->pipeview : NULL; /* the first pass's */
         if (!simulate_pass(traces, n_traces, model, &plan->runs[r], per_pass, region,
-                           progress ? &hook : NULL, counts, totals, error, error_size))
+                           &in_passes, counts, totals, error, error_size))
             return false;
         in_pass.before += totals->instructions[0] + totals->instructions[1];
     }

@@ -12,7 +12,9 @@
 
 #include "pmu/alloc.h"
 #include "pmu/msr.h"
+#include "sim/netburst/nb_pipeview.h"
 #include "sim/stat/region_gate.h"
+#include "sim/stat/stat_interval.h"
 #include "sim/stat/stat_model.h"
 #include "traces/progress.h"
 
@@ -22,6 +24,7 @@ struct stat_totals {
     uint64_t region_entries; /* times the counted region began, per run */
     uint64_t unclassified;   /* instructions without a timing row (given default clocks), per run */
     int passes;              /* passes of the trace the runs were counted in */
+    uint64_t uops;           /* uops retired per run (the NetBurst; 0 on the P5) */
 };
 
 /* What a caller of stat_simulate watches during the run; each member may
@@ -30,6 +33,13 @@ struct stat_hooks {
     /* Told how far the run is (traces/progress.h): the instructions of
      * every pass so far, the bytes of this pass's, which pass of how many. */
     const struct progress_hook *progress;
+    /* With its unit and every set: filled with the counts of each interval
+     * (sim/stat/stat_interval.h; docs/stat.md, "Intervals"), every pass's
+     * merged; free with stat_intervals_free. */
+    struct stat_intervals *intervals;
+    /* The NetBurst's uops of the first pass, inside the counted region
+     * (sim/netburst/nb_pipeview.h, docs/pipeview.md). */
+    struct nb_pipeview *pipeview;
 };
 
 /* How the runs of a plan are counted over a trace (docs/stat.md, "One
