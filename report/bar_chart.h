@@ -4,10 +4,7 @@
  * of bars per label, one bar per series in it, each bar's value written at
  * its end; a linear axis from 0 with round ticks (1, 2 or 5 times a power
  * of ten), a legend naming the series, a title.  The output depends only on
- * the data (no date, no locale: numbers are written with fixed precision),
- * and text is written as XML character data: <, >, &, " and ' as entities,
- * every byte that is not printable ASCII as "\xNN" (as the text output of
- * the commands shows it), so that any label gives well-formed XML. */
+ * the data, and any label gives well-formed XML (report/svg.h). */
 #ifndef REPORT_BAR_CHART_H
 #define REPORT_BAR_CHART_H
 
@@ -42,14 +39,6 @@ enum {
     BAR_CHART_PLOT_WIDTH = 480, /* the bars' length at the axis' end */
     BAR_CHART_BAR_HEIGHT = 14,
 };
-
-/* The axis' end and step: the smallest round step (1, 2 or 5 times a power
- * of ten) that covers `max` in at most 6 steps, and the first multiple of it
- * at or above `max` (1 and 0.2 when `max` is 0). */
-void bar_chart_axis(double max, double *axis_max, double *step);
-
-/* Writes `text` as XML character data (see above). */
-void bar_chart_write_text(FILE *out, const char *text);
 
 /* Writes the document; false when a value is negative or not a number,
  * or n_series is out of range (nothing checks the stream: the caller's

@@ -1,6 +1,7 @@
 /* Count sets: storage, look-up, regions, format detection and reading a
  * file (count_set.h). */
 #include "count_set.h"
+#include "intervals.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -203,22 +204,45 @@ static char *read_all(FILE *f, const char *path, size_t *size, char *error, size
     return text;
 }
 
+/* The whole file at `path` ("-": standard input, named "<stdin>" in
+ * `*name`), or NULL with a message. */
+static char *read_input(const char *path, const char **name, size_t *size, char *error,
+                        size_t error_size)
+{
+    bool is_stdin = strcmp(path, "-") == 0;
+    *name = is_stdin ? "<stdin>" : path;
+    FILE *f = is_stdin ? stdin : input_open(path, error, error_size);
+    if (!f)
+        return NULL;
+    char *text = read_all(f, *name, size, error, error_size);
+    if (!is_stdin)
+        fclose(f);
+    return text;
+}
+
 bool count_set_read_file(const char *path, const enum count_format *format,
                          struct count_set *set, char *error, size_t error_size)
 {
-    bool is_stdin = strcmp(path, "-") == 0;
-    const char *name = is_stdin ? "<stdin>" : path;
-    FILE *f = is_stdin ? stdin : input_open(path, error, error_size);
-    if (!f)
-        return false;
+    const char *name;
     size_t size = 0;
-    char *text = read_all(f, name, &size, error, error_size);
-    if (!is_stdin)
-        fclose(f);
+    char *text = read_input(path, &name, &size, error, error_size);
     if (!text)
         return false;
     enum count_format found = format ? *format : count_format_detect(text, size);
     bool ok = count_set_read(text, size, found, name, set, error, error_size);
+    free(text);
+    return ok;
+}
+
+bool stat_result_read_file(const char *path, struct count_set *set,
+                           struct interval_series *series, char *error, size_t error_size)
+{
+    const char *name;
+    size_t size = 0;
+    char *text = read_input(path, &name, &size, error, error_size);
+    if (!text)
+        return false;
+    bool ok = stat_result_read_json(text, size, name, set, series, error, error_size);
     free(text);
     return ok;
 }

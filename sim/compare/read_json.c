@@ -1,15 +1,21 @@
 /* The result `pmubench stat --json` prints:
  *   {"model": "p5", "trace": "PATH", "counts": {"data_read": 45, ...}}
- * A strict reader of exactly this JSON subset: objects, strings and
- * non-negative integers (docs/compare.md).  Other members of the outer
- * object are allowed and skipped when they are of those kinds. */
+ * and with -I N also
+ *   "interval": {"unit": "instructions", "every": N},
+ *   "intervals": [{"end": E, "instructions": I, "cycles": C, "uops": U,
+ *                  "counts": {"data_read": 4, ...}}, ...]
+ * A strict reader of exactly this JSON subset: objects, arrays, strings and
+ * non-negative integers (docs/compare.md, docs/plot.md).  Other members of
+ * the objects are allowed and skipped when they are of those kinds. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "count_set.h"
+#include "intervals.h"
 
 enum { MAX_DEPTH = 16, MAX_STRING = 4096 };
 
@@ -197,6 +203,31 @@ static bool read_object(struct json_in *in, member_reader *member, void *context
     return ok;
 }
 
+/* Calls element() for each element of an array, which reads it. */
+typedef bool element_reader(struct json_in *in, void *context);
+
+static bool read_array(struct json_in *in, element_reader *element, void *context)
+{
+    if (!expect_byte(in, '['))
+        return false;
+    if (peek(in) == ']') {
+        in->pos++;
+        return true;
+    }
+    for (;;) {
+        if (!element(in, context))
+            return false;
+        int c = peek(in);
+        if (c == ']') {
+            in->pos++;
+            return true;
+        }
+        if (c != ',')
+            return json_fail(in, "expected ',' or ']'");
+        in->pos++;
+    }
+}
+
 static bool skip_value(struct json_in *in, int depth);
 
 static bool skip_member(struct json_in *in, const char *key, void *context)
@@ -205,15 +236,22 @@ static bool skip_member(struct json_in *in, const char *key, void *context)
     return skip_value(in, *(int *)context + 1);
 }
 
-/* An object, a string or a non-negative integer, read and ignored. */
+static bool skip_element(struct json_in *in, void *context)
+{
+    return skip_value(in, *(int *)context + 1);
+}
+
+/* An object, an array, a string or a non-negative integer, read and
+ * ignored. */
 static bool skip_value(struct json_in *in, int depth)
 {
     int c = peek(in);
-    if (c == '{') {
-        if (depth >= MAX_DEPTH)
-            return json_fail(in, "objects nested deeper than %d", MAX_DEPTH);
+    if ((c == '{' || c == '[') && depth >= MAX_DEPTH)
+        return json_fail(in, "objects or arrays nested deeper than %d", MAX_DEPTH);
+    if (c == '{')
         return read_object(in, skip_member, &depth);
-    }
+    if (c == '[')
+        return read_array(in, skip_element, &depth);
     if (c == '"') {
         char *ignored = malloc(MAX_STRING);
         bool ok = ignored ? read_string(in, ignored) : json_fail(in, "out of memory");
@@ -224,14 +262,28 @@ static bool skip_value(struct json_in *in, int depth)
         uint64_t ignored;
         return read_integer(in, &ignored);
     }
-    return json_fail(in, "expected a value (an object, a string or a non-negative integer)");
+    return json_fail(in, "expected a value (an object, an array, a string or a non-negative integer)");
 }
 
 struct result {
     struct count_set *set;
+    struct interval_series *series;
+    bool *seen;             /* per event: counted in the interval being read */
     char model[MAX_STRING], trace[MAX_STRING], trace1[MAX_STRING];
-    bool have_model, have_trace, have_trace1, have_counts;
+    bool have_model, have_trace, have_trace1, have_counts, have_interval, have_intervals;
+    size_t intervals_at;    /* where the "intervals" key starts */
 };
+
+/* A member of an object; `seen` its flag. */
+static bool first_time(struct json_in *in, bool *seen, const char *key)
+{
+    if (*seen) {
+        in->pos = in->key_at;
+        return json_fail(in, "duplicate key '%s'", key);
+    }
+    *seen = true;
+    return true;
+}
 
 static bool read_count(struct json_in *in, const char *key, void *context)
 {
@@ -247,17 +299,6 @@ static bool read_count(struct json_in *in, const char *key, void *context)
     return count_set_add(set, &count) || json_fail(in, "out of memory");
 }
 
-/* A member of the outer object; `seen` its flag. */
-static bool first_time(struct json_in *in, bool *seen, const char *key)
-{
-    if (*seen) {
-        in->pos = in->key_at;
-        return json_fail(in, "duplicate key '%s'", key);
-    }
-    *seen = true;
-    return true;
-}
-
 /* The trace's name, or null: counted on hardware, no trace (left ""). */
 static bool read_trace(struct json_in *in, char *trace)
 {
@@ -267,6 +308,254 @@ static bool read_trace(struct json_in *in, char *trace)
         return json_fail(in, "expected a string or null");
     in->pos += 4;
     return true;
+}
+
+/* ---- "interval" and "intervals" (stat -I) ---- */
+
+struct interval_spec {
+    struct interval_series *series;
+    bool have_unit, have_every;
+};
+
+static bool read_unit(struct json_in *in, struct interval_series *series)
+{
+    char unit[MAX_STRING];
+    size_t at = (peek(in), in->pos);
+    if (!read_string(in, unit))
+        return false;
+    series->in_cycles = strcmp(unit, "cycles") == 0;
+    if (series->in_cycles || strcmp(unit, "instructions") == 0)
+        return true;
+    in->pos = at;
+    return json_fail(in, "expected \"instructions\" or \"cycles\"");
+}
+
+static bool read_every(struct json_in *in, struct interval_series *series)
+{
+    size_t at = (peek(in), in->pos);
+    if (!read_integer(in, &series->every))
+        return false;
+    if (series->every > 0)
+        return true;
+    in->pos = at;
+    return json_fail(in, "expected an interval of 1 or more");
+}
+
+static bool read_spec_member(struct json_in *in, const char *key, void *context)
+{
+    struct interval_spec *spec = context;
+    if (strcmp(key, "unit") == 0)
+        return first_time(in, &spec->have_unit, key) && read_unit(in, spec->series);
+    if (strcmp(key, "every") == 0)
+        return first_time(in, &spec->have_every, key) && read_every(in, spec->series);
+    return skip_value(in, 2);
+}
+
+static bool read_interval_spec(struct json_in *in, struct interval_series *series)
+{
+    struct interval_spec spec = {.series = series};
+    if (!read_object(in, read_spec_member, &spec))
+        return false;
+    return (spec.have_unit && spec.have_every) ||
+           json_fail(in, "expected \"unit\" and \"every\" members in \"interval\"");
+}
+
+/* One interval being read. */
+struct interval_in {
+    struct result *result;
+    struct interval interval;
+    bool have_end, have_instructions, have_cycles, have_uops, have_counts;
+    size_t end_at;          /* where its "end" value starts */
+};
+
+/* The index of event `name` in the series, or n_events. */
+static size_t event_index(const struct interval_series *series, const char *name)
+{
+    size_t e = 0;
+    while (e < series->n_events && strcasecmp(series->events[e], name) != 0)
+        e++;
+    return e;
+}
+
+/* Room for one more count (and its seen flag) after the last. */
+static bool grow_counts(struct result *result, size_t needed)
+{
+    struct interval_series *series = result->series;
+    if (needed <= series->capacity)
+        return true;
+    size_t capacity = series->capacity ? 2 * series->capacity : 64;
+    while (capacity < needed)
+        capacity *= 2;
+    uint64_t *counts = realloc(series->counts, capacity * sizeof *counts);
+    if (counts)
+        series->counts = counts;
+    bool *seen = realloc(result->seen, capacity * sizeof *seen);
+    if (seen)
+        result->seen = seen;
+    if (!counts || !seen)
+        return false;
+    series->capacity = capacity;
+    return true;
+}
+
+/* The first interval names the events: a new one is added. */
+static bool add_event(struct json_in *in, struct result *result, const char *name)
+{
+    struct interval_series *series = result->series;
+    char **events = realloc(series->events, (series->n_events + 1) * sizeof *events);
+    if (events)
+        series->events = events;
+    char *copy = strdup(name);
+    if (!events || !copy || !grow_counts(result, series->n_events + 1)) {
+        free(copy);
+        return json_fail(in, "out of memory");
+    }
+    series->events[series->n_events] = copy;
+    result->seen[series->n_events++] = false;
+    return true;
+}
+
+static bool read_interval_count(struct json_in *in, const char *key, void *context)
+{
+    struct result *result = context;
+    struct interval_series *series = result->series;
+    uint64_t value;
+    if (!read_integer(in, &value))
+        return false;
+    size_t e = event_index(series, key);
+    if (e == series->n_events && series->n_intervals == 0 && !add_event(in, result, key))
+        return false;
+    in->pos = e == series->n_events || result->seen[e] ? in->key_at : in->pos;
+    if (e == series->n_events)
+        return json_fail(in, "count '%.64s' is not in the first interval", key);
+    if (result->seen[e])
+        return json_fail(in, "duplicate count '%.64s'", key);
+    result->seen[e] = true;
+    series->counts[series->n_intervals * series->n_events + e] = value;
+    return true;
+}
+
+/* The interval's "counts": its row, zeroed, filled by event name. */
+static bool read_interval_counts(struct json_in *in, struct result *result)
+{
+    struct interval_series *series = result->series;
+    size_t row = series->n_intervals * series->n_events;
+    if (series->n_intervals > 0 && !grow_counts(result, row + series->n_events))
+        return json_fail(in, "out of memory");
+    for (size_t e = 0; e < series->n_events; e++) {
+        series->counts[row + e] = 0;
+        result->seen[e] = false;
+    }
+    if (!read_object(in, read_interval_count, result))
+        return false;
+    for (size_t e = 0; e < series->n_events; e++)
+        if (!result->seen[e])
+            return json_fail(in, "expected a count of '%.64s' in the interval (as in the first)",
+                             series->events[e]);
+    return true;
+}
+
+static bool read_fact(struct json_in *in, bool *seen, const char *key, uint64_t *value)
+{
+    return first_time(in, seen, key) && read_integer(in, value);
+}
+
+static bool read_interval_member(struct json_in *in, const char *key, void *context)
+{
+    struct interval_in *one = context;
+    struct interval *interval = &one->interval;
+    if (strcmp(key, "end") == 0) {
+        bool ok = first_time(in, &one->have_end, key);
+        one->end_at = (peek(in), in->pos);
+        return ok && read_integer(in, &interval->end);
+    }
+    if (strcmp(key, "instructions") == 0)
+        return read_fact(in, &one->have_instructions, key, &interval->instructions);
+    if (strcmp(key, "cycles") == 0)
+        return read_fact(in, &one->have_cycles, key, &interval->cycles);
+    if (strcmp(key, "uops") == 0)
+        return read_fact(in, &one->have_uops, key, &interval->uops);
+    if (strcmp(key, "counts") == 0)
+        return first_time(in, &one->have_counts, key) && read_interval_counts(in, one->result);
+    return skip_value(in, 3);
+}
+
+/* The interval read fits the ones before it: ends increase, "uops" in all
+ * or none. */
+static bool check_interval(struct json_in *in, struct interval_in *one)
+{
+    const struct interval_series *series = one->result->series;
+    if (!one->have_end || !one->have_instructions || !one->have_cycles || !one->have_counts)
+        return json_fail(in, "expected \"end\", \"instructions\", \"cycles\" and \"counts\" in "
+                             "an interval");
+    if (series->n_intervals > 0 && one->have_uops != series->has_uops)
+        return json_fail(in, "expected \"uops\" in every interval or in none");
+    uint64_t previous = series->n_intervals ? series->intervals[series->n_intervals - 1].end : 0;
+    if (series->n_intervals > 0 && one->interval.end <= previous) {
+        in->pos = one->end_at;
+        return json_fail(in, "expected an \"end\" above the previous interval's (%llu)",
+                         (unsigned long long)previous);
+    }
+    return true;
+}
+
+static bool read_interval(struct json_in *in, void *context)
+{
+    struct result *result = context;
+    struct interval_series *series = result->series;
+    struct interval_in one = {.result = result};
+    if (!read_object(in, read_interval_member, &one) || !check_interval(in, &one))
+        return false;
+    if (series->n_intervals % 64 == 0) {
+        struct interval *more = realloc(series->intervals,
+                                        (series->n_intervals + 64) * sizeof *more);
+        if (!more)
+            return json_fail(in, "out of memory");
+        series->intervals = more;
+    }
+    series->has_uops = one.have_uops;
+    series->intervals[series->n_intervals++] = one.interval;
+    return true;
+}
+
+/* Each event's intervals sum to its total, and the intervals count the
+ * total's events (with no intervals, every total is 0). */
+static bool check_sums(struct json_in *in, const struct result *result)
+{
+    const struct interval_series *series = result->series;
+    const struct count_set *set = result->set;
+    in->pos = result->intervals_at;
+    for (size_t e = 0; e < series->n_events; e++)
+        if (!count_set_find(set, series->events[e], -1))
+            return json_fail(in, "count '%.64s' of the intervals is not in \"counts\"",
+                             series->events[e]);
+    for (size_t c = 0; c < set->n_counts; c++) {
+        size_t e = event_index(series, set->counts[c].name);
+        if (e == series->n_events && series->n_intervals > 0)
+            return json_fail(in, "expected a count of '%.64s' in the intervals",
+                             set->counts[c].name);
+        uint64_t sum = 0;
+        bool over = false;
+        for (size_t i = 0; i < series->n_intervals; i++) {
+            uint64_t v = series->counts[i * series->n_events + e];
+            over |= sum > UINT64_MAX - v;
+            sum += v;
+        }
+        if (over || sum != set->counts[c].value)
+            return json_fail(in, "the intervals' counts of '%.64s' sum to %s%llu, not to its "
+                                 "total %llu", set->counts[c].name, over ? "more than " : "",
+                             over ? (unsigned long long)UINT64_MAX : (unsigned long long)sum,
+                             (unsigned long long)set->counts[c].value);
+    }
+    return true;
+}
+
+static bool check_series(struct json_in *in, struct result *result)
+{
+    if (result->have_interval != result->have_intervals)
+        return json_fail(in, "expected \"interval\" and \"intervals\" together");
+    result->series->present = result->have_interval;
+    return !result->series->present || check_sums(in, result);
 }
 
 static bool read_result_member(struct json_in *in, const char *key, void *context)
@@ -281,6 +570,14 @@ static bool read_result_member(struct json_in *in, const char *key, void *contex
     if (strcmp(key, "counts") == 0)
         return first_time(in, &result->have_counts, key) &&
                read_object(in, read_count, result->set);
+    if (strcmp(key, "interval") == 0)
+        return first_time(in, &result->have_interval, key) &&
+               read_interval_spec(in, result->series);
+    if (strcmp(key, "intervals") == 0) {
+        result->intervals_at = in->key_at;
+        return first_time(in, &result->have_intervals, key) &&
+               read_array(in, read_interval, result);
+    }
     return skip_value(in, 1);
 }
 
@@ -292,22 +589,36 @@ static char *describe(const struct result *result)
     return strdup(source);
 }
 
-bool count_set_read_json(const char *text, size_t size, const char *path, struct count_set *set,
-                         char *error, size_t error_size)
+void interval_series_free(struct interval_series *series)
+{
+    for (size_t e = 0; e < series->n_events; e++)
+        free(series->events[e]);
+    free(series->events);
+    free(series->intervals);
+    free(series->counts);
+    *series = (struct interval_series){0};
+}
+
+bool stat_result_read_json(const char *text, size_t size, const char *path,
+                           struct count_set *set, struct interval_series *series, char *error,
+                           size_t error_size)
 {
     struct json_in in = {.text = text, .size = size, .path = path, .error = error,
                          .error_size = error_size};
     count_set_init(set, NULL);
+    *series = (struct interval_series){0};
     struct result *result = calloc(1, sizeof *result);
     bool ok = result != NULL || json_fail(&in, "out of memory");
     if (ok) {
         result->set = set;
+        result->series = series;
         ok = read_object(&in, read_result_member, result);
     }
     if (ok && peek(&in) != -1)
         ok = json_fail(&in, "expected the end of the input after the object");
     if (ok && (!result->have_model || !result->have_counts))
         ok = json_fail(&in, "expected \"model\" and \"counts\" members (pmubench stat --json)");
+    ok = ok && check_series(&in, result);
     if (ok) {
         /* "host" is the P5 model with this machine's caches. */
         set->p5_names = strcmp(result->model, "p5") == 0 || strcmp(result->model, "host") == 0;
@@ -315,8 +626,22 @@ bool count_set_read_json(const char *text, size_t size, const char *path, struct
               (!result->trace[0] || (set->trace = strdup(result->trace)))) ||
              json_fail(&in, "out of memory");
     }
+    if (result)
+        free(result->seen);
     free(result);
-    if (!ok)
+    if (!ok) {
         count_set_free(set);
+        interval_series_free(series);
+    }
+    return ok;
+}
+
+bool count_set_read_json(const char *text, size_t size, const char *path, struct count_set *set,
+                         char *error, size_t error_size)
+{
+    struct interval_series series;
+    bool ok = stat_result_read_json(text, size, path, set, &series, error, error_size);
+    if (ok)
+        interval_series_free(&series);
     return ok;
 }

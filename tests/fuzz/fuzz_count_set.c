@@ -1,14 +1,19 @@
 /* libFuzzer target: the count set readers of `pmubench compare`
  * (sim/compare/count_set.h) on any input, in the format their content
  * suggests, as `pmubench compare FILE` reads it; a set read is paired with
- * itself, its regions narrowed and every difference computed.  Also each
- * line as lackey output (sim/compare/measure.h). */
+ * itself, its regions narrowed and every difference computed.  A JSON
+ * input is also read with its intervals (sim/compare/intervals.h) and drawn
+ * as `pmubench plot` draws it (report/stat_plot.h).  Also each line as
+ * lackey output (sim/compare/measure.h). */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/compare/compare.h"
+#include "sim/compare/intervals.h"
 #include "sim/compare/measure.h"
+#include "report/stat_plot.h"
 
 static void use_set(struct count_set *set)
 {
@@ -35,6 +40,28 @@ static void count_lackey_lines(const uint8_t *data, size_t size)
     free(text);
 }
 
+/* The result with its intervals, drawn both ways into a memory stream. */
+static void plot_result(const char *text, size_t size)
+{
+    char error[512];
+    struct count_set set;
+    struct interval_series series;
+    if (!stat_result_read_json(text, size, "fuzz", &set, &series, error, sizeof error))
+        return;
+    char *svg = NULL;
+    size_t svg_size = 0;
+    FILE *out = open_memstream(&svg, &svg_size);
+    if (out) {
+        stat_plot_write(out, &set, &series, false);
+        if (series.present)
+            stat_plot_write(out, &set, &series, true);
+        fclose(out);
+    }
+    free(svg);
+    interval_series_free(&series);
+    count_set_free(&set);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *text = (const char *)data;
@@ -45,6 +72,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         use_set(&set);
         count_set_free(&set);
     }
+    if (count_format_detect(text, size) == COUNT_FORMAT_JSON)
+        plot_result(text, size);
     count_lackey_lines(data, size);
     return 0;
 }

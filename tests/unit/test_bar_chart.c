@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report/bar_chart.h"
+#include "report/svg.h"
 
 /* What `write` wrote to a memory stream, NUL-terminated (free it). */
 static char *written_text(const char *text)
@@ -20,7 +21,7 @@ static char *written_text(const char *text)
     size_t size = 0;
     FILE *f = open_memstream(&buffer, &size);
     assert_non_null(f);
-    bar_chart_write_text(f, text);
+    svg_write_text(f, text);
     assert_int_equal(fclose(f), 0);
     return buffer;
 }
@@ -44,7 +45,7 @@ static double distance(double a, double b)
 static void check_axis(double max, double want_max, double want_step)
 {
     double axis_max, step;
-    bar_chart_axis(max, &axis_max, &step);
+    svg_axis(max, &axis_max, &step);
     assert_true(distance(axis_max, want_max) < 1e-9 * want_max);
     assert_true(distance(step, want_step) < 1e-9 * want_step);
 }

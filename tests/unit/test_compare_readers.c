@@ -115,7 +115,7 @@ static void test_json_errors(void **state)
         {"{\"model\": \"p5\", \"model\": \"p5\", \"counts\": {}}",
          "x: byte offset 16: duplicate key 'model'"},
         {"{\"model\": \"p5\", \"x\": true, \"counts\": {}}",
-         "x: byte offset 21: expected a value (an object, a string or a non-negative integer)"},
+         "x: byte offset 21: expected a value (an object, an array, a string or a non-negative integer)"},
         {"{\"model\": \"p5\"}",
          "x: byte offset 15: expected \"model\" and \"counts\" members (pmubench stat --json)"},
         {"{\"model\": \"p5\", \"counts\": {}} x",
@@ -141,7 +141,7 @@ static void test_json_depth(void **state)
     char text[256] = "{\"model\": \"p5\", \"counts\": {}, \"deep\": ";
     for (int i = 0; i < 17; i++)
         strcat(text, "{\"a\": ");
-    assert_fails(COUNT_FORMAT_JSON, text, "x: byte offset 128: objects nested deeper than 16");
+    assert_fails(COUNT_FORMAT_JSON, text, "x: byte offset 128: objects or arrays nested deeper than 16");
 }
 
 static void test_perf_csv(void **state)

@@ -1,0 +1,21 @@
+/* The pictures of a `pmubench stat --json` result, for `pmubench plot`
+ * (docs/plot.md): with intervals (stat -I N), a line chart with one panel
+ * per event, its count per interval over the trace (report/line_chart.h);
+ * with intervals and `ipc`, one panel of instructions per cycle in each
+ * interval and, where the result has uops (the NetBurst), uops per cycle;
+ * without intervals, a bar chart of the counts (report/bar_chart.h). */
+#ifndef REPORT_STAT_PLOT_H
+#define REPORT_STAT_PLOT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sim/compare/count_set.h"
+#include "sim/compare/intervals.h"
+
+/* Writes the picture; false when out of memory.  `ipc` needs
+ * series->present (the caller checks it). */
+bool stat_plot_write(FILE *out, const struct count_set *set,
+                     const struct interval_series *series, bool ipc);
+
+#endif
