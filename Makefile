@@ -41,9 +41,11 @@ NEEDS_libpfm4-diff := capstone libpfm4
 NEEDS_objdump-check := capstone objdump
 NEEDS_clang-check := capstone cmocka libpfm4 libpng clang
 NEEDS_png-pixels := libpng
+NEEDS_pipeview-check :=
 NEEDS_accuracy-deps := $(if $(filter no,$(M32)),,m32)
-# rsvg, libpng: tests/cli_plot.sh renders each SVG the commands write.
-NEEDS_check := $(NEEDS_all) cmocka libpfm4 objdump clang rsvg libpng
+# rsvg, libpng: tests/cli_plot.sh renders each SVG the commands write;
+# parallel: tests/cli_sweep.sh runs a sweep through GNU parallel.
+NEEDS_check := $(NEEDS_all) cmocka libpfm4 objdump clang rsvg libpng parallel
 NEEDS_coverage := $(NEEDS_check)
 NEEDS_bench := $(NEEDS_check) time
 NEEDS_asan := $(NEEDS_check) asan
@@ -104,6 +106,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 UNIT_HELPER_SRCS := tests/unit/model_trace.c
 MODEL_TRACE_TESTS := $(addprefix $(BUILD)/tests/,test_nb_model test_nb_model_ht \
     test_nb_model_tagging test_nb_model_memory test_nb_model_bounds test_nb_model_routing test_nb_model_timing \
+    test_nb_pipeview \
     test_p5_model \
     test_stat_model test_stat_passes test_sample_run)
 $(MODEL_TRACE_TESTS): tests/unit/model_trace.c tests/unit/model_trace.h
@@ -142,6 +145,14 @@ $(PNG_PIXELS): tests/plot/png_pixels.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDFLAGS_ALL) -lpng
 
+# tests/cli_pipeview.sh: the checker of the O3PipeView format.
+PIPEVIEW_CHECK := $(BUILD)/tests/pipeview_check
+.PHONY: pipeview-check
+pipeview-check: $(PIPEVIEW_CHECK)
+$(PIPEVIEW_CHECK): tests/pipeview/pipeview_check.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LDFLAGS_ALL)
+
 # tests/traces/accuracy.sh: the single-stepping reference counter and the
 # 32-bit static compute kernel (no $(EXTRA): a 32-bit static program has no
 # sanitizer runtime, and the counter is a reference, not code under test).
@@ -158,7 +169,8 @@ $(BUILD)/tests/kernel32: tests/traces/kernel.c
 
 # The tests: cmocka unit tests, then every bench script against its
 # expected output.  RUN_WRAPPER runs each under valgrind for memcheck.
-check: all unit-tests libpfm4-diff objdump-check recorder clang-check accuracy-deps wc png-pixels
+check: all unit-tests libpfm4-diff objdump-check recorder clang-check accuracy-deps wc png-pixels \
+    pipeview-check
 	@sh tests/run_tests.sh $(BUILD) $(RUN_WRAPPER)
 
 # Figures, not tests: the speed and memory table on a 100 M-instruction
@@ -183,7 +195,7 @@ bench: $(BIN) $(LIB) recorder wc
 # Warning-free under clang as well as gcc: the library, the CLI, the tests.
 clang-check:
 	@clang $(STD) $(WARN) -I. -fsyntax-only $(LIB_SRCS) $(CLI_SRCS) $(UNIT_SRCS) $(UNIT_HELPER_SRCS) \
-	    tests/fuzz/*.c tests/diff/*.c tests/perf/*.c tests/isa/*.c tests/plot/*.c \
+	    tests/fuzz/*.c tests/diff/*.c tests/perf/*.c tests/isa/*.c tests/plot/*.c tests/pipeview/*.c \
 	    tests/traces/stepcount.c tests/traces/kernel.c traces/wc/*.c traces/paper/*.c \
 	    tests/validate/*.c
 
@@ -219,14 +231,14 @@ coverage:
 
 # libFuzzer on the parsers of untrusted input: bench scripts (seeded with
 # tests/bench), event strings, experiment files, traces, lackey text, PARMS
-# files, count sets and ELF symbol tables; and on the timing models: the
+# files, count sets, ELF symbol tables and sweep specs; and on the timing models: the
 # P5's and the NetBurst's (one trace and two) through stat's library path,
 # and sample's PEBS and IEBS sampling, over traces made from the input
 # (seeded with tests/fuzz/corpus_*).
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_CORPORA := event_spec experiment trace_reader lackey parms count_set elf_symbols \
-    p5_model nb_model nb_model_ht sample
+    p5_model nb_model nb_model_ht sample sweep_spec
 fuzz:
 	$(MAKE) BUILD=build/fuzz CC=clang CFLAGS="-O1 -g" \
 	    EXTRA="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" build/fuzz/libpmubench.a

@@ -14,5 +14,7 @@ int cmd_stat(int argc, char **argv);
 int cmd_p5mon(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_sample(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 #endif

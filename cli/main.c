@@ -27,6 +27,8 @@ static const struct command {
     {"p5mon", cmd_p5mon, "run_p5mon-compatible driver: PARMS file, event pairs, confidence intervals"},
     {"sample", cmd_sample, "PEBS records or IEBS samples of a trace on the simulated NetBurst"},
     {"compare", cmd_compare, "put two count sets side by side (Table 5.6 layout)"},
+    {"sweep", cmd_sweep, "stat jobs over traces x models x parameters (GNU parallel, Slurm)"},
+    {"plot", cmd_plot, "draw a stat result as SVG: counts per interval, IPC, or bars"},
 };
 
 static void usage(FILE *to)

@@ -22,6 +22,7 @@
 #   time       /usr/bin/time runs a program                 time
 #   rsvg       rsvg-convert renders an SVG to PNG           librsvg2-bin
 #   libpng     C programs link with -lpng                   libpng-dev
+#   parallel   GNU parallel runs (not moreutils' parallel)  parallel
 set -eu
 CC=${CC:-cc}
 VG_LIBDIR=${VG_LIBDIR:-/usr/lib/x86_64-linux-gnu/valgrind}
@@ -66,6 +67,7 @@ try() {
               rsvg-convert -f png -o "$work/t.png" "$work/t.svg" >/dev/null 2>&1 ;;
         libpng) printf '#include <png.h>\nint main(void){return png_access_version_number()==0;}\n' \
                     | links "$CC" -lpng ;;
+        parallel) parallel --version 2>/dev/null | head -1 | grep -q '^GNU parallel' ;;
         *) echo "need.sh: unknown capability '$1'" >&2; exit 2 ;;
     esac
 }
@@ -83,6 +85,7 @@ package() {
         time) echo time ;;
         rsvg) echo librsvg2-bin ;;
         libpng) echo libpng-dev ;;
+        parallel) echo parallel ;;
     esac
 }
 
