@@ -17,8 +17,8 @@
 #include "bench/file_identity.h"
 #include "commands.h"
 #include "exit_status.h"
-#include "json.h"
-#include "text.h"
+#include "report/json.h"
+#include "report/text.h"
 #include "option_once.h"
 #include "sim/compare/compare.h"
 #include "pmu/number.h"
@@ -273,7 +273,7 @@ static void format_event(const struct compare_row *row, char *out, size_t size)
         snprintf(name, sizeof name, "%s / %s", s->name, m->name);
     else
         snprintf(name, sizeof name, "%s", s ? s->name : m->name);
-    text_escape(out, size, name); /* names from files: cli/text.h */
+    text_escape(out, size, name); /* names from files: report/text.h */
 }
 
 /* ---- notes ---- */

@@ -17,7 +17,7 @@
 #include "commands.h"
 #include "exit_status.h"
 #include "record_report.h"
-#include "text.h"
+#include "report/text.h"
 #include "sim/p5/p5_model.h"
 #include "sim/stat/stat_model.h"
 #include "sim/p5mon/driver.h"
@@ -270,7 +270,7 @@ static void print_header(const struct options *options, const struct p5mon_parms
     started[strcspn(started, "\n")] = '\0';
     if (!getcwd(directory, sizeof directory))
         snprintf(directory, sizeof directory, "(unknown)");
-    /* the user's text escaped (cli/text.h) */
+    /* the user's text escaped (report/text.h) */
     static char where[4 * sizeof directory], parms_file[4 * PATH_MAX],
         arguments[4 * sizeof options->arguments], command[4 * P5MON_MAX_LINE],
         trace_name[4 * PATH_MAX];

@@ -12,7 +12,7 @@
 #include "commands.h"
 #include "exit_status.h"
 #include "option_once.h"
-#include "text.h"
+#include "report/text.h"
 #include "pmu/number.h"
 #include "report/bar_chart.h"
 #include "sim/sample/sample_run.h"

@@ -12,11 +12,11 @@
 #include "bench/file_identity.h"
 #include "commands.h"
 #include "exit_status.h"
-#include "json.h"
+#include "report/json.h"
 #include "option_once.h"
 #include "progress.h"
 #include "record_report.h"
-#include "text.h"
+#include "report/text.h"
 #include "pmu/alloc.h"
 #include "pmu/msr_linux.h"
 #include "pmu/number.h"
@@ -517,7 +517,7 @@ static void print_table(FILE *out, const struct stat_report *r)
 {
     if (r->intervals)
         print_table_intervals(out, r);
-    char trace[4 * PATH_MAX], trace1[4 * PATH_MAX]; /* escaped (cli/text.h) */
+    char trace[4 * PATH_MAX], trace1[4 * PATH_MAX]; /* escaped (report/text.h) */
     text_escape(trace, sizeof trace, r->trace ? r->trace : "");
     text_escape(trace1, sizeof trace1, r->trace1 ? r->trace1 : "");
     if (r->trace1)

@@ -13,8 +13,8 @@
 #include "bench/file_identity.h"
 #include "commands.h"
 #include "exit_status.h"
-#include "json.h"
-#include "text.h"
+#include "report/json.h"
+#include "report/text.h"
 #include "traces/import.h"
 #include "traces/input_file.h"
 #include "traces/trace.h"
@@ -311,7 +311,7 @@ static double bytes_per_instruction(const struct trace_summary *summary)
     return summary->instructions ? (double)summary->bytes / (double)summary->instructions : 0;
 }
 
-/* "NAME          VALUE", the header's text escaped (cli/text.h). */
+/* "NAME          VALUE", the header's text escaped (report/text.h). */
 static void print_text_field(const char *name, const char *value)
 {
     printf("%-14s", name);

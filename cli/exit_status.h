@@ -8,7 +8,7 @@
  *      a directory, a file that does not exist)
  * (decode's verdict "invalid" is 1 too, and record and stat pass the
  * program's own status through.)  A failure is one line on stderr, its
- * user text escaped (cli/text.h); an argument error adds a second line,
+ * user text escaped (report/text.h); an argument error adds a second line,
  * "try 'pmubench COMMAND --help'". */
 #ifndef CLI_EXIT_STATUS_H
 #define CLI_EXIT_STATUS_H

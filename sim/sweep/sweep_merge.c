@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "report/json.h"
 #include "traces/input_file.h"
 
 enum { MAX_ERR_READ = 64 << 10 }; /* bytes of a job's stderr read: its last line is the error */
@@ -185,48 +186,31 @@ void sweep_write_csv(FILE *out, const struct sweep_spec *spec, const struct swee
 
 /* ---- JSON */
 
-/* A JSON string: quotes and backslashes escaped, control characters as
- * \u00NN (the spec's words and stat's messages are text). */
-static void json_string(FILE *out, const char *text)
-{
-    fputc('"', out);
-    for (; *text; text++) {
-        unsigned char c = (unsigned char)*text;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 static void json_row(FILE *out, const struct sweep_spec *spec, const struct sweep_row *row)
 {
     fprintf(out, "  {\"job\": %zu, \"id\": \"%s\", \"trace\": ", row->job.index, row->job.id);
-    json_string(out, spec->traces[row->job.trace]);
+    json_fprint_string(out, spec->traces[row->job.trace]);
     fputs(", \"model\": ", out);
-    json_string(out, spec->models[row->job.model]);
+    json_fprint_string(out, spec->models[row->job.model]);
     fputs(", \"params\": {", out);
     for (size_t p = 0; p < spec->n_params; p++) {
         fputs(p ? ", " : "", out);
-        json_string(out, spec->params[p].name);
+        json_fprint_string(out, spec->params[p].name);
         fputs(": ", out);
-        json_string(out, spec->params[p].values[row->job.values[p]]);
+        json_fprint_string(out, spec->params[p].values[row->job.values[p]]);
     }
     fprintf(out, "}, \"status\": \"%s\"", sweep_status_name(row->status));
     if (row->status == SWEEP_OK) {
         fputs(", \"counts\": {", out);
         for (size_t c = 0; c < row->counts.n_counts; c++) {
             fputs(c ? ", " : "", out);
-            json_string(out, row->counts.counts[c].name);
+            json_fprint_string(out, row->counts.counts[c].name);
             fprintf(out, ": %llu", (unsigned long long)row->counts.counts[c].value);
         }
         fputc('}', out);
     } else if (row->error) {
         fputs(", \"error\": ", out);
-        json_string(out, row->error);
+        json_fprint_string(out, row->error);
     }
     fputc('}', out);
 }
@@ -234,7 +218,7 @@ static void json_row(FILE *out, const struct sweep_spec *spec, const struct swee
 void sweep_write_json(FILE *out, const struct sweep_spec *spec, const struct sweep_merge *merge)
 {
     fputs("{\"spec\": ", out);
-    json_string(out, spec->path);
+    json_fprint_string(out, spec->path);
     fputs(", \"jobs\": [\n", out);
     for (size_t i = 0; i < merge->n_rows; i++) {
         json_row(out, spec, &merge->rows[i]);

@@ -1,5 +1,5 @@
-#ifndef CLI_JSON_H
-#define CLI_JSON_H
+#ifndef REPORT_JSON_H
+#define REPORT_JSON_H
 
 #include <stdio.h>
 
