@@ -36,15 +36,16 @@ if grep -q '^  {"job": 1, "id": "c45dece36a85a87e", "trace": "a.trace", "model":
     pass; else fail "sweep: merged JSON $(cat "$sw/out.json")"; fi
 
 # Resuming: a rerun runs nothing and rewrites no result; without one
-# result it runs that job alone.
-touch "$sw/ran"
-sleep 1
+# result it runs that job alone.  The results and the reference file "ran"
+# get a modification time in the past: a file a rerun writes is newer.
+touch -d '2000-01-01' "$sw/ran" "$sw/s.sweep.results" "$sw/s.sweep.results"/*
 expect 0 "pmubench sweep: 12 jobs, 12 with a result in $sw/s.sweep.results, 0 to run" -- \
     sweep --csv "$sw/again.csv" "$sw/s.sweep"
 if cmp -s "$sw/out.csv" "$sw/again.csv" && [ -z "$(find "$sw/s.sweep.results" -newer "$sw/ran")" ]; then
     pass; else fail "sweep: a rerun changed results"; fi
 rm "$sw/s.sweep.results/c45dece36a85a87e.json"
 echo '{"model": "netburst-northwood", "counts": {' >"$sw/s.sweep.results/c43f56e36a6bac0d.json"
+touch -d '2000-01-01' "$sw/s.sweep.results/c43f56e36a6bac0d.json"
 expect 0 "pmubench sweep: 12 jobs, 10 with a result in $sw/s.sweep.results, 2 to run" -- \
     sweep --csv "$sw/again.csv" "$sw/s.sweep"
 if cmp -s "$sw/out.csv" "$sw/again.csv" && [ "$(find "$sw/s.sweep.results" -name '*.json' -newer "$sw/ran" | wc -l)" -eq 2 ]; then
@@ -83,6 +84,13 @@ sw_bad 'trace a.trace\nmodels p5\n' "2: unknown keyword 'models' (expected trace
 sw_bad 'trace a.trace\nmodel p5 netburst-pentium-m\n' "2: model: unknown NetBurst preset 'pentium-m' (willamette, willamette0, northwood, netburst, prescott, prescott4)"
 sw_bad 'trace a.trace\nmodel p5\nparam l1d_latency=2\n' "3: param 'l1d_latency' on model p5: unknown P5 model parameter 'l1d_latency'"
 sw_bad '# x\ntrace a.trace\nmodel netburst\nparam l1d_latency=\n' "4: param 'l1d_latency': an empty value (expected NAME=VALUE[,VALUE...])"
+# ... events stat would refuse, refused on the events line, for every model
+# and every CPUID model a param sets.
+sw_bad 'trace a.trace\nmodel p5\nevents clocks,bogus\n' "3: events on model p5: p5::bogus: unknown P5 event 'bogus' ('pmubench list p5' shows the events; p5::clocks counts clocks)"
+sw_bad 'trace a.trace\nmodel netburst p5\nevents clocks:q\n' "3: events on model netburst: netburst::clocks:q: unknown NetBurst event 'clocks' ('pmubench list netburst' shows the events and tagging metrics)"
+sw_bad 'trace a.trace\nmodel p5\nevents clocks:q\n' "3: events on model p5: p5::clocks:q: unknown P5 modifier 'q' (valid: u, k)"
+sw_bad 'trace a.trace\nmodel netburst-northwood\nevents instr_retired:NBOGUSNTAG:t1\nparam l1d_latency=2\n' "3: events on model netburst-northwood: netburst::instr_retired:NBOGUSNTAG:t1: ':t1' needs Hyper-Threading (this model runs with ht=off)"
+sw_bad 'trace a.trace\nmodel netburst-northwood\nparam model=3,2\nevents netburst_p::instr_completed:NBOGUS\n' "4: events on model netburst-northwood with model=2: netburst_p::instr_completed:NBOGUS: netburst_p:: names models 3, 4, 6; it conflicts with model 2"
 if [ ! -e "$sw/bad.sweep.results" ]; then pass; else fail "sweep: a bad spec made its results directory"; fi
 expect 2 "$sw/none.sweep: cannot open: No such file or directory" -- sweep "$sw/none.sweep"
 expect_usage "pmubench sweep: no SPEC (expected a sweep spec file)" -- sweep --dry-run

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/stat/stat_model.h"
+#include "sim/stat/stat_events.h"
 #include "traces/input_file.h"
 
 enum { MAX_SPEC = 1 << 20 }; /* bytes: a spec is a few lines */
@@ -195,40 +195,99 @@ static bool parse_line(struct spec_in *in, struct sweep_spec *spec, const char *
                      "events)", (int)(length > 64 ? 64 : length), keyword);
 }
 
-/* Every value of every param on every model, and the events' prefixes:
- * what stat would refuse, refused before any job runs. */
+/* The events line split at its commas (add_events refused empty names),
+ * each event once as stat counts it: `*list` holds the strings, `*events`
+ * points into it; false when out of memory. */
+static bool split_events(const char *text, char **list, const char ***events, int *n)
+{
+    size_t count = 1;
+    for (const char *c = strchr(text, ','); c; c = strchr(c + 1, ','))
+        count++;
+    *list = strdup(text);
+    *events = malloc(count * sizeof **events);
+    if (!*list || !*events)
+        return false;
+    char *save;
+    *n = 0;
+    for (char *e = strtok_r(*list, ",", &save); e; e = strtok_r(NULL, ",", &save))
+        if (!stat_events_repeated(*events, *n, e))
+            (*events)[(*n)++] = e;
+    return true;
+}
+
+/* Plans the events on `model` as stat would (one trace: no
+ * Hyper-Threading); the message names the model and the param value
+ * `param`'s `value` set on it, if any. */
+static bool plan_on(struct spec_in *in, const struct sweep_spec *spec, size_t m,
+                    const struct stat_model *model, const struct sweep_param *param,
+                    size_t value, const char *const *events, int n)
+{
+    struct alloc_plan plan;
+    char why[1024];
+    if (stat_events_plan(model, events, n, false, &plan, why, sizeof why)) {
+        alloc_plan_free(&plan);
+        return true;
+    }
+    if (param)
+        return spec_fail(in, in->events_line, "events on model %s with %s=%s: %s",
+                         spec->models[m], param->name, param->values[value], why);
+    return spec_fail(in, in->events_line, "events on model %s: %s", spec->models[m], why);
+}
+
+/* The events on model `m` (set up as stat sets it up) in every job: a
+ * plan depends on the CPUID model alone (stat_events_plan), so when a
+ * param sets that, on each of its values, else on the model as it is. */
+static bool check_events(struct spec_in *in, const struct sweep_spec *spec, size_t m,
+                         const struct stat_model *model, const char *const *events, int n)
+{
+    bool varied = false;
+    char why[512];
+    for (size_t p = 0; p < spec->n_params; p++) {
+        const struct sweep_param *param = &spec->params[p];
+        bool sets_cpuid = false;
+        for (size_t v = 0; v < param->n_values && !sets_cpuid; v++) {
+            struct stat_model set = *model;
+            stat_model_set(&set, param->name, param->values[v], why, sizeof why);
+            sets_cpuid = set.netburst.model != model->netburst.model;
+        }
+        for (size_t v = 0; v < param->n_values && sets_cpuid; v++) {
+            struct stat_model set = *model;
+            stat_model_set(&set, param->name, param->values[v], why, sizeof why);
+            if (!plan_on(in, spec, m, &set, param, v, events, n))
+                return false;
+        }
+        varied |= sets_cpuid;
+    }
+    return varied || plan_on(in, spec, m, model, NULL, 0, events, n);
+}
+
+/* Every value of every param on every model, and the events: what stat
+ * would refuse, refused before any job runs. */
 static bool check_models(struct spec_in *in, const struct sweep_spec *spec)
 {
+    char *list = NULL;
+    const char **events = NULL;
+    int n = 0;
+    bool ok = !spec->events || split_events(spec->events, &list, &events, &n) ||
+              spec_fail(in, in->events_line, "out of memory");
     char why[512];
-    for (size_t m = 0; m < spec->n_models; m++) {
+    for (size_t m = 0; ok && m < spec->n_models; m++) {
         struct stat_model model;
-        stat_model_choose(spec->models[m], &model, why, sizeof why);
-        for (size_t p = 0; p < spec->n_params; p++) {
+        stat_model_choose_for(spec->models[m], events, n, &model, why, sizeof why);
+        for (size_t p = 0; ok && p < spec->n_params; p++) {
             const struct sweep_param *param = &spec->params[p];
-            for (size_t v = 0; v < param->n_values; v++) {
+            for (size_t v = 0; ok && v < param->n_values; v++) {
                 struct stat_model set = model;
                 if (!stat_model_set(&set, param->name, param->values[v], why, sizeof why))
-                    return spec_fail(in, param->line, "param '%s' on model %s: %s", param->name,
-                                     spec->models[m], why);
+                    ok = spec_fail(in, param->line, "param '%s' on model %s: %s", param->name,
+                                   spec->models[m], why);
             }
         }
-        if (!spec->events)
-            continue;
-        char *list = strdup(spec->events);
-        if (!list)
-            return spec_fail(in, in->events_line, "out of memory");
-        const char *events[256];
-        int n = 0;
-        char *save;
-        for (char *e = strtok_r(list, ",", &save); e && n < 256; e = strtok_r(NULL, ",", &save))
-            events[n++] = e;
-        bool ok = stat_model_check_events(&model, events, n, why, sizeof why);
-        free(list);
-        if (!ok)
-            return spec_fail(in, in->events_line, "events on model %s: %s", spec->models[m],
-                             why);
+        ok = ok && (!spec->events || check_events(in, spec, m, &model, events, n));
     }
-    return true;
+    free(list);
+    free(events);
+    return ok;
 }
 
 static bool check_spec(struct spec_in *in, const struct sweep_spec *spec)

@@ -19,7 +19,7 @@ static const char spec_text[] = "# two traces, three presets, two latencies\n"
                                 "model netburst-northwood netburst-prescott\n"
                                 "\tmodel netburst-willamette\n"
                                 "param l1d_latency=2,9\n"
-                                "events instructions_retired_x,cycles\n";
+                                "events global_power_events:RUNNING,instr_retired:NBOGUSNTAG\n";
 
 static void parse(const char *text, struct sweep_spec *spec)
 {
@@ -44,8 +44,14 @@ static void parses_a_spec(void **state)
     assert_int_equal(spec.params[0].n_values, 2);
     assert_string_equal(spec.params[0].values[1], "9");
     assert_int_equal(spec.params[0].line, 5);
-    assert_string_equal(spec.events, "instructions_retired_x,cycles");
+    assert_string_equal(spec.events, "global_power_events:RUNNING,instr_retired:NBOGUSNTAG");
     assert_int_equal(sweep_job_count(&spec), 12);
+    sweep_spec_free(&spec);
+    /* netburst_p:: events on Northwood, whose jobs all set a CPUID model
+     * that has them. */
+    parse("trace a\nmodel netburst-northwood\nparam model=3,4 l1d_latency=2\n"
+          "events netburst_p::instr_completed:NBOGUS\n",
+          &spec);
     sweep_spec_free(&spec);
 }
 
@@ -79,6 +85,15 @@ static void rejects_bad_lines(void **state)
         {"trace a\nmodel netburst\nevents p5::clocks\n",
          "s.sweep:3: events on model netburst: 'p5::clocks': not an event of the model's PMU "
          "(-m)"},
+        {"trace a\nmodel p5\nevents clocks,CLOCKS,bogus\n",
+         "s.sweep:3: events on model p5: p5::bogus: unknown P5 event 'bogus' ('pmubench list "
+         "p5' shows the events; p5::clocks counts clocks)"},
+        {"trace a\nmodel p5\nevents clocks:q\n",
+         "s.sweep:3: events on model p5: p5::clocks:q: unknown P5 modifier 'q' (valid: u, k)"},
+        {"trace a\nmodel netburst-prescott\nparam model=3,0\nevents instr_completed:NBOGUS\n",
+         "s.sweep:4: events on model netburst-prescott with model=0: "
+         "netburst::instr_completed:NBOGUS: event instr_completed does not exist on model 0 (it "
+         "needs netburst_p: models 3, 4, 6)"},
         {"model p5\n", "s.sweep: no trace (expected a line 'trace FILE...')"},
         {"trace a\n", "s.sweep: no model (expected a line 'model MODEL...')"},
         {"trace a\nmodel netburst\nparam l1d_latency=99999999\n",

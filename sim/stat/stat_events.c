@@ -1,0 +1,70 @@
+/* stat's event strings planned on a simulated machine (stat_events.h). */
+#include "sim/stat/stat_events.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* The prefix for event names given without one: the model's PMU (the
+ * NetBurst models with instr_completed are libpfm4's netburst_p). */
+static const char *default_prefix(const struct stat_model *model)
+{
+    if (model->pmu == PMU_P5)
+        return "p5::";
+    return nb_model_prefix(model->netburst.model);
+}
+
+static bool bad_input(void)
+{
+    errno = EINVAL;
+    return false;
+}
+
+bool stat_events_plan(const struct stat_model *model, const char *const *events, int n_events,
+                      bool hyper_threading, struct alloc_plan *plan, char *error, size_t size)
+{
+    struct nb_pmu_config config = {model->netburst.model, hyper_threading};
+    if (!stat_model_check_events(model, events, n_events, error, size))
+        return bad_input();
+    if (n_events > ALLOC_MAX_REQUESTS) {
+        snprintf(error, size, "events: %d events: at most %d can be planned at once", n_events,
+                 ALLOC_MAX_REQUESTS);
+        return bad_input();
+    }
+    struct alloc_request requests[ALLOC_MAX_REQUESTS];
+    char text[1024];
+    for (int i = 0; i < n_events; i++) {
+        snprintf(text, sizeof text, "%s%s", strstr(events[i], "::") ? "" : default_prefix(model),
+                 events[i]);
+        requests[i].group = ALLOC_NO_GROUP;
+        if (!event_spec_parse(text, &config, &requests[i].spec, error, size))
+            return bad_input();
+    }
+    struct alloc_error why;
+    errno = 0;
+    if (alloc_plan_make(requests, n_events, &config, plan, &why))
+        return true;
+    bool memory = why.request < 0 && errno == ENOMEM;
+    snprintf(error, size, "%s: %s", why.request >= 0 ? events[why.request] : "events",
+             why.message);
+    errno = memory ? ENOMEM : EINVAL;
+    return false;
+}
+
+/* "p5::data_read:u" and "data_read:u" name the same event. */
+static const char *without_prefix(const char *text)
+{
+    enum pmu_kind pmu;
+    const char *rest;
+    event_spec_prefix(text, &pmu, &rest);
+    return rest;
+}
+
+bool stat_events_repeated(const char *const *events, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcasecmp(without_prefix(events[i]), without_prefix(name)) == 0)
+            return true;
+    return false;
+}
