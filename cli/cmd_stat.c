@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "bench/atomic_file.h"
@@ -13,6 +12,7 @@
 #include "commands.h"
 #include "exit_status.h"
 #include "report/json.h"
+#include "report/stat_plot.h"
 #include "option_once.h"
 #include "progress.h"
 #include "record_report.h"
@@ -20,12 +20,15 @@
 #include "pmu/alloc.h"
 #include "pmu/msr_linux.h"
 #include "pmu/number.h"
+#include "sim/stat/stat_events.h"
+#include "sim/stat/stat_result.h"
 #include "sim/stat/stat_run.h"
 #include "traces/run_env.h"
 
 static const char stat_usage[] =
     "usage: pmubench stat [-m MODEL] [-F NAME=VALUE]... [-e EVENT[,EVENT...]]... [--region N]\n"
     "                     [--runs one|hardware] [-I N|Nc] [-x SEP | --json] [-o FILE]\n"
+    "                     [--plot FILE [--plot-ipc]]\n"
     "                     (--trace FILE [--trace FILE] | -- PROGRAM [ARGS...])\n"
     "       pmubench stat --backend msr [--cpu N] [--msr-device PATH] [-e EVENT[,EVENT...]]...\n"
     "                     [-x SEP | --json] [-o FILE] -- PROGRAM [ARGS...]\n"
@@ -52,6 +55,10 @@ static const char stat_usage[] =
     "                    with -I: END SEP VALUE SEP SEP EVENT SEP SEP per interval)\n"
     "  --json            {\"model\", \"trace\", \"counts\": {EVENT: COUNT}}\n"
     "  -o FILE           write the counts to FILE (whole or not at all)\n"
+    "  --plot FILE       also draw the counts as SVG into FILE, as 'pmubench plot'\n"
+    "                    draws the --json output: with -I each event's count per\n"
+    "                    interval, else bars (docs/plot.md)\n"
+    "  --plot-ipc        with -I, draw instructions (and uops) per cycle instead\n"
     "  --pipeview FILE   the NetBurst model's uops in gem5's O3PipeView format, for\n"
     "                    Konata or gem5's o3-pipeview.py (docs/pipeview.md); inside\n"
     "                    --region, of the first pass\n"
@@ -87,6 +94,8 @@ struct stat_args {
     bool intervals;            /* -I was given: */
     enum interval_unit unit;   /* its unit */
     uint64_t every;            /* and its N */
+    const char *plot;          /* --plot FILE, or NULL */
+    bool plot_ipc;             /* --plot-ipc */
 };
 
 /* The PMU prefixes an event string may carry. */
@@ -100,16 +109,6 @@ static const char *event_key(const char *text)
     return rest;
 }
 
-/* Whether the event has the key of one given before (in any case, as
- * `compare` matches names): it is counted once, under its first spelling. */
-static bool repeated(const struct stat_args *args, const char *name)
-{
-    for (int i = 0; i < args->n_events; i++)
-        if (strcasecmp(event_key(args->events[i]), event_key(name)) == 0)
-            return true;
-    return false;
-}
-
 /* -e's list, split at its commas; every item an event name. */
 static int add_events(struct stat_args *args, char *list)
 {
@@ -117,7 +116,7 @@ static int add_events(struct stat_args *args, char *list)
         return usage_error("stat", "bad -e '%s' (an empty event name: expected EVENT[,EVENT...])",
                            list);
     for (char *name = strtok(list, ","); name; name = strtok(NULL, ",")) {
-        if (repeated(args, name))
+        if (stat_events_repeated(args->events, args->n_events, name))
             continue;
         if (args->n_events == MAX_EVENTS)
             return usage_error("stat", "more than %d events", MAX_EVENTS);
@@ -175,7 +174,7 @@ static int value_option(struct stat_args *args, int argc, char **argv, int *i)
 {
     static const char *const with_value[] = {"-m", "-F", "-e", "--trace", "--region", "--runs",
                                              "-x", "-o", "--backend", "--cpu", "--msr-device",
-                                             "-I", "--pipeview", "--pipeview-range"};
+                                             "-I", "--pipeview", "--pipeview-range", "--plot"};
     const char *option = argv[*i];
     bool known = false;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
@@ -218,6 +217,8 @@ static int value_option(struct stat_args *args, int argc, char **argv, int *i)
         return interval_option(args, value);
     else if (strcmp(option, "--pipeview") == 0)
         args->pipeview = value;
+    else if (strcmp(option, "--plot") == 0)
+        args->plot = value;
     else if (strcmp(option, "--pipeview-range") == 0)
         return pipeview_range_option(args, value);
     else if (strcmp(option, "--backend") == 0) {
@@ -254,8 +255,8 @@ static int parse_args(int argc, char **argv, struct stat_args *args)
                           strcmp(argv[i], "--trace") == 0;
         if (!repeatable && !option_once(&given, "stat", argv[i]))
             return EXIT_BAD_INPUT;
-        if (strcmp(argv[i], "--json") == 0) {
-            args->json = true;
+        if (strcmp(argv[i], "--json") == 0 || strcmp(argv[i], "--plot-ipc") == 0) {
+            *(strcmp(argv[i], "--json") == 0 ? &args->json : &args->plot_ipc) = true;
             continue;
         }
         int rc = value_option(args, argc, argv, &i);
@@ -286,6 +287,11 @@ static int check_args(const struct stat_args *args)
         return usage_error("stat", "--pipeview needs the simulated NetBurst model");
     if (args->hardware && args->intervals)
         return usage_error("stat", "-I needs the simulated model (intervals of a trace's run)");
+    if (args->hardware && args->plot)
+        return usage_error("stat", "--plot needs the simulated model (a trace's run)");
+    if (args->plot_ipc && (!args->plot || !args->intervals))
+        return usage_error("stat", "--plot-ipc needs --plot FILE and -I N (instructions per "
+                                   "cycle in each interval)");
     if (args->hardware && args->runs_given && args->runs == STAT_RUNS_ONE)
         return usage_error("stat", "--runs one needs the simulated model (hardware runs the "
                                    "program once per run)");
@@ -306,6 +312,7 @@ static int check_files(const struct stat_args *args, char **argv)
         {"--msr-device", args->hardware ? args->device : NULL, FILE_READ},
         {"-o", args->output, FILE_WRITE},
         {"--pipeview", args->pipeview, FILE_WRITE},
+        {"--plot", args->plot, FILE_WRITE},
     };
     char error[2200];
     if (files_distinct(files, sizeof files / sizeof files[0], error, sizeof error))
@@ -313,36 +320,13 @@ static int check_files(const struct stat_args *args, char **argv)
     return command_error(EXIT_BAD_INPUT, "stat", "%s", error);
 }
 
-/* The prefix for event names given without one: the model's PMU (the
- * NetBurst models with instr_completed are libpfm4's netburst_p). */
-static const char *default_prefix(const struct stat_model *model)
-{
-    if (model->pmu == PMU_P5)
-        return "p5::";
-    return nb_model_prefix(model->netburst.model);
-}
-
 static int plan_events(const struct stat_args *args, const struct stat_model *model,
-                       struct alloc_request *requests, struct alloc_plan *plan)
+                       struct alloc_plan *plan)
 {
-    struct nb_pmu_config config = {model->netburst.model, args->n_traces == 2};
-    char error[1024], text[1024];
-    if (!stat_model_check_events(model, args->events, args->n_events, error, sizeof error))
-        return command_error(EXIT_BAD_INPUT, "stat", "%s", error);
-    for (int i = 0; i < args->n_events; i++) {
-        const char *event = args->events[i];
-        snprintf(text, sizeof text, "%s%s", strstr(event, "::") ? "" : default_prefix(model),
-                 event);
-        requests[i].group = ALLOC_NO_GROUP;
-        if (!event_spec_parse(text, &config, &requests[i].spec, error, sizeof error))
-            return command_error(EXIT_BAD_INPUT, "stat", "%s", error);
-    }
-    struct alloc_error why;
-    errno = 0;
-    if (!alloc_plan_make(requests, args->n_events, &config, plan, &why))
-        return command_error(why.request >= 0 ? EXIT_BAD_INPUT : failure_status(errno), "stat",
-                             "%s: %s", why.request >= 0 ? args->events[why.request] : "events",
-                             why.message);
+    char error[1024];
+    if (!stat_events_plan(model, args->events, args->n_events, args->n_traces == 2, plan, error,
+                          sizeof error))
+        return command_error(failure_status(errno), "stat", "%s", error);
     return EXIT_OK;
 }
 
@@ -585,6 +569,35 @@ static int write_report(const struct stat_report *r)
     return ok ? EXIT_OK : command_error(EXIT_RUNTIME, "stat", "%s", error);
 }
 
+/* --plot's picture (docs/plot.md): the result as `pmubench plot` draws
+ * its --json output, made without the text (sim/stat/stat_result.h),
+ * whole or not at all. */
+static int write_plot(const struct stat_report *r)
+{
+    const char *names[MAX_EVENTS];
+    for (int i = 0; i < r->args->n_events; i++)
+        names[i] = event_key(r->args->events[i]);
+    struct stat_result result = {r->model,  r->trace,      r->args->n_events, names,
+                                 r->counts, r->intervals, r->uops};
+    struct count_set set;
+    struct interval_series series;
+    if (!stat_result_make(&result, &set, &series))
+        return command_error(EXIT_RUNTIME, "stat", "out of memory");
+    char error[1024] = "out of memory";
+    struct atomic_file file;
+    bool ok = atomic_open(&file, r->args->plot, error, sizeof error);
+    if (ok && !stat_plot_write(file.stream, &set, &series, r->args->plot_ipc)) {
+        atomic_abort(&file);
+        ok = false;
+        snprintf(error, sizeof error, "out of memory");
+    } else if (ok) {
+        ok = atomic_commit(&file, error, sizeof error);
+    }
+    interval_series_free(&series);
+    count_set_free(&set);
+    return ok ? EXIT_OK : command_error(EXIT_RUNTIME, "stat", "%s", error);
+}
+
 /* ---- the two ways of counting */
 
 /* After the counts, one warning line on stderr when the model gave
@@ -693,6 +706,8 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
                                  stat_runs_counted(model, plan, args->runs), totals.passes,
                                  hooks.intervals, model->pmu != PMU_P5};
     rc = write_report(&report);
+    if (!rc && args->plot)
+        rc = write_plot(&report);
     stat_intervals_free(&intervals);
     if (!rc)
         warn_unclassified(model, &totals);
@@ -742,9 +757,8 @@ int cmd_stat(int argc, char **argv)
     if (args.pipeview && model.pmu == PMU_P5)
         return usage_error("stat", "--pipeview needs the NetBurst model (-m netburst...): the "
                            "P5 model times instructions, not uops");
-    struct alloc_request requests[MAX_EVENTS];
     struct alloc_plan plan;
-    if ((rc = plan_events(&args, &model, requests, &plan)))
+    if ((rc = plan_events(&args, &model, &plan)))
         return rc;
     uint64_t counts[MAX_EVENTS] = {0};
     struct pipeview_output view;

@@ -581,12 +581,18 @@ static bool read_result_member(struct json_in *in, const char *key, void *contex
     return skip_value(in, 1);
 }
 
-static char *describe(const struct result *result)
+bool stat_result_name(struct count_set *set, const char *model, const char *trace)
 {
-    char source[2 * MAX_STRING + 16];
-    snprintf(source, sizeof source, "pmubench %s%s%s", result->model,
-             result->trace[0] ? ", trace " : "", result->trace);
-    return strdup(source);
+    trace = trace ? trace : "";
+    size_t size = strlen(model) + strlen(trace) + sizeof "pmubench , trace ";
+    set->source = malloc(size);
+    if (set->source)
+        snprintf(set->source, size, "pmubench %s%s%s", model, trace[0] ? ", trace " : "", trace);
+    /* "host" is the P5 model with this machine's caches. */
+    set->p5_names = strcmp(model, "p5") == 0 || strcmp(model, "host") == 0;
+    set->model = strdup(model);
+    set->trace = trace[0] ? strdup(trace) : NULL;
+    return set->source && set->model && (!trace[0] || set->trace);
 }
 
 void interval_series_free(struct interval_series *series)
@@ -619,13 +625,9 @@ bool stat_result_read_json(const char *text, size_t size, const char *path,
     if (ok && (!result->have_model || !result->have_counts))
         ok = json_fail(&in, "expected \"model\" and \"counts\" members (pmubench stat --json)");
     ok = ok && check_series(&in, result);
-    if (ok) {
-        /* "host" is the P5 model with this machine's caches. */
-        set->p5_names = strcmp(result->model, "p5") == 0 || strcmp(result->model, "host") == 0;
-        ok = ((set->source = describe(result)) && (set->model = strdup(result->model)) &&
-              (!result->trace[0] || (set->trace = strdup(result->trace)))) ||
+    if (ok)
+        ok = stat_result_name(set, result->model, result->trace) ||
              json_fail(&in, "out of memory");
-    }
     if (result)
         free(result->seen);
     free(result);

@@ -19,7 +19,7 @@ bool interval_pass_start(struct interval_pass *pass, struct stat_intervals *seri
 {
     size_t n_requests = (size_t)series->n_requests;
     *pass = (struct interval_pass){series, programs, n, calloc(n_requests, sizeof *pass->last),
-                                   calloc(n_requests, sizeof *pass->now), 0, {0, 0, 0},
+                                   calloc(n_requests, sizeof *pass->now), 0, false, {0, 0, 0},
                                    MSR_OK, NULL, false};
     if (pass->last && pass->now)
         return true;
@@ -51,7 +51,8 @@ static bool grow(struct stat_intervals *s)
 static uint64_t *next_interval(struct interval_pass *pass, const struct interval_point *point)
 {
     struct stat_intervals *s = pass->series;
-    if (pass->index == s->n) {
+    pass->made_last = pass->index == s->n;
+    if (pass->made_last) {
         if (!grow(s))
             return NULL;
         s->intervals[s->n] = (struct stat_interval){
@@ -117,6 +118,32 @@ static bool nothing_since(const struct interval_pass *pass, const struct interva
     return true;
 }
 
+/* Whether the unit's running total went past the pass's last interval's
+ * end (or there is none): otherwise what the run did after it (the
+ * NetBurst's cycle after the last retirement, at -I N) belongs to it, for
+ * the ends to increase. */
+static bool unit_passed(const struct interval_pass *pass, const struct interval_point *totals)
+{
+    enum interval_unit unit = pass->series->unit;
+    return pass->index == 0 ||
+           interval_position(unit, totals) != interval_position(unit, &pass->at);
+}
+
+/* The pass's last interval, its facts grown to `point` when the pass
+ * made it. */
+static uint64_t *last_interval(struct interval_pass *pass, const struct interval_point *point)
+{
+    struct stat_intervals *s = pass->series;
+    struct stat_interval *last = &s->intervals[pass->index - 1];
+    if (pass->made_last) {
+        last->instructions += point->instructions - pass->at.instructions;
+        last->cycles += point->cycles - pass->at.cycles;
+        last->uops += point->uops - pass->at.uops;
+    }
+    pass->at = *point;
+    return &s->counts[(pass->index - 1) * (size_t)s->n_requests];
+}
+
 void interval_pass_finish(struct interval_pass *pass, const struct interval_point *totals,
                           const uint64_t *counts)
 {
@@ -126,7 +153,8 @@ void interval_pass_finish(struct interval_pass *pass, const struct interval_poin
             pass->now[run->assignments[a].request] = counts[run->assignments[a].request];
     }
     if (!pass->out_of_memory && (pass->index < pass->series->n || !nothing_since(pass, totals))) {
-        uint64_t *into = next_interval(pass, totals);
+        uint64_t *into = unit_passed(pass, totals) ? next_interval(pass, totals)
+                                                   : last_interval(pass, totals);
         if (into)
             add_deltas(pass, into);
         else

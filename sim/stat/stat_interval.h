@@ -47,6 +47,7 @@ struct interval_pass {
     uint64_t *last;               /* by request: the value read last (0 after the setup) */
     uint64_t *now;                /* by request: the values being read */
     size_t index;                 /* intervals this pass has ended */
+    bool made_last;               /* the last of them made by this pass (its facts) */
     struct interval_point at;     /* the model's totals at the last one's end */
     msr_status status;            /* the first failing read; none after it */
     const struct program *failed; /* its program */
@@ -65,7 +66,8 @@ void interval_pass_end(void *pass, const struct interval_point *point);
 
 /* The last interval, to the run's end: from the model's totals there and
  * the counts read after it (by request: the pass's own are used); not
- * kept when nothing happened in it.  Frees what interval_pass_start
+ * kept when nothing happened in it, and added to the pass's last interval
+ * when the unit did not advance since its end.  Frees what interval_pass_start
  * took. */
 void interval_pass_finish(struct interval_pass *pass, const struct interval_point *totals,
                           const uint64_t *counts);
