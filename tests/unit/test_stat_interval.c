@@ -11,6 +11,7 @@
  * the events that count instructions (the P5's instructions_executed, the
  * NetBurst's instr_retired:NBOGUSNTAG) and clocks count, in every
  * interval, the interval's own. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +26,8 @@
 
 #include "pmu/event_spec.h"
 #include "pmu/p5_events.h"
+#include "sim/stat/stat_events.h"
+#include "sim/stat/stat_interval.h"
 #include "sim/stat/stat_run.h"
 #include "tests/unit/model_trace.h"
 
@@ -413,12 +416,64 @@ static void test_netburst_passes(void **state)
     alloc_plan_free(&plan);
 }
 
+/* A backend whose every access fails, as a real one may. */
+static msr_status refuse_read(struct msr_backend *b, int cpu, uint32_t msr, uint64_t *value)
+{
+    (void)cpu;
+    (void)msr;
+    *value = 0;
+    return msr_fail(b, EIO, "refused");
+}
+
+static msr_status refuse_write(struct msr_backend *b, int cpu, uint32_t msr, uint64_t value)
+{
+    (void)cpu;
+    (void)msr;
+    (void)value;
+    return msr_fail(b, EIO, "refused");
+}
+
+/* An interval's end whose counter read fails keeps that failure and the
+ * program it came from, makes no interval, and reads nothing more. */
+static void test_failed_read(void **state)
+{
+    (void)state;
+    static const struct msr_backend_ops ops = {refuse_read, refuse_write, NULL};
+    struct msr_backend refusing = {.ops = &ops, .kind = "refusing"};
+    struct stat_model model;
+    char error[1024];
+    assert_true(stat_model_choose("p5", &model, error, sizeof error));
+    const char *events[] = {"clocks"};
+    struct alloc_plan plan;
+    assert_true(stat_events_plan(&model, events, 1, false, &plan, error, sizeof error));
+    struct program program;
+    program_init(&program, &refusing, 0, &plan.runs[0]);
+    struct stat_intervals series = {.unit = INTERVAL_INSTRUCTIONS, .every = 5, .n_requests = 1};
+    struct interval_pass pass;
+    assert_true(interval_pass_start(&pass, &series, &program, 1));
+    struct interval_point point = {5, 9, 0};
+    interval_pass_end(&pass, &point);
+    assert_int_equal(pass.status, MSR_OS_ERROR);
+    assert_ptr_equal(pass.failed, &program);
+    assert_int_equal(series.n, 0);
+    point = (struct interval_point){10, 20, 0};
+    interval_pass_end(&pass, &point);
+    assert_int_equal(series.n, 0);
+    assert_int_equal(pass.index, 0);
+    uint64_t counts[1] = {20};
+    interval_pass_finish(&pass, &point, counts);
+    assert_null(pass.last);
+    stat_intervals_free(&series);
+    alloc_plan_free(&plan);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_p5_intervals),
         cmocka_unit_test(test_netburst_intervals),
         cmocka_unit_test(test_netburst_passes),
+        cmocka_unit_test(test_failed_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
