@@ -176,3 +176,17 @@ void atomic_abort(struct atomic_file *file)
     unlink(file->temp);
     drop_temporary(file);
 }
+
+bool atomic_write(const char *path, atomic_writer *write, const void *context,
+                  const char *write_failed, char *error, size_t error_size)
+{
+    struct atomic_file file;
+    if (!atomic_open(&file, path, error, error_size))
+        return false;
+    if (!write(file.stream, context)) {
+        atomic_abort(&file);
+        snprintf(error, error_size, "%s", write_failed);
+        return false;
+    }
+    return atomic_commit(&file, error, error_size);
+}

@@ -38,4 +38,13 @@ bool atomic_commit(struct atomic_file *file, char *error, size_t error_size);
 /* Closes and removes the temporary file. */
 void atomic_abort(struct atomic_file *file);
 
+/* What atomic_write writes: false when it could not (nothing is kept). */
+typedef bool atomic_writer(FILE *out, const void *context);
+
+/* The file at `path`, whole or not at all, with what `write` writes into
+ * it; false with a message: the file's, or `write_failed` when `write`
+ * returned false. */
+bool atomic_write(const char *path, atomic_writer *write, const void *context,
+                  const char *write_failed, char *error, size_t error_size);
+
 #endif

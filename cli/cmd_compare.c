@@ -537,9 +537,11 @@ static struct bar_value count_bar(const struct count *count)
                               NULL};
 }
 
-/* The bars of each row, simulated then measured, into `file`. */
-static bool draw_table(FILE *file, const struct compare_table *t, const struct compare_options *o,
-                       char (*labels)[CELL], const char **label_list, struct bar_value *values)
+/* The chart of the bars of each row, simulated then measured, its text in
+ * `title`, `labels` (its rows'), `label_list` and `values`. */
+static struct bar_chart table_chart(const struct compare_table *t, const struct compare_options *o,
+                                    char *title, size_t title_size, char (*labels)[CELL],
+                                    const char **label_list, struct bar_value *values)
 {
     static const char *const series[2] = {"simulated", "measured"};
     for (size_t r = 0; r < t->n_rows; r++) {
@@ -548,32 +550,29 @@ static bool draw_table(FILE *file, const struct compare_table *t, const struct c
         values[2 * r] = count_bar(t->rows[r].simulated);
         values[2 * r + 1] = count_bar(t->rows[r].measured);
     }
-    char title[2 * CELL + 40];
-    snprintf(title, sizeof title, "pmubench compare: %s against %s", o->inputs[0], o->inputs[1]);
-    struct bar_chart chart = {.title = title, .axis_label = "count", .n_series = 2,
+    snprintf(title, title_size, "pmubench compare: %s against %s", o->inputs[0], o->inputs[1]);
+    return (struct bar_chart){.title = title, .axis_label = "count", .n_series = 2,
                               .series = series, .n_groups = t->n_rows, .labels = label_list,
                               .values = values};
-    return bar_chart_write(file, &chart);
 }
 
 /* --plot's SVG, whole or not at all; 0, or 1 with the message printed. */
 static int write_plot(const struct compare_table *t, const struct compare_options *o)
 {
-    char error[1024];
-    struct atomic_file file;
+    char error[1024], failed[1024], title[2 * CELL + 40];
     char (*labels)[CELL] = calloc(t->n_rows + 1, sizeof *labels);
     const char **label_list = calloc(t->n_rows + 1, sizeof *label_list);
     struct bar_value *values = calloc(2 * t->n_rows + 1, sizeof *values);
     int status = EXIT_OK;
-    if (!labels || !label_list || !values)
+    if (!labels || !label_list || !values) {
         status = command_error(EXIT_RUNTIME, "compare", "out of memory");
-    else if (!atomic_open(&file, o->plot, error, sizeof error))
-        status = command_error(EXIT_RUNTIME, "compare", "%s", error);
-    else if (!draw_table(file.stream, t, o, labels, label_list, values)) {
-        atomic_abort(&file); /* counts are never negative: not reached */
-        status = command_error(EXIT_RUNTIME, "compare", "%s: cannot draw the counts", o->plot);
-    } else if (!atomic_commit(&file, error, sizeof error)) {
-        status = command_error(EXIT_RUNTIME, "compare", "%s", error);
+    } else {
+        struct bar_chart chart =
+            table_chart(t, o, title, sizeof title, labels, label_list, values);
+        /* counts are never negative: drawing does not fail */
+        snprintf(failed, sizeof failed, "%s: cannot draw the counts", o->plot);
+        if (!atomic_write(o->plot, bar_chart_draw, &chart, failed, error, sizeof error))
+            status = command_error(EXIT_RUNTIME, "compare", "%s", error);
     }
     free(labels);
     free(label_list);

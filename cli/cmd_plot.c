@@ -76,31 +76,20 @@ static int check_files(const struct plot_options *o)
 }
 
 /* The picture to -o's file, whole or not at all; 0, or 1 with the message. */
-static int write_file(const struct plot_options *o, const struct count_set *set,
-                      const struct interval_series *series)
+static int write_file(const struct plot_options *o, const struct stat_plot *plot)
 {
     char error[1024];
-    struct atomic_file file;
-    if (!atomic_open(&file, o->output, error, sizeof error))
-        return command_error(EXIT_RUNTIME, "plot", "%s", error);
-    if (!stat_plot_write(file.stream, set, series, o->ipc)) {
-        atomic_abort(&file);
-        return command_error(EXIT_RUNTIME, "plot", "out of memory");
-    }
-    if (!atomic_commit(&file, error, sizeof error))
-        return command_error(EXIT_RUNTIME, "plot", "%s", error);
-    return EXIT_OK;
+    if (atomic_write(o->output, stat_plot_draw, plot, "out of memory", error, sizeof error))
+        return EXIT_OK;
+    return command_error(EXIT_RUNTIME, "plot", "%s", error);
 }
 
-/* The picture drawn in memory, then on standard output (main checks the
- * writing); 0, or 1 with the message. */
-static int write_stdout(const struct plot_options *o, const struct count_set *set,
-                        const struct interval_series *series)
+static int write_stdout(const struct stat_plot *plot)
 {
     char *text = NULL;
     size_t size = 0;
     FILE *memory = open_memstream(&text, &size);
-    bool ok = memory && stat_plot_write(memory, set, series, o->ipc);
+    bool ok = memory && stat_plot_draw(memory, plot);
     ok = memory && fclose(memory) == 0 && ok;
     if (ok)
         fwrite(text, 1, size, stdout);
@@ -127,12 +116,13 @@ int cmd_plot(int argc, char **argv)
     errno = 0;
     if (!stat_result_read_file(o.input, &set, &series, error, sizeof error))
         return file_error(failure_status(errno), "%s", error);
+    struct stat_plot plot = {&set, &series, o.ipc};
     if (o.ipc && !series.present)
         status = command_error(EXIT_BAD_INPUT, "plot",
                                "--ipc needs intervals, and %s has none (pmubench stat -I N --json)",
                                strcmp(o.input, "-") == 0 ? "<stdin>" : o.input);
     else
-        status = o.output ? write_file(&o, &set, &series) : write_stdout(&o, &set, &series);
+        status = o.output ? write_file(&o, &plot) : write_stdout(&plot);
     interval_series_free(&series);
     count_set_free(&set);
     return status;

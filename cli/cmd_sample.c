@@ -263,16 +263,11 @@ static int write_plot(const struct sample_args *args, struct sample_session *ses
     struct bar_chart chart = {.title = title, .axis_label = "samples per symbol", .n_series = 1,
                               .series = series, .labels = labels, .values = values};
     chart.n_groups = histogram_bars(rows, n, labels, values, rest, sizeof rest);
-    struct atomic_file file;
-    if (!atomic_open(&file, args->plot, error, sizeof error))
-        return command_error(EXIT_RUNTIME, "sample", "%s", error);
-    if (!bar_chart_write(file.stream, &chart)) { /* counts: never negative */
-        atomic_abort(&file);
-        return command_error(EXIT_RUNTIME, "sample", "%s: cannot draw the histogram", args->plot);
-    }
-    if (!atomic_commit(&file, error, sizeof error))
-        return command_error(EXIT_RUNTIME, "sample", "%s", error);
-    return EXIT_OK;
+    char failed[1024]; /* counts are never negative: drawing does not fail */
+    snprintf(failed, sizeof failed, "%s: cannot draw the histogram", args->plot);
+    if (atomic_write(args->plot, bar_chart_draw, &chart, failed, error, sizeof error))
+        return EXIT_OK;
+    return command_error(EXIT_RUNTIME, "sample", "%s", error);
 }
 
 /* ---- sampling */

@@ -21,7 +21,7 @@
 #include "pmu/msr_linux.h"
 #include "pmu/number.h"
 #include "sim/stat/stat_events.h"
-#include "sim/stat/stat_result.h"
+#include "sim/compare/intervals.h"
 #include "sim/stat/stat_run.h"
 #include "traces/run_env.h"
 
@@ -97,17 +97,6 @@ struct stat_args {
     const char *plot;          /* --plot FILE, or NULL */
     bool plot_ipc;             /* --plot-ipc */
 };
-
-/* The PMU prefixes an event string may carry. */
-/* "p5::data_read:u" and "data_read:u" name the same event; the counts are
- * keyed by the second form. */
-static const char *event_key(const char *text)
-{
-    enum pmu_kind pmu;
-    const char *rest;
-    event_spec_prefix(text, &pmu, &rest);
-    return rest;
-}
 
 /* -e's list, split at its commas; every item an event name. */
 static int add_events(struct stat_args *args, char *list)
@@ -406,7 +395,7 @@ static void print_json_intervals(FILE *out, const struct stat_report *r)
         fprintf(out, ", \"counts\": {");
         for (int e = 0; e < r->args->n_events; e++) {
             fprintf(out, "%s", e ? ", " : "");
-            json_fprint_string(out, event_key(r->args->events[e]));
+            json_fprint_string(out, event_spec_key(r->args->events[e]));
             fprintf(out, ": %llu", (unsigned long long)stat_interval_counts(s, i)[e]);
         }
         fprintf(out, "}}");
@@ -431,7 +420,7 @@ static void print_json(FILE *out, const struct stat_report *r)
             r->plan->n_runs, r->passes, runs_name(r->counted));
     for (int i = 0; i < r->args->n_events; i++) {
         fprintf(out, "%s", i ? ", " : "");
-        json_fprint_string(out, event_key(r->args->events[i]));
+        json_fprint_string(out, event_spec_key(r->args->events[i]));
         fprintf(out, ": %llu", (unsigned long long)r->counts[i]);
     }
     fprintf(out, "}");
@@ -450,7 +439,7 @@ static void print_separated_intervals(FILE *out, const struct stat_report *r)
         for (int e = 0; e < r->args->n_events; e++)
             fprintf(out, "%llu%s%llu%s%s%s%s%s\n", (unsigned long long)s->intervals[i].end, sep,
                     (unsigned long long)stat_interval_counts(s, i)[e], sep, sep,
-                    event_key(r->args->events[e]), sep, sep);
+                    event_spec_key(r->args->events[e]), sep, sep);
 }
 
 static void print_separated(FILE *out, const struct stat_report *r)
@@ -462,7 +451,7 @@ static void print_separated(FILE *out, const struct stat_report *r)
     }
     for (int i = 0; i < r->args->n_events; i++)
         fprintf(out, "%llu%s%s%s%s%s\n", (unsigned long long)r->counts[i], sep, sep,
-                event_key(r->args->events[i]), sep, sep);
+                event_spec_key(r->args->events[i]), sep, sep);
 }
 
 /* The line saying how the runs were counted: in one pass, or a pass per
@@ -494,7 +483,7 @@ static void print_table_intervals(FILE *out, const struct stat_report *r)
         for (int e = 0; e < r->args->n_events; e++)
             fprintf(out, " %20llu %20llu      %s\n", (unsigned long long)s->intervals[i].end,
                     (unsigned long long)stat_interval_counts(s, i)[e],
-                    event_key(r->args->events[e]));
+                    event_spec_key(r->args->events[e]));
 }
 
 static void print_table(FILE *out, const struct stat_report *r)
@@ -519,7 +508,7 @@ static void print_table(FILE *out, const struct stat_report *r)
     fprintf(out, "):\n\n");
     for (int i = 0; i < r->args->n_events; i++)
         fprintf(out, " %20llu      %s\n", (unsigned long long)r->counts[i],
-                event_key(r->args->events[i]));
+                event_spec_key(r->args->events[i]));
     if (r->trace) {
         fprintf(out, "\n %20llu      instructions simulated per run\n",
                 (unsigned long long)(r->totals->instructions[0] + r->totals->instructions[1]));
@@ -569,30 +558,26 @@ static int write_report(const struct stat_report *r)
     return ok ? EXIT_OK : command_error(EXIT_RUNTIME, "stat", "%s", error);
 }
 
-/* --plot's picture (docs/plot.md): the result as `pmubench plot` draws
- * its --json output, made without the text (sim/stat/stat_result.h),
- * whole or not at all. */
+/* --plot's picture (docs/plot.md): the --json output read back by its one
+ * reader (sim/compare/intervals.h) and drawn as `pmubench plot` draws it,
+ * whole or not at all: one path, the same picture. */
 static int write_plot(const struct stat_report *r)
 {
-    const char *names[MAX_EVENTS];
-    for (int i = 0; i < r->args->n_events; i++)
-        names[i] = event_key(r->args->events[i]);
-    struct stat_result result = {r->model,  r->trace,      r->args->n_events, names,
-                                 r->counts, r->intervals, r->uops};
+    char *text = NULL;
+    size_t size = 0;
+    FILE *memory = open_memstream(&text, &size);
+    if (memory)
+        print_json(memory, r);
+    bool ok = memory && fclose(memory) == 0;
+    char error[1024] = "out of memory";
     struct count_set set;
     struct interval_series series;
-    if (!stat_result_make(&result, &set, &series))
-        return command_error(EXIT_RUNTIME, "stat", "out of memory");
-    char error[1024] = "out of memory";
-    struct atomic_file file;
-    bool ok = atomic_open(&file, r->args->plot, error, sizeof error);
-    if (ok && !stat_plot_write(file.stream, &set, &series, r->args->plot_ipc)) {
-        atomic_abort(&file);
-        ok = false;
-        snprintf(error, sizeof error, "out of memory");
-    } else if (ok) {
-        ok = atomic_commit(&file, error, sizeof error);
-    }
+    ok = ok && stat_result_read_json(text, size, "-", &set, &series, error, sizeof error);
+    free(text);
+    if (!ok)
+        return command_error(EXIT_RUNTIME, "stat", "%s", error);
+    struct stat_plot plot = {&set, &series, r->args->plot_ipc};
+    ok = atomic_write(r->args->plot, stat_plot_draw, &plot, "out of memory", error, sizeof error);
     interval_series_free(&series);
     count_set_free(&set);
     return ok ? EXIT_OK : command_error(EXIT_RUNTIME, "stat", "%s", error);

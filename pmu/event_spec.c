@@ -462,6 +462,14 @@ bool event_spec_prefix(const char *text, enum pmu_kind *pmu, const char **rest)
     return false;
 }
 
+const char *event_spec_key(const char *text)
+{
+    enum pmu_kind pmu;
+    const char *rest;
+    event_spec_prefix(text, &pmu, &rest);
+    return rest;
+}
+
 #define NETBURST_P "netburst_p::"
 
 /* libpfm4's netburst_p: the models with instr_completed. */

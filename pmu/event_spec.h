@@ -82,6 +82,11 @@ const char *nb_model_prefix(int model);
  * the whole text, when it has none. */
 bool event_spec_prefix(const char *text, enum pmu_kind *pmu, const char **rest);
 
+/* The event string without its PMU prefix: "p5::data_read:u" and
+ * "data_read:u" name the same event, and results key its count by the
+ * second form. */
+const char *event_spec_key(const char *text);
+
 /* Parses an event string for a NetBurst of `config` (or the P5); the model
  * is a model, not NB_MODEL_UNSET (event_spec_model chooses it).  On error
  * returns false with one line in `error` naming the offending token and the

@@ -119,3 +119,9 @@ bool stat_plot_write(FILE *out, const struct count_set *set,
     free(title);
     return ok;
 }
+
+bool stat_plot_draw(FILE *out, const void *plot)
+{
+    const struct stat_plot *p = plot;
+    return stat_plot_write(out, p->set, p->series, p->ipc);
+}

@@ -18,4 +18,15 @@
 bool stat_plot_write(FILE *out, const struct count_set *set,
                      const struct interval_series *series, bool ipc);
 
+/* A picture to draw: stat_plot_write's arguments. */
+struct stat_plot {
+    const struct count_set *set;
+    const struct interval_series *series;
+    bool ipc;
+};
+
+/* stat_plot_write of `plot` (a struct stat_plot), in the shape of
+ * bench/atomic_file.h's atomic_writer. */
+bool stat_plot_draw(FILE *out, const void *plot);
+
 #endif

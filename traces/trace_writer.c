@@ -69,13 +69,20 @@ static void put_bytes(struct trace_writer *w, const uint8_t *bytes, size_t n)
         put_byte(w, bytes[i]);
 }
 
+/* `value` as a varint into `out` (10 bytes at most); its length. */
+static size_t varint_encode(uint8_t *out, uint64_t value)
+{
+    size_t n = 0;
+    for (; value >= 0x80; value >>= 7)
+        out[n++] = (uint8_t)(value | 0x80);
+    out[n++] = (uint8_t)value;
+    return n;
+}
+
 static void put_varint(struct trace_writer *w, uint64_t value)
 {
-    while (value >= 0x80) {
-        put_byte(w, (unsigned)(value & 0x7f) | 0x80);
-        value >>= 7;
-    }
-    put_byte(w, (unsigned)value);
+    uint8_t bytes[10];
+    put_bytes(w, bytes, varint_encode(bytes, value));
 }
 
 static void put_string(struct trace_writer *w, const char *text)
@@ -663,14 +670,9 @@ size_t trace_end_encode(uint64_t instructions, const struct trace_end *end,
 {
     size_t n = 0;
     out[n++] = CONTROL_END;
-    for (; instructions >= 0x80; instructions >>= 7)
-        out[n++] = (uint8_t)(instructions | 0x80);
-    out[n++] = (uint8_t)instructions;
+    n += varint_encode(out + n, instructions);
     out[n++] = (uint8_t)end->status;
-    uint32_t code = end->code;
-    for (; code >= 0x80; code >>= 7)
-        out[n++] = (uint8_t)(code | 0x80);
-    out[n++] = (uint8_t)code;
+    n += varint_encode(out + n, end->code);
     return n;
 }
 

@@ -51,11 +51,4 @@ bool stat_result_read_json(const char *text, size_t size, const char *path,
 bool stat_result_read_file(const char *path, struct count_set *set,
                            struct interval_series *series, char *error, size_t error_size);
 
-/* Names a stat result's `set` (its source empty, as count_set_init(set,
- * NULL) leaves it): the line "pmubench MODEL[, trace TRACE]", its model,
- * its trace (NULL or "": counted on hardware) and whether its names are
- * the P5's; false when out of memory (count_set_free frees what was
- * made). */
-bool stat_result_name(struct count_set *set, const char *model, const char *trace);
-
 #endif

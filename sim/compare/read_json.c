@@ -581,7 +581,12 @@ static bool read_result_member(struct json_in *in, const char *key, void *contex
     return skip_value(in, 1);
 }
 
-bool stat_result_name(struct count_set *set, const char *model, const char *trace)
+/* Names a stat result's `set` (its source empty, as count_set_init(set,
+ * NULL) leaves it): the line "pmubench MODEL[, trace TRACE]", its model,
+ * its trace (NULL or "": counted on hardware) and whether its names are
+ * the P5's; false when out of memory (count_set_free frees what was
+ * made). */
+static bool stat_result_name(struct count_set *set, const char *model, const char *trace)
 {
     trace = trace ? trace : "";
     size_t size = strlen(model) + strlen(trace) + sizeof "pmubench , trace ";

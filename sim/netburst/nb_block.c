@@ -49,7 +49,6 @@ struct nb_block_memo *nb_block_memo(struct nb_block_memos *memos, const struct t
         malloc(sizeof *memo + block->n_insns * sizeof memo->insns[0]);
     if (!memo)
         return NULL;
-    memo->n_insns = block->n_insns;
     memo->n_known = 0;
     memos->by_id[block->id] = memo;
     return memo;

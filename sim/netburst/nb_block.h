@@ -27,7 +27,6 @@ struct nb_block_insn {
 };
 
 struct nb_block_memo {
-    uint32_t n_insns;
     uint32_t n_known;            /* the first n_known instructions are known */
     struct nb_block_insn decoded; /* after a replacement: the cache's op, decoded again */
     struct nb_block_insn insns[];

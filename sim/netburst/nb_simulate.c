@@ -9,8 +9,8 @@
  * P5's steps too (sim/common/trace_driver.h).  The order of the records is
  * this model's own: the P5 reads one stream straight through, while here
  * two logical processors' instructions interleave by their front ends, an
- * instruction at a time (a block is run across steps), and a region hook waits for its processor's drain; so there
- * is no shared loop. */
+ * instruction at a time (a block is run across steps), and a region hook
+ * waits for its processor's drain; so there is no shared loop. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

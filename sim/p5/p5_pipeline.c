@@ -106,14 +106,22 @@ static uint32_t bank_of(const struct p5_machine *m, uint64_t address)
     return (uint32_t)(address >> 2) & (m->config->dcache_banks - 1);
 }
 
+/* Whether both pipes access memory in the same bank but another dword
+ * (the accesses of group `g`). */
+static bool conflicts(const struct p5_machine *m, const struct p5_group *g,
+                      const struct p5_execution *x)
+{
+    uint64_t a = x->accesses[g->u_first].address, b = x->accesses[g->v_first].address;
+    return bank_of(m, a) == bank_of(m, b) && (a >> 2) != (b >> 2);
+}
+
 /* Both pipes accessing memory (event 0x09, a static one); the same bank
  * but another dword is a bank conflict (one clock, Intel VTune's Pentium
  * "Bank Conflict"). */
 static uint32_t bank_conflict(struct p5_machine *m, const struct p5_group *g,
                               const struct p5_execution *x)
 {
-    uint64_t a = x->accesses[g->u_first].address, b = x->accesses[g->v_first].address;
-    if (bank_of(m, a) != bank_of(m, b) || (a >> 2) == (b >> 2))
+    if (!conflicts(m, g, x))
         return 0;
     p5_report_event(m, P5_EV_BANK_CONFLICTS, 1);
     return m->config->bank_conflict_penalty;
@@ -456,15 +464,6 @@ void p5_issue(struct p5_machine *m, const struct p5_group *g, const struct p5_ex
 }
 
 /* ---- a clean replay of a plan (docs/p5-model.md, "Speed") */
-
-/* Whether group `g` would find a bank conflict (bank_conflict(), without
- * its event). */
-static bool conflicts(const struct p5_machine *m, const struct p5_group *g,
-                      const struct p5_execution *x)
-{
-    uint64_t a = x->accesses[g->u_first].address, b = x->accesses[g->v_first].address;
-    return bank_of(m, a) == bank_of(m, b) && (a >> 2) != (b >> 2);
-}
 
 /* Whether every look-up of the plan's execution hits and no group has a
  * bank conflict: then no issue stalls (p5_code_hits(), p5_data_hits()).

@@ -52,19 +52,10 @@ bool stat_events_plan(const struct stat_model *model, const char *const *events,
     return false;
 }
 
-/* "p5::data_read:u" and "data_read:u" name the same event. */
-static const char *without_prefix(const char *text)
-{
-    enum pmu_kind pmu;
-    const char *rest;
-    event_spec_prefix(text, &pmu, &rest);
-    return rest;
-}
-
 bool stat_events_repeated(const char *const *events, int n, const char *name)
 {
     for (int i = 0; i < n; i++)
-        if (strcasecmp(without_prefix(events[i]), without_prefix(name)) == 0)
+        if (strcasecmp(event_spec_key(events[i]), event_spec_key(name)) == 0)
             return true;
     return false;
 }

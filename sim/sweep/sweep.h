@@ -47,6 +47,9 @@ struct sweep_spec {
     struct sweep_param params[SWEEP_MAX_PARAMS];
     size_t n_params;
     char *events;             /* stat's -e list, or NULL: stat's default set */
+    const char **event_names; /* its distinct events, as stat counts them (into event_words) */
+    int n_event_names;
+    char *event_words;        /* the list split at its commas */
 };
 
 /* Parses and checks a spec of `size` bytes: every model is one stat knows,

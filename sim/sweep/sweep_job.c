@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmu/event_spec.h"
+
 size_t sweep_job_count(const struct sweep_spec *spec)
 {
     size_t n = spec->n_traces * spec->n_models;
@@ -157,24 +159,13 @@ char *sweep_job_file(const char *dir, const struct sweep_job *job, const char *s
     return path;
 }
 
-/* The event's name as stat's result keys it: without its PMU prefix. */
-static const char *event_key(const char *event)
-{
-    const char *colons = strstr(event, "::");
-    return colons ? colons + 2 : event;
-}
-
+/* Whether the result has a count of every event the spec names. */
 static bool has_events(const struct sweep_spec *spec, const struct count_set *set)
 {
-    if (!spec->events)
-        return true;
-    char *list = strdup(spec->events);
-    bool ok = list != NULL;
-    char *save;
-    for (char *e = list ? strtok_r(list, ",", &save) : NULL; ok && e; e = strtok_r(NULL, ",", &save))
-        ok = count_set_find(set, event_key(e), -1) != NULL;
-    free(list);
-    return ok;
+    for (int e = 0; e < spec->n_event_names; e++)
+        if (!count_set_find(set, event_spec_key(spec->event_names[e]), -1))
+            return false;
+    return true;
 }
 
 bool sweep_job_result(const struct sweep_spec *spec, const struct sweep_job *job,

@@ -265,11 +265,9 @@ static bool check_events(struct spec_in *in, const struct sweep_spec *spec, size
  * would refuse, refused before any job runs. */
 static bool check_models(struct spec_in *in, const struct sweep_spec *spec)
 {
-    char *list = NULL;
-    const char **events = NULL;
-    int n = 0;
-    bool ok = !spec->events || split_events(spec->events, &list, &events, &n) ||
-              spec_fail(in, in->events_line, "out of memory");
+    const char **events = spec->event_names;
+    int n = spec->n_event_names;
+    bool ok = true;
     char why[512];
     for (size_t m = 0; ok && m < spec->n_models; m++) {
         struct stat_model model;
@@ -285,8 +283,6 @@ static bool check_models(struct spec_in *in, const struct sweep_spec *spec)
         }
         ok = ok && (!spec->events || check_events(in, spec, m, &model, events, n));
     }
-    free(list);
-    free(events);
     return ok;
 }
 
@@ -324,6 +320,10 @@ bool sweep_spec_parse(const char *text, size_t size, const char *path, const cha
         ok = parse_line(&in, spec, text + at, used);
         at += length + 1;
     }
+    ok = ok && (!spec->events ||
+                split_events(spec->events, &spec->event_words, &spec->event_names,
+                             &spec->n_event_names) ||
+                spec_fail(&in, in.events_line, "out of memory"));
     ok = ok && check_spec(&in, spec);
     if (!ok)
         sweep_spec_free(spec);
@@ -386,5 +386,7 @@ void sweep_spec_free(struct sweep_spec *spec)
         free_list(spec->params[p].values, spec->params[p].n_values);
     }
     free(spec->events);
+    free(spec->event_names);
+    free(spec->event_words);
     *spec = (struct sweep_spec){0};
 }
