@@ -167,6 +167,17 @@ void x86_decoder_destroy(struct x86_decoder *decoder);
 bool x86_decoder_decode(struct x86_decoder *decoder, const uint8_t *bytes, size_t size,
                         uint64_t address, struct x86_insn *out);
 
+enum { X86_TEXT_SIZE = 192 }; /* capstone's mnemonic (32) and operands (160) */
+
+/* The text of the instruction at the start of `bytes` (`size` of them) at
+ * `address`, as capstone writes it in Intel syntax ("add eax, dword ptr
+ * [ebx + 4]"; "MNEMONIC" alone without operands), read as the decoder reads
+ * it, for the few instructions a pipeline view shows (docs/pipeview.md):
+ * x86_insn keeps no operand text.  False (out untouched) when capstone
+ * reads no instruction there. */
+bool x86_decoder_text(struct x86_decoder *decoder, const uint8_t *bytes, size_t size,
+                      uint64_t address, char *out, size_t out_size);
+
 /* With this thread's decoder for MODE, created on first use; false on bytes
  * that are not a valid instruction (or too few of them), or when the mode is
  * neither 32 nor 64. */

@@ -427,16 +427,33 @@ static const uint8_t *capstone_order(const uint8_t *bytes, size_t size, enum x86
     return copy;
 }
 
-static bool x86_decode_uncached(struct x86_decoder *d, const uint8_t *bytes, size_t size,
-                                uint64_t address, struct x86_insn *out)
+/* capstone's reading of the instruction at `bytes` into d->insn (its
+ * prefixes in capstone's order); false when it reads none. */
+static bool disassemble(struct x86_decoder *d, const uint8_t *bytes, size_t size,
+                        uint64_t address)
 {
-    memset(out, 0, sizeof *out);
     uint8_t reordered[X86_MAX_LENGTH];
     size_t window = size < X86_MAX_LENGTH ? size : X86_MAX_LENGTH;
     const uint8_t *code = capstone_order(bytes, window, d->mode, reordered);
     size_t left = code == bytes ? size : window;
-    uint64_t addr = address;
-    bool ok = cs_disasm_iter(d->handle, &code, &left, &addr, d->insn);
+    return cs_disasm_iter(d->handle, &code, &left, &address, d->insn);
+}
+
+bool x86_decoder_text(struct x86_decoder *d, const uint8_t *bytes, size_t size,
+                      uint64_t address, char *out, size_t out_size)
+{
+    if (!disassemble(d, bytes, size, address))
+        return false;
+    snprintf(out, out_size, "%s%s%s", d->insn->mnemonic, d->insn->op_str[0] ? " " : "",
+             d->insn->op_str);
+    return true;
+}
+
+static bool x86_decode_uncached(struct x86_decoder *d, const uint8_t *bytes, size_t size,
+                                uint64_t address, struct x86_insn *out)
+{
+    memset(out, 0, sizeof *out);
+    bool ok = disassemble(d, bytes, size, address);
     size_t length = ok ? d->insn->size : x86_length_fallback(bytes, size, d->mode);
     if (length == 0 || length > X86_MAX_LENGTH || length > size)
         return false;

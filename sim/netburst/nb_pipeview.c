@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "isa/x86_text.h"
+#include "isa/x86.h"
 #include "pmu/number.h"
 
 struct nb_pipeview {
@@ -25,7 +25,7 @@ struct nb_pipeview {
     uint64_t seq;                /* records written */
     bool shown[2];               /* each logical processor's last instruction is written */
     char text[X86_TEXT_SIZE + 32]; /* the instruction being written */
-    struct x86_text *disassembler;
+    struct x86_decoder *decoder[2]; /* 32-bit, 64-bit code */
     struct nbm_uop_hook hook;
 };
 
@@ -38,8 +38,8 @@ static uint64_t tick(uint64_t cycle)
 static void instruction_text(struct nb_pipeview *view, const struct nbm_uop *uop)
 {
     char text[X86_TEXT_SIZE];
-    if (!uop->bytes || !x86_text_of(view->disassembler, uop->bytes, uop->length, uop->address,
-                                    uop->code64 ? X86_MODE_64 : X86_MODE_32, text, sizeof text))
+    if (!uop->bytes || !x86_decoder_text(view->decoder[uop->code64], uop->bytes, uop->length,
+                                         uop->address, text, sizeof text))
         snprintf(text, sizeof text, "(no code)");
     if (view->threads == 2)
         snprintf(view->text, sizeof view->text, "T%d %s", uop->thread, text);
@@ -87,9 +87,10 @@ struct nb_pipeview *nb_pipeview_create(FILE *out, uint64_t first, uint64_t last,
     struct nb_pipeview *view = calloc(1, sizeof *view);
     if (!view)
         return NULL;
-    view->disassembler = x86_text_create();
-    if (!view->disassembler) {
-        free(view);
+    view->decoder[0] = x86_decoder_create(X86_MODE_32);
+    view->decoder[1] = x86_decoder_create(X86_MODE_64);
+    if (!view->decoder[0] || !view->decoder[1]) {
+        nb_pipeview_destroy(view);
         return NULL;
     }
     view->out = out;
@@ -104,7 +105,8 @@ void nb_pipeview_destroy(struct nb_pipeview *view)
 {
     if (!view)
         return;
-    x86_text_destroy(view->disassembler);
+    x86_decoder_destroy(view->decoder[0]);
+    x86_decoder_destroy(view->decoder[1]);
     free(view);
 }
 

@@ -273,6 +273,26 @@ static void test_explicit_decoder(void **state)
     assert_null(x86_decoder_create((enum x86_mode)16));
 }
 
+/* An instruction's text is read as the decoder reads it: 66 F3 A5 (GNU
+ * as's `rep movsw`, which capstone 4 alone reads as REP MOVSD) is REP
+ * MOVSW; bytes that are no instruction have none. */
+static void test_text(void **state)
+{
+    (void)state;
+    struct x86_decoder *d = x86_decoder_create(X86_MODE_32);
+    assert_non_null(d);
+    char text[X86_TEXT_SIZE];
+    assert_true(x86_decoder_text(d, BYTES(0x03, 0x43, 0x04), 0x1000, text, sizeof text));
+    assert_string_equal(text, "add eax, dword ptr [ebx + 4]");
+    assert_true(x86_decoder_text(d, BYTES(0x66, 0xf3, 0xa5), 0x1000, text, sizeof text));
+    assert_string_equal(text, "rep movsw word ptr es:[edi], word ptr [esi]");
+    assert_true(x86_decoder_text(d, BYTES(0x90), 0x1000, text, sizeof text));
+    assert_string_equal(text, "nop");
+    assert_false(x86_decoder_text(d, BYTES(0x03), 0x1000, text, sizeof text)); /* no ModRM */
+    assert_string_equal(text, "nop");
+    x86_decoder_destroy(d);
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -295,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_invalid_and_truncated),
         cmocka_unit_test(test_cache_sees_new_bytes),
         cmocka_unit_test(test_explicit_decoder),
+        cmocka_unit_test(test_text),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }
