@@ -400,21 +400,10 @@ static bool print_table(const struct count_set sets[2], const struct compare_tab
 
 /* ---- separated values ---- */
 
-/* A field, quoted as RFC 4180 does when it holds the separator, a quote or
- * a line break. */
+/* A field (report/text.h), then the separator or the line's end. */
 static void print_field(const char *text, const char *separator, bool last)
 {
-    if (strstr(text, separator) || strpbrk(text, "\"\n")) {
-        putchar('"');
-        for (const char *p = text; *p; p++) {
-            if (*p == '"')
-                putchar('"');
-            putchar(*p);
-        }
-        putchar('"');
-    } else {
-        fputs(text, stdout);
-    }
+    text_print_field(stdout, text, separator);
     fputs(last ? "\n" : separator, stdout);
 }
 

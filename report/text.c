@@ -1,6 +1,7 @@
 #include "text.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 static bool continuation(unsigned char c)
 {
@@ -74,4 +75,19 @@ void text_print_escaped(FILE *out, const char *text)
         for (size_t i = 0; i < n; i++)
             fputc(*text++, out);
     }
+}
+
+void text_print_field(FILE *out, const char *text, const char *separator)
+{
+    if (!strstr(text, separator) && !strpbrk(text, "\"\r\n")) {
+        fputs(text, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *text; text++) {
+        if (*text == '"')
+            fputc('"', out);
+        fputc(*text, out);
+    }
+    fputc('"', out);
 }

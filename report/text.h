@@ -20,4 +20,9 @@ void text_print_escaped(FILE *out, const char *text);
 /* The same into `out` (truncated to `size`, always terminated). */
 void text_escape(char *out, size_t size, const char *text);
 
+/* `text` as a field of separated values (CSV, perf stat -x): quoted when
+ * it holds `separator`, a quote or a line break (CR or LF), a quote inside
+ * doubled (RFC 4180). */
+void text_print_field(FILE *out, const char *text, const char *separator);
+
 #endif

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "report/json.h"
+#include "report/text.h"
 #include "traces/input_file.h"
 
 enum { MAX_ERR_READ = 64 << 10 }; /* bytes of a job's stderr read: its last line is the error */
@@ -124,33 +125,16 @@ void sweep_merge_free(struct sweep_merge *merge)
 
 /* ---- CSV */
 
-/* A field, quoted when it holds a comma, a quote or a line break (RFC
- * 4180), a quote inside doubled. */
-static void csv_field(FILE *out, const char *text)
-{
-    if (!strpbrk(text, ",\"\r\n")) {
-        fputs(text, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *text; text++) {
-        if (*text == '"')
-            fputc('"', out);
-        fputc(*text, out);
-    }
-    fputc('"', out);
-}
-
 static void csv_row(FILE *out, const struct sweep_spec *spec, const struct sweep_merge *merge,
                     const struct sweep_row *row)
 {
     fprintf(out, "%zu,%s,", row->job.index, row->job.id);
-    csv_field(out, spec->traces[row->job.trace]);
+    text_print_field(out, spec->traces[row->job.trace], ",");
     fputc(',', out);
-    csv_field(out, spec->models[row->job.model]);
+    text_print_field(out, spec->models[row->job.model], ",");
     for (size_t p = 0; p < spec->n_params; p++) {
         fputc(',', out);
-        csv_field(out, spec->params[p].values[row->job.values[p]]);
+        text_print_field(out, spec->params[p].values[row->job.values[p]], ",");
     }
     fprintf(out, ",%s", sweep_status_name(row->status));
     for (size_t e = 0; e < merge->n_events; e++) {
@@ -163,7 +147,7 @@ static void csv_row(FILE *out, const struct sweep_spec *spec, const struct sweep
             fputc(',', out);
     }
     fputc(',', out);
-    csv_field(out, row->error ? row->error : "");
+    text_print_field(out, row->error ? row->error : "", ",");
     fputc('\n', out);
 }
 
@@ -172,12 +156,12 @@ void sweep_write_csv(FILE *out, const struct sweep_spec *spec, const struct swee
     fputs("job,id,trace,model", out);
     for (size_t p = 0; p < spec->n_params; p++) {
         fputc(',', out);
-        csv_field(out, spec->params[p].name);
+        text_print_field(out, spec->params[p].name, ",");
     }
     fputs(",status", out);
     for (size_t e = 0; e < merge->n_events; e++) {
         fputc(',', out);
-        csv_field(out, merge->events[e]);
+        text_print_field(out, merge->events[e], ",");
     }
     fputs(",error\n", out);
     for (size_t i = 0; i < merge->n_rows; i++)
