@@ -2,9 +2,8 @@
 #include "sim/netburst/nb_block.h"
 
 #include <stdlib.h>
-#include <string.h>
 
-enum { INITIAL_MEMOS = 1024 };
+#include "sim/common/block_table.h"
 
 void nb_block_memos_init(struct nb_block_memos *memos)
 {
@@ -23,20 +22,11 @@ void nb_block_memos_free(struct nb_block_memos *memos)
 /* Room for id `id`: false when out of memory. */
 static bool memos_reserve(struct nb_block_memos *memos, uint32_t id)
 {
-    if (id < memos->capacity)
-        return true;
-    uint64_t capacity = memos->capacity ? memos->capacity : INITIAL_MEMOS;
-    while (capacity <= id)
-        capacity *= 2;
-    if (capacity > UINT32_MAX)
-        return false;
-    struct nb_block_memo **by_id = realloc(memos->by_id, capacity * sizeof *by_id);
-    if (!by_id)
-        return false;
-    memset(by_id + memos->capacity, 0, (capacity - memos->capacity) * sizeof *by_id);
-    memos->by_id = by_id;
-    memos->capacity = (uint32_t)capacity;
-    return true;
+    struct nb_block_memo **by_id =
+        block_table_reserve(memos->by_id, &memos->capacity, id, sizeof *by_id);
+    if (by_id)
+        memos->by_id = by_id;
+    return by_id != NULL;
 }
 
 struct nb_block_memo *nb_block_memo(struct nb_block_memos *memos, const struct trace_block *block)

@@ -5,8 +5,7 @@
 #include <string.h>
 
 #include "pmu/p5_pmu.h"
-
-enum { INITIAL_MEMOS = 1024 };
+#include "sim/common/block_table.h"
 
 void p5_block_memos_init(struct p5_block_memos *memos)
 {
@@ -449,18 +448,11 @@ static struct p5_block_memo *make_memo(const struct p5_memo_context *context,
 /* Room for block `id` in the table. */
 static bool make_room(struct p5_block_memos *memos, uint32_t id)
 {
-    if (id < memos->capacity)
-        return true;
-    uint32_t capacity = memos->capacity ? memos->capacity : INITIAL_MEMOS;
-    while (capacity <= id)
-        capacity *= 2;
-    struct p5_block_memo **by_id = realloc(memos->by_id, capacity * sizeof *by_id);
-    if (!by_id)
-        return false;
-    memset(by_id + memos->capacity, 0, (capacity - memos->capacity) * sizeof *by_id);
-    memos->by_id = by_id;
-    memos->capacity = capacity;
-    return true;
+    struct p5_block_memo **by_id =
+        block_table_reserve(memos->by_id, &memos->capacity, id, sizeof *by_id);
+    if (by_id)
+        memos->by_id = by_id;
+    return by_id != NULL;
 }
 
 struct p5_block_memo *p5_block_memo_make(struct p5_block_memos *memos,
