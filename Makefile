@@ -31,6 +31,17 @@ LIBS := -lcapstone
 # M32=no builds without 32-bit programs (no gcc-multilib): the recorder's
 # x86 tool, the wc study and the paper's programs are then 64-bit.
 M32 ?= yes
+# A kernel without IA-32 emulation runs no 32-bit program: the build is
+# then M32=no's, said in one line (tools/need.sh tries the kernel with a
+# 32-bit program of its own, before gcc-multilib would be installed).
+ifneq ($(M32),no)
+ifeq ($(NEEDS_CHECKED),)
+ifneq ($(shell sh tools/need.sh --try i386 && echo yes),yes)
+$(info make: this kernel runs no 32-bit (i386) programs: building as with M32=no)
+M32 := no
+endif
+endif
+endif
 NEEDS_all := capstone valgrind $(if $(filter no,$(M32)),,m32)
 NEEDS_demo := $(NEEDS_all)
 NEEDS_paper := $(NEEDS_all) objdump
@@ -64,6 +75,7 @@ endif
 endif
 endif
 export NEEDS_CHECKED := yes
+export M32
 # -m32 when the compiler builds static 32-bit programs, else nothing; the
 # programs built with it depend on M32_STAMP, which changes with it, so
 # that they are rebuilt when it does (after gcc-multilib is installed).

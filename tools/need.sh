@@ -14,6 +14,9 @@
 #   libpfm4    C programs link with -lpfm                   libpfm4-dev
 #   m32        $CC -m32 -static links a 32-bit C program    gcc-multilib
 #              (make M32=no builds without 32-bit programs)
+#   i386       the kernel runs i386 programs                (none: a kernel
+#              built or booted without IA-32 emulation runs none, and the
+#              Makefile then builds as with M32=no)
 #   objdump    objdump runs                                 binutils
 #   valgrind   valgrind runs and its tool libraries link    valgrind
 #   clang      clang compiles C                             clang
@@ -40,6 +43,21 @@ links() {
     $compiler -o "$work/t" "$work/t.c" "$@" >/dev/null 2>&1
 }
 
+# Runs a 93-byte i386 ELF executable (one PT_LOAD segment whose code is
+# `mov $1, %eax; xor %ebx, %ebx; int $0x80`, the i386 exit system call)
+# written here byte by byte, so that the test needs no 32-bit compiler or
+# library.  Exit status 0 when it ran and exited 0.
+runs_i386() {
+    printf '\177ELF\001\001\001\000\000\000\000\000\000\000\000\000' >"$work/i386"
+    printf '\002\000\003\000\001\000\000\000\124\200\004\010\064\000\000\000' >>"$work/i386"
+    printf '\000\000\000\000\000\000\000\000\064\000\040\000\001\000\000\000' >>"$work/i386"
+    printf '\000\000\000\000\001\000\000\000\000\000\000\000\000\200\004\010' >>"$work/i386"
+    printf '\000\200\004\010\135\000\000\000\135\000\000\000\005\000\000\000' >>"$work/i386"
+    printf '\000\020\000\000\270\001\000\000\000\061\333\315\200' >>"$work/i386"
+    chmod +x "$work/i386"
+    "$work/i386" >/dev/null 2>&1
+}
+
 # $CC is split at spaces on purpose (see links).
 # shellcheck disable=SC2086
 try() {
@@ -52,6 +70,7 @@ try() {
                      | links "$CC" -lpfm ;;
         m32) printf '#include <stdio.h>\nint main(void){return getc(stdin)==-2;}\n' \
                  | links "$CC" -m32 -static ;;
+        i386) runs_i386 ;;
         objdump) objdump --version >/dev/null 2>&1 ;;
         valgrind) valgrind --version >/dev/null 2>&1 &&
                   printf '#include <valgrind/pub_tool_basics.h>\n' >"$work/v.c" &&

@@ -37,7 +37,8 @@ VG_ARCH_FLAGS_amd64 = -m64 -DVGA_amd64=1 -DVGP_amd64_linux=1 -DVGPV_amd64_linux_
 VG_ARCH_FLAGS_x86 = -m32 -DVGA_x86=1 -DVGP_x86_linux=1 -DVGPV_x86_linux_vanilla=1
 
 # The 32-bit tool when the compiler builds 32-bit programs (M32_FLAG, set
-# by the Makefile from tools/need.sh).
+# by the Makefile from tools/need.sh); without them a 32-bit tool left by
+# an earlier build goes, so that `pmubench record` says it is not built.
 RECORDER_TOOLS := $(RECORDER_DIR)/pmutrace-amd64-linux \
     $(if $(M32_FLAG),$(RECORDER_DIR)/pmutrace-x86-linux)
 RECORDER_LINKS := $(RECORDER_DIR)/vgpreload_core-amd64-linux.so \
@@ -46,6 +47,7 @@ RECORDER_LINKS := $(RECORDER_DIR)/vgpreload_core-amd64-linux.so \
 .PHONY: recorder
 
 recorder: $(RECORDER_TOOLS) $(RECORDER_LINKS)
+	$(if $(M32_FLAG),,@rm -f $(RECORDER_DIR)/pmutrace-x86-linux $(RECORDER_DIR)/vgpreload_core-x86-linux.so)
 
 $(RECORDER_DIR)/pmutrace-amd64-linux: $(call tool_objects,amd64)
 	$(CC) -m64 $(VG_TOOL_LDFLAGS) -o $@ $^ $(call VG_TOOL_LIBS,amd64)
