@@ -171,9 +171,9 @@ $(PIPEVIEW_CHECK): tests/pipeview/pipeview_check.c
 ACCURACY_BINS := $(BUILD)/tests/stepcount $(if $(M32_FLAG),$(BUILD)/tests/kernel32)
 accuracy-deps: $(ACCURACY_BINS)
 
-$(BUILD)/tests/stepcount: tests/traces/stepcount.c
+$(BUILD)/tests/stepcount: tests/traces/stepcount.c traces/trace.h traces/cpu_view.h $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(STD) $(WARN) $(CFLAGS) -o $@ $<
+	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ $< $(LIB) $(LIBS) $(LDFLAGS_ALL)
 
 $(BUILD)/tests/kernel32: tests/traces/kernel.c
 	@mkdir -p $(dir $@)

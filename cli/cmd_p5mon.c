@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "exit_status.h"
 #include "record_report.h"
+#include "traces/cpu_view.h"
 #include "report/text.h"
 #include "sim/p5/p5_model.h"
 #include "sim/stat/stat_model.h"
@@ -220,16 +221,17 @@ static bool parse_command(const struct p5mon_setting *command, struct command_li
                          command->where, error, error_size);
 }
 
-/* Records the command into `trace` as `pmubench record` does: 0, or the
- * exit status after the message (record's own, when it said why). */
-static int record_command(const struct command_line *line, const char *trace)
+/* Records the command into `trace` as `pmubench record` does, the program
+ * seeing the CPU of the model's part (`cpu`): 0, or the exit status after
+ * the message (record's own, when it said why). */
+static int record_command(const struct command_line *line, const char *cpu, const char *trace)
 {
     int saved_in = -1, saved_out = -1, status = EXIT_OK;
     bool ok = (!line->input || redirect_fd(line->input, 0, &saved_in, &status)) &&
               (!line->output || redirect_fd(line->output, 1, &saved_out, &status));
-    struct record_options options = {.argv = line->words, .output = trace};
+    struct record_options options = {.argv = line->words, .output = trace, .cpu = cpu};
     int recorded;
-    if (ok && !record_report(&options, &recorded))
+    if (ok && !record_report(&options, &recorded, NULL))
         status = recorded;
     restore_fd(0, saved_in);
     restore_fd(1, saved_out);
@@ -332,7 +334,7 @@ static int record_and_measure(const struct options *options, const struct p5mon_
         return command_error(EXIT_RUNTIME, "p5mon", "cannot create a temporary trace in %s: %s",
                              dir && dir[0] ? dir : "/tmp", strerror(errno));
     close(fd);
-    int status = record_command(line, trace);
+    int status = record_command(line, cpu_view_for_model(parms->model.value), trace);
     if (status == EXIT_OK)
         status = measure(options, parms, config, trace);
     unlink(trace);

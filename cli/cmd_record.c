@@ -1,4 +1,4 @@
-/* pmubench record [-o FILE] [--registers] -- PROGRAM ARGS...
+/* pmubench record [-o FILE] [--registers] [--cpu CPU] -- PROGRAM ARGS...
  * pmubench record --env
  *
  * The arguments and the messages of recording a run of PROGRAM as a
@@ -16,18 +16,24 @@
 #include "traces/run_env.h"
 
 static const char record_usage[] =
-    "usage: pmubench record [-o FILE] [--registers] [--] PROGRAM [ARGS...]\n"
+    "usage: pmubench record [-o FILE] [--registers] [--cpu CPU] [--] PROGRAM [ARGS...]\n"
     "       pmubench record --env\n"
     "  -o FILE   the trace (default: PROGRAM's basename + \".pmutrace\")\n"
     "  --registers  record the general registers and flags after every\n"
     "            instruction (a larger trace, a slower recording)\n"
-    "  --env     print the environment variables recorded runs use (NAME=VALUE\n"
-    "            lines); native runs to compare with must use the same\n"
+    "  --cpu CPU the CPU PROGRAM's CPUID describes: host (default: this machine's,\n"
+    "            without the features the recorder does not execute), p5, pmmx,\n"
+    "            netburst (= netburst-northwood), netburst-willamette,\n"
+    "            netburst-willamette0, netburst-northwood, netburst-prescott or\n"
+    "            netburst-prescott4 (the parts of stat -m's models)\n"
+    "  --env     print the environment variables host-view recordings use\n"
+    "            (NAME=VALUE lines); native runs to compare with must use the same\n"
     "Runs PROGRAM under valgrind with the pmutrace tool (from $PMUBENCH_RECORDER_DIR\n"
     "or recorder/ beside pmubench) and exits with PROGRAM's exit status (128 + the\n"
     "signal if a signal killed it).  The trace is written whole or not at all.\n";
 
-bool record_report(const struct record_options *options, int *status)
+bool record_report(const struct record_options *options, int *status,
+                   struct record_result *result_out)
 {
     char error[PATH_MAX + 2048];
     struct record_result result;
@@ -37,6 +43,8 @@ bool record_report(const struct record_options *options, int *status)
     shown.progress = cli_progress_hook(&progress);
     enum record_status recorded = record_run(&shown, &result, error, sizeof error);
     cli_progress_end(&progress);
+    if (result_out)
+        *result_out = result;
     if (result.execed)
         command_error(EXIT_OK, "record",
                       "%s called execve: the trace ends there (the new program is not recorded)",
@@ -59,7 +67,7 @@ static int print_env(void)
 
 int cmd_record(int argc, char **argv)
 {
-    const char *out = NULL;
+    const char *out = NULL, *cpu = NULL;
     bool registers = false;
     struct options_given given = {0};
     int i = 1;
@@ -82,6 +90,10 @@ int cmd_record(int argc, char **argv)
             if (++i == argc)
                 return usage_error("record", "-o needs a value");
             out = argv[i];
+        } else if (strcmp(argv[i], "--cpu") == 0) {
+            if (++i == argc)
+                return usage_error("record", "--cpu needs a value");
+            cpu = argv[i];
         } else if (argv[i][0] == '-') {
             return usage_error("record", "unknown option '%s'", argv[i]);
         } else {
@@ -90,8 +102,16 @@ int cmd_record(int argc, char **argv)
     }
     if (i == argc)
         return usage_error("record", "no program to record");
-    struct record_options options = {.argv = argv + i, .output = out, .registers = registers};
+    struct record_options options = {
+        .argv = argv + i, .output = out, .registers = registers, .cpu = cpu};
     int status;
-    record_report(&options, &status);
+    struct record_result result;
+    /* stat and p5mon say it of 64-bit code on such a model themselves */
+    if (record_report(&options, &status, &result) && result.cpu_widened)
+        command_error(EXIT_OK, "record",
+                      "warning: %s is a 64-bit program, which the %s could not run: it saw the "
+                      "part's CPUID with the x86-64 baseline added (docs/traces.md, \"The CPU "
+                      "view\")",
+                      options.argv[0], cpu);
     return status;
 }

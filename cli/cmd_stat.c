@@ -16,11 +16,13 @@
 #include "option_once.h"
 #include "progress.h"
 #include "record_report.h"
+#include "traces/cpu_view.h"
 #include "report/text.h"
 #include "pmu/alloc.h"
 #include "pmu/msr_linux.h"
 #include "pmu/number.h"
 #include "sim/stat/stat_events.h"
+#include "sim/stat/stat_features.h"
 #include "sim/compare/intervals.h"
 #include "sim/stat/stat_run.h"
 #include "traces/run_env.h"
@@ -29,7 +31,7 @@ static const char stat_usage[] =
     "usage: pmubench stat [-m MODEL] [-F NAME=VALUE]... [-e EVENT[,EVENT...]]... [--region N]\n"
     "                     [--runs one|hardware] [-I N|Nc] [-x SEP | --json] [-o FILE]\n"
     "                     [--plot FILE [--plot-ipc]]\n"
-    "                     (--trace FILE [--trace FILE] | -- PROGRAM [ARGS...])\n"
+    "                     (--trace FILE [--trace FILE] | [--record-cpu CPU] -- PROGRAM [ARGS...])\n"
     "       pmubench stat --backend msr [--cpu N] [--msr-device PATH] [-e EVENT[,EVENT...]]...\n"
     "                     [-x SEP | --json] [-o FILE] -- PROGRAM [ARGS...]\n"
     "  counts events (names as 'pmubench list' shows them, with or without the\n"
@@ -45,6 +47,9 @@ static const char stat_usage[] =
     "  --trace FILE      simulate a recorded trace; '-- PROGRAM' records one first;\n"
     "                    a second --trace runs on the NetBurst's logical processor 1\n"
     "                    (Hyper-Threading)\n"
+    "  --record-cpu CPU  the CPU the recorded PROGRAM sees (pmubench record --cpu);\n"
+    "                    default: -m's part (p5, pmmx, netburst[-PRESET]), host for\n"
+    "                    -m host\n"
     "  --region N        count only inside region N (its begin to end markers)\n"
     "  --runs one        every run of the counters in one pass of the trace\n"
     "                    (default; the NetBurst model makes a pass per run)\n"
@@ -96,6 +101,7 @@ struct stat_args {
     uint64_t every;            /* and its N */
     const char *plot;          /* --plot FILE, or NULL */
     bool plot_ipc;             /* --plot-ipc */
+    const char *record_cpu;    /* --record-cpu CPU, or NULL: the model's part */
 };
 
 /* -e's list, split at its commas; every item an event name. */
@@ -163,7 +169,8 @@ static int value_option(struct stat_args *args, int argc, char **argv, int *i)
 {
     static const char *const with_value[] = {"-m", "-F", "-e", "--trace", "--region", "--runs",
                                              "-x", "-o", "--backend", "--cpu", "--msr-device",
-                                             "-I", "--pipeview", "--pipeview-range", "--plot"};
+                                             "-I", "--pipeview", "--pipeview-range", "--plot",
+                                             "--record-cpu"};
     const char *option = argv[*i];
     bool known = false;
     for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
@@ -176,6 +183,8 @@ static int value_option(struct stat_args *args, int argc, char **argv, int *i)
     uint64_t number;
     if (strcmp(option, "-m") == 0)
         args->model = value;
+    else if (strcmp(option, "--record-cpu") == 0)
+        args->record_cpu = value;
     else if (strcmp(option, "-F") == 0) {
         if (args->n_params == MAX_PARAMS)
             return usage_error("stat", "more than %d -F parameters", MAX_PARAMS);
@@ -278,6 +287,9 @@ static int check_args(const struct stat_args *args)
         return usage_error("stat", "-I needs the simulated model (intervals of a trace's run)");
     if (args->hardware && args->plot)
         return usage_error("stat", "--plot needs the simulated model (a trace's run)");
+    if (args->record_cpu && (!args->program || args->hardware))
+        return usage_error("stat", "--record-cpu needs '-- PROGRAM' and the simulated model (the "
+                                   "CPU the recorded program sees)");
     if (args->plot_ipc && (!args->plot || !args->intervals))
         return usage_error("stat", "--plot-ipc needs --plot FILE and -I N (instructions per "
                                    "cycle in each interval)");
@@ -340,7 +352,8 @@ static int configure_model(const struct stat_args *args, struct stat_model *mode
 /* ---- recording a program first, as `pmubench record -o TRACE -- PROGRAM...`
  * records it and with its messages, into a temporary file. */
 
-static int record_program(char **program, char *trace, size_t size, int *exit_status)
+static int record_program(char **program, const char *cpu, char *trace, size_t size,
+                          int *exit_status)
 {
     const char *dir = getenv("TMPDIR");
     snprintf(trace, size, "%s/pmubench-stat-XXXXXX", dir && *dir ? dir : "/tmp");
@@ -349,8 +362,8 @@ static int record_program(char **program, char *trace, size_t size, int *exit_st
         return command_error(EXIT_RUNTIME, "stat", "cannot create a trace file in %s: %s",
                              dir && *dir ? dir : "/tmp", strerror(errno));
     close(fd);
-    struct record_options options = {.argv = program, .output = trace};
-    if (record_report(&options, exit_status))
+    struct record_options options = {.argv = program, .output = trace, .cpu = cpu};
+    if (record_report(&options, exit_status, NULL))
         return 0;
     unlink(trace);
     return *exit_status;
@@ -600,6 +613,45 @@ static void warn_unclassified(const struct stat_model *model, const struct stat_
                   model->pmu == PMU_P5 ? "docs/p5-timings.md" : "docs/netburst-timings.md");
 }
 
+/* The instructions each simulated trace ran that the CPU it was recorded
+ * for lacks (docs/stat.md, "Instructions the CPU lacks"): found after the
+ * run, before a recorded trace is removed; warned about after the counts,
+ * one line per trace that ran any. */
+struct lacking_check {
+    int n;
+    struct stat_features features[2];
+    bool checked[2];
+    char error[2][256];
+};
+
+static void check_lacking(const char *const *traces, int n, struct lacking_check *c)
+{
+    c->n = n;
+    for (int i = 0; i < n; i++)
+        c->checked[i] =
+            stat_features_count(traces[i], &c->features[i], c->error[i], sizeof c->error[i]);
+}
+
+static void warn_lacking(const struct lacking_check *c, const char *const *names)
+{
+    for (int i = 0; i < c->n; i++) {
+        const struct stat_features *f = &c->features[i];
+        if (!c->checked[i])
+            command_error(EXIT_OK, "stat", "warning: %s: not checked for instructions its CPU "
+                          "lacks: %s", names[i], c->error[i]);
+        else if (f->lacking)
+            command_error(EXIT_OK, "stat",
+                          "warning: %s: %llu of %llu instructions need features the CPU it was "
+                          "recorded for (%s) lacks, first at 0x%llx (%s: %s); they were "
+                          "simulated as the model times them (docs/stat.md, \"Instructions "
+                          "the CPU lacks\")",
+                          names[i], (unsigned long long)f->lacking,
+                          (unsigned long long)f->instructions, f->cpu,
+                          (unsigned long long)f->first_address, f->first_mnemonic,
+                          x86_feature_name(f->first_feature));
+    }
+}
+
 /* --pipeview's file and writer (docs/pipeview.md): opened before the run,
  * committed after it, else removed. */
 struct pipeview_output {
@@ -652,7 +704,9 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
     const char *traces[2] = {args->traces[0], args->traces[1]};
     int n_traces = args->n_traces;
     if (!n_traces) {
-        if ((rc = record_program(argv + args->program, recorded, sizeof recorded, &exit_status)))
+        const char *cpu = args->record_cpu ? args->record_cpu : cpu_view_for_model(args->model);
+        if ((rc = record_program(argv + args->program, cpu, recorded, sizeof recorded,
+                                 &exit_status)))
             return rc;
         traces[0] = recorded;
         n_traces = 1;
@@ -678,6 +732,9 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
         failure = EXIT_RUNTIME;
     }
     cli_progress_end(&progress);
+    struct lacking_check lacking = {.n = 0};
+    if (ok)
+        check_lacking(traces, n_traces, &lacking);
     if (!args->n_traces)
         unlink(recorded);
     if (!ok) {
@@ -694,8 +751,11 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
     if (!rc && args->plot)
         rc = write_plot(&report);
     stat_intervals_free(&intervals);
-    if (!rc)
+    if (!rc) {
         warn_unclassified(model, &totals);
+        const char *names[2] = {args->n_traces ? traces[0] : argv[args->program], traces[1]};
+        warn_lacking(&lacking, names);
+    }
     return rc ? rc : exit_status;
 }
 

@@ -319,6 +319,78 @@ static void print_text_field(const char *name, const char *value)
     putchar('\n');
 }
 
+static void print_json_field(const char *name, const char *value)
+{
+    printf(", \"%s\": ", name);
+    json_print_string(value);
+}
+
+/* "0x00000001.*" or "0x00000007.0": a leaf and its subleaf. */
+static void format_leaf(const struct cpuid_leaf *l, char *out, size_t size)
+{
+    if (l->subleaf == CPUID_ANY_SUBLEAF)
+        snprintf(out, size, "0x%08" PRIx32 ".*", l->leaf);
+    else
+        snprintf(out, size, "0x%08" PRIx32 ".%" PRIu32, l->leaf, l->subleaf);
+}
+
+/* The CPU view the program saw (traces/cpu_view.h): its name and
+ * identity, then a line per leaf. */
+static void print_cpu_text(const struct cpu_view *view)
+{
+    if (!view->n) {
+        printf("cpu           (not recorded)\n");
+        return;
+    }
+    struct cpu_view_identity id;
+    cpu_view_identify(view, &id);
+    printf("cpu           %s: %s family %u model %u stepping %u", view->name, id.vendor,
+           id.family, id.model, id.stepping);
+    if (id.brand[0]) {
+        printf(", \"");
+        text_print_escaped(stdout, id.brand);
+        putchar('"');
+    }
+    putchar('\n');
+    for (uint32_t i = 0; i < view->n; i++) {
+        const struct cpuid_leaf *l = &view->leaves[i];
+        char leaf[32];
+        format_leaf(l, leaf, sizeof leaf);
+        printf("  cpuid %-13s eax 0x%08" PRIx32 " ebx 0x%08" PRIx32 " ecx 0x%08" PRIx32
+               " edx 0x%08" PRIx32 "\n",
+               leaf, l->regs.eax, l->regs.ebx, l->regs.ecx, l->regs.edx);
+    }
+}
+
+static void print_cpu_json(const struct cpu_view *view)
+{
+    if (!view->n) {
+        printf(", \"cpu\": null");
+        return;
+    }
+    struct cpu_view_identity id;
+    cpu_view_identify(view, &id);
+    printf(", \"cpu\": {\"name\": ");
+    json_print_string(view->name);
+    print_json_field("vendor", id.vendor);
+    printf(", \"family\": %u, \"model\": %u, \"stepping\": %u", id.family, id.model,
+           id.stepping);
+    print_json_field("brand", id.brand);
+    printf(", \"leaves\": [");
+    for (uint32_t i = 0; i < view->n; i++) {
+        const struct cpuid_leaf *l = &view->leaves[i];
+        printf("%s{\"leaf\": %" PRIu32 ", \"subleaf\": ", i ? ", " : "", l->leaf);
+        if (l->subleaf == CPUID_ANY_SUBLEAF)
+            printf("null");
+        else
+            printf("%" PRIu32, l->subleaf);
+        printf(", \"eax\": %" PRIu32 ", \"ebx\": %" PRIu32 ", \"ecx\": %" PRIu32
+               ", \"edx\": %" PRIu32 "}",
+               l->regs.eax, l->regs.ebx, l->regs.ecx, l->regs.edx);
+    }
+    printf("]}");
+}
+
 static void print_info_text(const struct trace_header *header,
                             const struct trace_summary *s)
 {
@@ -339,12 +411,7 @@ static void print_info_text(const struct trace_header *header,
         printf("end           exited with status %" PRIu32 "\n", s->end.code);
     printf("size          %lld bytes (%.2f per instruction)\n", s->bytes,
            bytes_per_instruction(s));
-}
-
-static void print_json_field(const char *name, const char *value)
-{
-    printf(", \"%s\": ", name);
-    json_print_string(value);
+    print_cpu_text(&header->cpu);
 }
 
 static void print_info_json(const char *path, const struct trace_header *header,
@@ -363,8 +430,10 @@ static void print_info_json(const char *path, const struct trace_header *header,
            s->instructions, s->branches, s->taken, s->loads, s->stores, s->regions);
     printf(", \"end\": \"%s\", \"code\": %" PRIu32,
            s->end.status == TRACE_KILLED ? "killed" : "exited", s->end.code);
-    printf(", \"bytes\": %lld, \"bytes_per_instruction\": %.2f}\n", s->bytes,
+    printf(", \"bytes\": %lld, \"bytes_per_instruction\": %.2f", s->bytes,
            bytes_per_instruction(s));
+    print_cpu_json(&header->cpu);
+    printf("}\n");
 }
 
 static int trace_info(int argc, char **argv)

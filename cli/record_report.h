@@ -12,7 +12,9 @@
  * failure is one line "pmubench record: ...", and a program that called
  * execve gets a note.  True when the trace was written, with the
  * program's exit status in *status; false with the exit status of the
- * failure (docs/exit-status.md) in *status. */
-bool record_report(const struct record_options *options, int *status);
+ * failure (docs/exit-status.md) in *status.  `result`, when not NULL,
+ * gets the recording's result. */
+bool record_report(const struct record_options *options, int *status,
+                   struct record_result *result);
 
 #endif

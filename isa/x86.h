@@ -112,6 +112,64 @@ enum x86_p5_class {
     X86_P5_FX, /* x87 instruction that pairs with a following FXCH */
 };
 
+/* The CPUID feature an instruction needs (isa/x86_feature.c, docs/isa.md,
+ * "CPUID features"): the one feature flag whose absence makes it fault
+ * (#UD) or, for LZCNT, run as BSR.  X86_FEATURE_NONE: every modelled part
+ * runs it (the 8086 to Pentium instructions, the x87; PAUSE, a NOP before
+ * the Pentium 4; TZCNT, BSF without BMI1). */
+enum x86_feature {
+    X86_FEATURE_NONE,
+    X86_FEATURE_CMOV,       /* CMOVcc, FCMOVcc, FCOMI, FCOMIP, FUCOMI, FUCOMIP */
+    X86_FEATURE_MMX,
+    X86_FEATURE_SSE,        /* with the MMX-register integer forms SSE added (PSHUFW...) */
+    X86_FEATURE_SSE2,
+    X86_FEATURE_SSE3,
+    X86_FEATURE_SSSE3,
+    X86_FEATURE_SSE4_1,
+    X86_FEATURE_SSE4_2,
+    X86_FEATURE_AVX,
+    X86_FEATURE_AVX2,
+    X86_FEATURE_FMA,
+    X86_FEATURE_AVX512,     /* any AVX-512 instruction: AVX512F is their base */
+    X86_FEATURE_BMI1,
+    X86_FEATURE_BMI2,
+    X86_FEATURE_ADX,
+    X86_FEATURE_AES,
+    X86_FEATURE_PCLMULQDQ,
+    X86_FEATURE_SHA,
+    X86_FEATURE_F16C,
+    X86_FEATURE_3DNOW,
+    X86_FEATURE_SSE4A,
+    X86_FEATURE_XOP,
+    X86_FEATURE_FMA4,
+    X86_FEATURE_TBM,
+    X86_FEATURE_RTM,        /* XBEGIN, XEND, XABORT, XTEST (HLE's prefixes are ignored) */
+    X86_FEATURE_POPCNT,
+    X86_FEATURE_LZCNT,
+    X86_FEATURE_MOVBE,
+    X86_FEATURE_RDRAND,
+    X86_FEATURE_RDSEED,
+    X86_FEATURE_TSC,        /* RDTSC */
+    X86_FEATURE_CX8,        /* CMPXCHG8B */
+    X86_FEATURE_CX16,       /* CMPXCHG16B */
+    X86_FEATURE_CLFSH,      /* CLFLUSH */
+    X86_FEATURE_CLFLUSHOPT,
+    X86_FEATURE_CLWB,
+    X86_FEATURE_FXSR,       /* FXSAVE, FXRSTOR */
+    X86_FEATURE_XSAVE,      /* XSAVE, XRSTOR, XGETBV, XSETBV */
+    X86_FEATURE_XSAVEOPT,
+    X86_FEATURE_XSAVEC,
+    X86_FEATURE_XSAVES,     /* XSAVES, XRSTORS */
+    X86_FEATURE_SYSCALL,    /* SYSCALL, SYSRET */
+    X86_FEATURE_SEP,        /* SYSENTER, SYSEXIT */
+    X86_FEATURE_RDTSCP,
+    X86_FEATURE_MONITOR,    /* MONITOR, MWAIT */
+    X86_FEATURE_FSGSBASE,
+    X86_FEATURE_PRFCHW,     /* PREFETCHW */
+    X86_FEATURE_LONG_NOP,   /* 0F 18-0F 1F: NOP r/m, the hint NOPs, ENDBR32/64 */
+    X86_FEATURE_COUNT
+};
+
 struct x86_insn {
     uint64_t address;
     uint8_t length;
@@ -140,6 +198,7 @@ struct x86_insn {
     uint8_t p5_class;      /* enum x86_p5_class */
     uint8_t netburst_uops; /* micro-ops (isa/netburst_uops.c) */
     bool netburst_msrom;   /* more than 4 uops: from the microcode ROM */
+    uint8_t feature;       /* enum x86_feature: the CPUID feature it needs */
     uint8_t opcode[3];     /* the opcode bytes after prefixes (0F, 0F 38...) */
     uint8_t opcode_len;
     uint8_t modrm;         /* valid when has_modrm */
@@ -185,6 +244,19 @@ bool x86_decode(const uint8_t *bytes, size_t size, uint64_t address, enum x86_mo
                 struct x86_insn *out);
 /* Frees this thread's decoders (for leak checkers); x86_decode() recreates them. */
 void x86_decode_release(void);
+
+/* ---- CPUID features (isa/x86_feature.c, docs/isa.md "CPUID features") */
+
+struct cpu_view; /* traces/cpu_view.h */
+
+/* Whether the CPU `view` describes has feature `f`, by its CPUID answers
+ * (the flag's leaf within the view's maximum, then its bit; the long NOP
+ * by the family field).  X86_FEATURE_NONE, and any feature of a view
+ * without leaves (n == 0: not known), is present. */
+bool x86_feature_present(enum x86_feature f, const struct cpu_view *view);
+/* The feature's name as the SDM's CPUID flag names it ("CMOV", "SSE4.1",
+ * "AVX-512", "long NOP"...); "?" for a value out of range. */
+const char *x86_feature_name(enum x86_feature f);
 
 const char *x86_branch_name(enum x86_branch branch);
 const char *x86_p5_class_name(enum x86_p5_class cls);

@@ -465,6 +465,8 @@ static bool x86_decode_uncached(struct x86_decoder *d, const uint8_t *bytes, siz
         fill_from_capstone(d, d->insn, out);
     else
         x86_fill_fallback(out, d->mode);
+    out->feature = (uint8_t)x86_feature_of(out, d->mode, ok ? d->insn->detail->groups : NULL,
+                                           ok ? d->insn->detail->groups_count : 0);
     x86_x87_stack_of(out);
     out->p5_class = (uint8_t)x86_p5_class_of(out);
     x86_netburst_uops_of(out);

@@ -6,6 +6,7 @@
  *                    kind, string, serializing, x87/VEX, sizes, targets
  *   x86_length.c     the fallback length decoder for what capstone rejects
  *   x86_x87.c        the x87 stack effects of each opcode
+ *   x86_feature.c    the CPUID feature each instruction needs
  *   p5_pairing.c     the P5 pairing table
  *   netburst_uops.c  the NetBurst micro-op table
  */
@@ -26,6 +27,12 @@ size_t x86_length_fallback(const uint8_t *bytes, size_t size, enum x86_mode mode
 /* What the fallback can tell besides the length: ModRM, displacement,
  * immediate, the memory operand. */
 void x86_fill_fallback(struct x86_insn *in, enum x86_mode mode);
+
+/* The CPUID feature IN, decoded in MODE, needs, from its encoding,
+ * capstone's instruction id and groups (`groups`, `n_groups`: cs_detail's;
+ * NULL, 0 for the fallback) and the opcode. */
+enum x86_feature x86_feature_of(const struct x86_insn *in, enum x86_mode mode,
+                                const uint8_t *groups, unsigned n_groups);
 
 /* The position of the opcode after the legacy and REX prefixes. */
 size_t x86_skip_prefixes(const uint8_t *bytes, size_t size, enum x86_mode mode);

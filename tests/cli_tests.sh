@@ -633,7 +633,7 @@ if [ "$(pmubench encode --json p5::flops:k)" = '[{"event": "p5::flops:k", "escr_
 # Traces (docs/traces.md): import, info, dump.
 expect 0 "" -- trace import --lackey tests/traces/small.lackey -o "$tmp/small.trace"
 expect 0 "" -- trace info --json "$tmp/small.trace"
-if [ "$(cat "$tmp/cli.out")" = "{\"file\": \"$tmp/small.trace\", \"program\": \"\", \"args\": \"\", \"recorder\": \"pmubench trace import --lackey\", \"isa\": 64, \"lengths_known\": true, \"registers\": false, \"instructions\": 10, \"branches\": 0, \"taken_branches\": 0, \"loads\": 4, \"stores\": 3, \"regions\": 0, \"end\": \"exited\", \"code\": 0, \"bytes\": 101, \"bytes_per_instruction\": 10.10}" ]; then
+if [ "$(cat "$tmp/cli.out")" = "{\"file\": \"$tmp/small.trace\", \"program\": \"\", \"args\": \"\", \"recorder\": \"pmubench trace import --lackey\", \"isa\": 64, \"lengths_known\": true, \"registers\": false, \"instructions\": 10, \"branches\": 0, \"taken_branches\": 0, \"loads\": 4, \"stores\": 3, \"regions\": 0, \"end\": \"exited\", \"code\": 0, \"bytes\": 101, \"bytes_per_instruction\": 10.10, \"cpu\": null}" ]; then
     pass; else fail "trace info --json: $(cat "$tmp/cli.out")"; fi
 expect 0 "" -- trace dump "$tmp/small.trace"
 if diff -u tests/traces/small.lackey.dump "$tmp/cli.out"; then pass; else fail "trace dump"; fi

@@ -31,6 +31,8 @@ struct recording {
     struct atomic_file file;
     uint64_t instructions;         /* read back from the stream so far */
     uint64_t progress_due;         /* the count of the next progress report */
+    struct cpu_view cpu;           /* what the program's CPUID answers */
+    bool cpu_widened;              /* cpu_view_widen_64() added to it */
 };
 
 /* The line (traces/error_line.h) and `status`. */
@@ -144,11 +146,18 @@ static enum record_status check_recorder(struct recording *rec, char *error, siz
         return RECORD_FAILED;
     char tool[PATH_MAX + 32];
     snprintf(tool, sizeof tool, "%s/pmutrace-x86-linux", rec->recorder);
-    if (elf_class(rec->program, 0) == 32 && !is_file(tool, true))
+    int bits = elf_class(rec->program, 0) == 32 ? 32 : 64;
+    if (bits == 32 && !is_file(tool, true))
         return fail(RECORD_FAILED, error, error_size,
                     "%s is a 32-bit program and the 32-bit recorder is not built (install "
                     "gcc-multilib and run make)",
                     rec->name);
+    char why[256];
+    if (!cpu_view_named(rec->options->cpu ? rec->options->cpu : "host", bits, &rec->cpu, why,
+                        sizeof why))
+        return fail(RECORD_BAD_INPUT, error, error_size, "--cpu: %s", why);
+    if (bits == 64 && strcmp(rec->cpu.name, "host") != 0)
+        rec->cpu_widened = cpu_view_widen_64(&rec->cpu);
     /* The trace is renamed into place whole: not a device or a pipe. */
     struct stat target;
     if (stat(rec->output, &target) == 0 && !S_ISREG(target.st_mode))
@@ -177,6 +186,8 @@ struct valgrind_options {
     char fd[32];
     char program[2 * PATH_MAX + 32];
     char argv0[PATH_MAX + 32];
+    char cpu[CPU_VIEW_MAX_NAME + 32];
+    char cpuid[48 * CPU_VIEW_MAX_LEAVES + 32];
 };
 
 /* valgrind -q --tool=pmutrace --pmutrace-fd=N ... PROGRAM ARGS...; NULL
@@ -187,7 +198,7 @@ static char **valgrind_argv(const struct recording *rec, int trace_fd,
     int n_args = 0;
     while (rec->options->argv[n_args])
         n_args++;
-    char **argv = calloc((size_t)n_args + 8, sizeof *argv);
+    char **argv = calloc((size_t)n_args + 10, sizeof *argv);
     if (!argv)
         return NULL;
     snprintf(vo->fd, sizeof vo->fd, "--pmutrace-fd=%d", trace_fd);
@@ -204,6 +215,11 @@ static char **valgrind_argv(const struct recording *rec, int trace_fd,
     argv[k++] = vo->argv0;
     if (rec->options->registers)
         argv[k++] = "--pmutrace-registers=yes";
+    snprintf(vo->cpu, sizeof vo->cpu, "--pmutrace-cpu=%s", rec->cpu.name);
+    int at = snprintf(vo->cpuid, sizeof vo->cpuid, "--pmutrace-cpuid=");
+    cpu_view_hex(&rec->cpu, vo->cpuid + at, sizeof vo->cpuid - (size_t)at);
+    argv[k++] = vo->cpu;
+    argv[k++] = vo->cpuid;
     argv[k++] = (char *)rec->program;
     for (int j = 1; j < n_args; j++)
         argv[k++] = rec->options->argv[j];
@@ -214,13 +230,17 @@ static char **valgrind_argv(const struct recording *rec, int trace_fd,
 /* The child: valgrind, or its exec's errno through `exec_fd` (a
  * close-on-exec pipe, which a successful exec closes).  It prints
  * nothing: the parent reports. */
-static void exec_child(const char *recorder, char **argv, int exec_fd,
+static void exec_child(const char *recorder, bool host_view, char **argv, int exec_fd,
                        const struct sigaction *old_int, const struct sigaction *old_quit)
 {
     sigaction(SIGINT, old_int, NULL);
     sigaction(SIGQUIT, old_quit, NULL);
     setenv("VALGRIND_LIB", recorder, 1);
-    run_env_apply();
+    /* The host view's recordings run in the environment of native runs
+     * that cannot be given the view (traces/run_env.h); a part's view is
+     * the part's alone, its cache sizes not overridden. */
+    if (host_view)
+        run_env_apply();
     execvp(argv[0], argv);
     int code = errno;
     if (write(exec_fd, &code, sizeof code) < 0)
@@ -238,7 +258,7 @@ struct child {
 /* Starts `argv` with the recorder's environment; false with errno when
  * the child could not be started or its exec failed (errno the exec's,
  * *exec_failed set). */
-static bool start_child(struct child *child, const char *recorder, char **argv,
+static bool start_child(struct child *child, const char *recorder, bool host_view, char **argv,
                         bool *exec_failed)
 {
     *exec_failed = false;
@@ -255,7 +275,7 @@ static bool start_child(struct child *child, const char *recorder, char **argv,
     child->pid = fork();
     if (child->pid == 0) {
         close(exec_pipe[0]);
-        exec_child(recorder, argv, exec_pipe[1], &child->old_int, &child->old_quit);
+        exec_child(recorder, host_view, argv, exec_pipe[1], &child->old_int, &child->old_quit);
     }
     int saved_errno = errno;
     close(exec_pipe[1]);
@@ -586,7 +606,8 @@ static enum record_status record_into(struct recording *rec, struct record_resul
     char **argv = valgrind_argv(rec, trace_pipe[1], &vo);
     struct child child;
     bool exec_failed = false, no_memory = !argv;
-    bool started = argv && start_child(&child, rec->recorder, argv, &exec_failed);
+    bool started = argv && start_child(&child, rec->recorder, strcmp(rec->cpu.name, "host") == 0,
+                                       argv, &exec_failed);
     int saved_errno = errno;
     free(argv);
     close(trace_pipe[1]);
@@ -632,6 +653,7 @@ enum record_status record_run(const struct record_options *options, struct recor
         return status;
     if (!atomic_open(&rec.file, rec.output, error, error_size))
         return RECORD_FAILED;
+    result->cpu_widened = rec.cpu_widened;
     status = record_into(&rec, result, error, error_size);
     if (status != RECORD_OK)
         atomic_abort(&rec.file);

@@ -33,6 +33,8 @@ struct record_options {
                                * else recorder/ beside the running executable */
     const struct progress_hook *progress; /* told the instructions recorded so far
                                            * (traces/progress.h); NULL: none */
+    const char *cpu;          /* the CPU the program sees (traces/cpu_view.h): "host" or a
+                               * part's name; NULL: "host" */
 };
 
 enum record_status {
@@ -47,6 +49,9 @@ struct record_result {
     int exit_status; /* the program's exit status, or 128 + the signal that killed it */
     bool execed;     /* it called execve: the trace ends there (the new program is
                       * not recorded) */
+    bool cpu_widened; /* a 64-bit program given a part without 64-bit mode: it saw the
+                       * part's CPUID with the x86-64 baseline added
+                       * (cpu_view_widen_64) */
 };
 
 /* Records the program's run into the output.  RECORD_OK with the

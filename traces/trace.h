@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cpu_view.h"
+
 enum {
     TRACE_VERSION = 2,           /* written; versions 1 and 2 are read */
     TRACE_MAX_INSN_LENGTH = 15,  /* x86 */
@@ -56,6 +58,7 @@ struct trace_header {
     char program[TRACE_MAX_TEXT];   /* the program's path */
     char args[TRACE_MAX_TEXT];      /* its arguments, separated by single spaces */
     char recorder[TRACE_MAX_TEXT];  /* what made the trace, e.g. "pmubench trace import --lackey" */
+    struct cpu_view cpu;            /* the CPU the program saw (cpu.n == 0: not known) */
 };
 
 enum trace_access_kind { TRACE_LOAD = 1, TRACE_STORE = 2, TRACE_MODIFY = 3 };

@@ -9,7 +9,12 @@
 enum { TRACE_MAGIC_SIZE = 8 };
 
 /* Header flags. */
-enum { TRACE_FLAG_ISA64 = 1, TRACE_FLAG_LENGTHS_UNKNOWN = 2, TRACE_FLAG_REGISTERS = 4 };
+enum {
+    TRACE_FLAG_ISA64 = 1,
+    TRACE_FLAG_LENGTHS_UNKNOWN = 2,
+    TRACE_FLAG_REGISTERS = 4,
+    TRACE_FLAG_CPU_VIEW = 8, /* the CPU view follows the recorder's name */
+};
 
 /* Version 1 (docs/traces.md, "Version 1"), read only: an instruction
  * record's tag byte: bit 7 clear, bits 3:0 the length,

@@ -211,6 +211,40 @@ static bool get_string(struct trace_reader *r, char *out, const char *what)
     return true;
 }
 
+/* The header's CPU view (docs/traces.md, "Header"). */
+static bool get_cpu_view(struct trace_reader *r, struct cpu_view *view)
+{
+    char name[TRACE_MAX_TEXT];
+    uint64_t n;
+    if (!get_string(r, name, "the CPU view's name") ||
+        !get_varint(r, &n, "the CPU view's number of leaves"))
+        return false;
+    if (!name[0] || strlen(name) >= sizeof view->name)
+        return fail(r, "a CPU view's name of %zu bytes (expected 1-%d)", strlen(name),
+                    CPU_VIEW_MAX_NAME - 1);
+    if (n == 0 || n > CPU_VIEW_MAX_LEAVES)
+        return fail(r, "a CPU view of %llu leaves (expected 1-%d)", (unsigned long long)n,
+                    CPU_VIEW_MAX_LEAVES);
+    snprintf(view->name, sizeof view->name, "%s", name);
+    view->n = (uint32_t)n;
+    for (uint32_t i = 0; i < view->n; i++) {
+        uint32_t words[6];
+        for (int k = 0; k < 6; k++) {
+            uint64_t v;
+            if (!get_varint(r, &v, "a CPUID leaf of the CPU view"))
+                return false;
+            if (v > UINT32_MAX)
+                return fail(r, "a CPUID value of %llu in the CPU view (at most 2^32 - 1)",
+                            (unsigned long long)v);
+            words[k] = (uint32_t)v;
+        }
+        view->leaves[i] = (struct cpuid_leaf){words[0], words[1],
+                                              {words[2], words[3], words[4], words[5]}};
+    }
+    char why[256];
+    return cpu_view_valid(view, why, sizeof why) || fail(r, "%s", why);
+}
+
 static bool read_header(struct trace_reader *r)
 {
     char magic[TRACE_MAGIC_SIZE];
@@ -226,14 +260,16 @@ static bool read_header(struct trace_reader *r)
     r->version = version;
     if (!get_varint(r, &flags, "the header flags"))
         return false;
-    if (flags & ~(uint64_t)(TRACE_FLAG_ISA64 | TRACE_FLAG_LENGTHS_UNKNOWN | TRACE_FLAG_REGISTERS))
+    if (flags & ~(uint64_t)(TRACE_FLAG_ISA64 | TRACE_FLAG_LENGTHS_UNKNOWN | TRACE_FLAG_REGISTERS |
+                            TRACE_FLAG_CPU_VIEW))
         return fail(r, "unknown header flags 0x%llx", (unsigned long long)flags);
     r->header.isa = (flags & TRACE_FLAG_ISA64) ? TRACE_ISA_64 : TRACE_ISA_32;
     r->header.lengths_known = !(flags & TRACE_FLAG_LENGTHS_UNKNOWN);
     r->header.registers = (flags & TRACE_FLAG_REGISTERS) != 0;
     return get_string(r, r->header.program, "the program name") &&
            get_string(r, r->header.args, "the arguments") &&
-           get_string(r, r->header.recorder, "the recorder's name");
+           get_string(r, r->header.recorder, "the recorder's name") &&
+           (!(flags & TRACE_FLAG_CPU_VIEW) || get_cpu_view(r, &r->header.cpu));
 }
 
 struct trace_reader *trace_reader_open(FILE *in, const char *path, char *error,

@@ -101,6 +101,21 @@ static void free_writer(struct trace_writer *w)
     free(w);
 }
 
+/* The header's CPU view: its name, the number of leaves, then per leaf
+ * the leaf, subleaf, EAX, EBX, ECX and EDX (docs/traces.md, "Header"). */
+static void put_cpu_view(struct trace_writer *w, const struct cpu_view *view)
+{
+    put_string(w, view->name);
+    put_varint(w, view->n);
+    for (uint32_t i = 0; i < view->n; i++) {
+        const struct cpuid_leaf *l = &view->leaves[i];
+        const uint32_t words[6] = {l->leaf, l->subleaf, l->regs.eax, l->regs.ebx,
+                                   l->regs.ecx, l->regs.edx};
+        for (int k = 0; k < 6; k++)
+            put_varint(w, words[k]);
+    }
+}
+
 struct trace_writer *trace_writer_create(const struct trace_header *header, trace_sink *sink,
                                          void *sink_context)
 {
@@ -132,10 +147,13 @@ struct trace_writer *trace_writer_create(const struct trace_header *header, trac
     put_varint(w, TRACE_VERSION);
     put_varint(w, (header->isa == TRACE_ISA_64 ? TRACE_FLAG_ISA64 : 0) |
                       (header->lengths_known ? 0 : TRACE_FLAG_LENGTHS_UNKNOWN) |
-                      (header->registers ? TRACE_FLAG_REGISTERS : 0));
+                      (header->registers ? TRACE_FLAG_REGISTERS : 0) |
+                      (header->cpu.n ? TRACE_FLAG_CPU_VIEW : 0));
     put_string(w, header->program);
     put_string(w, header->args);
     put_string(w, header->recorder);
+    if (header->cpu.n)
+        put_cpu_view(w, &header->cpu);
     flush_buffer(w);
     return w;
 }

@@ -224,7 +224,12 @@ bool measure_perf(char *const argv[], struct count_set *set, int *status,
     bool ran = child_release(&c, argv[0], error, error_size);
     *status = child_wait(&c);
     count_set_init(set, NULL);
-    set->source = describe_run("perf_event_open (user mode)", argv[0]);
+    /* The host's CPU: the kernel clears CPUID faulting at execve, so a run
+     * without a tracer cannot be given a recording's CPU view
+     * (docs/traces.md, "The CPU view"). */
+    set->source = describe_run("perf_event_open (user mode; the host's CPU, not a recording's "
+                               "CPU view)",
+                               argv[0]);
     bool ok = ran && set->source;
     for (int i = 0; i < N_PERF_EVENTS; i++) {
         char reason[256];

@@ -3,9 +3,11 @@
  * instructions and branches by ptrace single-stepping (docs/traces.md,
  * "Accuracy tests and the benchmark").  It is independent of the recorder
  * and of isa/: its own small classifier reads each instruction's first
- * bytes.
+ * bytes.  (It uses the library only to read a trace's header, for
+ * --cpu-of.)
  *
- *   stepcount [-o FILE] [-p FILE] [--] PROGRAM [ARGS...]
+ *   stepcount [-o FILE] [-p FILE] [--cpu-of TRACE] [--no-vdso] [--]
+ *             PROGRAM [ARGS...]
  *
  * Runs PROGRAM (found through PATH, with this process's environment) under
  * PTRACE_TRACEME, single-steps it from its first user-mode instruction
@@ -13,16 +15,45 @@
  * exit, and prints "INSTRUCTIONS BRANCHES" on stdout (or into FILE with
  * -o) after the program's own output.  Exit status: the program's, 128 +
  * the signal if one killed it, 127 when it cannot be run, 2 for bad
- * arguments or a ptrace failure.  -p FILE writes a profile: per executed
- * address, its mapping (file and offset, from /proc/PID/maps at the exit)
- * and its count, for comparing with a trace address by address.
- * (The -p output format: see write_profile.)
+ * arguments, an unreadable TRACE or a ptrace failure.  -p FILE writes a
+ * profile: per executed address, its mapping (file and offset, from
+ * /proc/PID/maps at the exit) and its count, for comparing with a trace
+ * address by address.  (The -p output format: see write_profile.)
+ *
+ * So that the native run executes the instructions a recording of the same
+ * program executed (docs/traces.md, "Where a recorded run differs from a
+ * native one"):
+ *  --cpu-of TRACE  the program sees the CPU the recording of TRACE saw
+ *      (the CPU view in its header, traces/cpu_view.h): a CPUID (0F A2) is
+ *      not stepped but answered from the view (cpu_view_answer for EAX and
+ *      ECX; RAX..RDX zero-extended in 64-bit mode, their low halves set in
+ *      32-bit mode), RIP advanced past it, and counted as one instruction,
+ *      not a branch, as if it had executed; so is an XGETBV (0F 01 D0)
+ *      with ECX = 0 when the view has an XCR0 (cpu_view_xcr0: EDX:EAX).
+ *      Only these plain encodings: a CPUID or XGETBV behind a prefix
+ *      (redundant, but legal) is stepped and gets the host's answer; so
+ *      does one stepped with a signal to deliver (the step may run it).
+ *      And an XSAVE, XSAVEC, XSAVEOPT or XRSTOR is stepped with EDX:EAX
+ *      masked by the view's XCR0 (put back after the step): it acts on
+ *      EDX:EAX & the host's XCR0, and where the host has state components
+ *      the view lacks (AVX-512) it would write past the area the program
+ *      sized from the view's CPUID leaf 0xD (glibc's lazy-binding
+ *      trampoline saves with a fixed mask that includes AVX-512's
+ *      components: a SIGSEGV).  A trace without a view (cpu.n == 0)
+ *      changes nothing, silently.
+ *  --no-vdso  the program runs without the vDSO, as under valgrind: at
+ *      each stop after an execve, before the new program's first
+ *      instruction, the AT_SYSINFO_EHDR and AT_SYSINFO entries of its
+ *      auxiliary vector (on its initial stack, after argc, argv and envp)
+ *      become AT_IGNORE, so the C library neither sets the vDSO up nor
+ *      calls __kernel_vsyscall (the vDSO stays mapped, unused).
  *
  * What counts, as the hardware's instructions:u and branches:u count:
  *  - every instruction that completes one step, including those in the vDSO
  *    and the system call instructions themselves (one step each: the
  *    kernel reports a single-step over SYSCALL/SYSENTER/INT 80 once, at
- *    the instruction after it);
+ *    the instruction after it), and each CPUID or XGETBV answered from
+ *    the view (one, not stepped);
  *  - a REP-prefixed string instruction (F2/F3 and MOVS, STOS, CMPS, SCAS,
  *    LODS, INS, OUTS) traps after every iteration with the PC unchanged:
  *    it counts once, at its first step;
@@ -39,6 +70,7 @@
  * SIGTRAP from INT3 (taken for a step trap).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +82,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "traces/trace.h"
+
 #if !defined(__x86_64__) || !defined(__linux__)
 #error "stepcount steps x86 programs from an x86-64 Linux tracer"
 #endif
@@ -57,6 +91,9 @@
 #define CLS_BRANCH 1u  /* a branch */
 #define CLS_REP 2u     /* a REP-prefixed string instruction */
 #define CLS_SYSCALL 4u /* SYSCALL, SYSENTER, INT n: may change the mappings */
+#define CLS_CPUID 8u   /* CPUID, plain (0F A2 at the PC) */
+#define CLS_XGETBV 16u /* XGETBV, plain (0F 01 D0 at the PC) */
+#define CLS_XSAVE 32u  /* XSAVE, XSAVEC, XSAVEOPT, XRSTOR: the state EDX:EAX & XCR0 */
 
 /* classify: the CLS_* bits of the instruction whose first bytes are b[0..n-1],
  * in 64-bit mode when is64.  Prefixes are skipped (REX only in 64-bit
@@ -108,6 +145,35 @@ static unsigned classify(const uint8_t *b, int n, int is64)
     default:
         return 0;
     }
+}
+
+/* The CLS_CPUID or CLS_XGETBV bit of the instruction whose bytes are
+ * b[0..n-1] when it is a plain CPUID or XGETBV (no prefix), else 0. */
+static unsigned classify_cpu(const uint8_t *b, int n)
+{
+    if (n >= 2 && b[0] == 0x0f && b[1] == 0xa2)
+        return CLS_CPUID;
+    if (n >= 3 && b[0] == 0x0f && b[1] == 0x01 && b[2] == 0xd0)
+        return CLS_XGETBV;
+    return 0;
+}
+
+/* CLS_XSAVE for XSAVE, XRSTOR, XSAVEOPT (0F AE /4 /5 /6) and XSAVEC (0F
+ * C7 /4), memory operands, behind segment, address-size and (64-bit) REX
+ * prefixes; 66, F2 and F3 make other instructions of these opcodes. */
+static unsigned classify_xsave(const uint8_t *b, int n, int is64)
+{
+    int i = 0;
+    while (i < n && i < 14 &&
+           (b[i] == 0x26 || b[i] == 0x2e || b[i] == 0x36 || b[i] == 0x3e || b[i] == 0x64 ||
+            b[i] == 0x65 || b[i] == 0x67 || (is64 && (b[i] & 0xf0) == 0x40)))
+        i++;
+    if (i + 2 >= n || b[i] != 0x0f || b[i + 2] >= 0xc0)
+        return 0;
+    unsigned reg = (b[i + 2] >> 3) & 7;
+    if ((b[i + 1] == 0xae && reg >= 4 && reg <= 6) || (b[i + 1] == 0xc7 && reg == 4))
+        return CLS_XSAVE;
+    return 0;
 }
 
 /* Per-address entries: the classification (valid while gen is current)
@@ -265,23 +331,159 @@ static void write_profile(const char *file)
         die(file);
 }
 
+/* --cpu-of: the view CPUID answers from (view.n == 0: none) and its XCR0
+ * (0: XGETBV is stepped). */
+static struct trace_header trace_of;
+static const struct cpu_view *view;
+static uint64_t view_xcr0;
+
+static void read_view(const char *trace)
+{
+    char error[512];
+    if (!trace_read_header(trace, &trace_of, error, sizeof error)) {
+        fprintf(stderr, "stepcount: %s\n", error);
+        exit(2);
+    }
+    view = &trace_of.cpu;
+    view_xcr0 = view->n ? cpu_view_xcr0(view) : 0;
+}
+
+/* Sets a register as an instruction writing its 32-bit part does: the
+ * whole register zero-extended in 64-bit mode, the low half in 32-bit. */
+static unsigned long long set32(unsigned long long reg, uint32_t value, int is64)
+{
+    return is64 ? value : (reg & ~0xffffffffull) | value;
+}
+
+/* Whether the instruction at regs->rip, of class cls, is answered from the
+ * view rather than stepped; if so, performs it on *regs (not yet written
+ * back). */
+static int emulate(unsigned cls, struct user_regs_struct *regs, int is64)
+{
+    if (!view || !view->n)
+        return 0;
+    if (cls & CLS_CPUID) {
+        struct cpuid_regs r = cpu_view_answer(view, (uint32_t)regs->rax, (uint32_t)regs->rcx);
+        regs->rax = set32(regs->rax, r.eax, is64);
+        regs->rbx = set32(regs->rbx, r.ebx, is64);
+        regs->rcx = set32(regs->rcx, r.ecx, is64);
+        regs->rdx = set32(regs->rdx, r.edx, is64);
+        regs->rip += 2;
+        return 1;
+    }
+    if ((cls & CLS_XGETBV) && view_xcr0 && (uint32_t)regs->rcx == 0) {
+        regs->rax = set32(regs->rax, (uint32_t)view_xcr0, is64);
+        regs->rdx = set32(regs->rdx, (uint32_t)(view_xcr0 >> 32), is64);
+        regs->rip += 3;
+        return 1;
+    }
+    return 0;
+}
+
+/* --no-vdso: words of the tracee's memory, `size` 8 or 4 bytes (the low
+ * half of a PEEKDATA word on little-endian x86). */
+static uint64_t peek_word(pid_t pid, uint64_t addr, int size)
+{
+    errno = 0;
+    long v = ptrace(PTRACE_PEEKDATA, pid, (void *)(uintptr_t)addr, NULL);
+    if (errno)
+        die("PTRACE_PEEKDATA (the initial stack)");
+    return size == 8 ? (uint64_t)v : (uint32_t)v;
+}
+
+static void poke_word(pid_t pid, uint64_t addr, int size, uint64_t value)
+{
+    uint64_t word = value;
+    if (size == 4)
+        word = (peek_word(pid, addr, 8) & ~0xffffffffull) | (uint32_t)value;
+    if (ptrace(PTRACE_POKEDATA, pid, (void *)(uintptr_t)addr, (void *)(uintptr_t)word) != 0)
+        die("PTRACE_POKEDATA (the initial stack)");
+}
+
+enum { AUX_NULL = 0, AUX_IGNORE = 1, AUX_SYSINFO = 32, AUX_SYSINFO_EHDR = 33 };
+
+/* Turns the vDSO's entries of the auxiliary vector into AT_IGNORE, as
+ * valgrind does, on a new program's initial stack at sp: argc, argv[argc]
+ * and NULL, envp and NULL, then (type, value) pairs up to AT_NULL. */
+static void drop_vdso(pid_t pid, uint64_t sp, int is64)
+{
+    int size = is64 ? 8 : 4;
+    uint64_t addr = sp + (peek_word(pid, sp, size) + 2) * (uint64_t)size; /* envp */
+    while (peek_word(pid, addr, size))
+        addr += (uint64_t)size;
+    for (addr += (uint64_t)size;; addr += 2u * (uint64_t)size) {
+        uint64_t type = peek_word(pid, addr, size);
+        if (type == AUX_NULL)
+            break;
+        if (type == AUX_SYSINFO_EHDR || type == AUX_SYSINFO)
+            poke_word(pid, addr, size, AUX_IGNORE);
+    }
+}
+
+/* --cpu-of: an XSAVE-family instruction saves or restores the state
+ * components EDX:EAX & XCR0 selects, in an area whose size the program
+ * took from CPUID leaf 0xD: the view's.  Where the host's XCR0 has more
+ * (AVX-512 on a view without it), the instruction would write past that
+ * area (glibc's _dl_runtime_resolve_xsave saves with a fixed mask that
+ * includes AVX-512's components), so it is stepped with EDX:EAX masked by
+ * the view's XCR0, and the two registers put back after the step.  Returns
+ * whether it masked (*saved holds RAX and RDX then). */
+static int mask_xsave(pid_t pid, unsigned cls, struct user_regs_struct *regs,
+                      unsigned long long saved[2])
+{
+    if (!(cls & CLS_XSAVE) || !view_xcr0)
+        return 0;
+    saved[0] = regs->rax;
+    saved[1] = regs->rdx;
+    regs->rax &= ~0xffffffffull | (uint32_t)view_xcr0;
+    regs->rdx &= ~0xffffffffull | (uint32_t)(view_xcr0 >> 32);
+    if (ptrace(PTRACE_SETREGS, pid, NULL, regs) != 0)
+        die("PTRACE_SETREGS");
+    return 1;
+}
+
+static void unmask_xsave(pid_t pid, const unsigned long long saved[2])
+{
+    struct user_regs_struct regs;
+    if (ptrace(PTRACE_GETREGS, pid, NULL, &regs) != 0)
+        die("PTRACE_GETREGS");
+    regs.rax = saved[0];
+    regs.rdx = saved[1];
+    if (ptrace(PTRACE_SETREGS, pid, NULL, &regs) != 0)
+        die("PTRACE_SETREGS");
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: stepcount [-o FILE] [-p FILE] [--cpu-of TRACE] [--no-vdso] [--] "
+                    "PROGRAM [ARGS...]\n");
+    exit(2);
+}
+
 int main(int argc, char **argv)
 {
     const char *out_file = NULL, *profile_file = NULL;
+    int no_vdso = 0;
+    static const struct option longs[] = {
+        {"cpu-of", required_argument, NULL, 'c'},
+        {"no-vdso", no_argument, NULL, 'n'},
+        {NULL, 0, NULL, 0},
+    };
     int opt;
-    while ((opt = getopt(argc, argv, "+o:p:")) != -1) {
+    while ((opt = getopt_long(argc, argv, "+o:p:", longs, NULL)) != -1) {
         if (opt == 'o')
             out_file = optarg;
         else if (opt == 'p')
             profile_file = optarg;
+        else if (opt == 'c')
+            read_view(optarg);
+        else if (opt == 'n')
+            no_vdso = 1;
         else
-            goto usage;
+            usage();
     }
-    if (optind >= argc) {
-usage:
-        fprintf(stderr, "usage: stepcount [-o FILE] [-p FILE] [--] PROGRAM [ARGS...]\n");
-        return 2;
-    }
+    if (optind >= argc)
+        usage();
     fflush(stdout);
     pid_t pid = fork();
     if (pid < 0)
@@ -309,17 +511,33 @@ usage:
     unsigned last_cls = 0;
     int inject = 0;         /* a signal to deliver with the next step */
     int others = 0;         /* threads or processes not stepped */
+    int exec_stop = 1;      /* stopped after an execve, before the program's first instruction */
     for (;;) {
         struct user_regs_struct regs;
         if (ptrace(PTRACE_GETREGS, pid, NULL, &regs) != 0)
             die("PTRACE_GETREGS");
         uint64_t pc = regs.rip;
         int is64 = regs.cs == 0x33;
+        if (exec_stop && no_vdso)
+            drop_vdso(pid, regs.rsp, is64);
+        exec_stop = 0;
         struct entry *e = lookup(pc);
         if (e->gen != generation) {
             uint8_t b[16];
-            e->cls = (uint8_t)classify(b, read_code(pid, pc, b), is64);
+            int n = read_code(pid, pc, b);
+            e->cls = (uint8_t)(classify(b, n, is64) | classify_cpu(b, n) |
+                               classify_xsave(b, n, is64));
             e->gen = generation;
+        }
+        /* CPUID or XGETBV answered from the view: done, not stepped (not
+         * with a signal to deliver: the step delivers it first). */
+        if (!inject && emulate(e->cls, &regs, is64)) {
+            if (ptrace(PTRACE_SETREGS, pid, NULL, &regs) != 0)
+                die("PTRACE_SETREGS");
+            count(e, 1);
+            last_pc = pc;
+            last_cls = e->cls;
+            continue;
         }
         /* A REP string instruction stopped between iterations: the same
          * instruction goes on. */
@@ -335,6 +553,8 @@ usage:
 
         int injected = inject;
         inject = 0;
+        unsigned long long xsave_regs[2] = {0, 0};
+        int masked = !injected && mask_xsave(pid, e->cls, &regs, xsave_regs);
         int stepped = 1; /* again after an event stop inside a system call */
         while (stepped) {
             stepped = 0;
@@ -360,6 +580,7 @@ usage:
                     /* The new program's first instruction is next. */
                     generation++;
                     last_pc = 0;
+                    exec_stop = 1;
                     break;
                 }
                 if (event == PTRACE_EVENT_CLONE || event == PTRACE_EVENT_FORK ||
@@ -399,6 +620,8 @@ usage:
         }
         if (WIFEXITED(status) || WIFSIGNALED(status))
             break;
+        if (masked)
+            unmask_xsave(pid, xsave_regs);
     }
 
     FILE *out = stdout;

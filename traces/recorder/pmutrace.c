@@ -199,6 +199,9 @@ static const HChar *clo_program = NULL;
 static const HChar *clo_argv0 = NULL;
 static Bool clo_keep_env = False;
 static Bool clo_registers = False;
+static const HChar *clo_cpu = NULL;
+static const HChar *clo_cpuid = NULL;
+static struct cpu_view cpu_view; /* from --pmutrace-cpuid; n == 0: valgrind's CPU */
 static Int out_fd = -1;
 static Bool out_failed = False;
 /* In a child process made by fork (or vfork, clone without CLONE_VM): the
@@ -318,6 +321,7 @@ static void begin_segment(void)
     }
     header.args[used] = '\0';
     VG_(strcpy)(header.recorder, PT_RECORDER);
+    header.cpu = cpu_view;
     writer = trace_writer_create(&header, out_sink, NULL);
     record.cpl = 3;
     record.has_bytes = true;
@@ -828,84 +832,96 @@ static void add_access(IRSB *sb, BlockDesc *b, IRExpr *addr, UInt size, UInt kin
     add_word_store(sb, &pt_progress, (HWord)b->n_insns << PT_PROGRESS_SHIFT | a->slots_end);
 }
 
-/* ---- CPUID's cache leaves
+/* ---- CPUID: the CPU view
  *
- * glibc's start-up reads the caches from CPUID leaf 2 (descriptor bytes)
- * and leaf 4 (deterministic cache parameters).  A modern CPU's leaf 2 says
- * only "see leaf 4" (descriptor 0xff), but valgrind's virtual CPU answers
- * leaf 2 with a list of legacy descriptors that glibc decodes one by one
- * (intel_check_word: some 3,000 instructions more at amd64 start-up, 9,600
- * on i386), though the sizes it finds are then overridden by the
- * GLIBC_TUNABLES of `pmubench record --env` anyway.  So on an Intel host
- * leaves 2 and 4 answer as the host CPU does, by a wrapper around valgrind's
- * own CPUID helper; every other leaf (the features valgrind emulates) stays
- * valgrind's. */
-static void *cpuid_helper; /* valgrind's helper: the same at every site */
-
-static Bool host_cpuid_leaf(void *state)
+ * The program sees the CPU view `pmubench record` gives (traces/cpu_view.h:
+ * the host's CPUID with the features valgrind does not execute cleared, or
+ * a modelled part's), not valgrind's virtual CPU, so that glibc's start-up
+ * and its CPU-dependent routines take the paths a native run given the
+ * same view takes (docs/traces.md, "The CPU view").  Every call of
+ * valgrind's CPUID helper (`amd64g_dirtyhelper_CPUID_*`,
+ * `x86g_dirtyhelper_CPUID_*`: one argument, the guest state, or four:
+ * amd64's AVX2 helper's feature flags) is pointed at cpuid_view1/4,
+ * which answer from the view.  Without a view (no --pmutrace-cpuid)
+ * valgrind's own helper answers. */
+static void answer_cpuid(void *state)
 {
 #if PT_ISA64
     VexGuestAMD64State *g = state;
-    UInt leaf = (UInt)g->guest_RAX, sub = (UInt)g->guest_RCX;
+    struct cpuid_regs r = cpu_view_answer(&cpu_view, (UInt)g->guest_RAX, (UInt)g->guest_RCX);
+    g->guest_RAX = r.eax;
+    g->guest_RBX = r.ebx;
+    g->guest_RCX = r.ecx;
+    g->guest_RDX = r.edx;
 #else
     VexGuestX86State *g = state;
-    UInt leaf = g->guest_EAX, sub = g->guest_ECX;
+    struct cpuid_regs r = cpu_view_answer(&cpu_view, g->guest_EAX, g->guest_ECX);
+    g->guest_EAX = r.eax;
+    g->guest_EBX = r.ebx;
+    g->guest_ECX = r.ecx;
+    g->guest_EDX = r.edx;
 #endif
-    if (leaf != 2 && leaf != 4)
-        return False;
-    UInt a, b, c, d;
-    static Int intel = -1; /* the host is GenuineIntel (leaves 2 and 4 are Intel's) */
-    if (intel < 0) {
-        __asm__ __volatile__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "0"(0), "2"(0));
-        intel = b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e;
-    }
-    if (!intel)
-        return False;
-    __asm__ __volatile__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "0"(leaf), "2"(sub));
-#if PT_ISA64
-    g->guest_RAX = a;
-    g->guest_RBX = b;
-    g->guest_RCX = c;
-    g->guest_RDX = d;
-#else
-    g->guest_EAX = a;
-    g->guest_EBX = b;
-    g->guest_ECX = c;
-    g->guest_EDX = d;
-#endif
-    return True;
 }
 
-static void cpuid_wrap1(void *state)
+static void cpuid_view1(void *state)
 {
-    if (!host_cpuid_leaf(state))
-        ((void (*)(void *))cpuid_helper)(state);
+    answer_cpuid(state);
 }
 
-static void cpuid_wrap4(void *state, HWord a1, HWord a2, HWord a3)
+static void cpuid_view4(void *state, HWord a1, HWord a2, HWord a3)
 {
-    if (!host_cpuid_leaf(state))
-        ((void (*)(void *, HWord, HWord, HWord))cpuid_helper)(state, a1, a2, a3);
+    answer_cpuid(state);
 }
 
-/* Points a call of valgrind's CPUID helper (one argument, the guest state,
- * or four: amd64's AVX2 helper's feature flags) at the wrapper. */
-static void wrap_cpuid(IRDirty *d)
+static void answer_cpuid_from_view(IRDirty *d)
 {
     const HChar *name = d->cee->name;
-    if (!starts_with(name, PT_ISA64 ? "amd64g_dirtyhelper_CPUID" : "x86g_dirtyhelper_CPUID"))
+    if (cpu_view.n == 0 ||
+        !starts_with(name, PT_ISA64 ? "amd64g_dirtyhelper_CPUID" : "x86g_dirtyhelper_CPUID"))
         return;
     Int n = 0;
     while (d->args[n])
         n++;
-    if ((n != 1 && n != 4) || (cpuid_helper && cpuid_helper != d->cee->addr))
+    if (n != 1 && n != 4)
         return;
-    cpuid_helper = d->cee->addr;
     d->cee = mkIRCallee(d->cee->regparms, n == 1 ? "pmutrace_cpuid1" : "pmutrace_cpuid4",
-                        n == 1 ? VG_(fnptr_to_fnentry)(&cpuid_wrap1)
-                               : VG_(fnptr_to_fnentry)(&cpuid_wrap4));
+                        n == 1 ? VG_(fnptr_to_fnentry)(&cpuid_view1)
+                               : VG_(fnptr_to_fnentry)(&cpuid_view4));
 }
 
+/* The value of one hex digit, or -1. */
+static Int hex_digit(HChar c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+/* --pmutrace-cpuid's value: 48 hex digits a leaf (cpu_view_hex()). */
+static Bool decode_cpu_view(const HChar *hex)
+{
+    SizeT len = VG_(strlen)(hex);
+    if (len == 0 || len % 48 != 0 || len / 48 > CPU_VIEW_MAX_LEAVES)
+        return False;
+    cpu_view.n = (UInt)(len / 48);
+    for (UInt i = 0; i < cpu_view.n; i++) {
+        UInt words[6];
+        for (UInt w = 0; w < 6; w++) {
+            UInt v = 0;
+            for (UInt k = 0; k < 8; k++) {
+                Int d = hex_digit(hex[48 * i + 8 * w + k]);
+                if (d < 0)
+                    return False;
+                v = v << 4 | (UInt)d;
+            }
+            words[w] = v;
+        }
+        cpu_view.leaves[i] = (struct cpuid_leaf){words[0], words[1],
+                                                 {words[2], words[3], words[4], words[5]}};
+    }
+    return True;
+}
 
 /* The next instruction of b, at the IMark `st`. */
 static InsnDesc *new_insn(BlockDesc *b, const IRStmt *st)
@@ -1090,7 +1106,7 @@ static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
         }
         case Ist_Dirty: {
             IRDirty *d = st->Ist.Dirty.details;
-            wrap_cpuid(d);
+            answer_cpuid_from_view(d);
             if (d->mFx != Ifx_None) {
                 UInt kind = d->mFx == Ifx_Read ? PT_LOAD : d->mFx == Ifx_Write ? PT_STORE
                                                                                 : PT_MODIFY;
@@ -1443,6 +1459,8 @@ static Bool pt_process_option(const HChar *arg)
     } else if VG_STR_CLO (arg, "--pmutrace-argv0", clo_argv0) {
     } else if VG_BOOL_CLO (arg, "--pmutrace-keep-env", clo_keep_env) {
     } else if VG_BOOL_CLO (arg, "--pmutrace-registers", clo_registers) {
+    } else if VG_STR_CLO (arg, "--pmutrace-cpu", clo_cpu) {
+    } else if VG_STR_CLO (arg, "--pmutrace-cpuid", clo_cpuid) {
     } else
         return False;
     return True;
@@ -1459,7 +1477,11 @@ static void pt_print_usage(void)
                 "    --pmutrace-program=PATH   the program's path for the trace header\n"
                 "                              [the path valgrind was given]\n"
                 "    --pmutrace-argv0=NAME     the program's argv[0], the name it was started\n"
-                "                              by [the path valgrind was given]\n");
+                "                              by [the path valgrind was given]\n"
+                "    --pmutrace-cpu=NAME       the CPU view's name, for the trace header\n"
+                "    --pmutrace-cpuid=HEX      the CPU view: CPUID answers from this table of\n"
+                "                              leaves, 48 hex digits each (leaf, subleaf,\n"
+                "                              EAX, EBX, ECX, EDX) [valgrind's own CPU]\n");
 }
 
 static void pt_print_debug_usage(void)
@@ -1471,6 +1493,11 @@ static void pt_post_clo_init(void)
 {
     if (clo_fd < 0)
         VG_(fmsg_bad_option)("--pmutrace-fd", "pmutrace needs --pmutrace-fd=N\n");
+    if (clo_cpuid && !decode_cpu_view(clo_cpuid))
+        VG_(fmsg_bad_option)("--pmutrace-cpuid", "expected 48 hex digits a CPUID leaf\n");
+    if (cpu_view.n > 0)
+        VG_(strncpy)(cpu_view.name, clo_cpu && *clo_cpu ? clo_cpu : "host",
+                     CPU_VIEW_MAX_NAME - 1);
     /* No superblock chasing: with it VEX also recognises the AND/OR idiom
      * (a conditional branch whose fall-through is a conditional branch to
      * the same target) and merges both into one block that evaluates the

@@ -4,7 +4,7 @@
 #
 #   1. records $BUILD/wc/wc (getc_unlocked, inline like the thesis's getc
 #      macro) and $BUILD/wc/wc-getc (glibc's getc, a function call) over
-#      $BUILD/wc/input.txt (pmubench record);
+#      $BUILD/wc/input.txt (pmubench record --cpu p5: the program sees a Pentium's CPUID);
 #   2. simulates both traces on the p5 model (pmubench stat -m p5);
 #   3. measures wc on this machine: perf_event_open (pmubench compare
 #      measure:) and valgrind lackey for loads and stores (pmubench compare
@@ -85,9 +85,9 @@ echo "  getc     wc: glibc's getc_unlocked, $form;"
 echo "           wc-getc: glibc's getc, a function call"
 echo
 
-echo "1. pmubench record -o $dir/wc.trace -- $wc $input (and wc-getc.trace)"
+echo "1. pmubench record --cpu p5 -o $dir/wc.trace -- $wc $input (and wc-getc.trace)"
 for program in wc wc-getc; do
-    "$pmubench" record -o "$dir/$program.trace" -- "$build/wc/$program" "$input" |
+    "$pmubench" record --cpu p5 -o "$dir/$program.trace" -- "$build/wc/$program" "$input" |
         sed "s/^/   $program: /" || die "recording $program failed"
 done
 "$pmubench" trace info "$dir/wc.trace" | sed -n 's/^\(instructions\|branches\|loads\|stores\|regions\) */   \1: /p'
