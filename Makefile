@@ -35,10 +35,12 @@ M32 ?= yes
 # then M32=no's, said in one line (tools/need.sh tries the kernel with a
 # 32-bit program of its own, before gcc-multilib would be installed).
 ifneq ($(M32),no)
+ifneq ($(origin M32),command line)
 ifeq ($(NEEDS_CHECKED),)
 ifneq ($(shell sh tools/need.sh --try i386 && echo yes),yes)
 $(info make: this kernel runs no 32-bit (i386) programs: building as with M32=no)
 M32 := no
+endif
 endif
 endif
 endif

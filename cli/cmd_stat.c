@@ -290,6 +290,10 @@ static int check_args(const struct stat_args *args)
     if (args->record_cpu && (!args->program || args->hardware))
         return usage_error("stat", "--record-cpu needs '-- PROGRAM' and the simulated model (the "
                                    "CPU the recorded program sees)");
+    static struct cpu_view view;
+    char why[256];
+    if (args->record_cpu && !cpu_view_named(args->record_cpu, 64, &view, why, sizeof why))
+        return usage_error("stat", "--record-cpu: %s", why);
     if (args->plot_ipc && (!args->plot || !args->intervals))
         return usage_error("stat", "--plot-ipc needs --plot FILE and -I N (instructions per "
                                    "cycle in each interval)");

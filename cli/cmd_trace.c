@@ -344,8 +344,11 @@ static void print_cpu_text(const struct cpu_view *view)
     }
     struct cpu_view_identity id;
     cpu_view_identify(view, &id);
-    printf("cpu           %s: %s family %u model %u stepping %u", view->name, id.vendor,
-           id.family, id.model, id.stepping);
+    printf("cpu           ");
+    text_print_escaped(stdout, view->name);
+    printf(": ");
+    text_print_escaped(stdout, id.vendor);
+    printf(" family %u model %u stepping %u", id.family, id.model, id.stepping);
     if (id.brand[0]) {
         printf(", \"");
         text_print_escaped(stdout, id.brand);

@@ -123,3 +123,26 @@ if grep -qxF "00000001.0: 00000f43 00020800 0000649d bfebfbff" "$tmp/cli.out"; t
 expect 0 "" -- stat -m netburst-prescott4 --record-cpu p5 -e instr_retired:NBOGUSNTAG -o "$tmp/cpu-stat.txt" -- "$cpuid_show"
 if grep -qxF "00000001.0: 00000525 00000000 00000000 078081bf" "$tmp/cli.out"; then pass; else
     fail "stat --record-cpu p5 -- PROGRAM: $(head -3 "$tmp/cli.out")"; fi
+expect_usage "pmubench stat: --record-cpu: unknown CPU 'pentium' (expected host, p5, pmmx, netburst, netburst-willamette, netburst-willamette0, netburst-northwood, netburst-prescott or netburst-prescott4)" -- \
+    stat --record-cpu pentium -- "$cpuid_show"
+
+# stat counts and names the instructions the trace's CPU lacks: 1000
+# PSHUFBs (SSSE3) on the p5, none on the host's view (SSSE3 is one valgrind
+# runs).
+printf '%s\n' 'int main(void){for(int i=0;i<1000;i++)__asm__ volatile("pshufb %%xmm1, %%xmm0":::"xmm0");return 0;}' |
+    cc -O2 -x c - -o "$tmp/pshufb" 2>/dev/null || fail "the PSHUFB program does not build"
+pmubench stat -m p5 -e instructions_executed -o "$tmp/lacks.txt" -- "$tmp/pshufb" 2>"$tmp/lacks.err"
+if grep -qE "^pmubench stat: warning: $tmp/pshufb: 1000 of [0-9]+ instructions need features the CPU it was recorded for \(p5\) lacks, first at 0x[0-9a-f]+ \(pshufb: SSSE3\); they were simulated as the model times them \(docs/stat.md, \"Instructions the CPU lacks\"\)$" "$tmp/lacks.err"; then
+    pass; else fail "stat -m p5 of 1000 PSHUFBs: '$(cat "$tmp/lacks.err")'"; fi
+pmubench stat -m host -e instructions_executed -o "$tmp/lacks.txt" -- "$tmp/pshufb" 2>"$tmp/lacks.err"
+if ! grep -q "lacks" "$tmp/lacks.err"; then pass; else fail "stat -m host: '$(cat "$tmp/lacks.err")'"; fi
+
+# The tool refuses a view the trace reader would refuse.
+valgrind_bin=/usr/bin/valgrind.bin
+[ -x "$valgrind_bin" ] || valgrind_bin=valgrind
+if VALGRIND_LIB=$build/recorder "$valgrind_bin" -q --tool=pmutrace --pmutrace-fd=2 \
+    --pmutrace-cpu=x --pmutrace-cpuid=00000001ffffffff00000000000000000000000000000000 \
+    "$cpuid_show" >"$tmp/cli.out" 2>"$tmp/tool.err"; then fail "the tool took a bad --pmutrace-cpuid"
+elif grep -q "pmutrace: --pmutrace-cpuid: expected 48 hex digits a CPUID leaf, leaf 0 first, in increasing order" "$tmp/tool.err" &&
+    [ ! -s "$tmp/cli.out" ]; then
+    pass; else fail "the tool's message for a bad --pmutrace-cpuid: $(head -3 "$tmp/tool.err")"; fi

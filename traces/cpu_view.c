@@ -116,8 +116,11 @@ static struct cpuid_regs host_answer(int bits, uint32_t leaf, uint32_t subleaf)
         r.edx = 0;                   /* x2APIC ID */
     if (leaf == 0x80000008u)
         r.ebx = 0;                   /* AMD's extended feature bits (CLZERO, WBNOINVD...) */
-    if (leaf == 0x8000001eu)
+    if (leaf == 0x8000001eu) {
         r.eax = 0;                   /* extended APIC ID */
+        r.ebx &= ~0xffu;             /* compute unit (core) ID */
+        r.ecx &= ~0xffu;             /* node ID */
+    }
     return r;
 }
 
@@ -144,7 +147,10 @@ static void add_host_leaf(int bits, struct cpu_view *view, const struct passed_l
     }
     for (uint32_t sub = 0; sub < 8; sub++) {
         struct cpuid_regs r = host_answer(bits, p->leaf, sub);
-        if (sub > 0 && regs_zero(r))
+        /* the topology leaves end at a level of type 0 (ECX[15:8]),
+         * whose ECX[7:0] still says its number */
+        bool topology = p->leaf == 0xb || p->leaf == 0x1f;
+        if (sub > 0 && (topology ? !(r.ecx & 0xff00u) : regs_zero(r)))
             break;
         add_leaf(view, p->leaf, sub, r);
     }
@@ -156,16 +162,21 @@ void cpu_view_host(int bits, struct cpu_view *view)
     snprintf(view->name, sizeof view->name, "host");
     uint32_t max_basic = host_cpuid(0, 0).eax, max_ext = host_cpuid(0x80000000u, 0).eax;
     uint32_t ecx1 = host_answer(bits, 1, 0).ecx;
+    /* valgrind's amd64 CPU has XSAVE and OSXSAVE only with AVX (its CPUs
+     * without AVX report neither, and it runs XGETBV only then) */
+    bool xsave = (ecx1 & 1u << 26) && (bits == 32 || (ecx1 & 1u << 28));
     for (size_t i = 0; i < sizeof passed / sizeof passed[0]; i++) {
         uint32_t leaf = passed[i].leaf;
         if (leaf < 0x80000000u ? leaf > max_basic : leaf > max_ext)
             continue;
         if (leaf == 0xd) {
-            if (ecx1 & (1u << 26)) /* XSAVE */
+            if (xsave)
                 add_xsave_leaf(view, ecx1);
             continue;
         }
         add_host_leaf(bits, view, &passed[i]);
+        if (leaf == 1 && !xsave)
+            view->leaves[view->n - 1].regs.ecx &= ~(1u << 26 | 1u << 27);
     }
 }
 
@@ -193,6 +204,9 @@ bool cpu_view_widen_64(struct cpu_view *view)
     if (l1 && (l1->edx & BASELINE_EDX1) == BASELINE_EDX1 && ext &&
         (ext->edx & BASELINE_EDX_EXT) == BASELINE_EDX_EXT)
         return false;
+    uint32_t room = (find_leaf(view, 0x80000000u) ? 0 : 1) + (ext ? 0 : 1);
+    if (view->n + room > CPU_VIEW_MAX_LEAVES)
+        return false; /* a full table (no part's): left as it is */
     if (l1)
         l1->edx |= BASELINE_EDX1;
     if (!find_leaf(view, 0x80000000u))
@@ -292,8 +306,8 @@ bool cpu_view_valid(const struct cpu_view *view, char *error, size_t error_size)
                  CPU_VIEW_MAX_LEAVES);
         return false;
     }
-    if (view->leaves[0].leaf != 0) {
-        snprintf(error, error_size, "a CPU view without leaf 0");
+    if (view->leaves[0].leaf != 0 || view->leaves[0].subleaf != CPUID_ANY_SUBLEAF) {
+        snprintf(error, error_size, "a CPU view without leaf 0 (for every subleaf)");
         return false;
     }
     for (uint32_t i = 1; i < view->n; i++) {

@@ -113,7 +113,8 @@ bool cpu_view_named(const char *name, int bits, struct cpu_view *view, char *err
  * lacks some (the x86-64 baseline: FPU, CX8, CMOV, MMX, FXSR, SSE, SSE2,
  * SYSCALL, and long mode): a dynamic 64-bit program's loader refuses to
  * run on less.  True when it added any (the P5s and the NetBurst parts
- * without EM64T, whose processors ran no 64-bit program). */
+ * without EM64T, whose processors ran no 64-bit program); a table too full
+ * to take the leaves it would add (no part's is) is left as it is. */
 bool cpu_view_widen_64(struct cpu_view *view);
 
 /* The names cpu_view_named() takes, NULL-terminated. */
@@ -126,8 +127,8 @@ const char *cpu_view_for_model(const char *model);
 
 /* This machine's CPUID as the recorder can run it for programs of `bits`
  * bits: vendor, signature, brand, caches and topology as the host answers
- * (initial APIC IDs 0, so that the view does not depend on the core it was
- * read on), the feature words ANDed with what valgrind's virtual CPU
+ * (initial APIC IDs, AMD's core and node IDs 0, so that the view does not
+ * depend on the core it was read on, but for a hybrid part's leaf 4), the feature words ANDed with what valgrind's virtual CPU
  * executes (its own CPUID's bits: docs/traces.md, "The CPU view"), the
  * XSAVE leaf rebuilt for the state components left, every other leaf
  * absent (zeros). */
@@ -148,7 +149,8 @@ void cpu_view_identify(const struct cpu_view *view, struct cpu_view_identity *id
 
 /* Whether the table is well formed: a name of 1-31 bytes, 1 to
  * CPU_VIEW_MAX_LEAVES leaves strictly increasing in (leaf, subleaf),
- * a leaf 0, and no leaf given both as indexed and as CPUID_ANY_SUBLEAF.
+ * a leaf 0 for every subleaf first, and no leaf given both as indexed and
+ * as CPUID_ANY_SUBLEAF.
  * False with what is wrong in `error`. */
 bool cpu_view_valid(const struct cpu_view *view, char *error, size_t error_size);
 

@@ -216,12 +216,13 @@ static bool get_cpu_view(struct trace_reader *r, struct cpu_view *view)
 {
     char name[TRACE_MAX_TEXT];
     uint64_t n;
-    if (!get_string(r, name, "the CPU view's name") ||
-        !get_varint(r, &n, "the CPU view's number of leaves"))
+    if (!get_string(r, name, "the CPU view's name"))
         return false;
     if (!name[0] || strlen(name) >= sizeof view->name)
         return fail(r, "a CPU view's name of %zu bytes (expected 1-%d)", strlen(name),
                     CPU_VIEW_MAX_NAME - 1);
+    if (!get_varint(r, &n, "the CPU view's number of leaves"))
+        return false;
     if (n == 0 || n > CPU_VIEW_MAX_LEAVES)
         return fail(r, "a CPU view of %llu leaves (expected 1-%d)", (unsigned long long)n,
                     CPU_VIEW_MAX_LEAVES);
@@ -263,6 +264,9 @@ static bool read_header(struct trace_reader *r)
     if (flags & ~(uint64_t)(TRACE_FLAG_ISA64 | TRACE_FLAG_LENGTHS_UNKNOWN | TRACE_FLAG_REGISTERS |
                             TRACE_FLAG_CPU_VIEW))
         return fail(r, "unknown header flags 0x%llx", (unsigned long long)flags);
+    if (version == 1 && (flags & TRACE_FLAG_CPU_VIEW))
+        return fail(r, "header flag 0x%x (a CPU view) in a version 1 trace",
+                    (unsigned)TRACE_FLAG_CPU_VIEW);
     r->header.isa = (flags & TRACE_FLAG_ISA64) ? TRACE_ISA_64 : TRACE_ISA_32;
     r->header.lengths_known = !(flags & TRACE_FLAG_LENGTHS_UNKNOWN);
     r->header.registers = (flags & TRACE_FLAG_REGISTERS) != 0;

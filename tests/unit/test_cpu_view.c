@@ -116,7 +116,12 @@ static void test_valid(void **state)
     assert_false(cpu_view_valid(&view, error, sizeof error));
     set_view(&view, "test", intel_leaves + 1, 7);
     assert_false(cpu_view_valid(&view, error, sizeof error));
-    assert_string_equal(error, "a CPU view without leaf 0");
+    assert_string_equal(error, "a CPU view without leaf 0 (for every subleaf)");
+    struct cpuid_leaf indexed0[2] = {intel_leaves[0], intel_leaves[1]};
+    indexed0[0].subleaf = 0;
+    set_view(&view, "test", indexed0, 2);
+    assert_false(cpu_view_valid(&view, error, sizeof error));
+    assert_string_equal(error, "a CPU view without leaf 0 (for every subleaf)");
     set_view(&view, "", intel_leaves, 8);
     assert_false(cpu_view_valid(&view, error, sizeof error));
     assert_string_equal(error, "a CPU view's name of 0 bytes (expected 1-31)");
@@ -196,6 +201,13 @@ static void test_widen_64(void **state)
     assert_true(cpu_view_widen_64(&view));
     assert_int_equal(cpu_view_answer(&view, 0x80000001u, 0).edx, 0x20000800u);
     assert_int_equal(cpu_view_answer(&view, 1, 0).edx, 0xbfebfbffu);
+    /* a full table without the extended leaves is left as it is */
+    assert_true(cpu_view_named("p5", 64, &view, error, sizeof error));
+    for (uint32_t leaf = 2; view.n < CPU_VIEW_MAX_LEAVES; leaf++)
+        view.leaves[view.n++] = (struct cpuid_leaf){leaf, ANY, {0, 0, 0, 0}};
+    struct cpu_view full = view;
+    assert_false(cpu_view_widen_64(&view));
+    assert_memory_equal(&view, &full, sizeof view);
     struct cpu_view host;
     cpu_view_host(64, &host);
     struct cpu_view copy = host;
@@ -318,26 +330,41 @@ static void expect_bad_view(const char *view, size_t n, const char *message)
     static struct trace_header header;
     char error[256];
     assert_false(read_header_of(data, at, &header, error, sizeof error));
-    if (!strstr(error, message))
-        fail_msg("'%s' does not say '%s'", error, message);
+    if (strcmp(error, message) != 0)
+        fail_msg("'%s' is not '%s'", error, message);
 }
 
 static void test_header_bad_views(void **state)
 {
     (void)state;
-    expect_bad_view("\x01h\x00", 3, "a CPU view of 0 leaves (expected 1-192)");
-    expect_bad_view("\x01h\xc1\x01", 4, "a CPU view of 193 leaves (expected 1-192)");
+    expect_bad_view("\x01h\x00", 3, "x.trace: byte offset 16: a CPU view of 0 leaves (expected 1-192)");
+    expect_bad_view("\x01h\xc1\x01", 4,
+                    "x.trace: byte offset 17: a CPU view of 193 leaves (expected 1-192)");
     expect_bad_view("\x20" "0123456789abcdef0123456789abcdef\x01", 34,
-                    "a CPU view's name of 32 bytes (expected 1-31)");
+                    "x.trace: byte offset 46: a CPU view's name of 32 bytes (expected 1-31)");
     expect_bad_view("\x01h\x01\x00\x00\x80\x80\x80\x80\x10", 10,
-                    "a CPUID value of 4294967296 in the CPU view");
-    expect_bad_view("\x01h\x01\x01\x00\x00\x00\x00\x00", 9, "a CPU view without leaf 0");
-    expect_bad_view("\x01h\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00", 15,
-                    "does not follow 0x0.0");
-    expect_bad_view("\x00\x01", 2, "a CPU view's name of 0 bytes");
+                    "x.trace: byte offset 23: a CPUID value of 4294967296 in the CPU view (at "
+                    "most 2^32 - 1)");
+    expect_bad_view("\x01h\x01\x01\x00\x00\x00\x00\x00", 9,
+                    "x.trace: byte offset 22: a CPU view without leaf 0 (for every subleaf)");
+    expect_bad_view("\x01h\x02\x00\xff\xff\xff\xff\x0f\x00\x00\x00\x00"
+                    "\x00\xff\xff\xff\xff\x0f\x00\x00\x00\x00",
+                    23,
+                    "x.trace: byte offset 36: CPU view leaf 1 (0x0.ffffffff) does not follow "
+                    "0x0.ffffffff (expected leaves in increasing order, each once)");
+    expect_bad_view("\x00\x01", 2,
+                    "x.trace: byte offset 14: a CPU view's name of 0 bytes (expected 1-31)");
+    /* a version 1 trace has no view */
+    static const char v1[] = "PMUTRACE\x01\x09\x00\x00\x00\x01h\x01\x00\x00\x00\x00\x00\x00\x8f\x00\x00\x00";
+    static struct trace_header header;
+    char error[256];
+    assert_false(read_header_of(v1, sizeof v1 - 1, &header, error, sizeof error));
+    assert_string_equal(error,
+                        "x.trace: byte offset 10: header flag 0x8 (a CPU view) in a version 1 trace");
     /* ten leaves announced, one given: the END record's bytes are read as
      * the second, then the file ends */
-    expect_bad_view("\x01h\x0a\x00\x00\x00\x00\x00\x00", 9, "truncated");
+    expect_bad_view("\x01h\x0a\x00\x00\x00\x00\x00\x00", 9,
+                    "x.trace: byte offset 26: truncated: expected a CPUID leaf of the CPU view");
 }
 
 int main(void)

@@ -195,9 +195,9 @@ static void test_no_view(void **state)
     assert_int_equal(f.lacking, 0);
 }
 
-/* 64-bit code on the P5 widened with the x86-64 baseline: CMOV and SSE2
- * are there, SSSE3 and the long NOP are not; the first lacking comes in a
- * block seen after one without any. */
+/* 64-bit code on the P5 widened with the x86-64 baseline: CMOV, SSE2 and
+ * (with long mode) the long NOP are there, SSSE3 is not; the first lacking
+ * comes after instructions that lack nothing in its block. */
 static void test_p5_64(void **state)
 {
     (void)state;
@@ -217,7 +217,6 @@ static void test_p5_64(void **state)
     struct stat_features f = count(b.path);
     unlink(b.path);
     assert_int_equal(f.instructions, 14);
-    /* the widened view has long mode, so the long NOPs: only SSSE3 lacks */
     assert_int_equal(f.lacking, 2);
     uint64_t expected[X86_FEATURE_COUNT] = {0};
     expected[X86_FEATURE_SSSE3] = 2;

@@ -919,6 +919,13 @@ static Bool decode_cpu_view(const HChar *hex)
         }
         cpu_view.leaves[i] = (struct cpuid_leaf){words[0], words[1],
                                                  {words[2], words[3], words[4], words[5]}};
+        /* as the trace reader requires (cpu_view_valid): leaf 0 first,
+         * for every subleaf, then strictly increasing */
+        const struct cpuid_leaf *l = &cpu_view.leaves[i], *before = l - 1;
+        if (i == 0 ? l->leaf != 0 || l->subleaf != CPUID_ANY_SUBLEAF
+                   : before->leaf > l->leaf ||
+                         (before->leaf == l->leaf && before->subleaf >= l->subleaf))
+            return False;
     }
     return True;
 }
@@ -1489,15 +1496,25 @@ static void pt_print_debug_usage(void)
     VG_(printf)("    (none)\n");
 }
 
+/* A bad option value: one line, and the run ends (VG_(fmsg_bad_option)
+ * ends it only while the command line is parsed, not here). */
+static void bad_option(const HChar *option, const HChar *why)
+{
+    VG_(fmsg)("pmutrace: %s: %s\n", option, why);
+    VG_(exit)(2);
+}
+
 static void pt_post_clo_init(void)
 {
     if (clo_fd < 0)
-        VG_(fmsg_bad_option)("--pmutrace-fd", "pmutrace needs --pmutrace-fd=N\n");
+        bad_option("--pmutrace-fd", "pmutrace needs --pmutrace-fd=N");
     if (clo_cpuid && !decode_cpu_view(clo_cpuid))
-        VG_(fmsg_bad_option)("--pmutrace-cpuid", "expected 48 hex digits a CPUID leaf\n");
+        bad_option("--pmutrace-cpuid",
+                   "expected 48 hex digits a CPUID leaf, leaf 0 first, in increasing order");
+    if (cpu_view.n > 0 && (!clo_cpu || !*clo_cpu || VG_(strlen)(clo_cpu) >= CPU_VIEW_MAX_NAME))
+        bad_option("--pmutrace-cpu", "a CPU view needs its name (1-31 bytes)");
     if (cpu_view.n > 0)
-        VG_(strncpy)(cpu_view.name, clo_cpu && *clo_cpu ? clo_cpu : "host",
-                     CPU_VIEW_MAX_NAME - 1);
+        VG_(strcpy)(cpu_view.name, clo_cpu);
     /* No superblock chasing: with it VEX also recognises the AND/OR idiom
      * (a conditional branch whose fall-through is a conditional branch to
      * the same target) and merges both into one block that evaluates the
