@@ -226,7 +226,7 @@ static bool get_cpu_view(struct trace_reader *r, struct cpu_view *view)
     if (n == 0 || n > CPU_VIEW_MAX_LEAVES)
         return fail(r, "a CPU view of %llu leaves (expected 1-%d)", (unsigned long long)n,
                     CPU_VIEW_MAX_LEAVES);
-    snprintf(view->name, sizeof view->name, "%s", name);
+    memcpy(view->name, name, strlen(name) + 1);
     view->n = (uint32_t)n;
     for (uint32_t i = 0; i < view->n; i++) {
         uint32_t words[6];
