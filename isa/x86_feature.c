@@ -95,15 +95,6 @@ const char *x86_feature_name(enum x86_feature f)
     return (unsigned)f < X86_FEATURE_COUNT ? flags[f].name : "?";
 }
 
-/* Whether the view answers `leaf` itself: at most the maximum of its range
- * (leaf 0's EAX, 0x80000000's), as software must check before reading a
- * leaf (an Intel part answers a higher one with its highest basic leaf). */
-static bool leaf_in_range(const struct cpu_view *view, uint32_t leaf)
-{
-    uint32_t max = cpu_view_answer(view, leaf & EXT, 0).eax;
-    return leaf < EXT ? leaf <= max : max >= EXT && leaf <= max;
-}
-
 static uint32_t reg_value(struct cpuid_regs r, enum cpuid_reg reg)
 {
     switch (reg) {
@@ -119,7 +110,7 @@ bool x86_feature_present(enum x86_feature f, const struct cpu_view *view)
     if ((unsigned)f >= X86_FEATURE_COUNT || flags[f].reg == REG_NONE || view->n == 0)
         return true;
     const struct feature_flag *flag = &flags[f];
-    if (!leaf_in_range(view, flag->leaf))
+    if (!cpu_view_in_range(view, flag->leaf))
         return false;
     struct cpuid_regs r = cpu_view_answer(view, flag->leaf, flag->subleaf);
     if (flag->reg == REG_FAMILY) {
@@ -128,7 +119,8 @@ bool x86_feature_present(enum x86_feature f, const struct cpu_view *view)
          * with the x86-64 baseline for a 64-bit program (cpu_view_widen_64),
          * whose family field is still the part's. */
         uint32_t family = r.eax >> flag->bit & 0xf;
-        bool long_mode = leaf_in_range(view, EXT | 1) && cpu_view_answer(view, EXT | 1, 0).edx >> 29 & 1;
+        bool long_mode = cpu_view_in_range(view, EXT | 1) &&
+                         (cpu_view_answer(view, EXT | 1, 0).edx >> 29 & 1);
         return family == 6 || family == 15 || long_mode;
     }
     return reg_value(r, (enum cpuid_reg)flag->reg) >> flag->bit & 1;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "netburst_msrs.h"
+#include "traces/cpu_view.h"
 #include "p5_pmu.h"
 
 /* The allowlist: the PMU MSRs pmubench programs.  Everything else is
@@ -56,10 +57,8 @@ bool msr_linux_allows_write(enum msr_target target, uint32_t msr)
 
 void cpu_identity_signature(uint32_t eax, struct cpu_identity *id)
 {
-    unsigned base_family = (eax >> 8) & 0xf, base_model = (eax >> 4) & 0xf;
-    id->family = base_family == 15 ? base_family + ((eax >> 20) & 0xff) : base_family;
-    id->model = base_family == 6 || base_family == 15 ? ((eax >> 12) & 0xf0) | base_model
-                                                      : base_model;
+    id->family = cpuid_display_family(eax);
+    id->model = cpuid_display_model(eax);
 }
 
 bool cpu_identity_read(struct cpu_identity *id)

@@ -18,10 +18,8 @@ struct cpu_identity {
     unsigned model;    /* the SDM's DisplayModel */
 };
 
-/* The family and model of CPUID.1:EAX as the SDM defines them (CPUID,
- * "Feature Information"): the family is EAX[11:8], plus the extended
- * family EAX[27:20] when that is 15; the model is EAX[7:4], with the
- * extended model EAX[19:16] above it when the family field is 6 or 15. */
+/* The family and model of CPUID.1:EAX as the SDM defines them
+ * (traces/cpu_view.h's cpuid_display_family and cpuid_display_model). */
 void cpu_identity_signature(uint32_t eax, struct cpu_identity *id);
 
 /* Fills `id` from the processor this code runs on (the CPUID instruction).

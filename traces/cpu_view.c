@@ -277,9 +277,8 @@ void cpu_view_identify(const struct cpu_view *view, struct cpu_view_identity *id
     put_register(id->vendor + 4, l0.edx);
     put_register(id->vendor + 8, l0.ecx);
     uint32_t eax = cpu_view_answer(view, 1, 0).eax;
-    unsigned family = (eax >> 8) & 0xf, model = (eax >> 4) & 0xf;
-    id->family = family == 0xf ? family + ((eax >> 20) & 0xff) : family;
-    id->model = family == 6 || family == 0xf ? model | ((eax >> 12) & 0xf0) : model;
+    id->family = cpuid_display_family(eax);
+    id->model = cpuid_display_model(eax);
     id->stepping = eax & 0xf;
     if (cpu_view_answer(view, 0x80000000u, 0).eax < 0x80000004u)
         return;

@@ -51,6 +51,44 @@ struct cpu_view {
     struct cpuid_leaf leaves[CPU_VIEW_MAX_LEAVES];
 };
 
+/* The highest basic and extended leaves (leaf 0's EAX, leaf 0x80000000's;
+ * 0 when absent), and whether the view is GenuineIntel's. */
+struct cpu_view_maxima {
+    bool have_basic, intel;
+    uint32_t basic, extended;
+};
+
+static inline struct cpu_view_maxima cpu_view_maxima(const struct cpu_view *view)
+{
+    struct cpu_view_maxima m = {false, false, 0, 0};
+    for (uint32_t i = 0; i < view->n; i++) {
+        const struct cpuid_leaf *l = &view->leaves[i];
+        if (l->leaf == 0) {
+            m.basic = l->regs.eax;
+            m.have_basic = true;
+            /* "GenuineIntel": EBX, EDX, ECX */
+            m.intel = l->regs.ebx == 0x756e6547u && l->regs.edx == 0x49656e69u &&
+                      l->regs.ecx == 0x6c65746eu;
+        } else if (l->leaf == 0x80000000u) {
+            m.extended = l->regs.eax;
+        }
+    }
+    return m;
+}
+
+static inline bool cpu_view_maxima_cover(struct cpu_view_maxima m, uint32_t leaf)
+{
+    return m.have_basic && (leaf < 0x80000000u ? leaf <= m.basic
+                                               : m.extended >= 0x80000000u && leaf <= m.extended);
+}
+
+/* Whether `leaf` is at most the maximum of its range, as software checks
+ * before it reads a leaf: the view answers it itself. */
+static inline bool cpu_view_in_range(const struct cpu_view *view, uint32_t leaf)
+{
+    return cpu_view_maxima_cover(cpu_view_maxima(view), leaf);
+}
+
 /* What CPUID answers for EAX = leaf, ECX = subleaf on the viewed CPU.  A
  * leaf the table holds answers from it (an indexed leaf's missing subleaf:
  * zeros).  A leaf above the maximum of its range (leaf 0's EAX for basic
@@ -62,28 +100,13 @@ static inline struct cpuid_regs cpu_view_answer(const struct cpu_view *view, uin
                                                 uint32_t subleaf)
 {
     struct cpuid_regs zero = {0, 0, 0, 0};
-    uint32_t max_basic = 0, max_ext = 0;
-    bool intel = false, have_basic = false;
-    for (uint32_t i = 0; i < view->n; i++) {
-        const struct cpuid_leaf *l = &view->leaves[i];
-        if (l->leaf == 0) {
-            max_basic = l->regs.eax;
-            have_basic = true;
-            /* "GenuineIntel": EBX, EDX, ECX */
-            intel = l->regs.ebx == 0x756e6547u && l->regs.edx == 0x49656e69u &&
-                    l->regs.ecx == 0x6c65746eu;
-        } else if (l->leaf == 0x80000000u) {
-            max_ext = l->regs.eax;
-        }
-    }
-    if (!have_basic)
+    struct cpu_view_maxima m = cpu_view_maxima(view);
+    if (!m.have_basic)
         return zero;
-    bool in_range = leaf < 0x80000000u ? leaf <= max_basic
-                                       : max_ext >= 0x80000000u && leaf <= max_ext;
-    if (!in_range) {
-        if (!intel)
+    if (!cpu_view_maxima_cover(m, leaf)) {
+        if (!m.intel)
             return zero;
-        leaf = max_basic;
+        leaf = m.basic;
     }
     for (uint32_t i = 0; i < view->n; i++) {
         const struct cpuid_leaf *l = &view->leaves[i];
@@ -91,6 +114,22 @@ static inline struct cpuid_regs cpu_view_answer(const struct cpu_view *view, uin
             return l->regs;
     }
     return zero;
+}
+
+/* The SDM's DisplayFamily and DisplayModel of CPUID.1:EAX (Intel SDM Vol.
+ * 2A, CPUID, "Feature Information"): the family is EAX[11:8], plus the
+ * extended family EAX[27:20] when that is 15; the model is EAX[7:4], with
+ * the extended model EAX[19:16] above it when the family field is 6 or 15. */
+static inline unsigned cpuid_display_family(uint32_t eax)
+{
+    unsigned family = (eax >> 8) & 0xf;
+    return family == 0xf ? family + ((eax >> 20) & 0xff) : family;
+}
+
+static inline unsigned cpuid_display_model(uint32_t eax)
+{
+    unsigned family = (eax >> 8) & 0xf, model = (eax >> 4) & 0xf;
+    return family == 6 || family == 0xf ? model | ((eax >> 12) & 0xf0) : model;
 }
 
 /* XCR0 as XGETBV with ECX = 0 reads it on the viewed CPU: the state

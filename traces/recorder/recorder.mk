@@ -13,13 +13,14 @@ VG_LIBDIR ?= /usr/lib/x86_64-linux-gnu/valgrind
 VG_PRELOAD_DIR ?= /usr/libexec/valgrind
 RECORDER_DIR := $(BUILD)/recorder
 RECORDER_SRC := traces/recorder/pmutrace.c
-RECORDER_HEADERS := traces/trace.h traces/trace_encoding.h traces/recorder/pmutrace_stream.h
+RECORDER_HEADERS := traces/trace.h traces/cpu_view.h traces/trace_encoding.h \
+    traces/recorder/pmutrace_stream.h
 # The library's trace writer, compiled into the tool (docs/traces.md, "The
 # stream and the check"), with traces/recorder/pt_libc.c for the libc
 # functions it calls; built with the compiler's builtins (its small
 # memcpy calls inline), which the valgrind-facing code is built without.
 RECORDER_WRITER_SRCS := traces/trace_writer.c traces/trace_block.c traces/code_cache.c
-RECORDER_WRITER_HEADERS := traces/trace.h traces/trace_block.h traces/trace_encoding.h \
+RECORDER_WRITER_HEADERS := traces/trace.h traces/cpu_view.h traces/trace_block.h traces/trace_encoding.h \
     traces/code_cache.h
 
 VG_TOOL_BASE_CFLAGS = -std=gnu11 -O2 -gdwarf-4 -Wall -Wextra -fno-strict-aliasing \
