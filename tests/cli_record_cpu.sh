@@ -146,3 +146,12 @@ if VALGRIND_LIB=$build/recorder "$valgrind_bin" -q --tool=pmutrace --pmutrace-fd
 elif grep -q "pmutrace: --pmutrace-cpuid: expected 48 hex digits a CPUID leaf, leaf 0 first, in increasing order" "$tmp/tool.err" &&
     [ ! -s "$tmp/cli.out" ]; then
     pass; else fail "the tool's message for a bad --pmutrace-cpuid: $(head -3 "$tmp/tool.err")"; fi
+
+# The stepper refuses a trace it cannot read a view from: one line, status 2.
+if [ -x "$build/tests/stepcount" ]; then
+    "$build/tests/stepcount" --cpu-of "$tmp/none.trace" true >/dev/null 2>"$tmp/step.err"
+    status=$?
+    if [ $status = 2 ] &&
+        [ "$(cat "$tmp/step.err")" = "stepcount: $tmp/none.trace: cannot open: No such file or directory" ]; then
+        pass; else fail "stepcount --cpu-of a missing trace: status $status, '$(cat "$tmp/step.err")'"; fi
+fi
