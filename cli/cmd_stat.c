@@ -19,6 +19,7 @@
 #include "traces/cpu_view.h"
 #include "report/text.h"
 #include "pmu/alloc.h"
+#include "pmu/generic_events.h"
 #include "pmu/msr_linux.h"
 #include "pmu/number.h"
 #include "sim/stat/stat_events.h"
@@ -387,7 +388,57 @@ struct stat_report {
     int passes;               /* passes of the trace (or runs of the program) made */
     const struct stat_intervals *intervals; /* -I's, or NULL */
     bool uops;                /* the model retires uops (the NetBurst): intervals say how many */
+    enum pmu_kind pmu;        /* the PMU counted: which event a generic name counted */
 };
+
+/* Event e's name as given, and in `native` the event it counted when it
+ * is a generic name (stat_events_generic), else "". */
+static const char *event_name(const struct stat_report *r, int e, char *native, size_t size)
+{
+    if (!stat_events_generic(r->pmu, r->args->events[e], native, size))
+        native[0] = '\0';
+    return event_spec_key(r->args->events[e]);
+}
+
+/* The name the table prints: "cycles (global_power_events:RUNNING)" for a
+ * generic name, the name alone otherwise. */
+static void print_event_label(FILE *out, const struct stat_report *r, int e)
+{
+    char native[GENERIC_NATIVE_SIZE];
+    const char *name = event_name(r, e, native, sizeof native);
+    fprintf(out, native[0] ? "%s (%s)\n" : "%s\n", name, native);
+}
+
+/* -x's end of an event's line: its name, the two empty fields, and for a
+ * generic name a sixth field, the event it counted. */
+static void print_separated_name(FILE *out, const struct stat_report *r, int e)
+{
+    const char *sep = r->args->separator;
+    char native[GENERIC_NATIVE_SIZE];
+    fprintf(out, "%s%s%s", event_name(r, e, native, sizeof native), sep, sep);
+    if (native[0])
+        fprintf(out, "%s%s", sep, native);
+    fprintf(out, "\n");
+}
+
+/* --json's "generic": {NAME: EVENT} for each generic name, the event it
+ * counted; nothing when no name is generic. */
+static void print_json_generic(FILE *out, const struct stat_report *r)
+{
+    int n = 0;
+    for (int e = 0; e < r->args->n_events; e++) {
+        char native[GENERIC_NATIVE_SIZE];
+        const char *name = event_name(r, e, native, sizeof native);
+        if (!native[0])
+            continue;
+        fprintf(out, n++ ? ", " : ", \"generic\": {");
+        json_fprint_string(out, name);
+        fprintf(out, ": ");
+        json_fprint_string(out, native);
+    }
+    if (n)
+        fprintf(out, "}");
+}
 
 /* --runs' names of the ways of counting. */
 static const char *runs_name(enum stat_runs runs)
@@ -441,6 +492,7 @@ static void print_json(FILE *out, const struct stat_report *r)
         fprintf(out, ": %llu", (unsigned long long)r->counts[i]);
     }
     fprintf(out, "}");
+    print_json_generic(out, r);
     if (r->intervals)
         print_json_intervals(out, r);
     fprintf(out, "}\n");
@@ -453,10 +505,11 @@ static void print_separated_intervals(FILE *out, const struct stat_report *r)
     const char *sep = r->args->separator;
     const struct stat_intervals *s = r->intervals;
     for (size_t i = 0; i < s->n; i++)
-        for (int e = 0; e < r->args->n_events; e++)
-            fprintf(out, "%llu%s%llu%s%s%s%s%s\n", (unsigned long long)s->intervals[i].end, sep,
-                    (unsigned long long)stat_interval_counts(s, i)[e], sep, sep,
-                    event_spec_key(r->args->events[e]), sep, sep);
+        for (int e = 0; e < r->args->n_events; e++) {
+            fprintf(out, "%llu%s%llu%s%s", (unsigned long long)s->intervals[i].end, sep,
+                    (unsigned long long)stat_interval_counts(s, i)[e], sep, sep);
+            print_separated_name(out, r, e);
+        }
 }
 
 static void print_separated(FILE *out, const struct stat_report *r)
@@ -466,9 +519,10 @@ static void print_separated(FILE *out, const struct stat_report *r)
         print_separated_intervals(out, r);
         return;
     }
-    for (int i = 0; i < r->args->n_events; i++)
-        fprintf(out, "%llu%s%s%s%s%s\n", (unsigned long long)r->counts[i], sep, sep,
-                event_spec_key(r->args->events[i]), sep, sep);
+    for (int i = 0; i < r->args->n_events; i++) {
+        fprintf(out, "%llu%s%s", (unsigned long long)r->counts[i], sep, sep);
+        print_separated_name(out, r, i);
+    }
 }
 
 /* The line saying how the runs were counted: in one pass, or a pass per
@@ -497,10 +551,11 @@ static void print_table_intervals(FILE *out, const struct stat_report *r)
     fprintf(out, "# %19s %20s      event\n",
             s->unit == INTERVAL_CYCLES ? "cycles" : "instructions", "counts");
     for (size_t i = 0; i < s->n; i++)
-        for (int e = 0; e < r->args->n_events; e++)
-            fprintf(out, " %20llu %20llu      %s\n", (unsigned long long)s->intervals[i].end,
-                    (unsigned long long)stat_interval_counts(s, i)[e],
-                    event_spec_key(r->args->events[e]));
+        for (int e = 0; e < r->args->n_events; e++) {
+            fprintf(out, " %20llu %20llu      ", (unsigned long long)s->intervals[i].end,
+                    (unsigned long long)stat_interval_counts(s, i)[e]);
+            print_event_label(out, r, e);
+        }
 }
 
 static void print_table(FILE *out, const struct stat_report *r)
@@ -523,9 +578,10 @@ static void print_table(FILE *out, const struct stat_report *r)
     if (r->args->region != REGION_WHOLE_TRACE)
         fprintf(out, ", region %ld", r->args->region);
     fprintf(out, "):\n\n");
-    for (int i = 0; i < r->args->n_events; i++)
-        fprintf(out, " %20llu      %s\n", (unsigned long long)r->counts[i],
-                event_spec_key(r->args->events[i]));
+    for (int i = 0; i < r->args->n_events; i++) {
+        fprintf(out, " %20llu      ", (unsigned long long)r->counts[i]);
+        print_event_label(out, r, i);
+    }
     if (r->trace) {
         fprintf(out, "\n %20llu      instructions simulated per run\n",
                 (unsigned long long)(r->totals->instructions[0] + r->totals->instructions[1]));
@@ -750,7 +806,7 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
                                  args->n_traces == 2 ? args->traces[1] : NULL,
                                  args, counts, plan, &totals,
                                  stat_runs_counted(model, plan, args->runs), totals.passes,
-                                 hooks.intervals, model->pmu != PMU_P5};
+                                 hooks.intervals, model->pmu != PMU_P5, model->pmu};
     rc = write_report(&report);
     if (!rc && args->plot)
         rc = write_plot(&report);
@@ -781,7 +837,7 @@ static int count_hardware(const struct stat_args *args, const struct stat_model 
         return command_error(failure, "stat", "--backend msr: %s", error);
     struct stat_totals none = {{0, 0}, 0, 0, 0, 0, 0};
     struct stat_report report = {"msr", NULL, NULL, args, counts, plan, &none,
-                                 STAT_RUNS_HARDWARE, plan->n_runs, NULL, false};
+                                 STAT_RUNS_HARDWARE, plan->n_runs, NULL, false, model->pmu};
     int rc = write_report(&report);
     return rc ? rc : exit_status;
 }

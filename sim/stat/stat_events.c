@@ -6,6 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pmu/generic_events.h"
+
 /* The prefix for event names given without one: the model's PMU (the
  * NetBurst models with instr_completed are libpfm4's netburst_p). */
 static const char *default_prefix(const struct stat_model *model)
@@ -33,10 +35,17 @@ bool stat_events_plan(const struct stat_model *model, const char *const *events,
         return bad_input();
     }
     struct alloc_request requests[ALLOC_MAX_REQUESTS];
-    char text[1024];
+    char text[GENERIC_NATIVE_SIZE + 64], native[GENERIC_NATIVE_SIZE];
     for (int i = 0; i < n_events; i++) {
-        snprintf(text, sizeof text, "%s%s", strstr(events[i], "::") ? "" : default_prefix(model),
-                 events[i]);
+        const char *key = event_spec_key(events[i]);
+        const struct generic_event *generic = generic_event_find(key);
+        if (generic && !generic_event_native(generic, key, model->pmu, native, sizeof native,
+                                             error, size))
+            return bad_input();
+        /* the user's PMU prefix, or the model's when none was given */
+        const char *prefix = strstr(events[i], "::") ? events[i] : default_prefix(model);
+        int prefix_length = prefix == events[i] ? (int)(key - events[i]) : (int)strlen(prefix);
+        snprintf(text, sizeof text, "%.*s%s", prefix_length, prefix, generic ? native : key);
         requests[i].group = ALLOC_NO_GROUP;
         if (!event_spec_parse(text, &config, &requests[i].spec, error, size))
             return bad_input();
@@ -50,6 +59,16 @@ bool stat_events_plan(const struct stat_model *model, const char *const *events,
              why.message);
     errno = memory ? ENOMEM : EINVAL;
     return false;
+}
+
+bool stat_events_generic(enum pmu_kind pmu, const char *event, char *native, size_t size)
+{
+    const char *key = event_spec_key(event);
+    const struct generic_event *generic = generic_event_find(key);
+    char ignored[256];
+    return generic && generic_event_native(generic, key, pmu, native, size, ignored,
+                                           sizeof ignored) &&
+           strcasecmp(native, key) != 0;
 }
 
 bool stat_events_repeated(const char *const *events, int n, const char *name)

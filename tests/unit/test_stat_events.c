@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "pmu/generic_events.h"
 #include "sim/stat/stat_events.h"
 
 static struct stat_model choose(const char *name)
@@ -107,6 +108,122 @@ static void finds_repeated_events(void **state)
     assert_false(stat_events_repeated(events, 1, "data_read:u"));
 }
 
+/* The two plans are the same: runs, counters, ESCRs and register values. */
+static void assert_same_plan(const struct alloc_plan *a, const struct alloc_plan *b)
+{
+    assert_int_equal(a->n_runs, b->n_runs);
+    for (int r = 0; r < a->n_runs; r++) {
+        assert_int_equal(a->runs[r].n, b->runs[r].n);
+        for (int i = 0; i < a->runs[r].n; i++) {
+            const struct alloc_assignment *x = &a->runs[r].assignments[i];
+            const struct alloc_assignment *y = &b->runs[r].assignments[i];
+            assert_int_equal(x->request, y->request);
+            assert_int_equal(x->counter, y->counter);
+            assert_int_equal(x->escr, y->escr);
+            assert_int_equal(x->escr_value, y->escr_value);
+            assert_int_equal(x->cccr_value, y->cccr_value);
+        }
+    }
+}
+
+static struct alloc_plan plan_of(const struct stat_model *model, const char *const *events, int n)
+{
+    struct alloc_plan plan;
+    char error[1024] = "";
+    if (!stat_events_plan(model, events, n, false, &plan, error, sizeof error))
+        fail_msg("%s", error);
+    return plan;
+}
+
+/* perf's generic names plan as the events of the model's PMU they name
+ * (pmu/generic_events.c), with a prefix or without, with modifiers. */
+static void plans_generic_names(void **state)
+{
+    (void)state;
+    static const char *const models[] = {"p5", "netburst-willamette", "netburst-prescott"};
+    static const char *const names[] = {"cycles", "instructions:u", "p5::branches",
+                                        "branch-misses", "cache-references", "cache-misses:k",
+                                        "bus-cycles"};
+    enum { N = sizeof names / sizeof names[0] };
+    for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
+        struct stat_model model = choose(models[m]);
+        const char *generic[N];
+        char native[N][GENERIC_NATIVE_SIZE], error[256];
+        const char *natives[N];
+        for (int i = 0; i < N; i++) {
+            /* the P5's prefix on the P5, the NetBurst's on the NetBurst */
+            generic[i] = model.pmu == PMU_P5 || i != 2 ? names[i] : "netburst::branches";
+            const char *key = event_spec_key(generic[i]);
+            assert_true(generic_event_native(generic_event_find(key), key, model.pmu, native[i],
+                                             sizeof native[i], error, sizeof error));
+            natives[i] = native[i];
+        }
+        struct alloc_plan by_generic = plan_of(&model, generic, N);
+        struct alloc_plan by_native = plan_of(&model, natives, N);
+        assert_same_plan(&by_generic, &by_native);
+        alloc_plan_free(&by_generic);
+        alloc_plan_free(&by_native);
+    }
+    refuses("p5", "ref-cycles", false,
+            "ref-cycles: the P5 has no event counting reference cycles, a clock of constant "
+            "rate (docs/events.md, \"Generic events\")");
+    refuses("netburst", "netburst::ref-cycles:u", false,
+            "ref-cycles: the NetBurst PMU has no event counting reference cycles, a clock of "
+            "constant rate (docs/events.md, \"Generic events\")");
+    refuses("p5", "cycles:q", false, "p5::clocks:q: unknown P5 modifier 'q' (valid: u, k)");
+    refuses("netburst-prescott", "foo::cycles", false,
+            "foo::cycles: unknown PMU 'foo' (expected netburst, netburst_p or p5)");
+    refuses("netburst-northwood", "netburst_p::cycles", false,
+            "netburst_p::global_power_events:RUNNING: netburst_p:: names models 3, 4, 6; it "
+            "conflicts with model 2");
+}
+
+/* Which names stat's output shows with the event they counted. */
+static void names_what_generic_names_count(void **state)
+{
+    (void)state;
+    char native[GENERIC_NATIVE_SIZE];
+    assert_true(stat_events_generic(PMU_P5, "p5::Cycles:u", native, sizeof native));
+    assert_string_equal(native, "clocks:u");
+    assert_true(stat_events_generic(PMU_NETBURST, "cache-misses", native, sizeof native));
+    assert_string_equal(native, "BSQ_cache_reference:RD_2ndL_MISS");
+    /* the P5's branches is its own event; the others are no generic names,
+     * or one the PMU lacks */
+    static const char *const plain[] = {"branches", "BRANCHES:u", "clocks", "data_read",
+                                        "ref-cycles"};
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+        assert_false(stat_events_generic(PMU_P5, plain[i], native, sizeof native));
+    assert_true(stat_events_generic(PMU_NETBURST, "branches", native, sizeof native));
+    assert_string_equal(native, "branch_retired:MMNP:MMNM:MMTP:MMTM");
+}
+
+/* The default set asks the generic events' questions with their events,
+ * but for the NetBurst's branches: retired_branch_type, Linux's encoding
+ * (docs/stat.md, "Default events"). */
+static void default_sets_are_generic_events(void **state)
+{
+    (void)state;
+    static const char *const questions[] = {"cycles", "instructions", "cache-references",
+                                            "cache-misses", "branches", "branch-misses"};
+    static const char *const models[] = {"p5", "netburst"};
+    for (size_t m = 0; m < 2; m++) {
+        struct stat_model model = choose(models[m]);
+        const char *const *defaults = stat_model_default_events(&model);
+        for (size_t i = 0; i < sizeof questions / sizeof questions[0]; i++) {
+            char native[GENERIC_NATIVE_SIZE], error[256];
+            assert_true(generic_event_native(generic_event_find(questions[i]), questions[i],
+                                             model.pmu, native, sizeof native, error,
+                                             sizeof error));
+            if (model.pmu == PMU_NETBURST && i == 4)
+                assert_string_equal(defaults[i],
+                                    "retired_branch_type:CONDITIONAL:CALL:RETURN:INDIRECT");
+            else
+                assert_string_equal(defaults[i], native);
+        }
+        assert_null(defaults[6]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -114,6 +231,9 @@ int main(void)
         cmocka_unit_test(refuses_bad_events),
         cmocka_unit_test(refuses_too_many),
         cmocka_unit_test(finds_repeated_events),
+        cmocka_unit_test(plans_generic_names),
+        cmocka_unit_test(names_what_generic_names_count),
+        cmocka_unit_test(default_sets_are_generic_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
