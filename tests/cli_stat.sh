@@ -229,6 +229,83 @@ expect 0 "" -- stat -m netburst -e uops_retired:NBOGUS,netburst::UOPS_RETIRED:NB
 if [ "$(cat "$tmp/cli.out")" = "10,,uops_retired:NBOGUS,," ]; then
     pass; else fail "stat -m netburst with a repeated event: $(cat "$tmp/cli.out")"; fi
 
+# perf's generic event names (docs/events.md, "Generic events"): the
+# table names both the generic name and the event it counted, -x adds the
+# event as a sixth field, --json a "generic" member; the P5's branches is
+# its own event.  Exact output on the shipped trace.
+generic=cycles,instructions,branches,branch-misses,cache-references,cache-misses,bus-cycles
+shipped=tests/traces/small_v1.trace
+expect 0 "" -- stat -m p5 -e "$generic" --trace "$shipped"
+cat >"$tmp/want" <<EOF
+
+ Simulated p5 counts for trace '$shipped' (4 runs of the counters):
+
+                  153      cycles (clocks)
+                   10      instructions (instructions_executed)
+                    0      branches
+                    0      branch-misses (pipeline_flushes)
+                    8      cache-references (data_read_or_write)
+                    4      cache-misses (data_read_or_write_miss)
+                  143      bus-cycles (clocks_while_bus_cycle_in_progress)
+
+                   10      instructions simulated per run
+                  153      clocks per run
+                    1      pass of the trace for every run (--runs one)
+
+EOF
+if diff -u "$tmp/want" "$tmp/cli.out"; then pass; else fail "stat -m p5 of the generic events"; fi
+expect 0 "" -- stat -m netburst -e "$generic" --trace "$shipped"
+cat >"$tmp/want" <<EOF
+
+ Simulated netburst counts for trace '$shipped' (1 run of the counters):
+
+                  911      cycles (global_power_events:RUNNING)
+                   10      instructions (instr_retired:NBOGUSNTAG:NBOGUSTAG)
+                    0      branches (branch_retired:MMNP:MMNM:MMTP:MMTM)
+                    0      branch-misses (mispred_branch_retired:NBOGUS)
+                    6      cache-references (BSQ_cache_reference:RD_2ndL_HITS:RD_2ndL_HITE:RD_2ndL_HITM:RD_2ndL_MISS)
+                    5      cache-misses (BSQ_cache_reference:RD_2ndL_MISS)
+                    5      bus-cycles (FSB_data_activity:DRDY_DRV:DRDY_OWN:e)
+
+                   10      instructions simulated per run
+                  911      clocks per run
+                    1      pass of the trace for every run (--runs one)
+
+EOF
+if diff -u "$tmp/want" "$tmp/cli.out"; then pass; else fail "stat -m netburst of the generic events"; fi
+expect 0 "" -- stat -m p5 -e cycles:u,branches,data_read -x , --trace "$shipped"
+if [ "$(cat "$tmp/cli.out")" = "153,,cycles:u,,,clocks:u
+0,,branches,,
+5,,data_read,," ]; then pass; else fail "stat -x , of generic events: $(cat "$tmp/cli.out")"; fi
+expect 0 "" -- stat -m netburst -e cycles,uops_retired:NBOGUS -I 6 -x , --trace "$shipped"
+if [ "$(cat "$tmp/cli.out")" = "7,473,,cycles,,,global_power_events:RUNNING
+7,7,,uops_retired:NBOGUS,,
+10,438,,cycles,,,global_power_events:RUNNING
+10,3,,uops_retired:NBOGUS,," ]; then pass; else fail "stat -I -x , of a generic event: $(cat "$tmp/cli.out")"; fi
+expect 0 "" -- stat -m p5 -e instructions,data_read --json --trace "$shipped"
+if [ "$(cat "$tmp/cli.out")" = "{\"model\": \"p5\", \"trace\": \"$shipped\", \"runs\": 1, \"passes\": 1, \"counting\": \"one\", \"counts\": {\"instructions\": 10, \"data_read\": 5}, \"generic\": {\"instructions\": \"instructions_executed\"}}" ]; then
+    pass; else fail "stat --json of a generic event: $(cat "$tmp/cli.out")"; fi
+# ... each counts what the event it names counts, alone or with modifiers,
+# on the shipped trace and on a recorded one (its branches).
+for g_trace in "$shipped" "$tmp/regions64.trace"; do
+    [ -f "$g_trace" ] || continue
+    for g_model in p5 netburst netburst-prescott; do
+        for g_name in cycles instructions branches branch-misses cache-references cache-misses bus-cycles instructions:u; do
+            pmubench stat -m "$g_model" -e "$g_name" -x , --trace "$g_trace" >"$tmp/g.csv" 2>/dev/null
+            g_native=$(cut -d, -f6 "$tmp/g.csv")
+            [ -n "$g_native" ] || g_native=$g_name # the P5's branches
+            g_want=$(pmubench stat -m "$g_model" -e "$g_native" -x , --trace "$g_trace" 2>/dev/null | cut -d, -f1)
+            if [ -n "$g_want" ] && [ "$(cut -d, -f1 "$tmp/g.csv")" = "$g_want" ]; then
+                pass; else fail "stat -m $g_model -e $g_name on $g_trace: $(cat "$tmp/g.csv"), $g_native alone $g_want"; fi
+        done
+    done
+done
+# ... and ref-cycles, which neither PMU has: one line.
+for g_pmu in p5:P5 "netburst:NetBurst PMU"; do
+    expect 2 "pmubench stat: ref-cycles: the ${g_pmu#*:} has no event counting reference cycles, a clock of constant rate (docs/events.md, \"Generic events\")" -- \
+        stat -m "${g_pmu%%:*}" -e cycles,ref-cycles --trace "$shipped"
+done
+
 # Instructions without a timing row (docs/stat.md, "Instructions without a
 # timing row"): one warning line on stderr after the counts, the exit
 # status unchanged.  The lackey import's records carry no code bytes, so
@@ -276,3 +353,5 @@ round_trip p5 p5::clocks,branches,btb_hits,p5::BRANCHES,data_write_miss
 round_trip netburst
 round_trip netburst uops_retired:NBOGUS,netburst::uops_retired:NBOGUS:u=1,instr_retired:NBOGUSNTAG:k=1
 round_trip netburst-prescott netburst_p::instr_completed:NBOGUS,instr_completed:NBOGUS,netburst::uops_retired:NBOGUS
+round_trip p5 cycles,instructions,branches,branch-misses,cache-misses
+round_trip netburst cycles,instructions:u,bus-cycles,uops_retired:NBOGUS

@@ -131,3 +131,21 @@ expect 0 "pmubench sweep: 12 jobs, 1 with a result in $sw/slurm, 11 to run
 pmubench sweep: $sw/run.sh: 11 jobs, one array task each: submit it with sbatch, then merge with 'pmubench sweep --merge $sw/s.sweep'" -- \
     sweep --slurm "$sw/run.sh" --dir "$sw/slurm" "$sw/s.sweep"
 if grep -qx '#SBATCH --array=0-2,4-11' "$sw/run.sh"; then pass; else fail "sweep --slurm, resumed: $(grep SBATCH "$sw/run.sh")"; fi
+
+# perf's generic event names in an events line, resolved as stat resolves
+# them (docs/events.md, "Generic events"): the columns take the generic
+# names, the counts are those of the events they name; ref-cycles, which
+# neither PMU has, is the spec's error on the events line.
+cat >"$sw/generic.sweep" <<'EOF2'
+trace a.trace
+model p5 netburst
+events cycles,branches,cache-misses
+EOF2
+expect 0 "pmubench sweep: 2 jobs, 0 with a result in $sw/generic.sweep.results, 2 to run" -- \
+    sweep --csv "$sw/generic.csv" "$sw/generic.sweep"
+if [ "$(cut -d, -f1,3- "$sw/generic.csv")" = "job,trace,model,status,cycles,branches,cache-misses,error
+0,a.trace,p5,ok,153,0,4,
+1,a.trace,netburst,ok,911,0,5," ]; then pass; else fail "sweep of generic events: $(cat "$sw/generic.csv")"; fi
+printf 'trace a.trace\nmodel p5\nevents cycles,ref-cycles\n' >"$sw/ref.sweep"
+expect 2 "$sw/ref.sweep:3: events on model p5: ref-cycles: the P5 has no event counting reference cycles, a clock of constant rate (docs/events.md, \"Generic events\")" -- \
+    sweep "$sw/ref.sweep"
