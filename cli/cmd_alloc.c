@@ -23,6 +23,12 @@ static const char alloc_usage[] =
     "               separates experiments, whose events stay in one run\n"
     "  --json       machine-readable output\n";
 
+/* The options of 'pmubench alloc' (cli/option_table.h); --help and -h besides. */
+static const struct cli_option alloc_option_list[] = {
+    {"--model", true}, {"--ht", true}, {"--json", false}, {"--exp", true}, {NULL, false}
+};
+const struct option_table alloc_option_table = {alloc_option_list, true};
+
 struct alloc_args {
     struct nb_pmu_config config;
     bool json;

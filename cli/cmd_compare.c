@@ -45,6 +45,12 @@ static const char compare_usage[] =
     "Events only one set has show '-' in the other column; notes under the table\n"
     "say where a pair is not like for like and why a count is missing.\n";
 
+/* The options of 'pmubench compare' (cli/option_table.h); --help and -h besides. */
+static const struct cli_option compare_option_list[] = {
+    {"--json", false}, {"-x", true}, {"--region", true}, {"--plot", true}, {NULL, false}
+};
+const struct option_table compare_option_table = {compare_option_list, false};
+
 enum output { OUTPUT_TABLE, OUTPUT_SEPARATED, OUTPUT_JSON };
 
 struct compare_options {
@@ -81,7 +87,7 @@ static int parse_options(int argc, char **argv, struct compare_options *o)
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         bool option = arg[0] == '-' && arg[1] != '\0' && strcmp(arg, "--") != 0;
-        if (option && !option_once(&given, "compare", strncmp(arg, "-x", 2) == 0 ? "-x" : arg))
+        if (option && !option_once(&given, "compare", arg))
             return EXIT_BAD_INPUT;
         if (strcmp(arg, "--") == 0) {
             o->program = i + 1 < argc ? argv + i + 1 : NULL;
@@ -90,10 +96,10 @@ static int parse_options(int argc, char **argv, struct compare_options *o)
             break;
         } else if (strcmp(arg, "--json") == 0) {
             o->output = OUTPUT_JSON;
-        } else if (strncmp(arg, "-x", 2) == 0) {
-            if (!arg[2] && i + 1 == argc)
+        } else if (strcmp(arg, "-x") == 0) {
+            if (++i == argc)
                 return usage_error("compare", "-x needs a value");
-            const char *separator = arg[2] ? arg + 2 : argv[++i];
+            const char *separator = argv[i];
             if (separator[0] == '\0')
                 return usage_error("compare",
                                    "bad -x '' (expected a separator: one or more characters)");

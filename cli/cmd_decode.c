@@ -23,6 +23,14 @@ static const char decode_usage[] =
     "  prints every field, the event and sub-events selected, and a verdict;\n"
     "  exit status 0 when valid, 1 when not (warnings count only with --strict)\n";
 
+/* The options of 'pmubench decode' (cli/option_table.h); --help and -h besides. */
+static const struct cli_option decode_option_list[] = {
+    {"--model", true}, {"--ht", true}, {"--strict", false}, {"--escr", true},
+    {"--escr-msr", true}, {"--cccr", true}, {"--counter", true}, {"--pebs-enable", true},
+    {"--matrix-vert", true}, {"--cesr", true}, {NULL, false}
+};
+const struct option_table decode_option_table = {decode_option_list, false};
+
 struct decode_args {
     struct nb_pmu_config config;
     struct nb_decode_input in;

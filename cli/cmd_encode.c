@@ -19,6 +19,12 @@ static const char encode_usage[] =
     "  p5::data_read_miss:u; --model/--ht describe the NetBurst (default: HT on, model 3\n"
     "  when a string is netburst_p::, else model 2)\n";
 
+/* The options of 'pmubench encode' (cli/option_table.h); --help and -h besides. */
+static const struct cli_option encode_option_list[] = {
+    {"--model", true}, {"--ht", true}, {"--perfex", false}, {"--json", false}, {NULL, false}
+};
+const struct option_table encode_option_table = {encode_option_list, true};
+
 enum format { TEXT, PERFEX, JSON };
 
 static int first_bit(uint64_t set)

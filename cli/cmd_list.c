@@ -12,6 +12,12 @@
 
 static const char list_usage[] = "usage: pmubench list [--long] [netburst|p5]\n";
 
+/* The options of 'pmubench list' (cli/option_table.h); --help and -h besides. */
+static const struct cli_option list_option_list[] = {
+    {"--long", false}, {NULL, false}
+};
+const struct option_table list_option_table = {list_option_list, false};
+
 static void print_escrs(uint64_t escrs)
 {
     const char *sep = "";

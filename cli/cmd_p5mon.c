@@ -35,20 +35,28 @@ static const char p5mon_usage[] =
     "Parameters: Table C.1 of Safford 1997 (command, repetitions, the 38 events,\n"
     "count_clocks...), and trace, model, model_NAME, interval (docs/p5mon.md).\n";
 
+/* The options of 'pmubench p5mon' (cli/option_table.h); --help and -h besides. */
+static const struct cli_option p5mon_option_list[] = {
+    {"-F", true}, {NULL, false}
+};
+const struct option_table p5mon_option_table = {p5mon_option_list, false};
+
 static const char default_parms[] = "./STD_PARMS";
 
 struct options {
     const char *parms_file;       /* NULL: none */
     int n_overrides;
     char **overrides;             /* "name=value", in order */
-    char arguments[8192];         /* as given, for the header */
+    char arguments[8192];         /* the -F arguments, for the header */
 };
 
-static void note_argument(struct options *options, const char *arg)
+/* One -F argument for the header, in run_p5mon's form "-Fname=value"
+ * (Safford 1997, Figure 4.2) however it was typed. */
+static void note_argument(struct options *options, const char *setting)
 {
     size_t used = strlen(options->arguments);
-    snprintf(options->arguments + used, sizeof options->arguments - used, "%s%s",
-             used ? " " : "", arg);
+    snprintf(options->arguments + used, sizeof options->arguments - used, "%s-F%s",
+             used ? " " : "", setting);
 }
 
 /* 0 on success, else the exit status. */
@@ -63,13 +71,11 @@ static int parse_options(int argc, char **argv, struct options *options)
             fputs(p5mon_usage, stdout);
             return -1;
         }
-        if (strncmp(arg, "-F", 2) == 0) {
-            if (!arg[2] && i + 1 == argc)
+        if (strcmp(arg, "-F") == 0) {
+            if (i + 1 == argc)
                 return usage_error("p5mon", "%s needs name=value", arg);
-            note_argument(options, arg);
-            if (!arg[2])
-                note_argument(options, argv[i + 1]);
-            options->overrides[options->n_overrides++] = arg[2] ? argv[i] + 2 : argv[++i];
+            note_argument(options, argv[i + 1]);
+            options->overrides[options->n_overrides++] = argv[++i];
         } else if (arg[0] == '-' && arg[1]) {
             return usage_error("p5mon", "unknown option '%s'", arg);
         } else if (options->parms_file) {

@@ -28,6 +28,12 @@ static const char plot_usage[] =
     "the interval (x: instructions or cycles from the start).  Without: the counts\n"
     "as bars.\n";
 
+/* The options of 'pmubench plot' (cli/option_table.h); --help and -h besides. */
+static const struct cli_option plot_option_list[] = {
+    {"--ipc", false}, {"-o", true}, {NULL, false}
+};
+const struct option_table plot_option_table = {plot_option_list, false};
+
 struct plot_options {
     bool ipc;
     const char *output;  /* -o's file, or NULL: standard output */

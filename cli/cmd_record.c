@@ -32,6 +32,12 @@ static const char record_usage[] =
     "or recorder/ beside pmubench) and exits with PROGRAM's exit status (128 + the\n"
     "signal if a signal killed it).  The trace is written whole or not at all.\n";
 
+/* The options of 'pmubench record' (cli/option_table.h); --help and -h besides. */
+static const struct cli_option record_option_list[] = {
+    {"-o", true}, {"--registers", false}, {"--cpu", true}, {"--env", false}, {NULL, false}
+};
+const struct option_table record_option_table = {record_option_list, true};
+
 bool record_report(const struct record_options *options, int *status,
                    struct record_result *result_out)
 {

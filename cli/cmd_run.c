@@ -24,6 +24,12 @@ static const char run_usage[] =
     "                     the Linux msr driver, e.g. /dev/cpu/%d/msr (never writes\n"
     "                     unless CPUID shows the script's processor family)\n";
 
+/* The options of 'pmubench run' (cli/option_table.h); --help and -h besides. */
+static const struct cli_option run_option_list[] = {
+    {"--vcd", true}, {"--record", true}, {"--msr-device", true}, {NULL, false}
+};
+const struct option_table run_option_table = {run_option_list, false};
+
 struct run_args {
     const char *script;
     const char *vcd;

@@ -41,6 +41,14 @@ static const char sample_usage[] =
     "program's load base is where the trace runs its entry point's code; without it,\n"
     "addresses stay raw (docs/sample.md).\n";
 
+/* The options of 'pmubench sample' (cli/option_table.h); --help and -h besides. */
+static const struct cli_option sample_option_list[] = {
+    {"-m", true}, {"--pebs", true}, {"-e", true}, {"--period", true}, {"--region", true},
+    {"--trace", true}, {"-o", true}, {"--symbols", true}, {"--plot", true},
+    {"--no-symbols", false}, {NULL, false}
+};
+const struct option_table sample_option_table = {sample_option_list, false};
+
 /* The options, and the sampling they ask for (its model set once -m is
  * chosen). */
 struct sample_args {
@@ -76,13 +84,7 @@ static int parse_args(int argc, char **argv, struct sample_args *args)
             args->sampling.no_symbols = true;
             continue;
         }
-        static const char *const with_value[] = {"-m",      "--pebs", "-e", "--period",
-                                                 "--region", "--trace", "-o", "--symbols",
-                                                 "--plot"};
-        bool known = false;
-        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
-            known |= strcmp(opt, with_value[k]) == 0;
-        if (!known)
+        if (!option_takes_value(&sample_option_table, opt))
             return usage_error("sample", "unknown option '%s'", opt);
         if (i + 1 >= argc)
             return usage_error("sample", "%s needs a value", opt);

@@ -74,6 +74,16 @@ static const char stat_usage[] =
     "                    /dev/cpu/N/msr (refused on any other processor) and count\n"
     "                    PROGRAM's run on CPU N\n";
 
+/* The options of 'pmubench stat' (cli/option_table.h); --help and -h besides. */
+static const struct cli_option stat_option_list[] = {
+    {"-m", true}, {"-F", true}, {"-e", true}, {"--trace", true}, {"--region", true},
+    {"--runs", true}, {"-x", true}, {"-o", true}, {"--backend", true}, {"--cpu", true},
+    {"--msr-device", true}, {"-I", true}, {"--pipeview", true}, {"--pipeview-range", true},
+    {"--plot", true}, {"--record-cpu", true}, {"--json", false}, {"--plot-ipc", false},
+    {NULL, false}
+};
+const struct option_table stat_option_table = {stat_option_list, false};
+
 enum { MAX_EVENTS = ALLOC_MAX_REQUESTS, MAX_PARAMS = 64, MAX_CPU = 1023 };
 
 struct stat_args {
@@ -168,15 +178,8 @@ static int pipeview_range_option(struct stat_args *args, const char *value)
  * -1 when it is not one of them. */
 static int value_option(struct stat_args *args, int argc, char **argv, int *i)
 {
-    static const char *const with_value[] = {"-m", "-F", "-e", "--trace", "--region", "--runs",
-                                             "-x", "-o", "--backend", "--cpu", "--msr-device",
-                                             "-I", "--pipeview", "--pipeview-range", "--plot",
-                                             "--record-cpu"};
     const char *option = argv[*i];
-    bool known = false;
-    for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
-        known |= strcmp(option, with_value[k]) == 0;
-    if (!known)
+    if (!option_takes_value(&stat_option_table, option))
         return -1;
     if (++*i == argc)
         return usage_error("stat", "%s needs a value", option);

@@ -35,6 +35,13 @@ static const char sweep_usage[] =
     "                        run nothing\n"
     "  --merge               run nothing: merge the results there are\n";
 
+/* The options of 'pmubench sweep' (cli/option_table.h); --help and -h besides. */
+static const struct cli_option sweep_option_list[] = {
+    {"--dir", true}, {"-j", true}, {"--sshloginfile", true}, {"--csv", true}, {"--json", true},
+    {"--slurm", true}, {"--dry-run", false}, {"--merge", false}, {NULL, false}
+};
+const struct option_table sweep_option_table = {sweep_option_list, false};
+
 struct sweep_args {
     const char *spec, *dir, *sshloginfile, *csv, *json, *slurm;
     int jobs;

@@ -31,6 +31,12 @@ static const char trace_usage[] =
     "  dump    prints a trace's records, one line each\n"
     "  see docs/traces.md\n";
 
+/* The options of 'pmubench trace' (cli/option_table.h); --help and -h besides. */
+static const struct cli_option trace_option_list[] = {
+    {"--lackey", true}, {"--dinero", true}, {"-o", true}, {"--json", false}, {NULL, false}
+};
+const struct option_table trace_option_table = {trace_option_list, false};
+
 static bool is_help(const char *arg)
 {
     return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;

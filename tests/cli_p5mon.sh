@@ -60,7 +60,7 @@ p5m_mask() {
         -e 's/^Total elapsed time: .*/Total elapsed time: T/' \
         -e 's/with an average execution time of .*s)$/with an average execution time of Ts)/'
 }
-pmubench p5mon "$tmp/p5m_small.parms" -Fconf_level_99=yes >"$tmp/p5m.stdout" 2>"$tmp/p5m.stderr"
+pmubench p5mon "$tmp/p5m_small.parms" -F conf_level_99=yes >"$tmp/p5m.stdout" 2>"$tmp/p5m.stderr"
 p5m_status=$?
 p5m_mask <"$tmp/p5m.stdout" >"$tmp/p5m.got"
 cat >"$tmp/p5m.want" <<REPORT
