@@ -16,6 +16,7 @@
 #include "pmu/number.h"
 #include "pmu/p5_events.h"
 #include "pmu/p5_pmu.h"
+#include "pmu/suggest.h"
 
 /* A retire statement names up to 17 registers besides its verb, thread,
  * eip, tag and mode. */
@@ -212,6 +213,12 @@ static int netburst_event_name(struct parser *p, char *name, struct bench_stmt *
     if (rest)
         *rest++ = '\0';
     int index = nb_event_find(name);
+    struct suggestion near;
+    suggestion_start(&near, name);
+    if (index < 0)
+        nb_events_suggest(&near);
+    if (index < 0 && near.best)
+        return fail(p, "unknown NetBurst event '%s' (did you mean '%s'?)", name, near.best);
     if (index < 0)
         return fail(p, "unknown NetBurst event '%s' (pmubench's catalog has the SDM's names, "
                        "e.g. branch_retired)", name);
@@ -227,6 +234,12 @@ static int netburst_event_name(struct parser *p, char *name, struct bench_stmt *
         if (rest)
             *rest++ = '\0';
         const struct nb_subevent *found = nb_subevent_find(event, sub);
+        suggestion_start(&near, sub);
+        if (!found)
+            nb_subevents_suggest(event, &near);
+        if (!found && near.best)
+            return fail(p, "unknown sub-event '%s' of %s (did you mean '%s'?)", sub, event->name,
+                        near.best);
         if (!found) {
             nb_subevent_names(event, names, sizeof names);
             return fail(p, "unknown sub-event '%s' of %s (expected one of %s)", sub,
@@ -248,6 +261,12 @@ static int p5_event_name(struct parser *p, const char *name, struct bench_stmt *
     uint64_t code;
     if (!event && parse_number(name, 0x3f, &code))
         event = p5_event_by_code((unsigned)code);
+    struct suggestion near;
+    suggestion_start(&near, name);
+    if (!event)
+        p5_events_suggest(&near);
+    if (!event && near.best)
+        return fail(p, "unknown P5 event '%s' (did you mean '%s'?)", name, near.best);
     if (!event)
         return fail(p, "unknown P5 event '%s' (expected a name from Table 3.2 of Safford 1997, such as "
                        "data_read_miss, or a defined code such as 0x03)", name);

@@ -9,6 +9,7 @@
 #include "pmu/netburst_metrics.h"
 #include "pmu/netburst_msrs.h"
 #include "pmu/p5_events.h"
+#include "pmu/suggest.h"
 
 static const char list_usage[] = "usage: pmubench list [--long] [netburst|p5]\n";
 
@@ -90,6 +91,20 @@ static void list_p5_event(const struct p5_event *event, bool verbose)
         printf("  erratum: %s\n", event->erratum);
 }
 
+/* An argument that is none of list's, with the nearest when one is near
+ * (pmu/suggest.h). */
+static int unexpected(const char *arg)
+{
+    static const char *const known[] = {"--long", "netburst", "p5"};
+    struct suggestion near;
+    suggestion_start(&near, arg);
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        suggestion_consider(&near, known[i]);
+    if (near.best)
+        return usage_error("list", "unexpected '%s' (did you mean '%s'?)", arg, near.best);
+    return usage_error("list", "unexpected '%s' (expected --long, netburst or p5)", arg);
+}
+
 int cmd_list(int argc, char **argv)
 {
     bool verbose = false, netburst = true, p5 = true;
@@ -107,8 +122,7 @@ int cmd_list(int argc, char **argv)
             fputs(list_usage, stdout);
             return 0;
         } else {
-            return usage_error("list", "unexpected '%s' (expected --long, netburst or p5)",
-                               argv[i]);
+            return unexpected(argv[i]);
         }
     }
     if (!netburst && !p5)

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "exit_status.h"
 #include "report/json.h"
+#include "pmu/suggest.h"
 #include "report/text.h"
 #include "traces/import.h"
 #include "traces/input_file.h"
@@ -638,8 +639,15 @@ int cmd_trace(int argc, char **argv)
             fputs(trace_usage, stdout);
             return 0;
         }
-    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+    struct suggestion near;
+    suggestion_start(&near, argv[1]);
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++) {
         if (strcmp(argv[1], subcommands[i].name) == 0)
             return subcommands[i].run(argc - 1, argv + 1);
+        suggestion_consider(&near, subcommands[i].name);
+    }
+    if (near.best)
+        return usage_error("trace", "unknown subcommand '%s' (did you mean '%s'?)", argv[1],
+                           near.best);
     return usage_error("trace", "unknown subcommand '%s'", argv[1]);
 }

@@ -14,6 +14,7 @@
 #include "netburst_events.h"
 #include "number.h"
 #include "p5_events.h"
+#include "suggest.h"
 
 enum { MAX_TEXT = 512 };
 
@@ -280,6 +281,16 @@ static bool netburst_subevent(struct parse *p, const char *name)
         return p->tag_subevent = true;
     if (libpfm4_replay_subevent(p, name))
         return true;
+    struct suggestion near;
+    suggestion_start(&near, name);
+    if (!p->metric_named)
+        nb_subevents_suggest(event, &near);
+    for (size_t m = 0; m < sizeof modifier_names / sizeof modifier_names[0]; m++)
+        suggestion_consider(&near, modifier_names[m]);
+    const char *what = p->metric_named ? "modifier" : "sub-event or modifier";
+    if (near.best)
+        return fail(p, "unknown %s '%s'%s%s (did you mean '%s'?)", what, name,
+                    p->metric_named ? "" : " of ", p->metric_named ? "" : event->name, near.best);
     char names[400];
     nb_subevent_names(event, names, sizeof names);
     if (p->metric_named)
@@ -311,9 +322,17 @@ static bool netburst_name(struct parse *p, const char *name)
         return true;
     }
     nb->event = nb_event_find(catalog_name(NULL, name));
-    if (nb->event < 0)
+    if (nb->event < 0) {
+        struct suggestion near;
+        suggestion_start(&near, name);
+        nb_events_suggest(&near);
+        for (int i = 0; i < nb_num_metrics; i++)
+            suggestion_consider(&near, nb_metrics[i].name);
+        if (near.best)
+            return fail(p, "unknown NetBurst event '%s' (did you mean '%s'?)", name, near.best);
         return fail(p, "unknown NetBurst event '%s' ('pmubench list netburst' shows the "
                        "events and tagging metrics)", name);
+    }
     const struct nb_event_info *event = &nb_event_table[nb->event];
     if (event->models & (1u << p->config->model))
         return true;
@@ -412,6 +431,18 @@ static bool parse_netburst(struct parse *p, char *rest)
 
 /* ---- P5 */
 
+static bool unknown_p5_event(struct parse *p, const char *name)
+{
+    struct suggestion near;
+    suggestion_start(&near, name);
+    p5_events_suggest(&near);
+    suggestion_consider(&near, "clocks");
+    if (near.best)
+        return fail(p, "unknown P5 event '%s' (did you mean '%s'?)", name, near.best);
+    return fail(p, "unknown P5 event '%s' ('pmubench list p5' shows the events; "
+                   "p5::clocks counts clocks)", name);
+}
+
 static bool parse_p5(struct parse *p, char *rest)
 {
     struct p5_event_spec *p5 = &p->spec->p5;
@@ -423,8 +454,7 @@ static bool parse_p5(struct parse *p, char *rest)
     else if (strcasecmp(name, "clocks") == 0)
         p5->clocks = true;
     else
-        return fail(p, "unknown P5 event '%s' ('pmubench list p5' shows the events; "
-                       "p5::clocks counts clocks)", name);
+        return unknown_p5_event(p, name);
     bool any_given = false;
     while (rest) {
         char *token = next_field(&rest);
@@ -529,8 +559,16 @@ bool event_spec_parse(const char *text, const struct nb_pmu_config *config, stru
         spec->pmu = PMU_P5;
         return parse_p5(&p, rest);
     }
-    if (strcasecmp(pmu, "netburst") != 0 && strcasecmp(pmu, "netburst_p") != 0)
+    if (strcasecmp(pmu, "netburst") != 0 && strcasecmp(pmu, "netburst_p") != 0) {
+        struct suggestion near;
+        suggestion_start(&near, pmu);
+        suggestion_consider(&near, "netburst");
+        suggestion_consider(&near, "netburst_p");
+        suggestion_consider(&near, "p5");
+        if (near.best)
+            return fail(&p, "unknown PMU '%s' (did you mean '%s'?)", pmu, near.best);
         return fail(&p, "unknown PMU '%s' (expected netburst, netburst_p or p5)", pmu);
+    }
     if (!nb_model_supported(config->model))
         return fail(&p, "no NetBurst model (%d) to parse it for: event_spec_model chooses one",
                     config->model);

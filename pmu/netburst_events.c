@@ -401,6 +401,18 @@ const struct nb_subevent *nb_subevent_find(const struct nb_event_info *event, co
     return NULL;
 }
 
+void nb_events_suggest(struct suggestion *near)
+{
+    for (int i = 0; i < NB_NUM_EVENTS; i++)
+        suggestion_consider(near, nb_event_table[i].name);
+}
+
+void nb_subevents_suggest(const struct nb_event_info *event, struct suggestion *near)
+{
+    for (int i = 0; i < event->n_subevents; i++)
+        suggestion_consider(near, event->subevents[i].name);
+}
+
 int nb_event_on_escr(int escr, unsigned select)
 {
     for (int i = 0; i < NB_NUM_EVENTS; i++)

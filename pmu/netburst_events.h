@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "suggest.h"
+
 struct nb_subevent {
     const char *name;
     uint8_t bit;                /* bit of the 16-bit ESCR event mask (ESCR bit 9 + bit) */
@@ -96,6 +98,11 @@ int nb_event_find(const char *name);
 
 /* The sub-event of `event` called `name` (case-insensitive), or NULL. */
 const struct nb_subevent *nb_subevent_find(const struct nb_event_info *event, const char *name);
+
+/* Offer every event's name, or every sub-event name of `event`, as what a
+ * mistyped name may have meant (pmu/suggest.h). */
+void nb_events_suggest(struct suggestion *near);
+void nb_subevents_suggest(const struct nb_event_info *event, struct suggestion *near);
 
 /* Index of the event an ESCR detects when its event select is `select`, or
  * -1 when that select means nothing on that ESCR. */

@@ -97,6 +97,12 @@ const struct p5_event *p5_event_by_name(const char *name)
     return NULL;
 }
 
+void p5_events_suggest(struct suggestion *near)
+{
+    for (int i = 0; i < p5_num_events; i++)
+        suggestion_consider(near, p5_events[i].name);
+}
+
 const struct p5_event *p5_event_by_code(unsigned code)
 {
     for (int i = 0; i < p5_num_events; i++)

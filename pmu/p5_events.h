@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "suggest.h"
+
 /* The 6-bit CESR event select of each event (Safford 1997, Table 2.3),
  * named after its Table 3.2 name: the only place the codes are written. */
 enum p5_event_code {
@@ -62,6 +64,9 @@ extern const int p5_num_events;
 
 /* The event with that name (case-insensitive), or NULL. */
 const struct p5_event *p5_event_by_name(const char *name);
+/* Offer every event's name as what a mistyped name may have meant
+ * (pmu/suggest.h). */
+void p5_events_suggest(struct suggestion *near);
 /* The event with that code, or NULL when the code is undefined. */
 const struct p5_event *p5_event_by_code(unsigned code);
 

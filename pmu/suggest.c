@@ -47,7 +47,7 @@ void suggestion_start(struct suggestion *s, const char *typed)
 
 void suggestion_consider(struct suggestion *s, const char *name)
 {
-    if (strcmp(s->typed, name) == 0)
+    if (!s->typed[0] || strcmp(s->typed, name) == 0)
         return;
     int limit = (int)strlen(s->typed) / 3;
     limit = limit < 1 ? 1 : limit > NEAR ? NEAR : limit;

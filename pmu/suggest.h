@@ -5,7 +5,8 @@
  * transpositions of adjacent characters each cost 1; Damerau 1964), letters
  * compared without case.  A name is suggested only when it is near: a
  * distance of at most 2 and at most a third of the typed name's length
- * (at least 1), so that a short or unrelated word gets no guess. */
+ * (at least 1), so that a short or unrelated word gets no guess; an empty
+ * name gets none. */
 #ifndef PMU_SUGGEST_H
 #define PMU_SUGGEST_H
 

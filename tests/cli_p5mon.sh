@@ -23,8 +23,10 @@ expect 2 "$tmp/p5m_bad.parms:3: expected ';' at the end of the line" -- p5mon "$
 printf '(p5mon\ntrace = x.trace;\ndata_read = yes;\0output_file = x.p5m;\nend)\n' >"$tmp/p5m_bad.parms"
 expect 2 "$tmp/p5m_bad.parms:3: unexpected NUL byte" -- p5mon "$tmp/p5m_bad.parms"
 printf '(p5mon\ntrace = x.trace;\nend)\n' >"$tmp/p5m.parms"
-expect 2 "-F:2: unknown parameter 'data_red' (expected a run_p5mon parameter, an event name, count_clocks or model_NAME)" -- \
+expect 2 "-F:2: unknown parameter 'data_red' (did you mean 'data_read'?)" -- \
     p5mon "$tmp/p5m.parms" -Fdata_read=yes -F data_red=yes
+expect 2 "-F:2: unknown parameter 'data_read_all' (expected a run_p5mon parameter, an event name, count_clocks or model_NAME)" -- \
+    p5mon "$tmp/p5m.parms" -Fdata_read=yes -F data_read_all=yes
 expect 2 "-F:1: expected name=value, got 'data_read'" -- p5mon "$tmp/p5m.parms" -F data_read
 expect 2 "$tmp/p5m.parms: expected at least one event (an event name or count_clocks = yes)" -- \
     p5mon "$tmp/p5m.parms"

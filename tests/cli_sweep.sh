@@ -82,7 +82,7 @@ sw_bad() {
 }
 sw_bad 'trace a.trace\nmodels p5\n' "2: unknown keyword 'models' (expected trace, model, param or events)"
 sw_bad 'trace a.trace\nmodel p5 netburst-pentium-m\n' "2: model: unknown NetBurst preset 'pentium-m' (willamette, willamette0, northwood, netburst, prescott, prescott4)"
-sw_bad 'trace a.trace\nmodel p5\nparam l1d_latency=2\n' "3: param 'l1d_latency' on model p5: unknown P5 model parameter 'l1d_latency'"
+sw_bad 'trace a.trace\nmodel p5\nparam l1d_latency=2\n' "3: param 'l1d_latency' on model p5: unknown P5 model parameter 'l1d_latency' (did you mean 'l2_latency'?)"
 sw_bad '# x\ntrace a.trace\nmodel netburst\nparam l1d_latency=\n' "4: param 'l1d_latency': an empty value (expected NAME=VALUE[,VALUE...])"
 # ... events stat would refuse, refused on the events line, for every model
 # and every CPUID model a param sets.

@@ -560,7 +560,7 @@ expect 2 "tests/no/such.exp: cannot open: No such file or directory" -- alloc --
 expect 2 "pmubench alloc: netburst::1stL_cache_load_miss_retired:pebs:t1: no counter of thread 1's half can count it (with Hyper-Threading each thread has half the counters; docs/alloc.md)" -- \
     alloc netburst::1stL_cache_load_miss_retired:pebs:t1
 printf '# two experiments\nnetburst::TC_misc:FLUSH\n\nnetburst::branch_retired:MMTP\nnetburst::branch_retired:MMTQ\n' >"$tmp/bad.exp"
-expect 2 "$tmp/bad.exp:5: netburst::branch_retired:MMTQ: unknown sub-event or modifier 'MMTQ' of branch_retired (sub-events: MMNP, MMNM, MMTP, MMTM; modifiers: k, u, e, cmpl, thr, t0, t1, at, ovf_pmi, force_ovf, tag, pebs)" -- \
+expect 2 "$tmp/bad.exp:5: netburst::branch_retired:MMTQ: unknown sub-event or modifier 'MMTQ' of branch_retired (did you mean 'MMTP'?)" -- \
     alloc --exp "$tmp/bad.exp"
 printf 'netburst::TC_misc:FLUSH\n\n# together\nnetburst::branch_retired:MMTP\nnetburst::machine_clear:CLEAR\nnetburst::x87_assist:FPSU\n' >"$tmp/big.exp"
 expect 2 "$tmp/big.exp:4: the 3 events of its group cannot count together in one run" -- \

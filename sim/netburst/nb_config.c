@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "pmu/number.h"
+#include "pmu/suggest.h"
 #include "sim/netburst/nb_model.h"
 
 /* Northwood (the Pentium 4 monitoring study, sections 3-5; docs/netburst-model.md). */
@@ -65,10 +66,24 @@ bool nbm_config_preset(const char *name, struct nbm_config *config, char *error,
         config->alloc_to_exec = p->alloc_to_exec;
         return true;
     }
-    snprintf(error, error_size,
-             "unknown NetBurst preset '%s' (willamette, willamette0, northwood, netburst, "
-             "prescott, prescott4)", name);
+    struct suggestion near;
+    suggestion_start(&near, name);
+    suggestion_consider(&near, "netburst");
+    for (size_t i = 0; nbm_preset_name(i); i++)
+        suggestion_consider(&near, nbm_preset_name(i));
+    if (near.best)
+        snprintf(error, error_size, "unknown NetBurst preset '%s' (did you mean '%s'?)", name,
+                 near.best);
+    else
+        snprintf(error, error_size,
+                 "unknown NetBurst preset '%s' (willamette, willamette0, northwood, netburst, "
+                 "prescott, prescott4)", name);
     return false;
+}
+
+const char *nbm_preset_name(size_t i)
+{
+    return i < sizeof presets / sizeof presets[0] ? presets[i].name : NULL;
 }
 
 const char *nbm_preset_of_model(int model)
@@ -132,8 +147,17 @@ bool nbm_config_set(struct nbm_config *config, const char *name, const char *val
         memcpy((char *)config + p->offset, &(uint32_t){(uint32_t)n}, sizeof(uint32_t));
         return true;
     }
-    snprintf(error, error_size, "unknown parameter '%s' (docs/netburst-model.md lists them)",
-             name);
+    struct suggestion near;
+    suggestion_start(&near, name);
+    suggestion_consider(&near, "model");
+    for (size_t i = 0; i < sizeof parameters / sizeof parameters[0]; i++)
+        suggestion_consider(&near, parameters[i].name);
+    if (near.best)
+        snprintf(error, error_size, "unknown parameter '%s' (did you mean '%s'?)", name,
+                 near.best);
+    else
+        snprintf(error, error_size, "unknown parameter '%s' (docs/netburst-model.md lists them)",
+                 name);
     return false;
 }
 

@@ -74,6 +74,10 @@ struct nbm_config {
 bool nbm_config_preset(const char *name, struct nbm_config *config, char *error,
                        size_t error_size);
 
+/* The name of preset number `i` from 0 in the order above, or NULL past
+ * the last. */
+const char *nbm_preset_name(size_t i);
+
 /* The first preset of CPUID model `model` ("prescott" for 3), or NULL. */
 const char *nbm_preset_of_model(int model);
 

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "pmu/number.h"
+#include "pmu/suggest.h"
 #include "sim/p5/p5_bus.h"
 #include "sim/p5/p5_config_internal.h"
 
@@ -88,6 +89,14 @@ bool p5_config_preset_from(const char *name, const char *cache_dir, struct p5_co
         *config = host;
         return true;
     }
+    struct suggestion near;
+    suggestion_start(&near, name);
+    suggestion_consider(&near, "p5");
+    suggestion_consider(&near, "pmmx");
+    suggestion_consider(&near, "host");
+    if (near.best)
+        return p5_config_fail(error, error_size,
+                              "unknown P5 model preset '%s' (did you mean '%s'?)", name, near.best);
     return p5_config_fail(error, error_size, "unknown P5 model preset '%s' (expected p5, pmmx or host)", name);
 }
 
@@ -249,6 +258,29 @@ static bool parse_errata(const char *text, uint32_t *mask)
     return true;
 }
 
+/* "unknown P5 model parameter 'NAME'", with the nearest parameter's name
+ * when one is near (pmu/suggest.h). */
+static bool unknown_parameter(const char *name, char *error, size_t error_size)
+{
+    char errata[COUNT_OF(errata_names)][64];
+    struct suggestion near;
+    suggestion_start(&near, name);
+    for (size_t i = 0; i < COUNT_OF(parameters); i++)
+        suggestion_consider(&near, parameters[i].name);
+    for (size_t i = 0; i < COUNT_OF(flags); i++)
+        suggestion_consider(&near, flags[i].name);
+    suggestion_consider(&near, "errata");
+    suggestion_consider(&near, "fpu_precision");
+    for (size_t i = 0; i < COUNT_OF(errata_names); i++) {
+        snprintf(errata[i], sizeof errata[i], "erratum_%s", errata_names[i].name);
+        suggestion_consider(&near, errata[i]);
+    }
+    if (near.best)
+        return p5_config_fail(error, error_size, "unknown P5 model parameter '%s' (did you mean "
+                              "'%s'?)", name, near.best);
+    return p5_config_fail(error, error_size, "unknown P5 model parameter '%s'", name);
+}
+
 static bool set_erratum(struct p5_config *config, const char *name, const char *value,
                         char *error, size_t error_size)
 {
@@ -263,7 +295,7 @@ static bool set_erratum(struct p5_config *config, const char *name, const char *
                             : config->errata & ~(uint32_t)errata_names[i].bit;
         return true;
     }
-    return p5_config_fail(error, error_size, "unknown P5 model parameter '%s'", name);
+    return unknown_parameter(name, error, error_size);
 }
 
 bool p5_config_set(struct p5_config *config, const char *name, const char *value, char *error,
@@ -299,7 +331,7 @@ bool p5_config_set(struct p5_config *config, const char *name, const char *value
         return set_precision(config, value, error, error_size);
     if (strncmp(name, "erratum_", strlen("erratum_")) == 0)
         return set_erratum(config, name, value, error, error_size);
-    return p5_config_fail(error, error_size, "unknown P5 model parameter '%s'", name);
+    return unknown_parameter(name, error, error_size);
 }
 
 /* ---- consistency */

@@ -9,6 +9,7 @@
 
 #include "pmu/number.h"
 #include "pmu/p5_events.h"
+#include "pmu/suggest.h"
 
 enum parm_kind { KIND_BOOL, KIND_INT, KIND_STRING, KIND_INTERVAL };
 
@@ -192,6 +193,17 @@ static bool set_parm(struct p5mon_parms *parms, const char *name, const char *va
         return set_event(parms, name, value, where, error, error_size);
     if (is_model_parm(name))
         return set_model_parm(parms, name, value, where, error, error_size);
+    struct suggestion near;
+    suggestion_start(&near, name);
+    for (int i = 0; i < N_PARMS; i++)
+        suggestion_consider(&near, parms_table[i].name);
+    p5_events_suggest(&near);
+    suggestion_consider(&near, "count_clocks");
+    if (near.best) {
+        snprintf(error, error_size, "%s: unknown parameter '%s' (did you mean '%s'?)", where, name,
+                 near.best);
+        return false;
+    }
     snprintf(error, error_size,
              "%s: unknown parameter '%s' (expected a run_p5mon parameter, an event name, "
              "count_clocks or model_NAME)",

@@ -4,7 +4,29 @@
 #include <sys/stat.h>
 
 #include "pmu/netburst_msrs.h"
+#include "pmu/suggest.h"
 #include "sim/stat/stat_model.h"
+
+/* "unknown model 'NAME'", with the nearest model's name when one is near
+ * (pmu/suggest.h). */
+static void unknown_model(const char *name, char *error, size_t size)
+{
+    static const char *const models[] = {"p5", "pmmx", "host", "netburst"};
+    char presets[16][64];
+    struct suggestion near;
+    suggestion_start(&near, name);
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+        suggestion_consider(&near, models[i]);
+    for (size_t i = 0; i < 16 && nbm_preset_name(i); i++) {
+        snprintf(presets[i], sizeof presets[i], "netburst-%s", nbm_preset_name(i));
+        suggestion_consider(&near, presets[i]);
+    }
+    if (near.best)
+        snprintf(error, size, "unknown model '%s' (did you mean '%s'?)", name, near.best);
+    else
+        snprintf(error, size,
+                 "unknown model '%s' (expected p5, pmmx, host, netburst or netburst-PRESET)", name);
+}
 
 bool stat_model_choose(const char *name, struct stat_model *model, char *error, size_t size)
 {
@@ -17,8 +39,7 @@ bool stat_model_choose(const char *name, struct stat_model *model, char *error, 
                          : strncmp(name, "netburst-", 9) == 0 ? name + 9
                                                               : NULL;
     if (!preset) {
-        snprintf(error, size,
-                 "unknown model '%s' (expected p5, pmmx, host, netburst or netburst-PRESET)", name);
+        unknown_model(name, error, size);
         return false;
     }
     model->pmu = PMU_NETBURST;

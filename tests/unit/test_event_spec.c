@@ -267,8 +267,12 @@ static void test_libpfm4_aliases(void **state)
     /* TAGn only on the execution-tagging upstream events. */
     parse_error("netburst::branch_retired:MMTP:TAG0", &HT,
                 "netburst::branch_retired:MMTP:TAG0: unknown sub-event or modifier 'TAG0' of "
-                "branch_retired (sub-events: MMNP, MMNM, MMTP, MMTM; modifiers: k, u, e, cmpl, "
-                "thr, t0, t1, at, ovf_pmi, force_ovf, tag, pebs)");
+                "branch_retired (did you mean 'tag'?)");
+    /* nothing near: the lists */
+    parse_error("netburst::branch_retired:MMTP:TAGGED0", &HT,
+                "netburst::branch_retired:MMTP:TAGGED0: unknown sub-event or modifier 'TAGGED0' "
+                "of branch_retired (sub-events: MMNP, MMNM, MMTP, MMTM; modifiers: k, u, e, "
+                "cmpl, thr, t0, t1, at, ovf_pmi, force_ovf, tag, pebs)");
 }
 
 /* libpfm4's names for the catalog's sub-events (docs/events.md, NetBurst
@@ -778,6 +782,9 @@ static void test_p5(void **state)
     parse_error("p5::nope", &HT,
                 "p5::nope: unknown P5 event 'nope' ('pmubench list p5' shows the events; "
                 "p5::clocks counts clocks)");
+    parse_error("p5::data_red", &HT,
+                "p5::data_red: unknown P5 event 'data_red' (did you mean 'data_read'?)");
+    parse_error("p5::clock", &HT, "p5::clock: unknown P5 event 'clock' (did you mean 'clocks'?)");
     parse_error("p5::flops:x", &HT, "p5::flops:x: unknown P5 modifier 'x' (valid: u, k)");
     parse_error("p5::flops:u=1", &HT, "p5::flops:u=1: unknown P5 modifier 'u=1' (valid: u, k)");
 }
@@ -790,6 +797,18 @@ static void test_errors(void **state)
     parse_error("netburst::nope", &HT,
                 "netburst::nope: unknown NetBurst event 'nope' ('pmubench list netburst' shows "
                 "the events and tagging metrics)");
+    parse_error("netburst::branch_retird:MMTP", &HT,
+                "netburst::branch_retird:MMTP: unknown NetBurst event 'branch_retird' (did you "
+                "mean 'branch_retired'?)");
+    parse_error("netburst::1stL_cache_load_miss_retird", &HT,
+                "netburst::1stL_cache_load_miss_retird: unknown NetBurst event "
+                "'1stL_cache_load_miss_retird' (did you mean '1stL_cache_load_miss_retired'?)");
+    parse_error("netbrust::branch_retired:MMTP", &HT,
+                "netbrust::branch_retired:MMTP: unknown PMU 'netbrust' (did you mean "
+                "'netburst'?)");
+    parse_error("netburst::branch_retired:MMTP:cmp", &HT,
+                "netburst::branch_retired:MMTP:cmp: unknown sub-event or modifier 'cmp' of "
+                "branch_retired (did you mean 'cmpl'?)");
     parse_error("netburst::", &HT,
                 "netburst::: unknown NetBurst event '' ('pmubench list netburst' shows the "
                 "events and tagging metrics)");

@@ -117,7 +117,9 @@ static void test_set(void **state)
 static void test_set_errors(void **state)
 {
     (void)state;
-    expect_set_error("l3_size", "1", "unknown parameter 'l3_size' (docs/netburst-model.md lists them)");
+    expect_set_error("l3_size", "1", "unknown parameter 'l3_size' (did you mean 'l2_size'?)");
+    expect_set_error("l3_cache_size", "1",
+                     "unknown parameter 'l3_cache_size' (docs/netburst-model.md lists them)");
     /* instruction latencies come from the timing table now, not parameters */
     expect_set_error("fp_add_latency", "5",
                      "unknown parameter 'fp_add_latency' (docs/netburst-model.md lists them)");

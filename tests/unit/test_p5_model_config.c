@@ -104,7 +104,9 @@ static void test_unknown_preset(void **state)
     struct p5_config c;
     char error[256];
     assert_false(p5_config_preset("p6", &c, error, sizeof error));
-    assert_string_equal(error, "unknown P5 model preset 'p6' (expected p5, pmmx or host)");
+    assert_string_equal(error, "unknown P5 model preset 'p6' (did you mean 'p5'?)");
+    assert_false(p5_config_preset("k6-2", &c, error, sizeof error));
+    assert_string_equal(error, "unknown P5 model preset 'k6-2' (expected p5, pmmx or host)");
 }
 
 static void test_set_parameters(void **state)
@@ -159,7 +161,11 @@ static void test_set_errors(void **state)
     assert_false(p5_config_set(&c, "erratum_fdiv", "on", error, sizeof error));
     assert_string_equal(error, "unknown P5 model parameter 'erratum_fdiv'");
     assert_false(p5_config_set(&c, "cache_size", "1", error, sizeof error));
-    assert_string_equal(error, "unknown P5 model parameter 'cache_size'");
+    assert_string_equal(error, "unknown P5 model parameter 'cache_size' (did you mean "
+                               "'dcache_size'?)");
+    assert_false(p5_config_set(&c, "erratum_misaligned_stall2", "on", error, sizeof error));
+    assert_string_equal(error, "unknown P5 model parameter 'erratum_misaligned_stall2' (did you "
+                               "mean 'erratum_misaligned_stall_2'?)");
     assert_false(p5_config_set(&c, "fpu_precision", "64", error, sizeof error));
     assert_string_equal(error, "P5 model parameter fpu_precision: '64' (expected single, double "
                                "or extended)");

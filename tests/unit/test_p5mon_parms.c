@@ -292,9 +292,9 @@ static void unknown_and_twice(void **state)
     rejects("(p5mon\nfrobnicate = yes;\nend)\n",
             "P:2: unknown parameter 'frobnicate' (expected a run_p5mon parameter, an event "
             "name, count_clocks or model_NAME)");
-    rejects("(p5mon\nmodel_ = 1;\nend)\n",
-            "P:2: unknown parameter 'model_' (expected a run_p5mon parameter, an event "
-            "name, count_clocks or model_NAME)");
+    rejects("(p5mon\nmodel_ = 1;\nend)\n", "P:2: unknown parameter 'model_' (did you mean 'model'?)");
+    rejects("(p5mon\ndata_red = yes;\nend)\n",
+            "P:2: unknown parameter 'data_red' (did you mean 'data_read'?)");
     rejects("(p5mon\nrepetitions = 2;\n\nREPETITIONS = 3;\nend)\n",
             "P:4: REPETITIONS is already set at line 2");
     rejects("(p5mon\nconfidence_level_99 = yes;\nconf_level_99 = no;\nend)\n",

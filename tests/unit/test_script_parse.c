@@ -219,6 +219,12 @@ static void test_errors(void **state)
     parse_err("cpu netburst\nevent branch_retired:MMTP:XX\n",
               "t.pmu:2: unknown sub-event 'XX' of branch_retired (expected one of MMNP, MMNM, "
               "MMTP, MMTM)");
+    parse_err("cpu netburst\nevent branch_retired:MMTQ\n",
+              "t.pmu:2: unknown sub-event 'MMTQ' of branch_retired (did you mean 'MMTP'?)");
+    parse_err("cpu netburst\nevent branch_retird:MMTP\n",
+              "t.pmu:2: unknown NetBurst event 'branch_retird' (did you mean 'branch_retired'?)");
+    parse_err("cpu p5\nevent data_red\n",
+              "t.pmu:2: unknown P5 event 'data_red' (did you mean 'data_read'?)");
     parse_err("cpu netburst\nevent no_such_event:X\n",
               "t.pmu:2: unknown NetBurst event 'no_such_event' (pmubench's catalog has the "
               "SDM's names, e.g. branch_retired)");

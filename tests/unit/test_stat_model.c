@@ -58,6 +58,16 @@ static void test_bad_names(void **state)
     assert_string_equal(error, "unknown NetBurst preset 'cedarmill' (willamette, willamette0, "
                                "northwood, netburst, prescott, prescott4)");
     assert_false(stat_model_choose("netburst-", &model, error, sizeof error));
+    /* a near name: the nearest model, or preset (pmu/suggest.h) */
+    assert_false(stat_model_choose("netbrust", &model, error, sizeof error));
+    assert_string_equal(error, "unknown model 'netbrust' (did you mean 'netburst'?)");
+    assert_false(stat_model_choose("netbrust-prescott", &model, error, sizeof error));
+    assert_string_equal(error,
+                        "unknown model 'netbrust-prescott' (did you mean 'netburst-prescott'?)");
+    assert_false(stat_model_choose("pmmmx", &model, error, sizeof error));
+    assert_string_equal(error, "unknown model 'pmmmx' (did you mean 'pmmx'?)");
+    assert_false(stat_model_choose("netburst-northwod", &model, error, sizeof error));
+    assert_string_equal(error, "unknown NetBurst preset 'northwod' (did you mean 'northwood'?)");
 }
 
 static void test_parameters(void **state)

@@ -60,6 +60,9 @@ static void test_threshold(void **state)
     assert_string_equal(nearest("northwod", parts), "northwood");
     assert_string_equal(nearest("wilamete", parts), "willamette");
     assert_null(nearest("p", parts));
+    static const char *const letters[] = {"k", "u", "e", NULL};
+    assert_string_equal(nearest("x", letters), "k");
+    assert_null(nearest("", letters)); /* nothing typed: no guess */
 }
 
 int main(void)

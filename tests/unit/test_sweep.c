@@ -69,7 +69,7 @@ static void rejects_bad_lines(void **state)
          "netburst-PRESET)"},
         {"trace a\nmodel netburst-northwood\nparam l1_latency=2\n",
          "s.sweep:3: param 'l1_latency' on model netburst-northwood: unknown parameter "
-         "'l1_latency' (docs/netburst-model.md lists them)"},
+         "'l1_latency' (did you mean 'l1d_latency'?)"},
         {"trace a\nmodel netburst\nparam l1d_latency=\n",
          "s.sweep:3: param 'l1d_latency': an empty value (expected NAME=VALUE[,VALUE...])"},
         {"trace a\nmodel netburst\nparam l1d_latency=2,,3\n",
