@@ -147,19 +147,26 @@ static int own_path(char *path, size_t size)
     return 0;
 }
 
-/* The indexes of the jobs without a valid result. */
-static size_t *pending_jobs(const struct sweep_spec *spec, const char *dir, size_t *n)
+/* The indexes of the jobs without a valid result, into `*pending`;
+ * 2 when a job's file is not a regular file (before anything reads it). */
+static int pending_jobs(const struct sweep_spec *spec, const char *dir, size_t **pending,
+                        size_t *n)
 {
     size_t total = sweep_job_count(spec);
-    size_t *pending = malloc((total ? total : 1) * sizeof *pending);
+    *pending = malloc((total ? total : 1) * sizeof **pending);
     *n = 0;
-    for (size_t i = 0; pending && i < total; i++) {
+    if (!*pending)
+        return command_error(EXIT_RUNTIME, "sweep", "out of memory");
+    for (size_t i = 0; i < total; i++) {
         struct sweep_job job;
+        char error[4200];
         sweep_job_at(spec, i, &job);
+        if (!sweep_job_files_check(dir, &job, error, sizeof error))
+            return file_error(EXIT_BAD_INPUT, "%s", error);
         if (!sweep_job_done(spec, &job, dir))
-            pending[(*n)++] = i;
+            (*pending)[(*n)++] = i;
     }
-    return pending;
+    return 0;
 }
 
 static char **job_commands(const struct sweep_spec *spec, const size_t *pending, size_t n,
@@ -179,17 +186,52 @@ static char **job_commands(const struct sweep_spec *spec, const size_t *pending,
     return commands;
 }
 
-static int make_dir(const char *dir)
+/* The results directory as the run needs it: made when jobs are to
+ * write there (a run, a Slurm script; `*made` when this call made it),
+ * there already for --merge (which makes nothing), untouched by
+ * --dry-run. */
+static int prepare_dir(const struct sweep_args *args, const char *dir, bool *made)
 {
     struct stat st;
-    if (mkdir(dir, 0777) == 0)
+    *made = false;
+    if (args->dry_run)
         return 0;
-    if (errno != EEXIST)
+    if (!args->merge_only && mkdir(dir, 0777) == 0) {
+        *made = true;
+        return 0;
+    }
+    if (!args->merge_only && errno != EEXIST)
         return file_error(EXIT_RUNTIME, "%s: cannot create: %s", dir, strerror(errno));
-    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+    if (stat(dir, &st) != 0)
+        return errno == ENOENT
+                   ? file_error(EXIT_BAD_INPUT, "%s: no such directory (expected the jobs' "
+                                "results: --merge runs no job and makes no directory)", dir)
+                   : file_error(failure_status(errno), "%s: cannot open: %s", dir,
+                                strerror(errno));
+    if (S_ISDIR(st.st_mode))
         return 0;
     return file_error(EXIT_BAD_INPUT, "%s: not a directory (expected the results' directory)",
                       dir);
+}
+
+/* No output over the spec, a trace, the results directory, a job's file
+ * in it, the host list or another output (outputs this mode does not
+ * write are left out). */
+static int check_files(const struct sweep_args *args, const struct sweep_spec *spec,
+                       const char *dir)
+{
+    bool merges = !args->dry_run && !args->slurm;
+    const struct named_file files[] = {
+        {"--csv", merges ? args->csv : NULL, FILE_WRITE},
+        {"--json", merges ? args->json : NULL, FILE_WRITE},
+        {"--slurm", args->slurm, FILE_WRITE},
+        {"--sshloginfile", args->sshloginfile, FILE_READ},
+    };
+    char error[2400];
+    if (sweep_files_distinct(spec, dir, files, sizeof files / sizeof files[0], error,
+                             sizeof error))
+        return 0;
+    return command_error(EXIT_BAD_INPUT, "sweep", "%s", error);
 }
 
 /* Writes what `print` prints to `path` whole or not at all. */
@@ -255,7 +297,10 @@ static int run_pending(const struct sweep_args *args, const struct sweep_spec *s
         char error[1024];
         if (!atomic_open(&file, args->slurm, error, sizeof error))
             return command_error(EXIT_RUNTIME, "sweep", "%s", error);
-        sweep_slurm_script(file.stream, spec, pending, n_pending, pmubench, dir);
+        if (!sweep_slurm_script(file.stream, spec, pending, n_pending, pmubench, dir)) {
+            atomic_abort(&file);
+            return command_error(EXIT_RUNTIME, "sweep", "out of memory");
+        }
         if (!atomic_commit(&file, error, sizeof error))
             return command_error(EXIT_RUNTIME, "sweep", "%s", error);
         return command_error(EXIT_OK, "sweep", "%s: %zu job%s, one array task each: submit it "
@@ -291,19 +336,25 @@ int cmd_sweep(int argc, char **argv)
         return file_error(failure_status(errno), "%s", error);
     char *dir = results_dir(&args);
     size_t n_pending = 0, *pending = NULL;
+    bool made = false;
     if (!dir)
         rc = command_error(EXIT_RUNTIME, "sweep", "results directory: %s", strerror(errno));
-    else if (!args.dry_run && !args.slurm)
-        rc = make_dir(dir);
-    if (!rc && !(pending = pending_jobs(&spec, dir, &n_pending)))
-        rc = command_error(EXIT_RUNTIME, "sweep", "out of memory");
+    if (!rc && !(rc = prepare_dir(&args, dir, &made)) && (rc = check_files(&args, &spec, dir)) &&
+        made)
+        rmdir(dir); /* refused: leave nothing made */
+    if (!rc)
+        rc = pending_jobs(&spec, dir, &pending, &n_pending);
     bool runs = n_pending && !args.merge_only && !args.dry_run && !args.slurm;
     if (!rc && runs && !sweep_parallel_check(error, sizeof error))
         rc = command_error(EXIT_RUNTIME, "sweep", "%s", error); /* before anything runs */
     if (!rc) {
-        command_error(EXIT_OK, "sweep", "%zu jobs, %zu with a result in %s, %zu to run",
-                      sweep_job_count(&spec), sweep_job_count(&spec) - n_pending, dir,
-                      args.merge_only ? 0 : n_pending);
+        size_t total = sweep_job_count(&spec);
+        if (args.merge_only)
+            command_error(EXIT_OK, "sweep", "%zu jobs, %zu with a result in %s, %zu without "
+                          "(--merge runs none)", total, total - n_pending, dir, n_pending);
+        else
+            command_error(EXIT_OK, "sweep", "%zu jobs, %zu with a result in %s, %zu to run",
+                          total, total - n_pending, dir, n_pending);
         if (n_pending && !args.merge_only)
             rc = run_pending(&args, &spec, dir, pending, n_pending);
         else if (args.slurm)

@@ -68,12 +68,70 @@ pmubench sweep: job 1 (trace=missing.trace model=p5 dcache_size=8192) failed: pm
 if [ "$(cut -d, -f3,6 "$sw/fails.csv" | paste -sd' ' -)" = "trace,status a.trace,ok missing.trace,failed" ] &&
     tail -1 "$sw/fails.csv" | grep -q ',failed,,,,,,,pmubench stat: .*/missing.trace: cannot open: No such file or directory$'; then
     pass; else fail "sweep: CSV of a failed job: $(cat "$sw/fails.csv")"; fi
-# ... --merge runs nothing: a job without a result or an error file did not run.
+# ... --merge runs nothing: a job without a result or an error file did not
+# run; the header counts the results there are and those missing.
 printf 'trace a.trace\nmodel p5 pmmx\n' >"$sw/merge.sweep"
-expect 1 "pmubench sweep: 2 jobs, 0 with a result in $sw/merge.sweep.results, 0 to run
+mkdir "$sw/merge.sweep.results"
+expect 1 "pmubench sweep: 2 jobs, 0 with a result in $sw/merge.sweep.results, 2 without (--merge runs none)
 pmubench sweep: job 0 (trace=a.trace model=p5) did not run (no result, no error file)
 pmubench sweep: job 1 (trace=a.trace model=pmmx) did not run (no result, no error file)" -- \
     sweep --merge --csv "$sw/merge.csv" "$sw/merge.sweep"
+# ... and makes no results directory: without one it is refused.
+expect 2 "$sw/nodir: no such directory (expected the jobs' results: --merge runs no job and makes no directory)" -- \
+    sweep --merge --dir "$sw/nodir" "$sw/merge.sweep"
+if [ ! -e "$sw/nodir" ]; then pass; else fail "sweep --merge made its results directory"; fi
+
+# A job's file that is not a regular file (a FIFO would block the merge's
+# read, and the job's write): one line naming it, status 2, before
+# anything is read, run or merged.
+mkfifo "$sw/merge.sweep.results/99f766589410ccd2.json" "$sw/merge.sweep.results/4d6c2d77cc444789.err"
+sw_wrapper=$wrapper
+wrapper="timeout 120 $wrapper"
+expect 2 "$sw/merge.sweep.results/99f766589410ccd2.json: a FIFO, not a regular file (expected job 0's result or nothing)" -- \
+    sweep --merge --csv "$sw/merge.csv" "$sw/merge.sweep"
+rm "$sw/merge.sweep.results/99f766589410ccd2.json"
+expect 2 "$sw/merge.sweep.results/4d6c2d77cc444789.err: a FIFO, not a regular file (expected job 1's standard error or nothing)" -- \
+    sweep --dry-run "$sw/merge.sweep"
+wrapper=$sw_wrapper
+rm "$sw/merge.sweep.results/4d6c2d77cc444789.err"
+
+# An output over one of the sweep's own files: the spec, a trace it names,
+# the host list, a job's result or error file in the results directory
+# (there or not yet), or another output.  One line, status 2, nothing run
+# or written: the spec, the trace and the results stay as they were.
+cp "$sw/s.sweep" "$sw/s.kept"
+cp "$sw/a.trace" "$sw/a.kept"
+cp "$sw/s.sweep.results/5be6003108889d36.json" "$sw/result.kept"
+expect 2 "pmubench sweep: --csv '$sw/s.sweep' and SPEC '$sw/s.sweep' are the same file" -- \
+    sweep --csv "$sw/s.sweep" "$sw/s.sweep"
+expect 2 "pmubench sweep: --csv '$sw/s.sweep' and SPEC '$sw/s.sweep' are the same file" -- \
+    sweep --merge --csv "$sw/s.sweep" "$sw/s.sweep"
+expect 2 "pmubench sweep: --slurm '$sw/s.sweep' and SPEC '$sw/s.sweep' are the same file" -- \
+    sweep --slurm "$sw/s.sweep" "$sw/s.sweep"
+expect 2 "pmubench sweep: --json '$sw/a.trace' and trace '$sw/a.trace' are the same file" -- \
+    sweep --json "$sw/a.trace" "$sw/s.sweep"
+expect 2 "pmubench sweep: --csv '$sw/s.sweep.results/5be6003108889d36.json' and job 3's result '$sw/s.sweep.results/5be6003108889d36.json' are the same file" -- \
+    sweep --csv "$sw/s.sweep.results/5be6003108889d36.json" "$sw/s.sweep"
+expect 2 "pmubench sweep: --csv '$sw/o.x' and --json '$sw/o.x' are the same file" -- \
+    sweep --json "$sw/o.x" --csv "$sw/o.x" "$sw/s.sweep"
+expect 2 "pmubench sweep: --csv '$sw/logins' and --sshloginfile '$sw/logins' are the same file" -- \
+    sweep --sshloginfile "$sw/logins" --csv "$sw/logins" "$sw/s.sweep"
+expect 2 "pmubench sweep: --csv '$sw/merge.sweep.results/4d6c2d77cc444789.err' and job 1's error file '$sw/merge.sweep.results/4d6c2d77cc444789.err' are the same file" -- \
+    sweep --merge --csv "$sw/merge.sweep.results/4d6c2d77cc444789.err" "$sw/merge.sweep"
+# ... a link to the spec is the spec; a new results directory a refused
+# run would have made is not left behind.
+ln -s s.sweep "$sw/spec.link"
+expect 2 "pmubench sweep: --csv '$sw/spec.link' and SPEC '$sw/s.sweep' are the same file" -- \
+    sweep --dir "$sw/refused" --csv "$sw/spec.link" "$sw/s.sweep"
+if cmp -s "$sw/s.sweep" "$sw/s.kept" && cmp -s "$sw/a.trace" "$sw/a.kept" &&
+    cmp -s "$sw/s.sweep.results/5be6003108889d36.json" "$sw/result.kept" &&
+    [ ! -e "$sw/o.x" ] && [ ! -e "$sw/refused" ] && [ "$(cat "$sw/logins")" = ":" ]; then
+    pass; else fail "sweep: a refused output changed a file"; fi
+# ... another file in the results directory is an output like any other.
+expect 0 "pmubench sweep: 12 jobs, 12 with a result in $sw/s.sweep.results, 0 without (--merge runs none)" -- \
+    sweep --merge --csv "$sw/s.sweep.results/table.csv" "$sw/s.sweep"
+if cmp -s "$sw/out.csv" "$sw/s.sweep.results/table.csv"; then pass; else fail "sweep: a table in the results directory"; fi
+rm "$sw/s.sweep.results/table.csv"
 
 # Bad specs: one line naming the file and line, status 2, nothing run.
 sw_bad() {
@@ -113,15 +171,17 @@ if [ $? -eq 1 ] && [ "$(tail -1 "$sw/fake.err")" = "pmubench sweep: 'parallel' o
     [ -z "$(ls "$sw/fake")" ]; then
     pass; else fail "sweep with a fake parallel: $(cat "$sw/fake.err")"; fi
 
-# --slurm: the array script of the 12 jobs; its task 3 runs job 3 alone,
-# whose result is the one GNU parallel's run wrote.
+# --slurm: the array script of the 12 jobs, the results directory made
+# when it is written, and by the script (mkdir -p) when a task runs; its
+# task 3 runs job 3 alone, whose result is the one GNU parallel's run wrote.
 expect 0 "pmubench sweep: 12 jobs, 0 with a result in $sw/slurm, 12 to run
 pmubench sweep: $sw/run.sh: 12 jobs, one array task each: submit it with sbatch, then merge with 'pmubench sweep --merge $sw/s.sweep'" -- \
     sweep --slurm "$sw/run.sh" --dir "$sw/slurm" "$sw/s.sweep"
 if [ "$(head -1 "$sw/run.sh")" = "#!/bin/bash" ] && grep -qx '#SBATCH --array=0-11' "$sw/run.sh" &&
-    [ "$(grep -c '^    exec ' "$sw/run.sh")" -eq 12 ]; then
+    [ "$(grep -c '^    exec ' "$sw/run.sh")" -eq 12 ] && [ -d "$sw/slurm" ] &&
+    grep -qx "mkdir -p '$sw/slurm' || exit 1" "$sw/run.sh"; then
     pass; else fail "sweep --slurm: $(cat "$sw/run.sh")"; fi
-mkdir -p "$sw/slurm"
+rmdir "$sw/slurm"
 SLURM_ARRAY_TASK_ID=3 bash "$sw/run.sh"
 if [ "$(ls "$sw/slurm" | paste -sd' ' -)" = "5be6003108889d36.err 5be6003108889d36.json" ] &&
     cmp -s "$sw/slurm/5be6003108889d36.json" "$sw/s.sweep.results/5be6003108889d36.json"; then

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "bench/file_identity.h"
 #include "sim/compare/count_set.h"
 
 enum {
@@ -84,6 +85,10 @@ void sweep_job_at(const struct sweep_spec *spec, size_t index, struct sweep_job 
  * malloc'd, NULL when out of memory. */
 char *sweep_job_describe(const struct sweep_spec *spec, const struct sweep_job *job);
 
+/* The path of trace `trace`: as the spec writes it when absolute, else in
+ * the spec's directory; malloc'd, NULL when out of memory. */
+char *sweep_trace_path(const struct sweep_spec *spec, size_t trace);
+
 /* The shell command line of the job: PMUBENCH stat ... --json -o
  * DIR/ID.json --trace TRACE 2>DIR/ID.err, every word quoted for sh;
  * `pmubench` and `dir` absolute.  malloc'd, NULL when out of memory. */
@@ -94,9 +99,10 @@ char *sweep_job_command(const struct sweep_spec *spec, const struct sweep_job *j
  * malloc'd, NULL when out of memory. */
 char *sweep_job_file(const char *dir, const struct sweep_job *job, const char *suffix);
 
-/* The job's result when DIR/ID.json is one: JSON stat's reader takes, of
- * the job's model, with a count of every event the spec names; `set` then
- * holds it (count_set_free frees it). */
+/* The job's result when DIR/ID.json is one: a regular file (no other is
+ * opened: sweep_job_open) of JSON stat's reader takes, of the job's model,
+ * with a count of every event the spec names; `set` then holds it
+ * (count_set_free frees it). */
 bool sweep_job_result(const struct sweep_spec *spec, const struct sweep_job *job,
                       const char *dir, struct count_set *set);
 
@@ -104,9 +110,37 @@ bool sweep_job_result(const struct sweep_spec *spec, const struct sweep_job *job
 bool sweep_job_done(const struct sweep_spec *spec, const struct sweep_job *job, const char *dir);
 
 /* The Slurm batch script running the jobs whose indexes are `pending`
- * (ascending), one array task each, the task id being the job's index. */
-void sweep_slurm_script(FILE *out, const struct sweep_spec *spec, const size_t *pending,
+ * (ascending), one array task each, the task id being the job's index;
+ * the script makes DIR (mkdir -p) before its task runs.  False when out
+ * of memory (the script is then incomplete). */
+bool sweep_slurm_script(FILE *out, const struct sweep_spec *spec, const size_t *pending,
                         size_t n_pending, const char *pmubench, const char *dir);
+
+/* ---- the files a sweep reads and writes (sweep_files.c) */
+
+/* Whether each of the job's files, DIR/ID.json and DIR/ID.err, is absent
+ * or a regular file (symbolic links followed); false with "DIR/ID.json: a
+ * FIFO, not a regular file (expected job N's result or nothing)" in
+ * `error`.  The job writes them and the merge reads them: a FIFO would
+ * block both. */
+bool sweep_job_files_check(const char *dir, const struct sweep_job *job, char *error,
+                           size_t error_size);
+
+/* A job's file (sweep_job_file) opened for reading when it is a regular
+ * file; NULL when it is absent, cannot be opened or is anything else
+ * (opened without blocking, so a FIFO is refused, not waited on). */
+FILE *sweep_job_open(const char *path);
+
+/* True when no output among `files` (the command's own files: its
+ * outputs, FILE_WRITE, path NULL when not written, and inputs such as a
+ * host list) is one of the sweep's inputs or another output: the spec,
+ * a trace, the results directory `dir`, or a job's DIR/ID.json or
+ * DIR/ID.err, whether it exists yet or not (the jobs write them, now or
+ * in a later run).  False with files_distinct's "WHAT 'PATH' and WHAT
+ * 'PATH' are the same file" in `error` (or "out of memory"). */
+bool sweep_files_distinct(const struct sweep_spec *spec, const char *dir,
+                          const struct named_file *files, int n_files, char *error,
+                          size_t error_size);
 
 /* ---- merging */
 
@@ -128,7 +162,8 @@ struct sweep_merge {
 
 /* Reads every job's result in `dir`.  A job without a valid result
  * failed when DIR/ID.err exists (its last line that is not a warning is
- * the error), else it did not run.  False only when out of memory. */
+ * the error), else it did not run; a file that is not a regular file is
+ * not read (sweep_job_open).  False only when out of memory. */
 bool sweep_merge_read(const struct sweep_spec *spec, const char *dir, struct sweep_merge *merge);
 void sweep_merge_free(struct sweep_merge *merge);
 

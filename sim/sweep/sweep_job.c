@@ -5,8 +5,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pmu/event_spec.h"
+
+enum { MAX_RESULT = 64 << 20 }; /* bytes of a job's result read: stat's JSON is a few kB */
 
 size_t sweep_job_count(const struct sweep_spec *spec)
 {
@@ -96,22 +99,25 @@ static void quoted(FILE *out, const char *before, const char *after)
     fputc('\'', out);
 }
 
-/* The trace's path: as written when absolute, else in the spec's
- * directory. */
-static void trace_path(FILE *out, const struct sweep_spec *spec, const char *trace)
+char *sweep_trace_path(const struct sweep_spec *spec, size_t trace)
 {
-    fputc('\'', out);
-    if (trace[0] != '/') {
-        quote_inside(out, spec->base);
-        fputc('/', out);
-    }
-    quote_inside(out, trace);
-    fputc('\'', out);
+    const char *written = spec->traces[trace];
+    if (written[0] == '/')
+        return strdup(written);
+    size_t size = strlen(spec->base) + strlen(written) + 2;
+    char *path = malloc(size);
+    if (path)
+        snprintf(path, size, "%s/%s", spec->base, written);
+    return path;
 }
 
-static void job_command(FILE *out, const struct sweep_spec *spec, const struct sweep_job *job,
+/* False when out of memory (the line is then incomplete). */
+static bool job_command(FILE *out, const struct sweep_spec *spec, const struct sweep_job *job,
                         const char *pmubench, const char *dir)
 {
+    char *trace = sweep_trace_path(spec, job->trace);
+    if (!trace)
+        return false;
     char name[32];
     quoted(out, pmubench, "");
     fputs(" stat -m ", out);
@@ -132,10 +138,12 @@ static void job_command(FILE *out, const struct sweep_spec *spec, const struct s
     fputs(" --json -o ", out);
     quoted(out, dir, name);
     fputs(" --trace ", out);
-    trace_path(out, spec, spec->traces[job->trace]);
+    quoted(out, trace, "");
+    free(trace);
     snprintf(name, sizeof name, "/%s.err", job->id);
     fputs(" 2>", out);
     quoted(out, dir, name);
+    return true;
 }
 
 char *sweep_job_command(const struct sweep_spec *spec, const struct sweep_job *job,
@@ -146,8 +154,8 @@ char *sweep_job_command(const struct sweep_spec *spec, const struct sweep_job *j
     FILE *out = open_memstream(&text, &size);
     if (!out)
         return NULL;
-    job_command(out, spec, job, pmubench, dir);
-    return fclose(out) == 0 ? text : (free(text), NULL);
+    bool whole = job_command(out, spec, job, pmubench, dir);
+    return fclose(out) == 0 && whole ? text : (free(text), NULL);
 }
 
 char *sweep_job_file(const char *dir, const struct sweep_job *job, const char *suffix)
@@ -168,13 +176,34 @@ static bool has_events(const struct sweep_spec *spec, const struct count_set *se
     return true;
 }
 
+/* The whole of `in`, a regular file of at most MAX_RESULT bytes; NULL
+ * when it is larger, cannot be read or memory runs out. */
+static char *read_whole(FILE *in, size_t *size)
+{
+    struct stat st;
+    if (fstat(fileno(in), &st) != 0 || st.st_size > MAX_RESULT)
+        return NULL;
+    char *text = malloc((size_t)st.st_size + 1);
+    *size = text ? fread(text, 1, (size_t)st.st_size + 1, in) : 0;
+    if (text && (ferror(in) || *size > (size_t)st.st_size)) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
 bool sweep_job_result(const struct sweep_spec *spec, const struct sweep_job *job,
                         const char *dir, struct count_set *set)
 {
     char *path = sweep_job_file(dir, job, "json");
+    FILE *in = path ? sweep_job_open(path) : NULL;
+    size_t size = 0;
+    char *text = in ? read_whole(in, &size) : NULL;
+    if (in)
+        fclose(in);
     char ignored[1024];
-    const enum count_format json = COUNT_FORMAT_JSON;
-    bool ok = path && count_set_read_file(path, &json, set, ignored, sizeof ignored);
+    bool ok = text && count_set_read_json(text, size, path, set, ignored, sizeof ignored);
+    free(text);
     free(path);
     if (ok && (!set->model || strcmp(set->model, spec->models[job->model]) != 0 ||
                !has_events(spec, set))) {
@@ -216,7 +245,7 @@ static void array_ranges(FILE *out, const size_t *pending, size_t n)
     }
 }
 
-void sweep_slurm_script(FILE *out, const struct sweep_spec *spec, const size_t *pending,
+bool sweep_slurm_script(FILE *out, const struct sweep_spec *spec, const size_t *pending,
                         size_t n_pending, const char *pmubench, const char *dir)
 {
     fputs("#!/bin/bash\n# The jobs of the sweep ", out);
@@ -228,8 +257,11 @@ void sweep_slurm_script(FILE *out, const struct sweep_spec *spec, const size_t *
             n_pending, sweep_job_count(spec));
     fputs("#SBATCH --job-name=pmubench-sweep\n#SBATCH --array=", out);
     array_ranges(out, pending, n_pending);
-    fputs("\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\nset -u\n"
+    fputs("\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\nset -u\nmkdir -p ", out);
+    quoted(out, dir, "");
+    fputs(" || exit 1\n"
           "case \"${SLURM_ARRAY_TASK_ID:?not run as a Slurm array task}\" in\n", out);
+    bool whole = true;
     for (size_t i = 0; i < n_pending; i++) {
         struct sweep_job job;
         sweep_job_at(spec, pending[i], &job);
@@ -238,9 +270,10 @@ void sweep_slurm_script(FILE *out, const struct sweep_spec *spec, const size_t *
         comment_text(out, describe ? describe : "");
         free(describe);
         fputs("\n    exec ", out);
-        job_command(out, spec, &job, pmubench, dir);
+        whole = job_command(out, spec, &job, pmubench, dir) && whole;
         fputs(" ;;\n", out);
     }
     fputs("*) echo \"pmubench sweep: no job $SLURM_ARRAY_TASK_ID in this script\" >&2; exit 2 ;;\n"
           "esac\n", out);
+    return whole;
 }

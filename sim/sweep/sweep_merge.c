@@ -8,7 +8,6 @@
 
 #include "report/json.h"
 #include "report/text.h"
-#include "traces/input_file.h"
 
 enum { MAX_ERR_READ = 64 << 10 }; /* bytes of a job's stderr read: its last line is the error */
 
@@ -46,8 +45,7 @@ static bool read_failure(const char *dir, struct sweep_row *row)
     char *path = sweep_job_file(dir, &row->job, "err");
     if (!path)
         return false;
-    char ignored[1024];
-    FILE *f = input_open(path, ignored, sizeof ignored);
+    FILE *f = sweep_job_open(path);
     free(path);
     if (!f)
         return true;
