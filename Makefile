@@ -245,14 +245,15 @@ coverage:
 
 # libFuzzer on the parsers of untrusted input: bench scripts (seeded with
 # tests/bench), event strings, experiment files, traces, lackey text, PARMS
-# files, count sets, ELF symbol tables and sweep specs; and on the timing models: the
+# files, count sets, ELF symbol tables, sweep specs and a sweep's results
+# directory (the merge); and on the timing models: the
 # P5's and the NetBurst's (one trace and two) through stat's library path,
 # and sample's PEBS and IEBS sampling, over traces made from the input
 # (seeded with tests/fuzz/corpus_*).
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_CORPORA := event_spec experiment trace_reader lackey parms count_set elf_symbols \
-    p5_model nb_model nb_model_ht sample sweep_spec
+    p5_model nb_model nb_model_ht sample sweep_spec sweep_merge
 fuzz:
 	$(MAKE) BUILD=build/fuzz CC=clang CFLAGS="-O1 -g" \
 	    EXTRA="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" build/fuzz/libpmubench.a

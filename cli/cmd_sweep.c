@@ -33,7 +33,7 @@ static const char sweep_usage[] =
     "  --dry-run             print the jobs' command lines, run nothing\n"
     "  --slurm SCRIPT        write a Slurm job-array script of the jobs (sbatch SCRIPT),\n"
     "                        run nothing\n"
-    "  --merge               run nothing: merge the results there are\n";
+    "  --merge               run nothing: merge the results there are (DIR must exist)\n";
 
 /* The options of 'pmubench sweep' (cli/option_table.h); --help and -h besides. */
 static const struct cli_option sweep_option_list[] = {
