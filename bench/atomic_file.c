@@ -1,6 +1,9 @@
+/* fopencookie: a stream whose writes keep their errno. */
+#define _GNU_SOURCE
 #include "atomic_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,15 +90,74 @@ static void drop_temporary(struct atomic_file *file)
     sigprocmask(SIG_SETMASK, &saved, NULL);
 }
 
+/* ---- The stream: stdio over the descriptor, its first failure's errno
+ * kept (stdio's error flag does not say why a write failed). */
+
+static ssize_t stream_write(void *cookie, const char *data, size_t size)
+{
+    struct atomic_file *file = cookie;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = write(file->fd, data + done, size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (!file->write_errno)
+                file->write_errno = n < 0 ? errno : EIO;
+            break; /* a short count: stdio sets the stream's error flag */
+        }
+        done += (size_t)n;
+    }
+    return (ssize_t)done;
+}
+
+static int stream_seek(void *cookie, off64_t *offset, int whence)
+{
+    struct atomic_file *file = cookie;
+    off_t at = lseek(file->fd, (off_t)*offset, whence);
+    if (at < 0)
+        return -1;
+    *offset = at;
+    return 0;
+}
+
+static int stream_close(void *cookie)
+{
+    struct atomic_file *file = cookie;
+    int rc = close(file->fd);
+    if (rc != 0 && !file->write_errno)
+        file->write_errno = errno;
+    file->fd = -1;
+    return rc;
+}
+
+/* file->stream over `fd`; false (errno set, `fd` left open) when out of
+ * memory. */
+static bool open_stream(struct atomic_file *file, int fd)
+{
+    file->fd = fd;
+    file->write_errno = 0;
+    file->stream = fopencookie(file, "w", (cookie_io_functions_t){
+                                              .write = stream_write,
+                                              .seek = stream_seek,
+                                              .close = stream_close,
+                                          });
+    return file->stream != NULL;
+}
+
 /* ---- Opening, committing, aborting */
 
 static bool open_direct(struct atomic_file *file, char *error, size_t error_size)
 {
     file->direct = true;
-    file->stream = fopen(file->target, "w");
-    if (file->stream)
+    snprintf(file->target, sizeof file->target, "%s", file->path);
+    int fd = open(file->path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd >= 0 && open_stream(file, fd))
         return true;
-    snprintf(error, error_size, "%s: cannot open: %s", file->path, strerror(errno));
+    int err = errno;
+    if (fd >= 0)
+        close(fd);
+    snprintf(error, error_size, "%s: cannot open: %s", file->path, strerror(err));
     return false;
 }
 
@@ -111,16 +173,30 @@ static mode_t new_mode(const struct stat *target, bool exists)
     return 0666 & ~mask;
 }
 
+/* The temporary file's name: ".pmubench-XXXXXX" in the target's
+ * directory (a name of the target's length plus a suffix could pass
+ * NAME_MAX); false with errno ENAMETOOLONG when it does not fit. */
+static bool temporary_name(struct atomic_file *file)
+{
+    const char *slash = strrchr(file->target, '/');
+    int directory = slash ? (int)(slash - file->target + 1) : 0;
+    int n = snprintf(file->temp, sizeof file->temp, "%.*s.pmubench-XXXXXX", directory,
+                     file->target);
+    if (n >= 0 && (size_t)n < sizeof file->temp)
+        return true;
+    errno = ENAMETOOLONG;
+    return false;
+}
+
 static bool create_temporary(struct atomic_file *file, mode_t mode)
 {
-    snprintf(file->temp, sizeof file->temp, "%s.XXXXXX", file->target);
+    if (!temporary_name(file))
+        return false;
     int fd = make_temporary(file);
     if (fd < 0)
         return false;
     /* mkstemp makes the file private. */
-    if (fchmod(fd, mode) == 0)
-        file->stream = fdopen(fd, "w");
-    if (file->stream)
+    if (fchmod(fd, mode) == 0 && open_stream(file, fd))
         return true;
     int err = errno;
     close(fd);
@@ -133,12 +209,15 @@ static bool create_temporary(struct atomic_file *file, mode_t mode)
 bool atomic_open(struct atomic_file *file, const char *path, char *error, size_t error_size)
 {
     memset(file, 0, sizeof *file);
+    file->fd = -1;
     snprintf(file->path, sizeof file->path, "%s", path);
+    /* The kernel follows the links itself: /dev/stdout on a pipe reaches
+     * the pipe, where its link reads "pipe:[N]", no path. */
     struct stat target;
+    if (stat(path, &target) == 0 && !S_ISREG(target.st_mode))
+        return open_direct(file, error, error_size);
     bool ok = path_follow_links(path, file->target, sizeof file->target);
     bool exists = ok && stat(file->target, &target) == 0;
-    if (exists && !S_ISREG(target.st_mode))
-        return open_direct(file, error, error_size);
     if (ok && create_temporary(file, new_mode(&target, exists)))
         return true;
     snprintf(error, error_size, "%s: cannot create: %s", path, strerror(errno));
@@ -147,12 +226,10 @@ bool atomic_open(struct atomic_file *file, const char *path, char *error, size_t
 
 bool atomic_commit(struct atomic_file *file, char *error, size_t error_size)
 {
-    int err = 0;
-    if (ferror(file->stream))
-        err = EIO;
-    if (fclose(file->stream) != 0 && !err)
-        err = errno;
+    bool failed = ferror(file->stream) != 0;
+    failed |= fclose(file->stream) != 0;
     file->stream = NULL;
+    int err = !failed ? 0 : file->write_errno ? file->write_errno : EIO;
     if (!err && !file->direct && rename(file->temp, file->target) != 0)
         err = errno;
     if (err && !file->direct)

@@ -1,7 +1,10 @@
 /* Output files that exist whole or not at all: written under a temporary
- * name beside the target and renamed into place on success.  A target that
- * exists and is not a regular file (/dev/null, a FIFO, a terminal) is
- * written directly: renaming over it would replace the device.
+ * name in the target's directory (".pmubench-XXXXXX": hidden, and short,
+ * so that any name the directory can hold can be written) and renamed
+ * into place on success.  A path that names something other than a
+ * regular file (/dev/null, /dev/full, a FIFO, a terminal, /dev/stdout or
+ * /dev/fd/N on a pipe) is written directly: renaming over it would replace
+ * the device, and /proc's links to pipes name no file.
  *
  * A path that is a symbolic link is written through: the link's target
  * gets the content and the link stays.  The file keeps the permission bits
@@ -21,9 +24,12 @@
 struct atomic_file {
     FILE *stream;
     bool direct;     /* writing straight to a non-regular target */
+    int fd;          /* the stream's descriptor */
+    int write_errno; /* why the first write (or the close) failed, or 0 */
     char path[4096]; /* as given, for messages */
-    char target[4096]; /* the file renamed over: `path` with its links followed */
-    char temp[4096 + 8];
+    char target[4096]; /* the file renamed over: `path` with its links followed
+                          (`path` itself when direct) */
+    char temp[4096 + sizeof ".pmubench-XXXXXX"];
     struct atomic_file *next; /* the open temporary files, for the signal handler */
 };
 
@@ -31,8 +37,9 @@ struct atomic_file {
  * failure. */
 bool atomic_open(struct atomic_file *file, const char *path, char *error, size_t error_size);
 
-/* Closes and renames into place; false with a message (and nothing left
- * behind) when any write failed. */
+/* Closes and renames into place; false with "PATH: cannot write: REASON"
+ * (the failed write's errno: "No space left on device"...) and nothing
+ * left behind when any write failed. */
 bool atomic_commit(struct atomic_file *file, char *error, size_t error_size);
 
 /* Closes and removes the temporary file. */

@@ -237,7 +237,7 @@ static int record_command(const struct command_line *line, const char *cpu, cons
               (!line->output || redirect_fd(line->output, 1, &saved_out, &status));
     struct record_options options = {.argv = line->words, .output = trace, .cpu = cpu};
     int recorded;
-    if (ok && !record_report(&options, &recorded, NULL))
+    if (ok && !record_report("p5mon", &options, &recorded, NULL))
         status = recorded;
     restore_fd(0, saved_in);
     restore_fd(1, saved_out);

@@ -38,7 +38,7 @@ static const struct cli_option record_option_list[] = {
 };
 const struct option_table record_option_table = {record_option_list, true};
 
-bool record_report(const struct record_options *options, int *status,
+bool record_report(const char *command, const struct record_options *options, int *status,
                    struct record_result *result_out)
 {
     char error[PATH_MAX + 2048];
@@ -52,7 +52,7 @@ bool record_report(const struct record_options *options, int *status,
     if (result_out)
         *result_out = result;
     if (result.execed)
-        command_error(EXIT_OK, "record",
+        command_error(EXIT_OK, command,
                       "%s called execve: the trace ends there (the new program is not recorded)",
                       options->argv[0]);
     if (recorded == RECORD_OK) {
@@ -60,7 +60,7 @@ bool record_report(const struct record_options *options, int *status,
         return true;
     }
     *status = command_error(recorded == RECORD_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_RUNTIME,
-                            "record", "%s", error);
+                            command, "%s", error);
     return false;
 }
 
@@ -113,7 +113,7 @@ int cmd_record(int argc, char **argv)
     int status;
     struct record_result result;
     /* stat and p5mon say it of 64-bit code on such a model themselves */
-    if (record_report(&options, &status, &result) && result.cpu_widened)
+    if (record_report("record", &options, &status, &result) && result.cpu_widened)
         command_error(EXIT_OK, "record",
                       "warning: %s is a 64-bit program, which the %s could not run: it saw the "
                       "part's CPUID with the x86-64 baseline added (docs/traces.md, \"The CPU "

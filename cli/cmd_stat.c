@@ -371,7 +371,7 @@ static int record_program(char **program, const char *cpu, char *trace, size_t s
                              dir && *dir ? dir : "/tmp", strerror(errno));
     close(fd);
     struct record_options options = {.argv = program, .output = trace, .cpu = cpu};
-    if (record_report(&options, exit_status, NULL))
+    if (record_report("stat", &options, exit_status, NULL))
         return 0;
     unlink(trace);
     return *exit_status;

@@ -1,13 +1,15 @@
 /* The progress line (cli/progress.h, docs/stat.md "Progress"). */
 #include "progress.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "exit_status.h"
+#include "pmu/number.h"
 
 static double monotonic_seconds(void)
 {
@@ -54,22 +56,22 @@ void cli_progress_init(struct cli_progress *p, const char *command, FILE *out,
                                {report, p}};
 }
 
+/* The longest wait $PMUBENCH_PROGRESS_AFTER_MS may ask for: a day. */
+#define PROGRESS_AFTER_MS_MAX 86400000u
+
 /* The seconds before the first line: $PMUBENCH_PROGRESS_AFTER_MS (tests),
- * else one; a value that is not a count of milliseconds is named in a
- * warning, and the second kept. */
+ * else one; a value that is not a number of milliseconds (pmu/number.h)
+ * is named in a warning, and the second kept. */
 static double first_line_after(const char *command)
 {
     const char *ms = getenv("PMUBENCH_PROGRESS_AFTER_MS");
     if (!ms)
         return 1.0;
-    char *end;
-    errno = 0;
-    long value = strtol(ms, &end, 10);
-    if (*ms < '0' || *ms > '9' || *end || errno) {
-        fprintf(stderr,
-                "pmubench %s: warning: PMUBENCH_PROGRESS_AFTER_MS='%.40s' (expected a number "
-                "of milliseconds); the progress line waits a second\n",
-                command, ms);
+    uint64_t value;
+    char error[256];
+    if (!number_read("PMUBENCH_PROGRESS_AFTER_MS", ms, 0, PROGRESS_AFTER_MS_MAX, &value, error,
+                     sizeof error)) {
+        command_error(EXIT_OK, command, "warning: %s; the progress line waits a second", error);
         return 1.0;
     }
     return (double)value / 1000;

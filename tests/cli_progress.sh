@@ -38,13 +38,14 @@ if command -v script >/dev/null 2>&1 && [ -x "$build/recorder/pmutrace-amd64-lin
     PMUBENCH_PROGRESS_AFTER_MS=3600000 on_tty "$pm $stat_args >/dev/null"
     if ! grep -aq "instructions," "$tmp/tty.out"; then pass
     else fail "a short stat printed a progress line: $(od -c "$tmp/tty.out" | head -5)"; fi
-    # A threshold that is not a count of milliseconds: one warning line, the
-    # counts as ever, exit status 0.
-    for bad in x -5 12ms ''; do
+    # A threshold that is not a number of milliseconds (README, "Numbers":
+    # the one number rule, which refuses octal-looking 010): one warning
+    # line, the counts as ever, exit status 0.
+    for bad in x -5 12ms '' 010 86400001; do
         status=0
         (export PMUBENCH_PROGRESS_AFTER_MS="$bad"; eval "pmubench $stat_args") \
             >"$tmp/progress.got" 2>"$tmp/progress.err" || status=$?
-        want="pmubench stat: warning: PMUBENCH_PROGRESS_AFTER_MS='$bad' (expected a number of milliseconds); the progress line waits a second"
+        want="pmubench stat: warning: bad PMUBENCH_PROGRESS_AFTER_MS '$bad' (expected a number: decimal or 0x hex, 0 to 86400000); the progress line waits a second"
         if [ "$status" = 0 ] && grep -qxF "$want" "$tmp/progress.err" &&
             cmp -s "$tmp/progress.want" "$tmp/progress.got"; then pass
         else fail "PMUBENCH_PROGRESS_AFTER_MS='$bad': status $status, '$(cat "$tmp/progress.err")'"; fi

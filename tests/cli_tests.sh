@@ -943,7 +943,17 @@ CEOF
     expect_exact 1 "pmubench record: cannot start valgrind '/nonexistent/valgrind': No such file or directory" -- \
         record -o "$tmp/no-valgrind.trace" -- /bin/true
     if [ -e "$tmp/no-valgrind.trace" ]; then fail "record without valgrind left a trace"; else pass; fi
-    expect_exact 1 "pmubench record: cannot start valgrind '/nonexistent/valgrind': No such file or directory" -- \
+    expect_exact 1 "pmubench stat: cannot start valgrind '/nonexistent/valgrind': No such file or directory" -- \
+        stat -e clocks -- /bin/true
+    expect_exact 1 "pmubench p5mon: cannot start valgrind '/nonexistent/valgrind': No such file or directory" -- \
+        p5mon -Fcommand=/bin/true -Fdata_read=yes
+    # A valgrind that fails before it records anything: valgrind's failure
+    # (status 1), not the program's (cannot start, status 2).
+    wrapper="env PMUBENCH_VALGRIND=/bin/false $saved_wrapper"
+    expect_exact 1 "pmubench record: recording failed: valgrind '/bin/false' exited with status 1 before recording anything" -- \
+        record -o "$tmp/false-valgrind.trace" -- /bin/true
+    if [ -e "$tmp/false-valgrind.trace" ]; then fail "record with a failing valgrind left a trace"; else pass; fi
+    expect_exact 1 "pmubench stat: recording failed: valgrind '/bin/false' exited with status 1 before recording anything" -- \
         stat -e clocks -- /bin/true
     wrapper=$saved_wrapper
 

@@ -35,6 +35,9 @@ struct recording {
     bool cpu_widened;              /* cpu_view_widen_64() added to it */
 };
 
+/* valgrind's exit status when it cannot execute the program. */
+enum { VALGRIND_NOEXEC = 126 };
+
 /* The line (traces/error_line.h) and `status`. */
 #define fail(status, error, error_size, ...) \
     (error_line(0, (error), (error_size), __VA_ARGS__), (status))
@@ -477,7 +480,7 @@ static bool join_copied(struct recording *rec, struct conversion *c, char *why, 
     uint8_t end[TRACE_MAX_END_BYTES];
     size_t size = trace_end_encode(c->end.instructions, &c->end, end);
     ok = ok && !ferror(written) && fwrite(end, 1, size, copy) == size && fflush(copy) == 0 &&
-         ftruncate(fileno(out), 0) == 0;
+         ftruncate(rec->file.fd, 0) == 0;
     if (written)
         fclose(written);
     if (!ok) {
@@ -553,9 +556,17 @@ static enum record_status check_run(struct recording *rec, struct conversion *c,
                                     size_t error_size)
 {
     /* valgrind could not start the program (a bad "#!" interpreter, a
-     * missing tool, ...): it said why, the stream is empty. */
-    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && stream_bytes == 0)
+     * binary it cannot run): it said why, exited with 126 (NOEXEC, its
+     * coregrind/m_ume/main.c) and the stream is empty.  Any other failure
+     * before the first frame is valgrind's own (a missing tool, a broken
+     * installation, PMUBENCH_VALGRIND naming another program). */
+    if (stream_bytes == 0 && WIFEXITED(status) && WEXITSTATUS(status) == VALGRIND_NOEXEC)
         return fail(RECORD_BAD_INPUT, error, error_size, "cannot start %s", rec->name);
+    if (stream_bytes == 0 && WIFEXITED(status))
+        return fail(RECORD_FAILED, error, error_size,
+                    "recording failed: valgrind '%s' exited with status %d before recording "
+                    "anything",
+                    run_valgrind_path(), WEXITSTATUS(status));
     bool execed = converted && c->at_exec;
     /* After an execve the trace ends with the END record the tool wrote
      * then (exited, code 0); the exit status is the new program's. */
@@ -596,7 +607,7 @@ static enum record_status record_into(struct recording *rec, struct record_resul
 {
     /* The trace is written here: the program gets no copy of this
      * descriptor, nor of the pipe's end read here. */
-    fcntl(fileno(rec->file.stream), F_SETFD, FD_CLOEXEC);
+    fcntl(rec->file.fd, F_SETFD, FD_CLOEXEC);
     int trace_pipe[2];
     if (pipe(trace_pipe) != 0)
         return fail(RECORD_FAILED, error, error_size, "cannot make a pipe: %s",

@@ -1,6 +1,7 @@
 /* The atomic writer (bench/atomic_file.h): written through symbolic links,
- * the replaced file's mode kept, a new file's from the umask, and no
- * temporary file left behind by SIGINT or SIGTERM. */
+ * the replaced file's mode kept, a new file's from the umask, a name of
+ * NAME_MAX bytes written, devices written directly with the reason of a
+ * failed write, and no temporary file left behind by SIGINT or SIGTERM. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -66,7 +67,8 @@ static void assert_content(const char *path, const char *text)
     assert_string_equal(buffer, text);
 }
 
-/* The files of the test's directory, sorted, joined by spaces. */
+/* The files of the test's directory, sorted, joined by spaces: hidden
+ * ones too (the temporary files are). */
 static const char *listing(void)
 {
     static char names[1024];
@@ -74,7 +76,7 @@ static const char *listing(void)
     int n = scandir(".", &entries, NULL, alphasort);
     names[0] = '\0';
     for (int i = 0; i < n; i++) {
-        if (entries[i]->d_name[0] != '.') {
+        if (strcmp(entries[i]->d_name, ".") != 0 && strcmp(entries[i]->d_name, "..") != 0) {
             size_t used = strlen(names);
             snprintf(names + used, sizeof names - used, "%s%s", used ? " " : "",
                      entries[i]->d_name);
@@ -159,6 +161,83 @@ static void refuses_a_link_loop(void **state)
     assert_false(atomic_open(&file, "a", error, sizeof error));
     assert_string_equal(error, "a: cannot create: Too many levels of symbolic links");
     assert_string_equal(listing(), "a b");
+}
+
+/* ---- Names */
+
+/* The temporary file is ".pmubench-XXXXXX" in the target's directory, so
+ * a target of NAME_MAX bytes (255) can be written: its name plus a
+ * suffix could not be created. */
+static void writes_a_name_of_name_max_bytes(void **state)
+{
+    (void)state;
+    char name[256];
+    memset(name, 'x', 255);
+    name[255] = '\0';
+    struct atomic_file file;
+    if (!atomic_open(&file, name, error, sizeof error))
+        fail_msg("%s", error);
+    assert_int_equal(strlen(file.temp), strlen(".pmubench-XXXXXX"));
+    assert_int_equal(strncmp(file.temp, ".pmubench-", 10), 0);
+    fputs("new\n", file.stream);
+    if (!atomic_commit(&file, error, sizeof error))
+        fail_msg("%s", error);
+    assert_content(name, "new\n");
+    assert_string_equal(listing(), name);
+}
+
+static void puts_the_temporary_file_in_the_targets_directory(void **state)
+{
+    (void)state;
+    assert_int_equal(mkdir("sub", 0755), 0);
+    struct atomic_file file;
+    if (!atomic_open(&file, "sub/out", error, sizeof error))
+        fail_msg("%s", error);
+    assert_int_equal(strncmp(file.temp, "sub/.pmubench-", 14), 0);
+    atomic_abort(&file);
+    assert_int_equal(rmdir("sub"), 0);
+}
+
+/* ---- Devices: written directly; a failed write says why */
+
+/* /dev/full: every write fails with ENOSPC, the message says so (stdio's
+ * error flag alone said "Input/output error"), whether the writes failed
+ * before the commit (more than a buffer) or at its flush. */
+static void says_why_a_write_failed(void **state)
+{
+    (void)state;
+    for (size_t size = 1; size <= 1 << 20; size <<= 10) {
+        struct atomic_file file;
+        if (!atomic_open(&file, "/dev/full", error, sizeof error))
+            fail_msg("%s", error);
+        assert_true(file.direct);
+        for (size_t i = 0; i < size; i++)
+            fputc('x', file.stream);
+        assert_false(atomic_commit(&file, error, sizeof error));
+        assert_string_equal(error, "/dev/full: cannot write: No space left on device");
+    }
+}
+
+/* A pipe through /proc's link to it (as /dev/stdout is): written. */
+static void writes_a_pipe_through_its_proc_link(void **state)
+{
+    (void)state;
+    int ends[2];
+    assert_int_equal(pipe(ends), 0);
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", ends[1]);
+    struct atomic_file file;
+    if (!atomic_open(&file, path, error, sizeof error))
+        fail_msg("%s", error);
+    fputs("through\n", file.stream);
+    if (!atomic_commit(&file, error, sizeof error))
+        fail_msg("%s", error);
+    close(ends[1]);
+    char got[16] = "";
+    assert_int_equal(read(ends[0], got, sizeof got - 1), 8);
+    close(ends[0]);
+    assert_string_equal(got, "through\n");
+    assert_string_equal(listing(), "");
 }
 
 /* ---- Modes */
@@ -304,6 +383,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(follows_relative_links_and_chains, setup, teardown),
         cmocka_unit_test_setup_teardown(creates_a_dangling_links_target, setup, teardown),
         cmocka_unit_test_setup_teardown(refuses_a_link_loop, setup, teardown),
+        cmocka_unit_test_setup_teardown(writes_a_name_of_name_max_bytes, setup, teardown),
+        cmocka_unit_test_setup_teardown(puts_the_temporary_file_in_the_targets_directory, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(says_why_a_write_failed, setup, teardown),
+        cmocka_unit_test_setup_teardown(writes_a_pipe_through_its_proc_link, setup, teardown),
         cmocka_unit_test_setup_teardown(keeps_an_existing_files_mode, setup, teardown),
         cmocka_unit_test_setup_teardown(keeps_a_link_targets_mode, setup, teardown),
         cmocka_unit_test_setup_teardown(new_file_mode_follows_the_umask, setup, teardown),
