@@ -124,8 +124,9 @@ MODEL_TRACE_TESTS := $(addprefix $(BUILD)/tests/,test_nb_model test_nb_model_ht 
     test_p5_model \
     test_stat_model test_stat_passes test_stat_interval test_sample_run)
 $(MODEL_TRACE_TESTS): tests/unit/model_trace.c tests/unit/model_trace.h
-# The CLI's progress line (not in the library) into its test.
-$(BUILD)/tests/test_progress_line: cli/progress.c cli/progress.h
+# The CLI's progress line (not in the library) into its test, with the
+# CLI's messages (its warning).
+$(BUILD)/tests/test_progress_line: cli/progress.c cli/progress.h cli/exit_status.c cli/exit_status.h
 
 # The unit tests are every tests/unit/test_*.c; the binary of one renamed
 # or removed (test_nb_pmu_route, now test_nb_feed) would still run in

@@ -73,13 +73,13 @@ static bool identify(const struct named_file *file, struct identity *id)
         take(id, &st);
         return true;
     }
-    if (!path_follow_links(file->path, path, sizeof path))
-        return false;
-    if (stat(path, &st) == 0) {
+    /* The kernel follows the links itself: /dev/stdout on a pipe reaches
+     * the pipe, where reading /proc's link gives "pipe:[N]", no path. */
+    if (stat(file->path, &st) == 0) {
         take(id, &st);
         return true;
     }
-    if (file->use == FILE_READ)
+    if (file->use == FILE_READ || !path_follow_links(file->path, path, sizeof path))
         return false;
     char *slash = strrchr(path, '/');
     snprintf(id->name, sizeof id->name, "%s", slash ? slash + 1 : path);

@@ -39,7 +39,7 @@ struct alloc_args {
 static int read_experiments(struct experiment_set *in, struct nb_pmu_config *config,
                             const char *path)
 {
-    char error[1024];
+    char error[MESSAGE_SIZE];
     FILE *file = input_open(path, error, sizeof error);
     if (!file)
         return file_error(failure_status(errno), "%s", error);
@@ -53,7 +53,7 @@ static int read_experiments(struct experiment_set *in, struct nb_pmu_config *con
 static int read_arguments(struct experiment_set *in, struct alloc_args *args, int argc,
                           char **argv)
 {
-    char error[1024];
+    char error[MESSAGE_SIZE];
     args->config.model = event_spec_model(args->config.model,
                                           (const char *const *)argv + args->first_event,
                                           argc - args->first_event);

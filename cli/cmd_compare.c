@@ -70,7 +70,7 @@ static const char *const source_labels[2] = {"simulated:", "measured:"};
 /* --region's value (pmu/number.h); 0, or the status after the message. */
 static int parse_region(const char *text, long *region)
 {
-    char error[1024];
+    char error[MESSAGE_SIZE];
     uint64_t value;
     if (!number_read("--region", text, 0, UINT32_MAX, &value, error, sizeof error))
         return usage_error("compare", "%s", error);
@@ -210,7 +210,7 @@ static int check_files(const struct compare_options *o)
         files[i + 1] = (struct named_file){set_roles[i], path,
                                            stdin_set ? FILE_READ_STDIN : FILE_READ};
     }
-    char error[2200];
+    char error[MESSAGE_SIZE];
     if (files_distinct(files, 3, error, sizeof error))
         return 0;
     return command_error(EXIT_BAD_INPUT, "compare", "%s", error);
@@ -554,7 +554,7 @@ static struct bar_chart table_chart(const struct compare_table *t, const struct 
 /* --plot's SVG, whole or not at all; 0, or 1 with the message printed. */
 static int write_plot(const struct compare_table *t, const struct compare_options *o)
 {
-    char error[1024], failed[1024], title[2 * CELL + 40];
+    char error[MESSAGE_SIZE], failed[1024], title[2 * CELL + 40];
     char (*labels)[CELL] = calloc(t->n_rows + 1, sizeof *labels);
     const char **label_list = calloc(t->n_rows + 1, sizeof *label_list);
     struct bar_value *values = calloc(2 * t->n_rows + 1, sizeof *values);
@@ -629,7 +629,7 @@ int cmd_compare(int argc, char **argv)
     if (status != 0)
         return status;
     struct count_set sets[2] = {{0}};
-    char error[1024];
+    char error[MESSAGE_SIZE];
     int read = 0;
     errno = 0;
     while (read < 2 && read_input(o.inputs[read], &o, &sets[read], error, sizeof error))

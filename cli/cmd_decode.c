@@ -48,7 +48,7 @@ static bool number(const char *text, uint64_t *value)
 /* The value of `option`, from 0 to `max`; false with the message printed. */
 static bool value_arg(const char *option, const char *text, uint64_t max, uint64_t *value)
 {
-    char error[1024];
+    char error[MESSAGE_SIZE];
     if (number_read(option, text, 0, max, value, error, sizeof error))
         return true;
     usage_error("decode", "%s", error);

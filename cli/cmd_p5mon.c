@@ -308,7 +308,7 @@ static int measure(const struct options *options, const struct p5mon_parms *parm
     print_header(options, parms, trace);
     struct simulation simulation = {trace, config, false};
     struct p5mon_results results;
-    char error[1024];
+    char error[MESSAGE_SIZE];
     struct stat_model model = {.pmu = PMU_P5, .p5 = *config};
     /* A trace recorded from `command` is named by the program. */
     const char *name = parms->trace.value[0] ? trace : parms->command.value;

@@ -75,7 +75,7 @@ static int check_files(const struct plot_options *o)
     bool stdin_input = strcmp(o->input, "-") == 0;
     struct named_file files[2] = {{"-o", o->output, FILE_WRITE},
                                   {"RESULT", o->input, stdin_input ? FILE_READ_STDIN : FILE_READ}};
-    char error[2200];
+    char error[MESSAGE_SIZE];
     if (files_distinct(files, 2, error, sizeof error))
         return 0;
     return command_error(EXIT_BAD_INPUT, "plot", "%s", error);
@@ -84,7 +84,7 @@ static int check_files(const struct plot_options *o)
 /* The picture to -o's file, whole or not at all; 0, or 1 with the message. */
 static int write_file(const struct plot_options *o, const struct stat_plot *plot)
 {
-    char error[1024];
+    char error[MESSAGE_SIZE];
     if (atomic_write(o->output, stat_plot_draw, plot, "out of memory", error, sizeof error))
         return EXIT_OK;
     return command_error(EXIT_RUNTIME, "plot", "%s", error);
@@ -118,7 +118,7 @@ int cmd_plot(int argc, char **argv)
         return status;
     struct count_set set;
     struct interval_series series;
-    char error[1024];
+    char error[MESSAGE_SIZE];
     errno = 0;
     if (!stat_result_read_file(o.input, &set, &series, error, sizeof error))
         return file_error(failure_status(errno), "%s", error);

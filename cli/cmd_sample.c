@@ -62,7 +62,7 @@ struct sample_args {
 static int number_option(const char *option, const char *text, uint64_t min, uint64_t max,
                          uint64_t *value)
 {
-    char error[1024];
+    char error[MESSAGE_SIZE];
     if (number_read(option, text, min, max, value, error, sizeof error))
         return -1;
     return usage_error("sample", "%s", error);
@@ -134,7 +134,7 @@ static int parse_args(int argc, char **argv, struct sample_args *args)
 static int check_files(const struct sample_args *args)
 {
     struct trace_header header;
-    char error[2200];
+    char error[MESSAGE_SIZE];
     bool traced = !args->sampling.symbols && !args->sampling.no_symbols &&
                   trace_read_header(args->sampling.trace, &header, error, sizeof error);
     const struct named_file files[] = {
@@ -298,7 +298,7 @@ static int run_sampling(struct sample_session *session, FILE *out)
 /* The model -m names: netburst or netburst-PRESET. */
 static int choose_model(const struct sample_args *args, struct stat_model *model)
 {
-    char error[1024];
+    char error[MESSAGE_SIZE];
     if (strcmp(args->model, "netburst") != 0 && strncmp(args->model, "netburst-", 9) != 0)
         return usage_error("sample", "unknown model '%s' (expected netburst or netburst-PRESET)",
                            args->model);
@@ -311,7 +311,7 @@ static int choose_model(const struct sample_args *args, struct stat_model *model
  * at all. */
 static int sample(const struct sample_args *args, struct sample_session *session)
 {
-    char error[1024];
+    char error[MESSAGE_SIZE];
     if (!sample_plan(session, &args->sampling, error, sizeof error))
         return command_error(failure_status(errno), "sample", "%s", error);
     struct atomic_file file;

@@ -134,7 +134,7 @@ static int add_events(struct stat_args *args, char *list)
 /* The value of `option`, a number (pmu/number.h) from 0 to `max`. */
 static int number_option(const char *option, const char *text, uint64_t max, uint64_t *value)
 {
-    char error[1024];
+    char error[MESSAGE_SIZE];
     if (number_read(option, text, 0, max, value, error, sizeof error))
         return 0;
     return usage_error("stat", "%s", error);
@@ -149,7 +149,7 @@ static int interval_option(struct stat_args *args, const char *value)
     char number[64];
     size_t length = strlen(value);
     bool cycles = length > 0 && value[length - 1] == 'c';
-    char error[1024];
+    char error[MESSAGE_SIZE];
     if (length - cycles < sizeof number) {
         snprintf(number, sizeof number, "%.*s", (int)(length - cycles), value);
         if (number_read("-I", number, 1, MAX_INTERVAL, &args->every, error, sizeof error)) {
@@ -166,7 +166,7 @@ static int interval_option(struct stat_args *args, const char *value)
 /* --pipeview-range FIRST:LAST. */
 static int pipeview_range_option(struct stat_args *args, const char *value)
 {
-    char error[1024];
+    char error[MESSAGE_SIZE];
     args->pipeview_range = value;
     if (nb_pipeview_range_read("--pipeview-range", value, &args->pipeview_first,
                                &args->pipeview_last, error, sizeof error))
@@ -323,7 +323,7 @@ static int check_files(const struct stat_args *args, char **argv)
         {"--pipeview", args->pipeview, FILE_WRITE},
         {"--plot", args->plot, FILE_WRITE},
     };
-    char error[2200];
+    char error[MESSAGE_SIZE];
     if (files_distinct(files, sizeof files / sizeof files[0], error, sizeof error))
         return 0;
     return command_error(EXIT_BAD_INPUT, "stat", "%s", error);
@@ -332,7 +332,7 @@ static int check_files(const struct stat_args *args, char **argv)
 static int plan_events(const struct stat_args *args, const struct stat_model *model,
                        struct alloc_plan *plan)
 {
-    char error[1024];
+    char error[MESSAGE_SIZE];
     if (!stat_events_plan(model, args->events, args->n_events, args->n_traces == 2, plan, error,
                           sizeof error))
         return command_error(failure_status(errno), "stat", "%s", error);
@@ -341,7 +341,7 @@ static int plan_events(const struct stat_args *args, const struct stat_model *mo
 
 static int configure_model(const struct stat_args *args, struct stat_model *model)
 {
-    char error[1024];
+    char error[MESSAGE_SIZE];
     if (!stat_model_choose_for(args->model, args->events, args->n_events, model, error,
                                sizeof error))
         return usage_error("stat", "-m: %s", error);
@@ -601,8 +601,32 @@ static void print_table(FILE *out, const struct stat_report *r)
     fprintf(out, "\n");
 }
 
-/* Writes the report to -o FILE or stdout, whole or not at all. */
-static int write_report(const struct stat_report *r)
+/* -o's and --plot's files: opened before the run, so that a path that
+ * cannot be written fails before anything is simulated or recorded;
+ * committed after it, else removed. */
+struct stat_outputs {
+    struct atomic_file report; /* -o; its stream NULL: standard output */
+    struct atomic_file plot;   /* --plot; its stream NULL: none */
+};
+
+static int outputs_open(const struct stat_args *args, struct stat_outputs *out)
+{
+    char error[MESSAGE_SIZE];
+    if (args->output && !atomic_open(&out->report, args->output, error, sizeof error))
+        return command_error(EXIT_RUNTIME, "stat", "%s", error);
+    if (args->plot && !atomic_open(&out->plot, args->plot, error, sizeof error))
+        return command_error(EXIT_RUNTIME, "stat", "%s", error);
+    return 0;
+}
+
+static void outputs_abort(struct stat_outputs *out)
+{
+    atomic_abort(&out->report);
+    atomic_abort(&out->plot);
+}
+
+/* Writes the report to -o's file or stdout, whole or not at all. */
+static int write_report(const struct stat_report *r, struct atomic_file *file)
 {
     char *text = NULL;
     size_t length = 0;
@@ -616,15 +640,11 @@ static int write_report(const struct stat_report *r)
     else
         print_table(mem, r);
     fclose(mem);
-    char error[1024];
+    char error[MESSAGE_SIZE];
     bool ok;
-    if (r->args->output) {
-        struct atomic_file file;
-        ok = atomic_open(&file, r->args->output, error, sizeof error);
-        if (ok) {
-            fwrite(text, 1, length, file.stream);
-            ok = atomic_commit(&file, error, sizeof error);
-        }
+    if (file->stream) {
+        fwrite(text, 1, length, file->stream);
+        ok = atomic_commit(file, error, sizeof error);
     } else {
         ok = fwrite(text, 1, length, stdout) == length && fflush(stdout) == 0;
         if (!ok)
@@ -637,7 +657,7 @@ static int write_report(const struct stat_report *r)
 /* --plot's picture (docs/plot.md): the --json output read back by its one
  * reader (sim/compare/intervals.h) and drawn as `pmubench plot` draws it,
  * whole or not at all: one path, the same picture. */
-static int write_plot(const struct stat_report *r)
+static int write_plot(const struct stat_report *r, struct atomic_file *file)
 {
     char *text = NULL;
     size_t size = 0;
@@ -645,7 +665,7 @@ static int write_plot(const struct stat_report *r)
     if (memory)
         print_json(memory, r);
     bool ok = memory && fclose(memory) == 0;
-    char error[1024] = "out of memory";
+    char error[MESSAGE_SIZE] = "out of memory";
     struct count_set set;
     struct interval_series series;
     ok = ok && stat_result_read_json(text, size, "-", &set, &series, error, sizeof error);
@@ -653,7 +673,10 @@ static int write_plot(const struct stat_report *r)
     if (!ok)
         return command_error(EXIT_RUNTIME, "stat", "%s", error);
     struct stat_plot plot = {&set, &series, r->args->plot_ipc};
-    ok = atomic_write(r->args->plot, stat_plot_draw, &plot, "out of memory", error, sizeof error);
+    if (stat_plot_draw(file->stream, &plot))
+        ok = atomic_commit(file, error, sizeof error);
+    else
+        snprintf(error, sizeof error, "out of memory");
     interval_series_free(&series);
     count_set_free(&set);
     return ok ? EXIT_OK : command_error(EXIT_RUNTIME, "stat", "%s", error);
@@ -684,7 +707,7 @@ struct lacking_check {
     int n;
     struct stat_features features[2];
     bool checked[2];
-    char error[2][256];
+    char error[2][MESSAGE_SIZE];
 };
 
 static void check_lacking(const char *const *traces, int n, struct lacking_check *c)
@@ -724,7 +747,7 @@ struct pipeview_output {
 
 static int pipeview_open(const struct stat_args *args, struct pipeview_output *out)
 {
-    char error[1024];
+    char error[MESSAGE_SIZE];
     out->view = NULL;
     if (!args->pipeview)
         return 0;
@@ -759,7 +782,7 @@ static void pipeview_abort(struct pipeview_output *out)
 
 static int count_simulated(const struct stat_args *args, const struct stat_model *model,
                            char **argv, const struct alloc_plan *plan, uint64_t *counts,
-                           struct pipeview_output *view)
+                           struct pipeview_output *view, struct stat_outputs *outputs)
 {
     int rc;
     char recorded[PATH_MAX];
@@ -774,7 +797,7 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
         traces[0] = recorded;
         n_traces = 1;
     }
-    char error[1024];
+    char error[MESSAGE_SIZE];
     for (int i = 0; i < n_traces; i++)
         if (stat_model_isa_warning(model, traces[i], args->n_traces ? traces[i] : argv[args->program],
                                    error, sizeof error))
@@ -810,9 +833,9 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
                                  args, counts, plan, &totals,
                                  stat_runs_counted(model, plan, args->runs), totals.passes,
                                  hooks.intervals, model->pmu != PMU_P5, model->pmu};
-    rc = write_report(&report);
+    rc = write_report(&report, &outputs->report);
     if (!rc && args->plot)
-        rc = write_plot(&report);
+        rc = write_plot(&report, &outputs->plot);
     stat_intervals_free(&intervals);
     if (!rc) {
         warn_unclassified(model, &totals);
@@ -823,13 +846,14 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
 }
 
 static int count_hardware(const struct stat_args *args, const struct stat_model *model,
-                          char **argv, const struct alloc_plan *plan, uint64_t *counts)
+                          char **argv, const struct alloc_plan *plan, uint64_t *counts,
+                          struct stat_outputs *outputs)
 {
     enum msr_target target = model->pmu == PMU_P5 ? MSR_TARGET_P5 : MSR_TARGET_NETBURST;
     struct msr_backend *backend = msr_linux_create(args->device, target, cpu_identity_read);
     if (!backend)
         return command_error(EXIT_RUNTIME, "stat", "%s: %s", args->device, strerror(errno));
-    char error[1024];
+    char error[MESSAGE_SIZE];
     int exit_status = 0;
     errno = 0;
     bool ok = stat_measure_program(backend, args->cpu, plan, argv + args->program, counts,
@@ -841,7 +865,7 @@ static int count_hardware(const struct stat_args *args, const struct stat_model 
     struct stat_totals none = {{0, 0}, 0, 0, 0, 0, 0};
     struct stat_report report = {"msr", NULL, NULL, args, counts, plan, &none,
                                  STAT_RUNS_HARDWARE, plan->n_runs, NULL, false, model->pmu};
-    int rc = write_report(&report);
+    int rc = write_report(&report, &outputs->report);
     return rc ? rc : exit_status;
 }
 
@@ -869,11 +893,13 @@ int cmd_stat(int argc, char **argv)
     if ((rc = plan_events(&args, &model, &plan)))
         return rc;
     uint64_t counts[MAX_EVENTS] = {0};
-    struct pipeview_output view;
-    if (!(rc = pipeview_open(&args, &view)))
-        rc = args.hardware ? count_hardware(&args, &model, argv, &plan, counts)
-                           : count_simulated(&args, &model, argv, &plan, counts, &view);
+    struct pipeview_output view = {.view = NULL};
+    struct stat_outputs outputs = {.report.stream = NULL, .plot.stream = NULL};
+    if (!(rc = outputs_open(&args, &outputs)) && !(rc = pipeview_open(&args, &view)))
+        rc = args.hardware ? count_hardware(&args, &model, argv, &plan, counts, &outputs)
+                           : count_simulated(&args, &model, argv, &plan, counts, &view, &outputs);
     pipeview_abort(&view);
+    outputs_abort(&outputs);
     alloc_plan_free(&plan);
     return rc;
 }

@@ -68,7 +68,7 @@ static int value_option(struct sweep_args *args, int argc, char **argv, int *i)
         return 0;
     }
     uint64_t jobs;
-    char error[1024];
+    char error[MESSAGE_SIZE];
     if (!number_read("-j", argv[*i], 1, 4096, &jobs, error, sizeof error))
         return usage_error("sweep", "%s", error);
     args->jobs = (int)jobs;
@@ -240,7 +240,7 @@ static int write_file(const char *path, void (*print)(FILE *, const struct sweep
                       const struct sweep_spec *spec, const struct sweep_merge *merge)
 {
     struct atomic_file file;
-    char error[1024];
+    char error[MESSAGE_SIZE];
     if (!atomic_open(&file, path, error, sizeof error))
         return command_error(EXIT_RUNTIME, "sweep", "%s", error);
     print(file.stream, spec, merge);
@@ -294,7 +294,7 @@ static int run_pending(const struct sweep_args *args, const struct sweep_spec *s
         return rc;
     if (args->slurm) {
         struct atomic_file file;
-        char error[1024];
+        char error[MESSAGE_SIZE];
         if (!atomic_open(&file, args->slurm, error, sizeof error))
             return command_error(EXIT_RUNTIME, "sweep", "%s", error);
         if (!sweep_slurm_script(file.stream, spec, pending, n_pending, pmubench, dir)) {
@@ -310,7 +310,7 @@ static int run_pending(const struct sweep_args *args, const struct sweep_spec *s
     char **commands = job_commands(spec, pending, n_pending, pmubench, dir);
     if (!commands)
         return command_error(EXIT_RUNTIME, "sweep", "out of memory");
-    char error[1024];
+    char error[MESSAGE_SIZE];
     if (args->dry_run)
         for (size_t i = 0; i < n_pending; i++)
             puts(commands[i]);

@@ -82,7 +82,7 @@ static int parse_import_args(int argc, char **argv, struct import_args *args)
          strcmp(args->input, "-") == 0 ? FILE_READ_STDIN : FILE_READ},
         {"-o", args->output, FILE_WRITE},
     };
-    char error[2200];
+    char error[MESSAGE_SIZE];
     if (!files_distinct(files, 2, error, sizeof error))
         return command_error(EXIT_BAD_INPUT, "trace import", "%s", error);
     return 0;
@@ -112,7 +112,7 @@ static bool import_into(const struct import_args *args, FILE *in, const char *na
 static int import_to(const struct import_args *args, FILE *in, const char *name,
                      struct atomic_file *out)
 {
-    char error[1024];
+    char error[MESSAGE_SIZE];
     struct trace_header header;
     trace_import_header(&header, args->format);
     struct trace_writer *writer = trace_writer_open(out->stream, &header, error, sizeof error);
@@ -137,7 +137,7 @@ static int trace_import(int argc, char **argv)
     FILE *in = open_input(args.input, &name, &rc);
     if (!in)
         return rc;
-    char error[1024];
+    char error[MESSAGE_SIZE];
     struct atomic_file out;
     if (!atomic_open(&out, args.output, error, sizeof error)) {
         rc = file_error(EXIT_RUNTIME, "%s", error);
@@ -554,7 +554,7 @@ static int parse_convert_args(int argc, char **argv, const char **input, const c
     *input = argv[1];
     *output = argv[2];
     const struct named_file files[] = {{"FILE", *input, FILE_READ}, {"OUT", *output, FILE_WRITE}};
-    char error[2200];
+    char error[MESSAGE_SIZE];
     if (!files_distinct(files, 2, error, sizeof error))
         return command_error(EXIT_BAD_INPUT, "trace convert", "%s", error);
     return EXIT_OK;
@@ -579,7 +579,7 @@ static bool write_record(struct trace_writer *writer, const struct trace_record 
 /* Copies the open trace's records into `out`; the exit status. */
 static int convert_to(struct open_trace *trace, const char *output, struct atomic_file *out)
 {
-    char error[1024];
+    char error[MESSAGE_SIZE];
     struct trace_writer *writer =
         trace_writer_open(out->stream, trace_reader_header(trace->reader), error, sizeof error);
     if (!writer)
@@ -604,7 +604,7 @@ static int trace_convert(int argc, char **argv)
     int rc = parse_convert_args(argc, argv, &input, &output);
     if (rc || (rc = open_trace(input, &trace)))
         return rc;
-    char error[1024];
+    char error[MESSAGE_SIZE];
     struct atomic_file out;
     if (!atomic_open(&out, output, error, sizeof error)) {
         rc = file_error(EXIT_RUNTIME, "%s", error);

@@ -25,7 +25,7 @@ int cpu_option(const char *command, int argc, char **argv, int *i, struct nb_pmu
         return 1;
     }
     uint64_t m;
-    char error[1024];
+    char error[MESSAGE_SIZE];
     if (!number_read("--model", value, 0, 15, &m, error, sizeof error) ||
         !nb_model_supported((int)m)) {
         usage_error(command, "bad --model '%s' (expected 0, 1, 2, 3, 4 or 6)", value);

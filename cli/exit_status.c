@@ -11,7 +11,7 @@
  * without `prefixed`), then the message escaped. */
 static void print_line(bool prefixed, const char *command, const char *format, va_list ap)
 {
-    char message[8192];
+    char message[2 * MESSAGE_SIZE]; /* a message and its context */
     vsnprintf(message, sizeof message, format, ap);
     if (prefixed)
         fprintf(stderr, "pmubench%s%s: ", command ? " " : "", command ? command : "");

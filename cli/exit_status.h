@@ -13,7 +13,15 @@
 #ifndef CLI_EXIT_STATUS_H
 #define CLI_EXIT_STATUS_H
 
+#include <limits.h>
+
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_BAD_INPUT = 2 };
+
+/* The size of a buffer that holds one message whole: a path of PATH_MAX
+ * bytes (or two cut to 1000, bench/file_identity.h) with the reason after
+ * it.  Every buffer a library writes a message into is this size, so that
+ * no path pushes the reason out. */
+enum { MESSAGE_SIZE = PATH_MAX + 1024 };
 
 /* "pmubench COMMAND: MESSAGE" and "try 'pmubench COMMAND --help'"
  * (COMMAND NULL: pmubench's own arguments): EXIT_BAD_INPUT. */

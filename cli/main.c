@@ -1,5 +1,6 @@
 /* pmubench: one binary, subcommands like git or perf. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,13 +57,22 @@ static void usage(FILE *to)
                 "'pmubench --version' (-V) prints the version.\n");
 }
 
-/* A command that succeeded but whose standard output could not be written
- * (a full disk, a closed pipe) failed: EXIT_RUNTIME. */
+/* Standard output flushed and closed, and checked: a command that
+ * succeeded but whose output could not be written (a full disk, a closed
+ * pipe) failed, EXIT_RUNTIME, with one line naming the reason. */
 static int output_written(const char *command, int status)
 {
-    if (status != EXIT_OK || (fflush(stdout) == 0 && !ferror(stdout)))
+    errno = 0;
+    bool failed = fflush(stdout) != 0 || ferror(stdout);
+    int err = errno;
+    if (fclose(stdout) != 0 && !failed) {
+        failed = true;
+        err = errno;
+    }
+    if (!failed || status != EXIT_OK)
         return status;
-    return command_error(EXIT_RUNTIME, command, "standard output: %s", strerror(errno));
+    return command_error(EXIT_RUNTIME, command, "standard output: %s",
+                         strerror(err ? err : EIO));
 }
 
 /* The command named `name`, or NULL after the usage error "unknown
@@ -119,11 +129,11 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
-        return EXIT_OK;
+        return output_written(NULL, EXIT_OK);
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
         printf("pmubench %s (trace format %d)\n", PMUBENCH_VERSION, TRACE_VERSION);
-        return EXIT_OK;
+        return output_written(NULL, EXIT_OK);
     }
     const struct command *command = find_command(argv[1]);
     return command ? run_command(command, argc - 1, argv + 1) : EXIT_BAD_INPUT;

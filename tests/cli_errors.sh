@@ -25,6 +25,8 @@ expect 2 "$dir: is a directory" -- p5mon -Ftrace="$dir" -Fdata_read=yes
 expect 2 "$dir: is a directory" -- p5mon -F "command=/bin/true < $dir" -Fdata_read=yes
 expect 2 "$dir: is a directory" -- compare "$dir" tests/compare/small_perf.csv
 expect 2 "pmubench record: cannot run '$dir': is a directory" -- record -o "$tmp/dir.trace" -- "$dir"
+printf 'cpu netburst\nrdmsr MSR_IQ_CCCR0\n' >"$tmp/rdmsr.pmu"
+expect 2 "$dir: is a directory" -- run "$tmp/rdmsr.pmu" --msr-device "$dir"
 
 # A corrupt trace: status 2 in every command that reads one, its message
 # once (p5mon named the file twice and gave status 1).
@@ -55,14 +57,61 @@ if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
 fi
 # ... standard output too, in the commands that only print.
 if [ -w /dev/full ]; then
-    for args in "list p5" "encode p5::clocks" "decode --cesr 0" "trace info $tmp/small.trace"; do
+    for args in "list p5" "encode p5::clocks" "decode --cesr 0" "trace info $tmp/small.trace" \
+        "run --help" "stat --help"; do
         # shellcheck disable=SC2086
         pmubench $args >/dev/full 2>"$tmp/cli.err"
         status=$?
         if [ $status -eq 1 ] && [ "$(cat "$tmp/cli.err")" = "pmubench ${args%% *}: standard output: No space left on device" ]; then
             pass; else fail "pmubench $args >/dev/full: status $status, '$(cat "$tmp/cli.err")'"; fi
     done
+    # pmubench's own --version and --help (exit 0 before: nothing checked
+    # that their line was written).
+    for args in --version -V --help -h help; do
+        pmubench $args >/dev/full 2>"$tmp/cli.err"
+        status=$?
+        if [ $status -eq 1 ] && [ "$(cat "$tmp/cli.err")" = "pmubench: standard output: No space left on device" ]; then
+            pass; else fail "pmubench $args >/dev/full: status $status, '$(cat "$tmp/cli.err")'"; fi
+    done
+    # An output file on a full device (not a regular file: written
+    # directly): the file and errno's reason, whether the writes failed
+    # before the close (more than stdio's buffer: "Input/output error"
+    # before) or at it.
+    full="/dev/full: cannot write: No space left on device"
+    expect 1 "pmubench stat: $full" -- stat -e data_read -o /dev/full --trace "$tmp/small.trace"
+    expect 1 "pmubench stat: $full" -- stat -I 1 --plot /dev/full --trace "$tmp/small.trace"
+    expect 1 "pmubench plot: $full" -- plot -o /dev/full tests/plot/p5_intervals.json
+    expect 1 "pmubench sample: $full" -- \
+        sample -e global_power_events:RUNNING --period 5 -o /dev/full --trace "$tmp/small.trace"
+    expect 1 "$full" -- trace import --lackey tests/traces/small.lackey -o /dev/full
+    expect 1 "$full" -- run tests/bench/demo.pmu --vcd /dev/full
+    expect 1 "$full" -- p5mon -Ftrace="$tmp/small.trace" -Fdata_read=yes -Frepetitions=1 \
+        -Foutput_file=/dev/full
 fi
+
+# A path of 2000 bytes (folders of 200): the message keeps it whole and
+# its reason (buffers of 1024 bytes cut the reason off).
+long=$tmp
+while [ ${#long} -lt 2000 ]; do
+    long=$long/$(printf '%0200d' 0)
+done
+mkdir -p "$long"
+expect 1 "pmubench stat: $long/no-such-dir/out: cannot create: No such file or directory" -- \
+    stat -e data_read -o "$long/no-such-dir/out" --trace "$tmp/small.trace"
+expect 2 "pmubench stat: $long/no.trace: cannot open: No such file or directory" -- \
+    stat --trace "$long/no.trace"
+expect 1 "pmubench sample: $long/no-such-dir/out: cannot create: No such file or directory" -- \
+    sample -e global_power_events:RUNNING --period 5 -o "$long/no-such-dir/out" --trace "$tmp/small.trace"
+expect 1 "pmubench plot: $long/no-such-dir/out: cannot create: No such file or directory" -- \
+    plot -o "$long/no-such-dir/out" tests/plot/p5_intervals.json
+expect 2 "$long/no.json: cannot open: No such file or directory" -- \
+    compare "$long/no.json" tests/compare/small_perf.csv
+expect 1 "$long/no-such-dir/out: cannot create: No such file or directory" -- \
+    run tests/bench/demo.pmu --record "$long/no-such-dir/out"
+expect 1 "$long/no-such-dir/out: cannot create: No such file or directory" -- \
+    trace import --lackey tests/traces/small.lackey -o "$long/no-such-dir/out"
+expect 1 "$long/no-such-dir/out: cannot create: No such file or directory" -- \
+    p5mon -Ftrace="$tmp/small.trace" -Fdata_read=yes -Frepetitions=1 -Foutput_file="$long/no-such-dir/out"
 
 # ---- Numbers: decimal, or hex with 0x; no octal, sign or white space; the
 # caller's range; one message.

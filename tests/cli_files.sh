@@ -136,3 +136,76 @@ else
 fi
 (umask 027 && pmubench stat -e data_read -x , -o "$f/new.csv" --trace "$f/t.trace" 2>/dev/null)
 if [ "$(stat -c %a "$f/new.csv")" = 640 ]; then pass; else fail "stat -o under umask 027: $(stat -c %a "$f/new.csv")"; fi
+
+# ---- The atomic writer: standard output (a pipe) as -o, through
+# /dev/stdout's and /dev/fd/1's links (/proc's link to a pipe reads
+# "pipe:[N]", no path): written directly, as without -o; stderr's too.
+# (The traces' warnings, docs/stat.md, are set aside.)
+warnings='^pmubench stat: warning: '
+pmubench stat -e data_read -x , --trace "$f/t.trace" >"$f/plain.csv" 2>/dev/null
+for out in /dev/stdout /dev/fd/1; do
+    status=$( (pmubench stat -e data_read -x , -o "$out" --trace "$f/t.trace" 2>"$f/pipe.err"; echo $? >"$f/pipe.status") |
+        cat >"$f/pipe.csv"; cat "$f/pipe.status")
+    if [ "$status" = 0 ] && ! grep -v "$warnings" "$f/pipe.err" && cmp -s "$f/plain.csv" "$f/pipe.csv"; then
+        pass; else fail "stat -o $out | cat: status $status, '$(cat "$f/pipe.err")', '$(cat "$f/pipe.csv")'"; fi
+done
+status=$( (pmubench stat -e data_read -x , -o /dev/stderr --trace "$f/t.trace" 2>&1 >/dev/null; echo $? >"$f/pipe.status") |
+    grep -v "$warnings" >"$f/pipe.csv"; cat "$f/pipe.status")
+if [ "$status" = 0 ] && cmp -s "$f/plain.csv" "$f/pipe.csv"; then
+    pass; else fail "stat -o /dev/stderr 2>&1 | cat: status $status, '$(cat "$f/pipe.csv")'"; fi
+
+# A name of 250 bytes (NAME_MAX is 255): the temporary name beside it is
+# short (".pmubench-XXXXXX"), not the name and a suffix.
+name=$(printf '%0250d' 0 | tr 0 x)
+mkdir -p "$f/names"
+expect 0 "" -- stat -e data_read -x , -o "$f/names/$name" --trace "$f/t.trace"
+if [ "$(ls -A "$f/names")" = "$name" ] && cmp -s "$f/plain.csv" "$f/names/$name"; then
+    pass; else fail "stat -o a 250-byte name: $(ls -A "$f/names")"; fi
+
+# An output that cannot be created fails before the run: the program is
+# not recorded (nor run).
+if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
+    expect 1 "pmubench stat: $f/no-such-dir/out: cannot create: No such file or directory" -- \
+        stat -e clocks -o "$f/no-such-dir/out" -- sh -c ": >'$f/ran'"
+    absent "$f/ran" "stat -o into a missing folder"
+fi
+
+# stat_result N FILE: a `stat -I 1 --json` result of N intervals (clocks
+# 1 and data_read 0 in each), as stat writes it.
+stat_result() {
+    awk -v n="$1" 'BEGIN {
+        printf "{\"model\": \"p5\", \"trace\": \"t\", \"runs\": 1, \"passes\": 1, \"counting\": \"one\", "
+        printf "\"counts\": {\"clocks\": %d, \"data_read\": 0}, ", n
+        printf "\"interval\": {\"unit\": \"instructions\", \"every\": 1}, \"intervals\": ["
+        for (i = 1; i <= n; i++)
+            printf "%s{\"end\": %d, \"instructions\": 1, \"cycles\": 1, \"counts\": {\"clocks\": 1, \"data_read\": 0}}", (i > 1 ? ", " : ""), i
+        printf "]}\n"
+    }' >"$2"
+}
+
+# A regular file on a full file system (a tmpfs of 16 KB, in a mount
+# namespace of its own where one can be made): errno's reason, and
+# neither the file nor a temporary one left.
+stat_result 2000 "$f/mid.json"
+mkdir -p "$f/small-fs"
+if command -v unshare >/dev/null 2>&1 &&
+    unshare -m sh -c "mount -t tmpfs -o size=16k tmpfs '$f/small-fs'" 2>/dev/null; then
+    unshare -m sh -c "mount -t tmpfs -o size=16k tmpfs '$f/small-fs' &&
+        { $wrapper '$build/pmubench' plot -o '$f/small-fs/out.svg' '$f/mid.json' 2>'$f/full.err'
+          status=\$?; ls -A '$f/small-fs'; exit \$status; }" >"$f/full.left"
+    status=$?
+    if [ $status -eq 1 ] && [ ! -s "$f/full.left" ] &&
+        [ "$(cat "$f/full.err")" = "pmubench plot: $f/small-fs/out.svg: cannot write: No space left on device" ]; then
+        pass; else fail "plot -o on a full tmpfs: status $status, '$(cat "$f/full.err")', left '$(cat "$f/full.left")'"; fi
+fi
+
+# Whatever stat writes, plot and compare read: a result of 800000
+# intervals is 72 MB (a 64 MB limit refused it), from a file and from a
+# pipe.
+stat_result 800000 "$f/big.json"
+expect 0 "" -- plot -o /dev/null "$f/big.json"
+cat "$f/big.json" | pmubench compare - "$f/big.json" >"$f/big.out" 2>"$f/big.err"
+status=$?
+if [ $status -eq 0 ] && [ ! -s "$f/big.err" ] && grep -q "^clocks  *800000  *800000  *0  *0.00%$" "$f/big.out"; then
+    pass; else fail "compare of a 72 MB result: status $status, '$(cat "$f/big.err")'"; fi
+rm -f "$f/big.json"

@@ -363,7 +363,7 @@ static bool convert_record(struct recording *rec, struct conversion *c,
         break;
     }
     if (!ok && ferror(rec->file.stream))
-        snprintf(why, why_size, "%.1000s: cannot write: %s", rec->output, strerror(errno));
+        snprintf(why, why_size, "%s: cannot write: %s", rec->output, strerror(errno));
     else if (!ok)
         snprintf(why, why_size, "internal error: the trace writer refused a record the reader "
                                 "accepted");
@@ -457,7 +457,7 @@ static bool check_segment(struct recording *rec, struct conversion *c, FILE *in,
         ok = false;
     }
     if (ok && stream->copy_failed) {
-        snprintf(why, why_size, "%.1000s: cannot write: %s", rec->output, strerror(errno));
+        snprintf(why, why_size, "%s: cannot write: %s", rec->output, strerror(errno));
         ok = false;
     }
     return ok;
@@ -484,7 +484,7 @@ static bool join_copied(struct recording *rec, struct conversion *c, char *why, 
     if (written)
         fclose(written);
     if (!ok) {
-        snprintf(why, why_size, "%.1000s: cannot read back the trace: %s", rec->output,
+        snprintf(why, why_size, "%s: cannot read back the trace: %s", rec->output,
                  strerror(errno));
         if (copy)
             fclose(copy);
@@ -579,7 +579,7 @@ static enum record_status check_run(struct recording *rec, struct conversion *c,
         bool signal_seen = c->ended && end.status == TRACE_KILLED && end.code == 0;
         if (!execed && !signal_seen)
             return fail(RECORD_FAILED, error, error_size,
-                        "recording failed: %.1000s: no trace (valgrind was killed by signal %d)",
+                        "recording failed: %s: no trace (valgrind was killed by signal %d)",
                         rec->output, sig);
         if (!execed)
             end.code = (uint32_t)sig & 0x7f;

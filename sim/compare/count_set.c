@@ -4,13 +4,13 @@
 #include "intervals.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "traces/input_file.h"
-
-enum { MAX_INPUT = 64 << 20 }; /* bytes: count files are small */
 
 static char *copy_string(const char *text)
 {
@@ -171,23 +171,25 @@ bool count_set_read(const char *text, size_t size, enum count_format format, con
     return count_set_read_perf_csv(text, size, path, set, error, error_size);
 }
 
-/* The whole of `f` in a new buffer; NULL with a message on a read error
- * or an input above MAX_INPUT bytes. */
+/* The whole of `f` in a new buffer, however large: a stat -I result grows
+ * with the trace's length over N and stat bounds it by nothing, so what
+ * stat writes is read.  A regular file takes one buffer of its size (and
+ * a byte, to see its end); anything else (a pipe) a buffer that doubles.
+ * NULL with a message on a read error or when memory runs out. */
 static char *read_all(FILE *f, const char *path, size_t *size, char *error, size_t error_size)
 {
-    size_t capacity = 4096, used = 0;
+    struct stat st;
+    bool sized = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+                 (uintmax_t)st.st_size < SIZE_MAX;
+    size_t capacity = sized ? (size_t)st.st_size + 1 : 4096, used = 0;
     char *text = malloc(capacity);
     while (text) {
         used += fread(text + used, 1, capacity - used, f);
         if (used < capacity)
             break;
-        char *bigger = capacity < MAX_INPUT ? realloc(text, 2 * capacity) : NULL;
-        if (!bigger) {
+        char *bigger = capacity <= SIZE_MAX / 2 ? realloc(text, 2 * capacity) : NULL;
+        if (!bigger)
             free(text);
-            snprintf(error, error_size, "%s: larger than %d MB (not a count file)", path,
-                     MAX_INPUT >> 20);
-            return NULL;
-        }
         text = bigger;
         capacity *= 2;
     }

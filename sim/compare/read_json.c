@@ -499,6 +499,22 @@ static bool check_interval(struct json_in *in, struct interval_in *one)
     return true;
 }
 
+/* Room for one more interval: the array holds 64, then doubles each time
+ * it is full (a count that is a power of two), so that a result of
+ * millions of intervals is read in linear time. */
+static bool grow_intervals(struct interval_series *series)
+{
+    size_t n = series->n_intervals;
+    bool full = n < 64 ? n == 0 : (n & (n - 1)) == 0;
+    if (!full)
+        return true;
+    struct interval *more = realloc(series->intervals, (n ? 2 * n : 64) * sizeof *more);
+    if (!more)
+        return false;
+    series->intervals = more;
+    return true;
+}
+
 static bool read_interval(struct json_in *in, void *context)
 {
     struct result *result = context;
@@ -506,13 +522,8 @@ static bool read_interval(struct json_in *in, void *context)
     struct interval_in one = {.result = result};
     if (!read_object(in, read_interval_member, &one) || !check_interval(in, &one))
         return false;
-    if (series->n_intervals % 64 == 0) {
-        struct interval *more = realloc(series->intervals,
-                                        (series->n_intervals + 64) * sizeof *more);
-        if (!more)
-            return json_fail(in, "out of memory");
-        series->intervals = more;
-    }
+    if (!grow_intervals(series))
+        return json_fail(in, "out of memory");
     series->has_uops = one.have_uops;
     series->intervals[series->n_intervals++] = one.interval;
     return true;

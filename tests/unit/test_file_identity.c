@@ -161,6 +161,27 @@ static void standard_input(void **state)
     assert_string_equal(error, "--vcd 'link' and SCRIPT '-' are the same file");
 }
 
+/* A pipe through /proc's links (as /dev/stdin and /dev/stdout are): the
+ * pipe itself, found by stat(2), not the name "pipe:[N]" that reading the
+ * link gives; writing into the pipe a command reads is refused. */
+static void a_pipe_through_its_proc_links(void **state)
+{
+    (void)state;
+    int ends[2];
+    assert_int_equal(pipe(ends), 0);
+    char in[64], out[64];
+    snprintf(in, sizeof in, "/proc/self/fd/%d", ends[0]);
+    snprintf(out, sizeof out, "/proc/self/fd/%d", ends[1]);
+    struct named_file files[] = {{"SCRIPT", in, FILE_READ}, {"--vcd", out, FILE_WRITE}};
+    bool ok = files_distinct(files, 2, error, sizeof error);
+    close(ends[0]);
+    close(ends[1]);
+    assert_false(ok);
+    char want[256];
+    snprintf(want, sizeof want, "--vcd '%s' and SCRIPT '%s' are the same file", out, in);
+    assert_string_equal(error, want);
+}
+
 /* The first output that clashes is named, with the first file it clashes
  * with; two outputs are reported once, in their order. */
 static void first_clash_named(void **state)
@@ -204,6 +225,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_dangling_link_is_its_target, setup, teardown),
         cmocka_unit_test_setup_teardown(nothing_to_compare, setup, teardown),
         cmocka_unit_test_setup_teardown(standard_input, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_pipe_through_its_proc_links, setup, teardown),
         cmocka_unit_test_setup_teardown(first_clash_named, setup, teardown),
         cmocka_unit_test_setup_teardown(follow_links, setup, teardown),
     };

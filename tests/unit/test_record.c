@@ -203,33 +203,42 @@ static void test_no_recorder(void **state)
     fails(&options, RECORD_FAILED, want, out);
 }
 
-/* valgrind that starts nothing (exits 1, no trace): the program could not
- * start; one that exits 0 without a trace: the recording failed.  The
- * default output, the program's basename + ".pmutrace", is not left. */
+/* valgrind that exits 126 without a trace (its status when it cannot
+ * execute the program): the program could not start; one that exits with
+ * any other status without a trace: valgrind failed, not the program.
+ * The default output, the program's basename + ".pmutrace", is not left. */
 static void test_valgrind_fails(void **state)
 {
     struct scratch *s = *state;
     char cwd[PATH_MAX];
     assert_non_null(getcwd(cwd, sizeof cwd));
     assert_int_equal(chdir(s->dir), 0);
+    write_file("noexec-valgrind", "#!/bin/sh\nexit 126\n", 0755);
+    char noexec[PATH_MAX + 32];
+    snprintf(noexec, sizeof noexec, "%s/noexec-valgrind", s->dir);
     char *true_argv[] = {"/bin/true", NULL};
     struct record_options options = {.argv = true_argv, .recorder_dir = s->recorder};
-    char error[2][PATH_MAX + 2048];
+    const char *valgrinds[3] = {noexec, "/bin/false", "/bin/true"};
+    char error[3][PATH_MAX + 2048];
     struct record_result result;
-    enum record_status status[2];
-    setenv("PMUBENCH_VALGRIND", "/bin/false", 1);
-    status[0] = record_run(&options, &result, error[0], sizeof error[0]);
-    setenv("PMUBENCH_VALGRIND", "/bin/true", 1);
-    status[1] = record_run(&options, &result, error[1], sizeof error[1]);
+    enum record_status status[3];
+    for (int i = 0; i < 3; i++) {
+        setenv("PMUBENCH_VALGRIND", valgrinds[i], 1);
+        status[i] = record_run(&options, &result, error[i], sizeof error[i]);
+    }
     unsetenv("PMUBENCH_VALGRIND");
     struct stat st;
     bool left = stat("true.pmutrace", &st) == 0;
+    unlink("noexec-valgrind");
     assert_int_equal(chdir(cwd), 0);
     assert_int_equal(status[0], RECORD_BAD_INPUT);
     assert_string_equal(error[0], "cannot start /bin/true");
     assert_int_equal(status[1], RECORD_FAILED);
-    assert_string_equal(error[1], "recording failed: true.pmutrace: byte offset 0: not a "
-                                  "pmubench trace (expected the magic \"PMUTRACE\")");
+    assert_string_equal(error[1], "recording failed: valgrind '/bin/false' exited with status 1 "
+                                  "before recording anything");
+    assert_int_equal(status[2], RECORD_FAILED);
+    assert_string_equal(error[2], "recording failed: valgrind '/bin/true' exited with status 0 "
+                                  "before recording anything");
     assert_false(left);
 }
 
