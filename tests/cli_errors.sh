@@ -73,6 +73,16 @@ if [ -w /dev/full ]; then
         if [ $status -eq 1 ] && [ "$(cat "$tmp/cli.err")" = "pmubench: standard output: No space left on device" ]; then
             pass; else fail "pmubench $args >/dev/full: status $status, '$(cat "$tmp/cli.err")'"; fi
     done
+    # Standard output closed (>&-): a failure when the command prints, none
+    # when it writes only its -o file.
+    pmubench list p5 >&- 2>"$tmp/cli.err"
+    status=$?
+    if [ $status -eq 1 ] && [ "$(cat "$tmp/cli.err")" = "pmubench list: standard output: Bad file descriptor" ]; then
+        pass; else fail "pmubench list p5 >&-: status $status, '$(cat "$tmp/cli.err")'"; fi
+    pmubench stat -e data_read -x , -o "$tmp/closed.csv" --trace "$tmp/small.trace" >&- 2>/dev/null
+    status=$?
+    if [ $status -eq 0 ] && [ "$(cat "$tmp/closed.csv")" = "5,,data_read,," ]; then
+        pass; else fail "pmubench stat -o FILE >&-: status $status"; fi
     # An output file on a full device (not a regular file: written
     # directly): the file and errno's reason, whether the writes failed
     # before the close (more than stdio's buffer: "Input/output error"
