@@ -197,6 +197,16 @@ if command -v unshare >/dev/null 2>&1 &&
     if [ $status -eq 1 ] && [ ! -s "$f/full.left" ] &&
         [ "$(cat "$f/full.err")" = "pmubench plot: $f/small-fs/out.svg: cannot write: No space left on device" ]; then
         pass; else fail "plot -o on a full tmpfs: status $status, '$(cat "$f/full.err")', left '$(cat "$f/full.left")'"; fi
+    # record: the trace written as the program runs.
+    if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
+        unshare -m sh -c "mount -t tmpfs -o size=16k tmpfs '$f/small-fs' &&
+            { $wrapper '$build/pmubench' record -o '$f/small-fs/t.trace' -- /bin/true 2>'$f/full.err'
+              status=\$?; ls -A '$f/small-fs'; exit \$status; }" >"$f/full.left"
+        status=$?
+        if [ $status -eq 1 ] && [ ! -s "$f/full.left" ] &&
+            [ "$(cat "$f/full.err")" = "pmubench record: recording failed: $f/small-fs/t.trace: cannot write: No space left on device" ]; then
+            pass; else fail "record -o on a full tmpfs: status $status, '$(cat "$f/full.err")', left '$(cat "$f/full.left")'"; fi
+    fi
 fi
 
 # Whatever stat writes, plot and compare read: a result of 800000

@@ -42,6 +42,14 @@ enum { VALGRIND_NOEXEC = 126 };
 #define fail(status, error, error_size, ...) \
     (error_line(0, (error), (error_size), __VA_ARGS__), (status))
 
+/* Why a write of the trace failed: the first failed write's errno, which
+ * the atomic file keeps (errno itself is long gone by the time it is
+ * reported). */
+static const char *write_failure(const struct recording *rec)
+{
+    return strerror(rec->file.write_errno ? rec->file.write_errno : EIO);
+}
+
 static bool is_file(const char *path, bool executable)
 {
     struct stat st;
@@ -363,7 +371,7 @@ static bool convert_record(struct recording *rec, struct conversion *c,
         break;
     }
     if (!ok && ferror(rec->file.stream))
-        snprintf(why, why_size, "%s: cannot write: %s", rec->output, strerror(errno));
+        snprintf(why, why_size, "%s: cannot write: %s", rec->output, write_failure(rec));
     else if (!ok)
         snprintf(why, why_size, "internal error: the trace writer refused a record the reader "
                                 "accepted");
@@ -457,7 +465,7 @@ static bool check_segment(struct recording *rec, struct conversion *c, FILE *in,
         ok = false;
     }
     if (ok && stream->copy_failed) {
-        snprintf(why, why_size, "%s: cannot write: %s", rec->output, strerror(errno));
+        snprintf(why, why_size, "%s: cannot write: %s", rec->output, write_failure(rec));
         ok = false;
     }
     return ok;
@@ -595,7 +603,7 @@ static enum record_status check_run(struct recording *rec, struct conversion *c,
                     rec->name, result->exit_status);
     if (!write_end(rec, c, &end) && ferror(rec->file.stream))
         return fail(RECORD_FAILED, error, error_size, "%s: cannot write: %s", rec->output,
-                    strerror(errno));
+                    write_failure(rec));
     result->execed = execed;
     return RECORD_OK;
 }
@@ -647,7 +655,7 @@ static enum record_status record_into(struct recording *rec, struct record_resul
                                error_size);
     if (c.writer && !trace_writer_close(c.writer) && recorded == RECORD_OK)
         recorded = fail(RECORD_FAILED, error, error_size, "%s: cannot write: %s", rec->output,
-                        strerror(ferror(rec->file.stream) ? errno : EIO));
+                        write_failure(rec));
     return recorded;
 }
 
