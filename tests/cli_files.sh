@@ -214,6 +214,7 @@ fi
 # pipe.
 stat_result 800000 "$f/big.json"
 expect 0 "" -- plot -o /dev/null "$f/big.json"
+# shellcheck disable=SC2002 # standard input a pipe, not the file
 cat "$f/big.json" | pmubench compare - "$f/big.json" >"$f/big.out" 2>"$f/big.err"
 status=$?
 if [ $status -eq 0 ] && [ ! -s "$f/big.err" ] && grep -q "^clocks  *800000  *800000  *0  *0.00%$" "$f/big.out"; then
