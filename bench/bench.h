@@ -67,8 +67,11 @@ const char *bench_stmt_verb(enum bench_stmt_kind kind);
 /* Exit statuses of the bench. */
 enum { BENCH_OK = 0, BENCH_RUNTIME_ERROR = 1, BENCH_SCRIPT_ERROR = 2 };
 
-/* Parses a whole script.  On error returns BENCH_SCRIPT_ERROR with
- * "file:line: message" in `error`. */
+/* Parses a whole script, of lines of at most TEXT_MAX_LINE characters
+ * (traces/line_stream.h).  On bad input returns BENCH_SCRIPT_ERROR with
+ * "file:line: message" in `error`; when reading or memory fails,
+ * BENCH_RUNTIME_ERROR with "file: cannot read: REASON" or "... out of
+ * memory". */
 int bench_parse(FILE *in, const char *path, struct bench_script *script, char *error,
                 size_t error_size);
 void bench_script_free(struct bench_script *script);

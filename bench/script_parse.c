@@ -1,7 +1,6 @@
 /* Parser of bench scripts: one statement a line, tokens separated by white
  * space, '#' starts a comment.  The whole script is parsed before anything
  * runs, so a bad script produces no output at all. */
-#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -17,10 +16,11 @@
 #include "pmu/p5_events.h"
 #include "pmu/p5_pmu.h"
 #include "pmu/suggest.h"
+#include "traces/line_stream.h"
 
 /* A retire statement names up to 17 registers besides its verb, thread,
  * eip, tag and mode. */
-enum { MAX_TOKENS = 24, MAX_LINE = 4096 };
+enum { MAX_TOKENS = 24 };
 
 struct parser {
     const char *path;
@@ -51,7 +51,7 @@ static bool parse_number(const char *text, uint64_t max, uint64_t *value)
 static int number_arg(struct parser *p, const char *text, const char *what, uint64_t max,
                       uint64_t *value)
 {
-    char message[MAX_LINE + 128];
+    char message[TEXT_MAX_LINE + 128];
     if (number_read(what, text, 0, max, value, message, sizeof message))
         return BENCH_OK;
     return fail(p, "%s", message);
@@ -588,28 +588,14 @@ static int append(struct parser *p, const struct bench_stmt *st, size_t *cap)
     if (s->n_stmts == *cap) {
         size_t grown_cap = *cap ? 2 * *cap : 64;
         struct bench_stmt *grown = realloc(s->stmts, grown_cap * sizeof *grown);
-        if (!grown)
-            return fail(p, "out of memory");
+        if (!grown) {
+            fail(p, "out of memory");
+            return BENCH_RUNTIME_ERROR;
+        }
         s->stmts = grown;
         *cap = grown_cap;
     }
     s->stmts[s->n_stmts++] = *st;
-    return BENCH_OK;
-}
-
-/* Reads one line into *buf (grown by getline); fails on an over-long line
- * or a NUL byte, which a text script cannot hold. */
-static int read_line(struct parser *p, FILE *in, char **buf, size_t *cap, bool *eof)
-{
-    errno = 0;
-    ssize_t len = getline(buf, cap, in);
-    *eof = len < 0;
-    if (*eof)
-        return errno && ferror(in) ? fail(p, "read error: %s", strerror(errno)) : BENCH_OK;
-    if (len > MAX_LINE)
-        return fail(p, "line longer than %d characters", MAX_LINE);
-    if (memchr(*buf, '\0', (size_t)len))
-        return fail(p, "unexpected NUL byte");
     return BENCH_OK;
 }
 
@@ -621,34 +607,29 @@ int bench_parse(FILE *in, const char *path, struct bench_script *script, char *e
     script->model = 2;
     script->ht = true;
     struct parser p = {.path = path, .script = script, .error = error, .error_size = error_size};
-    char *buf = NULL;
-    size_t buf_cap = 0, cap = 0;
+    struct line_stream lines;
+    line_stream_init(&lines, in, path, TEXT_MAX_LINE);
+    size_t cap = 0;
     int rc = BENCH_OK;
-    for (;;) {
-        bool eof;
-        p.line++;
-        rc = read_line(&p, in, &buf, &buf_cap, &eof);
-        if (rc != BENCH_OK || eof)
-            break;
-        tokenize(&p, buf);
+    enum line_result result;
+    while (rc == BENCH_OK && (result = line_stream_next(&lines, error, error_size)) == LINE_READ) {
+        p.line = (int)lines.line;
+        tokenize(&p, lines.text);
         if (p.n_tokens == 0)
             continue;
-        if (p.n_tokens == MAX_TOKENS) {
-            rc = fail(&p, "too many tokens (at most %d)", MAX_TOKENS - 1);
-            break;
-        }
         struct bench_stmt st = {0};
-        rc = parse_statement(&p, &st);
+        rc = p.n_tokens == MAX_TOKENS ? fail(&p, "too many tokens (at most %d)", MAX_TOKENS - 1)
+                                      : parse_statement(&p, &st);
         if (rc == BENCH_OK)
             rc = append(&p, &st, &cap);
-        if (rc != BENCH_OK)
-            break;
     }
+    if (rc == BENCH_OK && result != LINE_END)
+        rc = result == LINE_BAD ? BENCH_SCRIPT_ERROR : BENCH_RUNTIME_ERROR;
     if (rc == BENCH_OK && script->n_stmts == 0) {
         p.line = 1;
         rc = fail(&p, "empty script: expected 'cpu netburst' or 'cpu p5'");
     }
-    free(buf);
+    line_stream_free(&lines);
     if (rc != BENCH_OK)
         bench_script_free(script);
     return rc;

@@ -118,13 +118,15 @@ static int import_to(const struct import_args *args, FILE *in, const char *name,
     struct trace_writer *writer = trace_writer_open(out->stream, &header, error, sizeof error);
     if (!writer)
         return file_error(EXIT_RUNTIME, "%s: %s", args->output, error);
+    errno = 0;
     bool imported = import_into(args, in, name, writer, error, sizeof error);
+    int import_errno = errno;
     bool closed = trace_writer_close(writer);
     if (ferror(out->stream) || (imported && !closed))
         return file_error(EXIT_RUNTIME, "%s: cannot write", args->output);
     if (imported)
         return EXIT_OK;
-    return file_error(ferror(in) ? EXIT_RUNTIME : EXIT_BAD_INPUT, "%s", error);
+    return file_error(failure_status(import_errno), "%s", error);
 }
 
 static int trace_import(int argc, char **argv)

@@ -1,8 +1,9 @@
 #include "experiment.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "traces/line_stream.h"
 
 /* Keeps one event string, unparsed; false with a message when it cannot
  * (a string too long gets the parser's message). */
@@ -54,31 +55,29 @@ static bool blank_line(const char *line)
 }
 
 /* The event lines of the file; each experiment (the lines between blank
- * lines) is one group; comment lines separate nothing.  *line_no is the
- * line read last. */
-static bool read_lines(struct experiment_set *set, FILE *in, int *line_no, char *message,
-                       size_t size)
+ * lines) is one group; comment lines separate nothing.  False with the
+ * line reader's message in `error`, or with the line's in `message` and
+ * its number in *line_no. */
+static bool read_lines(struct experiment_set *set, FILE *in, const char *path, int *line_no,
+                       char *message, size_t size, char *error, size_t error_size)
 {
-    char *line = NULL;
-    size_t capacity = 0;
+    struct line_stream lines;
+    line_stream_init(&lines, in, path, TEXT_MAX_LINE);
     int group = 0;
     bool in_experiment = false, ok = true;
-    ssize_t length;
-    while (ok && (length = getline(&line, &capacity, in)) >= 0) {
-        ++*line_no;
-        if (memchr(line, '\0', (size_t)length)) {
-            snprintf(message, size, "unexpected NUL byte");
-            ok = false;
-        } else if (blank_line(line)) {
+    enum line_result result;
+    while (ok && (result = line_stream_next(&lines, error, error_size)) == LINE_READ) {
+        *line_no = (int)lines.line;
+        if (blank_line(lines.text)) {
             group += in_experiment;
             in_experiment = false;
-        } else if (*trim_line(line)) {
-            ok = keep_line(set, trim_line(line), group, *line_no, message, size);
+        } else if (*trim_line(lines.text)) {
+            ok = keep_line(set, trim_line(lines.text), group, *line_no, message, size);
             in_experiment = true;
         }
     }
-    free(line);
-    return ok;
+    line_stream_free(&lines);
+    return ok && result == LINE_END;
 }
 
 /* Parses the lines kept, for the model their prefixes choose unless
@@ -103,13 +102,18 @@ bool experiment_read(struct experiment_set *set, FILE *in, const char *path,
 {
     char message[EXPERIMENT_MAX_TEXT + 200] = "";
     int line_no = 0;
-    bool ok = read_lines(set, in, &line_no, message, sizeof message) &&
-              (ferror(in) || parse_lines(set, config, &line_no, message, sizeof message));
-    if (!ok)
+    if (!read_lines(set, in, path, &line_no, message, sizeof message, error, error_size)) {
+        if (message[0])
+            snprintf(error, error_size, "%s:%d: %s", path, line_no, message);
+        return false;
+    }
+    if (!parse_lines(set, config, &line_no, message, sizeof message)) {
         snprintf(error, error_size, "%s:%d: %s", path, line_no, message);
-    else if (ferror(in))
-        snprintf(error, error_size, "%s: read error: %s", path, strerror(errno));
-    else if (set->n == 0)
+        return false;
+    }
+    if (set->n == 0) {
         snprintf(error, error_size, "%s: no events", path);
-    return ok && !ferror(in) && set->n > 0;
+        return false;
+    }
+    return true;
 }

@@ -6,15 +6,17 @@
  *   struct trace_writer *w = trace_writer_open(out, &header, error, size);
  *   if (trace_import_lackey(in, path, w, error, size)) ...
  *
- * Each importer streams its input line by line in constant memory and ends
- * the trace with an END record (exited, status 0).  Neither format records
+ * Each importer streams its input line by line in constant memory (lines
+ * of at most 8 MiB, traces/import_common.h) and ends the trace with an END
+ * record (exited, status 0).  Neither format records
  * code bytes, branches, threads or privilege: every instruction has no
  * bytes, thread 0, CPL 3 and branch TRACE_NOT_BRANCH (branch facts come from
  * decoding the bytes, which an import does not have).
  *
  * On bad input they return false with one line "PATH:LINE: what was
- * expected" in `error`; on a failed read or write, false with a message
- * and ferror() set on the stream concerned.  The trace is then incomplete
+ * expected" in `error` and errno EINVAL; on a failed read, write or
+ * allocation, false with one line and errno EIO or ENOMEM (a failed write
+ * also sets ferror() on the trace's stream).  The trace is then incomplete
  * (no END record) and must be discarded. */
 #ifndef TRACES_IMPORT_H
 #define TRACES_IMPORT_H

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "import.h"
+#include "line_stream.h"
 
 void trace_import_header(struct trace_header *header, enum trace_import_format format)
 {
@@ -26,6 +27,7 @@ bool import_fail(struct import *import, const char *format, ...)
     if (used >= 0 && (size_t)used < import->error_size)
         vsnprintf(import->error + used, import->error_size - (size_t)used, format, ap);
     va_end(ap);
+    errno = EINVAL;
     return false;
 }
 
@@ -33,6 +35,7 @@ static bool write_failed(struct import *import)
 {
     snprintf(import->error, import->error_size, "cannot write the trace (importing %s, line %lu)",
              import->path, import->line);
+    errno = EIO;
     return false;
 }
 
@@ -44,12 +47,28 @@ static bool write_pending(struct import *import)
     return true;
 }
 
-bool import_instruction(struct import *import, uint64_t address, uint64_t length)
+/* The size `text` in the format's base, from 1 to `max`; refused as the
+ * input wrote it (`what`: "instruction size", "data access size"). */
+static bool parse_size(struct import *import, const char *what, const char *text, uint64_t max,
+                       uint64_t *value)
 {
-    if (length < 1 || length > TRACE_MAX_INSN_LENGTH)
-        return import_fail(import, "instruction size %llu (expected 1-%d)",
-                           (unsigned long long)length, TRACE_MAX_INSN_LENGTH);
-    if (!write_pending(import))
+    bool hex = import->format->size_base == 16;
+    if (hex ? !import_parse_hex(text, value) : !import_parse_number(text, 10, value))
+        return import_fail(import, "bad size '%.40s' (expected a %s number)", text,
+                           hex ? "hexadecimal" : "decimal");
+    if (*value >= 1 && *value <= max)
+        return true;
+    if (hex)
+        return import_fail(import, "%s %.40s (expected 1-%llx, hexadecimal)", what, text,
+                           (unsigned long long)max);
+    return import_fail(import, "%s %.40s (expected 1-%llu)", what, text, (unsigned long long)max);
+}
+
+bool import_instruction(struct import *import, uint64_t address, const char *length_text)
+{
+    uint64_t length;
+    if (!parse_size(import, "instruction size", length_text, TRACE_MAX_INSN_LENGTH, &length) ||
+        !write_pending(import))
         return false;
     struct trace_insn *insn = &import->insn;
     memset(insn, 0, offsetof(struct trace_insn, accesses));
@@ -63,13 +82,13 @@ bool import_instruction(struct import *import, uint64_t address, uint64_t length
 }
 
 bool import_access(struct import *import, enum trace_access_kind kind, uint64_t address,
-                   uint64_t size)
+                   const char *size_text)
 {
+    uint64_t size;
     if (!import->have_insn)
         return import_fail(import, "a data access before any instruction");
-    if (!trace_access_size_valid(size))
-        return import_fail(import, "data access size %llu (expected 1-%d)",
-                           (unsigned long long)size, TRACE_MAX_ACCESS_SIZE);
+    if (!parse_size(import, "data access size", size_text, TRACE_MAX_ACCESS_SIZE, &size))
+        return false;
     struct trace_insn *insn = &import->insn;
     if (insn->n_accesses == TRACE_MAX_ACCESSES)
         return import_fail(import, "more than %d data accesses for the instruction of line %lu",
@@ -101,6 +120,13 @@ bool import_parse_number(const char *text, int base, uint64_t *value)
     return true;
 }
 
+bool import_parse_hex(const char *text, uint64_t *value)
+{
+    if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+        text += 2;
+    return import_parse_number(text, 16, value);
+}
+
 char *import_trim(char *text)
 {
     while (isspace((unsigned char)*text))
@@ -126,14 +152,6 @@ char *import_next_field(char **cursor)
     return field;
 }
 
-/* Removes the line break (LF or CRLF); returns the remaining length. */
-static size_t strip_line_end(char *line, size_t length)
-{
-    while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == '\r'))
-        line[--length] = '\0';
-    return length;
-}
-
 static bool finish(struct import *import)
 {
     if (!write_pending(import))
@@ -142,32 +160,20 @@ static bool finish(struct import *import)
     return trace_write_end(import->writer, &end) || write_failed(import);
 }
 
-static bool parse_input_line(struct import *import, char *line, size_t length,
-                             import_line_parser *parse_line)
-{
-    import->line++;
-    length = strip_line_end(line, length);
-    if (strlen(line) != length)
-        return import_fail(import, "a NUL byte in the line (expected text)");
-    char *text = import_trim(line);
-    return *text == '\0' || parse_line(import, text);
-}
-
 bool import_run(FILE *in, const char *path, struct trace_writer *writer, char *error,
-                size_t error_size, import_line_parser *parse_line)
+                size_t error_size, const struct import_format *format)
 {
-    struct import import = {.path = path, .writer = writer, .error = error,
+    struct import import = {.path = path, .format = format, .writer = writer, .error = error,
                             .error_size = error_size};
-    char *line = NULL;
-    size_t capacity = 0;
-    ssize_t length;
+    struct line_stream lines;
+    line_stream_init(&lines, in, path, IMPORT_MAX_LINE);
+    enum line_result result;
     bool ok = true;
-    while (ok && (length = getline(&line, &capacity, in)) >= 0)
-        ok = parse_input_line(&import, line, (size_t)length, parse_line);
-    free(line);
-    if (ok && ferror(in)) {
-        snprintf(error, error_size, "%s: cannot read: %s", path, strerror(errno));
-        return false;
+    while (ok && (result = line_stream_next(&lines, error, error_size)) == LINE_READ) {
+        import.line = lines.line;
+        char *text = import_trim(lines.text);
+        ok = *text == '\0' || format->parse_line(&import, text);
     }
-    return ok && finish(&import);
+    line_stream_free(&lines);
+    return ok && result == LINE_END && finish(&import);
 }

@@ -39,19 +39,19 @@ static bool parse_lackey_line(struct import *import, char *line)
     *comma = '\0';
     char *address = import_trim(line + 1);
     char *size = import_trim(comma + 1);
-    uint64_t address_value, size_value;
+    uint64_t address_value;
     if (!import_parse_number(address, 16, &address_value))
         return import_fail(import, "bad address '%.40s' (expected a hexadecimal number)",
                            address);
-    if (!import_parse_number(size, 10, &size_value))
-        return import_fail(import, "bad size '%.40s' (expected a decimal number)", size);
     if (letter == 'I')
-        return import_instruction(import, address_value, size_value);
-    return import_access(import, kind, address_value, size_value);
+        return import_instruction(import, address_value, size);
+    return import_access(import, kind, address_value, size);
 }
+
+static const struct import_format lackey_format = {parse_lackey_line, 10};
 
 bool trace_import_lackey(FILE *in, const char *path, struct trace_writer *w, char *error,
                          size_t size)
 {
-    return import_run(in, path, w, error, size, parse_lackey_line);
+    return import_run(in, path, w, error, size, &lackey_format);
 }

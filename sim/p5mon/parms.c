@@ -3,6 +3,7 @@
 #include "parms.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -10,6 +11,7 @@
 #include "pmu/number.h"
 #include "pmu/p5_events.h"
 #include "pmu/suggest.h"
+#include "traces/error_line.h"
 
 enum parm_kind { KIND_BOOL, KIND_INT, KIND_STRING, KIND_INTERVAL };
 
@@ -385,52 +387,30 @@ static bool read_line(struct reader *reader, struct p5mon_parms *parms, char *te
     return false;
 }
 
-/* A line as getline read it (`length` bytes, its newline included): not
- * too long, and text (a NUL byte would end it early). */
-static bool check_text(const char *text, size_t length, const char *name, int line,
-                       char *error, size_t error_size)
-{
-    size_t characters = length - (length > 0 && text[length - 1] == '\n');
-    if (characters >= P5MON_MAX_LINE) {
-        snprintf(error, error_size, "%s:%d: expected a line of at most %d characters", name, line,
-                 P5MON_MAX_LINE - 1);
-        return false;
-    }
-    if (memchr(text, '\0', length)) {
-        snprintf(error, error_size, "%s:%d: unexpected NUL byte", name, line);
-        return false;
-    }
-    return true;
-}
-
 bool p5mon_parms_read(FILE *in, const char *name, struct p5mon_parms *parms, char *error,
                       size_t error_size)
 {
     struct reader *reader = calloc(1, sizeof *reader);
-    char *text = NULL;
-    size_t capacity = 0;
-    ssize_t length;
-    bool ok = reader != NULL;
-    if (!ok)
-        snprintf(error, error_size, "%s: out of memory", name);
-    int line = 0;
-    if (ok)
-        reader->name = name;
-    while (ok && (length = getline(&text, &capacity, in)) >= 0) {
-        line++;
-        ok = check_text(text, (size_t)length, name, line, error, error_size) &&
-             read_line(reader, parms, text, line, error, error_size);
-    }
+    if (!reader)
+        return error_line(ENOMEM, error, error_size, "%s: out of memory", name);
+    reader->name = name;
+    struct line_stream lines;
+    line_stream_init(&lines, in, name, TEXT_MAX_LINE);
+    enum line_result result;
+    bool ok = true;
+    while (ok && (result = line_stream_next(&lines, error, error_size)) == LINE_READ)
+        ok = read_line(reader, parms, lines.text, (int)lines.line, error, error_size);
+    ok = ok && result == LINE_END;
     if (ok && reader->in_section) {
-        snprintf(error, error_size, "%s:%d: expected 'end)' to close the section '%s' of line %d",
-                 name, line, reader->section, reader->section_line);
+        snprintf(error, error_size, "%s:%lu: expected 'end)' to close the section '%s' of line %d",
+                 name, lines.line, reader->section, reader->section_line);
         ok = false;
     }
     if (ok && !reader->p5mon_line) {
-        snprintf(error, error_size, "%s:%d: expected a '(p5mon' section", name, line);
+        snprintf(error, error_size, "%s:%lu: expected a '(p5mon' section", name, lines.line);
         ok = false;
     }
-    free(text);
+    line_stream_free(&lines);
     free(reader);
     return ok;
 }

@@ -17,12 +17,13 @@
 #include <stdio.h>
 
 #include "pmu/p5_pmu.h"
+#include "traces/line_stream.h"
 
 enum {
     P5MON_MAX_REGIONS = 100,       /* run_p5mon's limit (Safford 1997, section 4.2.2) */
     P5MON_MAX_REPETITIONS = 1000,
     P5MON_MAX_MODEL_PARMS = 32,
-    P5MON_MAX_LINE = 4096,         /* characters of a PARMS line, newline included */
+    P5MON_MAX_LINE = TEXT_MAX_LINE + 1, /* a PARMS line and its NUL */
     P5MON_WHERE_SIZE = 4096 + 16,  /* "FILE:LINE" or "-F:N" */
 };
 
@@ -67,7 +68,9 @@ struct p5mon_parms {
 void p5mon_parms_defaults(struct p5mon_parms *parms);
 
 /* Reads the "(p5mon" section of a PARMS file; other sections are checked
- * for syntax and skipped.  False with "NAME:LINE: ..." in `error`. */
+ * for syntax and skipped; lines have at most TEXT_MAX_LINE characters
+ * (traces/line_stream.h).  False with "NAME:LINE: ..." in `error`, errno
+ * EIO or ENOMEM when reading failed. */
 bool p5mon_parms_read(FILE *in, const char *name, struct p5mon_parms *parms, char *error,
                       size_t error_size);
 

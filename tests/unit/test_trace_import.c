@@ -253,7 +253,7 @@ static void test_lackey_nul_byte(void **state)
     static const char text[] = "I  1000,4\nI  10\00004,4\n";
     assert_false(import_text(trace_import_lackey, TRACE_IMPORT_LACKEY, text, sizeof text - 1,
                              dump, sizeof dump));
-    assert_string_equal(error, "x.lackey:2: a NUL byte in the line (expected text)");
+    assert_string_equal(error, "x.lackey:2: unexpected NUL byte");
 }
 
 /* ---- Dinero */
@@ -298,14 +298,18 @@ static void test_dinero_bad_lines(void **state)
     expect_dinero_error("2 0x\n", "x.din:1: bad address '0x' (expected a hexadecimal number)");
     expect_dinero_error("2 1000 size\n",
                         "x.din:1: bad size 'size' (expected a hexadecimal number)");
-    expect_dinero_error("2 1000 10\n", "x.din:1: instruction size 16 (expected 1-15)");
-    expect_dinero_error("2 1000 0\n", "x.din:1: instruction size 0 (expected 1-15)");
+    /* A size is refused as the line wrote it: hexadecimal, with its 0x. */
+    expect_dinero_error("2 1000 10\n", "x.din:1: instruction size 10 (expected 1-f, hexadecimal)");
+    expect_dinero_error("2 1000 0x10\n",
+                        "x.din:1: instruction size 0x10 (expected 1-f, hexadecimal)");
+    expect_dinero_error("2 1000 0\n", "x.din:1: instruction size 0 (expected 1-f, hexadecimal)");
     expect_dinero_error("2 1000\n1 2000 0\n",
-                        "x.din:2: data access size 0 (expected 1-16384)");
+                        "x.din:2: data access size 0 (expected 1-4000, hexadecimal)");
     expect_dinero_error("2 1000\n0 1000 ffffffff\n",
-                        "x.din:2: data access size 4294967295 (expected 1-16384)");
+                        "x.din:2: data access size ffffffff (expected 1-4000, hexadecimal)");
     expect_dinero_error("2 1000\n0 1000 4001\n",
-                        "x.din:2: data access size 16385 (expected 1-16384)");
+                        "x.din:2: data access size 4001 (expected 1-4000, hexadecimal)");
+    expect_dinero("2 1000 f\n0 1000 0X4000\n", "0x1000,15 load 0x1000,16384\nend 0 0 1\n");
 }
 
 int main(void)
