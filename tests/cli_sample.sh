@@ -184,6 +184,29 @@ $raw" "sample without the traced program"
     expect 0 "" -- sample $pebs --trace "$s/prog.trace"
     same "$tmp/cli.out" "symbols none ($s/prog: the trace runs other code at its entry point 0x401000: not the program traced)
 $raw" "sample with the traced program replaced"
+    # A FIFO there is refused without waiting for a writer, a 3 GB sparse
+    # file by its first bytes, and of a program 3 GB long only what the
+    # symbols need is read: each within 10 seconds (a hang fails).
+    ptimeout=10
+    [ -z "$wrapper" ] || ptimeout=120
+    pmubench() { timeout "$ptimeout" $wrapper "$build/pmubench" "$@"; }
+    rm -f "$s/prog"
+    mkfifo "$s/prog"
+    expect 0 "" -- sample $pebs --trace "$s/prog.trace"
+    same "$tmp/cli.out" "symbols none ($s/prog: not a regular file)
+$raw" "sample with a FIFO for the traced program"
+    expect 2 "pmubench sample: $s/prog: not a regular file" -- \
+        sample $pebs --symbols "$s/prog" --trace "$s/prog.trace"
+    rm -f "$s/prog"
+    truncate -s 3G "$s/prog"
+    expect 0 "" -- sample $pebs --trace "$s/prog.trace"
+    same "$tmp/cli.out" "symbols none ($s/prog: byte offset 0: expected the ELF magic 7f 45 4c 46 (not an ELF file))
+$raw" "sample with a 3 GB sparse file for the traced program"
+    cp "$s/prog.kept" "$s/prog"
+    truncate -s 3G "$s/prog"
+    expect 0 "" -- sample $pebs --trace "$s/prog.trace"
+    same "$tmp/cli.out" "$(cat "$s/prog.pebs")" "sample with the traced program made 3 GB long"
+    pmubench() { $wrapper "$build/pmubench" "$@"; }
     mv "$s/prog.kept" "$s/prog"
 
     # A dynamic position-independent program: the trace starts in the

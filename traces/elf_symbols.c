@@ -2,16 +2,21 @@
  * the System V ABI's ("System V Application Binary Interface", chapter 4,
  * "Object Files": ELF header, sections, symbol table, string table);
  * STT_GNU_IFUNC is the GNU extension in the OS-specific type range
- * (docs/sample.md lists the sources).  The file is read whole into memory
- * and every field is read through a bounds check made before it. */
+ * (docs/sample.md lists the sources).  Of a file, only the parts the
+ * symbols need are read, each after the parts that say where it is were
+ * checked: the ELF header, the section headers, the code at the entry
+ * point, the symbol table and its string table.  Every field is read
+ * through a bounds check made before it. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "elf_symbols.h"
-#include "input_file.h"
 
 enum {
     EI_CLASS = 4, EI_DATA = 5, EI_VERSION = 6, EI_NIDENT = 16,
@@ -73,9 +78,22 @@ struct section {
     uint64_t flags, addr, offset, size, entsize;
 };
 
+/* Bytes of the file at `offset`, read when a parse step needs them. */
+struct piece {
+    uint64_t offset, size;
+    uint8_t *bytes;
+};
+
+/* The parts the parse reads: the ELF header, the section headers, the
+ * entry code, the symbol table and its string table. */
+enum { MAX_PIECES = 5 };
+
 struct parser {
-    const uint8_t *data;
-    size_t size;
+    const uint8_t *data;  /* the whole file in memory; NULL: read from fd */
+    int fd;
+    uint64_t size;
+    struct piece pieces[MAX_PIECES];
+    int n_pieces;
     const char *name;
     const struct elf_layout *layout;
     uint64_t shoff;
@@ -98,19 +116,67 @@ __attribute__((format(printf, 3, 4))) static bool fail_at(struct parser *p, uint
     return false;
 }
 
-/* A little-endian field of `width` bytes at `offset`, which the caller
- * has checked is inside the file. */
-static uint64_t field(const struct parser *p, uint64_t offset, unsigned width)
-{
-    uint64_t value = 0;
-    for (unsigned k = width; k-- > 0;)
-        value = value << 8 | p->data[offset + k];
-    return value;
-}
-
 static bool in_file(const struct parser *p, uint64_t offset, uint64_t length)
 {
     return offset <= p->size && length <= p->size - offset;
+}
+
+/* The piece holding [offset, offset + length), or NULL. */
+static const struct piece *piece_of(const struct parser *p, uint64_t offset, uint64_t length)
+{
+    for (int k = 0; k < p->n_pieces; k++) {
+        const struct piece *piece = &p->pieces[k];
+        if (offset >= piece->offset && offset - piece->offset <= piece->size &&
+            length <= piece->size - (offset - piece->offset))
+            return piece;
+    }
+    return NULL;
+}
+
+/* Reads [offset, offset + length), which the caller has checked is inside
+ * the file, unless it is in memory already. */
+static bool load(struct parser *p, uint64_t offset, uint64_t length)
+{
+    if (p->data || piece_of(p, offset, length))
+        return true;
+    struct piece *piece = &p->pieces[p->n_pieces];
+    piece->bytes = length <= SIZE_MAX ? malloc(length ? (size_t)length : 1) : NULL;
+    if (!piece->bytes)
+        return fail_at(p, offset, "out of memory for %llu bytes", (unsigned long long)length);
+    piece->offset = offset;
+    piece->size = length;
+    p->n_pieces++;
+    for (uint64_t done = 0; done < length;) {
+        ssize_t n = pread(p->fd, piece->bytes + done, (size_t)(length - done),
+                          (off_t)(offset + done));
+        if (n <= 0 && !(n < 0 && errno == EINTR)) {
+            snprintf(p->error, p->error_size, "%s: cannot read: %s", p->name,
+                     n < 0 ? strerror(errno) : "the file became shorter");
+            return false;
+        }
+        done += n > 0 ? (uint64_t)n : 0;
+    }
+    return true;
+}
+
+/* The byte at `offset`, inside a part loaded. */
+static const uint8_t *bytes_at(const struct parser *p, uint64_t offset)
+{
+    if (p->data)
+        return p->data + offset;
+    const struct piece *piece = piece_of(p, offset, 1);
+    return piece->bytes + (offset - piece->offset);
+}
+
+/* A little-endian field of `width` bytes at `offset`, which the caller
+ * has checked is inside the file and loaded. */
+static uint64_t field(const struct parser *p, uint64_t offset, unsigned width)
+{
+    const uint8_t *bytes = bytes_at(p, offset);
+    uint64_t value = 0;
+    for (unsigned k = width; k-- > 0;)
+        value = value << 8 | bytes[k];
+    return value;
 }
 
 static const char *section_type_name(uint32_t type)
@@ -146,20 +212,30 @@ static bool section_in_file(struct parser *p, unsigned index, const struct secti
     if (in_file(p, s->offset, s->size))
         return true;
     return fail_at(p, s->header + p->layout->sh_offset,
-                   "section %u (%s): %llu bytes at byte %llu: expected within the file's %zu bytes",
+                   "section %u (%s): %llu bytes at byte %llu: expected within the file's %llu "
+                   "bytes",
                    index, section_type_name(s->type), (unsigned long long)s->size,
-                   (unsigned long long)s->offset, p->size);
+                   (unsigned long long)s->offset, (unsigned long long)p->size);
+}
+
+/* Section `index`, checked to be in the file, then read. */
+static bool load_section(struct parser *p, unsigned index, const struct section *s)
+{
+    return section_in_file(p, index, s) && load(p, s->offset, s->size);
 }
 
 /* e_ident, the class's header, e_type, e_entry and the section header
  * table's place. */
 static bool parse_header(struct parser *p, struct elf_symbols *elf)
 {
-    if (p->size < 4 || memcmp(p->data, "\177ELF", 4) != 0)
+    if (!load(p, 0, p->size < layout64.header_size ? p->size : layout64.header_size))
+        return false;
+    if (p->size < 4 || memcmp(bytes_at(p, 0), "\177ELF", 4) != 0)
         return fail_at(p, 0, "expected the ELF magic 7f 45 4c 46 (not an ELF file)");
     if (p->size < EI_NIDENT)
         return fail_at(p, p->size, "truncated: expected the %d bytes of e_ident", EI_NIDENT);
-    unsigned class = p->data[EI_CLASS], data = p->data[EI_DATA], version = p->data[EI_VERSION];
+    const uint8_t *ident = bytes_at(p, 0);
+    unsigned class = ident[EI_CLASS], data = ident[EI_DATA], version = ident[EI_VERSION];
     if (class != ELFCLASS32 && class != ELFCLASS64)
         return fail_at(p, EI_CLASS, "ELF class %u: expected 1 (32-bit) or 2 (64-bit)", class);
     if (data != ELFDATA2LSB)
@@ -168,7 +244,8 @@ static bool parse_header(struct parser *p, struct elf_symbols *elf)
         return fail_at(p, EI_VERSION, "ELF version %u: expected 1", version);
     const struct elf_layout *l = p->layout = class == ELFCLASS32 ? &layout32 : &layout64;
     if (p->size < l->header_size)
-        return fail_at(p, p->size, "truncated: expected the %u-byte ELF header", l->header_size);
+        return fail_at(p, p->size, "truncated: expected the %u-byte ELF header",
+                       l->header_size);
     unsigned type = (unsigned)field(p, E_TYPE, 2);
     if (type != ET_EXEC && type != ET_DYN)
         return fail_at(p, E_TYPE,
@@ -184,11 +261,12 @@ static bool parse_header(struct parser *p, struct elf_symbols *elf)
     unsigned entsize = (unsigned)field(p, l->e_shentsize, 2);
     if (entsize != l->shdr_size)
         return fail_at(p, l->e_shentsize, "e_shentsize %u: expected %u", entsize, l->shdr_size);
-    if (!in_file(p, p->shoff, (uint64_t)p->shnum * l->shdr_size))
+    uint64_t headers = (uint64_t)p->shnum * l->shdr_size;
+    if (!in_file(p, p->shoff, headers))
         return fail_at(p, l->e_shoff,
-                       "%u section headers at byte %llu: expected within the file's %zu bytes",
-                       p->shnum, (unsigned long long)p->shoff, p->size);
-    return true;
+                       "%u section headers at byte %llu: expected within the file's %llu bytes",
+                       p->shnum, (unsigned long long)p->shoff, (unsigned long long)p->size);
+    return load(p, p->shoff, headers);
 }
 
 /* The code at e_entry, from the executable section holding it. */
@@ -205,7 +283,9 @@ static bool parse_entry_code(struct parser *p, struct elf_symbols *elf)
         uint64_t at = elf->entry - s.addr, left = s.size - at;
         elf->entry_code_size =
             left < ELF_SYMBOLS_ENTRY_CODE ? (size_t)left : ELF_SYMBOLS_ENTRY_CODE;
-        memcpy(elf->entry_code, p->data + s.offset + at, elf->entry_code_size);
+        if (!load(p, s.offset + at, elf->entry_code_size))
+            return false;
+        memcpy(elf->entry_code, bytes_at(p, s.offset + at), elf->entry_code_size);
         return true;
     }
     return true;
@@ -238,7 +318,7 @@ static bool check_symbol_table(struct parser *p, unsigned index, const struct se
         return fail_at(p, s->header + l->sh_size,
                        "section %u (%s): sh_size %llu: expected a multiple of %u (one symbol)",
                        index, type, (unsigned long long)s->size, l->sym_size);
-    if (!section_in_file(p, index, s))
+    if (!load_section(p, index, s))
         return false;
     if (s->link >= p->shnum)
         return fail_at(p, s->header + l->sh_link,
@@ -258,9 +338,10 @@ static bool check_symbol_table(struct parser *p, unsigned index, const struct se
 static bool copy_names(struct parser *p, struct elf_symbols *elf, unsigned index)
 {
     struct section s = read_section(p, index);
-    if (!section_in_file(p, index, &s))
+    if (!load_section(p, index, &s))
         return false;
-    if (s.size == 0 || p->data[s.offset + s.size - 1] != 0)
+    const uint8_t *bytes = bytes_at(p, s.offset);
+    if (s.size == 0 || bytes[s.size - 1] != 0)
         return fail_at(p, s.offset + (s.size ? s.size - 1 : 0),
                        "section %u (SHT_STRTAB) of %llu bytes: expected a NUL byte at its end",
                        index, (unsigned long long)s.size);
@@ -269,7 +350,7 @@ static bool copy_names(struct parser *p, struct elf_symbols *elf, unsigned index
         return fail_at(p, s.offset, "out of memory for a string table of %llu bytes",
                        (unsigned long long)s.size);
     for (uint64_t k = 0; k < s.size; k++) {
-        uint8_t c = p->data[s.offset + k];
+        uint8_t c = bytes[k];
         elf->names[k] = (char)(c == 0 || (c > ' ' && c < 0x7f) ? c : '?');
     }
     return true;
@@ -413,44 +494,61 @@ static bool parse_symbols(struct parser *p, struct elf_symbols *elf)
     return index_symbols(p, elf);
 }
 
+static struct elf_symbols *parse(struct parser *p)
+{
+    struct elf_symbols *elf = calloc(1, sizeof *elf);
+    if (!elf) {
+        snprintf(p->error, p->error_size, "%s: out of memory", p->name);
+    } else if (!parse_header(p, elf) || !parse_entry_code(p, elf) || !parse_symbols(p, elf)) {
+        elf_symbols_free(elf);
+        elf = NULL;
+    }
+    for (int k = 0; k < p->n_pieces; k++)
+        free(p->pieces[k].bytes);
+    return elf;
+}
+
 struct elf_symbols *elf_symbols_parse(const uint8_t *data, size_t size, const char *name,
                                       char *error, size_t error_size)
 {
-    struct parser p = {.data = data, .size = size, .name = name, .error = error,
+    struct parser p = {.data = data, .fd = -1, .size = size, .name = name, .error = error,
                        .error_size = error_size};
-    struct elf_symbols *elf = calloc(1, sizeof *elf);
-    if (!elf) {
-        snprintf(error, error_size, "%s: out of memory", name);
-        return NULL;
+    return parse(&p);
+}
+
+/* `path` opened for reading when it is a regular file; -1 with one line
+ * in `error` (without blocking on a FIFO, which open would wait on for a
+ * writer). */
+static int open_regular(const char *path, uint64_t *size, char *error, size_t error_size)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(error, error_size, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
     }
-    if (!parse_header(&p, elf) || !parse_entry_code(&p, elf) || !parse_symbols(&p, elf)) {
-        elf_symbols_free(elf);
-        return NULL;
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        snprintf(error, error_size, "%s: cannot read: %s", path, strerror(errno));
+    else if (S_ISDIR(st.st_mode))
+        snprintf(error, error_size, "%s: is a directory", path);
+    else if (!S_ISREG(st.st_mode))
+        snprintf(error, error_size, "%s: not a regular file", path);
+    else {
+        *size = (uint64_t)st.st_size;
+        return fd;
     }
-    return elf;
+    close(fd);
+    return -1;
 }
 
 struct elf_symbols *elf_symbols_load(const char *path, char *error, size_t error_size)
 {
-    FILE *in = input_open(path, error, error_size);
-    if (!in)
+    struct parser p = {.name = path, .error = error, .error_size = error_size};
+    p.fd = open_regular(path, &p.size, error, error_size);
+    if (p.fd < 0)
         return NULL;
-    struct stat st;
-    if (fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(error, error_size, "%s: not a regular file", path);
-        fclose(in);
-        return NULL;
-    }
-    size_t size = (size_t)st.st_size;
-    uint8_t *data = malloc(size ? size : 1);
-    bool read = data && fread(data, 1, size, in) == size;
-    fclose(in);
-    struct elf_symbols *elf = NULL;
-    if (read)
-        elf = elf_symbols_parse(data, size, path, error, error_size);
-    else
-        snprintf(error, error_size, "%s: %s", path, data ? "read error" : "out of memory");
-    free(data);
+    struct elf_symbols *elf = parse(&p);
+    close(p.fd);
     return elf;
 }
 
