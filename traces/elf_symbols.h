@@ -35,9 +35,10 @@ struct elf_symbol_match {
     uint64_t offset;  /* of the address from the symbol's value */
 };
 
-/* The file's symbols; NULL with a one-line message in `error` ("PATH:
- * ..." for a file that cannot be read, "PATH: byte offset N: ..." for a
- * malformed one). */
+/* The file's symbols, reading only the parts they need; NULL with a
+ * one-line message in `error` ("PATH: ..." for a file that cannot be
+ * read or is not a regular file, which is refused without blocking on a
+ * FIFO; "PATH: byte offset N: ..." for a malformed one). */
 struct elf_symbols *elf_symbols_load(const char *path, char *error, size_t error_size);
 
 /* The same from `size` bytes in memory, `name` in messages. */
