@@ -246,14 +246,15 @@ coverage:
 
 # libFuzzer on the parsers of untrusted input: bench scripts (seeded with
 # tests/bench), event strings, experiment files, traces, lackey text, PARMS
-# files, count sets, ELF symbol tables, sweep specs and a sweep's results
-# directory (the merge); and on the timing models: the
+# files, count sets, ELF symbol tables, sweep specs, a sweep's results
+# directory (the merge) and the line reader of the text inputs (against a
+# plain split of the input); and on the timing models: the
 # P5's and the NetBurst's (one trace and two) through stat's library path,
 # and sample's PEBS and IEBS sampling, over traces made from the input
 # (seeded with tests/fuzz/corpus_*).
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined
-FUZZ_CORPORA := event_spec experiment trace_reader lackey parms count_set elf_symbols \
+FUZZ_CORPORA := event_spec experiment trace_reader lackey parms count_set elf_symbols line_stream \
     p5_model nb_model nb_model_ht sample sweep_spec sweep_merge
 fuzz:
 	$(MAKE) BUILD=build/fuzz CC=clang CFLAGS="-O1 -g" \
