@@ -9,7 +9,7 @@ printf 'I  400000,3\n L 1000,4294967295\n' >"$tmp/huge.lk"
 expect 2 "$tmp/huge.lk:2: data access size 4294967295 (expected 1-16384)" -- \
     trace import --lackey "$tmp/huge.lk" -o "$tmp/huge.trace"
 printf '2 400000 3\n0 1000 ffffffff\n' >"$tmp/huge.din"
-expect 2 "$tmp/huge.din:2: data access size 4294967295 (expected 1-16384)" -- \
+expect 2 "$tmp/huge.din:2: data access size ffffffff (expected 1-4000, hexadecimal)" -- \
     trace import --dinero "$tmp/huge.din" -o "$tmp/huge.trace"
 printf 'I  400000,3\n L 1000,16384\n' >"$tmp/largest.lk"
 expect 0 "" -- trace import --lackey "$tmp/largest.lk" -o "$tmp/largest.trace"

@@ -47,28 +47,34 @@ static bool write_pending(struct import *import)
     return true;
 }
 
-/* The size `text` in the format's base, from 1 to `max`; refused as the
- * input wrote it (`what`: "instruction size", "data access size"). */
-static bool parse_size(struct import *import, const char *what, const char *text, uint64_t max,
-                       uint64_t *value)
+/* The size `text` in the format's base. */
+static bool parse_size(struct import *import, const char *text, uint64_t *value)
 {
-    bool hex = import->format->size_base == 16;
-    if (hex ? !import_parse_hex(text, value) : !import_parse_number(text, 10, value))
-        return import_fail(import, "bad size '%.40s' (expected a %s number)", text,
-                           hex ? "hexadecimal" : "decimal");
-    if (*value >= 1 && *value <= max)
+    if (import->format->size_base == 16 ? import_parse_hex(text, value)
+                                        : import_parse_number(text, 10, value))
         return true;
-    if (hex)
-        return import_fail(import, "%s %.40s (expected 1-%llx, hexadecimal)", what, text,
-                           (unsigned long long)max);
-    return import_fail(import, "%s %.40s (expected 1-%llu)", what, text, (unsigned long long)max);
+    return import_fail(import, "bad size '%.40s' (expected a %s number)", text,
+                       import->format->size_base == 16 ? "hexadecimal" : "decimal");
+}
+
+/* A size out of 1 to `max`, refused as the input wrote it (`what`:
+ * "instruction size", "data access size"), the range in the same base. */
+static bool size_out_of_range(struct import *import, const char *what, const char *text,
+                              unsigned max)
+{
+    if (import->format->size_base == 16)
+        return import_fail(import, "%s %.40s (expected 1-%x, hexadecimal)", what, text, max);
+    return import_fail(import, "%s %.40s (expected 1-%u)", what, text, max);
 }
 
 bool import_instruction(struct import *import, uint64_t address, const char *length_text)
 {
     uint64_t length;
-    if (!parse_size(import, "instruction size", length_text, TRACE_MAX_INSN_LENGTH, &length) ||
-        !write_pending(import))
+    if (!parse_size(import, length_text, &length))
+        return false;
+    if (length < 1 || length > TRACE_MAX_INSN_LENGTH)
+        return size_out_of_range(import, "instruction size", length_text, TRACE_MAX_INSN_LENGTH);
+    if (!write_pending(import))
         return false;
     struct trace_insn *insn = &import->insn;
     memset(insn, 0, offsetof(struct trace_insn, accesses));
@@ -87,8 +93,10 @@ bool import_access(struct import *import, enum trace_access_kind kind, uint64_t 
     uint64_t size;
     if (!import->have_insn)
         return import_fail(import, "a data access before any instruction");
-    if (!parse_size(import, "data access size", size_text, TRACE_MAX_ACCESS_SIZE, &size))
+    if (!parse_size(import, size_text, &size))
         return false;
+    if (!trace_access_size_valid(size))
+        return size_out_of_range(import, "data access size", size_text, TRACE_MAX_ACCESS_SIZE);
     struct trace_insn *insn = &import->insn;
     if (insn->n_accesses == TRACE_MAX_ACCESSES)
         return import_fail(import, "more than %d data accesses for the instruction of line %lu",

@@ -7,7 +7,8 @@
 
 #include "error_line.h"
 
-enum { FIRST_CAPACITY = 128 };
+/* The first size of the line's buffer, and the bytes read at a time. */
+enum { FIRST_CAPACITY = 128, CHUNK = 64 * 1024 };
 
 void line_stream_init(struct line_stream *lines, FILE *in, const char *path, size_t max)
 {
@@ -17,7 +18,8 @@ void line_stream_init(struct line_stream *lines, FILE *in, const char *path, siz
 void line_stream_free(struct line_stream *lines)
 {
     free(lines->text);
-    lines->text = NULL;
+    free(lines->chunk);
+    lines->text = lines->chunk = NULL;
     lines->capacity = 0;
 }
 
@@ -69,28 +71,67 @@ static enum line_result read_failed(struct line_stream *lines, int reason, char 
     return LINE_FAILED;
 }
 
+/* Reads the next chunk of the input: LINE_READ when it has bytes,
+ * LINE_END at the end of the input, LINE_FAILED. */
+static enum line_result fill(struct line_stream *lines, char *error, size_t error_size)
+{
+    if (lines->ended)
+        return LINE_END;
+    if (!lines->chunk && !(lines->chunk = malloc(CHUNK)))
+        return out_of_memory(lines, error, error_size);
+    errno = 0;
+    size_t n = fread(lines->chunk, 1, CHUNK, lines->in);
+    lines->begin = 0;
+    lines->end = n;
+    if (n > 0)
+        return LINE_READ;
+    if (ferror(lines->in))
+        return read_failed(lines, errno, error, error_size);
+    lines->ended = true;
+    return LINE_END;
+}
+
+/* Appends the chunk's bytes up to the next '\n' (consumed, not kept) to
+ * the line of `*length` characters; *complete when the '\n' was there. */
+static enum line_result take(struct line_stream *lines, size_t *length, bool *complete,
+                             char *error, size_t error_size)
+{
+    const char *start = lines->chunk + lines->begin;
+    size_t available = lines->end - lines->begin;
+    const char *newline = memchr(start, '\n', available);
+    size_t n = newline ? (size_t)(newline - start) : available;
+    if (n > lines->max - *length)
+        return bad(lines, error, error_size, "expected a line of at most %zu characters",
+                   lines->max);
+    if (!reserve(lines, *length + n + 1))
+        return out_of_memory(lines, error, error_size);
+    memcpy(lines->text + *length, start, n);
+    *length += n;
+    lines->begin += n + (newline != NULL);
+    *complete = newline != NULL;
+    return LINE_READ;
+}
+
 enum line_result line_stream_next(struct line_stream *lines, char *error, size_t error_size)
 {
     size_t length = 0;
-    int c;
+    bool complete = false, any = false;
     lines->line++;
-    errno = 0;
-    while ((c = getc_unlocked(lines->in)) != EOF && c != '\n') {
-        if (length == lines->max)
-            return bad(lines, error, error_size, "expected a line of at most %zu characters",
-                       lines->max);
-        if (!reserve(lines, length + 2))
-            return out_of_memory(lines, error, error_size);
-        lines->text[length++] = (char)c;
+    while (!complete) {
+        enum line_result result = lines->begin < lines->end ? LINE_READ
+                                                            : fill(lines, error, error_size);
+        if (result == LINE_END)
+            break;
+        if (result == LINE_READ)
+            result = take(lines, &length, &complete, error, error_size);
+        if (result != LINE_READ)
+            return result;
+        any = true;
     }
-    if (c == EOF && ferror(lines->in))
-        return read_failed(lines, errno, error, error_size);
-    if (c == EOF && length == 0) {
+    if (!any) {
         lines->line--;
         return LINE_END;
     }
-    if (!reserve(lines, length + 1))
-        return out_of_memory(lines, error, error_size);
     lines->text[length] = '\0';
     lines->length = length;
     if (memchr(lines->text, '\0', length))

@@ -1,13 +1,15 @@
 /* Reading a text input line by line, for every text reader (the lackey
  * and din importers, bench scripts, experiment files, PARMS files): each
  * line whole, up to a cap its format sets, so that the memory used is at
- * most the cap whatever the input (a line longer than the cap is refused
- * when its character cap + 1 is read, not read to its end), and a read
- * that fails is an error, never the end of the input.  docs/traces.md,
- * "Text inputs". */
+ * most the cap and a 64 KiB chunk of input whatever the input (a line
+ * longer than the cap is refused within a chunk of its character cap + 1,
+ * not read to its end), and a read that fails is an error, never the end
+ * of the input.  The input is read a chunk at a time: the stream's
+ * position is past the lines returned. docs/traces.md, "Text inputs". */
 #ifndef TRACES_LINE_STREAM_H
 #define TRACES_LINE_STREAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -24,6 +26,9 @@ struct line_stream {
     char *text;         /* that line, NUL-terminated, without its '\n' */
     size_t length;      /* its characters */
     size_t capacity;
+    char *chunk;        /* input read, not yet taken: chunk[begin, end) */
+    size_t begin, end;
+    bool ended;         /* the input has no more */
 };
 
 enum line_result {

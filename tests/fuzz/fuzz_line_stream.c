@@ -1,15 +1,19 @@
 /* libFuzzer target: the line reader of every text input
  * (traces/line_stream.h), against a plain split of the input at '\n'.
  * The first byte is the cap (0 to 255 characters), so that lines over it,
- * at it and one under it are common; the rest is the text.  Any
- * difference from the split, in a line, its number, the message or the
- * memory held, aborts. */
+ * at it and one under it are common; the second, when odd, repeats the
+ * rest to 70,000 bytes, past the first of the reader's 64 KiB chunks (an input
+ * of libFuzzer's 4096 bytes fits in one), so that lines cross chunks; the
+ * rest is the text.  Any difference from the split, in a line, its
+ * number, the message or the memory held, aborts. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "traces/line_stream.h"
+
+enum { REPEATED = 70000 };
 
 static void check(int ok)
 {
@@ -32,14 +36,21 @@ static void expected_error(char *want, size_t size, size_t cap, unsigned long nu
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size == 0)
+    if (size < 2)
         return 0;
-    size_t cap = data[0];
-    const char *text = (const char *)data + 1;
-    size_t left = size - 1;
-    FILE *in = left ? fmemopen((void *)text, left, "r") : fopen("/dev/null", "r");
-    if (!in)
+    size_t cap = data[0], body = size - 2, left = body;
+    if (data[1] % 2 && body > 0)
+        left = REPEATED;
+    char *text = malloc(left ? left : 1);
+    if (!text)
         return 0;
+    for (size_t at = 0; at < left; at += body)
+        memcpy(text + at, data + 2, left - at < body ? left - at : body);
+    FILE *in = left ? fmemopen(text, left, "r") : fopen("/dev/null", "r");
+    if (!in) {
+        free(text);
+        return 0;
+    }
     struct line_stream lines;
     line_stream_init(&lines, in, "fuzz", cap);
     char error[128], want[128];
@@ -65,5 +76,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     line_stream_free(&lines);
     fclose(in);
+    free(text);
     return 0;
 }
