@@ -4,91 +4,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "file_identity.h"
-
-/* ---- The temporary files open now, removed by the signal handler.  The
- * list changes only with the signals blocked, so the handler never sees
- * it half-changed. */
-
-static const int fatal_signals[] = {SIGHUP, SIGINT, SIGPIPE, SIGTERM};
-enum { N_FATAL = sizeof fatal_signals / sizeof fatal_signals[0] };
-
-static struct atomic_file *open_temporaries;
-
-/* Async-signal-safe: unlink, signal and raise only. */
-static void remove_temporaries(int sig)
-{
-    for (struct atomic_file *file = open_temporaries; file; file = file->next)
-        unlink(file->temp);
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-static void block_fatal_signals(sigset_t *saved)
-{
-    sigset_t set;
-    sigemptyset(&set);
-    for (int i = 0; i < N_FATAL; i++)
-        sigaddset(&set, fatal_signals[i]);
-    sigprocmask(SIG_BLOCK, &set, saved);
-}
-
-/* The handler, on each signal that has its default action (an ignored
- * signal stays ignored). */
-static void install_handler(void)
-{
-    static bool installed;
-    if (installed)
-        return;
-    installed = true;
-    struct sigaction action = {.sa_handler = remove_temporaries};
-    sigemptyset(&action.sa_mask);
-    for (int i = 0; i < N_FATAL; i++)
-        sigaddset(&action.sa_mask, fatal_signals[i]);
-    for (int i = 0; i < N_FATAL; i++) {
-        struct sigaction old;
-        if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-            sigaction(fatal_signals[i], &action, NULL);
-    }
-}
-
-/* mkstemp on file->temp, the file listed in the same breath: no signal
- * comes between them.  The descriptor, or -1 with errno. */
-static int make_temporary(struct atomic_file *file)
-{
-    sigset_t saved;
-    install_handler();
-    block_fatal_signals(&saved);
-    int fd = mkstemp(file->temp);
-    if (fd >= 0) {
-        file->next = open_temporaries;
-        open_temporaries = file;
-    }
-    int err = errno;
-    sigprocmask(SIG_SETMASK, &saved, NULL);
-    errno = err;
-    return fd;
-}
-
-/* After the temporary file is renamed or removed: a signal in between
- * unlinks a name that is gone, which is harmless. */
-static void drop_temporary(struct atomic_file *file)
-{
-    sigset_t saved;
-    block_fatal_signals(&saved);
-    struct atomic_file **link = &open_temporaries;
-    while (*link && *link != file)
-        link = &(*link)->next;
-    if (*link)
-        *link = file->next;
-    sigprocmask(SIG_SETMASK, &saved, NULL);
-}
 
 /* ---- The stream: stdio over the descriptor, its first failure's errno
  * kept (stdio's error flag does not say why a write failed). */
@@ -192,7 +114,7 @@ static bool create_temporary(struct atomic_file *file, mode_t mode)
 {
     if (!temporary_name(file))
         return false;
-    int fd = make_temporary(file);
+    int fd = cleanup_mkstemp(&file->cleanup, file->temp);
     if (fd < 0)
         return false;
     /* mkstemp makes the file private. */
@@ -200,8 +122,7 @@ static bool create_temporary(struct atomic_file *file, mode_t mode)
         return true;
     int err = errno;
     close(fd);
-    unlink(file->temp);
-    drop_temporary(file);
+    cleanup_remove_file(&file->cleanup);
     errno = err;
     return false;
 }
@@ -235,7 +156,7 @@ bool atomic_commit(struct atomic_file *file, char *error, size_t error_size)
     if (err && !file->direct)
         unlink(file->temp);
     if (!file->direct)
-        drop_temporary(file);
+        cleanup_forget_file(&file->cleanup);
     if (!err)
         return true;
     snprintf(error, error_size, "%s: cannot write: %s", file->path, strerror(err));
@@ -248,10 +169,8 @@ void atomic_abort(struct atomic_file *file)
         return;
     fclose(file->stream);
     file->stream = NULL;
-    if (file->direct)
-        return;
-    unlink(file->temp);
-    drop_temporary(file);
+    if (!file->direct)
+        cleanup_remove_file(&file->cleanup);
 }
 
 bool atomic_write(const char *path, atomic_writer *write, const void *context,

@@ -9,9 +9,9 @@
  * A path that is a symbolic link is written through: the link's target
  * gets the content and the link stays.  The file keeps the permission bits
  * of the file it replaces; a new one gets those open(O_CREAT, 0666) would
- * give under the umask.  SIGHUP, SIGINT, SIGPIPE and SIGTERM (those not
- * ignored) remove every temporary file still open, then kill the process
- * with the signal's default action. */
+ * give under the umask.  The temporary file is listed for bench/cleanup.h:
+ * SIGHUP, SIGINT, SIGPIPE and SIGTERM (those not ignored) remove it
+ * before they end the process. */
 #ifndef BENCH_ATOMIC_FILE_H
 #define BENCH_ATOMIC_FILE_H
 
@@ -19,8 +19,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cleanup.h"
+
 /* It must stay where it is from atomic_open to atomic_commit or
- * atomic_abort: the signal handler finds its temporary file through it. */
+ * atomic_abort: the signal handler finds its temporary file through it
+ * (bench/cleanup.h). */
 struct atomic_file {
     FILE *stream;
     bool direct;     /* writing straight to a non-regular target */
@@ -30,7 +33,7 @@ struct atomic_file {
     char target[4096]; /* the file renamed over: `path` with its links followed
                           (`path` itself when direct) */
     char temp[4096 + sizeof ".pmubench-XXXXXX"];
-    struct atomic_file *next; /* the open temporary files, for the signal handler */
+    struct cleanup_file cleanup; /* `temp`, listed for the signal handler */
 };
 
 /* Opens a temporary file beside `path`'s target; false with a message on
