@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/cleanup.h"
 #include "bench/file_identity.h"
 #include "commands.h"
 #include "exit_status.h"
@@ -332,18 +333,15 @@ static int measure(const struct options *options, const struct p5mon_parms *parm
 static int record_and_measure(const struct options *options, const struct p5mon_parms *parms,
                               const struct p5_config *config, const struct command_line *line)
 {
-    const char *dir = getenv("TMPDIR");
-    char trace[4096];
-    snprintf(trace, sizeof trace, "%s/pmubench-p5mon-XXXXXX", dir && dir[0] ? dir : "/tmp");
-    int fd = mkstemp(trace);
-    if (fd < 0)
-        return command_error(EXIT_RUNTIME, "p5mon", "cannot create a temporary trace in %s: %s",
-                             dir && dir[0] ? dir : "/tmp", strerror(errno));
-    close(fd);
+    char trace[PATH_MAX], error[PATH_MAX + 256];
+    struct cleanup_file temporary; /* removed by a signal too */
+    if (!cleanup_temporary(&temporary, "pmubench-p5mon", trace, sizeof trace, error,
+                           sizeof error))
+        return command_error(EXIT_RUNTIME, "p5mon", "%s", error);
     int status = record_command(line, cpu_view_for_model(parms->model.value), trace);
     if (status == EXIT_OK)
         status = measure(options, parms, config, trace);
-    unlink(trace);
+    cleanup_remove_file(&temporary);
     return status;
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bench/atomic_file.h"
+#include "bench/cleanup.h"
 #include "bench/file_identity.h"
 #include "commands.h"
 #include "exit_status.h"
@@ -360,20 +361,16 @@ static int configure_model(const struct stat_args *args, struct stat_model *mode
 /* ---- recording a program first, as `pmubench record -o TRACE -- PROGRAM...`
  * records it and with its messages, into a temporary file. */
 
-static int record_program(char **program, const char *cpu, char *trace, size_t size,
-                          int *exit_status)
+static int record_program(char **program, const char *cpu, struct cleanup_file *temporary,
+                          char *trace, size_t size, int *exit_status)
 {
-    const char *dir = getenv("TMPDIR");
-    snprintf(trace, size, "%s/pmubench-stat-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(trace);
-    if (fd < 0)
-        return command_error(EXIT_RUNTIME, "stat", "cannot create a trace file in %s: %s",
-                             dir && *dir ? dir : "/tmp", strerror(errno));
-    close(fd);
+    char error[PATH_MAX + 256];
+    if (!cleanup_temporary(temporary, "pmubench-stat", trace, size, error, sizeof error))
+        return command_error(EXIT_RUNTIME, "stat", "%s", error);
     struct record_options options = {.argv = program, .output = trace, .cpu = cpu};
     if (record_report("stat", &options, exit_status, NULL))
         return 0;
-    unlink(trace);
+    cleanup_remove_file(temporary);
     return *exit_status;
 }
 
@@ -786,13 +783,14 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
 {
     int rc;
     char recorded[PATH_MAX];
+    struct cleanup_file temporary; /* the trace recorded, removed by a signal too */
     int exit_status = 0;
     const char *traces[2] = {args->traces[0], args->traces[1]};
     int n_traces = args->n_traces;
     if (!n_traces) {
         const char *cpu = args->record_cpu ? args->record_cpu : cpu_view_for_model(args->model);
-        if ((rc = record_program(argv + args->program, cpu, recorded, sizeof recorded,
-                                 &exit_status)))
+        if ((rc = record_program(argv + args->program, cpu, &temporary, recorded,
+                                 sizeof recorded, &exit_status)))
             return rc;
         traces[0] = recorded;
         n_traces = 1;
@@ -822,7 +820,7 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
     if (ok)
         check_lacking(traces, n_traces, &lacking);
     if (!args->n_traces)
-        unlink(recorded);
+        cleanup_remove_file(&temporary);
     if (!ok) {
         stat_intervals_free(&intervals);
         return command_error(failure, "stat", "%s", error);

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench/atomic_file.h"
+#include "bench/cleanup.h"
 #include "bench/file_identity.h"
 #include "traces/error_line.h"
 #include "traces/record_stream.h"
@@ -201,7 +201,7 @@ struct valgrind_options {
     char cpuid[48 * CPU_VIEW_MAX_LEAVES + 32];
 };
 
-/* valgrind -q --tool=pmutrace --pmutrace-fd=N ... PROGRAM ARGS...; NULL
+/* valgrind -q --vgdb=no --tool=pmutrace --pmutrace-fd=N ... PROGRAM ARGS...; NULL
  * when out of memory. */
 static char **valgrind_argv(const struct recording *rec, int trace_fd,
                             struct valgrind_options *vo)
@@ -209,7 +209,7 @@ static char **valgrind_argv(const struct recording *rec, int trace_fd,
     int n_args = 0;
     while (rec->options->argv[n_args])
         n_args++;
-    char **argv = calloc((size_t)n_args + 10, sizeof *argv);
+    char **argv = calloc((size_t)n_args + 11, sizeof *argv);
     if (!argv)
         return NULL;
     snprintf(vo->fd, sizeof vo->fd, "--pmutrace-fd=%d", trace_fd);
@@ -220,6 +220,9 @@ static char **valgrind_argv(const struct recording *rec, int trace_fd,
     int k = 0;
     argv[k++] = (char *)run_valgrind_path();
     argv[k++] = "-q";
+    /* No gdbserver: its FIFOs in $TMPDIR would outlive a valgrind ended
+     * by a signal. */
+    argv[k++] = "--vgdb=no";
     argv[k++] = "--tool=pmutrace";
     argv[k++] = vo->fd;
     argv[k++] = vo->program;
@@ -241,11 +244,8 @@ static char **valgrind_argv(const struct recording *rec, int trace_fd,
 /* The child: valgrind, or its exec's errno through `exec_fd` (a
  * close-on-exec pipe, which a successful exec closes).  It prints
  * nothing: the parent reports. */
-static void exec_child(const char *recorder, bool host_view, char **argv, int exec_fd,
-                       const struct sigaction *old_int, const struct sigaction *old_quit)
+static void exec_child(const char *recorder, bool host_view, char **argv, int exec_fd)
 {
-    sigaction(SIGINT, old_int, NULL);
-    sigaction(SIGQUIT, old_quit, NULL);
     setenv("VALGRIND_LIB", recorder, 1);
     /* The host view's recordings run in the environment of native runs
      * that cannot be given the view (traces/run_env.h); a part's view is
@@ -259,71 +259,41 @@ static void exec_child(const char *recorder, bool host_view, char **argv, int ex
     _exit(127);
 }
 
-/* The child running valgrind, like system(): the terminal's interrupt
- * goes to the program, SIGINT and SIGQUIT are ignored here meanwhile. */
-struct child {
-    pid_t pid;
-    struct sigaction old_int, old_quit;
-};
-
-/* Starts `argv` with the recorder's environment; false with errno when
- * the child could not be started or its exec failed (errno the exec's,
- * *exec_failed set). */
-static bool start_child(struct child *child, const char *recorder, bool host_view, char **argv,
-                        bool *exec_failed)
+/* Starts valgrind (`argv`) with the recorder's environment, as a
+ * foreground child (bench/cleanup.h: like system(), the terminal's
+ * interrupt goes to the program; a signal that ends pmubench ends it,
+ * closing `trace_fd`, the stream's end read here, first); its pid, or -1 with errno when it could not be started or its exec
+ * failed (errno the exec's, *exec_failed set). */
+static pid_t start_child(const char *recorder, bool host_view, char **argv, int trace_fd,
+                         bool *exec_failed)
 {
     *exec_failed = false;
     int exec_pipe[2];
     if (pipe(exec_pipe) != 0)
-        return false;
+        return -1;
     fcntl(exec_pipe[0], F_SETFD, FD_CLOEXEC);
     fcntl(exec_pipe[1], F_SETFD, FD_CLOEXEC);
-    fflush(NULL);
-    struct sigaction ignore = {.sa_handler = SIG_IGN};
-    sigemptyset(&ignore.sa_mask);
-    sigaction(SIGINT, &ignore, &child->old_int);
-    sigaction(SIGQUIT, &ignore, &child->old_quit);
-    child->pid = fork();
-    if (child->pid == 0) {
+    pid_t pid = cleanup_fork(true, trace_fd);
+    if (pid == 0) {
         close(exec_pipe[0]);
-        exec_child(recorder, host_view, argv, exec_pipe[1], &child->old_int, &child->old_quit);
+        exec_child(recorder, host_view, argv, exec_pipe[1]);
     }
     int saved_errno = errno;
     close(exec_pipe[1]);
     int code = 0;
     ssize_t n = 0;
-    while (child->pid > 0 && (n = read(exec_pipe[0], &code, sizeof code)) < 0 && errno == EINTR)
+    while (pid > 0 && (n = read(exec_pipe[0], &code, sizeof code)) < 0 && errno == EINTR)
         ;
     close(exec_pipe[0]);
     if (n == (ssize_t)sizeof code) {
         /* The child has exited: it is reaped, and its errno reported. */
-        while (waitpid(child->pid, NULL, 0) < 0 && errno == EINTR)
-            ;
+        cleanup_wait(pid);
         *exec_failed = true;
         saved_errno = code;
+        pid = -1;
     }
-    if (child->pid < 0 || *exec_failed) {
-        sigaction(SIGINT, &child->old_int, NULL);
-        sigaction(SIGQUIT, &child->old_quit, NULL);
-        errno = saved_errno;
-        return false;
-    }
-    return true;
-}
-
-/* The child's wait status; -1 with errno when it could not be waited
- * for. */
-static int wait_child(struct child *child)
-{
-    int status = 0;
-    pid_t waited;
-    while ((waited = waitpid(child->pid, &status, 0)) < 0 && errno == EINTR)
-        ;
-    int saved_errno = errno;
-    sigaction(SIGINT, &child->old_int, NULL);
-    sigaction(SIGQUIT, &child->old_quit, NULL);
     errno = saved_errno;
-    return waited < 0 ? -1 : status;
+    return pid;
 }
 
 /* The trace as it comes from the recorder's stream, segment by segment,
@@ -623,10 +593,11 @@ static enum record_status record_into(struct recording *rec, struct record_resul
     fcntl(trace_pipe[0], F_SETFD, FD_CLOEXEC);
     struct valgrind_options vo;
     char **argv = valgrind_argv(rec, trace_pipe[1], &vo);
-    struct child child;
     bool exec_failed = false, no_memory = !argv;
-    bool started = argv && start_child(&child, rec->recorder, strcmp(rec->cpu.name, "host") == 0,
-                                       argv, &exec_failed);
+    pid_t child = argv ? start_child(rec->recorder, strcmp(rec->cpu.name, "host") == 0, argv,
+                                     trace_pipe[0], &exec_failed)
+                       : -1;
+    bool started = child > 0;
     int saved_errno = errno;
     free(argv);
     close(trace_pipe[1]);
@@ -647,7 +618,7 @@ static enum record_status record_into(struct recording *rec, struct record_resul
     char why[PATH_MAX + 1024];
     bool converted = convert(rec, &c, &stream, why, sizeof why);
     close(trace_pipe[0]);
-    int status = wait_child(&child);
+    int status = cleanup_wait(child);
     enum record_status recorded =
         status < 0 ? fail(RECORD_FAILED, error, error_size, "cannot wait for valgrind: %s",
                           strerror(errno))

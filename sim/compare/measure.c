@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/cleanup.h"
 #include "traces/import_common.h"
 #include "traces/run_env.h"
 
@@ -20,14 +20,10 @@ struct child {
     pid_t pid;
     int go_fd;      /* closing it lets the child exec */
     int exec_fd;    /* the child's errno when its exec fails; EOF when it execs */
-    struct sigaction old_int, old_quit;
 };
 
-static void run_child(struct child *c, int go_read, int exec_write, const char *path,
-                      char *const argv[])
+static void run_child(int go_read, int exec_write, const char *path, char *const argv[])
 {
-    sigaction(SIGINT, &c->old_int, NULL);
-    sigaction(SIGQUIT, &c->old_quit, NULL);
     char go;
     if (read(go_read, &go, 1) != 0)
         _exit(127);
@@ -49,9 +45,11 @@ static bool cloexec_pipe(int fds[2])
     return true;
 }
 
-/* Forks; the child waits.  Like system(), the terminal's interrupt goes to
- * the program meanwhile. */
-static bool child_start(struct child *c, char *const argv[], char *error,
+/* Forks; the child waits.  A foreground child (bench/cleanup.h): like
+ * system(), the terminal's interrupt goes to the program meanwhile; a
+ * signal that ends pmubench ends it (closing `reading`, the end of its
+ * output read here, or -1, first). */
+static bool child_start(struct child *c, char *const argv[], int reading, char *error,
                         size_t error_size)
 {
     char path[4096], why[256];
@@ -70,16 +68,11 @@ static bool child_start(struct child *c, char *const argv[], char *error,
         close(go[1]);
         return false;
     }
-    struct sigaction ignore = {.sa_handler = SIG_IGN};
-    sigemptyset(&ignore.sa_mask);
-    sigaction(SIGINT, &ignore, &c->old_int);
-    sigaction(SIGQUIT, &ignore, &c->old_quit);
-    fflush(NULL);
-    c->pid = fork();
+    c->pid = cleanup_fork(true, reading);
     if (c->pid == 0) {
         close(go[1]);
         close(exec_pipe[0]);
-        run_child(c, go[0], exec_pipe[1], path, argv);
+        run_child(go[0], exec_pipe[1], path, argv);
     }
     int saved = errno;
     close(go[0]);
@@ -89,8 +82,6 @@ static bool child_start(struct child *c, char *const argv[], char *error,
     if (c->pid < 0) {
         close(c->go_fd);
         close(c->exec_fd);
-        sigaction(SIGINT, &c->old_int, NULL);
-        sigaction(SIGQUIT, &c->old_quit, NULL);
         snprintf(error, error_size, "cannot start '%s': %s", argv[0], strerror(saved));
         return false;
     }
@@ -114,12 +105,8 @@ static bool child_release(struct child *c, const char *program, char *error, siz
 /* Waits for the child; its wait status. */
 static int child_wait(struct child *c)
 {
-    int status = 0;
-    while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    sigaction(SIGINT, &c->old_int, NULL);
-    sigaction(SIGQUIT, &c->old_quit, NULL);
-    return status;
+    int status = cleanup_wait(c->pid);
+    return status < 0 ? 0 : status;
 }
 
 struct generic_event {
@@ -214,7 +201,7 @@ bool measure_perf(char *const argv[], struct count_set *set, int *status,
                   char *error, size_t error_size)
 {
     struct child c;
-    if (!child_start(&c, argv, error, error_size))
+    if (!child_start(&c, argv, -1, error, error_size))
         return false;
     int fds[N_PERF_EVENTS], codes[N_PERF_EVENTS];
     for (int i = 0; i < N_PERF_EVENTS; i++) {
@@ -321,20 +308,23 @@ static bool count_lackey_fd(int fd, struct lackey_counts *counts)
     return any;
 }
 
-/* valgrind --tool=lackey --trace-mem=yes --log-fd=N PROGRAM ARGS... */
+/* valgrind --vgdb=no --tool=lackey --trace-mem=yes --log-fd=N PROGRAM ARGS...
+ * (no gdbserver: its FIFOs in $TMPDIR would outlive a valgrind ended by a
+ * signal) */
 static char **lackey_argv(const char *valgrind, char *const argv[], char *log_option)
 {
     size_t n_args = 0;
     while (argv[n_args])
         n_args++;
-    char **vg_argv = calloc(n_args + 5, sizeof *vg_argv);
+    char **vg_argv = calloc(n_args + 6, sizeof *vg_argv);
     if (!vg_argv)
         return NULL;
     vg_argv[0] = (char *)valgrind;
-    vg_argv[1] = "--tool=lackey";
-    vg_argv[2] = "--trace-mem=yes";
-    vg_argv[3] = log_option;
-    memcpy(vg_argv + 4, argv, (n_args + 1) * sizeof *argv);
+    vg_argv[1] = "--vgdb=no";
+    vg_argv[2] = "--tool=lackey";
+    vg_argv[3] = "--trace-mem=yes";
+    vg_argv[4] = log_option;
+    memcpy(vg_argv + 5, argv, (n_args + 1) * sizeof *argv);
     return vg_argv;
 }
 
@@ -351,7 +341,7 @@ bool measure_lackey(const char *valgrind, char *const argv[],
     snprintf(log_option, sizeof log_option, "--log-fd=%d", log[1]);
     char **vg_argv = lackey_argv(valgrind, argv, log_option);
     struct child c;
-    bool started = vg_argv && child_start(&c, vg_argv, error, error_size);
+    bool started = vg_argv && child_start(&c, vg_argv, log[0], error, error_size);
     close(log[1]);
     if (!started) {
         if (!vg_argv)

@@ -4,48 +4,46 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/cleanup.h"
+#include "traces/run_env.h"
+
 extern char **environ;
 
-/* Starts argv[0] (found on PATH) with its standard input from `in` and
- * its standard output to `out` (-1: /dev/null); the pid, or -1 with
- * errno set. */
-static pid_t start(char *const *argv, int in, int out, char *const *envp)
+/* The child of start(): its standard input from `in`, its standard output
+ * to `out` (-1: /dev/null), then `path`. */
+static void exec_child(const char *path, char *const *argv, int in, int out, char *const *envp)
 {
-    posix_spawn_file_actions_t actions;
-    if (posix_spawn_file_actions_init(&actions))
-        return -1;
-    int rc = 0;
-    if (in >= 0)
-        rc |= posix_spawn_file_actions_adddup2(&actions, in, STDIN_FILENO);
-    else
-        rc |= posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    if (out >= 0)
-        rc |= posix_spawn_file_actions_adddup2(&actions, out, STDOUT_FILENO);
-    else
-        rc |= posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-    pid_t pid = -1;
-    if (rc == 0 && (rc = posix_spawnp(&pid, argv[0], &actions, NULL, argv, envp)) != 0)
-        pid = -1;
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc)
-        errno = rc;
-    return pid;
+    int from = in >= 0 ? in : open("/dev/null", O_RDONLY);
+    int to = out >= 0 ? out : open("/dev/null", O_WRONLY);
+    if (from < 0 || to < 0 || dup2(from, STDIN_FILENO) < 0 || dup2(to, STDOUT_FILENO) < 0)
+        _exit(127);
+    execve(path, argv, envp);
+    _exit(127);
 }
 
-static int wait_for(pid_t pid)
+/* Starts argv[0] (found on PATH) with its standard input from `in` and
+ * its standard output to `out` (-1: /dev/null), a child that a signal
+ * ending pmubench ends (bench/cleanup.h; `reading`: the end of `out` read
+ * here, or -1); the pid, or -1 with a message in `why`. */
+static pid_t start(char *const *argv, int in, int out, int reading, char *const *envp,
+                   char *why, size_t why_size)
 {
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return status;
+    char path[PATH_MAX];
+    if (!run_find_program(argv[0], path, sizeof path, why, why_size))
+        return -1;
+    pid_t pid = cleanup_fork(false, reading);
+    if (pid == 0)
+        exec_child(path, argv, in, out, envp);
+    if (pid < 0)
+        snprintf(why, why_size, "%s", strerror(errno));
+    return pid;
 }
 
 bool sweep_parallel_check(char *error, size_t error_size)
@@ -58,8 +56,8 @@ bool sweep_parallel_check(char *error, size_t error_size)
     fcntl(pipe_fds[0], F_SETFD, FD_CLOEXEC);
     fcntl(pipe_fds[1], F_SETFD, FD_CLOEXEC);
     char *argv[] = {"parallel", "--version", NULL};
-    pid_t pid = start(argv, -1, pipe_fds[1], environ);
-    int start_error = errno;
+    char why[256];
+    pid_t pid = start(argv, -1, pipe_fds[1], pipe_fds[0], environ, why, sizeof why);
     close(pipe_fds[1]);
     char text[256] = "";
     size_t n = 0;
@@ -73,10 +71,10 @@ bool sweep_parallel_check(char *error, size_t error_size)
     close(pipe_fds[0]); /* a --version that prints more ends with SIGPIPE */
     if (pid < 0) {
         snprintf(error, error_size, "GNU parallel: cannot run 'parallel': %s (install Debian's "
-                 "package parallel)", strerror(start_error));
+                 "package parallel)", why);
         return false;
     }
-    wait_for(pid);
+    cleanup_wait(pid);
     text[n] = '\0';
     if (strncmp(text, "GNU parallel", 12) == 0)
         return true;
@@ -147,8 +145,8 @@ bool sweep_parallel_run(char *const *commands, size_t n_commands, int jobs,
     }
     fcntl(pipe_fds[0], F_SETFD, FD_CLOEXEC);
     fcntl(pipe_fds[1], F_SETFD, FD_CLOEXEC);
-    pid_t pid = start(argv, pipe_fds[0], STDERR_FILENO, envp);
-    int start_error = errno;
+    char why[256];
+    pid_t pid = start(argv, pipe_fds[0], STDERR_FILENO, -1, envp, why, sizeof why);
     close(pipe_fds[0]);
     free(envp);
     /* A parallel that ends early closes the pipe: a write error, not SIGPIPE. */
@@ -158,11 +156,10 @@ bool sweep_parallel_run(char *const *commands, size_t n_commands, int jobs,
     close(pipe_fds[1]);
     sigaction(SIGPIPE, &before, NULL);
     if (pid < 0) {
-        snprintf(error, error_size, "GNU parallel: cannot run 'parallel': %s",
-                 strerror(start_error));
+        snprintf(error, error_size, "GNU parallel: cannot run 'parallel': %s", why);
         return false;
     }
-    int status = wait_for(pid);
+    int status = cleanup_wait(pid);
     if (status < 0 || WIFSIGNALED(status))
         snprintf(error, error_size, "GNU parallel ended by signal %d",
                  status < 0 ? 0 : WTERMSIG(status));
