@@ -681,19 +681,23 @@ static int write_plot(const struct stat_report *r, struct atomic_file *file)
 
 /* ---- the two ways of counting */
 
-/* After the counts, one warning line on stderr when the model gave
- * instructions without a timing row its default clocks (docs/stat.md,
- * "Instructions without a timing row"). */
-static void warn_unclassified(const struct stat_model *model, const struct stat_totals *totals)
+/* After the counts, one warning line on stderr per trace (`names`, by
+ * logical processor) whose instructions the model gave, for want of a
+ * timing row, the default clocks; the counts are those of one run, which
+ * every pass of the trace repeats (docs/stat.md, "Instructions without a
+ * timing row"). */
+static void warn_unclassified(const struct stat_model *model, const struct stat_totals *totals,
+                              const char *const *names, int n)
 {
-    if (!totals->unclassified)
-        return;
-    command_error(EXIT_OK, "stat",
-                  "warning: %llu of %llu instructions have no timing row (%s); they were given "
-                  "the default clocks",
-                  (unsigned long long)totals->unclassified,
-                  (unsigned long long)(totals->instructions[0] + totals->instructions[1]),
-                  model->pmu == PMU_P5 ? "docs/p5-timings.md" : "docs/netburst-timings.md");
+    for (int i = 0; i < n; i++)
+        if (totals->unclassified[i])
+            command_error(EXIT_OK, "stat",
+                          "warning: %s: %llu of %llu instructions have no timing row (%s); they "
+                          "were given the default clocks",
+                          names[i], (unsigned long long)totals->unclassified[i],
+                          (unsigned long long)totals->instructions[i],
+                          model->pmu == PMU_P5 ? "docs/p5-timings.md"
+                                               : "docs/netburst-timings.md");
 }
 
 /* The instructions each simulated trace ran that the CPU it was recorded
@@ -800,7 +804,7 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
         if (stat_model_isa_warning(model, traces[i], args->n_traces ? traces[i] : argv[args->program],
                                    error, sizeof error))
             command_error(EXIT_OK, "stat", "warning: %s", error);
-    struct stat_totals totals = {{0, 0}, 0, 0, 0, 0, 0};
+    struct stat_totals totals = {{0, 0}, 0, 0, {0, 0}, 0, 0};
     errno = 0;
     struct cli_progress progress;
     cli_progress_start(&progress, "stat", traces, n_traces);
@@ -836,8 +840,8 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
         rc = write_plot(&report, &outputs->plot);
     stat_intervals_free(&intervals);
     if (!rc) {
-        warn_unclassified(model, &totals);
         const char *names[2] = {args->n_traces ? traces[0] : argv[args->program], traces[1]};
+        warn_unclassified(model, &totals, names, n_traces);
         warn_lacking(&lacking, names);
     }
     return rc ? rc : exit_status;
@@ -860,7 +864,7 @@ static int count_hardware(const struct stat_args *args, const struct stat_model 
     msr_backend_destroy(backend);
     if (!ok)
         return command_error(failure, "stat", "--backend msr: %s", error);
-    struct stat_totals none = {{0, 0}, 0, 0, 0, 0, 0};
+    struct stat_totals none = {{0, 0}, 0, 0, {0, 0}, 0, 0};
     struct stat_report report = {"msr", NULL, NULL, args, counts, plan, &none,
                                  STAT_RUNS_HARDWARE, plan->n_runs, NULL, false, model->pmu};
     int rc = write_report(&report, &outputs->report);

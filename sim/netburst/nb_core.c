@@ -766,7 +766,7 @@ void nb_instruction(struct nb_machine *m, const struct nb_insn *insn, const stru
     }
     m->result->instructions[lp->id]++;
     m->result->uops[lp->id] += s->n;
-    m->result->unclassified += !op->classified;
+    m->result->unclassified[lp->id] += !op->classified;
 }
 
 uint64_t nb_drain(struct nb_machine *m)

@@ -153,7 +153,8 @@ struct nbm_result {
     uint64_t replays;          /* uops re-executed: dependents of L1-missing loads */
     uint64_t mispredicts;      /* mispredicted branches = machine clears */
     uint64_t bogus_uops[2];    /* wrong-path uops in the ROB at a clear, per thread */
-    uint64_t unclassified;     /* retired instructions with no timing row (given a default) */
+    uint64_t unclassified[2];  /* retired instructions with no timing row (given a
+                                * default), per thread */
 };
 
 /* Runs the traces through the model, streaming them, feeding the NetBurst

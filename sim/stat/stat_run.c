@@ -58,7 +58,7 @@ static bool run_model(const char *const traces[], int n_traces, const struct sta
         bool ok = p5_simulate_trace(traces[0], &model->p5, backend, &hooks, &result, error,
                                     error_size);
         *totals = (struct stat_totals){{result.instructions, 0}, result.cycles, gate->entries,
-                                       result.unclassified, 0, 0};
+                                       {result.unclassified, 0}, 0, 0};
         return ok;
     }
     struct nbm_hooks hooks = {.region = region_gate_thread_hook, .context = gate,
@@ -71,7 +71,8 @@ static bool run_model(const char *const traces[], int n_traces, const struct sta
     bool ok = nbm_simulate(traces, n_traces, &model->netburst, backend, &hooks, &result, error,
                            error_size);
     *totals = (struct stat_totals){{result.instructions[0], result.instructions[1]},
-                                   result.cycles, gate->entries, result.unclassified, 0,
+                                   result.cycles, gate->entries,
+                                   {result.unclassified[0], result.unclassified[1]}, 0,
                                    result.uops[0] + result.uops[1]};
     return ok;
 }

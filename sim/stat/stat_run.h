@@ -22,7 +22,8 @@ struct stat_totals {
     uint64_t instructions[2]; /* trace records simulated per run, by logical processor */
     uint64_t cycles;
     uint64_t region_entries; /* times the counted region began, per run */
-    uint64_t unclassified;   /* instructions without a timing row (given default clocks), per run */
+    uint64_t unclassified[2]; /* instructions without a timing row (given default clocks),
+                               * per run, by logical processor */
     int passes;              /* passes of the trace the runs were counted in */
     uint64_t uops;           /* uops retired per run (the NetBurst; 0 on the P5) */
 };

@@ -300,7 +300,8 @@ static void test_unclassified(void **state)
     tb_close(&t);
     struct nbm_result result = simulate(t.path, "northwood");
     assert_int_equal(result.instructions[0], 4);
-    assert_int_equal(result.unclassified, 2);
+    assert_int_equal(result.unclassified[0], 2);
+    assert_int_equal(result.unclassified[1], 0);
     unlink(t.path);
 }
 
