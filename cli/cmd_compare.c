@@ -532,45 +532,59 @@ static struct bar_value count_bar(const struct count *count)
                               NULL};
 }
 
-/* The chart of the bars of each row, simulated then measured, its text in
- * `title`, `labels` (its rows'), `label_list` and `values`. */
+/* The texts of the chart's groups: each row's event and its difference in
+ * percent (the table's "Difference %"), and the lists of them. */
+struct chart_texts {
+    char (*labels)[CELL], (*percents)[CELL];
+    const char **label_list, **percent_list;
+};
+
+/* The chart of the bars of each row, simulated then measured, with the
+ * row's difference in percent beside them; its text in `title` and `texts`. */
 static struct bar_chart table_chart(const struct compare_table *t, const struct compare_options *o,
-                                    char *title, size_t title_size, char (*labels)[CELL],
-                                    const char **label_list, struct bar_value *values)
+                                    char *title, size_t title_size, struct chart_texts *texts,
+                                    struct bar_value *values)
 {
     static const char *const series[2] = {"simulated", "measured"};
     for (size_t r = 0; r < t->n_rows; r++) {
-        format_event(&t->rows[r], labels[r], CELL);
-        label_list[r] = labels[r];
+        char difference[CELL];
+        format_event(&t->rows[r], texts->labels[r], CELL);
+        format_difference(&t->rows[r], true, difference, texts->percents[r], CELL);
+        texts->label_list[r] = texts->labels[r];
+        texts->percent_list[r] = texts->percents[r];
         values[2 * r] = count_bar(t->rows[r].simulated);
         values[2 * r + 1] = count_bar(t->rows[r].measured);
     }
     snprintf(title, title_size, "pmubench compare: %s against %s", o->inputs[0], o->inputs[1]);
     return (struct bar_chart){.title = title, .axis_label = "count", .n_series = 2,
-                              .series = series, .n_groups = t->n_rows, .labels = label_list,
-                              .values = values};
+                              .series = series, .n_groups = t->n_rows,
+                              .labels = texts->label_list, .values = values,
+                              .notes_heading = "difference %", .notes = texts->percent_list};
 }
 
 /* --plot's SVG, whole or not at all; 0, or 1 with the message printed. */
 static int write_plot(const struct compare_table *t, const struct compare_options *o)
 {
     char error[MESSAGE_SIZE], failed[1024], title[2 * CELL + 40];
-    char (*labels)[CELL] = calloc(t->n_rows + 1, sizeof *labels);
-    const char **label_list = calloc(t->n_rows + 1, sizeof *label_list);
+    struct chart_texts texts = {calloc(t->n_rows + 1, sizeof *texts.labels),
+                                calloc(t->n_rows + 1, sizeof *texts.percents),
+                                calloc(t->n_rows + 1, sizeof *texts.label_list),
+                                calloc(t->n_rows + 1, sizeof *texts.percent_list)};
     struct bar_value *values = calloc(2 * t->n_rows + 1, sizeof *values);
     int status = EXIT_OK;
-    if (!labels || !label_list || !values) {
+    if (!texts.labels || !texts.percents || !texts.label_list || !texts.percent_list || !values) {
         status = command_error(EXIT_RUNTIME, "compare", "out of memory");
     } else {
-        struct bar_chart chart =
-            table_chart(t, o, title, sizeof title, labels, label_list, values);
+        struct bar_chart chart = table_chart(t, o, title, sizeof title, &texts, values);
         /* counts are never negative: drawing does not fail */
         snprintf(failed, sizeof failed, "%s: cannot draw the counts", o->plot);
         if (!atomic_write(o->plot, bar_chart_draw, &chart, failed, error, sizeof error))
             status = command_error(EXIT_RUNTIME, "compare", "%s", error);
     }
-    free(labels);
-    free(label_list);
+    free(texts.labels);
+    free(texts.percents);
+    free(texts.label_list);
+    free(texts.percent_list);
     free(values);
     return status;
 }

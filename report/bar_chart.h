@@ -3,8 +3,12 @@
  * event (Safford 1997, Table 5.6), sample's samples per symbol.  One group
  * of bars per label, one bar per series in it, each bar's value written at
  * its end; a linear axis from 0 with round ticks (1, 2 or 5 times a power
- * of ten), a legend naming the series, a title.  The output depends only on
- * the data, and any label gives well-formed XML (report/svg.h). */
+ * of ten), a legend naming the series, a title; a label is written whole,
+ * in as many lines as it needs (report/svg.h, svg_write_lines), its group
+ * as tall as they are.  Optionally a note per group (compare's difference
+ * in percent) in a column of its own at the right, under a heading.  The
+ * output depends only on the data, and any label gives well-formed XML
+ * (report/svg.h). */
 #ifndef REPORT_BAR_CHART_H
 #define REPORT_BAR_CHART_H
 
@@ -31,9 +35,13 @@ struct bar_chart {
     size_t n_groups;                     /* may be 0: the chart says "no data" */
     const char *const *labels;           /* one per group */
     const struct bar_value *values;      /* n_groups * n_series, group by group */
+    const char *notes_heading;           /* the notes' column heading, or NULL: no notes */
+    const char *const *notes;            /* with a heading: one per group */
 };
 
-/* The geometry, for tests: the plot area and its axis. */
+/* The geometry, for tests: the plot area and its axis; a group is
+ * n_series * BAR_CHART_BAR_HEIGHT + 10 pixels tall, or its label's lines'
+ * SVG_LINE_HEIGHT each + 10 when they need more. */
 enum {
     BAR_CHART_WIDTH = 880,
     BAR_CHART_PLOT_WIDTH = 480, /* the bars' length at the axis' end */

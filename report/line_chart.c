@@ -9,9 +9,9 @@
 #include "svg.h"
 
 enum {
-    LEGEND_STEP = 200,  /* between legend entries */
-    LEGEND_CHARS = 28,  /* a longer series name is cut, ending "..." */
-    X_LABEL_ROOM = 48,  /* under the last panel's plot area */
+    LEGEND_CHAR_WIDTH = 7, /* pixels, at most, of a character of 12-pixel sans-serif */
+    LEGEND_MARGIN = 24,    /* of an entry's share: its square and the gaps */
+    X_LABEL_ROOM = 48,     /* under the last panel's plot area */
 };
 
 static bool is_value(double v)
@@ -119,19 +119,48 @@ static void write_steps(FILE *out, const struct line_chart *chart,
     fputs("</title></polyline>\n", out);
 }
 
-/* Panel p, its first series the chart's series `first`. */
+/* A legend entry's share of the width, and its characters a line. */
+static int legend_share(const struct line_panel *panel)
+{
+    return LINE_CHART_PLOT_WIDTH / (int)panel->n_series;
+}
+
+static int legend_chars(const struct line_panel *panel)
+{
+    return (legend_share(panel) - LEGEND_MARGIN) / LEGEND_CHAR_WIDTH;
+}
+
+/* The lines of the panel's longest legend entry. */
+static int legend_lines(const struct line_panel *panel)
+{
+    int lines = 1;
+    for (size_t s = 0; s < panel->n_series; s++) {
+        int n = svg_line_count(panel->series[s].name, legend_chars(panel));
+        lines = n > lines ? n : lines;
+    }
+    return lines;
+}
+
+/* The pixels of a panel: its legend's lines, its plot area and the room
+ * under it. */
+static int panel_height(const struct line_panel *panel)
+{
+    return LINE_CHART_PANEL_HEIGHT + (legend_lines(panel) - 1) * SVG_LINE_HEIGHT;
+}
+
+/* Panel p from `legend` (its legend's top) down, its first series the
+ * chart's series `first`. */
 static void write_panel(FILE *out, const struct line_chart *chart, size_t p, size_t first,
-                        const struct scale *x)
+                        int legend, const struct scale *x)
 {
     const struct line_panel *panel = &chart->panels[p];
-    int legend = LINE_CHART_TOP + (int)p * LINE_CHART_PANEL_HEIGHT;
-    int top = legend + LINE_CHART_LEGEND_ROOM;
+    int top = legend + LINE_CHART_LEGEND_ROOM + (legend_lines(panel) - 1) * SVG_LINE_HEIGHT;
     struct scale y = make_scale(largest_y(chart, panel), top + LINE_CHART_PLOT_HEIGHT,
                                 -LINE_CHART_PLOT_HEIGHT);
     for (size_t s = 0; s < panel->n_series; s++)
-        svg_write_legend_entry(out, LINE_CHART_LEFT + LEGEND_STEP * (int)s, legend,
+        svg_write_legend_entry(out, LINE_CHART_LEFT + legend_share(panel) * (int)s, legend,
                                svg_colours[(first + s) % SVG_N_COLOURS], panel->series[s].name,
-                               LEGEND_CHARS);
+                               legend_chars(panel));
     write_grid(out, x, &y, top);
     write_y_label(out, panel->y_label, top);
     if (!chart->n_points)
@@ -146,15 +175,19 @@ bool line_chart_write(FILE *out, const struct line_chart *chart)
 {
     if (!valid(chart))
         return false;
-    int last_bottom = LINE_CHART_TOP + (int)(chart->n_panels - 1) * LINE_CHART_PANEL_HEIGHT +
-                      LINE_CHART_LEGEND_ROOM + LINE_CHART_PLOT_HEIGHT;
+    int last_bottom = LINE_CHART_TOP - (LINE_CHART_PANEL_HEIGHT - LINE_CHART_LEGEND_ROOM -
+                                        LINE_CHART_PLOT_HEIGHT);
+    for (size_t p = 0; p < chart->n_panels; p++)
+        last_bottom += panel_height(&chart->panels[p]);
     svg_write_head(out, LINE_CHART_WIDTH, last_bottom + X_LABEL_ROOM, chart->title);
     struct scale x = make_scale(chart->n_points ? chart->x[chart->n_points - 1] : 0,
                                 LINE_CHART_LEFT, LINE_CHART_PLOT_WIDTH);
     size_t first = 0;
+    int legend = LINE_CHART_TOP;
     for (size_t p = 0; p < chart->n_panels; p++) {
-        write_panel(out, chart, p, first, &x);
+        write_panel(out, chart, p, first, legend, &x);
         first += chart->panels[p].n_series;
+        legend += panel_height(&chart->panels[p]);
     }
     fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
             LINE_CHART_LEFT + LINE_CHART_PLOT_WIDTH / 2, last_bottom + 36);

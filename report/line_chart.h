@@ -2,7 +2,10 @@
  * for `pmubench plot` of a `stat -I` result (docs/plot.md): panels stacked
  * under a title, all over the same x axis (where each interval ends: in
  * instructions or cycles from the trace's start), each panel with its own y
- * axis from 0 and one line per series, named by a legend above it.
+ * axis from 0 and one line per series, named by a legend above it: the
+ * series share the panel's width, and a name longer than its share is
+ * written whole in several lines (report/svg.h, svg_write_lines), the
+ * panel's legend row as tall as they are.
  *
  * Each interval's value is drawn as a step: a horizontal segment over the
  * whole interval, from the previous interval's end (0 for the first) to its
@@ -41,8 +44,11 @@ struct line_chart {
 /* The geometry, for tests: the plot area of panel p spans x from
  * LINE_CHART_LEFT over LINE_CHART_PLOT_WIDTH and y from
  * LINE_CHART_TOP + p * LINE_CHART_PANEL_HEIGHT + LINE_CHART_LEGEND_ROOM down
- * over LINE_CHART_PLOT_HEIGHT; series s of the chart (counted over all
- * panels) has colour svg_colours[s % SVG_N_COLOURS]. */
+ * over LINE_CHART_PLOT_HEIGHT, when every legend is one line (each further
+ * line of a panel's legend moves it and the panels under it
+ * SVG_LINE_HEIGHT lower); series s of a panel of n has its legend entry at
+ * x = LINE_CHART_LEFT + s * LINE_CHART_PLOT_WIDTH / n; series s of the
+ * chart (counted over all panels) has colour svg_colours[s % SVG_N_COLOURS]. */
 enum {
     LINE_CHART_WIDTH = 880,
     LINE_CHART_LEFT = 110,

@@ -35,11 +35,13 @@ static double ratio(uint64_t a, uint64_t b)
     return b ? (double)a / (double)b : 0;
 }
 
-/* The values of the chart: x (the ends), then per series its y. */
+/* The values of the chart: x (the ends), then per series its y; the
+ * panels' y label. */
 struct columns {
     double *x, *y;
     struct line_series *series;
     struct line_panel *panels;
+    char y_label[64];
 };
 
 static bool columns_alloc(struct columns *c, size_t n_points, size_t n_series)
@@ -59,15 +61,24 @@ static void columns_free(struct columns *c)
     free(c->panels);
 }
 
-/* One panel per event, its count in each interval. */
-static size_t count_panels(const struct interval_series *s, struct columns *c)
+/* One panel per event, its count in each interval per `every` units of
+ * it (the interval's count times every over its length): a full interval
+ * shows its count, a shorter one (the last, which ends with the trace) the
+ * count it would have at the same rate over a full one, not a drop. */
+static size_t count_panels(const struct interval_series *s, const char *unit, struct columns *c)
 {
+    snprintf(c->y_label, sizeof c->y_label, "count per %llu %s", (unsigned long long)s->every,
+             unit);
     for (size_t e = 0; e < s->n_events; e++) {
         double *y = c->y + e * s->n_intervals;
-        for (size_t i = 0; i < s->n_intervals; i++)
-            y[i] = (double)s->counts[i * s->n_events + e];
+        for (size_t i = 0; i < s->n_intervals; i++) {
+            /* ends increase (the reader's rule); a first end of 0 has no length */
+            uint64_t length = s->intervals[i].end - (i ? s->intervals[i - 1].end : 0);
+            double count = (double)s->counts[i * s->n_events + e];
+            y[i] = length ? count * (double)s->every / (double)length : count;
+        }
         c->series[e] = (struct line_series){s->events[e], y};
-        c->panels[e] = (struct line_panel){"count per interval", 1, &c->series[e]};
+        c->panels[e] = (struct line_panel){c->y_label, 1, &c->series[e]};
     }
     return s->n_events;
 }
@@ -96,7 +107,7 @@ static bool write_intervals(FILE *out, const struct count_set *set,
     if (ok) {
         for (size_t i = 0; i < s->n_intervals; i++)
             c.x[i] = (double)s->intervals[i].end;
-        size_t n_panels = ipc ? ipc_panel(s, &c) : count_panels(s, &c);
+        size_t n_panels = ipc ? ipc_panel(s, &c) : count_panels(s, unit, &c);
         snprintf(title, TITLE_SIZE, "%s: %s every %llu %s", set->source,
                  ipc ? "instructions per cycle" : "counts", (unsigned long long)s->every, unit);
         char x_label[64];

@@ -1,6 +1,8 @@
 /* The shared parts of report/'s SVG pictures (report/svg.h). */
 #include "svg.h"
 
+#include <string.h>
+
 enum { MAX_TICK_STEPS = 5 };
 
 const char *const svg_colours[SVG_N_COLOURS] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759",
@@ -72,25 +74,70 @@ static int write_byte(FILE *out, unsigned char c)
     return 1;
 }
 
-void svg_write_text_cut(FILE *out, const char *text, int limit)
-{
-    const unsigned char *p = (const unsigned char *)text;
-    int total = 0;
-    for (const unsigned char *q = p; *q; q++)
-        total += byte_width(*q);
-    if (!limit || total <= limit) {
-        for (; *p; p++)
-            write_byte(out, *p);
-        return;
-    }
-    for (int shown = 0; shown + byte_width(*p) <= limit - 3; p++)
-        shown += write_byte(out, *p);
-    fputs("...", out);
-}
-
 void svg_write_text(FILE *out, const char *text)
 {
-    svg_write_text_cut(out, text, 0);
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        write_byte(out, *p);
+}
+
+/* Where a line may end: after a separator of an event's parts (strong)
+ * or of the words of one part (weak). */
+enum { WEAK, STRONG };
+static const char *const separators[2] = {"_.-", ":,=/ "};
+
+/* The bytes of the first line of `text` (not empty) at `chars` characters
+ * a line (svg.h, svg_write_lines); at least one. */
+static size_t line_bytes(const unsigned char *text, int chars)
+{
+    size_t n = 0, at_break[2] = {0, 0};
+    int shown = 0, shown_at_break[2] = {0, 0};
+    while (text[n] && (!chars || shown + byte_width(text[n]) <= chars)) {
+        shown += byte_width(text[n++]);
+        for (int kind = WEAK; kind <= STRONG; kind++)
+            if (strchr(separators[kind], text[n - 1])) {
+                at_break[kind] = n;
+                shown_at_break[kind] = shown;
+            }
+    }
+    if (!text[n])
+        return n;
+    for (int kind = STRONG; kind >= WEAK; kind--)
+        if (at_break[kind] && 2 * shown_at_break[kind] > chars)
+            return at_break[kind];
+    return n ? n : 1;
+}
+
+int svg_line_count(const char *text, int chars)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    int lines = 1;
+    for (p += *p ? line_bytes(p, chars) : 0; *p; p += line_bytes(p, chars))
+        lines++;
+    return lines;
+}
+
+static void write_bytes(FILE *out, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        write_byte(out, p[i]);
+}
+
+void svg_write_lines(FILE *out, int x, int y, const char *attributes, const char *text,
+                     int chars)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    fprintf(out, "<text x=\"%d\" y=\"%d\"%s>", x, y, attributes);
+    if (svg_line_count(text, chars) == 1) {
+        svg_write_text(out, text);
+    } else {
+        for (size_t n; *p; p += n, y += SVG_LINE_HEIGHT) {
+            n = line_bytes(p, chars);
+            fprintf(out, "<tspan x=\"%d\" y=\"%d\">", x, y);
+            write_bytes(out, p, n);
+            fputs("</tspan>", out);
+        }
+    }
+    fputs("</text>", out);
 }
 
 void svg_write_head(FILE *out, int width, int height, const char *title)
@@ -109,11 +156,10 @@ void svg_write_head(FILE *out, int width, int height, const char *title)
 }
 
 void svg_write_legend_entry(FILE *out, int x, int y, const char *colour, const char *name,
-                            int limit)
+                            int chars)
 {
     fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", x, y,
             colour);
-    fprintf(out, "<text x=\"%d\" y=\"%d\">", x + 16, y + 10);
-    svg_write_text_cut(out, name, limit);
-    fputs("</text>\n", out);
+    svg_write_lines(out, x + 16, y + 10, "", name, chars);
+    fputc('\n', out);
 }

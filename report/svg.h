@@ -30,17 +30,30 @@ int svg_step_decimals(double step);
 /* Writes `text` as XML character data (see above). */
 void svg_write_text(FILE *out, const char *text);
 
-/* The same, at most `limit` characters shown (0: no limit; "\xNN" counts
- * 4), a cut text ending "...". */
-void svg_write_text_cut(FILE *out, const char *text, int limit);
+/* Pixels from one line of 12-pixel text to the next. */
+enum { SVG_LINE_HEIGHT = 14 };
+
+/* The lines svg_write_lines breaks `text` into at `chars` characters a
+ * line. */
+int svg_line_count(const char *text, int chars);
+
+/* `text` whole, as one <text> element with `attributes` (" text-anchor=
+ * \"end\"", or ""), its first line's baseline at (x, y): one line of at
+ * most `chars` characters ("\xNN" counts 4; 0: no limit) as the element's
+ * text, several as <tspan> lines SVG_LINE_HEIGHT pixels apart.  A line
+ * ends after the last ':', ',', '=', '/' or space that leaves it more than
+ * half full, else after the last such '_', '.' or '-', else at `chars`:
+ * event names break between their parts, then between words. */
+void svg_write_lines(FILE *out, int x, int y, const char *attributes, const char *text,
+                     int chars);
 
 /* The XML declaration, the <svg> element `width` x `height` pixels with a
  * white background, the <title> and the title written at the top left. */
 void svg_write_head(FILE *out, int width, int height, const char *title);
 
 /* A legend entry: a 12-pixel square of `colour` at (x, y), `name` beside it
- * (cut to `limit` characters). */
+ * in lines of at most `chars` characters (svg_write_lines). */
 void svg_write_legend_entry(FILE *out, int x, int y, const char *colour, const char *name,
-                            int limit);
+                            int chars);
 
 #endif

@@ -27,6 +27,12 @@ compare_out tests/compare/table5_6.out --plot "$tmp/wc.svg" \
 svg_renders "$tmp/wc.svg" "compare --plot" 4e79a7 f28e2b
 if cmp -s docs/img/compare-wc.svg "$tmp/wc.svg"; then pass; else
     fail "compare --plot: docs/img/compare-wc.svg is not what compare draws (remake it, docs/compare.md)"; fi
+# Each row's difference in percent (the table's "Difference %") at the
+# right of its bars, under its heading.
+if grep -q '<text x="872" y="44" text-anchor="end">difference %</text>' "$tmp/wc.svg" &&
+    [ "$(sed -n 's/^<text x="872" y="[0-9]*" text-anchor="end">\([0-9.]*%\)<\/text>$/\1/p' "$tmp/wc.svg" | tr '\n' ' ')" = \
+        "1.69% 92.01% 1.54% 64.29% 100.00% 0.82% " ]; then pass; else
+    fail "compare --plot: the differences in percent: $(grep '872' "$tmp/wc.svg")"; fi
 # Counts not taken, events in one set only: no bar, the reason in its place.
 expect 0 "" -- compare --json --plot "$tmp/small.svg" tests/compare/small_sim.json tests/compare/small_perf.csv
 svg_renders "$tmp/small.svg" "compare --plot of small" 4e79a7 f28e2b

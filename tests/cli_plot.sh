@@ -8,11 +8,18 @@ case $(pmubench plot --help) in
     *) fail "plot --help" ;;
 esac
 
-# Counts per interval: one panel per event, each its series' colour.
+# Counts per interval: one panel per event, each its series' colour, each
+# count per 1000 instructions of its interval: the short last interval
+# (500 instructions, 500 of them and 150 reads) is level with the others,
+# not a drop (1000 and 300 per 1000 instructions).
 expect 0 "" -- plot -o "$tmp/p5.svg" tests/plot/p5_intervals.json
 svg_renders "$tmp/p5.svg" "plot of intervals" 4e79a7 f28e2b
-if grep -q 'points="110.00,62.00 398.00,62.00 398.00,62.00 686.00,62.00 686.00,132.00 830.00,132.00"' \
+if grep -q 'points="110.00,62.00 398.00,62.00 398.00,62.00 686.00,62.00 686.00,62.00 830.00,62.00"' \
     "$tmp/p5.svg"; then pass; else fail "plot: the instructions' steps"; fi
+if grep -q 'points="110.00,254.00 398.00,254.00 398.00,277.33 686.00,277.33 686.00,254.00 830.00,254.00"' \
+    "$tmp/p5.svg"; then pass; else fail "plot: the reads' steps"; fi
+if [ "$(grep -c 'text-anchor="middle">count per 1000 instructions</text>' "$tmp/p5.svg")" = 2 ]; then
+    pass; else fail "plot: the y axes' label"; fi
 # The same on standard output, byte for byte.
 expect 0 "" -- plot tests/plot/p5_intervals.json
 if cmp -s "$tmp/p5.svg" "$tmp/cli.out"; then pass; else fail "plot to standard output"; fi
@@ -26,6 +33,11 @@ if grep -q '<title>pmubench netburst, trace a&lt;b&gt;&amp;.trace: instructions 
 expect 0 "" -- plot --ipc -o "$tmp/ipc5.svg" tests/plot/p5_intervals.json
 svg_renders "$tmp/ipc5.svg" "plot --ipc on the P5" 4e79a7
 if ! grep -q 'uops per cycle' "$tmp/ipc5.svg"; then pass; else fail "plot --ipc on the P5: uops"; fi
+# With Hyper-Threading the title names both traces.
+printf '{"model": "netburst", "trace": "t0.trace", "trace_thread1": "t1.trace", "counts": {"a": 3}, "interval": {"unit": "cycles", "every": 9}, "intervals": [{"end": 9, "instructions": 1, "cycles": 9, "counts": {"a": 3}}]}\n' >"$tmp/ht.json"
+expect 0 "" -- plot -o "$tmp/ht.svg" "$tmp/ht.json"
+if grep -q '<title>pmubench netburst, traces t0.trace (thread 0) and t1.trace (thread 1): counts every 9 cycles</title>' \
+    "$tmp/ht.svg"; then pass; else fail "plot with two traces: $(sed -n 4p "$tmp/ht.svg")"; fi
 # Without intervals: the counts as bars.
 expect 0 "" -- plot -o "$tmp/bars.svg" tests/compare/table5_6_sim.json
 svg_renders "$tmp/bars.svg" "plot of totals" 4e79a7
@@ -39,6 +51,12 @@ printf '{"model": "p5", "counts": {"a": 5}, "interval": {"unit": "cycles", "ever
 expect 2 "$tmp/bad.json: byte offset 80: the intervals' counts of 'a' sum to 4, not to its total 5" -- \
     plot -o "$tmp/no.svg" "$tmp/bad.json"
 expect 2 "<stdin>: byte offset 0: expected '{'" -- plot -o "$tmp/no.svg" - </dev/null
+# stat's -x CSV (or its table) is not the result plot reads: one line.
+expect 0 "" -- stat -m p5 -e instructions_executed -x , -o "$tmp/counts.csv" --trace tests/traces/small_v1.trace
+expect 2 "$tmp/counts.csv: byte offset 0: expected '{': a 'pmubench stat --json' result (not -x's CSV or the table: run stat with --json)" -- \
+    plot -o "$tmp/no.svg" "$tmp/counts.csv"
+printf '  \n  10,,instructions_executed,,\n' | expect 2 "<stdin>: byte offset 5: expected '{': a 'pmubench stat --json' result (not -x's CSV or the table: run stat with --json)" -- \
+    plot -o "$tmp/no.svg" -
 expect 2 "tests/plot/none.json: cannot open: No such file or directory" -- plot -o "$tmp/no.svg" tests/plot/none.json
 if [ ! -e "$tmp/no.svg" ]; then pass; else fail "plot wrote a picture of a bad input"; fi
 cp tests/plot/p5_intervals.json "$tmp/in.json"

@@ -36,6 +36,7 @@ void count_set_free(struct count_set *set)
     free(set->source);
     free(set->model);
     free(set->trace);
+    free(set->trace1);
     name_index_free(&set->index);
     *set = (struct count_set){0};
 }
@@ -236,15 +237,30 @@ bool count_set_read_file(const char *path, const enum count_format *format,
     return ok;
 }
 
+/* Whether `text` begins, after white space, with something other than
+ * JSON's '{' (CSV, a table); the offset of its first byte then. */
+static bool not_json(const char *text, size_t size, size_t *at)
+{
+    size_t i = 0;
+    while (i < size && text[i] && strchr(" \t\r\n", text[i]))
+        i++;
+    *at = i;
+    return i < size && text[i] != '{';
+}
+
 bool stat_result_read_file(const char *path, struct count_set *set,
                            struct interval_series *series, char *error, size_t error_size)
 {
     const char *name;
-    size_t size = 0;
+    size_t size = 0, at;
     char *text = read_input(path, &name, &size, error, error_size);
     if (!text)
         return false;
-    bool ok = stat_result_read_json(text, size, name, set, series, error, error_size);
+    bool ok = !not_json(text, size, &at);
+    if (!ok)
+        snprintf(error, error_size, "%s: byte offset %zu: expected '{': a 'pmubench stat --json' "
+                 "result (not -x's CSV or the table: run stat with --json)", name, at);
+    ok = ok && stat_result_read_json(text, size, name, set, series, error, error_size);
     free(text);
     return ok;
 }

@@ -47,7 +47,9 @@ bool stat_result_read_json(const char *text, size_t size, const char *path,
                            struct count_set *set, struct interval_series *series, char *error,
                            size_t error_size);
 
-/* The same from the file at `path` ("-": standard input). */
+/* The same from the file at `path` ("-": standard input); a file that
+ * does not begin with '{' (stat's -x CSV, its table) is refused as not
+ * the JSON result, in one line saying so. */
 bool stat_result_read_file(const char *path, struct count_set *set,
                            struct interval_series *series, char *error, size_t error_size);
 

@@ -593,22 +593,30 @@ static bool read_result_member(struct json_in *in, const char *key, void *contex
 }
 
 /* Names a stat result's `set` (its source empty, as count_set_init(set,
- * NULL) leaves it): the line "pmubench MODEL[, trace TRACE]", its model,
- * its trace (NULL or "": counted on hardware) and whether its names are
- * the P5's; false when out of memory (count_set_free frees what was
+ * NULL) leaves it): the line "pmubench MODEL[, trace TRACE]", or with a
+ * second trace (Hyper-Threading) "pmubench MODEL, traces TRACE (thread 0)
+ * and TRACE1 (thread 1)", its model, its traces (`trace` NULL or "":
+ * counted on hardware; `trace1` NULL: one trace) and whether its names
+ * are the P5's; false when out of memory (count_set_free frees what was
  * made). */
-static bool stat_result_name(struct count_set *set, const char *model, const char *trace)
+static bool stat_result_name(struct count_set *set, const char *model, const char *trace,
+                             const char *trace1)
 {
     trace = trace ? trace : "";
-    size_t size = strlen(model) + strlen(trace) + sizeof "pmubench , trace ";
+    size_t size = strlen(model) + strlen(trace) + (trace1 ? strlen(trace1) : 0) +
+                  sizeof "pmubench , traces  (thread 0) and  (thread 1)";
     set->source = malloc(size);
-    if (set->source)
+    if (set->source && trace1)
+        snprintf(set->source, size, "pmubench %s, traces %s (thread 0) and %s (thread 1)", model,
+                 trace, trace1);
+    else if (set->source)
         snprintf(set->source, size, "pmubench %s%s%s", model, trace[0] ? ", trace " : "", trace);
     /* "host" is the P5 model with this machine's caches. */
     set->p5_names = strcmp(model, "p5") == 0 || strcmp(model, "host") == 0;
     set->model = strdup(model);
     set->trace = trace[0] ? strdup(trace) : NULL;
-    return set->source && set->model && (!trace[0] || set->trace);
+    set->trace1 = trace1 ? strdup(trace1) : NULL;
+    return set->source && set->model && (!trace[0] || set->trace) && (!trace1 || set->trace1);
 }
 
 void interval_series_free(struct interval_series *series)
@@ -642,7 +650,8 @@ bool stat_result_read_json(const char *text, size_t size, const char *path,
         ok = json_fail(&in, "expected \"model\" and \"counts\" members (pmubench stat --json)");
     ok = ok && check_series(&in, result);
     if (ok)
-        ok = stat_result_name(set, result->model, result->trace) ||
+        ok = stat_result_name(set, result->model, result->trace,
+                              result->have_trace1 ? result->trace1 : NULL) ||
              json_fail(&in, "out of memory");
     if (result)
         free(result->seen);

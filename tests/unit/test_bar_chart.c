@@ -1,6 +1,7 @@
 /* The SVG bar chart (report/bar_chart.h): the axis' round steps, the
- * escaping of text, and the document of a known data set, element by
- * element (bar lengths, values, the absent text, legend, title). */
+ * escaping of text, the lines a long label is written in, and the document
+ * of a known data set, element by element (bar lengths, values, the absent
+ * text, legend, title, the notes' column). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -110,10 +111,15 @@ static void test_known_chart(void **state)
                                 "<title>simulated 0.0</title>"));
     assert_non_null(strstr(svg, "width=\"360.00\" height=\"12\" fill=\"#f28e2b\">"
                                 "<title>measured 75.0</title>"));
-    /* labels escaped; a long one cut to 36 characters, in full in its title */
+    /* labels escaped; a long one whole in two lines of at most 36
+     * characters, broken after an underscore, centred on its group's
+     * middle (64 + 2 * 38 + 19 = 159) */
     assert_non_null(strstr(svg, ">a&lt;b &amp; &quot;c&quot;</text>"));
-    assert_non_null(strstr(svg, "<title>a_label_much_longer_than_thirty_six_characters</title>"
-                                "a_label_much_longer_than_thirty_s...</text>"));
+    assert_non_null(strstr(svg, "<text x=\"264\" y=\"156\" text-anchor=\"end\" "
+                                "font-family=\"monospace\"><tspan x=\"264\" y=\"156\">"
+                                "a_label_much_longer_than_thirty_six_</tspan><tspan x=\"264\" "
+                                "y=\"170\">characters</tspan></text>"));
+    assert_null(strstr(svg, "..."));
     /* ticks 0, 20, ... 100; legend; nothing unescaped */
     assert_non_null(strstr(svg, "text-anchor=\"middle\">0</text>"));
     assert_non_null(strstr(svg, "text-anchor=\"middle\">20</text>"));
@@ -123,6 +129,67 @@ static void test_known_chart(void **state)
     assert_null(strstr(svg, "a<b"));
     size_t n = strlen(svg);
     assert_true(n > 7 && strcmp(svg + n - 7, "</svg>\n") == 0);
+    free(svg);
+}
+
+/* Where a text breaks: after the last separator of parts (':') that leaves
+ * the line more than half full, else of words ('_'), else at the limit;
+ * "\xNN" counts 4. */
+static void test_line_breaks(void **state)
+{
+    (void)state;
+    assert_int_equal(svg_line_count("", 10), 1);
+    assert_int_equal(svg_line_count("0123456789", 10), 1);
+    assert_int_equal(svg_line_count("0123456789a", 10), 2);
+    assert_int_equal(svg_line_count("anything at all", 0), 1);
+    char *buffer = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buffer, &size);
+    assert_non_null(f);
+    svg_write_lines(f, 5, 20, "", "BSQ_cache_reference:RD_2ndL_HITS:RD_2ndL_MISS", 24);
+    svg_write_lines(f, 5, 20, "", "ab:cdefghijklmn", 10);  /* ':' too early: cut at 10 */
+    svg_write_lines(f, 5, 20, "", "a:bcde_fghijk", 10);    /* '_' after ':' too early */
+    svg_write_lines(f, 5, 20, "", "abcdefg\x01", 10);      /* 7 + 4 > 10 */
+    assert_int_equal(fclose(f), 0);
+    assert_string_equal(buffer,
+                        "<text x=\"5\" y=\"20\"><tspan x=\"5\" y=\"20\">BSQ_cache_reference:"
+                        "</tspan><tspan x=\"5\" y=\"34\">RD_2ndL_HITS:</tspan><tspan x=\"5\" "
+                        "y=\"48\">RD_2ndL_MISS</tspan>"
+                        "</text>"
+                        "<text x=\"5\" y=\"20\"><tspan x=\"5\" y=\"20\">ab:cdefghi</tspan>"
+                        "<tspan x=\"5\" y=\"34\">jklmn</tspan></text>"
+                        "<text x=\"5\" y=\"20\"><tspan x=\"5\" y=\"20\">a:bcde_</tspan>"
+                        "<tspan x=\"5\" y=\"34\">fghijk</tspan></text>"
+                        "<text x=\"5\" y=\"20\"><tspan x=\"5\" y=\"20\">abcdefg</tspan>"
+                        "<tspan x=\"5\" y=\"34\">\\x01</tspan></text>");
+    free(buffer);
+}
+
+/* A label of three lines makes its group taller than its bars (3 * 14 +
+ * 10 = 52), the lines and the bars centred on its middle (64 + 26); the
+ * notes' heading and each group's note at the right edge. */
+static void test_tall_label_and_notes(void **state)
+{
+    (void)state;
+    const char *const labels[] = {"global_power_events:RUNNING,BSQ_cache_reference:RD_2ndL_MISS,"
+                                  "x87_assist:FPSU"};
+    const char *const notes[] = {"-12.50%"};
+    const struct bar_value two[] = {{true, 100, 0, NULL}, {true, 50, 0, NULL}};
+    struct bar_chart chart = {.title = "t", .axis_label = "count", .n_series = 2,
+                              .series = series, .n_groups = 1, .labels = labels, .values = two,
+                              .notes_heading = "difference %", .notes = notes};
+    bool ok;
+    char *svg = written_chart(&chart, &ok);
+    assert_true(ok);
+    assert_non_null(strstr(svg, "height=\"164\" viewBox=\"0 0 880 164\""));
+    assert_non_null(strstr(svg, "<tspan x=\"264\" y=\"80\">global_power_events:RUNNING,</tspan>"
+                                "<tspan x=\"264\" y=\"94\">BSQ_cache_reference:RD_2ndL_MISS,"
+                                "</tspan><tspan x=\"264\" y=\"108\">x87_assist:FPSU</tspan>"));
+    /* bars: (52 - 28) / 2 = 12 under the group's top */
+    assert_non_null(strstr(svg, "<rect x=\"270\" y=\"76\" width=\"480.00\""));
+    assert_non_null(strstr(svg, "<rect x=\"270\" y=\"90\" width=\"240.00\""));
+    assert_non_null(strstr(svg, "<text x=\"872\" y=\"44\" text-anchor=\"end\">difference %</text>"));
+    assert_non_null(strstr(svg, "<text x=\"872\" y=\"94\" text-anchor=\"end\">-12.50%</text>"));
     free(svg);
 }
 
@@ -157,6 +224,8 @@ int main(void)
         cmocka_unit_test(test_axis_round_steps),
         cmocka_unit_test(test_text_escaped),
         cmocka_unit_test(test_known_chart),
+        cmocka_unit_test(test_line_breaks),
+        cmocka_unit_test(test_tall_label_and_notes),
         cmocka_unit_test(test_empty_and_bad),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

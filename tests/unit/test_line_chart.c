@@ -61,9 +61,9 @@ static void test_steps_in_pixels(void **state)
     assert_contains(svg, "<text x=\"104\" y=\"178.00\" text-anchor=\"end\">20</text>");
     assert_contains(svg, "<text x=\"104\" y=\"66.00\" text-anchor=\"end\">100</text>");
     assert_null(strstr(svg, ">120</text>"));
-    /* The legend, the axes' labels. */
-    assert_contains(svg, "<rect x=\"310\" y=\"40\" width=\"12\" height=\"12\" fill=\"#f28e2b\"/>"
-                         "<text x=\"326\" y=\"50\">data_write</text>");
+    /* The legend (two series: half the width each), the axes' labels. */
+    assert_contains(svg, "<rect x=\"470\" y=\"40\" width=\"12\" height=\"12\" fill=\"#f28e2b\"/>"
+                         "<text x=\"486\" y=\"50\">data_write</text>");
     assert_contains(svg, "<text x=\"18\" y=\"132\" transform=\"rotate(-90 18 132)\" "
                          "text-anchor=\"middle\">count per interval</text>");
     assert_contains(svg, "<text x=\"470\" y=\"238\" text-anchor=\"middle\">instructions</text>\n"
@@ -90,6 +90,33 @@ static void test_panels_stacked(void **state)
                          "<title>ipc</title>");
     assert_contains(svg, "<text x=\"104\" y=\"258.00\" text-anchor=\"end\">1.5</text>");
     assert_contains(svg, "<text x=\"110.00\" y=\"410\" text-anchor=\"middle\">0</text>");
+    free(svg);
+}
+
+/* A series name longer than its share of the legend row ((720 - 24) / 7 =
+ * 99 characters for one series) is written whole in lines broken between
+ * its parts; the panel, and the panels under it, move down a line each. */
+static void test_long_name_wrapped(void **state)
+{
+    (void)state;
+    const char *name = "BSQ_cache_reference:RD_2ndL_HITS:RD_2ndL_HITE:RD_2ndL_HITM:RD_2ndL_MISS:"
+                       "RD_3rdL_HITS:RD_3rdL_HITE:RD_3rdL_HITM:RD_3rdL_MISS";
+    const struct line_series long_series = {name, reads}, ipc_series = {"ipc", ipc};
+    const struct line_panel panels[] = {{"count", 1, &long_series}, {"per cycle", 1, &ipc_series}};
+    const struct line_chart chart = {"two", "cycles", 2, ends, 2, panels};
+    bool ok;
+    char *svg = written_chart(&chart, &ok);
+    assert_true(ok);
+    assert_contains(svg, "<text x=\"126\" y=\"50\"><tspan x=\"126\" y=\"50\">"
+                         "BSQ_cache_reference:RD_2ndL_HITS:RD_2ndL_HITE:RD_2ndL_HITM:RD_2ndL_MISS:"
+                         "RD_3rdL_HITS:RD_3rdL_HITE:</tspan><tspan x=\"126\" y=\"64\">"
+                         "RD_3rdL_HITM:RD_3rdL_MISS</tspan></text>");
+    assert_null(strstr(svg, "..."));
+    /* 14 pixels lower than in test_panels_stacked: the first plot area from
+     * 76, the second panel's legend at 246 */
+    assert_contains(svg, "width=\"880\" height=\"456\" ");
+    assert_contains(svg, "points=\"110.00,76.00 398.00,76.00 398.00,146.00 830.00,146.00\">");
+    assert_contains(svg, "<rect x=\"110\" y=\"246\" width=\"12\" height=\"12\" fill=\"#f28e2b\"/>");
     free(svg);
 }
 
@@ -153,6 +180,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_steps_in_pixels),
         cmocka_unit_test(test_panels_stacked),
+        cmocka_unit_test(test_long_name_wrapped),
         cmocka_unit_test(test_labels_escaped),
         cmocka_unit_test(test_no_data),
         cmocka_unit_test(test_refused),
