@@ -1,6 +1,8 @@
 #include "gtkw.h"
 
+#include <limits.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool gtkw_path_for(const char *vcd_path, char *out, size_t size)
@@ -9,6 +11,21 @@ bool gtkw_path_for(const char *vcd_path, char *out, size_t size)
     if (length > 4 && strcmp(vcd_path + length - 4, ".vcd") == 0)
         length -= 4;
     int n = snprintf(out, size, "%.*s.gtkw", (int)length, vcd_path);
+    return n >= 0 && (size_t)n < size;
+}
+
+bool gtkw_absolute_path(const char *path, char *out, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    char folder[PATH_MAX];
+    int n = slash ? snprintf(folder, sizeof folder, "%.*s", (int)(slash - path + 1), path)
+                  : snprintf(folder, sizeof folder, ".");
+    char *real = n >= 0 && (size_t)n < sizeof folder ? realpath(folder, NULL) : NULL;
+    if (!real)
+        return false;
+    const char *name = slash ? slash + 1 : path;
+    n = snprintf(out, size, "%s%s%s", real, strcmp(real, "/") == 0 ? "" : "/", name);
+    free(real);
     return n >= 0 && (size_t)n < size;
 }
 
@@ -25,10 +42,11 @@ static void signal_line(FILE *out, const struct gtkw_signal *signal)
     fputc('\n', out);
 }
 
-void gtkw_write(FILE *out, const char *dumpfile, const struct gtkw_signal *signals, int n)
+void gtkw_write(FILE *out, const char *dumpfile, const char *savefile,
+                const struct gtkw_signal *signals, int n)
 {
     fprintf(out, "[*] pmubench bench waveform: the detector buses, then each counter\n"
-                 "[dumpfile] \"%s\"\n[timestart] 0\n", dumpfile);
+                 "[dumpfile] \"%s\"\n[savefile] \"%s\"\n[timestart] 0\n", dumpfile, savefile);
     for (int i = 0; i < n; i++) {
         const char *scope = signals[i].scope;
         bool first = i == 0 || strcmp(signals[i - 1].scope, scope) != 0;

@@ -3,7 +3,8 @@
  * each scope's signals under a group named after the scope (the detector
  * buses first, then each counter), all of them in decimal.  The format is
  * the one GTKWave's src/savefile.c reads and writes (Bybell, GTKWave 3.3):
- * "[dumpfile]" and "[timestart]" lines, then the traces in display order,
+ * "[dumpfile]", "[savefile]" and "[timestart]" lines, then the traces in
+ * display order,
  * each "@FLAGS" line (hexadecimal TR_* bits of GTKWave's src/analyzer.h)
  * applying to the traces below it; "-NAME" is a comment trace, which the
  * group flags make a group's opening or closing line. */
@@ -33,9 +34,20 @@ struct gtkw_signal {
  * does not fit in `size`. */
 bool gtkw_path_for(const char *vcd_path, char *out, size_t size);
 
-/* Writes the save file for the VCD `dumpfile` (named as the user named
- * it), which declares `signals` in this order (consecutive signals of one
- * scope form one group). */
-void gtkw_write(FILE *out, const char *dumpfile, const struct gtkw_signal *signals, int n);
+/* The absolute name of `path`, a file that need not exist yet in a folder
+ * that does: the folder's real path, then the file's name.  False when
+ * the folder cannot be resolved or the result does not fit in `size`. */
+bool gtkw_absolute_path(const char *path, char *out, size_t size);
+
+/* Writes the save file at `savefile` for the VCD at `dumpfile`, both
+ * absolute (gtkw_absolute_path), the VCD declaring `signals` in this order
+ * (consecutive signals of one scope form one group).  GTKWave opens the
+ * [dumpfile] of a save file given alone as it is named, so an absolute
+ * name opens from any folder; and when it is not there, GTKWave 3.3 takes
+ * its place relative to [savefile]'s folder to the save file's folder now
+ * (src/savefile.c, find_dumpfile), so the two moved together still
+ * open. */
+void gtkw_write(FILE *out, const char *dumpfile, const char *savefile,
+                const struct gtkw_signal *signals, int n);
 
 #endif

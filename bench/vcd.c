@@ -1,5 +1,7 @@
 #include "vcd.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,7 +96,12 @@ static void write_value(struct vcd *vcd, int index)
 
 void vcd_begin(struct vcd *vcd)
 {
-    fprintf(vcd->file, "$comment pmubench bench waveform; one time unit is one cycle $end\n"
+    /* VCD has no unit of cycles: a timescale of 1 keeps one time unit per
+     * core clock (GTKWave's times are cycle numbers), ns as its unit
+     * because a step of the time must have one; the comment says so. */
+    fprintf(vcd->file, "$comment pmubench bench waveform: one time unit is one core clock "
+                       "cycle of the simulated processor (the 1 ns of the timescale stands for "
+                       "it, whatever the processor's clock) $end\n"
                        "$timescale 1 ns $end\n");
     const char *open_scope = NULL;
     for (int i = 0; i < vcd->n_vars; i++) {
@@ -144,17 +151,27 @@ void vcd_set(struct vcd *vcd, int signal, uint64_t value)
     write_value(vcd, signal);
 }
 
-/* The save file, written from the signals declared; false when out of
- * memory. */
-static bool write_gtkw(struct vcd *vcd)
+/* The save file, written from the signals declared, naming both files
+ * absolutely; false with a message when out of memory or a folder cannot
+ * be resolved. */
+static bool write_gtkw(struct vcd *vcd, char *error, size_t error_size)
 {
-    struct gtkw_signal *signals = calloc((size_t)vcd->n_vars + 1, sizeof *signals);
-    if (!signals)
+    char dumpfile[PATH_MAX], savefile[PATH_MAX];
+    if (!gtkw_absolute_path(vcd->out.path, dumpfile, sizeof dumpfile) ||
+        !gtkw_absolute_path(vcd->gtkw.path, savefile, sizeof savefile)) {
+        snprintf(error, error_size, "%s: cannot name the VCD or its folder absolutely: %s",
+                 vcd->gtkw.path, strerror(errno));
         return false;
+    }
+    struct gtkw_signal *signals = calloc((size_t)vcd->n_vars + 1, sizeof *signals);
+    if (!signals) {
+        snprintf(error, error_size, "%s: out of memory", vcd->gtkw.path);
+        return false;
+    }
     for (int i = 0; i < vcd->n_vars; i++)
         signals[i] = (struct gtkw_signal){vcd->vars[i].scope, vcd->vars[i].name,
                                           vcd->vars[i].width};
-    gtkw_write(vcd->gtkw.stream, vcd->out.path, signals, vcd->n_vars);
+    gtkw_write(vcd->gtkw.stream, dumpfile, savefile, signals, vcd->n_vars);
     free(signals);
     return true;
 }
@@ -163,10 +180,8 @@ static bool write_gtkw(struct vcd *vcd)
  * cannot be moved into place. */
 static bool commit_both(struct vcd *vcd, char *error, size_t error_size)
 {
-    if (vcd->gtkw.stream && !write_gtkw(vcd)) {
-        snprintf(error, error_size, "%s: out of memory", vcd->gtkw.path);
+    if (vcd->gtkw.stream && !write_gtkw(vcd, error, error_size))
         return false;
-    }
     if (!atomic_commit(&vcd->out, error, error_size))
         return false;
     if (!vcd->gtkw.stream || atomic_commit(&vcd->gtkw, error, error_size))

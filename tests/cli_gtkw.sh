@@ -1,8 +1,9 @@
 # The GTKWave save file of `run --vcd FILE` (bench/gtkw.h; docs/semantics.md,
 # "The waveform"), sourced by run_tests.sh after tests/cli_tests.sh: its
 # name, the refusals (an input as the .gtkw: status 2, one line, nothing
-# written), a failed write (status 1, neither file left), and, where
-# gtkwave and xvfb-run are installed, the layout GTKWave itself loads.
+# written), a failed write (status 1, neither file left), the dump named
+# absolutely, and, where gtkwave and xvfb-run are installed, the layout
+# GTKWave itself loads and the dump it finds from another folder.
 
 g=$tmp/gtkw
 mkdir -p "$g"
@@ -12,6 +13,18 @@ expect 0 "" -- run tests/bench/demo.pmu --vcd "$g/demo.vcd"
 if [ -f "$g/demo.gtkw" ]; then pass; else fail "run --vcd demo.vcd wrote no demo.gtkw"; fi
 expect 0 "" -- run tests/bench/demo.pmu --vcd "$g/wave"
 if [ -f "$g/wave.gtkw" ]; then pass; else fail "run --vcd wave wrote no wave.gtkw"; fi
+
+# A relative --vcd: the save file names the VCD (and itself) absolutely,
+# so that it opens from any folder (GTKWave opens a relative [dumpfile]
+# from the folder it runs in).
+mkdir -p "$g/rel"
+(script=$(pwd)/tests/bench/demo.pmu build=$(cd "$build" && pwd) && cd "$g/rel" &&
+    pmubench run "$script" --vcd w.vcd >/dev/null)
+rel=$(cd "$g/rel" && pwd -P)
+if grep -qx "\[dumpfile\] \"$rel/w.vcd\"" "$g/rel/w.gtkw" &&
+    grep -qx "\[savefile\] \"$rel/w.gtkw\"" "$g/rel/w.gtkw" &&
+    (cd / && test -f "$(sed -n 's/^\[dumpfile\] "\(.*\)"$/\1/p' "$g/rel/w.gtkw")"); then pass; else
+    fail "run --vcd w.vcd: the .gtkw's dump from another folder: $(head -3 "$g/rel/w.gtkw")"; fi
 
 # A name whose .gtkw would not fit is an argument error.
 long=$(awk 'BEGIN { while (n++ < 4300) printf "a" }')
@@ -76,6 +89,18 @@ TCL
     printf 'cpu p5\nwrmsr CESR 0x1c0\ntick 3\n' >"$g/p5.pmu"
     expect 0 "" -- run "$g/p5.pmu" --vcd "$g/p5.vcd"
     gtkwave_loads "$g/p5"
+    # The save file alone, opened from another folder, loads its dump; and
+    # so it does after both files moved to another folder together.
+    gtkwave_dump() {
+        (cd / && timeout 60 xvfb-run -a gtkwave -S "$g/dump.tcl" "$1" 2>"$g/gtkwave.err") |
+            sed -n 's/^dump //p'
+    }
+    printf 'puts "dump [gtkwave::getDumpFileName]"\nflush stdout\nexit 0\n' >"$g/dump.tcl"
+    if [ "$(gtkwave_dump "$g/rel/w.gtkw")" = "$rel/w.vcd" ]; then pass; else
+        fail "gtkwave w.gtkw from /: $(cat "$g/gtkwave.err")"; fi
+    mv "$g/rel" "$g/moved"
+    if [ "$(gtkwave_dump "$g/moved/w.gtkw")" = "$(cd "$g/moved" && pwd -P)/w.vcd" ]; then pass; else
+        fail "gtkwave w.gtkw moved with its VCD: $(cat "$g/gtkwave.err")"; fi
 else
     echo "cli_gtkw.sh: GTKWave load test skipped: gtkwave or xvfb-run is not installed"
 fi

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench/bench.h"
@@ -52,15 +53,17 @@ static void parse_vcd(const char *path, struct layout *vcd)
 }
 
 /* The save file: "@HEX" flags for the traces below, "-NAME" comment
- * traces (group markers under the group flags), "[...]" settings and
+ * traces (group markers under the group flags), "[...]" settings (the
+ * dump and the save file named absolutely, `dumpfile` and `savefile`) and
  * "SCOPE.NAME" or "SCOPE.NAME[M:0]" signals. */
-static void parse_gtkw(const char *path, const char *dumpfile, struct layout *gtkw)
+static void parse_gtkw(const char *path, const char *dumpfile, const char *savefile,
+                       struct layout *gtkw)
 {
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     char line[256], open_group[40] = "";
     unsigned long long flags = 0;
-    bool dumpfile_seen = false;
+    bool dumpfile_seen = false, savefile_seen = false;
     memset(gtkw, 0, sizeof *gtkw);
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = '\0';
@@ -68,6 +71,9 @@ static void parse_gtkw(const char *path, const char *dumpfile, struct layout *gt
         if (sscanf(line, "[dumpfile] \"%199[^\"]\"", quoted) == 1) {
             assert_string_equal(quoted, dumpfile);
             dumpfile_seen = true;
+        } else if (sscanf(line, "[savefile] \"%199[^\"]\"", quoted) == 1) {
+            assert_string_equal(quoted, savefile);
+            savefile_seen = true;
         } else if (line[0] == '[') {
             continue;
         } else if (line[0] == '@') {
@@ -97,16 +103,14 @@ static void parse_gtkw(const char *path, const char *dumpfile, struct layout *gt
     }
     fclose(f);
     assert_true(dumpfile_seen);
+    assert_true(savefile_seen);
     assert_string_equal(open_group, "");
 }
 
-/* Runs `script` with a waveform at `vcd` (and its save file), then checks
- * the save file against the VCD; the group scopes must be `groups`. */
-static void check_layout(const char *script, const char *vcd, const char *const *groups,
-                         int n_groups, int n_signals)
+/* Runs `script` with a waveform at `vcd` and its save file at `gtkw`. */
+static void run_waveform(const char *script, const char *vcd, const char *gtkw)
 {
-    char gtkw[256], error[512];
-    assert_true(gtkw_path_for(vcd, gtkw, sizeof gtkw));
+    char error[512];
     FILE *in = fmemopen((void *)script, strlen(script), "r");
     struct bench_script parsed;
     assert_int_equal(bench_parse(in, "t.pmu", &parsed, error, sizeof error), BENCH_OK);
@@ -116,10 +120,19 @@ static void check_layout(const char *script, const char *vcd, const char *const 
     assert_int_equal(bench_run(&parsed, &opt, error, sizeof error), BENCH_OK);
     fclose(out);
     bench_script_free(&parsed);
+}
 
+/* Runs `script` with a waveform at `vcd` (and its save file), then checks
+ * the save file against the VCD; the group scopes must be `groups`. */
+static void check_layout(const char *script, const char *vcd, const char *const *groups,
+                         int n_groups, int n_signals)
+{
+    char gtkw[256];
+    assert_true(gtkw_path_for(vcd, gtkw, sizeof gtkw));
+    run_waveform(script, vcd, gtkw);
     struct layout from_vcd, from_gtkw;
     parse_vcd(vcd, &from_vcd);
-    parse_gtkw(gtkw, vcd, &from_gtkw);
+    parse_gtkw(gtkw, vcd, gtkw, &from_gtkw);
     assert_int_equal(from_vcd.n, n_signals);
     assert_int_equal(from_gtkw.n, from_vcd.n);
     for (int i = 0; i < from_vcd.n; i++) {
@@ -166,6 +179,58 @@ static void test_p5_layout(void **state)
     rmdir(dir);
 }
 
+/* The save file opens from any folder: with relative names, the VCD in
+ * one folder and the save file in another, the save file names both
+ * absolutely ([dumpfile] opens from elsewhere; [savefile] is where GTKWave
+ * finds the dump again after both moved). */
+static void test_folders_apart(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pmubench-gtkw-XXXXXX", cwd[4096], real[4096], vcd[4200], gtkw[4200];
+    assert_non_null(mkdtemp(dir));
+    assert_non_null(realpath(dir, real));
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(dir), 0);
+    assert_int_equal(mkdir("dumps", 0700), 0);
+    assert_int_equal(mkdir("views", 0700), 0);
+    run_waveform("cpu p5\nwrmsr CESR 0x1c0\ntick 3\n", "dumps/w.vcd", "views/w.gtkw");
+    assert_int_equal(chdir("/"), 0);
+    snprintf(vcd, sizeof vcd, "%s/dumps/w.vcd", real);
+    snprintf(gtkw, sizeof gtkw, "%s/views/w.gtkw", real);
+    struct layout from_gtkw;
+    parse_gtkw(gtkw, vcd, gtkw, &from_gtkw);
+    FILE *dump = fopen(vcd, "r"); /* from "/", as the save file names it */
+    assert_non_null(dump);
+    fclose(dump);
+    assert_int_equal(from_gtkw.n, 4);
+    unlink(vcd);
+    unlink(gtkw);
+    snprintf(vcd, sizeof vcd, "%s/dumps", real);
+    rmdir(vcd);
+    snprintf(gtkw, sizeof gtkw, "%s/views", real);
+    rmdir(gtkw);
+    rmdir(real);
+    assert_int_equal(chdir(cwd), 0);
+}
+
+/* The absolute name of a file yet to be made; none in a folder that does
+ * not exist. */
+static void test_absolute_path(void **state)
+{
+    (void)state;
+    char out[4096], cwd[4096], want[4200];
+    assert_true(gtkw_absolute_path("/tmp/../tmp/x.vcd", out, sizeof out));
+    assert_string_equal(out, "/tmp/x.vcd");
+    assert_true(gtkw_absolute_path("/x.vcd", out, sizeof out));
+    assert_string_equal(out, "/x.vcd");
+    assert_non_null(realpath(".", cwd));
+    snprintf(want, sizeof want, "%s/x.vcd", cwd);
+    assert_true(gtkw_absolute_path("x.vcd", out, sizeof out));
+    assert_string_equal(out, want);
+    assert_false(gtkw_absolute_path("/no/such/folder/x.vcd", out, sizeof out));
+    assert_false(gtkw_absolute_path("/tmp/x.vcd", out, 8));
+}
+
 static void test_path_rule(void **state)
 {
     (void)state;
@@ -186,6 +251,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_netburst_layout),
         cmocka_unit_test(test_p5_layout),
+        cmocka_unit_test(test_folders_apart),
+        cmocka_unit_test(test_absolute_path),
         cmocka_unit_test(test_path_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
