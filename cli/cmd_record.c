@@ -44,7 +44,7 @@ bool record_report(const char *command, const struct record_options *options, in
     char error[PATH_MAX + 2048];
     struct record_result result;
     struct cli_progress progress;
-    cli_progress_start(&progress, "record", NULL, 0);
+    cli_progress_start_recording(&progress);
     struct record_options shown = *options;
     shown.progress = cli_progress_hook(&progress);
     enum record_status recorded = record_run(&shown, &result, error, sizeof error);

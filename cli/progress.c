@@ -1,6 +1,8 @@
 /* The progress line (cli/progress.h, docs/stat.md "Progress"). */
 #include "progress.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +54,7 @@ static void report(void *context, const struct progress_point *point)
 void cli_progress_init(struct cli_progress *p, const char *command, FILE *out,
                        double (*clock)(void), double after, uint64_t total_bytes)
 {
-    *p = (struct cli_progress){command, out, clock, clock(), after, 0, total_bytes, 0,
+    *p = (struct cli_progress){command, out, false, clock, clock(), after, 0, total_bytes, 0,
                                {report, p}};
 }
 
@@ -93,6 +95,26 @@ void cli_progress_start(struct cli_progress *p, const char *command, const char 
                       first_line_after(command), total);
 }
 
+/* The controlling terminal, when neither stdout nor stderr is a terminal
+ * (a terminal there is taken to be that one: /dev/tty names no device to
+ * compare with); NULL otherwise, or when there is none. */
+static FILE *terminal_apart(void)
+{
+    if (isatty(STDOUT_FILENO) || isatty(STDERR_FILENO))
+        return NULL;
+    FILE *tty = fopen("/dev/tty", "w");
+    if (tty)
+        fcntl(fileno(tty), F_SETFD, FD_CLOEXEC); /* not the recorded program's */
+    return tty;
+}
+
+void cli_progress_start_recording(struct cli_progress *p)
+{
+    FILE *tty = terminal_apart();
+    cli_progress_init(p, "record", tty, monotonic_seconds, first_line_after("record"), 0);
+    p->own_out = tty != NULL;
+}
+
 const struct progress_hook *cli_progress_hook(struct cli_progress *p)
 {
     return p->out ? &p->hook : NULL;
@@ -100,9 +122,13 @@ const struct progress_hook *cli_progress_hook(struct cli_progress *p)
 
 void cli_progress_end(struct cli_progress *p)
 {
-    if (!p->shown)
-        return;
-    fprintf(p->out, "\r%*s\r", (int)p->shown, "");
-    fflush(p->out);
-    p->shown = 0;
+    if (p->shown) {
+        fprintf(p->out, "\r%*s\r", (int)p->shown, "");
+        fflush(p->out);
+        p->shown = 0;
+    }
+    if (p->own_out)
+        fclose(p->out);
+    p->out = NULL;
+    p->own_out = false;
 }

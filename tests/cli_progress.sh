@@ -10,9 +10,15 @@ on_tty() {
 }
 if command -v script >/dev/null 2>&1 && [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
     pm="$wrapper '$build/pmubench'"
-    PMUBENCH_PROGRESS_AFTER_MS=0 on_tty "$pm record -o '$tmp/progress.trace' -- /bin/true"
+    # record: the line on the terminal when the program's stdout and stderr
+    # go elsewhere; none when the program writes to the terminal (its
+    # output would run into the line), which shows the output alone.
+    PMUBENCH_PROGRESS_AFTER_MS=0 on_tty "$pm record -o '$tmp/progress.trace' -- /bin/true >'$tmp/progress.out' 2>'$tmp/progress.err'"
     if grep -aq "^.record: [0-9.]*M instructions, [0-9.]*M/s" "$tmp/tty.out"; then pass
-    else fail "record on a terminal: no progress line: $(od -c "$tmp/tty.out" | head -5)"; fi
+    else fail "record with its output in files: no progress line: $(od -c "$tmp/tty.out" | head -5)"; fi
+    PMUBENCH_PROGRESS_AFTER_MS=0 on_tty "$pm record -o '$tmp/echo.trace' -- /bin/echo out there"
+    if [ "$(tr -d '\r' <"$tmp/tty.out")" = "out there" ]; then pass
+    else fail "record of a program writing to the terminal: $(od -c "$tmp/tty.out" | head -5)"; fi
     # stat: the share of the trace, which pass of how many (--runs hardware:
     # a pass per run); the line cleared, the counts on stdout those of a run
     # without a terminal.

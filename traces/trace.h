@@ -145,6 +145,15 @@ struct trace_writer *trace_writer_create(const struct trace_header *header, trac
  * trace_write_end() writes before its END record, which is all that may
  * follow. */
 bool trace_writer_finish(struct trace_writer *writer);
+/* Hands the sink every instruction written so far but those of the block
+ * being built: the executions counted and not yet written (a loop's), then
+ * the buffered bytes; the trace goes on.  The recorder's tool calls it
+ * every PT_FLUSH_EVERY instructions, so that `pmubench record`, reading
+ * the stream, counts what ran lately (traces/recorder/pmutrace.c).  A
+ * reader reads the same instructions from it; their encoding may take a
+ * byte more where a count of executions is cut in two.  False if a write
+ * failed. */
+bool trace_writer_flush(struct trace_writer *writer);
 /* The END record's bytes as trace_write_end() writes them, for a trace
  * of `instructions` instructions; their number. */
 enum { TRACE_MAX_END_BYTES = 1 + 10 + 1 + 5 };

@@ -670,6 +670,13 @@ bool trace_write_region(struct trace_writer *w, bool begin, uint32_t region)
     return !w->failed;
 }
 
+bool trace_writer_flush(struct trace_writer *w)
+{
+    put_run(w);
+    flush_buffer(w);
+    return !w->failed;
+}
+
 bool trace_writer_finish(struct trace_writer *w)
 {
     if (w->ended)

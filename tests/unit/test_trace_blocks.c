@@ -545,6 +545,65 @@ static void test_loop_is_small(void **state)
     free_stream(&s);
 }
 
+/* The instructions a reader reads by blocks from `size` bytes of a trace
+ * that may end without its END record. */
+static uint64_t instructions_readable(const void *data, size_t size)
+{
+    FILE *in;
+    struct trace_reader *r = open_memory(data, size, &in);
+    const struct trace_block *b;
+    const struct trace_record *rec;
+    uint64_t n = 0;
+    while (trace_next_block(r, &b, &rec) == TRACE_OK)
+        n += b ? b->n_insns : 0;
+    trace_reader_close(r);
+    fclose(in);
+    return n;
+}
+
+/* trace_writer_flush() mid-trace: the loop's executions counted so far
+ * are handed to the sink, so that a reader of what was handed reads every
+ * instruction but the pending block's (the last iteration, whose taken
+ * branch awaits its target); the trace then goes on, and reads back whole,
+ * one byte longer (the count of executions cut in two). */
+static void test_flush_hands_over_the_loop(void **state)
+{
+    (void)state;
+    struct memfile m = {0};
+    FILE *out = open_memstream(&m.data, &m.size);
+    struct trace_header header = {.isa = TRACE_ISA_64, .lengths_known = true};
+    char error[256];
+    struct trace_writer *w = trace_writer_open(out, &header, error, sizeof error);
+    assert_non_null(w);
+    for (int round = 0; round < 2000; round++) {
+        for (int i = 0; i < 4; i++) {
+            struct trace_insn insn = {.address = 0x1000 + 3 * (uint64_t)i, .length = 3,
+                                      .has_bytes = true, .cpl = 3, .n_accesses = 1};
+            code_bytes(insn.address, 3, insn.bytes);
+            insn.accesses[0] = (struct trace_access){TRACE_LOAD, 4,
+                                                     0x8000 + 4 * (uint64_t)(4 * round + i)};
+            if (i == 3)
+                insn.branch = round == 1999 ? TRACE_BRANCH_NOT_TAKEN : TRACE_BRANCH_TAKEN;
+            assert_true(trace_write_insn(w, &insn));
+        }
+        if (round == 999) {
+            assert_true(trace_writer_flush(w));
+            assert_int_equal(fflush(out), 0);
+            assert_int_equal(instructions_readable(m.data, m.size), 4 * 999);
+        }
+    }
+    struct trace_end end = {0, TRACE_EXITED, 0};
+    assert_true(trace_write_end(w, &end));
+    assert_true(trace_writer_close(w));
+    assert_int_equal(fclose(out), 0);
+    assert_int_equal(instructions_readable(m.data, m.size), 4 * 2000);
+    /* test_loop_is_small's layout: the 1997 iterations as predicted (the
+     * 3rd to the 1999th), 125 bytes in one count, are 126 cut after the
+     * 999th (63 + 63); END of 8000 instructions, 5 */
+    assert_int_equal(m.size, 13 + 35 + 7 + 126 + 33 + 5);
+    free(m.data);
+}
+
 /* trace_next() by records: each record stays valid through the next
  * call. */
 static void test_next_holds_one_back(void **state)
@@ -1014,6 +1073,7 @@ int main(void)
         cmocka_unit_test(test_round_trip_without_bytes),
         cmocka_unit_test(test_bytes_known_from_earlier),
         cmocka_unit_test(test_loop_is_small),
+        cmocka_unit_test(test_flush_hands_over_the_loop),
         cmocka_unit_test(test_next_holds_one_back),
         cmocka_unit_test(test_v1_by_records_and_blocks),
         cmocka_unit_test(test_v1_converted),

@@ -278,6 +278,33 @@ static struct trace_insn record;
 static struct trace_header header;
 static Bool writer_refused;  /* an instruction the writer refused: no END record then */
 
+/* Instructions between two flushes of the trace so far to the pipe (the
+ * writer's counted executions and buffer, then the frame): `pmubench
+ * record` counts the instructions it reads back for its progress line,
+ * and a loop's trace takes a hundredth of a byte an instruction, so that
+ * a full frame (PT_FRAME_MAX_LENGTH) would hold seconds of the run.  A
+ * million instructions are some 30 ms of recording. */
+#define PT_FLUSH_EVERY (1u << 20)
+static UInt unflushed; /* instructions written since the last flush */
+
+/* Every PT_FLUSH_EVERY instructions written: the trace so far to the pipe. */
+static void flush_for_progress(void)
+{
+    unflushed = 0;
+    if (writer && !writer_refused && !trace_writer_flush(writer) && !out_failed) {
+        writer_refused = True;
+        VG_(umsg)("pmutrace: the trace writer refused to flush\n");
+    }
+    out_flush(0);
+}
+
+static inline __attribute__((always_inline)) void count_written(UInt n)
+{
+    unflushed += n;
+    if (__builtin_expect(unflushed >= PT_FLUSH_EVERY, 0))
+        flush_for_progress();
+}
+
 static ThreadId first_tid = VG_INVALID_THREADID, running_tid = VG_INVALID_THREADID;
 static UInt running_thread; /* the trace's thread of running_tid: 0 or 1 */
 static Bool many_threads;
@@ -377,6 +404,7 @@ static inline __attribute__((always_inline)) void put_record(const InsnDesc *d, 
     Bool ok = !writer || writer_refused ? True
               : memo                  ? trace_write_insn_memo(writer, &record, memo)
                                       : trace_write_insn(writer, &record);
+    count_written(1);
     if (!ok && !out_failed) {
         writer_refused = True;
         VG_(umsg)("pmutrace: the trace writer refused the instruction at 0x%llx\n",
@@ -547,6 +575,7 @@ static inline __attribute__((always_inline)) void put_run(InsnDesc *d)
         VG_(umsg)("pmutrace: the trace writer refused an instruction of the run at 0x%llx\n",
                   (ULong)d->addr);
     }
+    count_written(d->run);
 }
 
 /* Makes the running superblock's instructions [retired, upto) pending in
