@@ -47,6 +47,10 @@ static void instruction_text(struct nb_pipeview *view, const struct nbm_uop *uop
         snprintf(view->text, sizeof view->text, "%s", text);
 }
 
+/* The model stamps one cycle for fetch and decode (the uop-queue write)
+ * and one for rename and dispatch (allocation): each pair shares a tick,
+ * so a viewer that draws a stage up to the next one's tick (Konata) shows
+ * fetch and rename with no width (docs/pipeview.md, "Opening it"). */
 static void write_record(struct nb_pipeview *view, const struct nbm_uop *uop)
 {
     FILE *out = view->out;
