@@ -145,14 +145,14 @@ struct trace_writer *trace_writer_create(const struct trace_header *header, trac
  * trace_write_end() writes before its END record, which is all that may
  * follow. */
 bool trace_writer_finish(struct trace_writer *writer);
-/* Hands the sink every instruction written so far but those of the block
- * being built: the executions counted and not yet written (a loop's), then
- * the buffered bytes; the trace goes on.  The recorder's tool calls it
- * every PT_FLUSH_EVERY instructions, so that `pmubench record`, reading
- * the stream, counts what ran lately (traces/recorder/pmutrace.c).  A
- * reader reads the same instructions from it; their encoding may take a
- * byte more where a count of executions is cut in two.  False if a write
- * failed. */
+/* Hands the sink what is written so far: the executions of a block
+ * counted and not yet written (a loop's), but for fewer than one tag holds
+ * (EXEC_MAX_RUN + 1, traces/trace_encoding.h), then the buffered bytes;
+ * not the block being built.  The trace goes on, and its bytes are those
+ * of a writer never flushed.  The recorder's tool calls it every
+ * PT_FLUSH_EVERY instructions, so that `pmubench record`, reading the
+ * stream, counts what ran lately (traces/recorder/pmutrace.c).  False if a
+ * write failed. */
 bool trace_writer_flush(struct trace_writer *writer);
 /* The END record's bytes as trace_write_end() writes them, for a trace
  * of `instructions` instructions; their number. */

@@ -672,7 +672,12 @@ bool trace_write_region(struct trace_writer *w, bool begin, uint32_t region)
 
 bool trace_writer_flush(struct trace_writer *w)
 {
-    put_run(w);
+    /* Whole tags only: put_run() writes these first in any case, so the
+     * trace's bytes are those of a writer never flushed. */
+    while (w->run >= EXEC_MAX_RUN + 1) {
+        put_byte(w, EXEC_MAX_RUN << EXEC_RUN_SHIFT | EXEC_SUCCESSOR_0);
+        w->run -= EXEC_MAX_RUN + 1;
+    }
     flush_buffer(w);
     return !w->failed;
 }
