@@ -34,7 +34,7 @@ enum { POLL_MS = 10, RESEND_MS = 200, KILL_MS = 3000 };
 static void stop_children(void)
 {
     /* A child that writes at its end (valgrind's last frame, lackey's
-     * summary) would wait forever on a full pipe that is no longer read. */
+     * summary) would wait forever on a full pipe that nothing reads. */
     for (int i = 0; i < MAX_CHILDREN; i++)
         if (children[i] > 0 && child_fds[i] >= 0)
             close(child_fds[i]);

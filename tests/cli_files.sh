@@ -39,7 +39,7 @@ unchanged "$f/s.pmu" "$f/s.keep" "run --record through a link to the script"
 expect 2 "pmubench run: --vcd '$f/s.pmu' and SCRIPT '-' are the same file" -- \
     run - --vcd "$f/s.pmu" <"$f/s.pmu"
 unchanged "$f/s.pmu" "$f/s.keep" "run - --vcd over standard input"
-# The case: compared as strings, X and ./X were two files.
+# X and ./X name one file, though as strings they differ.
 expect 2 "pmubench run: --vcd '$f/X' and --record '$f/./X' are the same file" -- \
     run "$f/s.pmu" --vcd "$f/X" --record "$f/./X"
 absent "$f/X" "run --vcd X --record ./X"

@@ -73,9 +73,9 @@ limit_floor() {
 limited() { (ulimit -v "$limit_kb" && exec "$build/pmubench" "$@"); }
 
 # stat: one load whose 8 misses take memory_latency 100,000 cycles each,
-# one at a time; the ring of cycles ahead cannot grow to its bound.  (It
-# used to lose the instruction's retirement and print a count of 0.)  The
-# floor: the same with the preset's latencies, which the first ring holds.
+# one at a time; the ring of cycles ahead cannot grow to its bound, and
+# the run must fail rather than lose the instruction's retirement and
+# print a count of 0.  The floor: the same with the preset's latencies, which the first ring holds.
 printf 'I  400000,3\n L 100000,8\n' >"$tmp/near.lk"
 printf 'I  400000,3\n L 100000,1024\n' >"$tmp/far.lk"
 pmubench trace import --lackey "$tmp/near.lk" -o "$tmp/near.trace"

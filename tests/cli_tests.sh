@@ -494,7 +494,7 @@ expect_bad_usage "pmubench decode: bad --model '7' (expected 0, 1, 2, 3, 4 or 6)
 expect_bad_usage "pmubench list: unexpected 'x86' (expected --long, netburst or p5)" -- list x86
 expect_bad_usage "pmubench list: name one catalog, netburst or p5" -- list netburst p5
 # A modifier or an option given twice is an error naming it, never a silent
-# last-wins (issue 12, item 6; libpfm4: "attribute value already set").
+# last-wins (libpfm4: "attribute value already set").
 expect_bad "pmubench encode: netburst::branch_retired:MMTP:k=1:k=0: 'k=0' sets modifier 'k' again to another value (each modifier once)" -- \
     encode netburst::branch_retired:MMTP:k=1:k=0
 expect_bad "pmubench encode: netburst::branch_retired:MMTP:thr=3:thr=5: 'thr=5' sets modifier 'thr' again to another value (each modifier once)" -- \
@@ -578,7 +578,7 @@ else
     fail "alloc --json: $(head -c 300 "$tmp/cli.out")"
 fi
 
-# Review fixes of issue 3: each bad input one line, exit status 2.
+# Bad event specs and decode arguments: each one line, exit status 2.
 expect 2 "pmubench encode: netburst::x87_FP_retired:BOGUS0: 'BOGUS0': a tagging metric fixes its sub-events; it takes modifiers only (k, u, e, cmpl, thr, t0, t1, at, ovf_pmi, force_ovf, tag, pebs)" -- \
     encode netburst::x87_FP_retired:BOGUS0
 expect_usage "pmubench decode: one perfex spec (or --escr/--cccr) at a time; run decode once per -e argument" -- \

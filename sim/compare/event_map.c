@@ -1,6 +1,7 @@
 /* The P5 event <-> generic event table (event_map.h).  Sources of the
- * notes: Safford 1997, appendix A and section 5.5.2, the issue's
- * measurement of L1-dcache-loads, perf-list(1); docs/compare.md. */
+ * notes: Safford 1997, appendix A and section 5.5.2, a measurement of
+ * L1-dcache-loads on the development machine, perf-list(1);
+ * docs/compare.md. */
 #include "event_map.h"
 
 #include <ctype.h>

@@ -1,6 +1,5 @@
 /* Differential test of pmubench's NetBurst encoder against libpfm4
- * (issue 3, section 4; issue 11, section 2; docs/events.md, "Differential
- * test against libpfm4").
+ * (docs/events.md, "Differential test against libpfm4").
  *
  *   libpfm4_diff [-v] [EXCEPTIONS-FILE]
  *

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench.sh BUILD: the speed and memory table of `make bench` (issue 15;
+# bench.sh BUILD: the speed and memory table of `make bench` (docs/speed.md,
 # docs/traces.md "Size and speed", docs/p5-model.md and
 # docs/netburst-model.md "Speed").  Everything is measured in one run, on a
 # trace built on the spot from a shipped program and input: the case

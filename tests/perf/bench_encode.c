@@ -1,7 +1,7 @@
 /* make bench: event-string encoding speed of pmubench against libpfm4 (the
  * peer), on the same strings in the same run, and the PMU's cycle rate with
  * 18 counters programmed against none: under one branch_retired a cycle,
- * and under the load a trace-driven model reports (issue 6).  Prints
+ * and under the load a trace-driven model reports.  Prints
  * figures; asserts nothing. */
 #include <perfmon/pfmlib.h>
 #include <stdio.h>

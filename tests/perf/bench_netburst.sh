@@ -1,6 +1,6 @@
 #!/bin/sh
-# bench_netburst.sh BUILD: `make bench` figures for the NetBurst model (issue
-# 6, section 5; docs/netburst-model.md "Speed").  Simulated instructions per
+# bench_netburst.sh BUILD: `make bench` figures for the NetBurst model
+# (docs/netburst-model.md "Speed").  Simulated instructions per
 # second (CPU time of nbm_simulate, the fastest of REPEAT runs, default 3)
 # with no counter programmed and with all 18 (tests/perf/bench_netburst.c),
 # and the ratio 18/0 (the PMU's overhead), on
@@ -15,7 +15,7 @@
 #     --branch-sim=yes) takes for the same program and input, measured in
 #     the same run, as a ratio;
 # and, on the wc trace, the CPU time per instruction of two logical
-# processors over one's.  Targets (issue 15): 40 M simulated instructions
+# processors over one's.  Targets: 40 M simulated instructions
 # per second with 18 counters; two logical processors no more than 1.5
 # times one's time per instruction (docs/netburst-model.md "Speed" says
 # where they stand and why).  A benchmark, not a test: it fails only when

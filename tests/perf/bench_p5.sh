@@ -1,6 +1,6 @@
 #!/bin/sh
-# bench_p5.sh BUILD: `make bench` figures for the P5 model (issue 5,
-# section 4, and issue 15; docs/p5-model.md "Speed").  Simulation speed in
+# bench_p5.sh BUILD: `make bench` figures for the P5 model (docs/p5-model.md
+# "Speed").  Simulation speed in
 # instructions per second with both counters programmed (`pmubench stat`,
 # one run of the trace) and peak memory (maximum resident set size), on
 #   - the wc trace of the case study's locked-getc build (build/wc/wc-getc:
@@ -11,7 +11,7 @@
 #   - synthetic traces of 10 and 100 million instructions
 #     (tests/perf/synthetic_trace.c), whose peak memory shows whether memory
 #     grows with trace length.
-# Each timing is the fastest of REPEAT runs (default 3).  Target (issue 15):
+# Each timing is the fastest of REPEAT runs (default 3).  Target:
 # 150 M simulated instructions per second or more; memory independent of
 # trace length.  A benchmark, not a test: it fails only when something cannot run.
 set -u

@@ -1,6 +1,6 @@
 #!/bin/sh
-# bench_record.sh BUILD: `make bench` figures for the recorder (issue 15;
-# docs/traces.md "Recording", "Measured figures"): the speed (instructions
+# bench_record.sh BUILD: `make bench` figures for the recorder
+# (docs/traces.md "Recording", "Measured figures"): the speed (instructions
 # per second) and trace size (bytes per instruction) of `pmubench record`
 # on wc over a generated text, beside valgrind's own tools on the same
 # program and input, measured in the same round:
@@ -18,7 +18,7 @@
 # 3) in rounds (one run of each per round); each figure is the median of its
 # runs.  CPU time is user + system of the run and its children (for
 # `pmubench record`: valgrind, the check and the conversion together); wall
-# time is elapsed.  Ratios are of CPU times.  Target (issue 15): record at
+# time is elapsed.  Ratios are of CPU times.  Target: record at
 # 100 M instructions/s.  A benchmark, not a test: it fails only when
 # something cannot run.
 set -u

@@ -1,5 +1,5 @@
 #!/bin/sh
-# accuracy.sh BUILD: the recorder's accuracy bar (issue 4, docs/traces.md
+# accuracy.sh BUILD: the recorder's accuracy bar (docs/traces.md
 # "Accuracy tests and the benchmark"): for real programs, the instruction
 # and branch counts of a `pmubench record` trace (`pmubench trace info
 # --json`) against a native run of the same program and input, under the
@@ -26,7 +26,7 @@
 # Programs write to /dev/null.  Two lanes run at once (two CPUs), each
 # recording then stepping its programs in turn.
 #
-# The P5 model's bars (issue 5, docs/p5-model.md "Accuracy"), on the wc of
+# The P5 model's bars (docs/p5-model.md "Accuracy"), on the wc of
 # the case study built with glibc's getc (BUILD/wc/wc-getc, traces/wc/wc.c:
 # the longer of its two builds, so that the recorder's fixed start-up
 # difference, docs/traces.md, weighs as it did when the bars were set)

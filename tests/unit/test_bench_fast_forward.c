@@ -1,4 +1,4 @@
-/* `tick N` fast-forwards (issue 12, item 11; docs/semantics.md, "Long
+/* `tick N` fast-forwards (docs/semantics.md, "Long
  * ticks"): the statement output and the waveform are those of running
  * every cycle, and a long tick runs few cycles one by one.
  *

@@ -253,8 +253,8 @@ static void test_pair_twins(void **state)
     count_set_free(&measured);
 }
 
-/* Differences are exact to 2^64 - 1, fractions included (issue 12, item
- * 11: doubles lost the units above 2^53). */
+/* Differences are exact to 2^64 - 1, fractions included (a double would
+ * lose the units above 2^53). */
 static void test_exact_difference(void **state)
 {
     (void)state;
@@ -279,8 +279,6 @@ static void test_exact_difference(void **state)
     assert_string_equal(text, "5.050");
 }
 
-/* 100,000 events a side, each in both sets: pairing examines one pair per
- * event, not every pair of the two sets (issue 12, item 11). */
 /* ---- The pairing against its definition, every pair tried */
 
 static bool has_twin(const struct count_set *set, const struct count *count)
@@ -380,6 +378,8 @@ static void test_pair_as_defined(void **state)
     }
 }
 
+/* 100,000 events a side, each in both sets: pairing examines one pair per
+ * event, not every pair of the two sets. */
 static void test_pair_linear(void **state)
 {
     (void)state;

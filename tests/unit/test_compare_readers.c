@@ -189,7 +189,7 @@ static void test_perf_csv_errors(void **state)
          "x: line 1: expected a count, <not supported> or <not counted> (found '-5')"},
         {"1.,,instructions\n",
          "x: line 1: expected a count, <not supported> or <not counted> (found '1.')"},
-        /* Counts of 2^64 or more: the JSON reader's message (issue 12, item 11). */
+        /* Counts of 2^64 or more: the JSON reader's message. */
         {"123456789012345678901,,instructions\n",
          "x: line 1: count above 18446744073709551615"},
         {"18446744073709551616,,instructions\n", "x: line 1: count above 18446744073709551615"},
@@ -211,8 +211,8 @@ static void test_perf_csv_errors(void **state)
     assert_string_equal(error, "x: line 2: expected text (found a NUL byte)");
 }
 
-/* Counts are integers and stay exact to 2^64 - 1 (issue 12, item 11: a
- * double printed 9007199254740993 as ...992); a fraction keeps its digits,
+/* Counts are integers and stay exact to 2^64 - 1 (a double would print
+ * 9007199254740993 as ...992); a fraction keeps its digits,
  * more than 9 of them rounded to 9. */
 static void test_exact_counts(void **state)
 {
@@ -250,7 +250,7 @@ static void test_exact_counts(void **state)
 }
 
 /* 100,000 events: each line's look-up is a probe of the hash index, not a
- * scan of the lines before it (issue 12, item 11: quadratic, over 20 s). */
+ * scan of the lines before it (a scan is quadratic: over 20 s). */
 static void test_perf_csv_linear(void **state)
 {
     (void)state;

@@ -870,8 +870,7 @@ static void test_errors(void **state)
                 "::branch_retired:MMTP: unknown PMU '' (expected netburst, netburst_p or p5)");
 }
 
-/* A modifier given twice, in any spelling, is an error (issue 12, item
- * 6): libpfm4 rejects k=1:k=0 and thr=3:thr=5 ("attribute value already
+/* A modifier given twice, in any spelling, is an error: libpfm4 rejects k=1:k=0 and thr=3:thr=5 ("attribute value already
  * set"); pmubench also a repeat of the same value.  libpfm4 accepts a
  * sub-event given twice (branch_retired:MMTP:MMTP), and so does pmubench. */
 static void test_repeated_modifiers(void **state)

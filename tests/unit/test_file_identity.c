@@ -62,7 +62,7 @@ static void clash(const struct named_file *files, int n, const char *message)
     assert_string_equal(error, message);
 }
 
-/* The case: compared as strings, X and ./X differed. */
+/* X and ./X are one file, though as strings they differ. */
 static void outputs_not_created_yet(void **state)
 {
     (void)state;

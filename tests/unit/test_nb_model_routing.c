@@ -13,14 +13,13 @@
  *
  * The pinned values are the model's, not worked out by hand: they change
  * when the model's timing does (docs/netburst-model.md), and then both
- * runs must still agree.  Last re-pinned when instruction timings came
- * from the timing table (issue 14): ADDSS and ADDPS now wait for XMM0 (the
- * XMM registers are dependences), ADDSS takes its 0F2n 4 cycles and the
- * FP adder holds each packed add 2 cycles, so the loop runs longer (57,701
- * cycles, not 57,551) and fewer wrong-path SSE uops reach a unit before
- * their clear (packed_SP_uop 2,214, not 3,175; scalar_SP_uop 1,457, not
- * 1,948); no two scalar SP uops now issue in consecutive cycles, so the
- * rising edges equal the uops. */
+ * runs must still agree.  With instruction timings from the timing table,
+ * ADDSS and ADDPS wait for XMM0 (the XMM registers are dependences), ADDSS
+ * takes its 0F2n 4 cycles and the FP adder holds each packed add 2 cycles:
+ * the loop runs 57,701 cycles, and packed_SP_uop 2,214 and scalar_SP_uop
+ * 1,457 wrong-path SSE uops reach a unit before their clear; no two scalar
+ * SP uops issue in consecutive cycles, so the rising edges equal the
+ * uops. */
 #include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>

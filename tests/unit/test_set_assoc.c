@@ -181,7 +181,7 @@ static void test_dirty_state_and_data_stay_with_the_entry(void **state)
 /* Every 64-bit value is a key, none an empty way: in an empty cache each
  * misses (the shortcuts of the last entries found included); 0 and
  * UINT64_MAX are found once put in, and only then; a direct-mapped entry
- * put in again no longer answers for its old key. */
+ * put in again stops answering for its old key. */
 static void test_every_key_is_a_key(void **state)
 {
     (void)state;
