@@ -129,7 +129,7 @@ $(MODEL_TRACE_TESTS): tests/unit/model_trace.c tests/unit/model_trace.h
 $(BUILD)/tests/test_progress_line: cli/progress.c cli/progress.h cli/exit_status.c cli/exit_status.h
 
 # The unit tests are every tests/unit/test_*.c; the binary of one renamed
-# or removed (test_nb_pmu_route, now test_nb_feed) would still run in
+# or removed would still run in
 # tests/run_tests.sh, so it goes: the executables only, whose names have no
 # dot (not the coverage files beside them, test_x-test_x.gcno...).
 STALE_UNIT_BINS = $(foreach f,$(filter-out $(UNIT_BINS),$(wildcard $(BUILD)/tests/test_*)),\

@@ -208,7 +208,7 @@ void nb_pmu_tick(struct nb_pmu *pmu)
  * start), a PEBS assist's counter reset, nb_pmu_tick or a fast-forward,
  * and whenever the number of active logical processors differs from the
  * one the batch was chosen for.  Reads add the sum (nb_pmu_counter_value).
- * The other counters are ticked cycle by cycle as before. */
+ * The other counters are ticked cycle by cycle. */
 enum { BATCH_WINDOW = 4096 };
 _Static_assert(ESCR_BUS_MAX * BATCH_WINDOW <= UINT16_MAX, "a window's buses fit a 16-bit sum");
 

@@ -20,7 +20,7 @@ compare_out() {
 # Safford 1997, Table 5.6 (wc): the simulator's counts against run_p5mon's means.
 compare_out tests/compare/table5_6.out tests/compare/table5_6_sim.json tests/compare/table5_6_pmc.p5mon
 # --plot draws the same table (docs/compare.md, "The picture"): the table
-# printed as before, the SVG rendered with both series' bars; it is the
+# printed as without --plot, the SVG rendered with both series' bars; it is the
 # picture README shows, docs/img/compare-wc.svg, byte for byte (no date).
 compare_out tests/compare/table5_6.out --plot "$tmp/wc.svg" \
     tests/compare/table5_6_sim.json tests/compare/table5_6_pmc.p5mon

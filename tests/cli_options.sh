@@ -134,7 +134,7 @@ expect 2 "pmubench stat: netburst::branch_retired:MMTPP: unknown sub-event or mo
 expect 2 "pmubench sample: netburst::branch_retird:MMTP:ovf_pmi=t0: unknown NetBurst event 'branch_retird' (did you mean 'branch_retired'?)" -- \
     sample -e branch_retird:MMTP --period 5 --trace "$t"
 expect 2 "-F:1: unknown parameter 'repetitons' (did you mean 'repetitions'?)" -- p5mon -Frepetitons=2
-# Nothing near: the message as before.
+# Nothing near: the message without a suggestion.
 expect_usage "pmubench stat: -m: unknown model 'k6' (expected p5, pmmx, host, netburst or netburst-PRESET)" -- \
     stat -m k6 --trace "$t"
 expect 2 "pmubench stat: -F: unknown P5 model parameter 'frobnicate'" -- stat -F frobnicate=1 --trace "$t"

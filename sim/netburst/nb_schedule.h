@@ -201,8 +201,8 @@ void nb_schedule_retire(struct nb_schedule *sched, int thread, uint64_t cycle,
 
 /* From sched->assist: the instructions of `thread` queued after the one
  * being reported (those a PEBS assist flushed) retire on the machine
- * `cycles` later (the PMU is told of them in the cycles their events are
- * in, as before). */
+ * `cycles` later (the PMU is still told of them in the cycles their
+ * events are in). */
 void nb_schedule_delay(struct nb_schedule *sched, int thread, uint64_t cycles);
 
 /* Whether some ESCR counts the source: the caller may skip work for it. */

@@ -161,8 +161,8 @@ static struct outcome simulate_limited(const char *path, size_t margin)
  * of 128 bytes (the other 8 lines hit their sector's line), 9 misses in
  * all, one at a time: 9 x (7 + 100,000) cycles and 114 more (the page
  * walks, the L2 hits, the pipeline), the retirement 900,000 cycles after
- * the fetch.  A ring of every cycle up to there took 400 MB; the run now
- * fits in 64 MB, and counts exactly. */
+ * the fetch.  A ring of every cycle up to there would take 400 MB; the
+ * run fits in 64 MB, and counts exactly. */
 static void test_far_latency_in_bounded_memory(void **state)
 {
     (void)state;

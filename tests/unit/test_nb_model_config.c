@@ -120,7 +120,7 @@ static void test_set_errors(void **state)
     expect_set_error("l3_size", "1", "unknown parameter 'l3_size' (did you mean 'l2_size'?)");
     expect_set_error("l3_cache_size", "1",
                      "unknown parameter 'l3_cache_size' (docs/netburst-model.md lists them)");
-    /* instruction latencies come from the timing table now, not parameters */
+    /* instruction latencies come from the timing table, not parameters */
     expect_set_error("fp_add_latency", "5",
                      "unknown parameter 'fp_add_latency' (docs/netburst-model.md lists them)");
     expect_set_error("rob", "many", "bad rob 'many' (expected a number: decimal or 0x hex, 1 to 4096)");
