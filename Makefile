@@ -55,6 +55,7 @@ NEEDS_objdump-check := capstone objdump
 NEEDS_clang-check := capstone cmocka libpfm4 libpng clang
 NEEDS_png-pixels := libpng
 NEEDS_pipeview-check :=
+NEEDS_check-layers :=
 NEEDS_accuracy-deps := $(if $(filter no,$(M32)),,m32)
 # rsvg, libpng: tests/cli_plot.sh renders each SVG the commands write;
 # parallel: tests/cli_sweep.sh runs a sweep through GNU parallel.
@@ -95,7 +96,7 @@ include tests/validate/validate.mk
 
 .PHONY: accuracy-deps paper validate
 .PHONY: all check unit-tests libpfm4-diff objdump-check bench demo demo-pmu \
-    asan memcheck coverage clang-check fuzz clean
+    asan memcheck coverage clang-check check-layers fuzz clean
 
 all: $(BIN) $(LIB) recorder
 
@@ -184,8 +185,8 @@ $(BUILD)/tests/kernel32: tests/traces/kernel.c
 
 # The tests: cmocka unit tests, then every bench script against its
 # expected output.  RUN_WRAPPER runs each under valgrind for memcheck.
-check: all unit-tests libpfm4-diff objdump-check recorder clang-check accuracy-deps wc png-pixels \
-    pipeview-check
+check: check-layers all unit-tests libpfm4-diff objdump-check recorder clang-check accuracy-deps wc \
+    png-pixels pipeview-check
 	@sh tests/run_tests.sh $(BUILD) $(RUN_WRAPPER)
 
 # Figures, not tests: the speed and memory table on a 100 M-instruction
@@ -206,6 +207,11 @@ bench: $(BIN) $(LIB) recorder wc
 	$(CC) $(ALL_CFLAGS) -O2 -o $(BUILD)/perf/bench_netburst tests/perf/bench_netburst.c $(LIB) $(LIBS)
 	sh tests/perf/bench_netburst.sh $(BUILD)
 	sh tests/perf/callgrind_models.sh $(BUILD)
+
+# The folders' include order (docs/architecture.md): every include of a
+# project header goes to the including file's layer or one below it.
+check-layers:
+	@sh tools/check_layers.sh
 
 # Warning-free under clang as well as gcc: the library, the CLI, the tests.
 clang-check:

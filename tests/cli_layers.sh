@@ -1,0 +1,65 @@
+# The include order of docs/architecture.md, checked by
+# tools/check_layers.sh (make check-layers): the real tree passes; a copy of
+# some of its files with includes against the order added fails with one
+# exact line per such include, a summary, and exit status 1.  Sourced by
+# run_tests.sh after tests/cli_tests.sh (uses pass, fail, $tmp).
+
+sh tools/check_layers.sh >"$tmp/layers.out" 2>&1
+layers_status=$?
+layers_files=$(find traces isa sim pmu bench report cli -type f \( -name '*.c' -o -name '*.h' \) | wc -l)
+if [ "$layers_status" -eq 0 ] && grep -qx "check-layers: [0-9]* project includes in $layers_files files, all in the order of docs/architecture.md" \
+    "$tmp/layers.out"; then
+    pass
+else
+    fail "check_layers.sh on the tree: exit status $layers_status, $(cat "$tmp/layers.out")"
+fi
+
+# layers_copy FILE...: the files into the tree $tmp/layers, at their paths.
+layers_copy() {
+    for layers_file in "$@"; do
+        mkdir -p "$tmp/layers/$(dirname "$layers_file")"
+        cp "$layers_file" "$tmp/layers/$layers_file"
+    done
+}
+# layers_add FILE INCLUDE: appends `#include "INCLUDE"` to the copy of FILE;
+# prints the line number it has.
+layers_add() {
+    printf '#include "%s"\n' "$2" >>"$tmp/layers/$1"
+    wc -l <"$tmp/layers/$1" | tr -d ' '
+}
+rm -rf "$tmp/layers"
+layers_copy pmu/p5_events.h sim/p5/p5_model.h sim/netburst/nb_model.h report/text.c report/text.h \
+    report/svg.h report/bar_chart.h report/stat_plot.h sim/compare/count_set.h sim/compare/intervals.h
+mkdir -p "$tmp/layers/sim/newapp"
+printf '#include "sim/p5/p5_model.h"\n' >"$tmp/layers/sim/newapp/main.c"
+# A folder including one above it (pmu under the models), a file mapped to
+# the utility layer including its folder's layer (report/text under report),
+# a model including the other model (same rank: independent) by a relative
+# name, report including an application (the cycle report/stat_plot's
+# entry in the table breaks: stat_plot itself, copied as it is, passes), and
+# a folder in no layer.
+layers_pmu=$(layers_add pmu/p5_events.h sim/p5/p5_model.h)
+layers_text=$(layers_add report/text.c svg.h)
+layers_nb=$(layers_add sim/netburst/nb_model.h ../p5/p5_model.h)
+layers_bar=$(layers_add report/bar_chart.h sim/compare/count_set.h)
+layers_against=", against the order in docs/architecture.md"
+cat >"$tmp/layers.want" <<EOF
+pmu/p5_events.h:$layers_pmu: pmu includes sim/p5 (sim/p5/p5_model.h)$layers_against
+report/bar_chart.h:$layers_bar: report includes sim/compare (sim/compare/count_set.h)$layers_against
+report/text.c:$layers_text: utility includes report (report/svg.h)$layers_against
+sim/netburst/nb_model.h:$layers_nb: sim/netburst includes sim/p5 (sim/p5/p5_model.h)$layers_against
+sim/newapp/main.c: in no layer of the table in tools/check_layers.sh
+EOF
+sh tools/check_layers.sh "$tmp/layers" >"$tmp/layers.out" 2>&1
+layers_status=$?
+if [ "$layers_status" -ne 1 ]; then
+    fail "check_layers.sh on includes against the order: exit status $layers_status, expected 1"
+elif ! sed '$d' "$tmp/layers.out" | diff -u "$tmp/layers.want" -; then
+    fail "check_layers.sh on includes against the order: lines differ"
+elif ! tail -n 1 "$tmp/layers.out" |
+    grep -qx 'check-layers: 5 against the order of docs/architecture.md, in [0-9]* project includes in 11 files'; then
+    fail "check_layers.sh on includes against the order: summary $(tail -n 1 "$tmp/layers.out")"
+else
+    pass
+fi
+rm -rf "$tmp/layers"
