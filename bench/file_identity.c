@@ -111,9 +111,23 @@ static int clash(const struct named_file *files, int n, int output)
     return -1;
 }
 
+/* Whether `file` is an output that names a directory, which no output can
+ * be written over (a rename onto it fails, and it is bad input:
+ * docs/exit-status.md). */
+static bool output_is_directory(const struct named_file *file)
+{
+    struct stat st;
+    return file->use == FILE_WRITE && file->path && stat(file->path, &st) == 0 &&
+           S_ISDIR(st.st_mode);
+}
+
 bool files_distinct(const struct named_file *files, int n, char *error, size_t error_size)
 {
     for (int i = 0; i < n; i++) {
+        if (output_is_directory(&files[i])) {
+            snprintf(error, error_size, "%s: is a directory", files[i].path);
+            return false;
+        }
         int other = files[i].use == FILE_WRITE ? clash(files, n, i) : -1;
         if (other >= 0) {
             snprintf(error, error_size, "%s '%.1000s' and %s '%.1000s' are the same file",

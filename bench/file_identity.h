@@ -2,7 +2,8 @@
  * one of its inputs or over another of its outputs.  Files are compared by
  * identity (device and inode, symbolic links followed), not by spelling:
  * `X`, `./X`, a link to X and a hard link of X are all X.  An output that
- * does not exist yet is the name it will get in its directory. */
+ * does not exist yet is the name it will get in its directory.  No output
+ * is a directory either. */
 #ifndef BENCH_FILE_IDENTITY_H
 #define BENCH_FILE_IDENTITY_H
 
@@ -23,9 +24,11 @@ struct named_file {
 };
 
 /* True when every output of `files` is a file of its own; false with
- * "WHAT 'PATH' and WHAT 'PATH' are the same file" in `error` when an
- * output is the same file as an input or as another output.  Inputs that
- * do not exist are skipped (they can come to no harm). */
+ * "PATH: is a directory" in `error` when an output names a directory (a
+ * directory given as a file is bad input, whatever the command), or with
+ * "WHAT 'PATH' and WHAT 'PATH' are the same file" when an output is the
+ * same file as an input or as another output.  Inputs that do not exist
+ * are skipped (they can come to no harm). */
 bool files_distinct(const struct named_file *files, int n, char *error, size_t error_size);
 
 /* `path` with the symbolic links of its last component followed, into

@@ -28,6 +28,14 @@ expect 2 "pmubench record: cannot run '$dir': is a directory" -- record -o "$tmp
 printf 'cpu netburst\nrdmsr MSR_IQ_CCCR0\n' >"$tmp/rdmsr.pmu"
 expect 2 "$dir: is a directory" -- run "$tmp/rdmsr.pmu" --msr-device "$dir"
 
+# A directory given as an output file: "is a directory", status 2 (not
+# status 1 and "cannot open: Is a directory"), before anything is run.
+expect 2 "pmubench stat: $dir: is a directory" -- stat -e branches -o "$dir" --trace "$tmp/small.trace"
+expect 2 "pmubench trace import: $dir: is a directory" -- \
+    trace import --lackey tests/traces/small.lackey -o "$dir"
+expect 2 "pmubench run: $dir: is a directory" -- run tests/bench/demo.pmu --vcd "$dir"
+expect 2 "pmubench plot: $dir: is a directory" -- plot -o "$dir" tests/plot/p5_intervals.json
+
 # A corrupt trace: status 2 in every command that reads one, its message
 # once (p5mon named the file twice and gave status 1).
 cut="$tmp/cut.trace: byte offset 60: truncated: expected a data address"

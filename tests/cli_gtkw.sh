@@ -47,11 +47,16 @@ expect 2 "pmubench run: --record '$g/r.gtkw' and the .gtkw of --vcd '$g/r.gtkw' 
 absent "$g/r.vcd" "run --vcd r.vcd --record r.gtkw"
 absent "$g/r.gtkw" "run --vcd r.vcd --record r.gtkw"
 
-# A .gtkw that cannot be created, or cannot be written whole: status 1,
-# and neither file is left.
+# A .gtkw that is a directory: bad input, status 2; one that cannot be
+# created (a link into a directory that does not exist), or cannot be
+# written whole: status 1; neither file is left.
 mkdir "$g/d.gtkw"
-expect 1 "$g/d.gtkw: cannot open: Is a directory" -- run tests/bench/demo.pmu --vcd "$g/d.vcd"
+expect 2 "pmubench run: $g/d.gtkw: is a directory" -- run tests/bench/demo.pmu --vcd "$g/d.vcd"
 absent "$g/d.vcd" "run --vcd d.vcd with a directory d.gtkw"
+ln -s "$g/no-such-dir/n.gtkw" "$g/n.gtkw"
+expect 1 "$g/n.gtkw: cannot create: No such file or directory" -- \
+    run tests/bench/demo.pmu --vcd "$g/n.vcd"
+absent "$g/n.vcd" "run --vcd n.vcd with n.gtkw a link into no directory"
 if [ -w /dev/full ]; then
     ln -s /dev/full "$g/full.gtkw"
     expect 1 "$g/full.gtkw: cannot write: No space left on device" -- \

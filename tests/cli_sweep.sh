@@ -110,6 +110,8 @@ expect 2 "pmubench sweep: --slurm '$sw/s.sweep' and SPEC '$sw/s.sweep' are the s
     sweep --slurm "$sw/s.sweep" "$sw/s.sweep"
 expect 2 "pmubench sweep: --json '$sw/a.trace' and trace '$sw/a.trace' are the same file" -- \
     sweep --json "$sw/a.trace" "$sw/s.sweep"
+mkdir -p "$sw/out-dir"
+expect 2 "pmubench sweep: $sw/out-dir: is a directory" -- sweep --csv "$sw/out-dir" "$sw/s.sweep"
 expect 2 "pmubench sweep: --csv '$sw/s.sweep.results/5be6003108889d36.json' and job 3's result '$sw/s.sweep.results/5be6003108889d36.json' are the same file" -- \
     sweep --csv "$sw/s.sweep.results/5be6003108889d36.json" "$sw/s.sweep"
 expect 2 "pmubench sweep: --csv '$sw/o.x' and --json '$sw/o.x' are the same file" -- \

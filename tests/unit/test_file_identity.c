@@ -131,6 +131,20 @@ static void a_dangling_link_is_its_target(void **state)
     clash(files, 2, "--vcd 'dangling' and --record 'nowhere' are the same file");
 }
 
+/* An output that is a directory is refused before any clash; an input
+ * may be one (sweep's results directory). */
+static void an_output_that_is_a_directory(void **state)
+{
+    (void)state;
+    struct named_file files[] = {{"--trace", "file", FILE_READ}, {"-o", "sub", FILE_WRITE},
+                                 {"--vcd", "file", FILE_WRITE}};
+    clash(files, 3, "sub: is a directory");
+    strcpy(error, "untouched");
+    struct named_file input[] = {{"results directory", "sub", FILE_READ},
+                                 {"-o", "sub/out", FILE_WRITE}};
+    distinct(input, 2);
+}
+
 /* Missing inputs and unresolvable paths have no identity. */
 static void nothing_to_compare(void **state)
 {
@@ -223,6 +237,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(an_output_over_an_input, setup, teardown),
         cmocka_unit_test_setup_teardown(links_are_followed, setup, teardown),
         cmocka_unit_test_setup_teardown(a_dangling_link_is_its_target, setup, teardown),
+        cmocka_unit_test_setup_teardown(an_output_that_is_a_directory, setup, teardown),
         cmocka_unit_test_setup_teardown(nothing_to_compare, setup, teardown),
         cmocka_unit_test_setup_teardown(standard_input, setup, teardown),
         cmocka_unit_test_setup_teardown(a_pipe_through_its_proc_links, setup, teardown),
