@@ -632,7 +632,7 @@ static bool same_trace(const struct count_set *a, const struct count_set *b)
 int cmd_compare(int argc, char **argv)
 {
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (strcmp(argv[i], "--help") == 0) {
             fputs(compare_usage, stdout);
             return 0;
         }

@@ -68,7 +68,7 @@ static int parse_options(int argc, char **argv, struct options *options)
         return command_error(EXIT_RUNTIME, "p5mon", "out of memory");
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+        if (strcmp(arg, "--help") == 0) {
             fputs(p5mon_usage, stdout);
             return -1;
         }

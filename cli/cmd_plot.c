@@ -106,7 +106,7 @@ static int write_stdout(const struct stat_plot *plot)
 int cmd_plot(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (strcmp(argv[i], "--help") == 0) {
             fputs(plot_usage, stdout);
             return EXIT_OK;
         }

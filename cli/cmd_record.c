@@ -82,7 +82,7 @@ int cmd_record(int argc, char **argv)
             i++;
             break;
         }
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (strcmp(argv[i], "--help") == 0) {
             fputs(record_usage, stdout);
             return 0;
         }

@@ -47,7 +47,7 @@ static int parse_args(int argc, char **argv, struct run_args *args)
         const char **slot = NULL;
         if (argv[i][0] == '-' && argv[i][1] != '\0' && !option_once(&given, "run", argv[i]))
             return EXIT_BAD_INPUT;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (strcmp(argv[i], "--help") == 0) {
             fputs(run_usage, stdout);
             return -1;
         }

@@ -74,7 +74,7 @@ static int parse_args(int argc, char **argv, struct sample_args *args)
     struct options_given given = {0};
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
-        if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
+        if (strcmp(opt, "--help") == 0) {
             fputs(sample_usage, stdout);
             return 0;
         }

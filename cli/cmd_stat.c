@@ -244,7 +244,7 @@ static int parse_args(int argc, char **argv, struct stat_args *args)
                                .device = "/dev/cpu/%d/msr"};
     struct options_given given = {0}; /* -e, -F and --trace may repeat */
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (strcmp(argv[i], "--help") == 0) {
             fputs(stat_usage, stdout);
             return -1;
         }

@@ -81,7 +81,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *args)
     *args = (struct sweep_args){0};
     struct options_given given = {0};
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (strcmp(argv[i], "--help") == 0) {
             fputs(sweep_usage, stdout);
             return -1;
         }

@@ -38,11 +38,6 @@ static const struct cli_option trace_option_list[] = {
 };
 const struct option_table trace_option_table = {trace_option_list, false};
 
-static bool is_help(const char *arg)
-{
-    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
-}
-
 /* ---- import */
 
 struct import_args {
@@ -637,7 +632,7 @@ int cmd_trace(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     for (int i = 1; i < argc; i++)
-        if (is_help(argv[i])) {
+        if (strcmp(argv[i], "--help") == 0) {
             fputs(trace_usage, stdout);
             return 0;
         }

@@ -54,7 +54,7 @@ char **option_table_split(const struct option_table *table, int argc, char **arg
             out[n++] = (char *)option;
             out[n++] = value;
         } else {
-            out[n++] = arg;
+            out[n++] = strcmp(arg, "-h") == 0 ? "--help" : arg;
             if (!operand && option_takes_value(table, arg) && i + 1 < argc)
                 out[n++] = argv[++i];
         }

@@ -30,9 +30,11 @@ bool option_takes_value(const struct option_table *table, const char *arg);
  * argument after a value-taking option is its value and is left alone, as
  * is everything after "--" (and after the first operand with
  * operands_end); an attached form of an option the table does not list as
- * taking a value stays whole, for the command to refuse.  Returns a new
- * array of *split_argc pointers and a NULL (free it; the strings are
- * argv's, the table's or inside argv's), or NULL when out of memory. */
+ * taking a value stays whole, for the command to refuse.  "-h" becomes
+ * "--help", so that every command takes both and compares with "--help"
+ * alone.  Returns a new array of *split_argc pointers and a NULL (free it;
+ * the strings are argv's, the table's, inside argv's or "--help"), or NULL
+ * when out of memory. */
 char **option_table_split(const struct option_table *table, int argc, char **argv,
                           int *split_argc);
 

@@ -103,6 +103,16 @@ for command in run encode decode list alloc trace record stat p5mon sample compa
     if [ -s "$tmp/cli.out" ] && cmp -s "$tmp/help1.out" "$tmp/cli.out"; then pass; else
         fail "pmubench help $command: not '$command --help'"; fi
 done
+# ---- -h is --help in every command and trace subcommand (cli/option_table.h).
+for command in run encode decode list alloc trace "trace import" "trace convert" "trace info" \
+    "trace dump" record stat p5mon sample compare sweep plot; do
+    # shellcheck disable=SC2086
+    pmubench $command --help >"$tmp/help1.out" 2>&1
+    # shellcheck disable=SC2086
+    expect 0 "" -- $command -h
+    if [ -s "$tmp/cli.out" ] && cmp -s "$tmp/help1.out" "$tmp/cli.out"; then pass; else
+        fail "pmubench $command -h: not '$command --help'"; fi
+done
 expect_usage "pmubench: unknown command 'stta' (did you mean 'stat'?)" -- help stta
 expect_usage "pmubench: unknown command 'frobnicate'" -- help frobnicate
 expect_usage "pmubench: help: one command at a time ('stat' and 'plot')" -- help stat plot
