@@ -1,5 +1,6 @@
 /* perf's generic hardware event names (perf-list(1): cycles, instructions,
- * branches, ...) and the event string of each PMU's catalog that counts
+ * branches, ...), with perf's aliases (cpu-cycles, branch-instructions),
+ * and the event string of each PMU's catalog that counts
  * each.  The table is data (generic_events.c); docs/events.md, "Generic
  * events", gives every row's sources and where pmubench differs from
  * Linux's encodings.
@@ -20,6 +21,7 @@
 
 struct generic_event {
     const char *name;      /* perf's name, e.g. "branch-misses" */
+    const char *alias;     /* perf's other name for it ("cpu-cycles" for cycles), or NULL */
     const char *netburst;  /* the NetBurst event string counting it (no PMU prefix), or NULL */
     const char *p5;        /* the P5 event string counting it, or NULL */
     const char *lacking;   /* for a NULL string: what no event of that PMU counts */
@@ -32,10 +34,14 @@ extern const int generic_num_events;
  * event string (event_spec_parse takes at most 511 characters). */
 enum { GENERIC_NATIVE_SIZE = 640 };
 
-/* The generic event `text` names: its name before any ':' (the modifiers),
- * in any case; NULL when it names none.  `text` has no PMU prefix
- * (event_spec_key). */
+/* The generic event `text` names: its name or alias before any ':' (the
+ * modifiers), in any case; NULL when it names none.  `text` has no PMU
+ * prefix (event_spec_key). */
 const struct generic_event *generic_event_find(const char *text);
+
+/* The generic event whose name or alias is the whole of `name`, in any
+ * case; NULL when none is. */
+const struct generic_event *generic_event_named(const char *name);
 
 /* The event string `text` (which names `event`) counts on `pmu`: the
  * PMU's string for `event` with text's modifiers (":u") after it, into

@@ -285,12 +285,22 @@ if [ "$(cat "$tmp/cli.out")" = "7,473,,cycles,,,global_power_events:RUNNING
 expect 0 "" -- stat -m p5 -e instructions,data_read --json --trace "$shipped"
 if [ "$(cat "$tmp/cli.out")" = "{\"model\": \"p5\", \"trace\": \"$shipped\", \"runs\": 1, \"passes\": 1, \"counting\": \"one\", \"counts\": {\"instructions\": 10, \"data_read\": 5}, \"generic\": {\"instructions\": \"instructions_executed\"}}" ]; then
     pass; else fail "stat --json of a generic event: $(cat "$tmp/cli.out")"; fi
+# perf's aliases (cpu-cycles is cycles, branch-instructions is branches)
+# are the same events, named as given.
+expect 0 "" -- stat -m p5 -e cpu-cycles,branch-instructions -x , --trace "$shipped"
+if [ "$(cat "$tmp/cli.out")" = "153,,cpu-cycles,,,clocks
+0,,branch-instructions,,,branches" ]; then pass; else fail "stat -m p5 of perf's aliases: $(cat "$tmp/cli.out")"; fi
+expect 0 "" -- stat -m netburst -e CPU-Cycles:u,branch-instructions --trace "$shipped"
+if grep -qx '                  911      CPU-Cycles:u (global_power_events:RUNNING:u)' "$tmp/cli.out" &&
+    grep -qx '                    0      branch-instructions (branch_retired:MMNP:MMNM:MMTP:MMTM)' "$tmp/cli.out"; then
+    pass; else fail "stat -m netburst of perf's aliases: $(cat "$tmp/cli.out")"; fi
 # ... each counts what the event it names counts, alone or with modifiers,
 # on the shipped trace and on a recorded one (its branches).
 for g_trace in "$shipped" "$tmp/regions64.trace"; do
     [ -f "$g_trace" ] || continue
     for g_model in p5 netburst netburst-prescott; do
-        for g_name in cycles instructions branches branch-misses cache-references cache-misses bus-cycles instructions:u; do
+        for g_name in cycles instructions branches branch-misses cache-references cache-misses bus-cycles instructions:u \
+            cpu-cycles branch-instructions:u; do
             pmubench stat -m "$g_model" -e "$g_name" -x , --trace "$g_trace" >"$tmp/g.csv" 2>/dev/null
             g_native=$(cut -d, -f6 "$tmp/g.csv")
             [ -n "$g_native" ] || g_native=$g_name # the P5's branches

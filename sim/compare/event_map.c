@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pmu/generic_events.h"
+
 const struct event_mapping event_mappings[] = {
     {"instructions_executed", "instructions", true,
      "retired instructions, a REP string instruction counting once in both"},
@@ -47,12 +49,6 @@ const struct event_mapping event_mappings[] = {
 };
 const size_t n_event_mappings = sizeof event_mappings / sizeof event_mappings[0];
 
-/* perf's other names for the same generic events. */
-static const char *const aliases[][2] = {
-    {"branch-instructions", "branches"},
-    {"cpu-cycles", "cycles"},
-};
-
 /* A perf modifier suffix: ":" and letters perf-list(1) defines. */
 static bool is_modifier(const char *colon)
 {
@@ -70,9 +66,9 @@ void event_canonical_name(const char *name, char *out, size_t size)
     for (size_t i = 0; i < n; i++)
         out[i] = (char)tolower((unsigned char)name[i]);
     out[n] = '\0';
-    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-        if (strcmp(out, aliases[i][0]) == 0)
-            snprintf(out, size, "%s", aliases[i][1]);
+    const struct generic_event *generic = generic_event_named(out);
+    if (generic)
+        snprintf(out, size, "%s", generic->name);
 }
 
 bool event_same_name(const char *name_a, const char *name_b)

@@ -169,6 +169,12 @@ static void finds_names_and_keeps_modifiers(void **state)
     (void)state;
     assert_string_equal(find("CYCLES:u")->name, "cycles");
     assert_string_equal(find("Branch-Misses")->name, "branch-misses");
+    /* perf's aliases, the rows of their names */
+    assert_string_equal(find("cpu-cycles:u")->name, "cycles");
+    assert_string_equal(find("Branch-Instructions")->name, "branches");
+    assert_string_equal(generic_event_named("CPU-CYCLES")->name, "cycles");
+    assert_null(generic_event_named("cpu-cycles:u"));
+    assert_null(generic_event_named("branch"));
     static const char *const others[] = {"cycle", "cycles-x", "", ":cycles", "clocks",
                                          "branch", "global_power_events:RUNNING"};
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
@@ -180,6 +186,9 @@ static void finds_names_and_keeps_modifiers(void **state)
     assert_true(generic_event_native(find("bus-cycles"), "bus-cycles:k:t0", PMU_NETBURST, native,
                                      sizeof native, error, sizeof error));
     assert_string_equal(native, "FSB_data_activity:DRDY_DRV:DRDY_OWN:e:k:t0");
+    assert_true(generic_event_native(find("cpu-cycles"), "cpu-cycles:k", PMU_NETBURST, native,
+                                     sizeof native, error, sizeof error));
+    assert_string_equal(native, "global_power_events:RUNNING:k");
 }
 
 int main(void)
