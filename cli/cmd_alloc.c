@@ -192,7 +192,7 @@ static int parse_args(int argc, char **argv, struct alloc_args *args)
             fputs(alloc_usage, stdout);
             return -1;
         } else {
-            return usage_error("alloc", "unknown option '%s'", argv[i]);
+            return option_table_unknown(&alloc_option_table, "alloc", argv[i]);
         }
     }
     args->first_event = i;

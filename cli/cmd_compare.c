@@ -116,7 +116,7 @@ static int parse_options(int argc, char **argv, struct compare_options *o)
             if (rc)
                 return rc;
         } else if (arg[0] == '-' && arg[1] != '\0') {
-            return usage_error("compare", "unknown option '%s'", arg);
+            return option_table_unknown(&compare_option_table, "compare", arg);
         } else if (n_inputs == 2) {
             return usage_error("compare", "one SIMULATED and one MEASURED count set (a third: '%s')",
                                arg);

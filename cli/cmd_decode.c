@@ -125,7 +125,7 @@ static int value_option(const char *option, const char *value, struct decode_arg
             *values[i].given = true;
             return 0;
         }
-    return usage_error("decode", "unknown option '%s'", option);
+    return option_table_unknown(&decode_option_table, "decode", option);
 }
 
 static int parse_args(int argc, char **argv, struct decode_args *a)

@@ -185,7 +185,7 @@ static int parse_args(int argc, char **argv, struct nb_pmu_config *config, enum 
             fputs(encode_usage, stdout);
             return -1;
         } else {
-            return usage_error("encode", "unknown option '%s'", argv[i]);
+            return option_table_unknown(&encode_option_table, "encode", argv[i]);
         }
     }
     if (i == argc)

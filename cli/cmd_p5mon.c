@@ -78,7 +78,7 @@ static int parse_options(int argc, char **argv, struct options *options)
             note_argument(options, argv[i + 1]);
             options->overrides[options->n_overrides++] = argv[++i];
         } else if (arg[0] == '-' && arg[1]) {
-            return usage_error("p5mon", "unknown option '%s'", arg);
+            return option_table_unknown(&p5mon_option_table, "p5mon", arg);
         } else if (options->parms_file) {
             return usage_error("p5mon", "one PARMS file at a time (also '%s')", arg);
         } else {

@@ -57,7 +57,7 @@ static int parse_options(int argc, char **argv, struct plot_options *o)
                 return usage_error("plot", "-o needs a value");
             o->output = argv[i];
         } else if (option) {
-            return usage_error("plot", "unknown option '%s'", arg);
+            return option_table_unknown(&plot_option_table, "plot", arg);
         } else if (o->input) {
             return usage_error("plot", "one RESULT at a time ('%s' and '%s')", o->input, arg);
         } else {

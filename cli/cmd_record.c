@@ -101,7 +101,7 @@ int cmd_record(int argc, char **argv)
                 return usage_error("record", "--cpu needs a value");
             cpu = argv[i];
         } else if (argv[i][0] == '-') {
-            return usage_error("record", "unknown option '%s'", argv[i]);
+            return option_table_unknown(&record_option_table, "record", argv[i]);
         } else {
             break;
         }

@@ -62,7 +62,7 @@ static int parse_args(int argc, char **argv, struct run_args *args)
                 return usage_error("run", "%s needs a value", argv[i - 1]);
             *slot = argv[i];
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return usage_error("run", "unknown option '%s'", argv[i]);
+            return option_table_unknown(&run_option_table, "run", argv[i]);
         } else if (args->script) {
             return usage_error("run", "one script at a time ('%s' and '%s')", args->script,
                                argv[i]);

@@ -85,7 +85,7 @@ static int parse_args(int argc, char **argv, struct sample_args *args)
             continue;
         }
         if (!option_takes_value(&sample_option_table, opt))
-            return usage_error("sample", "unknown option '%s'", opt);
+            return option_table_unknown(&sample_option_table, "sample", opt);
         if (i + 1 >= argc)
             return usage_error("sample", "%s needs a value", opt);
         const char *value = argv[++i];

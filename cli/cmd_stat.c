@@ -266,7 +266,7 @@ static int parse_args(int argc, char **argv, struct stat_args *args)
         if (rc > 0)
             return rc;
         if (rc < 0)
-            return usage_error("stat", "unknown option '%s'", argv[i]);
+            return option_table_unknown(&stat_option_table, "stat", argv[i]);
     }
     return 0;
 }

@@ -102,7 +102,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *args)
         if (rc > 0)
             return rc;
         if (rc < 0)
-            return usage_error("sweep", "unknown option '%s'", argv[i]);
+            return option_table_unknown(&sweep_option_table, "sweep", argv[i]);
     }
     if (!args->spec)
         return usage_error("sweep", "no SPEC (expected a sweep spec file)");

@@ -38,6 +38,16 @@ static const struct cli_option trace_option_list[] = {
 };
 const struct option_table trace_option_table = {trace_option_list, false};
 
+/* Each subcommand's own, for "did you mean" (option_table_nearest). */
+static const struct cli_option import_option_list[] = {
+    {"--lackey", true}, {"--dinero", true}, {"-o", true}, {NULL, false}
+};
+static const struct option_table import_options = {import_option_list, false};
+static const struct cli_option info_option_list[] = {{"--json", false}, {NULL, false}};
+static const struct option_table info_options = {info_option_list, false};
+static const struct cli_option no_option_list[] = {{NULL, false}};
+static const struct option_table no_options = {no_option_list, false};
+
 /* ---- import */
 
 struct import_args {
@@ -53,9 +63,14 @@ static int parse_import_args(int argc, char **argv, struct import_args *args)
         bool lackey = strcmp(argv[i], "--lackey") == 0;
         bool dinero = strcmp(argv[i], "--dinero") == 0;
         bool output = strcmp(argv[i], "-o") == 0;
-        if (!lackey && !dinero && !output)
+        if (!lackey && !dinero && !output) {
+            const char *near = option_table_nearest(&import_options, argv[i]);
+            if (near)
+                return usage_error("trace import", "unknown argument '%s' (did you mean '%s'?)",
+                                   argv[i], near);
             return usage_error("trace import", "unknown argument '%s' (expected --lackey FILE, "
                                "--dinero FILE and -o OUT)", argv[i]);
+        }
         if (i + 1 == argc)
             return usage_error("trace import", "%s needs a value", argv[i]);
         const char **slot = output ? &args->output : &args->input;
@@ -208,7 +223,7 @@ static int parse_trace_arg(int argc, char **argv, bool *json, const char **path)
         if (json && strcmp(argv[i], "--json") == 0)
             *json = true;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return usage_error(command, "unknown option '%s'", argv[i]);
+            return option_table_unknown(json ? &info_options : &no_options, command, argv[i]);
         else if (*path)
             return usage_error(command, "one trace at a time ('%s' and '%s')", *path, argv[i]);
         else
@@ -545,7 +560,7 @@ static int parse_convert_args(int argc, char **argv, const char **input, const c
 {
     for (int i = 1; i < argc; i++)
         if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return usage_error("trace convert", "unknown option '%s'", argv[i]);
+            return option_table_unknown(&no_options, "trace convert", argv[i]);
     if (argc != 3)
         return usage_error("trace convert", "expected a trace and an output file");
     *input = argv[1];

@@ -1,7 +1,11 @@
 #include "option_table.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "exit_status.h"
+#include "pmu/suggest.h"
 
 /* The table's option named by the first `length` characters of `name`,
  * when it takes a value; else NULL. */
@@ -64,4 +68,29 @@ char **option_table_split(const struct option_table *table, int argc, char **arg
     out[n] = NULL;
     *split_argc = n;
     return out;
+}
+
+const char *option_table_nearest(const struct option_table *table, const char *arg)
+{
+    /* "--NAME=VALUE": NAME, against the options that take a value */
+    char name[256];
+    size_t length = strcspn(arg, "=");
+    bool attached = arg[length] == '=';
+    snprintf(name, sizeof name, "%.*s", (int)length, arg);
+    struct suggestion near;
+    suggestion_start(&near, name);
+    for (const struct cli_option *o = table->options; o->name; o++)
+        if (strncmp(o->name, "--", 2) == 0 && (o->value || !attached))
+            suggestion_consider(&near, o->name);
+    if (!attached)
+        suggestion_consider(&near, "--help");
+    return near.best;
+}
+
+int option_table_unknown(const struct option_table *table, const char *command, const char *arg)
+{
+    const char *near = option_table_nearest(table, arg);
+    if (near)
+        return usage_error(command, "unknown option '%s' (did you mean '%s'?)", arg, near);
+    return usage_error(command, "unknown option '%s'", arg);
 }

@@ -38,4 +38,17 @@ bool option_takes_value(const struct option_table *table, const char *arg);
 char **option_table_split(const struct option_table *table, int argc, char **argv,
                           int *split_argc);
 
+/* The long option of the table (or --help) nearest `arg`, an option the
+ * table does not list, when one is near (pmu/suggest.h); else NULL.  An
+ * attached form, "--NAME=VALUE", is NAME against the options that take a
+ * value ("--json=yes" gets no guess).  Short options are never guessed:
+ * every one letter is one edit from every other. */
+const char *option_table_nearest(const struct option_table *table, const char *arg);
+
+/* The argument error for `arg`, an option `command` does not take:
+ * "pmubench COMMAND: unknown option 'ARG'", with "(did you mean
+ * '--NAME'?)" after it when option_table_nearest finds one, and the try
+ * line (cli/exit_status.h).  EXIT_BAD_INPUT. */
+int option_table_unknown(const struct option_table *table, const char *command, const char *arg);
+
 #endif

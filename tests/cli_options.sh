@@ -144,6 +144,24 @@ expect 2 "pmubench stat: netburst::branch_retired:MMTPP: unknown sub-event or mo
 expect 2 "pmubench sample: netburst::branch_retird:MMTP:ovf_pmi=t0: unknown NetBurst event 'branch_retird' (did you mean 'branch_retired'?)" -- \
     sample -e branch_retird:MMTP --period 5 --trace "$t"
 expect 2 "-F:1: unknown parameter 'repetitons' (did you mean 'repetitions'?)" -- p5mon -Frepetitons=2
+# An unknown option: the command's nearest long option (or --help), in
+# every command; a short option is never guessed.
+expect_usage "pmubench stat: unknown option '--jsn' (did you mean '--json'?)" -- stat --jsn --trace "$t"
+expect_usage "pmubench stat: unknown option '--plot-ipcc' (did you mean '--plot-ipc'?)" -- \
+    stat --plot-ipcc --trace "$t"
+expect_usage "pmubench run: unknown option '--vdc' (did you mean '--vcd'?)" -- run --vdc x.vcd s.pmu
+expect_usage "pmubench decode: unknown option '--escrr' (did you mean '--escr'?)" -- decode --escrr 1
+expect_usage "pmubench encode: unknown option '--perfx' (did you mean '--perfex'?)" -- \
+    encode --perfx p5::clocks
+expect_usage "pmubench compare: unknown option '--hepl' (did you mean '--help'?)" -- compare --hepl
+expect_usage "pmubench trace info: unknown option '--jsno' (did you mean '--json'?)" -- \
+    trace info --jsno "$t"
+expect_usage "pmubench trace dump: unknown option '--jsno'" -- trace dump --jsno "$t"
+expect_usage "pmubench trace import: unknown argument '--lackee' (did you mean '--lackey'?)" -- \
+    trace import --lackee x -o y
+expect_usage "pmubench stat: unknown option '-j'" -- stat -j --trace "$t"
+expect_usage "pmubench stat: unknown option '--frobnicate'" -- stat --frobnicate --trace "$t"
+expect_usage "pmubench stat: unknown option '--tarce=$t' (did you mean '--trace'?)" -- stat --tarce="$t"
 # Nothing near: the message without a suggestion.
 expect_usage "pmubench stat: -m: unknown model 'k6' (expected p5, pmmx, host, netburst or netburst-PRESET)" -- \
     stat -m k6 --trace "$t"
