@@ -54,10 +54,6 @@ struct bench_script {
     size_t n_stmts;
 };
 
-/* Formats "path:line: message", or just the message when path is NULL. */
-void bench_format_error(char *error, size_t error_size, const char *path, int line,
-                        const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
-
 /* The statement's keyword, e.g. "tick". */
 const char *bench_stmt_verb(enum bench_stmt_kind kind);
 

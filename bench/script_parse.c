@@ -16,6 +16,7 @@
 #include "pmu/p5_events.h"
 #include "pmu/p5_pmu.h"
 #include "pmu/suggest.h"
+#include "traces/error_line.h"
 #include "traces/line_stream.h"
 
 /* A retire statement names up to 17 registers besides its verb, thread,
@@ -36,7 +37,7 @@ __attribute__((format(printf, 2, 3))) static int fail(struct parser *p, const ch
 {
     va_list ap;
     va_start(ap, fmt);
-    bench_format_error(p->error, p->error_size, p->path, p->line, fmt, ap);
+    error_at_vline(0, p->error, p->error_size, p->path, (unsigned long)p->line, fmt, ap);
     va_end(ap);
     return BENCH_SCRIPT_ERROR;
 }

@@ -8,6 +8,7 @@
 #include "pmu/netburst_fields.h"
 #include "pmu/netburst_pmu.h"
 #include "pmu/p5_pmu.h"
+#include "traces/error_line.h"
 #include "vcd.h"
 
 /* Signals of one counter in the waveform. */
@@ -44,7 +45,7 @@ __attribute__((format(printf, 4, 5))) static int fail_at(struct runner *r, int s
 {
     va_list ap;
     va_start(ap, fmt);
-    bench_format_error(r->error, r->error_size, r->script->path, line, fmt, ap);
+    error_at_vline(0, r->error, r->error_size, r->script->path, (unsigned long)line, fmt, ap);
     va_end(ap);
     return status;
 }
@@ -54,7 +55,7 @@ __attribute__((format(printf, 2, 3))) static int failure(struct runner *r, const
 {
     va_list ap;
     va_start(ap, fmt);
-    bench_format_error(r->error, r->error_size, NULL, 0, fmt, ap);
+    error_vline(0, r->error, r->error_size, fmt, ap);
     va_end(ap);
     return BENCH_RUNTIME_ERROR;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "traces/error_line.h"
 #include "traces/line_stream.h"
 
 /* Keeps one event string, unparsed; false with a message when it cannot
@@ -104,11 +105,11 @@ bool experiment_read(struct experiment_set *set, FILE *in, const char *path,
     int line_no = 0;
     if (!read_lines(set, in, path, &line_no, message, sizeof message, error, error_size)) {
         if (message[0])
-            snprintf(error, error_size, "%s:%d: %s", path, line_no, message);
+            error_at_line(0, error, error_size, path, (unsigned long)line_no, "%s", message);
         return false;
     }
     if (!parse_lines(set, config, &line_no, message, sizeof message)) {
-        snprintf(error, error_size, "%s:%d: %s", path, line_no, message);
+        error_at_line(0, error, error_size, path, (unsigned long)line_no, "%s", message);
         return false;
     }
     if (set->n == 0) {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "elf_symbols.h"
+#include "error_line.h"
 
 enum {
     EI_CLASS = 4, EI_DATA = 5, EI_VERSION = 6, EI_NIDENT = 16,
@@ -105,14 +106,10 @@ struct parser {
 __attribute__((format(printf, 3, 4))) static bool fail_at(struct parser *p, uint64_t offset,
                                                           const char *fmt, ...)
 {
-    int used = snprintf(p->error, p->error_size, "%s: byte offset %llu: ", p->name,
-                        (unsigned long long)offset);
-    if (used >= 0 && (size_t)used < p->error_size) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(p->error + used, p->error_size - (size_t)used, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    error_at_voffset(0, p->error, p->error_size, p->name, offset, fmt, ap);
+    va_end(ap);
     return false;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error_line.h"
 #include "import.h"
 #include "line_stream.h"
 
@@ -20,14 +21,11 @@ void trace_import_header(struct trace_header *header, enum trace_import_format f
 
 bool import_fail(struct import *import, const char *format, ...)
 {
-    int used = snprintf(import->error, import->error_size, "%s:%lu: ", import->path,
-                        import->line);
     va_list ap;
     va_start(ap, format);
-    if (used >= 0 && (size_t)used < import->error_size)
-        vsnprintf(import->error + used, import->error_size - (size_t)used, format, ap);
+    error_at_vline(EINVAL, import->error, import->error_size, import->path, import->line,
+                   format, ap);
     va_end(ap);
-    errno = EINVAL;
     return false;
 }
 

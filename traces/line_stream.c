@@ -46,13 +46,10 @@ static bool reserve(struct line_stream *lines, size_t needed)
 __attribute__((format(printf, 4, 5))) static enum line_result
 bad(const struct line_stream *lines, char *error, size_t error_size, const char *format, ...)
 {
-    int used = snprintf(error, error_size, "%s:%lu: ", lines->path, lines->line);
     va_list ap;
     va_start(ap, format);
-    if (used >= 0 && (size_t)used < error_size)
-        vsnprintf(error + used, error_size - (size_t)used, format, ap);
+    error_at_vline(EINVAL, error, error_size, lines->path, lines->line, format, ap);
     va_end(ap);
-    errno = EINVAL;
     return LINE_BAD;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "code_cache.h"
+#include "error_line.h"
 #include "input_file.h"
 #include "trace.h"
 #include "trace_block.h"
@@ -64,10 +65,7 @@ static bool vfail_at(struct trace_reader *r, uint64_t offset, const char *fmt, v
 {
     if (r->failed)
         return false;
-    int used = snprintf(r->error, sizeof r->error, "%s: byte offset %llu: ", r->path,
-                        (unsigned long long)offset);
-    if (used >= 0 && (size_t)used < sizeof r->error)
-        vsnprintf(r->error + used, sizeof r->error - (size_t)used, fmt, ap);
+    error_at_voffset(0, r->error, sizeof r->error, r->path, offset, fmt, ap);
     r->failed = true;
     r->run = 0; /* a run pending is never handed out */
     return false;

@@ -16,6 +16,7 @@
 
 #include "count_set.h"
 #include "intervals.h"
+#include "traces/error_line.h"
 
 enum { MAX_DEPTH = 16, MAX_STRING = 4096 };
 
@@ -31,13 +32,10 @@ struct json_in {
 __attribute__((format(printf, 2, 3))) static bool json_fail(struct json_in *in,
                                                             const char *format, ...)
 {
-    int used = snprintf(in->error, in->error_size, "%s: byte offset %zu: ", in->path, in->pos);
-    if (used >= 0 && (size_t)used < in->error_size) {
-        va_list ap;
-        va_start(ap, format);
-        vsnprintf(in->error + used, in->error_size - (size_t)used, format, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, format);
+    error_at_voffset(0, in->error, in->error_size, in->path, in->pos, format, ap);
+    va_end(ap);
     return false;
 }
 

@@ -402,13 +402,13 @@ bool p5mon_parms_read(FILE *in, const char *name, struct p5mon_parms *parms, cha
         ok = read_line(reader, parms, lines.text, (int)lines.line, error, error_size);
     ok = ok && result == LINE_END;
     if (ok && reader->in_section) {
-        snprintf(error, error_size, "%s:%lu: expected 'end)' to close the section '%s' of line %d",
-                 name, lines.line, reader->section, reader->section_line);
-        ok = false;
+        ok = error_at_line(0, error, error_size, name, lines.line,
+                           "expected 'end)' to close the section '%s' of line %d",
+                           reader->section, reader->section_line);
     }
     if (ok && !reader->p5mon_line) {
-        snprintf(error, error_size, "%s:%lu: expected a '(p5mon' section", name, lines.line);
-        ok = false;
+        ok = error_at_line(0, error, error_size, name, lines.line,
+                           "expected a '(p5mon' section");
     }
     line_stream_free(&lines);
     free(reader);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim/stat/stat_events.h"
+#include "traces/error_line.h"
 #include "traces/input_file.h"
 
 enum { MAX_SPEC = 1 << 20 }; /* bytes: a spec is a few lines */
@@ -24,14 +25,13 @@ struct spec_in {
 __attribute__((format(printf, 3, 4))) static bool spec_fail(struct spec_in *in, int line,
                                                             const char *format, ...)
 {
-    int used = line ? snprintf(in->error, in->error_size, "%s:%d: ", in->path, line)
-                    : snprintf(in->error, in->error_size, "%s: ", in->path);
-    if (used >= 0 && (size_t)used < in->error_size) {
-        va_list ap;
-        va_start(ap, format);
-        vsnprintf(in->error + used, in->error_size - (size_t)used, format, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, format);
+    if (line)
+        error_at_vline(0, in->error, in->error_size, in->path, (unsigned long)line, format, ap);
+    else
+        error_at_vfile(0, in->error, in->error_size, in->path, format, ap);
+    va_end(ap);
     return false;
 }
 
