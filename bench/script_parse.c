@@ -17,6 +17,7 @@
 #include "pmu/p5_pmu.h"
 #include "pmu/suggest.h"
 #include "traces/error_line.h"
+#include "traces/grow_array.h"
 #include "traces/line_stream.h"
 
 /* A retire statement names up to 17 registers besides its verb, thread,
@@ -586,15 +587,9 @@ static void tokenize(struct parser *p, char *line)
 static int append(struct parser *p, const struct bench_stmt *st, size_t *cap)
 {
     struct bench_script *s = p->script;
-    if (s->n_stmts == *cap) {
-        size_t grown_cap = *cap ? 2 * *cap : 64;
-        struct bench_stmt *grown = realloc(s->stmts, grown_cap * sizeof *grown);
-        if (!grown) {
-            fail(p, "out of memory");
-            return BENCH_RUNTIME_ERROR;
-        }
-        s->stmts = grown;
-        *cap = grown_cap;
+    if (!grow_array(&s->stmts, cap, s->n_stmts + 1, sizeof *s->stmts, 64)) {
+        fail(p, "out of memory");
+        return BENCH_RUNTIME_ERROR;
     }
     s->stmts[s->n_stmts++] = *st;
     return BENCH_OK;

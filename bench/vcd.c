@@ -9,6 +9,7 @@
 
 #include "atomic_file.h"
 #include "gtkw.h"
+#include "traces/grow_array.h"
 
 struct vcd_var {
     char scope[40];
@@ -22,7 +23,8 @@ struct vcd {
     FILE *file;
     struct atomic_file gtkw; /* its stream NULL when there is no save file */
     struct vcd_var *vars;
-    int n_vars, cap_vars;
+    int n_vars;
+    size_t cap_vars;
     uint64_t time;
     bool time_written;
 };
@@ -60,14 +62,8 @@ struct vcd *vcd_create(const char *path, const char *gtkw_path, char *error, siz
 
 int vcd_signal(struct vcd *vcd, const char *scope, const char *name, int width)
 {
-    if (vcd->n_vars == vcd->cap_vars) {
-        int cap = vcd->cap_vars ? 2 * vcd->cap_vars : 64;
-        struct vcd_var *grown = realloc(vcd->vars, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return -1;
-        vcd->vars = grown;
-        vcd->cap_vars = cap;
-    }
+    if (!grow_array(&vcd->vars, &vcd->cap_vars, (size_t)vcd->n_vars + 1, sizeof *vcd->vars, 64))
+        return -1;
     struct vcd_var *var = &vcd->vars[vcd->n_vars];
     snprintf(var->scope, sizeof var->scope, "%s", scope);
     snprintf(var->name, sizeof var->name, "%s", name);

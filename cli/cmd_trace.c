@@ -16,6 +16,7 @@
 #include "report/json.h"
 #include "pmu/suggest.h"
 #include "report/text.h"
+#include "traces/grow_array.h"
 #include "traces/import.h"
 #include "traces/input_file.h"
 #include "traces/trace.h"
@@ -251,7 +252,8 @@ struct block_counts {
 
 struct block_memo {
     struct block_counts *by_id;
-    uint32_t n, capacity;
+    uint32_t n;
+    size_t capacity;
 };
 
 static void count_new_block(struct block_counts *counts, const struct trace_block *block)
@@ -273,14 +275,9 @@ static void count_new_block(struct block_counts *counts, const struct trace_bloc
 static bool count_block(struct block_memo *memo, const struct trace_block *block)
 {
     if (block->id == memo->n) {
-        if (memo->n == memo->capacity) {
-            uint32_t capacity = memo->capacity ? 2 * memo->capacity : 1024;
-            struct block_counts *bigger = realloc(memo->by_id, capacity * sizeof *bigger);
-            if (!bigger)
-                return false;
-            memo->by_id = bigger;
-            memo->capacity = capacity;
-        }
+        if (!grow_array(&memo->by_id, &memo->capacity, (size_t)memo->n + 1, sizeof *memo->by_id,
+                        1024))
+            return false;
         count_new_block(&memo->by_id[memo->n++], block);
     }
     memo->by_id[block->id].executions++;

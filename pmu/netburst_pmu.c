@@ -10,6 +10,7 @@
 #include "netburst_events.h"
 #include "netburst_fields.h"
 #include "netburst_metrics.h"
+#include "traces/grow_array.h"
 
 /* IA32_MISC_ENABLE: bit 7 performance monitoring available, bit 11 BTS
  * unavailable, bit 12 PEBS unavailable; read-only (SDM Vol. 3B, the
@@ -373,12 +374,9 @@ static void append_occurrence(struct nb_pmu *pmu, int event, uint16_t mask, int 
 __attribute__((noinline)) static bool grow_and_append(struct nb_pmu *pmu, int event,
                                                       uint16_t mask, int thread, uint32_t count)
 {
-    size_t cap = pmu->cap_occurrences ? 2 * pmu->cap_occurrences : 16;
-    struct nb_occurrence *grown = realloc(pmu->occurrences, cap * sizeof *grown);
-    if (!grown)
+    if (!grow_array(&pmu->occurrences, &pmu->cap_occurrences, pmu->n_occurrences + 1,
+                    sizeof *pmu->occurrences, 16))
         return false;
-    pmu->occurrences = grown;
-    pmu->cap_occurrences = cap;
     append_occurrence(pmu, event, mask, thread, count);
     return true;
 }

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "traces/grow_array.h"
+
 enum { PAGE_SHIFT = 12, PAGE_SIZE = 1 << PAGE_SHIFT };
 
 struct sim_page {
@@ -48,14 +50,9 @@ static struct sim_page *find_page(const struct sim_memory *memory, uint64_t numb
 
 static struct sim_page *add_page(struct sim_memory *memory, uint64_t number)
 {
-    if (memory->n_pages == memory->cap_pages) {
-        size_t cap = memory->cap_pages ? 2 * memory->cap_pages : 8;
-        struct sim_page **grown = realloc(memory->pages, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        memory->pages = grown;
-        memory->cap_pages = cap;
-    }
+    if (!grow_array(&memory->pages, &memory->cap_pages, memory->n_pages + 1,
+                    sizeof *memory->pages, 8))
+        return NULL;
     struct sim_page *page = calloc(1, sizeof *page);
     if (!page)
         return NULL;

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "traces/grow_array.h"
+
 /* The two counts are of the same event; *mapping the row pairing them.
  * Sets that name events alike pair equal names first (a P5 result and a
  * run_p5mon file both have "branches"), sets that do not the mapping
@@ -29,14 +31,8 @@ static bool counts_match(const struct count_set *simulated, const struct count *
 
 static bool add_row(struct compare_table *table, size_t *capacity, struct compare_row row)
 {
-    if (table->n_rows == *capacity) {
-        size_t bigger = *capacity ? 2 * *capacity : 16;
-        struct compare_row *rows = realloc(table->rows, bigger * sizeof *rows);
-        if (!rows)
-            return false;
-        table->rows = rows;
-        *capacity = bigger;
-    }
+    if (!grow_array(&table->rows, capacity, table->n_rows + 1, sizeof *table->rows, 16))
+        return false;
     table->rows[table->n_rows++] = row;
     return true;
 }
@@ -130,14 +126,8 @@ static bool add_chain(struct candidates *c, const struct chains *chains, const c
 {
     for (size_t j = name_index_get(&chains->index, key, region); j != NAME_INDEX_NONE;
          j = chains->next[j]) {
-        if (c->n == c->capacity) {
-            size_t bigger = c->capacity ? 2 * c->capacity : 16;
-            size_t *at = realloc(c->at, bigger * sizeof *at);
-            if (!at)
-                return false;
-            c->at = at;
-            c->capacity = bigger;
-        }
+        if (!grow_array(&c->at, &c->capacity, c->n + 1, sizeof *c->at, 16))
+            return false;
         c->at[c->n++] = j;
     }
     return true;

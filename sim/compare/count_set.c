@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "traces/grow_array.h"
 #include "traces/input_file.h"
 
 static char *copy_string(const char *text)
@@ -51,14 +52,8 @@ static bool index_count(struct count_set *set, size_t position)
 
 struct count *count_set_add(struct count_set *set, const struct count *count)
 {
-    if (set->n_counts == set->capacity) {
-        size_t capacity = set->capacity ? 2 * set->capacity : 16;
-        struct count *counts = realloc(set->counts, capacity * sizeof *counts);
-        if (!counts)
-            return NULL;
-        set->counts = counts;
-        set->capacity = capacity;
-    }
+    if (!grow_array(&set->counts, &set->capacity, set->n_counts + 1, sizeof *set->counts, 16))
+        return NULL;
     struct count *added = &set->counts[set->n_counts];
     *added = *count;
     added->name = copy_string(count->name);
@@ -182,19 +177,17 @@ static char *read_all(FILE *f, const char *path, size_t *size, char *error, size
     struct stat st;
     bool sized = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
                  (uintmax_t)st.st_size < SIZE_MAX;
-    size_t capacity = sized ? (size_t)st.st_size + 1 : 4096, used = 0;
-    char *text = malloc(capacity);
-    while (text) {
+    size_t first = sized ? (size_t)st.st_size + 1 : 4096, capacity = 0, used = 0;
+    char *text = NULL;
+    bool room = grow_array(&text, &capacity, first, 1, first);
+    while (room) {
         used += fread(text + used, 1, capacity - used, f);
         if (used < capacity)
             break;
-        char *bigger = capacity <= SIZE_MAX / 2 ? realloc(text, 2 * capacity) : NULL;
-        if (!bigger)
-            free(text);
-        text = bigger;
-        capacity *= 2;
+        room = grow_array(&text, &capacity, capacity + 1, 1, first);
     }
-    if (!text) {
+    if (!room) {
+        free(text);
         snprintf(error, error_size, "%s: out of memory", path);
         return NULL;
     }

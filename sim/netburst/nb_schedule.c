@@ -8,6 +8,7 @@
 
 #include "pmu/netburst_events.h"
 #include "pmu/netburst_metrics.h"
+#include "traces/grow_array.h"
 
 enum { INITIAL_RING = 1024, MAX_SUBEVENTS = 2, INITIAL_FAR = 64, CACHE_LINE = 64 };
 _Static_assert(sizeof(struct nb_buses) == CACHE_LINE, "a cycle's buses fill one cache line");
@@ -293,15 +294,11 @@ static void reach(struct nb_schedule *sched, uint64_t cycle)
 
 static void far_push(struct nb_schedule *sched, struct nb_far entry)
 {
-    if (sched->n_far == sched->far_capacity) {
-        size_t capacity = sched->far_capacity ? 2 * sched->far_capacity : INITIAL_FAR;
-        struct nb_far *grown = realloc(sched->far, capacity * sizeof *grown);
-        if (!grown) {
-            sched->failed = true;
-            return;
-        }
-        sched->far = grown;
-        sched->far_capacity = capacity;
+    if (sched->n_far == sched->far_capacity &&
+        !grow_array(&sched->far, &sched->far_capacity, sched->n_far + 1, sizeof *sched->far,
+                    INITIAL_FAR)) {
+        sched->failed = true;
+        return;
     }
     size_t i = sched->n_far++;
     for (; i > 0 && sched->far[(i - 1) / 2].cycle > entry.cycle; i = (i - 1) / 2)
