@@ -231,9 +231,9 @@ static void print_cesr(uint64_t cesr)
     for (int c = 0; c < 2; c++) {
         unsigned code = p5_cesr_event(cesr, c), control = p5_cesr_control(cesr, c);
         const struct p5_event *event = p5_event_by_code(code);
-        printf("  ES%d 0x%02x %s  CC%d %u%u%u (%s)  PC%d %d\n", c, code,
+        printf("  ES%d 0x%02x %s  CC%d %u%u%u (%s)  PC%d %u\n", c, code,
                event ? event->name : "(undefined)", c, control >> 2, (control >> 1) & 1,
-               control & 1, modes[control], c, (int)((cesr >> (16 * c + 9)) & 1));
+               control & 1, modes[control], c, p5_cesr_pin(cesr, c));
     }
 }
 

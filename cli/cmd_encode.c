@@ -11,6 +11,7 @@
 #include "pmu/event_spec.h"
 #include "pmu/netburst_events.h"
 #include "pmu/netburst_msrs.h"
+#include "pmu/p5_pmu.h"
 
 static const char encode_usage[] =
     "usage: pmubench encode [--model N] [--ht on|off] [--perfex | --json] EVENT...\n"
@@ -148,7 +149,7 @@ static void print_netburst_json(const char *text, const struct nb_encoding *enc)
 static void print_p5(const char *text, const struct p5_event_spec *spec, enum format format)
 {
     uint32_t half = p5_encode_half(spec);
-    unsigned long long ctr0 = half, ctr1 = (unsigned long long)half << 16;
+    unsigned long long ctr0 = p5_cesr_place(half, 0), ctr1 = p5_cesr_place(half, 1);
     if (format == JSON) {
         printf("{\"event\": ");
         json_print_string(text);

@@ -5,6 +5,7 @@
  * (docs/alloc.md, "The search").
  */
 #include "alloc_internal.h"
+#include "p5_pmu.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -168,7 +169,7 @@ static void fill_p5_run(const struct planner *p, const int *req, int n, struct a
     for (int i = 0; i < n; i++)
         out->assignments[i] = (struct alloc_assignment){
             .request = req[i], .counter = i, .escr = -1,
-            .escr_value = (uint64_t)p5_encode_half(&p->requests[req[i]].spec.p5) << (16 * i),
+            .escr_value = p5_cesr_place(p5_encode_half(&p->requests[req[i]].spec.p5), i),
         };
 }
 

@@ -12,14 +12,41 @@
 #define CC_CPL3 2u    /* count at CPL 3 */
 #define CC_CLOCKS 4u  /* count clocks instead of events */
 
+#define HALF_ES_BITS 0x3fu
+#define HALF_CC_SHIFT 6
+#define HALF_CC_BITS 0x7u
+#define HALF_PC_SHIFT 9
+
+/* Counter `counter`'s half of `cesr`. */
+static unsigned cesr_half(uint64_t cesr, int counter)
+{
+    return (unsigned)(cesr >> (counter * CESR_HALF_SHIFT));
+}
+
 unsigned p5_cesr_event(uint64_t cesr, int counter)
 {
-    return (unsigned)(cesr >> (counter * CESR_HALF_SHIFT)) & 0x3f;
+    return cesr_half(cesr, counter) & HALF_ES_BITS;
 }
 
 unsigned p5_cesr_control(uint64_t cesr, int counter)
 {
-    return (unsigned)(cesr >> (counter * CESR_HALF_SHIFT + 6)) & 0x7;
+    return (cesr_half(cesr, counter) >> HALF_CC_SHIFT) & HALF_CC_BITS;
+}
+
+unsigned p5_cesr_pin(uint64_t cesr, int counter)
+{
+    return (cesr_half(cesr, counter) >> HALF_PC_SHIFT) & 1u;
+}
+
+uint64_t p5_cesr_place(uint32_t half, int counter)
+{
+    return (uint64_t)half << (counter * CESR_HALF_SHIFT);
+}
+
+uint64_t p5_cesr_stopped(uint64_t cesr)
+{
+    uint64_t cc = HALF_CC_BITS << HALF_CC_SHIFT;
+    return cesr & ~(p5_cesr_place((uint32_t)cc, 0) | p5_cesr_place((uint32_t)cc, 1));
 }
 
 /* Rewrites the feeds of `pmu` and of the PMUs linked before it: each

@@ -109,9 +109,18 @@ bool p5_pmu_link(struct p5_pmu *pmu, struct p5_pmu *follower);
  * destroying a P5 backend does. */
 void p5_pmu_unlink(struct p5_pmu *pmu);
 
-/* The CESR fields of counter 0 or 1. */
+/* The CESR fields of counter 0 or 1: ES (the event code), CC (the
+ * control: bit 2 clocks, bit 1 CPL 3, bit 0 CPL 0-2) and PC (the pin). */
 unsigned p5_cesr_event(uint64_t cesr, int counter);
 unsigned p5_cesr_control(uint64_t cesr, int counter);
+unsigned p5_cesr_pin(uint64_t cesr, int counter);
+
+/* The CESR bits of counter 0 or 1 whose half (ES in bits 5:0, CC in 8:6,
+ * PC in 9; p5_encode_half) is `half`. */
+uint64_t p5_cesr_place(uint32_t half, int counter);
+
+/* `cesr` with both CC fields 000: both counters stopped. */
+uint64_t p5_cesr_stopped(uint64_t cesr);
 
 /* Address of "TSC", "CESR", "CTR0" or "CTR1" (case-insensitive, optional
  * "MSR_" prefix); 0 when unknown. */

@@ -5,9 +5,6 @@
 #include "netburst_fields.h"
 #include "p5_pmu.h"
 
-/* The CC fields of both P5 counters (CESR bits 8:6 and 24:22): 000 stops. */
-#define P5_CESR_CC_BITS ((7ull << 6) | (7ull << 22))
-
 static const uint32_t p5_counter_msrs[2] = {P5_MSR_CTR0, P5_MSR_CTR1};
 
 void program_init(struct program *program, struct msr_backend *backend, int cpu,
@@ -158,7 +155,7 @@ msr_status program_stop(struct program *program)
 {
     if (program->run->pmu == PMU_NETBURST)
         return write_cccrs(program, STOPPED);
-    return write_msr(program, P5_MSR_CESR, alloc_p5_cesr(program->run) & ~P5_CESR_CC_BITS);
+    return write_msr(program, P5_MSR_CESR, p5_cesr_stopped(alloc_p5_cesr(program->run)));
 }
 
 msr_status program_release(struct program *program)

@@ -37,7 +37,7 @@ static void make_run(const int *events, int n, const struct p5mon_parms *parms,
         a->request = i;
         a->counter = i;
         a->escr = -1;
-        a->escr_value = (uint64_t)p5_encode_half(&spec) << (16 * i);
+        a->escr_value = p5_cesr_place(p5_encode_half(&spec), i);
     }
 }
 

@@ -68,6 +68,20 @@ static void test_cesr_fields(void **state)
     assert_int_equal(p5_cesr_control(CESR(0, 0, 1, 0, 0, 1), 0), 0);
     assert_int_equal(p5_cesr_control(CESR(0, 0, 1, 0, 0, 1), 1), 0);
     assert_int_equal(p5_cesr_event(CESR(0, 7, 1, 0, 7, 1), 1), 0);
+    assert_int_equal(p5_cesr_pin(CESR(0x3f, 7, 0, 0x3f, 7, 1), 0), 0);
+    assert_int_equal(p5_cesr_pin(CESR(0x3f, 7, 0, 0x3f, 7, 1), 1), 1);
+    assert_int_equal(p5_cesr_pin(CESR(0, 0, 1, 0, 0, 0), 0), 1);
+}
+
+/* A counter's half placed in the CESR, and both CC fields cleared. */
+static void test_cesr_place_and_stop(void **state)
+{
+    (void)state;
+    assert_int_equal(p5_cesr_place(0x3ff, 0), 0x3ffull);
+    assert_int_equal(p5_cesr_place(0x3ff, 1), 0x3ff0000ull);
+    assert_int_equal(p5_cesr_place(0x83, 0) | p5_cesr_place(0x80, 1), 0x00800083ull);
+    assert_int_equal(p5_cesr_stopped(CESR(0x3f, 7, 1, 0x2a, 5, 1)), CESR(0x3f, 0, 1, 0x2a, 0, 1));
+    assert_int_equal(p5_cesr_stopped(0x036a03ffull), 0x022a023full);
 }
 
 static void test_cesr_reserved_bits(void **state)
@@ -606,6 +620,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reset),
         cmocka_unit_test(test_cesr_fields),
+        cmocka_unit_test(test_cesr_place_and_stop),
         cmocka_unit_test(test_cesr_reserved_bits),
         cmocka_unit_test(test_unknown_msrs),
         cmocka_unit_test(test_tsc),
