@@ -244,11 +244,13 @@ bool cpu_view_named(const char *name, int bits, struct cpu_view *view, char *err
             ext->edx |= 1u << 11;
         return true;
     }
-    snprintf(error, error_size,
-             "unknown CPU '%s' (expected host, p5, pmmx, netburst, netburst-willamette, "
-             "netburst-willamette0, netburst-northwood, netburst-prescott or "
-             "netburst-prescott4)",
-             name);
+    char names[256];
+    size_t at = 0;
+    for (size_t i = 0; cpu_view_names[i] && at < sizeof names; i++)
+        at += (size_t)snprintf(names + at, sizeof names - at, "%s%s",
+                               i == 0 ? "" : cpu_view_names[i + 1] ? ", " : " or ",
+                               cpu_view_names[i]);
+    snprintf(error, error_size, "unknown CPU '%s' (expected %s)", name, names);
     return false;
 }
 

@@ -43,6 +43,20 @@ static const struct preset presets[] = {
     {"prescott4", "prescott", 4, 1024 * 1024, 16384, 8, 4, 8, 18, 22, 32, 16},
 };
 
+/* The presets' names in the table's order, "netburst" after the default
+ * one's: "willamette, willamette0, northwood, netburst, ...". */
+static const char *preset_list(void)
+{
+    static char list[256];
+    size_t at = 0;
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0] && at < sizeof list; i++) {
+        bool is_default = strcmp(presets[i].name, NBM_DEFAULT_PRESET) == 0;
+        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s%s", i ? ", " : "",
+                               presets[i].name, is_default ? ", netburst" : "");
+    }
+    return list;
+}
+
 bool nbm_config_preset(const char *name, struct nbm_config *config, char *error,
                        size_t error_size)
 {
@@ -75,9 +89,7 @@ bool nbm_config_preset(const char *name, struct nbm_config *config, char *error,
         snprintf(error, error_size, "unknown NetBurst preset '%s' (did you mean '%s'?)", name,
                  near.best);
     else
-        snprintf(error, error_size,
-                 "unknown NetBurst preset '%s' (willamette, willamette0, northwood, netburst, "
-                 "prescott, prescott4)", name);
+        snprintf(error, error_size, "unknown NetBurst preset '%s' (%s)", name, preset_list());
     return false;
 }
 
