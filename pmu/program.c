@@ -188,3 +188,11 @@ msr_status program_reset(struct program *program)
 {
     return write_counters(program, NULL);
 }
+
+msr_status program_reload(struct program *program, const uint64_t *presets, bool running)
+{
+    msr_status status = write_counters(program, presets);
+    if (status == MSR_OK)
+        status = running ? program_start(program) : program_stop(program);
+    return status;
+}

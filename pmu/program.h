@@ -15,12 +15,16 @@
  * CTR1 with their presets; program_start() writes the run's CESR and
  * program_stop() the CESR with both CC fields clear.
  *
+ * program_reload() is a PMI handler's: the counters' presets, then the
+ * CCCRs (the CESR) as started or stopped.
+ *
  * Every function returns the status of the first failing access and leaves
  * its MSR in program.failed_msr; it stops at that access.
  */
 #ifndef PMU_PROGRAM_H
 #define PMU_PROGRAM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "alloc.h"
@@ -50,5 +54,10 @@ msr_status program_read(struct program *program, uint64_t *counts);
 
 /* Zeroes the run's counters. */
 msr_status program_reset(struct program *program);
+
+/* The overflow handler's reload: each counter with its preset (presets as
+ * program_setup's), then the CCCRs (P5: the CESR) as program_start
+ * (`running`) or program_stop writes them, which clears a CCCR's OVF. */
+msr_status program_reload(struct program *program, const uint64_t *presets, bool running);
 
 #endif

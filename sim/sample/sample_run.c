@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "pmu/event_spec.h"
-#include "pmu/netburst_fields.h"
 #include "pmu/netburst_msrs.h"
 #include "pmu/netburst_pmu.h"
 #include "pmu/program.h"
@@ -150,8 +149,8 @@ static void report(struct sampler *s, struct sample *sample)
 }
 
 /* IEBS: the handler's work: report the sample, reload the counter with
- * the period and clear the CCCR's OVF (writing it as planned, with ENABLE
- * only while counting). */
+ * the period and clear the CCCR's OVF (program_reload: the CCCR as
+ * planned, with ENABLE only while counting). */
 static void take_sample(void *context, int thread, uint64_t cycle, uint64_t eip, bool precise)
 {
     struct sampler *s = context;
@@ -159,11 +158,7 @@ static void take_sample(void *context, int thread, uint64_t cycle, uint64_t eip,
     report(s, &(struct sample){.eip = eip, .thread = thread, .cycle = cycle, .precise = precise});
     if (precise || s->status != MSR_OK || s->gate.status != MSR_OK)
         return;
-    const struct alloc_assignment *a = &s->program.run->assignments[0];
-    uint64_t cccr = s->gate.counting ? a->cccr_value : a->cccr_value & ~CCCR_ENABLE;
-    s->status = msr_write(s->backend, 0, NB_COUNTER_BASE + (uint32_t)a->counter, s->preset);
-    if (s->status == MSR_OK)
-        s->status = msr_write(s->backend, 0, NB_CCCR_BASE + (uint32_t)a->counter, cccr);
+    s->status = program_reload(&s->program, &s->preset, s->gate.counting);
 }
 
 /* PEBS: each record of the buffer, in order; how many. */

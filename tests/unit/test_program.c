@@ -108,6 +108,18 @@ static void test_netburst_sequence(void **state)
     assert_int_equal(program_reset(&program), MSR_OK);
     expect_log(&rec, "wrmsr cpu=0 0x30c 0x0000000000000000 ok\n"
                      "wrmsr cpu=0 0x30e 0x0000000000000000 ok\n");
+    /* a PMI handler's reload: the presets, then the CCCRs started or stopped */
+    const uint64_t presets[2] = {0xfffffff000ull, 7};
+    assert_int_equal(program_reload(&program, presets, true), MSR_OK);
+    expect_log(&rec, "wrmsr cpu=0 0x30c 0x000000fffffff000 ok\n"
+                     "wrmsr cpu=0 0x30e 0x0000000000000007 ok\n"
+                     "wrmsr cpu=0 0x36c 0x000000000027b000 ok\n"
+                     "wrmsr cpu=0 0x36e 0x000000000003b000 ok\n");
+    assert_int_equal(program_reload(&program, presets, false), MSR_OK);
+    expect_log(&rec, "wrmsr cpu=0 0x30c 0x000000fffffff000 ok\n"
+                     "wrmsr cpu=0 0x30e 0x0000000000000007 ok\n"
+                     "wrmsr cpu=0 0x36c 0x000000000027a000 ok\n"
+                     "wrmsr cpu=0 0x36e 0x000000000003a000 ok\n");
     recording_close(&rec);
     msr_backend_destroy(nb);
 }
