@@ -64,7 +64,7 @@ const char *bench_stmt_verb(enum bench_stmt_kind kind);
 enum { BENCH_OK = 0, BENCH_RUNTIME_ERROR = 1, BENCH_SCRIPT_ERROR = 2 };
 
 /* Parses a whole script, of lines of at most TEXT_MAX_LINE characters
- * (traces/line_stream.h).  On bad input returns BENCH_SCRIPT_ERROR with
+ * (util/line_stream.h).  On bad input returns BENCH_SCRIPT_ERROR with
  * "file:line: message" in `error`; when reading or memory fails,
  * BENCH_RUNTIME_ERROR with "file: cannot read: REASON" or "... out of
  * memory". */

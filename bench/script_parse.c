@@ -12,13 +12,13 @@
 #include "pmu/netburst_metrics.h"
 #include "pmu/netburst_msrs.h"
 #include "pmu/netburst_pmu.h"
-#include "pmu/number.h"
+#include "util/number.h"
 #include "pmu/p5_events.h"
 #include "pmu/p5_pmu.h"
-#include "pmu/suggest.h"
-#include "traces/error_line.h"
-#include "traces/grow_array.h"
-#include "traces/line_stream.h"
+#include "util/suggest.h"
+#include "util/error_line.h"
+#include "util/grow_array.h"
+#include "util/line_stream.h"
 
 /* A retire statement names up to 17 registers besides its verb, thread,
  * eip, tag and mode. */
@@ -43,7 +43,7 @@ __attribute__((format(printf, 2, 3))) static int fail(struct parser *p, const ch
     return BENCH_SCRIPT_ERROR;
 }
 
-/* A number (pmu/number.h) that fits in `max`. */
+/* A number (util/number.h) that fits in `max`. */
 static bool parse_number(const char *text, uint64_t max, uint64_t *value)
 {
     char ignored[1];

@@ -8,7 +8,7 @@
 #include "pmu/netburst_fields.h"
 #include "pmu/netburst_pmu.h"
 #include "pmu/p5_pmu.h"
-#include "traces/error_line.h"
+#include "util/error_line.h"
 #include "vcd.h"
 
 /* Signals of one counter in the waveform. */

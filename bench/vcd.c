@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "atomic_file.h"
+#include "util/atomic_file.h"
 #include "gtkw.h"
-#include "traces/grow_array.h"
+#include "util/grow_array.h"
 
 struct vcd_var {
     char scope[40];

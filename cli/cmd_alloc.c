@@ -7,12 +7,12 @@
 #include "commands.h"
 #include "cpu_option.h"
 #include "exit_status.h"
-#include "report/json.h"
+#include "util/json.h"
 #include "option_once.h"
 #include "pmu/alloc.h"
 #include "pmu/experiment.h"
 #include "pmu/netburst_msrs.h"
-#include "traces/input_file.h"
+#include "util/input_file.h"
 
 static const char alloc_usage[] =
     "usage: pmubench alloc [--model N] [--ht on|off] [--json] EVENT... | --exp FILE\n"

@@ -13,15 +13,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench/atomic_file.h"
-#include "bench/file_identity.h"
+#include "util/atomic_file.h"
+#include "util/file_identity.h"
 #include "commands.h"
 #include "exit_status.h"
-#include "report/json.h"
-#include "report/text.h"
+#include "util/json.h"
+#include "util/text.h"
 #include "option_once.h"
 #include "sim/compare/compare.h"
-#include "pmu/number.h"
+#include "util/number.h"
 #include "report/bar_chart.h"
 #include "sim/compare/measure.h"
 #include "sim/stat/stat_model.h"
@@ -67,7 +67,7 @@ static const char *const source_labels[2] = {"simulated:", "measured:"};
 
 /* ---- arguments ---- */
 
-/* --region's value (pmu/number.h); 0, or the status after the message. */
+/* --region's value (util/number.h); 0, or the status after the message. */
 static int parse_region(const char *text, long *region)
 {
     char error[MESSAGE_SIZE];
@@ -199,7 +199,7 @@ static bool read_input(const char *input, const struct compare_options *o, struc
     return false;
 }
 
-/* No --plot over an input set (bench/file_identity.h); 0 or 2. */
+/* No --plot over an input set (util/file_identity.h); 0 or 2. */
 static int check_files(const struct compare_options *o)
 {
     struct named_file files[3] = {{"--plot", o->plot, FILE_WRITE}};
@@ -279,7 +279,7 @@ static void format_event(const struct compare_row *row, char *out, size_t size)
         snprintf(name, sizeof name, "%s / %s", s->name, m->name);
     else
         snprintf(name, sizeof name, "%s", s ? s->name : m->name);
-    text_escape(out, size, name); /* names from files: report/text.h */
+    text_escape(out, size, name); /* names from files: util/text.h */
 }
 
 /* ---- notes ---- */
@@ -406,7 +406,7 @@ static bool print_table(const struct count_set sets[2], const struct compare_tab
 
 /* ---- separated values ---- */
 
-/* A field (report/text.h), then the separator or the line's end. */
+/* A field (util/text.h), then the separator or the line's end. */
 static void print_field(const char *text, const char *separator, bool last)
 {
     text_print_field(stdout, text, separator);

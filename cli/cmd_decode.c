@@ -11,7 +11,7 @@
 #include "pmu/netburst_events.h"
 #include "pmu/netburst_fields.h"
 #include "pmu/netburst_metrics.h"
-#include "pmu/number.h"
+#include "util/number.h"
 #include "pmu/p5_events.h"
 #include "pmu/p5_pmu.h"
 
@@ -38,7 +38,7 @@ struct decode_args {
     uint64_t cesr;
 };
 
-/* A 64-bit value (pmu/number.h). */
+/* A 64-bit value (util/number.h). */
 static bool number(const char *text, uint64_t *value)
 {
     char ignored[1];

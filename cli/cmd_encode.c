@@ -6,7 +6,7 @@
 #include "commands.h"
 #include "cpu_option.h"
 #include "exit_status.h"
-#include "report/json.h"
+#include "util/json.h"
 #include "option_once.h"
 #include "pmu/event_spec.h"
 #include "pmu/netburst_events.h"

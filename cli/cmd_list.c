@@ -9,7 +9,7 @@
 #include "pmu/netburst_metrics.h"
 #include "pmu/netburst_msrs.h"
 #include "pmu/p5_events.h"
-#include "pmu/suggest.h"
+#include "util/suggest.h"
 
 static const char list_usage[] = "usage: pmubench list [--long] [netburst|p5]\n";
 
@@ -92,7 +92,7 @@ static void list_p5_event(const struct p5_event *event, bool verbose)
 }
 
 /* An argument that is none of list's, with the nearest when one is near
- * (pmu/suggest.h). */
+ * (util/suggest.h). */
 static int unexpected(const char *arg)
 {
     static const char *const known[] = {"--long", "netburst", "p5"};

@@ -13,19 +13,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench/cleanup.h"
-#include "bench/file_identity.h"
+#include "util/cleanup.h"
+#include "util/file_identity.h"
 #include "commands.h"
 #include "exit_status.h"
 #include "record_report.h"
 #include "traces/cpu_view.h"
-#include "report/text.h"
+#include "util/text.h"
 #include "sim/p5/p5_model.h"
 #include "sim/stat/stat_model.h"
 #include "sim/p5mon/driver.h"
 #include "sim/p5mon/parms.h"
 #include "sim/p5mon/report.h"
-#include "traces/input_file.h"
+#include "util/input_file.h"
 #include "traces/run_env.h"
 
 static const char p5mon_usage[] =
@@ -279,7 +279,7 @@ static void print_header(const struct options *options, const struct p5mon_parms
     started[strcspn(started, "\n")] = '\0';
     if (!getcwd(directory, sizeof directory))
         snprintf(directory, sizeof directory, "(unknown)");
-    /* the user's text escaped (report/text.h) */
+    /* the user's text escaped (util/text.h) */
     static char where[4 * sizeof directory], parms_file[4 * PATH_MAX],
         arguments[4 * sizeof options->arguments], command[4 * P5MON_MAX_LINE],
         trace_name[4 * PATH_MAX];

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/atomic_file.h"
-#include "bench/file_identity.h"
+#include "util/atomic_file.h"
+#include "util/file_identity.h"
 #include "commands.h"
 #include "exit_status.h"
 #include "option_once.h"
@@ -69,7 +69,7 @@ static int parse_options(int argc, char **argv, struct plot_options *o)
     return 0;
 }
 
-/* No -o over the result (bench/file_identity.h); 0 or 2. */
+/* No -o over the result (util/file_identity.h); 0 or 2. */
 static int check_files(const struct plot_options *o)
 {
     bool stdin_input = strcmp(o->input, "-") == 0;

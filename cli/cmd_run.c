@@ -5,15 +5,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bench/atomic_file.h"
+#include "util/atomic_file.h"
 #include "bench/bench.h"
-#include "bench/file_identity.h"
+#include "util/file_identity.h"
 #include "bench/gtkw.h"
 #include "commands.h"
 #include "exit_status.h"
 #include "option_once.h"
 #include "pmu/msr_linux.h"
-#include "traces/input_file.h"
+#include "util/input_file.h"
 
 static const char run_usage[] =
     "usage: pmubench run SCRIPT [--vcd FILE] [--record FILE] [--msr-device PATH]\n"

@@ -7,13 +7,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "bench/atomic_file.h"
-#include "bench/file_identity.h"
+#include "util/atomic_file.h"
+#include "util/file_identity.h"
 #include "commands.h"
 #include "exit_status.h"
 #include "option_once.h"
-#include "report/text.h"
-#include "pmu/number.h"
+#include "util/text.h"
+#include "util/number.h"
 #include "report/bar_chart.h"
 #include "sim/sample/sample_run.h"
 #include "sim/stat/stat_model.h"
@@ -57,7 +57,7 @@ struct sample_args {
     struct sample_options sampling;
 };
 
-/* The value of `option`, a number (pmu/number.h) from `min` to `max`;
+/* The value of `option`, a number (util/number.h) from `min` to `max`;
  * -1, or EXIT_BAD_INPUT with the message printed. */
 static int number_option(const char *option, const char *text, uint64_t min, uint64_t max,
                          uint64_t *value)

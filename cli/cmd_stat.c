@@ -7,22 +7,22 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/atomic_file.h"
-#include "bench/cleanup.h"
-#include "bench/file_identity.h"
+#include "util/atomic_file.h"
+#include "util/cleanup.h"
+#include "util/file_identity.h"
 #include "commands.h"
 #include "exit_status.h"
-#include "report/json.h"
+#include "util/json.h"
 #include "report/stat_plot.h"
 #include "option_once.h"
 #include "progress.h"
 #include "record_report.h"
 #include "traces/cpu_view.h"
-#include "report/text.h"
+#include "util/text.h"
 #include "pmu/alloc.h"
 #include "pmu/generic_events.h"
 #include "pmu/msr_linux.h"
-#include "pmu/number.h"
+#include "util/number.h"
 #include "sim/stat/stat_events.h"
 #include "sim/stat/stat_features.h"
 #include "sim/compare/intervals.h"
@@ -132,7 +132,7 @@ static int add_events(struct stat_args *args, char *list)
     return 0;
 }
 
-/* The value of `option`, a number (pmu/number.h) from 0 to `max`. */
+/* The value of `option`, a number (util/number.h) from 0 to `max`. */
 static int number_option(const char *option, const char *text, uint64_t max, uint64_t *value)
 {
     char error[MESSAGE_SIZE];
@@ -143,7 +143,7 @@ static int number_option(const char *option, const char *text, uint64_t max, uin
 
 static const uint64_t MAX_INTERVAL = 1000000000000000000ull; /* -I's largest N: 10^18 */
 
-/* -I's value: N instructions or Nc cycles, N a number (pmu/number.h)
+/* -I's value: N instructions or Nc cycles, N a number (util/number.h)
  * from 1; a trailing c always means cycles (-I 0x1c: 1 cycle). */
 static int interval_option(struct stat_args *args, const char *value)
 {
@@ -562,7 +562,7 @@ static void print_table(FILE *out, const struct stat_report *r)
 {
     if (r->intervals)
         print_table_intervals(out, r);
-    char trace[4 * PATH_MAX], trace1[4 * PATH_MAX]; /* escaped (report/text.h) */
+    char trace[4 * PATH_MAX], trace1[4 * PATH_MAX]; /* escaped (util/text.h) */
     text_escape(trace, sizeof trace, r->trace ? r->trace : "");
     text_escape(trace1, sizeof trace1, r->trace1 ? r->trace1 : "");
     if (r->trace1)

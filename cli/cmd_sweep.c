@@ -9,11 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench/atomic_file.h"
+#include "util/atomic_file.h"
 #include "commands.h"
 #include "exit_status.h"
 #include "option_once.h"
-#include "pmu/number.h"
+#include "util/number.h"
 #include "sim/sweep/sweep.h"
 
 static const char sweep_usage[] =

@@ -9,16 +9,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bench/atomic_file.h"
-#include "bench/file_identity.h"
+#include "util/atomic_file.h"
+#include "util/file_identity.h"
 #include "commands.h"
 #include "exit_status.h"
-#include "report/json.h"
-#include "pmu/suggest.h"
-#include "report/text.h"
-#include "traces/grow_array.h"
+#include "util/json.h"
+#include "util/suggest.h"
+#include "util/text.h"
+#include "util/grow_array.h"
 #include "traces/import.h"
-#include "traces/input_file.h"
+#include "util/input_file.h"
 #include "traces/trace.h"
 
 static const char trace_usage[] =
@@ -327,7 +327,7 @@ static double bytes_per_instruction(const struct trace_summary *summary)
     return summary->instructions ? (double)summary->bytes / (double)summary->instructions : 0;
 }
 
-/* "NAME          VALUE", the header's text escaped (report/text.h). */
+/* "NAME          VALUE", the header's text escaped (util/text.h). */
 static void print_text_field(const char *name, const char *value)
 {
     printf("%-14s", name);

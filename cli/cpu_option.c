@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "exit_status.h"
-#include "pmu/number.h"
+#include "util/number.h"
 
 int cpu_option(const char *command, int argc, char **argv, int *i, struct nb_pmu_config *config)
 {

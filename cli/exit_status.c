@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "report/text.h"
+#include "util/text.h"
 
 /* One line on stderr: "pmubench COMMAND: " ("pmubench: " for NULL, nothing
  * without `prefixed`), then the message escaped. */

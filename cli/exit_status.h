@@ -8,7 +8,7 @@
  *      a directory, a file that does not exist)
  * (decode's verdict "invalid" is 1 too, and record and stat pass the
  * program's own status through.)  A failure is one line on stderr, its
- * user text escaped (report/text.h); an argument error adds a second line,
+ * user text escaped (util/text.h); an argument error adds a second line,
  * "try 'pmubench COMMAND --help'". */
 #ifndef CLI_EXIT_STATUS_H
 #define CLI_EXIT_STATUS_H
@@ -18,7 +18,7 @@
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_BAD_INPUT = 2 };
 
 /* The size of a buffer that holds one message whole: a path of PATH_MAX
- * bytes (or two cut to 1000, bench/file_identity.h) with the reason after
+ * bytes (or two cut to 1000, util/file_identity.h) with the reason after
  * it.  Every buffer a library writes a message into is this size, so that
  * no path pushes the reason out. */
 enum { MESSAGE_SIZE = PATH_MAX + 1024 };

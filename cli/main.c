@@ -7,7 +7,7 @@
 
 #include "commands.h"
 #include "exit_status.h"
-#include "pmu/suggest.h"
+#include "util/suggest.h"
 #include "traces/trace.h"
 
 /* pmubench's release; traces carry a format version of their own
@@ -80,7 +80,7 @@ static int output_written(const char *command, int status)
 
 /* The command named `name`, or NULL after the usage error "unknown
  * command 'NAME'", with the nearest command's name when one is near
- * (pmu/suggest.h). */
+ * (util/suggest.h). */
 static const struct command *find_command(const char *name)
 {
     struct suggestion near;

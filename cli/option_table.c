@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "exit_status.h"
-#include "pmu/suggest.h"
+#include "util/suggest.h"
 
 /* The table's option named by the first `length` characters of `name`,
  * when it takes a value; else NULL. */

@@ -39,7 +39,7 @@ char **option_table_split(const struct option_table *table, int argc, char **arg
                           int *split_argc);
 
 /* The long option of the table (or --help) nearest `arg`, an option the
- * table does not list, when one is near (pmu/suggest.h); else NULL.  An
+ * table does not list, when one is near (util/suggest.h); else NULL.  An
  * attached form, "--NAME=VALUE", is NAME against the options that take a
  * value ("--json=yes" gets no guess).  Short options are never guessed:
  * every one letter is one edit from every other. */

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "exit_status.h"
-#include "pmu/number.h"
+#include "util/number.h"
 
 static double monotonic_seconds(void)
 {
@@ -62,7 +62,7 @@ void cli_progress_init(struct cli_progress *p, const char *command, FILE *out,
 #define PROGRESS_AFTER_MS_MAX 86400000u
 
 /* The seconds before the first line: $PMUBENCH_PROGRESS_AFTER_MS (tests),
- * else one; a value that is not a number of milliseconds (pmu/number.h)
+ * else one; a value that is not a number of milliseconds (util/number.h)
  * is named in a warning, and the second kept. */
 static double first_line_after(const char *command)
 {

@@ -12,9 +12,9 @@
 #include <strings.h>
 
 #include "netburst_events.h"
-#include "number.h"
+#include "util/number.h"
 #include "p5_events.h"
-#include "suggest.h"
+#include "util/suggest.h"
 
 enum { MAX_TEXT = 512 };
 

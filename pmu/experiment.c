@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "traces/error_line.h"
-#include "traces/line_stream.h"
+#include "util/error_line.h"
+#include "util/line_stream.h"
 
 /* Keeps one event string, unparsed; false with a message when it cannot
  * (a string too long gets the parser's message). */

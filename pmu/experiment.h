@@ -28,7 +28,7 @@ bool experiment_add(struct experiment_set *set, const struct nb_pmu_config *conf
 /* Reads an experiment file into an empty set; config->model, when
  * NB_MODEL_UNSET, becomes the one the file's event strings choose
  * (event_spec_model).  Lines have at most TEXT_MAX_LINE characters
- * (traces/line_stream.h).  False with "PATH:LINE: ..." (or "PATH: ...")
+ * (util/line_stream.h).  False with "PATH:LINE: ..." (or "PATH: ...")
  * in `error`, errno EIO or ENOMEM when reading failed. */
 bool experiment_read(struct experiment_set *set, FILE *in, const char *path,
                      struct nb_pmu_config *config, char *error, size_t error_size);

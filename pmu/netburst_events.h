@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "suggest.h"
+#include "util/suggest.h"
 
 struct nb_subevent {
     const char *name;
@@ -100,7 +100,7 @@ int nb_event_find(const char *name);
 const struct nb_subevent *nb_subevent_find(const struct nb_event_info *event, const char *name);
 
 /* Offer every event's name, or every sub-event name of `event`, as what a
- * mistyped name may have meant (pmu/suggest.h). */
+ * mistyped name may have meant (util/suggest.h). */
 void nb_events_suggest(struct suggestion *near);
 void nb_subevents_suggest(const struct nb_event_info *event, struct suggestion *near);
 

@@ -10,7 +10,7 @@
 #include "netburst_events.h"
 #include "netburst_fields.h"
 #include "netburst_metrics.h"
-#include "traces/grow_array.h"
+#include "util/grow_array.h"
 
 /* IA32_MISC_ENABLE: bit 7 performance monitoring available, bit 11 BTS
  * unavailable, bit 12 PEBS unavailable; read-only (SDM Vol. 3B, the

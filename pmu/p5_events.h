@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "suggest.h"
+#include "util/suggest.h"
 
 /* The 6-bit CESR event select of each event (Safford 1997, Table 2.3),
  * named after its Table 3.2 name: the only place the codes are written. */
@@ -65,7 +65,7 @@ extern const int p5_num_events;
 /* The event with that name (case-insensitive), or NULL. */
 const struct p5_event *p5_event_by_name(const char *name);
 /* Offer every event's name as what a mistyped name may have meant
- * (pmu/suggest.h). */
+ * (util/suggest.h). */
 void p5_events_suggest(struct suggestion *near);
 /* The event with that code, or NULL when the code is undefined. */
 const struct p5_event *p5_event_by_code(unsigned code);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "traces/grow_array.h"
+#include "util/grow_array.h"
 
 enum { PAGE_SHIFT = 12, PAGE_SIZE = 1 << PAGE_SHIFT };
 

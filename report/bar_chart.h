@@ -54,7 +54,7 @@ enum {
 bool bar_chart_write(FILE *out, const struct bar_chart *chart);
 
 /* bar_chart_write of `chart` (a struct bar_chart), in the shape of
- * bench/atomic_file.h's atomic_writer. */
+ * util/atomic_file.h's atomic_writer. */
 bool bar_chart_draw(FILE *out, const void *chart);
 
 #endif

@@ -26,7 +26,7 @@ struct stat_plot {
 };
 
 /* stat_plot_write of `plot` (a struct stat_plot), in the shape of
- * bench/atomic_file.h's atomic_writer. */
+ * util/atomic_file.h's atomic_writer. */
 bool stat_plot_draw(FILE *out, const void *plot);
 
 #endif

@@ -1,6 +1,6 @@
 # No output over an input, in every command that writes a file
-# (bench/file_identity.h; README, "Commands"), and the atomic writer's
-# links and modes (bench/atomic_file.h), sourced by run_tests.sh after
+# (util/file_identity.h; README, "Commands"), and the atomic writer's
+# links and modes (util/atomic_file.h), sourced by run_tests.sh after
 # tests/cli_tests.sh (its helpers, and $tmp/small.trace).  Files are
 # compared by identity: the same path spelt twice, a symbolic or a hard
 # link, standard input.  Each refusal is exit status 2 and one line, and

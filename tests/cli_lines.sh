@@ -1,4 +1,4 @@
-# The text readers (traces/line_stream.h: lackey and din imports, bench
+# The text readers (util/line_stream.h: lackey and din imports, bench
 # scripts, experiment files, PARMS files) read lines up to a cap, whatever
 # the memory: a longer line is bad input on its line, a read that fails is
 # a run-time failure, never the end of the input (docs/traces.md, "Text

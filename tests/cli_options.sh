@@ -120,7 +120,7 @@ expect 0 "" -- help
 if grep -q "^'pmubench COMMAND --help' or 'pmubench help COMMAND' describes a command;" "$tmp/cli.out"; then
     pass; else fail "pmubench help: $(cat "$tmp/cli.out")"; fi
 
-# ---- Did you mean: the nearest name, when one is near (pmu/suggest.h).
+# ---- Did you mean: the nearest name, when one is near (util/suggest.h).
 expect_usage "pmubench: unknown command 'stta' (did you mean 'stat'?)" -- stta
 expect_usage "pmubench: unknown command 'STAT' (did you mean 'stat'?)" -- STAT
 expect_usage "pmubench: unknown command 'sweeep' (did you mean 'sweep'?)" -- sweeep

@@ -1,8 +1,8 @@
 #!/bin/sh
 # check_layers.sh [ROOT]
 # Checks the include order of docs/architecture.md: every `#include "..."`
-# of a project header in a .c or .h under traces/ isa/ sim/ pmu/ bench/
-# report/ cli/ of the tree at ROOT (default: the current directory).  A
+# of a project header in a .c or .h under util/ traces/ isa/ sim/ pmu/
+# bench/ report/ cli/ of the tree at ROOT (default: the current directory).  A
 # name is resolved as the compiler resolves it: first beside the including
 # file, then from the tree's root (the Makefile's -I.); a name found in
 # neither is a system or third-party header and is not checked.  Each
@@ -21,8 +21,7 @@ cd "$root"
 # docs/architecture.md says why for each, and "Moves to make").  A file
 # takes the layer of its own entry, else of its nearest folder.
 table='
-1  utility       pmu/number traces/error_line traces/line_stream traces/input_file pmu/suggest
-1  utility       bench/atomic_file bench/file_identity bench/cleanup report/text report/json
+1  utility       util/
 2  traces        traces/
 3  isa           isa/
 4  pmu           pmu/
@@ -40,7 +39,7 @@ table='
 11 cli           cli/
 '
 
-files=$(for dir in traces isa sim pmu bench report cli; do
+files=$(for dir in util traces isa sim pmu bench report cli; do
     [ -d "$dir" ] && find "$dir" -type f \( -name '*.c' -o -name '*.h' \)
 done | LC_ALL=C sort)
 

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "elf_symbols.h"
-#include "error_line.h"
+#include "util/error_line.h"
 
 enum {
     EI_CLASS = 4, EI_DATA = 5, EI_VERSION = 6, EI_NIDENT = 16,

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error_line.h"
+#include "util/error_line.h"
 #include "import.h"
-#include "line_stream.h"
+#include "util/line_stream.h"
 
 void trace_import_header(struct trace_header *header, enum trace_import_format format)
 {

@@ -41,7 +41,7 @@ struct import_format {
     int size_base;
 };
 
-/* Reads `in` to its end, line by line (traces/line_stream.h, lines of at
+/* Reads `in` to its end, line by line (util/line_stream.h, lines of at
  * most IMPORT_MAX_LINE characters), then writes the pending instruction
  * and the END record; false with one line in `error` and errno EIO or
  * ENOMEM for a run-time failure (a read, memory), EINVAL for bad input. */

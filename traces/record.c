@@ -12,10 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench/atomic_file.h"
-#include "bench/cleanup.h"
-#include "bench/file_identity.h"
-#include "traces/error_line.h"
+#include "util/atomic_file.h"
+#include "util/cleanup.h"
+#include "util/file_identity.h"
+#include "util/error_line.h"
 #include "traces/record_stream.h"
 #include "traces/run_env.h"
 #include "traces/trace.h"
@@ -38,7 +38,7 @@ struct recording {
 /* valgrind's exit status when it cannot execute the program. */
 enum { VALGRIND_NOEXEC = 126 };
 
-/* The line (traces/error_line.h) and `status`. */
+/* The line (util/error_line.h) and `status`. */
 #define fail(status, error, error_size, ...) \
     (error_line(0, (error), (error_size), __VA_ARGS__), (status))
 
@@ -260,7 +260,7 @@ static void exec_child(const char *recorder, bool host_view, char **argv, int ex
 }
 
 /* Starts valgrind (`argv`) with the recorder's environment, as a
- * foreground child (bench/cleanup.h: like system(), the terminal's
+ * foreground child (util/cleanup.h: like system(), the terminal's
  * interrupt goes to the program; a signal that ends pmubench ends it,
  * closing `trace_fd`, the stream's end read here, first); its pid, or -1 with errno when it could not be started or its exec
  * failed (errno the exec's, *exec_failed set). */

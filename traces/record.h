@@ -57,7 +57,7 @@ struct record_result {
 /* Records the program's run into the output.  RECORD_OK with the
  * program's exit status in `result`; otherwise one line in `error`
  * (without a "pmubench record:" prefix) and nothing written.  valgrind
- * runs as bench/cleanup.h's foreground child: as under system(), the
+ * runs as util/cleanup.h's foreground child: as under system(), the
  * terminal's interrupt goes to the program and SIGQUIT is ignored
  * meanwhile; a signal that ends pmubench (SIGTERM, a SIGINT sent by a
  * process, SIGHUP, SIGPIPE) ends valgrind and removes the temporary

@@ -211,7 +211,7 @@ struct trace_reader *trace_reader_open(FILE *in, const char *path, char *error,
 const struct trace_header *trace_reader_header(const struct trace_reader *reader);
 
 /* The header of the trace at `path` (opened with input_open,
- * traces/input_file.h); false with the message of the open or of
+ * util/input_file.h); false with the message of the open or of
  * trace_reader_open, and its errno. */
 bool trace_read_header(const char *path, struct trace_header *header, char *error,
                        size_t error_size);

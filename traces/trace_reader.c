@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "code_cache.h"
-#include "error_line.h"
-#include "input_file.h"
+#include "util/error_line.h"
+#include "util/input_file.h"
 #include "trace.h"
 #include "trace_block.h"
 #include "trace_encoding.h"

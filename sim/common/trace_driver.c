@@ -8,8 +8,8 @@
 #include <stdio_ext.h>
 #include <sys/types.h>
 
-#include "traces/error_line.h"
-#include "traces/input_file.h"
+#include "util/error_line.h"
+#include "util/input_file.h"
 
 bool driver_fail(struct driver_failure *f, const char *format, ...)
 {

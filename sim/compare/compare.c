@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "traces/grow_array.h"
+#include "util/grow_array.h"
 
 /* The two counts are of the same event; *mapping the row pairing them.
  * Sets that name events alike pair equal names first (a P5 result and a

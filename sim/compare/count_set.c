@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "traces/grow_array.h"
-#include "traces/input_file.h"
+#include "util/grow_array.h"
+#include "util/input_file.h"
 
 static char *copy_string(const char *text)
 {

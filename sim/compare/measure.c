@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench/cleanup.h"
+#include "util/cleanup.h"
 #include "traces/import_common.h"
 #include "traces/run_env.h"
 
@@ -45,7 +45,7 @@ static bool cloexec_pipe(int fds[2])
     return true;
 }
 
-/* Forks; the child waits.  A foreground child (bench/cleanup.h): like
+/* Forks; the child waits.  A foreground child (util/cleanup.h): like
  * system(), the terminal's interrupt goes to the program meanwhile; a
  * signal that ends pmubench ends it (closing `reading`, the end of its
  * output read here, or -1, first). */

@@ -16,7 +16,7 @@
 
 #include "count_set.h"
 #include "intervals.h"
-#include "traces/error_line.h"
+#include "util/error_line.h"
 
 enum { MAX_DEPTH = 16, MAX_STRING = 4096 };
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "count_parse.h"
-#include "pmu/number.h"
+#include "util/number.h"
 #include "pmu/p5_events.h"
 #include "traces/import_common.h"
 
@@ -70,7 +70,7 @@ static bool parse_event_code(struct p5mon *p, const char *text, const char **nam
     return event || line_fail(&p->r, "event code %.40s is not a P5 event", text);
 }
 
-/* -1 (the summary) or a repetition's number (pmu/number.h). */
+/* -1 (the summary) or a repetition's number (util/number.h). */
 static bool parse_repetition(struct p5mon *p, const char *text, long *repetition)
 {
     uint64_t value;
@@ -123,7 +123,7 @@ static bool parse_repetition_value(struct p5mon *p, const char *text)
            line_fail(&p->r, "%.200s", message);
 }
 
-/* A region number (pmu/number.h); a word in hex there is the event code of
+/* A region number (util/number.h); a word in hex there is the event code of
  * a line without one. */
 static bool parse_region(struct p5mon *p, const char *text, int *region)
 {

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "pmu/number.h"
-#include "pmu/suggest.h"
+#include "util/number.h"
+#include "util/suggest.h"
 #include "sim/netburst/nb_model.h"
 
 /* Northwood (the Pentium 4 monitoring study, sections 3-5; docs/netburst-model.md). */

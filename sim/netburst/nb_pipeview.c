@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "isa/x86.h"
-#include "pmu/number.h"
+#include "util/number.h"
 
 struct nb_pipeview {
     FILE *out;

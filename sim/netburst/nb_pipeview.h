@@ -46,7 +46,7 @@ void nb_pipeview_watch(struct nb_pipeview *view, const bool *counting);
 /* The records (uops) written so far. */
 uint64_t nb_pipeview_records(const struct nb_pipeview *view);
 
-/* FIRST:LAST as --pipeview-range gives it: numbers (pmu/number.h) from 1,
+/* FIRST:LAST as --pipeview-range gives it: numbers (util/number.h) from 1,
  * FIRST <= LAST.  False with a one-line error naming `what`. */
 bool nb_pipeview_range_read(const char *what, const char *text, uint64_t *first,
                             uint64_t *last, char *error, size_t error_size);

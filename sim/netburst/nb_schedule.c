@@ -8,7 +8,7 @@
 
 #include "pmu/netburst_events.h"
 #include "pmu/netburst_metrics.h"
-#include "traces/grow_array.h"
+#include "util/grow_array.h"
 
 enum { INITIAL_RING = 1024, MAX_SUBEVENTS = 2, INITIAL_FAR = 64, CACHE_LINE = 64 };
 _Static_assert(sizeof(struct nb_buses) == CACHE_LINE, "a cycle's buses fill one cache line");

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "pmu/number.h"
-#include "pmu/suggest.h"
+#include "util/number.h"
+#include "util/suggest.h"
 #include "sim/p5/p5_bus.h"
 #include "sim/p5/p5_config_internal.h"
 
@@ -198,7 +198,7 @@ static uint64_t kind_max(enum value_kind kind)
     return kind == FLAG ? 1 : MAX_PARAMETER;
 }
 
-/* `name`'s value: a number of its kind's range (pmu/number.h), a power of
+/* `name`'s value: a number of its kind's range (util/number.h), a power of
  * two for a size. */
 static bool kind_value(enum value_kind kind, const char *name, const char *text, uint64_t *v,
                        char *error, size_t error_size)
@@ -259,7 +259,7 @@ static bool parse_errata(const char *text, uint32_t *mask)
 }
 
 /* "unknown P5 model parameter 'NAME'", with the nearest parameter's name
- * when one is near (pmu/suggest.h). */
+ * when one is near (util/suggest.h). */
 static bool unknown_parameter(const char *name, char *error, size_t error_size)
 {
     char errata[COUNT_OF(errata_names)][64];

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "pmu/number.h"
+#include "util/number.h"
 #include "pmu/p5_events.h"
-#include "pmu/suggest.h"
-#include "traces/error_line.h"
+#include "util/suggest.h"
+#include "util/error_line.h"
 
 enum parm_kind { KIND_BOOL, KIND_INT, KIND_STRING, KIND_INTERVAL };
 

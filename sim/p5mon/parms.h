@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "pmu/p5_pmu.h"
-#include "traces/line_stream.h"
+#include "util/line_stream.h"
 
 enum {
     P5MON_MAX_REGIONS = 100,       /* run_p5mon's limit (Safford 1997, section 4.2.2) */
@@ -69,7 +69,7 @@ void p5mon_parms_defaults(struct p5mon_parms *parms);
 
 /* Reads the "(p5mon" section of a PARMS file; other sections are checked
  * for syntax and skipped; lines have at most TEXT_MAX_LINE characters
- * (traces/line_stream.h).  False with "NAME:LINE: ..." in `error`, errno
+ * (util/line_stream.h).  False with "NAME:LINE: ..." in `error`, errno
  * EIO or ENOMEM when reading failed. */
 bool p5mon_parms_read(FILE *in, const char *name, struct p5mon_parms *parms, char *error,
                       size_t error_size);

@@ -1,6 +1,6 @@
 #include "report.h"
 
-#include "bench/atomic_file.h"
+#include "util/atomic_file.h"
 #include "names.h"
 #include "stats.h"
 

@@ -12,7 +12,7 @@
 #include "pmu/netburst_pmu.h"
 #include "pmu/program.h"
 #include "sim/netburst/nb_model.h"
-#include "traces/error_line.h"
+#include "util/error_line.h"
 
 #define COUNTER_LIMIT (1ull << 40)
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "traces/input_file.h"
+#include "util/input_file.h"
 #include "traces/trace.h"
 
 /* Where the trace runs the program's entry point: the first instruction

@@ -4,11 +4,11 @@
 #include <sys/stat.h>
 
 #include "pmu/netburst_msrs.h"
-#include "pmu/suggest.h"
+#include "util/suggest.h"
 #include "sim/stat/stat_model.h"
 
 /* "unknown model 'NAME'", with the nearest model's name when one is near
- * (pmu/suggest.h). */
+ * (util/suggest.h). */
 static void unknown_model(const char *name, char *error, size_t size)
 {
     static const char *const models[] = {"p5", "pmmx", "host", "netburst"};

@@ -14,7 +14,7 @@
 #include "pmu/netburst_pmu.h"
 #include "pmu/p5_pmu.h"
 #include "pmu/program.h"
-#include "traces/error_line.h"
+#include "util/error_line.h"
 
 /* Whether `status`, the outcome of `what` (setup, start...), is a failure:
  * then its line in `error` and errno EIO (a refused or failing MSR access

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "bench/file_identity.h"
+#include "util/file_identity.h"
 #include "sim/compare/count_set.h"
 
 enum {

@@ -1,6 +1,6 @@
 /* The files a sweep reads and writes (sweep.h): each job's two files are
  * regular files or absent, and no output of the command is one of the
- * sweep's inputs or another output (bench/file_identity.h). */
+ * sweep's inputs or another output (util/file_identity.h). */
 #include "sweep.h"
 
 #include <errno.h>

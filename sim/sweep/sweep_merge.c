@@ -6,8 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "report/json.h"
-#include "report/text.h"
+#include "util/json.h"
+#include "util/text.h"
 
 enum { MAX_ERR_READ = 64 << 10 }; /* bytes of a job's stderr read: its last line is the error */
 

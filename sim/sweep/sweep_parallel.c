@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench/cleanup.h"
+#include "util/cleanup.h"
 #include "traces/run_env.h"
 
 extern char **environ;
@@ -30,7 +30,7 @@ static void exec_child(const char *path, char *const *argv, int in, int out, cha
 
 /* Starts argv[0] (found on PATH) with its standard input from `in` and
  * its standard output to `out` (-1: /dev/null), a child that a signal
- * ending pmubench ends (bench/cleanup.h; `reading`: the end of `out` read
+ * ending pmubench ends (util/cleanup.h; `reading`: the end of `out` read
  * here, or -1); the pid, or -1 with a message in `why`. */
 static pid_t start(char *const *argv, int in, int out, int reading, char *const *envp,
                    char *why, size_t why_size)

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "sim/stat/stat_events.h"
-#include "traces/error_line.h"
-#include "traces/input_file.h"
+#include "util/error_line.h"
+#include "util/input_file.h"
 
 enum { MAX_SPEC = 1 << 20 }; /* bytes: a spec is a few lines */
 

@@ -1,5 +1,5 @@
 /* libFuzzer target: the line reader of every text input
- * (traces/line_stream.h), against a plain split of the input at '\n'.
+ * (util/line_stream.h), against a plain split of the input at '\n'.
  * The first byte is the cap (0 to 255 characters), so that lines over it,
  * at it and one under it are common; the second, when odd, repeats the
  * rest to 70,000 bytes, past the first of the reader's 64 KiB chunks (an input
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "traces/line_stream.h"
+#include "util/line_stream.h"
 
 enum { REPEATED = 70000 };
 

@@ -1,4 +1,4 @@
-/* The atomic writer (bench/atomic_file.h): written through symbolic links,
+/* The atomic writer (util/atomic_file.h): written through symbolic links,
  * the replaced file's mode kept, a new file's from the umask, a name of
  * NAME_MAX bytes written, devices written directly with the reason of a
  * failed write, and no temporary file left behind by SIGINT or SIGTERM. */
@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench/atomic_file.h"
+#include "util/atomic_file.h"
 
 static char dir[64], home[4096];
 static char error[8192];

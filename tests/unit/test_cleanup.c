@@ -1,4 +1,4 @@
-/* What a fatal signal undoes (bench/cleanup.h): listed temporary files
+/* What a fatal signal undoes (util/cleanup.h): listed temporary files
  * removed, listed children ended (their output pipe closed first), the
  * process ended by the signal; a child ended by PR_SET_PDEATHSIG when its
  * parent is killed by SIGKILL.  Each case runs in a forked process (the
@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench/cleanup.h"
+#include "util/cleanup.h"
 
 static char dir[64];
 

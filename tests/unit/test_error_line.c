@@ -1,4 +1,4 @@
-/* The one-line errors of traces/error_line.h: the message alone, after
+/* The one-line errors of util/error_line.h: the message alone, after
  * "PATH:LINE: ", "PATH: " or "PATH: byte offset N: ", cut to the buffer,
  * and errno set only when a number is given. */
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "traces/error_line.h"
+#include "util/error_line.h"
 
 static void message_alone(void **state)
 {

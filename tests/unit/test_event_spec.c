@@ -838,7 +838,7 @@ static void test_errors(void **state)
     parse_error("netburst::branch_retired:MMTP:thr=2x", &HT,
                 "netburst::branch_retired:MMTP:thr=2x: bad thr '2x' (expected a number: decimal "
                 "or 0x hex, 0 to 15)");
-    /* numbers as everywhere (pmu/number.h): no octal, no sign */
+    /* numbers as everywhere (util/number.h): no octal, no sign */
     parse_error("netburst::branch_retired:MMTP:thr=010", &HT,
                 "netburst::branch_retired:MMTP:thr=010: bad thr '010' (expected a number: "
                 "decimal or 0x hex, 0 to 15)");

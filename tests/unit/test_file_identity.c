@@ -1,4 +1,4 @@
-/* The same-file rule (bench/file_identity.h): outputs against inputs and
+/* The same-file rule (util/file_identity.h): outputs against inputs and
  * against each other, by device and inode, links followed; outputs not
  * created yet by directory and name. */
 #include <stdarg.h>
@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench/file_identity.h"
+#include "util/file_identity.h"
 
 static char dir[64], home[4096];
 static char error[8192];

@@ -1,4 +1,4 @@
-/* traces/grow_array.h: the first capacity, doubling until the need fits,
+/* util/grow_array.h: the first capacity, doubling until the need fits,
  * nothing done when it fits already, and false with the array kept when
  * the size overflows. */
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 
 #include <stdlib.h>
 
-#include "traces/grow_array.h"
+#include "util/grow_array.h"
 
 static void starts_at_first_then_doubles(void **state)
 {

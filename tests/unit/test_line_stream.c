@@ -1,4 +1,4 @@
-/* The line reader of the text inputs (traces/line_stream.h): lines whole
+/* The line reader of the text inputs (util/line_stream.h): lines whole
  * up to the cap, in memory bounded by it, and a failed read an error. */
 #define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "traces/line_stream.h"
+#include "util/line_stream.h"
 
 static char error[256];
 

@@ -162,7 +162,7 @@ static void test_range(void **state)
     free(text);
 }
 
-/* FIRST:LAST: numbers from 1 (pmu/number.h's), FIRST <= LAST. */
+/* FIRST:LAST: numbers from 1 (util/number.h's), FIRST <= LAST. */
 static void test_range_read(void **state)
 {
     (void)state;

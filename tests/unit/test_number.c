@@ -1,5 +1,5 @@
 /* number_read(): the one rule for numbers a user writes (README,
- * "Numbers"; pmu/number.h). */
+ * "Numbers"; util/number.h). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "pmu/number.h"
+#include "util/number.h"
 
 static void accepts(const char *text, uint64_t min, uint64_t max, uint64_t want)
 {

@@ -58,7 +58,7 @@ static void test_bad_names(void **state)
     assert_string_equal(error, "unknown NetBurst preset 'cedarmill' (willamette, willamette0, "
                                "northwood, netburst, prescott, prescott4)");
     assert_false(stat_model_choose("netburst-", &model, error, sizeof error));
-    /* a near name: the nearest model, or preset (pmu/suggest.h) */
+    /* a near name: the nearest model, or preset (util/suggest.h) */
     assert_false(stat_model_choose("netbrust", &model, error, sizeof error));
     assert_string_equal(error, "unknown model 'netbrust' (did you mean 'netburst'?)");
     assert_false(stat_model_choose("netbrust-prescott", &model, error, sizeof error));

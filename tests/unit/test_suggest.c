@@ -1,4 +1,4 @@
-/* The "did you mean" distance and threshold (pmu/suggest.h). */
+/* The "did you mean" distance and threshold (util/suggest.h). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "pmu/suggest.h"
+#include "util/suggest.h"
 
 static void test_distance(void **state)
 {

@@ -9,7 +9,7 @@
 #include "pmu/p5_pmu.h"
 #include "sim/netburst/nb_model.h"
 #include "sim/p5/p5_model.h"
-#include "traces/input_file.h"
+#include "util/input_file.h"
 #include "traces/trace.h"
 
 /* The cycle counts at the markers: a region's cycles are its end's count

@@ -9,7 +9,7 @@
  * A path that is a symbolic link is written through: the link's target
  * gets the content and the link stays.  The file keeps the permission bits
  * of the file it replaces; a new one gets those open(O_CREAT, 0666) would
- * give under the umask.  The temporary file is listed for bench/cleanup.h:
+ * give under the umask.  The temporary file is listed for util/cleanup.h:
  * SIGHUP, SIGINT, SIGPIPE and SIGTERM (those not ignored) remove it
  * before they end the process. */
 #ifndef BENCH_ATOMIC_FILE_H
@@ -23,7 +23,7 @@
 
 /* It must stay where it is from atomic_open to atomic_commit or
  * atomic_abort: the signal handler finds its temporary file through it
- * (bench/cleanup.h). */
+ * (util/cleanup.h). */
 struct atomic_file {
     FILE *stream;
     bool direct;     /* writing straight to a non-regular target */

@@ -1,5 +1,5 @@
-/* The one growable array (traces/grow_array.h). */
-#include "traces/grow_array.h"
+/* The one growable array (util/grow_array.h). */
+#include "util/grow_array.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-/* One-line errors of library calls (traces/error_line.h). */
-#include "traces/error_line.h"
+/* One-line errors of library calls (util/error_line.h). */
+#include "util/error_line.h"
 
 #include <errno.h>
 #include <stdio.h>

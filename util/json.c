@@ -3,7 +3,7 @@
 #include "text.h"
 
 /* Control characters and DEL as \u00NN; a byte that is not valid UTF-8
- * as the text \xNN (JSON has no bytes), as messages show it (report/text.h):
+ * as the text \xNN (JSON has no bytes), as messages show it (util/text.h):
  * the output is valid JSON and valid UTF-8 whatever `text` holds. */
 void json_fprint_string(FILE *out, const char *text)
 {
