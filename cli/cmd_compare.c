@@ -3,8 +3,8 @@
  *
  * Puts two count sets side by side in the layout of Safford 1997, Table 5.6:
  * event, simulated, measured, difference, difference in % (docs/compare.md).
- * The sets are read by sim/compare/count_set.h or taken now by
- * sim/compare/measure.h; this file parses the arguments and prints. */
+ * The sets are read by apps/compare/count_set.h or taken now by
+ * apps/compare/measure.h; this file parses the arguments and prints. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,11 +20,11 @@
 #include "util/json.h"
 #include "util/text.h"
 #include "option_once.h"
-#include "sim/compare/compare.h"
+#include "apps/compare/compare.h"
 #include "util/number.h"
 #include "report/bar_chart.h"
-#include "sim/compare/measure.h"
-#include "sim/stat/stat_model.h"
+#include "apps/compare/measure.h"
+#include "apps/stat/stat_model.h"
 #include "traces/run_env.h"
 
 static const char compare_usage[] =

@@ -1,6 +1,6 @@
 /* pmubench sample: the arguments and the output of event-based sampling
  * on the simulated NetBurst, PEBS or IEBS; the sampling itself is
- * sim/sample/sample_run.h's (docs/sample.md; docs/netburst-model.md,
+ * apps/sample/sample_run.h's (docs/sample.md; docs/netburst-model.md,
  * "Sampling"; README, Commands). */
 #include <errno.h>
 #include <stdio.h>
@@ -15,8 +15,8 @@
 #include "util/text.h"
 #include "util/number.h"
 #include "report/bar_chart.h"
-#include "sim/sample/sample_run.h"
-#include "sim/stat/stat_model.h"
+#include "apps/sample/sample_run.h"
+#include "apps/stat/stat_model.h"
 #include "traces/trace.h"
 
 static const char sample_usage[] =

@@ -23,10 +23,10 @@
 #include "pmu/generic_events.h"
 #include "pmu/msr_linux.h"
 #include "util/number.h"
-#include "sim/stat/stat_events.h"
-#include "sim/stat/stat_features.h"
-#include "sim/compare/intervals.h"
-#include "sim/stat/stat_run.h"
+#include "apps/stat/stat_events.h"
+#include "apps/stat/stat_features.h"
+#include "apps/compare/intervals.h"
+#include "apps/stat/stat_run.h"
 #include "traces/run_env.h"
 
 static const char stat_usage[] =
@@ -652,7 +652,7 @@ static int write_report(const struct stat_report *r, struct atomic_file *file)
 }
 
 /* --plot's picture (docs/plot.md): the --json output read back by its one
- * reader (sim/compare/intervals.h) and drawn as `pmubench plot` draws it,
+ * reader (apps/compare/intervals.h) and drawn as `pmubench plot` draws it,
  * whole or not at all: one path, the same picture. */
 static int write_plot(const struct stat_report *r, struct atomic_file *file)
 {

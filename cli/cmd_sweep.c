@@ -14,7 +14,7 @@
 #include "exit_status.h"
 #include "option_once.h"
 #include "util/number.h"
-#include "sim/sweep/sweep.h"
+#include "apps/sweep/sweep.h"
 
 static const char sweep_usage[] =
     "usage: pmubench sweep [--dir DIR] [-j N] [--sshloginfile FILE] [--csv FILE] [--json FILE]\n"

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "sim/compare/count_set.h"
-#include "sim/compare/intervals.h"
+#include "apps/compare/count_set.h"
+#include "apps/compare/intervals.h"
 
 /* Writes the picture; false when out of memory.  `ipc` needs
  * series->present (the caller checks it). */

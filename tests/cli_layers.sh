@@ -6,7 +6,7 @@
 
 sh tools/check_layers.sh >"$tmp/layers.out" 2>&1
 layers_status=$?
-layers_files=$(find util traces isa sim pmu bench report cli -type f \( -name '*.c' -o -name '*.h' \) | wc -l)
+layers_files=$(find util traces isa sim apps pmu bench report cli -type f \( -name '*.c' -o -name '*.h' \) | wc -l)
 if [ "$layers_status" -eq 0 ] && grep -qx "check-layers: [0-9]* project includes in $layers_files files, all in the order of docs/architecture.md" \
     "$tmp/layers.out"; then
     pass
@@ -29,7 +29,7 @@ layers_add() {
 }
 rm -rf "$tmp/layers"
 layers_copy pmu/p5_events.h sim/p5/p5_model.h sim/netburst/nb_model.h util/text.c util/text.h \
-    report/svg.h report/bar_chart.h report/stat_plot.h sim/compare/count_set.h sim/compare/intervals.h
+    report/svg.h report/bar_chart.h report/stat_plot.h apps/compare/count_set.h apps/compare/intervals.h
 mkdir -p "$tmp/layers/sim/newapp"
 printf '#include "sim/p5/p5_model.h"\n' >"$tmp/layers/sim/newapp/main.c"
 # A folder including one above it (pmu under the models), a utility
@@ -41,11 +41,11 @@ printf '#include "sim/p5/p5_model.h"\n' >"$tmp/layers/sim/newapp/main.c"
 layers_pmu=$(layers_add pmu/p5_events.h sim/p5/p5_model.h)
 layers_text=$(layers_add util/text.c report/svg.h)
 layers_nb=$(layers_add sim/netburst/nb_model.h ../p5/p5_model.h)
-layers_bar=$(layers_add report/bar_chart.h sim/compare/count_set.h)
+layers_bar=$(layers_add report/bar_chart.h apps/compare/count_set.h)
 layers_against=", against the order in docs/architecture.md"
 cat >"$tmp/layers.want" <<EOF
 pmu/p5_events.h:$layers_pmu: pmu includes sim/p5 (sim/p5/p5_model.h)$layers_against
-report/bar_chart.h:$layers_bar: report includes sim/compare (sim/compare/count_set.h)$layers_against
+report/bar_chart.h:$layers_bar: report includes apps/compare (apps/compare/count_set.h)$layers_against
 sim/netburst/nb_model.h:$layers_nb: sim/netburst includes sim/p5 (sim/p5/p5_model.h)$layers_against
 sim/newapp/main.c: in no layer of the table in tools/check_layers.sh
 util/text.c:$layers_text: utility includes report (report/svg.h)$layers_against

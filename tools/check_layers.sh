@@ -1,8 +1,8 @@
 #!/bin/sh
 # check_layers.sh [ROOT]
 # Checks the include order of docs/architecture.md: every `#include "..."`
-# of a project header in a .c or .h under util/ traces/ isa/ sim/ pmu/
-# bench/ report/ cli/ of the tree at ROOT (default: the current directory).  A
+# of a project header in a .c or .h under util/ traces/ isa/ sim/ apps/
+# pmu/ bench/ report/ cli/ of the tree at ROOT (default: the current directory).  A
 # name is resolved as the compiler resolves it: first beside the including
 # file, then from the tree's root (the Makefile's -I.); a name found in
 # neither is a system or third-party header and is not checked.  Each
@@ -30,16 +30,16 @@ table='
 7  sim/p5        sim/p5/
 7  sim/netburst  sim/netburst/
 8  report        report/
-9  sim/compare   sim/compare/ report/stat_plot
-9  sim/stat      sim/stat/
-9  sim/p5mon     sim/p5mon/
+9  apps/compare   apps/compare/ report/stat_plot
+9  apps/stat      apps/stat/
+9  apps/p5mon     apps/p5mon/
 9  bench         bench/
-10 sim/sample    sim/sample/
-10 sim/sweep     sim/sweep/
+10 apps/sample    apps/sample/
+10 apps/sweep     apps/sweep/
 11 cli           cli/
 '
 
-files=$(for dir in util traces isa sim pmu bench report cli; do
+files=$(for dir in util traces isa sim apps pmu bench report cli; do
     [ -d "$dir" ] && find "$dir" -type f \( -name '*.c' -o -name '*.h' \)
 done | LC_ALL=C sort)
 

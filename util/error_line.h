@@ -1,7 +1,7 @@
 /* The one-line error of a library call (docs/exit-status.md: a failure is
  * one line), written into the caller's buffer: recording
  * (traces/record.c), the timing models' trace drivers
- * (sim/common/trace_driver.c) and sampling (sim/sample/sample_run.c); with
+ * (sim/common/trace_driver.c) and sampling (apps/sample/sample_run.c); with
  * a file's line or byte offset in front, the readers' and parsers' errors of
  * bad input. */
 #ifndef TRACES_ERROR_LINE_H

@@ -39,7 +39,7 @@ void nb_pipeview_destroy(struct nb_pipeview *view);
 const struct nbm_uop_hook *nb_pipeview_hook(struct nb_pipeview *view);
 
 /* Only the instructions the model retires while *counting is true count
- * and are written (a region's: sim/stat/region_gate.h's `counting`); NULL
+ * and are written (a region's: apps/stat/region_gate.h's `counting`); NULL
  * (the default): all of them. */
 void nb_pipeview_watch(struct nb_pipeview *view, const bool *counting);
 

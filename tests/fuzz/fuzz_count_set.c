@@ -1,18 +1,18 @@
 /* libFuzzer target: the count set readers of `pmubench compare`
- * (sim/compare/count_set.h) on any input, in the format their content
+ * (apps/compare/count_set.h) on any input, in the format their content
  * suggests, as `pmubench compare FILE` reads it; a set read is paired with
  * itself, its regions narrowed and every difference computed.  A JSON
- * input is also read with its intervals (sim/compare/intervals.h) and drawn
+ * input is also read with its intervals (apps/compare/intervals.h) and drawn
  * as `pmubench plot` draws it (report/stat_plot.h).  Also each line as
- * lackey output (sim/compare/measure.h). */
+ * lackey output (apps/compare/measure.h). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/compare/compare.h"
-#include "sim/compare/intervals.h"
-#include "sim/compare/measure.h"
+#include "apps/compare/compare.h"
+#include "apps/compare/intervals.h"
+#include "apps/compare/measure.h"
 #include "report/stat_plot.h"
 
 static void use_set(struct count_set *set)

@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "pmu/alloc.h"
-#include "sim/stat/stat_model.h"
-#include "sim/stat/stat_run.h"
+#include "apps/stat/stat_model.h"
+#include "apps/stat/stat_run.h"
 #include "traces/trace.h"
 
 /* The most a trace may hold: records, and bytes of data accesses. */

@@ -1,5 +1,5 @@
 /* libFuzzer target: the NetBurst timing model (sim/netburst) on one trace,
- * through `pmubench stat`'s library path (sim/stat/stat_run.h): a preset
+ * through `pmubench stat`'s library path (apps/stat/stat_run.h): a preset
  * and parameters chosen by the input, then a trace made from it
  * (fuzz_model.h), counted by eighteen events over the whole trace or a
  * region.  Seeds: tests/fuzz/corpus_nb_model. */
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "sim/stat/stat_run.h"
+#include "apps/stat/stat_run.h"
 #include "tests/fuzz/fuzz_model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,6 +1,6 @@
 /* libFuzzer target: the NetBurst timing model (sim/netburst) on two
  * traces, its logical processors 0 and 1 with Hyper-Threading, through
- * `pmubench stat`'s library path (sim/stat/stat_run.h): a preset and
+ * `pmubench stat`'s library path (apps/stat/stat_run.h): a preset and
  * parameters chosen by the input, then two traces made from it
  * (fuzz_model.h; the first ends at a zero byte between records), counted
  * by eighteen events over the whole traces or a region.  Seeds:
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "sim/stat/stat_run.h"
+#include "apps/stat/stat_run.h"
 #include "tests/fuzz/fuzz_model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,5 +1,5 @@
 /* libFuzzer target: the P5 timing model (sim/p5) through `pmubench stat`'s
- * library path (sim/stat/stat_run.h): a trace made from the input
+ * library path (apps/stat/stat_run.h): a trace made from the input
  * (fuzz_model.h), two of the P5's events, a few parameters and the region
  * counted, all chosen by the input.  Seeds: tests/fuzz/corpus_p5_model. */
 #define _GNU_SOURCE /* memfd_create */
@@ -9,7 +9,7 @@
 
 #include "pmu/alloc.h"
 #include "pmu/p5_events.h"
-#include "sim/stat/stat_run.h"
+#include "apps/stat/stat_run.h"
 #include "tests/fuzz/fuzz_model.h"
 
 /* Clocks, up to the largest the model takes (sums of them pass 2^32), and

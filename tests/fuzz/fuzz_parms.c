@@ -1,5 +1,5 @@
 /* libFuzzer target: the PARMS reader of `pmubench p5mon`
- * (sim/p5mon/parms.h), the parser of untrusted parameter files.  An input
+ * (apps/p5mon/parms.h), the parser of untrusted parameter files.  An input
  * is a file, optionally followed by a NUL byte and a -F argument
  * ("name=value"); an accepted file gets the argument and the check, as in
  * the CLI.  Seeds: tests/fuzz/corpus_parms. */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/p5mon/parms.h"
+#include "apps/p5mon/parms.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

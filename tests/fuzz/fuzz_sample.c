@@ -1,5 +1,5 @@
 /* libFuzzer target: `pmubench sample`'s sampling through its library
- * (sim/sample/sample_run.h), as cli/cmd_sample.c runs it: a PEBS metric
+ * (apps/sample/sample_run.h), as cli/cmd_sample.c runs it: a PEBS metric
  * (with the DS save area the library sets up in the simulated PMU's
  * memory, and its records read back) or an event with a PMI on overflow
  * (IEBS, whose handler reloads the counter), planned by the allocator,
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "sim/sample/sample_run.h"
+#include "apps/sample/sample_run.h"
 #include "tests/fuzz/fuzz_model.h"
 
 /* IEBS events, then the PEBS metrics (replay tagging, docs/semantics.md). */

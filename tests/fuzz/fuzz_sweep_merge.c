@@ -1,5 +1,5 @@
 /* libFuzzer target: the merge of a sweep's results directory
- * (sim/sweep/sweep.h) as `pmubench sweep --merge` runs it: the reader of a
+ * (apps/sweep/sweep.h) as `pmubench sweep --merge` runs it: the reader of a
  * job's result JSON (of the job's model, with the spec's events), the
  * error line of a job without one, and the CSV and JSON tables.  The spec
  * is fixed, two jobs (models p5 and pmmx); the input is cut at form feeds
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/sweep/sweep.h"
+#include "apps/sweep/sweep.h"
 
 static const char spec_text[] = "trace a.trace\nmodel p5 pmmx\nevents clocks,data_read\n";
 

@@ -1,12 +1,12 @@
 /* libFuzzer target: the sweep spec parser of `pmubench sweep`
- * (sim/sweep/sweep.h), with its checks against the models; an accepted
+ * (apps/sweep/sweep.h), with its checks against the models; an accepted
  * spec has every job enumerated and its command line and Slurm script
  * written.  Seeds: tests/fuzz/corpus_sweep_spec. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "sim/sweep/sweep.h"
+#include "apps/sweep/sweep.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

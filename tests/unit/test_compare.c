@@ -12,8 +12,8 @@
 #include <cmocka.h>
 
 #include "pmu/p5_events.h"
-#include "sim/compare/compare.h"
-#include "sim/compare/measure.h"
+#include "apps/compare/compare.h"
+#include "apps/compare/measure.h"
 
 /* `value` has at most `decimals` (<= 9) digits after the point. */
 static void add(struct count_set *set, const char *name, double value, int decimals)

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "sim/compare/compare.h"
-#include "sim/compare/count_set.h"
+#include "apps/compare/compare.h"
+#include "apps/compare/count_set.h"
 
 static char error[512];
 

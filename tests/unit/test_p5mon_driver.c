@@ -1,4 +1,4 @@
-/* The measuring loop and the report of `pmubench p5mon` (sim/p5mon/driver.h,
+/* The measuring loop and the report of `pmubench p5mon` (apps/p5mon/driver.h,
  * report.h) with a stand-in for the timing model: a callback that feeds
  * known events to the simulated P5 PMU and calls the region hooks. */
 #include <stdarg.h>
@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "pmu/p5_pmu.h"
-#include "sim/p5mon/driver.h"
-#include "sim/p5mon/report.h"
+#include "apps/p5mon/driver.h"
+#include "apps/p5mon/report.h"
 
 /* 100 cycles: data read (0x00) once a cycle, data write (0x01) twice every
  * odd cycle, plus `calls` extra data reads on the last cycle (so that the

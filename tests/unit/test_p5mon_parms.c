@@ -1,4 +1,4 @@
-/* The PARMS reader of `pmubench p5mon` (sim/p5mon/parms.h): every syntax
+/* The PARMS reader of `pmubench p5mon` (apps/p5mon/parms.h): every syntax
  * rule of docs/p5mon.md, "PARMS files", and every message, exactly. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "pmu/p5_events.h"
-#include "sim/p5mon/parms.h"
+#include "apps/p5mon/parms.h"
 
 static struct p5mon_parms *parms;
 static char error[8192];

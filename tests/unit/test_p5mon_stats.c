@@ -1,4 +1,4 @@
-/* The confidence intervals of `pmubench p5mon` (sim/p5mon/stats.h): the t
+/* The confidence intervals of `pmubench p5mon` (apps/p5mon/stats.h): the t
  * values, the textbook interval, and run_p5mon's, which reproduces the
  * intervals printed in Figures 4.4-4.7 of Safford 1997 to the digit. */
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/p5mon/stats.h"
+#include "apps/p5mon/stats.h"
 
 /* "MEAN +/- HALF (PERCENT%)" as the report prints it. */
 static const char *printed(const uint64_t *values, int n, int level,

@@ -1,5 +1,5 @@
 /* The intervals of a `pmubench stat -I N --json` result, read by the one
- * reader of stat's JSON (sim/compare/intervals.h, docs/plot.md): exact
+ * reader of stat's JSON (apps/compare/intervals.h, docs/plot.md): exact
  * values, compare's count set unchanged by them, and one exact message per
  * kind of bad input. */
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "sim/compare/intervals.h"
+#include "apps/compare/intervals.h"
 
 static char error[512];
 

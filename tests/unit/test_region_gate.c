@@ -1,4 +1,4 @@
-/* Counting one region of a trace (sim/stat/region_gate.h), the gate stat
+/* Counting one region of a trace (apps/stat/region_gate.h), the gate stat
  * and sample share: which markers start and stop the counters, the
  * entries, the whole trace, a failing start or stop, and several runs
  * gated together, over a backend that logs the programming library's
@@ -12,7 +12,7 @@
 
 #include "pmu/netburst_fields.h"
 #include "pmu/netburst_msrs.h"
-#include "sim/stat/region_gate.h"
+#include "apps/stat/region_gate.h"
 
 /* A backend that logs the writes it takes, or refuses them all. */
 struct logging_backend {

@@ -1,4 +1,4 @@
-/* The sampling library (sim/sample/sample_run.h): every bad option,
+/* The sampling library (apps/sample/sample_run.h): every bad option,
  * event, trace and symbols file, each with its one line; PEBS records and
  * IEBS samples through the NetBurst model over hand-made traces, exact;
  * region gating; symbols and the load base found where the trace runs
@@ -17,7 +17,7 @@
 
 #include "isa/x86.h"
 #include "model_trace.h"
-#include "sim/sample/sample_run.h"
+#include "apps/sample/sample_run.h"
 #include "traces/elf_symbols.h"
 
 #define ADD_EAX_1 "\x83\xc0\x01", 3 /* 1 uop */

@@ -1,4 +1,4 @@
-/* stat's event strings planned on a model (sim/stat/stat_events.c): the
+/* stat's event strings planned on a model (apps/stat/stat_events.c): the
  * model's prefix added, the plan, the messages and errno of bad input,
  * and which names repeat an event. */
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "pmu/generic_events.h"
-#include "sim/stat/stat_events.h"
+#include "apps/stat/stat_events.h"
 
 static struct stat_model choose(const char *name)
 {

@@ -1,4 +1,4 @@
-/* The instructions a trace ran that its CPU lacks (sim/stat/stat_features.c):
+/* The instructions a trace ran that its CPU lacks (apps/stat/stat_features.c):
  * hand-made traces with a CPU view in the header, counted exactly: the
  * total, by feature, the first in execution order; nothing without a
  * view; a failure's message. */
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "isa/x86.h"
-#include "sim/stat/stat_features.h"
+#include "apps/stat/stat_features.h"
 #include "traces/cpu_view.h"
 #include "traces/trace.h"
 

@@ -1,4 +1,4 @@
-/* The intervals of `pmubench stat -I` (sim/stat/stat_interval.h,
+/* The intervals of `pmubench stat -I` (apps/stat/stat_interval.h,
  * docs/stat.md "Intervals") on random traces (branches, memory accesses,
  * region markers; a few hundred to a few thousand instructions): on the
  * P5 and the NetBurst (one trace, and two as the logical processors of
@@ -26,9 +26,9 @@
 
 #include "pmu/event_spec.h"
 #include "pmu/p5_events.h"
-#include "sim/stat/stat_events.h"
-#include "sim/stat/stat_interval.h"
-#include "sim/stat/stat_run.h"
+#include "apps/stat/stat_events.h"
+#include "apps/stat/stat_interval.h"
+#include "apps/stat/stat_run.h"
 #include "tests/unit/model_trace.h"
 
 /* ---- random traces: a fixed program of random instructions, run along

@@ -1,4 +1,4 @@
-/* The simulated machines by name (sim/stat/stat_model.c): the names -m
+/* The simulated machines by name (apps/stat/stat_model.c): the names -m
  * takes, the default preset, which machines run 64-bit code, the warning
  * for a trace they could not have run, and the default event set. */
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 
 #include "model_trace.h"
 #include "pmu/event_spec.h"
-#include "sim/stat/stat_model.h"
+#include "apps/stat/stat_model.h"
 
 static struct stat_model choose(const char *name)
 {

@@ -1,4 +1,4 @@
-/* Every run of a plan counted in one pass of the trace (sim/stat/stat_run.h,
+/* Every run of a plan counted in one pass of the trace (apps/stat/stat_run.h,
  * STAT_RUNS_ONE) against a pass per run (STAT_RUNS_HARDWARE, run_p5mon's
  * way) on the P5 model: the same count of every event, the same totals,
  * on generated traces with CPL changes (events with :u and :k) and
@@ -19,7 +19,7 @@
 #include "pmu/event_spec.h"
 #include "pmu/p5_events.h"
 #include "pmu/p5_pmu.h"
-#include "sim/stat/stat_run.h"
+#include "apps/stat/stat_run.h"
 #include "tests/unit/model_trace.h"
 
 /* ---- generated traces: a fixed program of random instructions, run

@@ -1,4 +1,4 @@
-/* Counting a program's run (sim/stat/stat_run.h, stat_measure_program),
+/* Counting a program's run (apps/stat/stat_run.h, stat_measure_program),
  * over the simulated P5's backend in place of the Linux msr driver: the
  * program's exit status through, and a program that cannot be run: one
  * line, its errno, nothing printed (the child that failed to exec says
@@ -18,7 +18,7 @@
 
 #include "pmu/event_spec.h"
 #include "pmu/p5_pmu.h"
-#include "sim/stat/stat_run.h"
+#include "apps/stat/stat_run.h"
 
 #define CESR 0x11
 

@@ -1,4 +1,4 @@
-/* Sweeps (sim/sweep/sweep.h): the spec parser and its messages, the jobs'
+/* Sweeps (apps/sweep/sweep.h): the spec parser and its messages, the jobs'
  * order, ids and command lines, the Slurm script, and the merged table
  * of hand-written results. */
 #include <stdarg.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/sweep/sweep.h"
+#include "apps/sweep/sweep.h"
 
 static const char spec_text[] = "# two traces, three presets, two latencies\n"
                                 "trace a.trace  /t/b.trace\r\n"

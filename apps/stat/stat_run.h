@@ -13,9 +13,9 @@
 #include "pmu/alloc.h"
 #include "pmu/msr.h"
 #include "sim/netburst/nb_pipeview.h"
-#include "sim/stat/region_gate.h"
-#include "sim/stat/stat_interval.h"
-#include "sim/stat/stat_model.h"
+#include "apps/stat/region_gate.h"
+#include "apps/stat/stat_interval.h"
+#include "apps/stat/stat_model.h"
 #include "traces/progress.h"
 
 struct stat_totals {
@@ -35,7 +35,7 @@ struct stat_hooks {
      * every pass so far, the bytes of this pass's, which pass of how many. */
     const struct progress_hook *progress;
     /* With its unit and every set: filled with the counts of each interval
-     * (sim/stat/stat_interval.h; docs/stat.md, "Intervals"), every pass's
+     * (apps/stat/stat_interval.h; docs/stat.md, "Intervals"), every pass's
      * merged; free with stat_intervals_free. */
     struct stat_intervals *intervals;
     /* The NetBurst's uops of the first pass, inside the counted region
@@ -65,7 +65,7 @@ enum stat_runs stat_runs_counted(const struct stat_model *model, const struct al
  * stat_runs_counted(model, plan, runs) says; leaves in counts[request]
  * each request's count (the same either way) and in totals->passes the
  * passes made.  With `region` >= 0 the counters run only between
- * the trace's begin and end markers of that region (sim/stat/region_gate.h);
+ * the trace's begin and end markers of that region (apps/stat/region_gate.h);
  * REGION_WHOLE_TRACE counts from the first instruction to the last.  False
  * with a one-line error and errno telling a run-time failure (ENOMEM; EIO
  * for an MSR access the simulated PMU refused, in the set-up or a region

@@ -1,4 +1,4 @@
-/* The symbols that name sampled addresses (sim/sample/sample_symbols.h,
+/* The symbols that name sampled addresses (apps/sample/sample_symbols.h,
  * docs/sample.md). */
 #include "sample_symbols.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/stat/stat_events.h"
+#include "apps/stat/stat_events.h"
 #include "util/error_line.h"
 #include "util/input_file.h"
 

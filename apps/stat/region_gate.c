@@ -1,4 +1,4 @@
-/* Counting one region of a trace (sim/stat/region_gate.h). */
+/* Counting one region of a trace (apps/stat/region_gate.h). */
 #include "region_gate.h"
 
 /* Starts (or stops) every program of the gate, in order, up to the first

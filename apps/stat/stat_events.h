@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #include "pmu/alloc.h"
-#include "sim/stat/stat_model.h"
+#include "apps/stat/stat_model.h"
 
 /* Plans `n_events` event strings on `model`, for two logical processors
  * when `hyper_threading`: a generic name (perf's "cycles", "branches:u":

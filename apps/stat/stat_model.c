@@ -5,7 +5,7 @@
 
 #include "pmu/netburst_msrs.h"
 #include "util/suggest.h"
-#include "sim/stat/stat_model.h"
+#include "apps/stat/stat_model.h"
 
 /* "unknown model 'NAME'", with the nearest model's name when one is near
  * (util/suggest.h). */

@@ -1,5 +1,5 @@
 /* stat's event strings planned on a simulated machine (stat_events.h). */
-#include "sim/stat/stat_events.h"
+#include "apps/stat/stat_events.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -22,7 +22,7 @@
 #include <stdio.h>
 
 #include "util/file_identity.h"
-#include "sim/compare/count_set.h"
+#include "apps/compare/count_set.h"
 
 enum {
     SWEEP_MAX_PARAMS = 32,      /* param names in a spec */

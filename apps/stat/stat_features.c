@@ -1,5 +1,5 @@
 /* The instructions a trace executed that its CPU lacks (stat_features.h). */
-#include "sim/stat/stat_features.h"
+#include "apps/stat/stat_features.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,14 +2,14 @@
  * docs/sample.md; docs/netburst-model.md, "Sampling"): one event, planned
  * by the allocator and programmed through the programming library as
  * `stat` programs its events, with a preset one period from overflow, over
- * one trace, all of it or one region (sim/stat/region_gate.h).  PEBS: a
+ * one trace, all of it or one region (apps/stat/region_gate.h).  PEBS: a
  * replay-tagging metric on IQ_COUNTER4, whose records the microassist
  * stores in a DS save area set up in the simulated PMU's memory
  * (pmu/netburst_sampling.h), read back after the run; IEBS: a PMI on each
  * overflow, the EIP the model samples when it takes it, the counter
  * reloaded by the handler.  Each sampled address is named by the ELF
  * symbols of the traced program, or of another file, at its load base
- * (sim/sample/sample_symbols.h).
+ * (apps/sample/sample_symbols.h).
  *
  *   struct sample_session s;
  *   if (sample_plan(&s, &options, error, size) && sample_open(&s, error, size) &&
@@ -38,9 +38,9 @@
 
 #include "pmu/alloc.h"
 #include "pmu/netburst_sampling.h"
-#include "sim/sample/sample_symbols.h"
-#include "sim/stat/region_gate.h"
-#include "sim/stat/stat_model.h"
+#include "apps/sample/sample_symbols.h"
+#include "apps/stat/region_gate.h"
+#include "apps/stat/stat_model.h"
 #include "traces/trace.h"
 
 /* The longest period: half the 40-bit counter. */

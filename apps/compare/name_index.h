@@ -1,7 +1,7 @@
 /* A hash index from (event name, region) to a position in an array, so
  * that finding a count or pairing two sets takes time linear in their
  * sizes, not quadratic (docs/compare.md, "Limits").  Names compare in any
- * case, as event names do.  Internal to sim/compare. */
+ * case, as event names do.  Internal to apps/compare. */
 #ifndef SIM_COMPARE_NAME_INDEX_H
 #define SIM_COMPARE_NAME_INDEX_H
 

@@ -1,4 +1,4 @@
-/* Counting runs for `pmubench stat` (sim/stat/stat_run.h, docs/stat.md). */
+/* Counting runs for `pmubench stat` (apps/stat/stat_run.h, docs/stat.md). */
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
 #include "stat_run.h"
 

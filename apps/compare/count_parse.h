@@ -1,5 +1,5 @@
 /* What the line-based count readers (perf CSV, run_p5mon) share: lines,
- * numbers and "PATH: line N: ..." messages.  Internal to sim/compare. */
+ * numbers and "PATH: line N: ..." messages.  Internal to apps/compare. */
 #ifndef SIM_COMPARE_COUNT_PARSE_H
 #define SIM_COMPARE_COUNT_PARSE_H
 

@@ -1,4 +1,4 @@
-/* The interval series of `pmubench stat -I` (sim/stat/stat_interval.h,
+/* The interval series of `pmubench stat -I` (apps/stat/stat_interval.h,
  * docs/stat.md "Intervals"). */
 #include "stat_interval.h"
 

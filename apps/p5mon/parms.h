@@ -27,7 +27,7 @@ enum {
     P5MON_WHERE_SIZE = 4096 + 16,  /* "FILE:LINE" or "-F:N" */
 };
 
-/* How the confidence interval is computed (sim/p5mon/stats.h). */
+/* How the confidence interval is computed (apps/p5mon/stats.h). */
 enum p5mon_interval {
     P5MON_INTERVAL_RUN_P5MON, /* what run_p5mon printed: t(df = n), population SD */
     P5MON_INTERVAL_STUDENT,   /* the textbook one: t(df = n - 1), sample SD */

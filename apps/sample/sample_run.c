@@ -1,4 +1,4 @@
-/* Event-based sampling on the simulated NetBurst (sim/sample/sample_run.h,
+/* Event-based sampling on the simulated NetBurst (apps/sample/sample_run.h,
  * docs/sample.md). */
 #include "sample_run.h"
 

@@ -4,8 +4,8 @@
  * each of its end markers through the programming library, as run_p5mon's
  * region stubs start and stop them on hardware (Safford 1997, section
  * 4.2.2); markers of other regions change nothing.  Or the whole trace:
- * started before the first instruction.  `stat` (sim/stat/stat_run.c) and
- * `sample` (sim/sample/sample_run.c) count through it. */
+ * started before the first instruction.  `stat` (apps/stat/stat_run.c) and
+ * `sample` (apps/sample/sample_run.c) count through it. */
 #ifndef SIM_STAT_REGION_GATE_H
 #define SIM_STAT_REGION_GATE_H
 
