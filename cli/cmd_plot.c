@@ -4,7 +4,7 @@
  * intervals (stat -I N) each event's count per interval over the trace, or
  * with --ipc instructions (and uops) per cycle per interval; without
  * intervals the counts as bars.  The result is read by
- * apps/compare/intervals.h, drawn by report/stat_plot.h; this file parses
+ * apps/compare/intervals.h, drawn by apps/compare/stat_plot.h; this file parses
  * the arguments and writes the picture whole or not at all. */
 #include <errno.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@
 #include "commands.h"
 #include "exit_status.h"
 #include "option_once.h"
-#include "report/stat_plot.h"
+#include "apps/compare/stat_plot.h"
 
 static const char plot_usage[] =
     "usage: pmubench plot [--ipc] [-o FILE] RESULT\n"

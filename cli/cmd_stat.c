@@ -13,7 +13,7 @@
 #include "commands.h"
 #include "exit_status.h"
 #include "util/json.h"
-#include "report/stat_plot.h"
+#include "apps/compare/stat_plot.h"
 #include "option_once.h"
 #include "progress.h"
 #include "record_report.h"

@@ -29,14 +29,14 @@ layers_add() {
 }
 rm -rf "$tmp/layers"
 layers_copy pmu/p5_events.h sim/p5/p5_model.h sim/netburst/nb_model.h util/text.c util/text.h \
-    report/svg.h report/bar_chart.h report/stat_plot.h apps/compare/count_set.h apps/compare/intervals.h
+    report/svg.h report/bar_chart.h apps/compare/stat_plot.h apps/compare/count_set.h apps/compare/intervals.h
 mkdir -p "$tmp/layers/sim/newapp"
 printf '#include "sim/p5/p5_model.h"\n' >"$tmp/layers/sim/newapp/main.c"
 # A folder including one above it (pmu under the models), a utility
 # including a layer above it (util/text under report),
 # a model including the other model (same rank: independent) by a relative
-# name, report including an application (the cycle report/stat_plot's
-# entry in the table breaks: stat_plot itself, copied as it is, passes), and
+# name, report including an application (apps/compare/stat_plot.h, which
+# includes report/ and apps/compare/, copied as it is, passes), and
 # a folder in no layer.
 layers_pmu=$(layers_add pmu/p5_events.h sim/p5/p5_model.h)
 layers_text=$(layers_add util/text.c report/svg.h)

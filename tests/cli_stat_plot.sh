@@ -2,7 +2,7 @@
 # run_tests.sh after tests/cli_tests.sh (uses expect, expect_usage,
 # svg_renders, pmubench, $tmp and its small.trace).  The picture is the one
 # `pmubench plot` draws of the --json output of the same run, byte for
-# byte: one drawing path (report/stat_plot.h).
+# byte: one drawing path (apps/compare/stat_plot.h).
 
 # same_picture WHAT PLOT-OPTIONS -- STAT-ARGS...: stat --plot's SVG against
 # stat --json | plot -, then rendered.

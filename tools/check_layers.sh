@@ -2,11 +2,11 @@
 # check_layers.sh [ROOT]
 # Checks the include order of docs/architecture.md: every `#include "..."`
 # of a project header in a .c or .h under util/ traces/ isa/ sim/ apps/
-# pmu/ bench/ report/ cli/ of the tree at ROOT (default: the current directory).  A
-# name is resolved as the compiler resolves it: first beside the including
-# file, then from the tree's root (the Makefile's -I.); a name found in
-# neither is a system or third-party header and is not checked.  Each
-# file's layer is in the table below; a layer may include itself and the
+# pmu/ bench/ report/ cli/ of the tree at ROOT (default: the current
+# directory).  A name is resolved as the compiler resolves it: first beside
+# the including file, then from the tree's root (the Makefile's -I.); a name
+# found in neither is a system or third-party header and is not checked.
+# Each file's layer is in the table below; a layer may include itself and the
 # layers of lower rank, never one of the same rank (those are independent of
 # each other) nor one above.  Prints one line per include against the order
 # (and per file in no layer) and a summary; exit status 1 if there is any,
@@ -15,11 +15,8 @@ set -eu
 root=${1:-.}
 cd "$root"
 
-# The layers, bottom to top.  RANK LAYER PATH...: a path ending in / is a
-# folder and all under it; any other path is the file of that name with .c
-# and .h (a file mapped to a layer other than its folder's, until it moves:
-# docs/architecture.md says why for each, and "Moves to make").  A file
-# takes the layer of its own entry, else of its nearest folder.
+# The layers, bottom to top.  RANK LAYER FOLDER...: each folder and all
+# under it.  A file takes the layer of its nearest folder in the table.
 table='
 1  utility       util/
 2  traces        traces/
@@ -30,12 +27,12 @@ table='
 7  sim/p5        sim/p5/
 7  sim/netburst  sim/netburst/
 8  report        report/
-9  apps/compare   apps/compare/ report/stat_plot
-9  apps/stat      apps/stat/
-9  apps/p5mon     apps/p5mon/
+9  apps/compare  apps/compare/
+9  apps/stat     apps/stat/
+9  apps/p5mon    apps/p5mon/
 9  bench         bench/
-10 apps/sample    apps/sample/
-10 apps/sweep     apps/sweep/
+10 apps/sample   apps/sample/
+10 apps/sweep    apps/sweep/
 11 cli           cli/
 '
 
@@ -63,12 +60,8 @@ END {
     exit 1
 }
 
-# The layer of a path: its own entry (without .c or .h), else its nearest
-# folder entry; "" when none.
-function layer(path,    stem, dir) {
-    stem = path
-    sub(/\.[ch]$/, "", stem)
-    if (stem in layer_of) return layer_of[stem]
+# The layer of a path: the entry of its nearest folder; "" when none.
+function layer(path,    dir) {
     dir = path
     while (sub(/\/[^\/]*$/, "", dir)) if ((dir "/") in layer_of) return layer_of[dir "/"]
     return ""

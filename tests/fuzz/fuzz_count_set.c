@@ -3,7 +3,7 @@
  * suggests, as `pmubench compare FILE` reads it; a set read is paired with
  * itself, its regions narrowed and every difference computed.  A JSON
  * input is also read with its intervals (apps/compare/intervals.h) and drawn
- * as `pmubench plot` draws it (report/stat_plot.h).  Also each line as
+ * as `pmubench plot` draws it (apps/compare/stat_plot.h).  Also each line as
  * lackey output (apps/compare/measure.h). */
 #include <stdint.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 #include "apps/compare/compare.h"
 #include "apps/compare/intervals.h"
 #include "apps/compare/measure.h"
-#include "report/stat_plot.h"
+#include "apps/compare/stat_plot.h"
 
 static void use_set(struct count_set *set)
 {

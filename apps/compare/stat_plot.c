@@ -1,11 +1,11 @@
-/* The pictures of report/stat_plot.h. */
+/* The pictures of apps/compare/stat_plot.h. */
 #include "stat_plot.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "bar_chart.h"
-#include "line_chart.h"
+#include "report/bar_chart.h"
+#include "report/line_chart.h"
 
 enum { TITLE_SIZE = 4200 };
 
