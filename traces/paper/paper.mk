@@ -1,4 +1,4 @@
-# The benchmark programs of Sprunt's Pentium 4 paper (Sprunt 2002; issue 6
+# The benchmark programs of Sprunt's Pentium 4 paper (Sprunt 2002,
 # section 4; traces/paper/README.md).  Included by the Makefile, or run
 # alone: `make -f traces/paper/paper.mk BUILD=... paper-programs`.  It
 # builds $(BUILD)/paper/NAME for each program: static, 32-bit when
