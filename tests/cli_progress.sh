@@ -4,9 +4,10 @@
 # (the runs here last well under the second it waits for otherwise).
 
 # on_tty COMMAND: runs the shell command with a terminal for its stdin,
-# stdout and stderr; what the terminal showed in $tmp/tty.out.
+# stdout and stderr (by sh, whatever the caller's SHELL); what the terminal
+# showed in $tmp/tty.out.
 on_tty() {
-    script -qec "$1" /dev/null </dev/null >"$tmp/tty.out" 2>&1
+    SHELL=/bin/sh script -qec "$1" /dev/null </dev/null >"$tmp/tty.out" 2>&1
 }
 if command -v script >/dev/null 2>&1 && [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
     pm="$wrapper '$build/pmubench'"
