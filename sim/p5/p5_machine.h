@@ -7,19 +7,19 @@
 #include <stdint.h>
 
 #include "pmu/p5_pmu.h"
+#include "pmu/p5_pmu_batch.h"
 #include "sim/common/set_assoc.h"
 #include "sim/p5/p5_block.h"
 #include "sim/p5/p5_btb.h"
 #include "sim/p5/p5_bus.h"
 #include "sim/p5/p5_model.h"
 #include "sim/p5/p5_op.h"
-#include "sim/p5/p5_tally.h"
 
 struct p5_machine {
     const struct p5_config *config;
     struct p5_pmu *pmu;
     const struct p5_feed *feed; /* the PMU's: what it counts now */
-    struct p5_tally tally;      /* what the model reported since the PMU was told last */
+    struct p5_pmu_batch batch;  /* what the model reported since the PMU was told last */
     struct set_assoc dcache, icache, l2, dtlb, itlb; /* keys: block numbers */
     struct p5_btb btb;
     struct p5_bus bus;
@@ -41,21 +41,21 @@ struct p5_machine {
  * fast (docs/p5-model.md, "Speed"). */
 static inline void p5_report_event(struct p5_machine *m, enum p5_event_code code, uint32_t count)
 {
-    p5_tally_event(&m->tally, code, count);
+    p5_pmu_batch_event(&m->batch, code, count);
 }
 
 /* Ends the clock being issued and n - 1 more (n > 0), in which the
  * duration events of `holding` hold. */
 static inline void p5_report_clocks(struct p5_machine *m, uint64_t n, uint64_t holding)
 {
-    p5_tally_ticks(&m->tally, n, holding);
+    p5_pmu_batch_ticks(&m->batch, n, holding);
 }
 
-/* Reports what the tally gathered to the PMU: before anything outside the
- * model may see or change it. */
+/* Hands the PMU what the model reported since it was told last: before
+ * anything outside the model may see or change it. */
 static inline void p5_report_to_pmu(struct p5_machine *m)
 {
-    p5_tally_report(&m->tally, m->pmu);
+    p5_pmu_batch_flush(&m->batch);
 }
 
 /* Clocks lost by one issue, by cause (each its duration event). */
@@ -122,9 +122,9 @@ void p5_issue(struct p5_machine *m, const struct p5_group *g, const struct p5_ex
               bool statics);
 
 /* The groups of a block's plan, executed as `x` says: the static events of
- * all but the last at once, in the clock of the first (the tally reports
- * them to the PMU as it would have counted them one issue at a time:
- * p5_tally.h), the last group's as they come.  Replayed when the execution
+ * all but the last at once, in the clock of the first (the PMU's batch
+ * counts them as it would have one issue at a time: pmu/p5_pmu_batch.h),
+ * the last group's as they come.  Replayed when the execution
  * is clean (every look-up hits, no bank conflict: the plan's `replay`),
  * the groups' steps taken otherwise; the plan's replay_after is updated. */
 void p5_issue_plan(struct p5_machine *m, struct p5_plan *plan, const struct p5_execution *x);

@@ -524,7 +524,7 @@ static const uint64_t replay_codes =
 /* All groups but the last (two or more groups), when the PMU counts none
  * of replay_codes: their static events, reported first, are all they
  * report, and clocks in which nothing is reported end as one run
- * (p5_tally_ticks()), so their clocks are ended at once.  The decoder's
+ * (p5_pmu_batch_ticks()), so their clocks are ended at once.  The decoder's
  * clock (decode_free) is the last group's to set. */
 static void replay_bulk(struct p5_machine *m, const struct p5_plan *plan)
 {

@@ -18,7 +18,7 @@ bool p5_machine_init(struct p5_machine *m, const struct p5_config *c, struct p5_
     m->config = c;
     m->pmu = pmu;
     m->feed = p5_pmu_feed(pmu);
-    p5_tally_init(&m->tally, m->feed);
+    p5_pmu_batch_init(&m->batch, pmu);
     m->cpl = -1;
     m->aligned_fits = c->dtlb.page >= 8;
     p5_bus_init(&m->bus);

@@ -1,10 +1,9 @@
-/* The P5 model's speed mechanisms (docs/p5-model.md, "Speed") against
- * what they replace: the tally (sim/p5/p5_tally.h) against reporting each
- * occurrence and run of clocks to the PMU as it comes, and the block memos
- * (sim/p5/p5_block.h: issue groups worked out once per block, static events
- * reported for many issues at once) against the pairing decided
+/* The P5 model's block memos (docs/p5-model.md, "Speed"; sim/p5/p5_block.h:
+ * issue groups worked out once per block, static events reported for many
+ * issues at once) against what they replace: the pairing decided
  * instruction by instruction and the events counted from the trace
- * itself, on random traces whose blocks come back in other contexts. */
+ * itself, on random traces whose blocks come back in other contexts.  The
+ * PMU's batching of the reports: test_p5_pmu_batch.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,173 +22,13 @@
 #include "sim/p5/p5_block.h"
 #include "sim/p5/p5_model.h"
 #include "sim/p5/p5_op.h"
-#include "sim/p5/p5_tally.h"
 #include "traces/trace.h"
-
-/* ---- the tally against direct reports */
-
-static const unsigned occurrence_codes[] = {
-    P5_EV_DATA_READ, P5_EV_DATA_READ_MISS, P5_EV_INSTRUCTIONS_EXECUTED,
-    P5_EV_INSTRUCTIONS_EXECUTED_IN_V_PIPE, P5_EV_BRANCHES, 0x3e,
-};
-static const unsigned duration_codes[] = {
-    P5_EV_CLOCKS_WHILE_BUS_CYCLE_IN_PROGRESS, P5_EV_CLOCKS_STALLED_FULL_WRITE_BUFFERS,
-    P5_EV_CLOCKS_STALLED_WAITING_DATA_READ,
-};
-enum {
-    N_OCCURRENCE = sizeof occurrence_codes / sizeof occurrence_codes[0],
-    N_DURATION = sizeof duration_codes / sizeof duration_codes[0],
-};
-
-struct two_pmus {
-    struct msr_backend *direct_backend, *tallied_backend;
-    struct p5_pmu *direct, *tallied;
-    struct p5_tally tally;
-};
-
-static int pmus_setup(void **state)
-{
-    struct two_pmus *p = calloc(1, sizeof *p);
-    *state = p;
-    if (!p)
-        return -1;
-    p->direct_backend = p5_backend_create();
-    p->tallied_backend = p5_backend_create();
-    if (!p->direct_backend || !p->tallied_backend)
-        return -1;
-    p->direct = p5_backend_pmu(p->direct_backend);
-    p->tallied = p5_backend_pmu(p->tallied_backend);
-    p5_tally_init(&p->tally, p5_pmu_feed(p->tallied));
-    return 0;
-}
-
-static int pmus_teardown(void **state)
-{
-    struct two_pmus *p = *state;
-    if (p) {
-        msr_backend_destroy(p->direct_backend);
-        msr_backend_destroy(p->tallied_backend);
-        free(p);
-    }
-    return 0;
-}
 
 static uint64_t rd(struct p5_pmu *pmu, uint32_t msr)
 {
     uint64_t value = 0;
     assert_int_equal(p5_pmu_rdmsr(pmu, msr, &value), MSR_OK);
     return value;
-}
-
-static void assert_same_pmus(const struct two_pmus *p)
-{
-    for (uint32_t msr = P5_MSR_TSC; msr <= P5_MSR_CTR1; msr++)
-        assert_int_equal(rd(p->direct, msr), rd(p->tallied, msr));
-    for (int c = 0; c < 2; c++)
-        assert_int_equal(p5_pmu_last_increment(p->direct, c),
-                         p5_pmu_last_increment(p->tallied, c));
-    assert_int_equal(p5_pmu_cycles(p->direct), p5_pmu_cycles(p->tallied));
-}
-
-static unsigned random_code(struct rng *g)
-{
-    if (below(g, 3))
-        return occurrence_codes[below(g, N_OCCURRENCE)];
-    return duration_codes[below(g, N_DURATION)];
-}
-
-/* What a region hook or a CPL change does between reports: a CESR, a
- * counter (near the 40-bit wrap), the TSC, the CPL. */
-static void random_change(struct rng *g, struct two_pmus *p)
-{
-    uint32_t msr = P5_MSR_CESR;
-    uint64_t value;
-    switch (below(g, 4)) {
-    case 0:
-        value = random_code(g);
-        value |= (uint64_t)below(g, 8) << 6;
-        value |= (uint64_t)random_code(g) << 16;
-        value |= (uint64_t)below(g, 8) << 22;
-        break;
-    case 1:
-        msr = P5_MSR_CTR0 + below(g, 2);
-        value = 0xffffffffffull - below(g, 50);
-        break;
-    case 2:
-        msr = P5_MSR_TSC;
-        value = next(g);
-        break;
-    default: {
-        int cpl = (int)below(g, 4);
-        assert_true(p5_pmu_set_cpl(p->direct, cpl));
-        assert_true(p5_pmu_set_cpl(p->tallied, cpl));
-        return;
-    }
-    }
-    assert_int_equal(p5_pmu_wrmsr(p->direct, msr, value), MSR_OK);
-    assert_int_equal(p5_pmu_wrmsr(p->tallied, msr, value), MSR_OK);
-}
-
-/* A run of clocks, as the model ends them: in one call, the duration
- * events that hold named. */
-static void random_clocks(struct rng *g, struct two_pmus *p)
-{
-    uint64_t n = below(g, 4) ? 1 + below(g, 5) : below(g, 3000);
-    uint64_t holding = 0;
-    if (below(g, 3) == 0)
-        holding |= 1ull << duration_codes[below(g, N_DURATION)];
-    p5_pmu_ticks(p->direct, n, holding);
-    p5_tally_ticks(&p->tally, n, holding);
-}
-
-static void random_occurrences(struct rng *g, struct two_pmus *p)
-{
-    unsigned code = random_code(g);
-    uint32_t count = below(g, 8) ? below(g, 4) : (uint32_t)next(g);
-    p5_pmu_event(p->direct, code, count);
-    p5_tally_event(&p->tally, code, count);
-}
-
-static void test_tally_reports_as_direct(void **state)
-{
-    struct two_pmus *p = *state;
-    struct rng g = {15};
-    for (int step = 0; step < 200000; step++) {
-        unsigned kind = below(&g, 100);
-        if (kind < 45) {
-            random_occurrences(&g, p);
-        } else if (kind < 97) {
-            random_clocks(&g, p);
-        } else {
-            p5_tally_report(&p->tally, p->tallied);
-            assert_same_pmus(p);
-            random_change(&g, p);
-        }
-    }
-    p5_tally_report(&p->tally, p->tallied);
-    assert_same_pmus(p);
-}
-
-/* Occurrences of many clocks' worth beyond what one p5_pmu_event() takes. */
-static void test_tally_counts_beyond_32_bits(void **state)
-{
-    struct two_pmus *p = *state;
-    uint64_t cesr = P5_EV_CLOCKS_STALLED_WAITING_DATA_READ | 3u << 6 |
-                    (uint64_t)P5_EV_DATA_READ << 16 | 3u << 22;
-    assert_int_equal(p5_pmu_wrmsr(p->direct, P5_MSR_CESR, cesr), MSR_OK);
-    assert_int_equal(p5_pmu_wrmsr(p->tallied, P5_MSR_CESR, cesr), MSR_OK);
-    uint64_t held = 1ull << P5_EV_CLOCKS_STALLED_WAITING_DATA_READ;
-    for (int i = 0; i < 3; i++) {
-        p5_pmu_event(p->direct, P5_EV_DATA_READ, UINT32_MAX);
-        p5_tally_event(&p->tally, P5_EV_DATA_READ, UINT32_MAX);
-        p5_pmu_ticks(p->direct, 3000000000ull, held);
-        p5_tally_ticks(&p->tally, 3000000000ull, held);
-        p5_pmu_ticks(p->direct, 1, 0);
-        p5_tally_ticks(&p->tally, 1, 0);
-    }
-    p5_tally_report(&p->tally, p->tallied);
-    assert_same_pmus(p);
-    assert_int_equal(rd(p->tallied, P5_MSR_CTR0), 9000000000ull);
 }
 
 /* ---- random traces */
@@ -633,9 +472,6 @@ static void test_no_pair_across_a_marker(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_tally_reports_as_direct, pmus_setup, pmus_teardown),
-        cmocka_unit_test_setup_teardown(test_tally_counts_beyond_32_bits, pmus_setup,
-                                        pmus_teardown),
         cmocka_unit_test(test_random_traces_pair_and_count_as_per_instruction),
         cmocka_unit_test(test_pairs_across_a_block_boundary),
         cmocka_unit_test(test_no_pair_across_a_marker),

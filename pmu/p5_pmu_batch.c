@@ -1,12 +1,13 @@
-/* The model's reports gathered and reported in a few calls (p5_tally.h). */
-#include "sim/p5/p5_tally.h"
+/* A model's reports batched and reported in a few calls (p5_pmu_batch.h). */
+#include "p5_pmu_batch.h"
 
 #include <string.h>
 
-void p5_tally_init(struct p5_tally *t, const struct p5_feed *feed)
+void p5_pmu_batch_init(struct p5_pmu_batch *t, struct p5_pmu *pmu)
 {
     memset(t, 0, sizeof *t);
-    t->feed = feed;
+    t->pmu = pmu;
+    t->feed = p5_pmu_feed(pmu);
 }
 
 /* The lowest code of a non-empty set, taken out of it. */
@@ -17,7 +18,7 @@ static unsigned take_code(uint64_t *codes)
     return code;
 }
 
-void p5_tally_end_pending(struct p5_tally *t)
+void p5_pmu_batch_end_pending(struct p5_pmu_batch *t)
 {
     for (uint64_t codes = t->pending_codes; codes;) {
         unsigned code = take_code(&codes);
@@ -29,7 +30,7 @@ void p5_tally_end_pending(struct p5_tally *t)
     t->pending_codes = 0;
 }
 
-void p5_tally_hold(struct p5_tally *t, uint64_t held, uint64_t n)
+void p5_pmu_batch_hold(struct p5_pmu_batch *t, uint64_t held, uint64_t n)
 {
     t->codes |= held;
     while (held)
@@ -47,15 +48,16 @@ static void report_occurrences(struct p5_pmu *pmu, unsigned code, uint64_t count
 
 /* What code `code` had in the last run: the occurrences of its first
  * cycle, a cycle each when it held. */
-static uint64_t in_last_run(const struct p5_tally *t, unsigned code)
+static uint64_t in_last_run(const struct p5_pmu_batch *t, unsigned code)
 {
     uint64_t bit = 1ull << code;
     return (t->last_codes & bit ? t->last[code] : 0) +
            (t->last_holding & bit ? t->last_cycles : 0);
 }
 
-void p5_tally_report(struct p5_tally *t, struct p5_pmu *pmu)
+void p5_pmu_batch_flush(struct p5_pmu_batch *t)
 {
+    struct p5_pmu *pmu = t->pmu;
     for (uint64_t codes = t->codes; codes;) {
         unsigned code = take_code(&codes);
         report_occurrences(pmu, code, t->occurred[code] - in_last_run(t, code));
