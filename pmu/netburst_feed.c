@@ -166,3 +166,24 @@ void nb_feed_refresh(struct nb_pmu *pmu, unsigned what)
         refresh_contexts(pmu, feed);
     feed->pmi_waiting = pmu->pending[0].pending || pmu->pending[1].pending;
 }
+
+void nb_router_init(struct nb_router *router, const struct nb_feed *feed, int threads)
+{
+    memset(router, 0, sizeof *router);
+    router->feed = feed;
+    router->threads = threads;
+}
+
+/* With one logical processor a level's context is fixed: the other
+ * processor never changes its privilege level. */
+void nb_router_watch(struct nb_router *router)
+{
+    const struct nb_feed *feed = router->feed;
+    router->ahead = router->threads == 1 && !feed->sampling;
+    for (unsigned level = 0; level < 2 && router->ahead; level++) {
+        const uint64_t *route = feed->route[feed->context[0][level]];
+        memcpy(router->route[level], route, feed->n_sources * sizeof *route);
+    }
+    router->generation = feed->generation;
+    router->sampling = feed->sampling;
+}

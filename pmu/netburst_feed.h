@@ -11,12 +11,16 @@
  * (or assist) that changes it; the model reads it only through the inline
  * functions below.
  *
- * Occurrences are routed onto a struct nb_buses (a cycle's detections),
- * stamped with the generation of the routes used, and the cycle ends with
- * nb_pmu_tick_routed, the same counters, filters,
- * overflows, PMIs and cascades as nb_pmu_tick.  Buses routed before an
- * ESCR write are refused, not miscounted: each carries the routes'
- * generation.
+ * A model reports an occurrence as (source, level, count), the level
+ * being its logical processor and whether at CPL 3, onto the struct
+ * nb_buses of its cycle (a cycle's detections): the PMU routes it there,
+ * by the routes of the occurrence's context now (nb_feed_occur,
+ * nb_feed_occur_counts) or, for a model that records occurrences ahead of
+ * the cycles it reports, by a router's copy of the routes (struct
+ * nb_router), and drives the ESCRs' buses.  Every route is stamped with
+ * its generation, and the cycle ends with nb_pmu_tick_routed, the same
+ * counters, filters, overflows, PMIs and cascades as nb_pmu_tick.  Buses
+ * routed before an ESCR write are refused, not miscounted.
  */
 #ifndef PMU_NETBURST_FEED_H
 #define PMU_NETBURST_FEED_H
@@ -203,6 +207,86 @@ static inline void nb_buses_add(struct nb_buses *buses, uint64_t generation, uin
         escr_bus_add(&buses->bus[__builtin_ctzll(escrs)], count);
 }
 
+/* `count` occurrences of `source` by logical processor `thread` at CPL 0
+ * (`user` false) or 3, routed now (the other logical processor at its CPL
+ * now) onto `buses`. */
+static inline void nb_feed_occur(const struct nb_feed *feed, struct nb_buses *buses, int thread,
+                                 bool user, unsigned source, uint32_t count)
+{
+    nb_buses_add(buses, feed->generation, feed->route[feed->context[thread][user]][source],
+                 count);
+}
+
+/* nb_feed_occur for every source of `used` (bit s % 64 of word s / 64)
+ * with its count in counts[s]; clears both. */
+static inline void nb_feed_occur_counts(const struct nb_feed *feed, struct nb_buses *buses,
+                                        int thread, bool user, uint64_t used[2],
+                                        uint16_t *counts)
+{
+    const uint64_t *route = feed->route[feed->context[thread][user]];
+    for (int w = 0; w < 2; w++) {
+        for (uint64_t left = used[w]; left; left &= left - 1) {
+            unsigned s = 64 * (unsigned)w + (unsigned)__builtin_ctzll(left);
+            nb_buses_add(buses, feed->generation, route[s], counts[s]);
+            counts[s] = 0;
+        }
+        used[w] = 0;
+    }
+}
+
+/* ---- Routing ahead: a model that records occurrences in cycles the PMU
+ * has not reached may route them as it records them when no register can
+ * change before those cycles are ticked: with one logical processor (the
+ * other's privilege level, part of a context, changes as cycles are
+ * ticked) and no sampling (no PMI handler runs in between).  The router
+ * keeps the feed's routes for the two levels (0: CPL 0, 1: CPL 3) of the
+ * one logical processor, stamped with the generation they were read in:
+ * routes gone stale make the buses refused, never a miscount. */
+struct nb_router {
+    const struct nb_feed *feed;
+    int threads;           /* the logical processors the model runs */
+    bool ahead;            /* occurrences may be routed as recorded */
+    bool sampling;         /* the feed's when last watched */
+    uint64_t generation;   /* likewise: the routes' */
+    uint64_t route[2][NB_MAX_SOURCES];
+};
+
+/* A router for a model of `threads` logical processors (1 or 2) reading
+ * `feed`; it routes nothing ahead until watched (nb_router_watch). */
+void nb_router_init(struct nb_router *router, const struct nb_feed *feed, int threads);
+
+/* Whether occurrences may be routed ahead, and the routes to route them
+ * by, from the feed now: again after anything may have written the PMU. */
+void nb_router_watch(struct nb_router *router);
+
+/* Whether the feed's routes or sampling changed since the router watched. */
+static inline bool nb_router_stale(const struct nb_router *router)
+{
+    return router->generation != router->feed->generation ||
+           router->sampling != router->feed->sampling;
+}
+
+static inline bool nb_router_ahead(const struct nb_router *router)
+{
+    return router->ahead;
+}
+
+/* Whether some ESCR counts an occurrence of `source` at `level` routed
+ * ahead (nb_router_ahead). */
+static inline bool nb_router_counts(const struct nb_router *router, unsigned level,
+                                    unsigned source)
+{
+    return router->route[level][source] != 0;
+}
+
+/* `count` occurrences of `source` at `level` (0: CPL 0, 1: CPL 3) routed
+ * ahead (nb_router_ahead) onto `buses`. */
+static inline void nb_router_occur(const struct nb_router *router, struct nb_buses *buses,
+                                   unsigned level, unsigned source, uint32_t count)
+{
+    nb_buses_add(buses, router->generation, router->route[level][source], count);
+}
+
 /* The tags the three mechanisms give a retiring uop of an occurrence in
  * `context` (NB_UOP_TAG_*), decided by the registers (docs/semantics.md,
  * "Tagging"). */
@@ -218,6 +302,14 @@ static inline uint8_t nb_feed_uop_tags(const struct nb_feed *feed, uint8_t conte
     if (feed->replay[context] & uop->causes)
         tags |= NB_UOP_TAG_REPLAY;
     return tags;
+}
+
+/* The tags a retiring uop of logical processor `thread` at CPL 0 (`user`
+ * false) or 3 gets. */
+static inline uint8_t nb_feed_uop_tags_at(const struct nb_feed *feed, int thread, bool user,
+                                          const struct nb_uop *uop)
+{
+    return nb_feed_uop_tags(feed, feed->context[thread][user], uop);
 }
 
 /* Whether a retiring instruction whose uops the `mechanisms` (NB_TAG_*)

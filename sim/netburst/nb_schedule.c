@@ -179,6 +179,7 @@ bool nb_schedule_init(struct nb_schedule *sched, struct nb_pmu *pmu, int threads
     }
     for (int t = 0; t < 2; t++)
         sched->reported[t] = nb_pmu_thread(pmu, t);
+    nb_router_init(&sched->router, sched->feed, threads);
     nb_schedule_watch(sched);
     return true;
 }
@@ -205,50 +206,37 @@ static unsigned tc_source_of(uint8_t state0, uint8_t state1)
     return NB_TC_MODES + (state0 & 3u) * 4 + (state1 & 3u);
 }
 
-/* The cycle's own events of the one logical processor of a direct
- * schedule, by its front end's state (report_cycle's, from the level
- * routes). */
-static void watch_cycle_routes(struct nb_schedule *sched)
+/* The cycle's own events of the one logical processor routed ahead, by
+ * its front end's state (report_cycle's). */
+static void watch_cycle_sources(struct nb_schedule *sched)
 {
     for (uint8_t state = 0; state < 8; state++) {
         unsigned level = state >> 2, tc = tc_source_of(state, NB_MODE_IDLE);
         bool running = nb_watched(sched, NB_RUNNING), delivering = nb_watched(sched, tc);
-        sched->cycle_routes[state] = (struct nb_cycle_routes){
-            .running = running ? sched->level_route[level][NB_RUNNING] : 0,
-            .tc = delivering ? sched->level_route[level][tc] : 0,
+        sched->cycle_sources[state] = (struct nb_cycle_sources){
+            .running = running && nb_router_counts(&sched->router, level, NB_RUNNING),
+            .tc = delivering && nb_router_counts(&sched->router, level, tc),
             .level = running || delivering,
         };
     }
 }
 
-/* Occurrences may be routed when recorded, not when reported, if no PMI
- * handler can write an ESCR in between: with one logical processor (the
- * other's privilege level, which a context has, changes as cycles are
- * reported) and without sampling.  A region hook runs once its logical
- * processor has drained: no occurrence waits then. */
+/* Occurrences may be routed when recorded, not when reported, when the
+ * PMU's router says so (nb_router_watch).  A region hook runs once its
+ * logical processor has drained: no occurrence waits then. */
 void nb_schedule_watch(struct nb_schedule *sched)
 {
-    const struct nb_feed *feed = sched->feed;
-    if (!sched->direct)
+    if (!nb_router_ahead(&sched->router))
         sched->source_until = sched->now + sched->size; /* the ring's source counts from before */
-    sched->direct = sched->threads == 1 && !nb_feed_sampling(feed);
-    /* With one logical processor a level's context is fixed: the other
-     * processor never changes its privilege level. */
-    for (unsigned level = 0; level < sched->levels && sched->direct; level++) {
-        uint8_t context = nb_feed_context(feed, (int)(level >> 1), level & 1);
-        for (unsigned s = 0; s < NB_NUM_SOURCES; s++)
-            sched->level_route[level][s] = nb_feed_route(feed, context, s);
-    }
-    if (sched->direct)
-        watch_cycle_routes(sched);
-    sched->generation = nb_feed_generation(feed);
-    sched->sampling = nb_feed_sampling(feed);
+    nb_router_watch(&sched->router);
+    if (nb_router_ahead(&sched->router))
+        watch_cycle_sources(sched);
 }
 
 /* Watches again when a PMI handler or a hook wrote the PMU. */
 static void rewatch(struct nb_schedule *sched)
 {
-    if (sched->generation != nb_feed_generation(sched->feed) || sched->sampling != nb_feed_sampling(sched->feed))
+    if (nb_router_stale(&sched->router))
         nb_schedule_watch(sched);
 }
 
@@ -409,25 +397,14 @@ static struct nb_buses *buses_now(const struct nb_schedule *sched)
     return &sched->buses[sched->now & (sched->size - 1)];
 }
 
-/* The cycle's occurrences at `level` counted by source: each drives its
- * route in the thread's context. */
+/* The cycle's occurrences at `level` counted by source, to the PMU. */
 static void report(struct nb_schedule *sched, struct nb_bucket *b, unsigned level)
 {
     int t = (int)(level >> 1);
     bool user = level & 1;
     uint16_t *count = sched->counts[(sched->now & (sched->size - 1)) << sched->level_shift | level];
     set_level(sched, t, user);
-    uint8_t context = nb_feed_context(sched->feed, t, user);
-    uint64_t generation = nb_feed_generation(sched->feed);
-    for (int w = 0; w < 2; w++) {
-        for (uint64_t left = b->used[level][w]; left; left &= left - 1) {
-            unsigned s = 64 * (unsigned)w + (unsigned)__builtin_ctzll(left);
-            nb_buses_add(buses_now(sched), generation, nb_feed_route(sched->feed, context, s),
-                         count[s]);
-            count[s] = 0;
-        }
-        b->used[level][w] = 0;
-    }
+    nb_feed_occur_counts(sched->feed, buses_now(sched), t, user, b->used[level], count);
 }
 
 /* Whether some TC_deliver_mode source is watched. */
@@ -445,22 +422,24 @@ static bool activity_current(const struct nb_schedule *sched)
     return true;
 }
 
-/* report_cycle for a direct schedule of one logical processor, from its
- * cycle routes. */
-static void report_cycle_direct(struct nb_schedule *sched, struct nb_bucket *b)
+/* report_cycle for one logical processor routed ahead, from its cycle
+ * sources. */
+static void report_cycle_ahead(struct nb_schedule *sched, struct nb_bucket *b)
 {
     if (sched->now >= sched->active_until[0]) {
         set_inactive(sched, 0);
         return;
     }
     uint8_t state = sched->now >= sched->frontend_from[0] ? sched->frontend[0] : b->frontend[0];
-    const struct nb_cycle_routes *routes = &sched->cycle_routes[state];
-    if (routes->level || !sched->reported[0].active)
-        set_level(sched, 0, state >> 2);
-    if (routes->running)
-        nb_buses_add(buses_now(sched), sched->generation, routes->running, 1);
-    if (routes->tc)
-        nb_buses_add(buses_now(sched), sched->generation, routes->tc, 1);
+    const struct nb_cycle_sources *own = &sched->cycle_sources[state];
+    unsigned level = state >> 2;
+    if (own->level || !sched->reported[0].active)
+        set_level(sched, 0, level);
+    if (own->running)
+        nb_router_occur(&sched->router, buses_now(sched), level, NB_RUNNING, 1);
+    if (own->tc)
+        nb_router_occur(&sched->router, buses_now(sched), level,
+                        tc_source_of(state, NB_MODE_IDLE), 1);
 }
 
 /* The cycle's own events: RUNNING for each active logical processor, at
@@ -468,15 +447,13 @@ static void report_cycle_direct(struct nb_schedule *sched, struct nb_bucket *b)
  * reported once, by the first active one). */
 static void report_cycle(struct nb_schedule *sched, struct nb_bucket *b)
 {
-    if (sched->direct && sched->threads == 1) {
-        report_cycle_direct(sched, b);
+    if (nb_router_ahead(&sched->router)) {
+        report_cycle_ahead(sched, b);
         return;
     }
     bool running = nb_watched(sched, NB_RUNNING);
     if (!running && !tc_watched(sched) && activity_current(sched))
         return;
-    const struct nb_feed *feed = sched->feed;
-    uint64_t generation = nb_feed_generation(feed);
     uint8_t state[2] = {NB_MODE_IDLE, NB_MODE_IDLE};
     int first = -1;
     for (int t = 0; t < sched->threads; t++) {
@@ -491,15 +468,13 @@ static void report_cycle(struct nb_schedule *sched, struct nb_bucket *b)
         if (first < 0)
             first = t;
         if (running)
-            nb_buses_add(buses_now(sched), generation,
-                         nb_feed_route(feed, nb_feed_context(feed, t, user), NB_RUNNING), 1);
+            nb_feed_occur(sched->feed, buses_now(sched), t, user, NB_RUNNING, 1);
     }
     unsigned tc = tc_source_of(state[0], state[1]);
     if (first >= 0 && nb_watched(sched, tc)) {
         bool user = state[first] >> 2;
         set_level(sched, first, user);
-        nb_buses_add(buses_now(sched), generation,
-                     nb_feed_route(feed, nb_feed_context(feed, first, user), tc), 1);
+        nb_feed_occur(sched->feed, buses_now(sched), first, user, tc, 1);
     }
 }
 
@@ -643,7 +618,9 @@ void nb_schedule_tick_until(struct nb_schedule *sched, uint64_t cycle)
         struct nb_bucket *b = &sched->ring[sched->now & (sched->size - 1)];
         report_cycle(sched, b);
         for (unsigned level = 0;
-             level < sched->levels && (!sched->direct || sched->now < sched->source_until); level++)
+             level < sched->levels &&
+             (!nb_router_ahead(&sched->router) || sched->now < sched->source_until);
+             level++)
             if (b->used[level][0] | b->used[level][1])
                 report(sched, b, level);
         report_retirements(sched); /* an assist may grow the ring: its buses are read after */

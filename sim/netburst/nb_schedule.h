@@ -4,11 +4,14 @@
  * sub-event bits) pair the model reports (the table in nb_schedule.c),
  * declared to the PMU, which publishes which ESCRs count it
  * (pmu/netburst_feed.h).  Occurrences are kept by level: logical processor
- * << 1 | user (CPL 1-3), as source counts routed when the cycle is
- * reported, or, when no PMI handler can run before then (one logical
- * processor, no sampling), routed at once onto the cycle's buses; the PMU
- * refuses buses routed before an ESCR write, so a write the model did not
- * expect fails the run instead of miscounting.
+ * << 1 | user (CPL 1-3), as source counts the PMU routes onto the cycle's
+ * buses when the cycle is reported (nb_feed_occur_counts), or, when its
+ * router says no PMI handler can run before then (one logical processor,
+ * no sampling), handed to the router at once, which routes them onto the
+ * cycle's buses (nb_router_occur); the PMU refuses buses routed before an
+ * ESCR write, so a write the model did not expect fails the run instead
+ * of miscounting.  The model keeps no route: it says what happened, in
+ * which cycle, at which level.
  *
  * Memory is bounded by the machine, not by a latency (docs/netburst-model.md,
  * "Memory use"): the cycles ahead are a ring of at most NB_RING_MAX cycles;
@@ -138,20 +141,15 @@ struct nb_schedule {
     uint64_t active_until[2];    /* each logical processor is active before this cycle */
     uint8_t frontend[2];         /* each front end's mode | user << 2 since frontend_from */
     uint64_t frontend_from[2];
-    bool direct;                 /* occurrences go straight onto the buses, */
-    uint64_t level_route[NB_LEVELS][NB_NUM_SOURCES]; /* by the feed's routes by level
-                                  * (stamped with `generation`: stale ones are refused) */
-    uint64_t source_until;       /* direct: no source counts wait from this cycle on */
-    /* Direct with one logical processor: each cycle's own events by the
-     * front end's state (mode | user << 2): the routes of RUNNING and of
-     * TC_deliver_mode (0: not watched), and whether the processor's level
-     * is reported to the PMU (either is watched). */
-    struct nb_cycle_routes {
-        uint64_t running, tc;
-        bool level;
-    } cycle_routes[8];
-    uint64_t generation;         /* the feed's generation and sampling when last watched */
-    bool sampling;
+    struct nb_router router;     /* ahead: occurrences go straight onto the buses */
+    uint64_t source_until;       /* ahead: no source counts wait from this cycle on */
+    /* Routed ahead (one logical processor): each cycle's own events by the
+     * front end's state (mode | user << 2): whether RUNNING and
+     * TC_deliver_mode count at its level, and whether the processor's
+     * level is reported to the PMU (either is watched). */
+    struct nb_cycle_sources {
+        bool running, tc, level;
+    } cycle_sources[8];
     struct nb_retire_queue retired[2];
     struct nb_interrupt interrupt[2];
     uint32_t pmi_latency;        /* cycles from the APIC's bus-clock edge to the core */
@@ -188,8 +186,7 @@ static inline bool nb_schedule_tagging(const struct nb_schedule *sched)
 static inline uint8_t nb_schedule_uop_tags(const struct nb_schedule *sched, unsigned level,
                                            const struct nb_uop *uop)
 {
-    return nb_feed_uop_tags(sched->feed, nb_feed_context(sched->feed, (int)(level >> 1), level & 1),
-                            uop);
+    return nb_feed_uop_tags_at(sched->feed, (int)(level >> 1), level & 1, uop);
 }
 
 /* Queues a retirement of `thread` in `cycle` (not yet ticked) for
@@ -216,8 +213,8 @@ static inline void nb_occur_put(struct nb_schedule *sched, uint64_t cycle, enum 
                                 unsigned level, unsigned count)
 {
     uint64_t i = cycle & (sched->size - 1);
-    if (sched->direct) {
-        nb_buses_add(&sched->buses[i], sched->generation, sched->level_route[level][source], count);
+    if (nb_router_ahead(&sched->router)) {
+        nb_router_occur(&sched->router, &sched->buses[i], level, source, count);
         return;
     }
     sched->ring[i].used[level][source >> 6] |= 1ull << (source & 63);
