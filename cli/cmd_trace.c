@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "util/atomic_file.h"
 #include "util/file_identity.h"
@@ -16,10 +15,10 @@
 #include "util/json.h"
 #include "util/suggest.h"
 #include "util/text.h"
-#include "util/grow_array.h"
 #include "traces/import.h"
 #include "util/input_file.h"
 #include "traces/trace.h"
+#include "traces/trace_info.h"
 
 static const char trace_usage[] =
     "usage: pmubench trace import (--lackey FILE | --dinero FILE) -o OUT\n"
@@ -235,96 +234,19 @@ static int parse_trace_arg(int argc, char **argv, bool *json, const char **path)
 
 /* ---- info */
 
-struct trace_summary {
-    uint64_t instructions, branches, taken, loads, stores, regions;
-    struct trace_end end;
-    long long bytes;
-};
-
-/* What a block adds to the summary is static: it is found once per id
- * (ids are dense, in order of first appearance), and the summary is the
- * sum over the ids of that times the block's executions. */
-struct block_counts {
-    uint64_t executions;
-    uint32_t instructions, loads, stores;
-    uint8_t branches, taken;
-};
-
-struct block_memo {
-    struct block_counts *by_id;
-    uint32_t n;
-    size_t capacity;
-};
-
-static void count_new_block(struct block_counts *counts, const struct trace_block *block)
+/* Summarises the open trace (traces/trace_info.h); the exit status, with
+ * the failure printed. */
+static int summarise(struct open_trace *trace, struct trace_info *info)
 {
-    enum trace_branch branch = block->insns[block->n_insns - 1].branch;
-    counts->executions = 0;
-    counts->instructions = block->n_insns;
-    counts->branches = branch != TRACE_NOT_BRANCH;
-    counts->taken = branch == TRACE_BRANCH_TAKEN;
-    /* a modify (TRACE_LOAD | TRACE_STORE) is a load and a store */
-    counts->loads = counts->stores = 0;
-    for (uint32_t i = 0; i < block->n_accesses; i++) {
-        counts->loads += (block->accesses[i].kind & TRACE_LOAD) != 0;
-        counts->stores += (block->accesses[i].kind & TRACE_STORE) != 0;
+    switch (trace_info_read(trace->file, trace->reader, info)) {
+    case TRACE_INFO_OK:
+        return EXIT_OK;
+    case TRACE_INFO_READ_ERROR:
+        return read_error(trace);
+    case TRACE_INFO_NO_MEMORY:
+        break;
     }
-}
-
-/* Counts an execution of `block`; false when out of memory. */
-static bool count_block(struct block_memo *memo, const struct trace_block *block)
-{
-    if (block->id == memo->n) {
-        if (!grow_array(&memo->by_id, &memo->capacity, (size_t)memo->n + 1, sizeof *memo->by_id,
-                        1024))
-            return false;
-        count_new_block(&memo->by_id[memo->n++], block);
-    }
-    memo->by_id[block->id].executions++;
-    return true;
-}
-
-static void add_blocks(struct trace_summary *summary, const struct block_memo *memo)
-{
-    for (uint32_t id = 0; id < memo->n; id++) {
-        const struct block_counts *c = &memo->by_id[id];
-        summary->instructions += c->executions * c->instructions;
-        summary->branches += c->executions * c->branches;
-        summary->taken += c->executions * c->taken;
-        summary->loads += c->executions * c->loads;
-        summary->stores += c->executions * c->stores;
-    }
-}
-
-/* Reads the trace by blocks, the fast way. */
-static int summarise(struct open_trace *trace, struct trace_summary *summary)
-{
-    memset(summary, 0, sizeof *summary);
-    struct block_memo memo = {0};
-    const struct trace_block *block;
-    const struct trace_record *record;
-    int rc = EXIT_OK;
-    do {
-        if (trace_next_block(trace->reader, &block, &record) != TRACE_OK)
-            rc = read_error(trace);
-        else if (block && !count_block(&memo, block))
-            rc = file_error(EXIT_RUNTIME, "%s: out of memory", trace->path);
-        else if (!block)
-            summary->regions += record->kind == TRACE_RECORD_REGION_BEGIN;
-    } while (!rc && (block || record->kind != TRACE_RECORD_END));
-    add_blocks(summary, &memo);
-    free(memo.by_id);
-    if (rc)
-        return rc;
-    summary->end = record->end;
-    struct stat st;
-    summary->bytes = fstat(fileno(trace->file), &st) == 0 ? (long long)st.st_size : 0;
-    return 0;
-}
-
-static double bytes_per_instruction(const struct trace_summary *summary)
-{
-    return summary->instructions ? (double)summary->bytes / (double)summary->instructions : 0;
+    return file_error(EXIT_RUNTIME, "%s: out of memory", trace->path);
 }
 
 /* "NAME          VALUE", the header's text escaped (util/text.h). */
@@ -411,7 +333,7 @@ static void print_cpu_json(const struct cpu_view *view)
 }
 
 static void print_info_text(const struct trace_header *header,
-                            const struct trace_summary *s)
+                            const struct trace_info *s)
 {
     print_text_field("program", header->program[0] ? header->program : "(unknown)");
     print_text_field("arguments", header->args);
@@ -429,12 +351,12 @@ static void print_info_text(const struct trace_header *header,
     else
         printf("end           exited with status %" PRIu32 "\n", s->end.code);
     printf("size          %lld bytes (%.2f per instruction)\n", s->bytes,
-           bytes_per_instruction(s));
+           trace_info_bytes_per_instruction(s));
     print_cpu_text(&header->cpu);
 }
 
 static void print_info_json(const char *path, const struct trace_header *header,
-                            const struct trace_summary *s)
+                            const struct trace_info *s)
 {
     printf("{\"file\": ");
     json_print_string(path);
@@ -450,7 +372,7 @@ static void print_info_json(const char *path, const struct trace_header *header,
     printf(", \"end\": \"%s\", \"code\": %" PRIu32,
            s->end.status == TRACE_KILLED ? "killed" : "exited", s->end.code);
     printf(", \"bytes\": %lld, \"bytes_per_instruction\": %.2f", s->bytes,
-           bytes_per_instruction(s));
+           trace_info_bytes_per_instruction(s));
     print_cpu_json(&header->cpu);
     printf("}\n");
 }
@@ -460,15 +382,15 @@ static int trace_info(int argc, char **argv)
     bool json = false;
     const char *path;
     struct open_trace trace;
-    struct trace_summary summary;
+    struct trace_info info;
     int rc = parse_trace_arg(argc, argv, &json, &path);
     if (rc || (rc = open_trace(path, &trace)))
         return rc;
-    rc = summarise(&trace, &summary);
+    rc = summarise(&trace, &info);
     if (!rc && json)
-        print_info_json(path, trace_reader_header(trace.reader), &summary);
+        print_info_json(path, trace_reader_header(trace.reader), &info);
     else if (!rc)
-        print_info_text(trace_reader_header(trace.reader), &summary);
+        print_info_text(trace_reader_header(trace.reader), &info);
     close_trace(&trace);
     return rc;
 }
