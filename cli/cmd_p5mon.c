@@ -17,6 +17,7 @@
 #include "util/file_identity.h"
 #include "commands.h"
 #include "exit_status.h"
+#include "progress.h"
 #include "record_report.h"
 #include "traces/cpu_view.h"
 #include "util/text.h"
@@ -236,10 +237,19 @@ static int record_command(const struct command_line *line, const char *cpu, cons
     int saved_in = -1, saved_out = -1, status = EXIT_OK;
     bool ok = (!line->input || redirect_fd(line->input, 0, &saved_in, &status)) &&
               (!line->output || redirect_fd(line->output, 1, &saved_out, &status));
-    struct record_options options = {.argv = line->words, .output = trace, .cpu = cpu};
-    int recorded;
-    if (ok && !record_report("p5mon", &options, &recorded, NULL))
-        status = recorded;
+    if (ok) {
+        struct cli_progress progress;
+        cli_progress_start_recording(&progress);
+        struct record_options options = {.argv = line->words, .output = trace,
+                                         .progress = cli_progress_hook(&progress), .cpu = cpu};
+        char error[PATH_MAX + 2048];
+        struct record_result result;
+        enum record_status recorded = record_run(&options, &result, error, sizeof error);
+        cli_progress_end(&progress);
+        int exit_status; /* the program's is not p5mon's */
+        if (!record_report("p5mon", line->words[0], recorded, &result, error, &exit_status))
+            status = exit_status;
+    }
     restore_fd(0, saved_in);
     restore_fd(1, saved_out);
     return status;

@@ -38,25 +38,15 @@ static const struct cli_option record_option_list[] = {
 };
 const struct option_table record_option_table = {record_option_list, true};
 
-bool record_report(const char *command, const struct record_options *options, int *status,
-                   struct record_result *result_out)
+bool record_report(const char *command, const char *program, enum record_status recorded,
+                   const struct record_result *result, const char *error, int *status)
 {
-    char error[PATH_MAX + 2048];
-    struct record_result result;
-    struct cli_progress progress;
-    cli_progress_start_recording(&progress);
-    struct record_options shown = *options;
-    shown.progress = cli_progress_hook(&progress);
-    enum record_status recorded = record_run(&shown, &result, error, sizeof error);
-    cli_progress_end(&progress);
-    if (result_out)
-        *result_out = result;
-    if (result.execed)
+    if (result->execed)
         command_error(EXIT_OK, command,
                       "%s called execve: the trace ends there (the new program is not recorded)",
-                      options->argv[0]);
+                      program);
     if (recorded == RECORD_OK) {
-        *status = result.exit_status;
+        *status = result->exit_status;
         return true;
     }
     *status = command_error(recorded == RECORD_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_RUNTIME,
@@ -108,12 +98,18 @@ int cmd_record(int argc, char **argv)
     }
     if (i == argc)
         return usage_error("record", "no program to record");
-    struct record_options options = {
-        .argv = argv + i, .output = out, .registers = registers, .cpu = cpu};
-    int status;
+    struct cli_progress progress;
+    cli_progress_start_recording(&progress);
+    struct record_options options = {.argv = argv + i, .output = out, .registers = registers,
+                                     .progress = cli_progress_hook(&progress), .cpu = cpu};
+    char error[PATH_MAX + 2048];
     struct record_result result;
+    enum record_status recorded = record_run(&options, &result, error, sizeof error);
+    cli_progress_end(&progress);
+    int status;
     /* stat and p5mon say it of 64-bit code on such a model themselves */
-    if (record_report("record", &options, &status, &result) && result.cpu_widened)
+    if (record_report("record", options.argv[0], recorded, &result, error, &status) &&
+        result.cpu_widened)
         command_error(EXIT_OK, "record",
                       "warning: %s is a 64-bit program, which the %s could not run: it saw the "
                       "part's CPUID with the x86-64 baseline added (docs/traces.md, \"The CPU "

@@ -21,7 +21,6 @@
 #include "util/text.h"
 #include "pmu/alloc.h"
 #include "pmu/generic_events.h"
-#include "pmu/msr_linux.h"
 #include "util/number.h"
 #include "apps/stat/stat_events.h"
 #include "apps/stat/stat_features.h"
@@ -359,19 +358,24 @@ static int configure_model(const struct stat_args *args, struct stat_model *mode
 }
 
 /* ---- recording a program first, as `pmubench record -o TRACE -- PROGRAM...`
- * records it and with its messages, into a temporary file. */
+ * records it and with its messages, into a temporary file (apps/stat/stat_run.h). */
 
-static int record_program(char **program, const char *cpu, struct cleanup_file *temporary,
-                          char *trace, size_t size, int *exit_status)
+static int record_program(const struct stat_args *args, char **argv,
+                          struct cleanup_file *temporary, char *trace, size_t size,
+                          int *exit_status)
 {
-    char error[PATH_MAX + 256];
-    if (!cleanup_temporary(temporary, "pmubench-stat", trace, size, error, sizeof error))
-        return command_error(EXIT_RUNTIME, "stat", "%s", error);
-    struct record_options options = {.argv = program, .output = trace, .cpu = cpu};
-    if (record_report("stat", &options, exit_status, NULL))
-        return 0;
-    cleanup_remove_file(temporary);
-    return *exit_status;
+    char error[PATH_MAX + 2048];
+    struct record_result result;
+    struct cli_progress progress;
+    cli_progress_start_recording(&progress);
+    enum record_status recorded =
+        stat_record_program(argv + args->program, args->record_cpu, args->model,
+                            cli_progress_hook(&progress), temporary, trace, size, &result,
+                            error, sizeof error);
+    cli_progress_end(&progress);
+    return record_report("stat", argv[args->program], recorded, &result, error, exit_status)
+               ? 0
+               : *exit_status;
 }
 
 /* ---- output */
@@ -792,9 +796,8 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
     const char *traces[2] = {args->traces[0], args->traces[1]};
     int n_traces = args->n_traces;
     if (!n_traces) {
-        const char *cpu = args->record_cpu ? args->record_cpu : cpu_view_for_model(args->model);
-        if ((rc = record_program(argv + args->program, cpu, &temporary, recorded,
-                                 sizeof recorded, &exit_status)))
+        if ((rc = record_program(args, argv, &temporary, recorded, sizeof recorded,
+                                 &exit_status)))
             return rc;
         traces[0] = recorded;
         n_traces = 1;
@@ -851,8 +854,7 @@ static int count_hardware(const struct stat_args *args, const struct stat_model 
                           char **argv, const struct alloc_plan *plan, uint64_t *counts,
                           struct stat_outputs *outputs)
 {
-    enum msr_target target = model->pmu == PMU_P5 ? MSR_TARGET_P5 : MSR_TARGET_NETBURST;
-    struct msr_backend *backend = msr_linux_create(args->device, target, cpu_identity_read);
+    struct msr_backend *backend = stat_msr_backend(args->device, model);
     if (!backend)
         return command_error(EXIT_RUNTIME, "stat", "%s: %s", args->device, strerror(errno));
     char error[MESSAGE_SIZE];

@@ -8,13 +8,14 @@
 
 #include "traces/record.h"
 
-/* Records (traces/record.h) and reports as `pmubench record` does, for
- * `command` ("record", "stat", "p5mon"): a failure is one line "pmubench
- * COMMAND: ...", and a program that called execve gets a note.  True when the trace was written, with the
- * program's exit status in *status; false with the exit status of the
- * failure (docs/exit-status.md) in *status.  `result`, when not NULL,
- * gets the recording's result. */
-bool record_report(const char *command, const struct record_options *options, int *status,
-                   struct record_result *result);
+/* Reports a recording's outcome (traces/record.h: record_run's, or a
+ * library function's that records through it: `recorded`, `result` and
+ * `error`) as `pmubench record` does, for `command` ("record", "stat",
+ * "p5mon"): a failure is one line "pmubench COMMAND: ...", and a
+ * `program` that called execve gets a note.  True when the trace was
+ * written, with the program's exit status in *status; false with the exit
+ * status of the failure (docs/exit-status.md) in *status. */
+bool record_report(const char *command, const char *program, enum record_status recorded,
+                   const struct record_result *result, const char *error, int *status);
 
 #endif

@@ -651,3 +651,19 @@ enum record_status record_run(const struct record_options *options, struct recor
         status = RECORD_FAILED;
     return status;
 }
+
+enum record_status record_temporary(const struct record_options *options, const char *prefix,
+                                    struct cleanup_file *temporary, char *trace, size_t size,
+                                    struct record_result *result, char *error,
+                                    size_t error_size)
+{
+    *result = (struct record_result){0};
+    if (!cleanup_temporary(temporary, prefix, trace, size, error, error_size))
+        return RECORD_FAILED;
+    struct record_options into = *options;
+    into.output = trace;
+    enum record_status status = record_run(&into, result, error, error_size);
+    if (status != RECORD_OK)
+        cleanup_remove_file(temporary);
+    return status;
+}

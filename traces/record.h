@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/cleanup.h"
 #include "traces/progress.h"
 
 struct record_options {
@@ -64,5 +65,17 @@ struct record_result {
  * trace first. */
 enum record_status record_run(const struct record_options *options, struct record_result *result,
                               char *error, size_t error_size);
+
+/* Records as record_run does (options->output aside) into a new temporary
+ * trace "$TMPDIR/PREFIX-XXXXXX" (util/cleanup.h, cleanup_temporary),
+ * listed under `temporary` so that a fatal signal removes it, its path in
+ * `trace`: the commands that record a program before they simulate it
+ * (stat -- PROGRAM, p5mon's command).  RECORD_OK: the caller removes it
+ * (cleanup_remove_file) after use; otherwise nothing is left and `error`
+ * has the line (RECORD_FAILED when the temporary file cannot be made). */
+enum record_status record_temporary(const struct record_options *options, const char *prefix,
+                                    struct cleanup_file *temporary, char *trace, size_t size,
+                                    struct record_result *result, char *error,
+                                    size_t error_size);
 
 #endif

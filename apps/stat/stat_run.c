@@ -11,10 +11,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pmu/msr_linux.h"
 #include "pmu/netburst_pmu.h"
 #include "pmu/p5_pmu.h"
 #include "pmu/program.h"
 #include "util/error_line.h"
+#include "traces/cpu_view.h"
 
 /* Whether `status`, the outcome of `what` (setup, start...), is a failure:
  * then its line in `error` and errno EIO (a refused or failing MSR access
@@ -387,4 +389,22 @@ bool stat_measure_program(struct msr_backend *backend, int cpu, const struct all
                          error_size))
             return false;
     return true;
+}
+
+struct msr_backend *stat_msr_backend(const char *device, const struct stat_model *model)
+{
+    enum msr_target target = model->pmu == PMU_P5 ? MSR_TARGET_P5 : MSR_TARGET_NETBURST;
+    return msr_linux_create(device, target, cpu_identity_read);
+}
+
+enum record_status stat_record_program(char *const *program, const char *cpu, const char *model,
+                                       const struct progress_hook *progress,
+                                       struct cleanup_file *temporary, char *trace, size_t size,
+                                       struct record_result *result, char *error,
+                                       size_t error_size)
+{
+    struct record_options options = {.argv = program, .progress = progress,
+                                     .cpu = cpu ? cpu : cpu_view_for_model(model)};
+    return record_temporary(&options, "pmubench-stat", temporary, trace, size, result, error,
+                            error_size);
 }

@@ -17,6 +17,7 @@
 #include "apps/stat/stat_interval.h"
 #include "apps/stat/stat_model.h"
 #include "traces/progress.h"
+#include "traces/record.h"
 
 struct stat_totals {
     uint64_t instructions[2]; /* trace records simulated per run, by logical processor */
@@ -90,5 +91,22 @@ bool stat_simulate(const char *const traces[], int n_traces, const struct stat_m
 bool stat_measure_program(struct msr_backend *backend, int cpu, const struct alloc_plan *plan,
                           char *const argv[], uint64_t *counts, int *exit_status, char *error,
                           size_t error_size);
+
+/* The Linux msr backend (pmu/msr_linux.h) for stat_measure_program: the
+ * PMU of `model`'s kind (P5 or NetBurst) through `device` (a path with %d
+ * for the CPU), refusing any other processor.  NULL with errno. */
+struct msr_backend *stat_msr_backend(const char *device, const struct stat_model *model);
+
+/* `stat -- PROGRAM`'s recording: `program` (a program and its arguments,
+ * NULL-terminated) recorded as `pmubench record` records it, seeing `cpu`
+ * (traces/cpu_view.h; NULL: the part of the model named `model`,
+ * cpu_view_for_model), into a temporary trace "$TMPDIR/pmubench-stat-XXXXXX"
+ * (traces/record.h, record_temporary: its path in `trace`, listed under
+ * `temporary`; the caller removes it after the run). */
+enum record_status stat_record_program(char *const *program, const char *cpu, const char *model,
+                                       const struct progress_hook *progress,
+                                       struct cleanup_file *temporary, char *trace, size_t size,
+                                       struct record_result *result, char *error,
+                                       size_t error_size);
 
 #endif
