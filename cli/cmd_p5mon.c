@@ -19,10 +19,10 @@
 #include "exit_status.h"
 #include "progress.h"
 #include "record_report.h"
-#include "traces/cpu_view.h"
 #include "util/text.h"
 #include "sim/p5/p5_model.h"
 #include "apps/stat/stat_model.h"
+#include "apps/p5mon/command.h"
 #include "apps/p5mon/driver.h"
 #include "apps/p5mon/parms.h"
 #include "apps/p5mon/report.h"
@@ -134,125 +134,38 @@ static bool load_model(const struct p5mon_parms *parms, struct p5_config *config
     return true;
 }
 
-/* ---- Recording `command` when no trace is given */
+/* ---- Recording `command` when no trace is given (apps/p5mon/command.h) */
 
-/* Splits the command into words and `<`/`>` redirections; false with what
- * was expected. */
-static bool split_command(char *command, char **words, int max_words, const char **input,
-                          const char **output, const char *where, char *error,
-                          size_t error_size)
+/* Records the command into a temporary trace as `pmubench record` does:
+ * 0, or the exit status after the message (record's own, when it said
+ * why). */
+static int record_command(const struct p5mon_parms *parms, const struct p5mon_command *command,
+                          struct cleanup_file *temporary, char *trace, size_t size)
 {
-    int n = 0;
-    const char **redirect = NULL;
-    for (char *word = strtok(command, " \t"); word; word = strtok(NULL, " \t")) {
-        if (strpbrk(word, "|;&$`'\"\\*?()[]{}~")) {
-            snprintf(error, error_size,
-                     "%s: expected a program, arguments and < > redirections (no shell syntax) "
-                     "in command, got '%s'",
-                     where, word);
-            return false;
-        }
-        if (redirect) {
-            *redirect = word;
-            redirect = NULL;
-        } else if (word[0] == '<' || word[0] == '>') {
-            redirect = word[0] == '<' ? input : output;
-            if (word[1]) {
-                *redirect = word + 1;
-                redirect = NULL;
-            }
-        } else if (n < max_words - 1) {
-            words[n++] = word;
-        } else {
-            snprintf(error, error_size, "%s: expected at most %d words in command", where,
-                     max_words - 1);
-            return false;
-        }
+    char error[PATH_MAX + 2048];
+    enum record_status recorded;
+    struct record_result result;
+    struct cli_progress progress;
+    cli_progress_start_recording(&progress);
+    errno = 0;
+    enum p5mon_record_status status =
+        p5mon_record_command(command, parms->model.value, cli_progress_hook(&progress),
+                             temporary, trace, size, &recorded, &result, error, sizeof error);
+    int failure = errno;
+    cli_progress_end(&progress);
+    int exit_status; /* the program's is not p5mon's */
+    switch (status) {
+    case P5MON_RECORDED:
+        break;
+    case P5MON_NO_INPUT:
+        return file_error(failure_status(failure), "%s", error);
+    case P5MON_NO_OUTPUT:
+        return file_error(EXIT_RUNTIME, "%s", error);
+    case P5MON_NOT_RECORDED:
+        record_report("p5mon", command->words[0], recorded, &result, error, &exit_status);
+        return exit_status;
     }
-    words[n] = NULL;
-    if (redirect || n == 0) {
-        snprintf(error, error_size, "%s: expected %s in command", where,
-                 n == 0 ? "a program" : "a file name after < or >");
-        return false;
-    }
-    return true;
-}
-
-/* The command's < (fd 0) or > file in place of `fd`; false after the
- * message (*status: bad input for the input, a run-time failure for the
- * output). */
-static bool redirect_fd(const char *path, int fd, int *saved, int *status)
-{
-    char error[8192];
-    FILE *file = fd == 0 ? input_open(path, error, sizeof error) : fopen(path, "w");
-    if (!file && fd == 0)
-        *status = file_error(failure_status(errno), "%s", error);
-    else if (!file)
-        *status = file_error(EXIT_RUNTIME, "%s: cannot create: %s", path, strerror(errno));
-    if (!file)
-        return false;
-    fflush(stdout);
-    *saved = dup(fd);
-    dup2(fileno(file), fd);
-    fclose(file);
-    return true;
-}
-
-static void restore_fd(int fd, int saved)
-{
-    if (saved < 0)
-        return;
-    fflush(stdout);
-    dup2(saved, fd);
-    close(saved);
-}
-
-enum { MAX_WORDS = 256 };
-
-/* `command` split for recording. */
-struct command_line {
-    char *copy;                 /* the words point into it */
-    char *words[MAX_WORDS];     /* NULL-terminated */
-    const char *input, *output; /* < and > files, or NULL */
-};
-
-static bool parse_command(const struct p5mon_setting *command, struct command_line *line,
-                          char *error, size_t error_size)
-{
-    memset(line, 0, sizeof *line);
-    line->copy = strdup(command->value);
-    if (!line->copy) {
-        snprintf(error, error_size, "pmubench p5mon: out of memory");
-        return false;
-    }
-    return split_command(line->copy, line->words, MAX_WORDS, &line->input, &line->output,
-                         command->where, error, error_size);
-}
-
-/* Records the command into `trace` as `pmubench record` does, the program
- * seeing the CPU of the model's part (`cpu`): 0, or the exit status after
- * the message (record's own, when it said why). */
-static int record_command(const struct command_line *line, const char *cpu, const char *trace)
-{
-    int saved_in = -1, saved_out = -1, status = EXIT_OK;
-    bool ok = (!line->input || redirect_fd(line->input, 0, &saved_in, &status)) &&
-              (!line->output || redirect_fd(line->output, 1, &saved_out, &status));
-    if (ok) {
-        struct cli_progress progress;
-        cli_progress_start_recording(&progress);
-        struct record_options options = {.argv = line->words, .output = trace,
-                                         .progress = cli_progress_hook(&progress), .cpu = cpu};
-        char error[PATH_MAX + 2048];
-        struct record_result result;
-        enum record_status recorded = record_run(&options, &result, error, sizeof error);
-        cli_progress_end(&progress);
-        int exit_status; /* the program's is not p5mon's */
-        if (!record_report("p5mon", line->words[0], recorded, &result, error, &exit_status))
-            status = exit_status;
-    }
-    restore_fd(0, saved_in);
-    restore_fd(1, saved_out);
-    return status;
+    return EXIT_OK;
 }
 
 /* ---- Simulating */
@@ -341,17 +254,16 @@ static int measure(const struct options *options, const struct p5mon_parms *parm
 
 /* Records the command into a temporary trace and measures that. */
 static int record_and_measure(const struct options *options, const struct p5mon_parms *parms,
-                              const struct p5_config *config, const struct command_line *line)
+                              const struct p5_config *config,
+                              const struct p5mon_command *command)
 {
-    char trace[PATH_MAX], error[PATH_MAX + 256];
+    char trace[PATH_MAX];
     struct cleanup_file temporary; /* removed by a signal too */
-    if (!cleanup_temporary(&temporary, "pmubench-p5mon", trace, sizeof trace, error,
-                           sizeof error))
-        return command_error(EXIT_RUNTIME, "p5mon", "%s", error);
-    int status = record_command(line, cpu_view_for_model(parms->model.value), trace);
-    if (status == EXIT_OK)
+    int status = record_command(parms, command, &temporary, trace, sizeof trace);
+    if (status == EXIT_OK) {
         status = measure(options, parms, config, trace);
-    cleanup_remove_file(&temporary);
+        cleanup_remove_file(&temporary);
+    }
     return status;
 }
 
@@ -359,7 +271,7 @@ static int record_and_measure(const struct options *options, const struct p5mon_
  * trace, the command's program and < file) or over the other output; `line`
  * is NULL when nothing is recorded.  0 or 2. */
 static int check_files(const struct options *options, const struct p5mon_parms *parms,
-                       const struct command_line *line)
+                       const struct p5mon_command *line)
 {
     char program[PATH_MAX], error[2200];
     bool found = line && run_find_program(line->words[0], program, sizeof program, error,
@@ -389,18 +301,18 @@ static int run(struct options *options, struct p5mon_parms *parms)
     if (!parms->user_events && !parms->kernel_events)
         command_error(EXIT_OK, "p5mon", "warning: user_events and kernel_events are both no: "
                                         "nothing is counted");
-    struct command_line line = {0};
+    struct p5mon_command line = {0};
     bool recording = !parms->trace.value[0];
     errno = 0;
-    if (recording && !parse_command(&parms->command, &line, error, sizeof error)) {
-        free(line.copy);
+    if (recording && !p5mon_command_parse(&parms->command, &line, error, sizeof error)) {
+        p5mon_command_free(&line);
         return file_error(failure_status(errno), "%s", error);
     }
     int status = check_files(options, parms, recording ? &line : NULL);
     if (status == 0)
         status = recording ? record_and_measure(options, parms, &config, &line)
                            : measure(options, parms, &config, parms->trace.value);
-    free(line.copy);
+    p5mon_command_free(&line);
     return status;
 }
 
