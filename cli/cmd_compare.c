@@ -21,11 +21,10 @@
 #include "util/text.h"
 #include "option_once.h"
 #include "apps/compare/compare.h"
+#include "apps/compare/compare_input.h"
 #include "util/number.h"
 #include "report/bar_chart.h"
-#include "apps/compare/measure.h"
 #include "apps/stat/stat_model.h"
-#include "traces/run_env.h"
 
 static const char compare_usage[] =
     "usage: pmubench compare [--json | -x SEP] [--region N] SIMULATED MEASURED\n"
@@ -139,64 +138,23 @@ static void report_exit(const char *program, int status)
                       program, WEXITSTATUS(status));
 }
 
-static bool measure_now(bool lackey, char **program, struct count_set *set, char *error,
-                        size_t error_size)
-{
-    char why[900];
-    int status = 0;
-    bool ok = lackey ? measure_lackey(run_valgrind_path(), program, set, &status, why, sizeof why)
-                     : measure_perf(program, set, &status, why, sizeof why);
-    if (ok)
-        report_exit(program[0], status);
-    else
-        snprintf(error, error_size, "pmubench compare: %s", why);
-    return ok;
-}
-
-/* ---- reading the two sets ---- */
-
-static const struct {
-    const char *prefix;
-    enum count_format format;
-} format_prefixes[] = {
-    {"json:", COUNT_FORMAT_JSON},
-    {"csv:", COUNT_FORMAT_PERF_CSV},
-    {"p5mon:", COUNT_FORMAT_P5MON},
-};
-
-static bool is_measurement(const char *input)
-{
-    return strcmp(input, "measure:") == 0 || strcmp(input, "lackey:") == 0;
-}
-
-/* The file an input names, after its format prefix if any; the format
- * named in *format (NULL: found from the content). */
-static const char *input_file(const char *input, const enum count_format **format)
-{
-    *format = NULL;
-    for (size_t i = 0; i < sizeof format_prefixes / sizeof format_prefixes[0]; i++) {
-        size_t n = strlen(format_prefixes[i].prefix);
-        if (strncmp(input, format_prefixes[i].prefix, n) == 0) {
-            *format = &format_prefixes[i].format;
-            return input + n;
-        }
-    }
-    return input;
-}
-
-static bool read_input(const char *input, const struct compare_options *o, struct count_set *set,
+/* Input `i`'s count set (apps/compare/compare_input.h); false with the
+ * line to print in `error`, and errno. */
+static bool read_input(int i, const struct compare_options *o, struct count_set *set,
                        char *error, size_t error_size)
 {
-    if (is_measurement(input))
-        return measure_now(input[0] == 'l', o->program, set, error, error_size);
-    const enum count_format *format;
-    input = input_file(input, &format);
-    if (!count_set_read_file(input, format, set, error, error_size))
+    struct compare_input input;
+    compare_input_parse(o->inputs[i], &input);
+    char why[900];
+    int status;
+    if (input.kind == COMPARE_INPUT_FILE)
+        return compare_input_read(&input, NULL, o->region, set, &status, error, error_size);
+    if (!compare_input_read(&input, o->program, o->region, set, &status, why, sizeof why)) {
+        snprintf(error, error_size, "pmubench compare: %s", why);
         return false;
-    if (count_set_keep_region(set, o->region, input, error, error_size))
-        return true;
-    count_set_free(set);
-    return false;
+    }
+    report_exit(o->program[0], status);
+    return true;
 }
 
 /* No --plot over an input set (util/file_identity.h); 0 or 2. */
@@ -204,10 +162,10 @@ static int check_files(const struct compare_options *o)
 {
     struct named_file files[3] = {{"--plot", o->plot, FILE_WRITE}};
     for (int i = 0; i < 2; i++) {
-        const enum count_format *format;
-        const char *path = is_measurement(o->inputs[i]) ? NULL : input_file(o->inputs[i], &format);
-        bool stdin_set = path && strcmp(path, "-") == 0;
-        files[i + 1] = (struct named_file){set_roles[i], path,
+        struct compare_input input;
+        compare_input_parse(o->inputs[i], &input);
+        bool stdin_set = input.path && strcmp(input.path, "-") == 0;
+        files[i + 1] = (struct named_file){set_roles[i], input.path,
                                            stdin_set ? FILE_READ_STDIN : FILE_READ};
     }
     char error[MESSAGE_SIZE];
@@ -219,15 +177,17 @@ static int check_files(const struct compare_options *o)
 /* 0, or 2 with a message when the inputs and the program do not fit. */
 static int check_inputs(const struct compare_options *o)
 {
-    bool measuring = is_measurement(o->inputs[0]) || is_measurement(o->inputs[1]);
+    struct compare_input inputs[2];
+    compare_input_parse(o->inputs[0], &inputs[0]);
+    compare_input_parse(o->inputs[1], &inputs[1]);
+    bool measuring = inputs[0].kind != COMPARE_INPUT_FILE || inputs[1].kind != COMPARE_INPUT_FILE;
     if (measuring && !o->program)
         return usage_error("compare", "measure: and lackey: need a program after --");
     if (!measuring && o->program)
         return usage_error("compare", "a program after -- is for measure: or lackey: ('%s')",
                            o->program[0]);
-    const enum count_format *format;
-    if (strcmp(input_file(o->inputs[0], &format), "-") == 0 &&
-        strcmp(input_file(o->inputs[1], &format), "-") == 0)
+    if (inputs[0].path && strcmp(inputs[0].path, "-") == 0 && inputs[1].path &&
+        strcmp(inputs[1].path, "-") == 0)
         return usage_error("compare", "standard input can be one of the sets, not both");
     return check_files(o);
 }
@@ -364,7 +324,9 @@ static void print_sources(const struct count_set sets[2], const struct compare_o
     for (int i = 0; i < 2; i++) {
         printf("%-10s ", source_labels[i]);
         text_print_escaped(stdout, sets[i].source);
-        if (!is_measurement(o->inputs[i])) {
+        struct compare_input input;
+        compare_input_parse(o->inputs[i], &input);
+        if (input.kind == COMPARE_INPUT_FILE) {
             printf(" (");
             text_print_escaped(stdout, o->inputs[i]);
             printf(")");
@@ -646,7 +608,7 @@ int cmd_compare(int argc, char **argv)
     char error[MESSAGE_SIZE];
     int read = 0;
     errno = 0;
-    while (read < 2 && read_input(o.inputs[read], &o, &sets[read], error, sizeof error))
+    while (read < 2 && read_input(read, &o, &sets[read], error, sizeof error))
         read++;
     if (read < 2) {
         status = file_error(failure_status(errno), "%s", error);
