@@ -147,43 +147,22 @@ static int own_path(char *path, size_t size)
     return 0;
 }
 
-/* The indexes of the jobs without a valid result, into `*pending`;
- * 2 when a job's file is not a regular file (before anything reads it). */
+/* The jobs still without a result (apps/sweep/sweep.h); 0, or the status
+ * after the message (2 when a job's file is not a regular file, found
+ * before anything reads it). */
 static int pending_jobs(const struct sweep_spec *spec, const char *dir, size_t **pending,
                         size_t *n)
 {
-    size_t total = sweep_job_count(spec);
-    *pending = malloc((total ? total : 1) * sizeof **pending);
-    *n = 0;
-    if (!*pending)
-        return command_error(EXIT_RUNTIME, "sweep", "out of memory");
-    for (size_t i = 0; i < total; i++) {
-        struct sweep_job job;
-        char error[4200];
-        sweep_job_at(spec, i, &job);
-        if (!sweep_job_files_check(dir, &job, error, sizeof error))
-            return file_error(EXIT_BAD_INPUT, "%s", error);
-        if (!sweep_job_done(spec, &job, dir))
-            (*pending)[(*n)++] = i;
+    char error[4200];
+    switch (sweep_pending_jobs(spec, dir, pending, n, error, sizeof error)) {
+    case SWEEP_PENDING_OK:
+        return 0;
+    case SWEEP_PENDING_BAD_FILE:
+        return file_error(EXIT_BAD_INPUT, "%s", error);
+    case SWEEP_PENDING_NO_MEMORY:
+        break;
     }
-    return 0;
-}
-
-static char **job_commands(const struct sweep_spec *spec, const size_t *pending, size_t n,
-                           const char *pmubench, const char *dir)
-{
-    char **commands = calloc(n ? n : 1, sizeof *commands);
-    for (size_t i = 0; commands && i < n; i++) {
-        struct sweep_job job;
-        sweep_job_at(spec, pending[i], &job);
-        if (!(commands[i] = sweep_job_command(spec, &job, pmubench, dir))) {
-            while (i--)
-                free(commands[i]);
-            free(commands);
-            return NULL;
-        }
-    }
-    return commands;
+    return command_error(EXIT_RUNTIME, "sweep", "out of memory");
 }
 
 /* The results directory as the run needs it: made when jobs are to
@@ -307,7 +286,7 @@ static int run_pending(const struct sweep_args *args, const struct sweep_spec *s
                              "with sbatch, then merge with 'pmubench sweep --merge %s'",
                              args->slurm, n_pending, n_pending == 1 ? "" : "s", args->spec);
     }
-    char **commands = job_commands(spec, pending, n_pending, pmubench, dir);
+    char **commands = sweep_job_commands(spec, pending, n_pending, pmubench, dir);
     if (!commands)
         return command_error(EXIT_RUNTIME, "sweep", "out of memory");
     char error[MESSAGE_SIZE];
@@ -317,9 +296,7 @@ static int run_pending(const struct sweep_args *args, const struct sweep_spec *s
     else if (!sweep_parallel_run(commands, n_pending, args->jobs, args->sshloginfile, error,
                                  sizeof error))
         rc = command_error(EXIT_RUNTIME, "sweep", "%s", error);
-    for (size_t i = 0; i < n_pending; i++)
-        free(commands[i]);
-    free(commands);
+    sweep_job_commands_free(commands, n_pending);
     return rc;
 }
 

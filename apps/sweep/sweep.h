@@ -109,6 +109,28 @@ bool sweep_job_result(const struct sweep_spec *spec, const struct sweep_job *job
 /* The same, the result read and let go: whether a rerun skips the job. */
 bool sweep_job_done(const struct sweep_spec *spec, const struct sweep_job *job, const char *dir);
 
+enum sweep_pending_status {
+    SWEEP_PENDING_OK,
+    SWEEP_PENDING_BAD_FILE,  /* a job's file is not a regular file: sweep_job_files_check's
+                              * line in `error` */
+    SWEEP_PENDING_NO_MEMORY,
+};
+
+/* The jobs to run: those without a result in `dir` (sweep_job_done),
+ * their indexes ascending in *pending (malloc'd, the caller frees it) and
+ * their number in *n.  Every job's files are checked before any is read
+ * (sweep_job_files_check).  On failure *pending is NULL and *n 0. */
+enum sweep_pending_status sweep_pending_jobs(const struct sweep_spec *spec, const char *dir,
+                                             size_t **pending, size_t *n, char *error,
+                                             size_t error_size);
+
+/* The shell command lines (sweep_job_command) of the jobs whose indexes
+ * are `pending`, in that order; NULL when out of memory.  Freed by
+ * sweep_job_commands_free. */
+char **sweep_job_commands(const struct sweep_spec *spec, const size_t *pending, size_t n,
+                          const char *pmubench, const char *dir);
+void sweep_job_commands_free(char **commands, size_t n);
+
 /* The Slurm batch script running the jobs whose indexes are `pending`
  * (ascending), one array task each, the task id being the job's index;
  * the script makes DIR (mkdir -p) before its task runs.  False when out

@@ -277,3 +277,49 @@ bool sweep_slurm_script(FILE *out, const struct sweep_spec *spec, const size_t *
           "esac\n", out);
     return whole;
 }
+
+enum sweep_pending_status sweep_pending_jobs(const struct sweep_spec *spec, const char *dir,
+                                             size_t **pending, size_t *n, char *error,
+                                             size_t error_size)
+{
+    size_t total = sweep_job_count(spec);
+    *n = 0;
+    *pending = malloc((total ? total : 1) * sizeof **pending);
+    if (!*pending)
+        return SWEEP_PENDING_NO_MEMORY;
+    for (size_t i = 0; i < total; i++) {
+        struct sweep_job job;
+        sweep_job_at(spec, i, &job);
+        if (!sweep_job_files_check(dir, &job, error, error_size)) {
+            free(*pending);
+            *pending = NULL;
+            *n = 0;
+            return SWEEP_PENDING_BAD_FILE;
+        }
+        if (!sweep_job_done(spec, &job, dir))
+            (*pending)[(*n)++] = i;
+    }
+    return SWEEP_PENDING_OK;
+}
+
+char **sweep_job_commands(const struct sweep_spec *spec, const size_t *pending, size_t n,
+                          const char *pmubench, const char *dir)
+{
+    char **commands = calloc(n ? n : 1, sizeof *commands);
+    for (size_t i = 0; commands && i < n; i++) {
+        struct sweep_job job;
+        sweep_job_at(spec, pending[i], &job);
+        if (!(commands[i] = sweep_job_command(spec, &job, pmubench, dir))) {
+            sweep_job_commands_free(commands, i);
+            return NULL;
+        }
+    }
+    return commands;
+}
+
+void sweep_job_commands_free(char **commands, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(commands[i]);
+    free(commands);
+}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "apps/sweep/sweep.h"
@@ -254,6 +255,57 @@ static void merges_results(void **state)
     sweep_spec_free(&spec);
 }
 
+/* The jobs to run: those without a result, in order, with their command
+ * lines; a job's file that is not a regular file refuses them all. */
+static void chooses_pending_jobs(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_sweep_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    struct sweep_spec spec;
+    parse("trace a.trace\nmodel p5 pmmx\nparam dcache_size=8192,16384\n", &spec);
+    struct sweep_job jobs[4];
+    for (size_t i = 0; i < 4; i++)
+        sweep_job_at(&spec, i, &jobs[i]);
+    put_file(dir, jobs[1].id, "json",
+             "{\"model\": \"p5\", \"trace\": \"/base/a.trace\", \"counts\": {\"clocks\": 1}}\n");
+    put_file(dir, jobs[2].id, "err", "pmubench stat: failed\n");
+    size_t *pending, n;
+    char error[512];
+    assert_int_equal(sweep_pending_jobs(&spec, dir, &pending, &n, error, sizeof error),
+                     SWEEP_PENDING_OK);
+    assert_int_equal(n, 3);
+    assert_int_equal(pending[0], 0);
+    assert_int_equal(pending[1], 2);
+    assert_int_equal(pending[2], 3);
+    char **commands = sweep_job_commands(&spec, pending, n, "/bin/pmubench", "/r");
+    assert_non_null(commands);
+    for (size_t i = 0; i < n; i++) {
+        char *want = sweep_job_command(&spec, &jobs[pending[i]], "/bin/pmubench", "/r");
+        assert_string_equal(commands[i], want);
+        free(want);
+    }
+    sweep_job_commands_free(commands, n);
+    free(pending);
+    char path[512], want[1024];
+    snprintf(path, sizeof path, "%s/%s.json", dir, jobs[3].id);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_int_equal(sweep_pending_jobs(&spec, dir, &pending, &n, error, sizeof error),
+                     SWEEP_PENDING_BAD_FILE);
+    assert_null(pending);
+    assert_int_equal(n, 0);
+    snprintf(want, sizeof want, "%s: a FIFO, not a regular file (expected job 3's result or "
+             "nothing)", path);
+    assert_string_equal(error, want);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/%s.json", dir, jobs[1].id);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/%s.err", dir, jobs[2].id);
+    unlink(path);
+    assert_int_equal(rmdir(dir), 0);
+    sweep_spec_free(&spec);
+}
+
 static void writes_a_slurm_script(void **state)
 {
     (void)state;
@@ -289,6 +341,7 @@ int main(void)
         cmocka_unit_test(orders_and_names_jobs),
         cmocka_unit_test(writes_command_lines),
         cmocka_unit_test(merges_results),
+        cmocka_unit_test(chooses_pending_jobs),
         cmocka_unit_test(writes_a_slurm_script),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
