@@ -26,7 +26,6 @@
 #include "apps/p5mon/driver.h"
 #include "apps/p5mon/parms.h"
 #include "apps/p5mon/report.h"
-#include "util/input_file.h"
 #include "traces/run_env.h"
 
 static const char p5mon_usage[] =
@@ -89,49 +88,15 @@ static int parse_options(int argc, char **argv, struct options *options)
     return 0;
 }
 
-static bool read_parms_file(const char *path, struct p5mon_parms *parms, char *error,
-                            size_t error_size)
-{
-    FILE *in = input_open(path, error, error_size);
-    if (!in)
-        return false;
-    bool ok = p5mon_parms_read(in, path, parms, error, error_size);
-    fclose(in);
-    return ok;
-}
-
-/* Reads PARMS (or ./STD_PARMS), applies the -F arguments, checks. */
+/* Reads PARMS (or ./STD_PARMS), applies the -F arguments, checks
+ * (apps/p5mon/parms.h). */
 static bool load_parms(struct options *options, struct p5mon_parms *parms, char *error,
                        size_t error_size)
 {
-    p5mon_parms_defaults(parms);
     if (!options->parms_file && access(default_parms, F_OK) == 0)
         options->parms_file = default_parms;
-    if (options->parms_file && !read_parms_file(options->parms_file, parms, error, error_size))
-        return false;
-    for (int i = 0; i < options->n_overrides; i++)
-        if (!p5mon_parms_override(parms, options->overrides[i], i + 1, error, error_size))
-            return false;
-    return p5mon_parms_check(parms, options->parms_file ? options->parms_file : "-F", error,
-                             error_size);
-}
-
-static bool load_model(const struct p5mon_parms *parms, struct p5_config *config, char *error,
-                       size_t error_size)
-{
-    char message[512];
-    if (!p5_config_preset(parms->model.value, config, message, sizeof message)) {
-        snprintf(error, error_size, "%s: %s", parms->model.where, message);
-        return false;
-    }
-    for (int i = 0; i < parms->n_model_parms; i++) {
-        const struct p5mon_model_parm *parm = &parms->model_parms[i];
-        if (!p5_config_set(config, parm->name, parm->setting.value, message, sizeof message)) {
-            snprintf(error, error_size, "%s: %s", parm->setting.where, message);
-            return false;
-        }
-    }
-    return true;
+    return p5mon_parms_load(options->parms_file, options->overrides, options->n_overrides, parms,
+                            error, error_size);
 }
 
 /* ---- Recording `command` when no trace is given (apps/p5mon/command.h) */
@@ -296,7 +261,7 @@ static int run(struct options *options, struct p5mon_parms *parms)
     struct p5_config config;
     errno = 0;
     if (!load_parms(options, parms, error, sizeof error) ||
-        !load_model(parms, &config, error, sizeof error))
+        !p5mon_parms_model(parms, &config, error, sizeof error))
         return file_error(failure_status(errno), "%s", error);
     if (!parms->user_events && !parms->kernel_events)
         command_error(EXIT_OK, "p5mon", "warning: user_events and kernel_events are both no: "

@@ -12,6 +12,7 @@
 #include "pmu/p5_events.h"
 #include "util/suggest.h"
 #include "util/error_line.h"
+#include "util/input_file.h"
 
 enum parm_kind { KIND_BOOL, KIND_INT, KIND_STRING, KIND_INTERVAL };
 
@@ -449,6 +450,47 @@ bool p5mon_parms_check(const struct p5mon_parms *parms, const char *name, char *
         snprintf(error, error_size,
                  "%s: expected at least one event (an event name or count_clocks = yes)", name);
         return false;
+    }
+    return true;
+}
+
+static bool read_file(const char *path, struct p5mon_parms *parms, char *error,
+                      size_t error_size)
+{
+    FILE *in = input_open(path, error, error_size);
+    if (!in)
+        return false;
+    bool ok = p5mon_parms_read(in, path, parms, error, error_size);
+    fclose(in);
+    return ok;
+}
+
+bool p5mon_parms_load(const char *path, char *const *overrides, int n_overrides,
+                      struct p5mon_parms *parms, char *error, size_t error_size)
+{
+    p5mon_parms_defaults(parms);
+    if (path && !read_file(path, parms, error, error_size))
+        return false;
+    for (int i = 0; i < n_overrides; i++)
+        if (!p5mon_parms_override(parms, overrides[i], i + 1, error, error_size))
+            return false;
+    return p5mon_parms_check(parms, path ? path : "-F", error, error_size);
+}
+
+bool p5mon_parms_model(const struct p5mon_parms *parms, struct p5_config *config, char *error,
+                       size_t error_size)
+{
+    char message[512];
+    if (!p5_config_preset(parms->model.value, config, message, sizeof message)) {
+        snprintf(error, error_size, "%s: %s", parms->model.where, message);
+        return false;
+    }
+    for (int i = 0; i < parms->n_model_parms; i++) {
+        const struct p5mon_model_parm *parm = &parms->model_parms[i];
+        if (!p5_config_set(config, parm->name, parm->setting.value, message, sizeof message)) {
+            snprintf(error, error_size, "%s: %s", parm->setting.where, message);
+            return false;
+        }
     }
     return true;
 }

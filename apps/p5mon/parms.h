@@ -8,6 +8,11 @@
  *   p5mon_parms_read(file, "STD_PARMS", &parms, error, sizeof error);
  *   p5mon_parms_override(&parms, "repetitions=5", 1, error, sizeof error);
  *   p5mon_parms_check(&parms, "STD_PARMS", error, sizeof error);
+ *
+ * or all four at once, with the model it names:
+ *
+ *   p5mon_parms_load("STD_PARMS", overrides, n, &parms, error, sizeof error);
+ *   p5mon_parms_model(&parms, &config, error, sizeof error);
  */
 #ifndef SIM_P5MON_PARMS_H
 #define SIM_P5MON_PARMS_H
@@ -17,6 +22,7 @@
 #include <stdio.h>
 
 #include "pmu/p5_pmu.h"
+#include "sim/p5/p5_model.h"
 #include "util/line_stream.h"
 
 enum {
@@ -82,6 +88,22 @@ bool p5mon_parms_override(struct p5mon_parms *parms, const char *argument, int i
 /* What no single line can tell: the program or trace is given, an event is
  * selected.  False with "NAME: ..." in `error`. */
 bool p5mon_parms_check(const struct p5mon_parms *parms, const char *name, char *error,
+                       size_t error_size);
+
+/* The parameters of `p5mon [PATH] -F OVERRIDE...`: the defaults, the
+ * PARMS file at `path` (NULL: none; opened as util/input_file.h opens
+ * inputs, its message in `error`), then the `n_overrides` -F arguments in
+ * order, checked (p5mon_parms_check, named `path` or "-F").  False with
+ * the first failure's line in `error` and errno as the step that failed
+ * left it. */
+bool p5mon_parms_load(const char *path, char *const *overrides, int n_overrides,
+                      struct p5mon_parms *parms, char *error, size_t error_size);
+
+/* The P5 model the parameters name (sim/p5/p5_model.h): the preset of
+ * `model`, then each model_NAME setting in order.  False with "WHERE:
+ * message" in `error`, WHERE the file line or -F argument that set the
+ * refused value. */
+bool p5mon_parms_model(const struct p5mon_parms *parms, struct p5_config *config, char *error,
                        size_t error_size);
 
 /* The selected events in report order (Table C.1's order, count_clocks

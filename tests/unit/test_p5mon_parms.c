@@ -6,9 +6,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pmu/p5_events.h"
 #include "apps/p5mon/parms.h"
@@ -365,6 +367,69 @@ static void check(void **state)
     assert_true(p5mon_parms_check(parms, "P", error, sizeof error));
 }
 
+/* A PARMS file in $TMPDIR holding `text`; its path in `path`. */
+static void write_parms(char *path, size_t size, const char *text)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(path, size, "%s/test_p5mon_parms-XXXXXX", dir && dir[0] ? dir : "/tmp");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+static void load_reads_the_file_then_the_overrides(void **state)
+{
+    (void)state;
+    char path[4096], where[4200];
+    write_parms(path, sizeof path,
+                "(p5mon\ncommand = ./a.out;\nrepetitions = 2;\nbranches = yes;\nend)\n");
+    char *overrides[] = {"repetitions=7", "model_btb_entries=64"};
+    parms->repetitions = 99;
+    bool loaded = p5mon_parms_load(path, overrides, 2, parms, error, sizeof error);
+    unlink(path);
+    assert_true(loaded);
+    assert_int_equal(parms->repetitions, 7);
+    assert_string_equal(parms->command.value, "./a.out");
+    snprintf(where, sizeof where, "%s:2", path);
+    assert_string_equal(parms->command.where, where);
+    assert_true(parms->events[0x12]);
+    assert_string_equal(parms->model_parms[0].setting.where, "-F:2");
+}
+
+static void load_fails_at_the_first_bad_step(void **state)
+{
+    (void)state;
+    char *overrides[] = {"branches=yes", "repetitions=0"};
+    assert_false(p5mon_parms_load(NULL, overrides, 2, parms, error, sizeof error));
+    assert_string_equal(error, "-F:2: bad repetitions '0' (expected a number: decimal or 0x hex, "
+                               "1 to 1000)");
+    assert_false(p5mon_parms_load(NULL, overrides, 1, parms, error, sizeof error));
+    assert_string_equal(error, "-F: expected command (the program to record) or trace");
+    errno = 0;
+    assert_false(p5mon_parms_load("/nonexistent/STD_PARMS", NULL, 0, parms, error, sizeof error));
+    assert_int_equal(errno, ENOENT);
+    assert_non_null(strstr(error, "/nonexistent/STD_PARMS"));
+}
+
+static void model_is_the_preset_with_its_settings(void **state)
+{
+    (void)state;
+    struct p5_config config;
+    assert_true(p5mon_parms_override(parms, "model=pmmx", 1, error, sizeof error));
+    assert_true(p5mon_parms_override(parms, "model_btb_entries=64", 2, error, sizeof error));
+    assert_true(p5mon_parms_model(parms, &config, error, sizeof error));
+    assert_string_equal(config.name, "pmmx");
+    assert_int_equal(config.btb_entries, 64);
+    assert_true(p5mon_parms_override(parms, "model_bogus=1", 3, error, sizeof error));
+    assert_false(p5mon_parms_model(parms, &config, error, sizeof error));
+    assert_string_equal(error, "-F:3: unknown P5 model parameter 'bogus'");
+    assert_true(p5mon_parms_override(parms, "model=pentium", 4, error, sizeof error));
+    assert_false(p5mon_parms_model(parms, &config, error, sizeof error));
+    assert_string_equal(error, "-F:4: unknown P5 model preset 'pentium' (expected p5, pmmx or "
+                               "host)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -385,6 +450,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(overrides, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_overrides, setup, teardown),
         cmocka_unit_test_setup_teardown(check, setup, teardown),
+        cmocka_unit_test_setup_teardown(load_reads_the_file_then_the_overrides, setup, teardown),
+        cmocka_unit_test_setup_teardown(load_fails_at_the_first_bad_step, setup, teardown),
+        cmocka_unit_test_setup_teardown(model_is_the_preset_with_its_settings, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
