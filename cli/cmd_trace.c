@@ -18,6 +18,7 @@
 #include "traces/import.h"
 #include "util/input_file.h"
 #include "traces/trace.h"
+#include "traces/trace_copy.h"
 #include "traces/trace_info.h"
 
 static const char trace_usage[] =
@@ -491,23 +492,8 @@ static int parse_convert_args(int argc, char **argv, const char **input, const c
     return EXIT_OK;
 }
 
-/* Copies one record; false when the writer fails. */
-static bool write_record(struct trace_writer *writer, const struct trace_record *record)
-{
-    switch (record->kind) {
-    case TRACE_RECORD_INSN:
-        return trace_write_insn(writer, &record->insn);
-    case TRACE_RECORD_REGION_BEGIN:
-    case TRACE_RECORD_REGION_END:
-        return trace_write_region(writer, record->kind == TRACE_RECORD_REGION_BEGIN,
-                                  record->region);
-    case TRACE_RECORD_END:
-        return trace_write_end(writer, &record->end);
-    }
-    return false;
-}
-
-/* Copies the open trace's records into `out`; the exit status. */
+/* Copies the open trace's records into `out` (traces/trace_copy.h); the
+ * exit status. */
 static int convert_to(struct open_trace *trace, const char *output, struct atomic_file *out)
 {
     char error[MESSAGE_SIZE];
@@ -515,14 +501,11 @@ static int convert_to(struct open_trace *trace, const char *output, struct atomi
         trace_writer_open(out->stream, trace_reader_header(trace->reader), error, sizeof error);
     if (!writer)
         return file_error(EXIT_RUNTIME, "%s: %s", output, error);
-    int rc = EXIT_OK;
-    const struct trace_record *record;
-    do {
-        if (trace_next(trace->reader, &record) != TRACE_OK)
-            rc = read_error(trace);
-        else if (!write_record(writer, record))
-            rc = file_error(EXIT_RUNTIME, "%s: cannot write", output);
-    } while (!rc && record->kind != TRACE_RECORD_END);
+    enum trace_copy_status copied = trace_copy(trace->reader, writer);
+    int rc = copied == TRACE_COPY_READ_FAILED ? read_error(trace)
+             : copied == TRACE_COPY_WRITE_FAILED
+                 ? file_error(EXIT_RUNTIME, "%s: cannot write", output)
+                 : EXIT_OK;
     if (!trace_writer_close(writer) && !rc)
         rc = file_error(EXIT_RUNTIME, "%s: cannot write", output);
     return rc;
