@@ -111,31 +111,6 @@ static int parse_args(int argc, char **argv, struct sweep_args *args)
     return 0;
 }
 
-/* `path` made absolute (not resolved: it may not exist yet). */
-static char *absolute(const char *path)
-{
-    char cwd[PATH_MAX];
-    if (path[0] == '/')
-        return strdup(path);
-    if (!getcwd(cwd, sizeof cwd))
-        return NULL;
-    char *joined = malloc(strlen(cwd) + strlen(path) + 2);
-    if (joined)
-        sprintf(joined, "%s/%s", cwd, path);
-    return joined;
-}
-
-/* The results' directory, absolute: --dir, or SPEC.results. */
-static char *results_dir(const struct sweep_args *args)
-{
-    if (args->dir)
-        return absolute(args->dir);
-    char *named = malloc(strlen(args->spec) + sizeof ".results");
-    char *dir = named ? absolute(strcat(strcpy(named, args->spec), ".results")) : NULL;
-    free(named);
-    return dir;
-}
-
 /* This program, which each job runs: the same path on every machine. */
 static int own_path(char *path, size_t size)
 {
@@ -311,7 +286,7 @@ int cmd_sweep(int argc, char **argv)
     errno = 0;
     if (!sweep_spec_read_file(args.spec, &spec, error, sizeof error))
         return file_error(failure_status(errno), "%s", error);
-    char *dir = results_dir(&args);
+    char *dir = sweep_results_dir(args.spec, args.dir);
     size_t n_pending = 0, *pending = NULL;
     bool made = false;
     if (!dir)

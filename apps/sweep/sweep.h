@@ -95,6 +95,13 @@ char *sweep_trace_path(const struct sweep_spec *spec, size_t trace);
 char *sweep_job_command(const struct sweep_spec *spec, const struct sweep_job *job,
                         const char *pmubench, const char *dir);
 
+/* The results' directory of the sweep whose spec is at `spec_path`:
+ * `dir` (--dir) when not NULL, else SPEC_PATH.results; made absolute from
+ * the working directory, not resolved (it may not exist yet).  malloc'd,
+ * NULL with errno when out of memory or the working directory is
+ * unknown. */
+char *sweep_results_dir(const char *spec_path, const char *dir);
+
 /* DIR/ID.SUFFIX ("json": the result, "err": stat's standard error);
  * malloc'd, NULL when out of memory. */
 char *sweep_job_file(const char *dir, const struct sweep_job *job, const char *suffix);

@@ -4,12 +4,37 @@
 #include "sweep.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* `path` made absolute (not resolved: it may not exist yet). */
+static char *absolute(const char *path)
+{
+    char cwd[PATH_MAX];
+    if (path[0] == '/')
+        return strdup(path);
+    if (!getcwd(cwd, sizeof cwd))
+        return NULL;
+    char *joined = malloc(strlen(cwd) + strlen(path) + 2);
+    if (joined)
+        sprintf(joined, "%s/%s", cwd, path);
+    return joined;
+}
+
+char *sweep_results_dir(const char *spec_path, const char *dir)
+{
+    if (dir)
+        return absolute(dir);
+    char *named = malloc(strlen(spec_path) + sizeof ".results");
+    char *results = named ? absolute(strcat(strcpy(named, spec_path), ".results")) : NULL;
+    free(named);
+    return results;
+}
 
 /* What a file that is not a regular file is, for messages. */
 static const char *file_kind(mode_t mode)

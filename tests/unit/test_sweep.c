@@ -1,6 +1,6 @@
 /* Sweeps (apps/sweep/sweep.h): the spec parser and its messages, the jobs'
- * order, ids and command lines, the Slurm script, and the merged table
- * of hand-written results. */
+ * order, ids and command lines, the Slurm script, the results' directory
+ * and the merged table of hand-written results. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -306,6 +306,27 @@ static void chooses_pending_jobs(void **state)
     sweep_spec_free(&spec);
 }
 
+static void names_the_results_dir(void **state)
+{
+    (void)state;
+    char cwd[4096], expected[4200];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    char *dir = sweep_results_dir("runs/s.sweep", NULL);
+    snprintf(expected, sizeof expected, "%s/runs/s.sweep.results", cwd);
+    assert_string_equal(dir, expected);
+    free(dir);
+    dir = sweep_results_dir("/abs/s.sweep", NULL);
+    assert_string_equal(dir, "/abs/s.sweep.results");
+    free(dir);
+    dir = sweep_results_dir("/abs/s.sweep", "out");
+    snprintf(expected, sizeof expected, "%s/out", cwd);
+    assert_string_equal(dir, expected);
+    free(dir);
+    dir = sweep_results_dir("s.sweep", "/r/../d");
+    assert_string_equal(dir, "/r/../d");
+    free(dir);
+}
+
 static void writes_a_slurm_script(void **state)
 {
     (void)state;
@@ -343,6 +364,7 @@ int main(void)
         cmocka_unit_test(merges_results),
         cmocka_unit_test(chooses_pending_jobs),
         cmocka_unit_test(writes_a_slurm_script),
+        cmocka_unit_test(names_the_results_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
