@@ -14,6 +14,7 @@
 #include "util/number.h"
 #include "pmu/p5_events.h"
 #include "pmu/p5_pmu.h"
+#include "pmu/perfex.h"
 
 static const char decode_usage[] =
     "usage: pmubench decode [--model N] [--ht on|off] [--strict]\n"
@@ -60,28 +61,22 @@ static int bad_value(const char *option, const char *value, const char *expected
     return usage_error("decode", "bad %s '%s' (expected %s)", option, value, expected);
 }
 
-/* perfex's "-e CCCR/ESCR@PMC" (the Pentium 4 monitoring study, section 11): PMC bit 31 asks for
- * fast RDPMC, the low bits are the counter. */
+/* perfex's "-e CCCR/ESCR@PMC" (pmu/perfex.h). */
 static int perfex_spec(const char *text, struct nb_decode_input *in)
 {
-    char cccr[40], escr[40], pmc[40];
-    const char *slash = strchr(text, '/'), *at = slash ? strchr(slash, '@') : NULL;
-    if (!slash || !at || (size_t)(slash - text) >= sizeof cccr ||
-        (size_t)(at - slash - 1) >= sizeof escr || strlen(at + 1) >= sizeof pmc)
+    struct perfex_spec spec;
+    enum perfex_spec_status status = perfex_spec_parse(text, &spec);
+    if (status == PERFEX_SPEC_SYNTAX)
         return bad_value("perfex spec", text, "0xCCCR/0xESCR@0xPMC");
-    snprintf(cccr, sizeof cccr, "%.*s", (int)(slash - text), text);
-    snprintf(escr, sizeof escr, "%.*s", (int)(at - slash - 1), slash + 1);
-    snprintf(pmc, sizeof pmc, "%s", at + 1);
-    uint64_t counter;
-    const uint64_t fast_rdpmc = 1ull << 31;
     if (in->has_cccr || in->has_escr)
         return usage_error("decode", "one perfex spec (or --escr/--cccr) at a time; run decode "
                            "once per -e argument");
-    if (!number(cccr, &in->cccr) || !number(escr, &in->escr) || !number(pmc, &counter) ||
-        (counter & ~fast_rdpmc) >= NB_NUM_COUNTERS)
+    if (status == PERFEX_SPEC_VALUE)
         return bad_value("perfex spec", text, "0xCCCR/0xESCR@0xPMC with a counter of 0-17");
+    in->cccr = spec.cccr;
+    in->escr = spec.escr;
     in->has_cccr = in->has_escr = true;
-    in->counter = (int)(counter & ~fast_rdpmc);
+    in->counter = spec.counter;
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "pmu/netburst_events.h"
 #include "pmu/netburst_msrs.h"
 #include "pmu/p5_pmu.h"
+#include "pmu/perfex.h"
 
 static const char encode_usage[] =
     "usage: pmubench encode [--model N] [--ht on|off] [--perfex | --json] EVENT...\n"
@@ -84,26 +85,23 @@ static void print_netburst_text(const struct nb_event_spec *spec, const struct n
     }
 }
 
-/* ---- perfex: -e CCCR/ESCR@PMC as the Pentium 4 monitoring study writes it (section 11); PMC bit
- * 31 asks perfex for fast RDPMC. */
-
-static unsigned long long perfex_cccr_for(int escr)
-{
-    return 0x00031000ull | (unsigned long long)nb_escrs[escr].select << 13;
-}
+/* ---- perfex: -e CCCR/ESCR@PMC (pmu/perfex.h) */
 
 static void print_netburst_perfex(const struct nb_encoding *enc)
 {
     int counting = first_bit(enc->counters);
-    printf("-e 0x%08llX/0x%08llX@0x%X", (unsigned long long)enc->cccr,
-           (unsigned long long)enc->escr, 0x80000000u | (unsigned)counting);
+    char text[PERFEX_SPEC_SIZE];
+    perfex_spec_format(&(struct perfex_spec){enc->cccr, enc->escr, counting}, text);
+    printf("-e %s", text);
     /* perfex programs an ESCR only through a counter: each upstream gets
      * the first other counter of its ESCR, plainly enabled. */
     for (int u = 0; u < enc->n_upstreams; u++) {
         int escr = first_bit(enc->upstream[u].escrs);
         int counter = first_bit(nb_escrs[escr].counters & ~(1u << counting));
-        printf(" -e 0x%08llX/0x%08llX@0x%X", perfex_cccr_for(escr),
-               (unsigned long long)enc->upstream[u].escr, 0x80000000u | (unsigned)counter);
+        perfex_spec_format(
+            &(struct perfex_spec){perfex_upstream_cccr(escr), enc->upstream[u].escr, counter},
+            text);
+        printf(" -e %s", text);
     }
     if (enc->replay)
         printf(" --p4pe=0x%llX --p4pmv=0x%llX", (unsigned long long)enc->pebs_enable,
