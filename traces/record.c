@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "util/atomic_file.h"
-#include "util/cleanup.h"
 #include "util/file_identity.h"
 #include "util/error_line.h"
+#include "util/spawn.h"
 #include "traces/record_stream.h"
 #include "traces/run_env.h"
 #include "traces/trace.h"
@@ -241,59 +241,38 @@ static char **valgrind_argv(const struct recording *rec, int trace_fd,
     return argv;
 }
 
-/* The child: valgrind, or its exec's errno through `exec_fd` (a
- * close-on-exec pipe, which a successful exec closes).  It prints
- * nothing: the parent reports. */
-static void exec_child(const char *recorder, bool host_view, char **argv, int exec_fd)
+/* What valgrind's child needs besides its arguments. */
+struct child_environment {
+    const char *recorder; /* VALGRIND_LIB */
+    bool host_view;
+};
+
+/* In the child, before valgrind's exec: the recorder's environment. */
+static void set_child_environment(const void *arg)
 {
-    setenv("VALGRIND_LIB", recorder, 1);
+    const struct child_environment *env = arg;
+    setenv("VALGRIND_LIB", env->recorder, 1);
     /* The host view's recordings run in the environment of native runs
      * that cannot be given the view (traces/run_env.h); a part's view is
      * the part's alone, its cache sizes not overridden. */
-    if (host_view)
+    if (env->host_view)
         run_env_apply();
-    execvp(argv[0], argv);
-    int code = errno;
-    if (write(exec_fd, &code, sizeof code) < 0)
-        _exit(127);
-    _exit(127);
 }
 
-/* Starts valgrind (`argv`) with the recorder's environment, as a
- * foreground child (util/cleanup.h: like system(), the terminal's
- * interrupt goes to the program; a signal that ends pmubench ends it,
- * closing `trace_fd`, the stream's end read here, first); its pid, or -1 with errno when it could not be started or its exec
- * failed (errno the exec's, *exec_failed set). */
-static pid_t start_child(const char *recorder, bool host_view, char **argv, int trace_fd,
-                         bool *exec_failed)
+/* Starts valgrind (`argv`) with the recorder's environment
+ * (util/spawn.h), as a foreground child (util/cleanup.h: like system(),
+ * the terminal's interrupt goes to the program; a signal that ends
+ * pmubench ends it, closing `trace_fd`, the stream's end read here,
+ * first); false with *failure when it could not be started or its exec
+ * failed. */
+static bool start_child(struct spawn *child, const char *recorder, bool host_view, char **argv,
+                        int trace_fd, struct spawn_failure *failure)
 {
-    *exec_failed = false;
-    int exec_pipe[2];
-    if (pipe(exec_pipe) != 0)
-        return -1;
-    fcntl(exec_pipe[0], F_SETFD, FD_CLOEXEC);
-    fcntl(exec_pipe[1], F_SETFD, FD_CLOEXEC);
-    pid_t pid = cleanup_fork(true, trace_fd);
-    if (pid == 0) {
-        close(exec_pipe[0]);
-        exec_child(recorder, host_view, argv, exec_pipe[1]);
-    }
-    int saved_errno = errno;
-    close(exec_pipe[1]);
-    int code = 0;
-    ssize_t n = 0;
-    while (pid > 0 && (n = read(exec_pipe[0], &code, sizeof code)) < 0 && errno == EINTR)
-        ;
-    close(exec_pipe[0]);
-    if (n == (ssize_t)sizeof code) {
-        /* The child has exited: it is reaped, and its errno reported. */
-        cleanup_wait(pid);
-        *exec_failed = true;
-        saved_errno = code;
-        pid = -1;
-    }
-    errno = saved_errno;
-    return pid;
+    struct child_environment env = {recorder, host_view};
+    struct spawn_options options = {.in = SPAWN_KEEP, .out = SPAWN_KEEP, .cpu = SPAWN_KEEP,
+                                    .foreground = true, .reading = trace_fd,
+                                    .prepare = set_child_environment, .prepare_arg = &env};
+    return spawn_start(child, argv, &options, failure);
 }
 
 /* The trace as it comes from the recorder's stream, segment by segment,
@@ -593,23 +572,23 @@ static enum record_status record_into(struct recording *rec, struct record_resul
     fcntl(trace_pipe[0], F_SETFD, FD_CLOEXEC);
     struct valgrind_options vo;
     char **argv = valgrind_argv(rec, trace_pipe[1], &vo);
-    bool exec_failed = false, no_memory = !argv;
-    pid_t child = argv ? start_child(rec->recorder, strcmp(rec->cpu.name, "host") == 0, argv,
-                                     trace_pipe[0], &exec_failed)
-                       : -1;
-    bool started = child > 0;
-    int saved_errno = errno;
+    bool no_memory = !argv;
+    struct spawn child;
+    struct spawn_failure failure;
+    bool started = argv && start_child(&child, rec->recorder,
+                                       strcmp(rec->cpu.name, "host") == 0, argv, trace_pipe[0],
+                                       &failure);
     free(argv);
     close(trace_pipe[1]);
     if (!started) {
         close(trace_pipe[0]);
         if (no_memory)
             return fail(RECORD_FAILED, error, error_size, "out of memory");
-        if (exec_failed)
+        if (failure.step != SPAWN_FORK)
             return fail(RECORD_FAILED, error, error_size, "cannot start valgrind '%s': %s",
-                        run_valgrind_path(), strerror(saved_errno));
+                        run_valgrind_path(), strerror(failure.error_number));
         return fail(RECORD_FAILED, error, error_size, "cannot start valgrind: %s",
-                    strerror(saved_errno));
+                    strerror(failure.error_number));
     }
     struct record_stream stream;
     record_stream_init(&stream, trace_pipe[0], rec->output);
@@ -618,7 +597,7 @@ static enum record_status record_into(struct recording *rec, struct record_resul
     char why[PATH_MAX + 1024];
     bool converted = convert(rec, &c, &stream, why, sizeof why);
     close(trace_pipe[0]);
-    int status = cleanup_wait(child);
+    int status = spawn_wait(&child);
     enum record_status recorded =
         status < 0 ? fail(RECORD_FAILED, error, error_size, "cannot wait for valgrind: %s",
                           strerror(errno))

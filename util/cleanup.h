@@ -62,7 +62,8 @@ bool cleanup_temporary(struct cleanup_file *file, const char *prefix, char *path
  * `reading`: the descriptor pmubench reads the child's output from (the
  * handler closes it first; closed already by then, or reused, it is closed
  * all the same, which is harmless in a process about to end), or -1.  -1 with errno when it could not fork
- * (EAGAIN: 8 children are listed). */
+ * (EAGAIN: 8 children are listed).  util/spawn.h starts every program
+ * through it. */
 pid_t cleanup_fork(bool foreground, int reading);
 
 /* Waits for a child of cleanup_fork to end, takes it off the list before

@@ -11,45 +11,22 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "util/cleanup.h"
+#include "util/spawn.h"
 #include "traces/import_common.h"
 #include "traces/run_env.h"
 
-/* A started program, held before its execvp until child_release(). */
-struct child {
-    pid_t pid;
-    int go_fd;      /* closing it lets the child exec */
-    int exec_fd;    /* the child's errno when its exec fails; EOF when it execs */
-};
-
-static void run_child(int go_read, int exec_write, const char *path, char *const argv[])
+/* The child's environment: that of recorded runs (traces/run_env.h). */
+static void apply_run_env(const void *unused)
 {
-    char go;
-    if (read(go_read, &go, 1) != 0)
-        _exit(127);
-    close(go_read);
+    (void)unused;
     run_env_apply();
-    execv(path, argv);
-    int code = errno;
-    if (write(exec_write, &code, sizeof code) < 0)
-        _exit(127);
-    _exit(127);
 }
 
-static bool cloexec_pipe(int fds[2])
-{
-    if (pipe(fds) != 0)
-        return false;
-    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
-    return true;
-}
-
-/* Forks; the child waits.  A foreground child (util/cleanup.h): like
- * system(), the terminal's interrupt goes to the program meanwhile; a
- * signal that ends pmubench ends it (closing `reading`, the end of its
- * output read here, or -1, first). */
-static bool child_start(struct child *c, char *const argv[], int reading, char *error,
+/* Starts `argv` held before its exec (util/spawn.h), a foreground child
+ * (util/cleanup.h): like system(), the terminal's interrupt goes to the
+ * program meanwhile; a signal that ends pmubench ends it (closing
+ * `reading`, the end of its output read here, or -1, first). */
+static bool child_start(struct spawn *c, char *const argv[], int reading, char *error,
                         size_t error_size)
 {
     char path[4096], why[256];
@@ -57,55 +34,30 @@ static bool child_start(struct child *c, char *const argv[], int reading, char *
         snprintf(error, error_size, "cannot run '%s': %s", argv[0], why);
         return false;
     }
-    int go[2], exec_pipe[2];
-    if (!cloexec_pipe(go)) {
-        snprintf(error, error_size, "cannot start '%s': %s", argv[0], strerror(errno));
-        return false;
-    }
-    if (!cloexec_pipe(exec_pipe)) {
-        snprintf(error, error_size, "cannot start '%s': %s", argv[0], strerror(errno));
-        close(go[0]);
-        close(go[1]);
-        return false;
-    }
-    c->pid = cleanup_fork(true, reading);
-    if (c->pid == 0) {
-        close(go[1]);
-        close(exec_pipe[0]);
-        run_child(go[0], exec_pipe[1], path, argv);
-    }
-    int saved = errno;
-    close(go[0]);
-    close(exec_pipe[1]);
-    c->go_fd = go[1];
-    c->exec_fd = exec_pipe[0];
-    if (c->pid < 0) {
-        close(c->go_fd);
-        close(c->exec_fd);
-        snprintf(error, error_size, "cannot start '%s': %s", argv[0], strerror(saved));
-        return false;
-    }
-    return true;
+    struct spawn_options options = {.path = path, .in = SPAWN_KEEP, .out = SPAWN_KEEP,
+                                    .cpu = SPAWN_KEEP, .foreground = true, .reading = reading,
+                                    .hold = true, .prepare = apply_run_env};
+    struct spawn_failure failure;
+    if (spawn_start(c, argv, &options, &failure))
+        return true;
+    spawn_message(&failure, argv[0], error, error_size);
+    return false;
 }
 
 /* Lets the child exec; false with a message when the exec failed. */
-static bool child_release(struct child *c, const char *program, char *error, size_t error_size)
+static bool child_release(struct spawn *c, const char *program, char *error, size_t error_size)
 {
-    close(c->go_fd);
-    int code = 0;
-    ssize_t n;
-    while ((n = read(c->exec_fd, &code, sizeof code)) < 0 && errno == EINTR)
-        ;
-    close(c->exec_fd);
-    if (n == (ssize_t)sizeof code)
-        snprintf(error, error_size, "cannot run '%s': %s", program, strerror(code));
-    return n != (ssize_t)sizeof code;
+    struct spawn_failure failure;
+    if (spawn_release(c, &failure))
+        return true;
+    spawn_message(&failure, program, error, error_size);
+    return false;
 }
 
-/* Waits for the child; its wait status. */
-static int child_wait(struct child *c)
+/* Waits for the child that runs the program; its wait status. */
+static int child_wait(struct spawn *c)
 {
-    int status = cleanup_wait(c->pid);
+    int status = spawn_wait(c);
     return status < 0 ? 0 : status;
 }
 
@@ -200,7 +152,7 @@ static char *describe_run(const char *tool, const char *program)
 bool measure_perf(char *const argv[], struct count_set *set, int *status,
                   char *error, size_t error_size)
 {
-    struct child c;
+    struct spawn c;
     if (!child_start(&c, argv, -1, error, error_size))
         return false;
     int fds[N_PERF_EVENTS], codes[N_PERF_EVENTS];
@@ -209,7 +161,7 @@ bool measure_perf(char *const argv[], struct count_set *set, int *status,
         codes[i] = errno;
     }
     bool ran = child_release(&c, argv[0], error, error_size);
-    *status = child_wait(&c);
+    *status = ran ? child_wait(&c) : 0;
     count_set_init(set, NULL);
     /* The host's CPU: the kernel clears CPUID faulting at execve, so a run
      * without a tracer cannot be given a recording's CPU view
@@ -340,7 +292,7 @@ bool measure_lackey(const char *valgrind, char *const argv[],
     char log_option[32];
     snprintf(log_option, sizeof log_option, "--log-fd=%d", log[1]);
     char **vg_argv = lackey_argv(valgrind, argv, log_option);
-    struct child c;
+    struct spawn c;
     bool started = vg_argv && child_start(&c, vg_argv, log[0], error, error_size);
     close(log[1]);
     if (!started) {
@@ -353,7 +305,7 @@ bool measure_lackey(const char *valgrind, char *const argv[],
     bool ran = child_release(&c, valgrind, error, error_size);
     struct lackey_counts counts = {0};
     bool recorded = count_lackey_fd(log[0], &counts);
-    *status = child_wait(&c);
+    *status = ran ? child_wait(&c) : 0;
     free(vg_argv);
     if (ran && !recorded)
         snprintf(error, error_size, "cannot run '%s' under valgrind lackey (no records)", argv[0]);

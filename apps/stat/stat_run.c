@@ -1,22 +1,19 @@
 /* Counting runs for `pmubench stat` (apps/stat/stat_run.h, docs/stat.md). */
-#define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
 #include "stat_run.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include "pmu/msr_linux.h"
 #include "pmu/netburst_pmu.h"
 #include "pmu/p5_pmu.h"
 #include "pmu/program.h"
-#include "util/error_line.h"
 #include "traces/cpu_view.h"
+#include "util/error_line.h"
+#include "util/spawn.h"
 
 /* Whether `status`, the outcome of `what` (setup, start...), is a failure:
  * then its line in `error` and errno EIO (a refused or failing MSR access
@@ -268,81 +265,26 @@ bool stat_simulate(const char *const traces[], int n_traces, const struct stat_m
 
 /* ---- hardware */
 
-/* What the child could not do, sent back through a close-on-exec pipe
- * (a successful exec closes it): the child prints nothing. */
-struct start_failure {
-    bool pinning; /* sched_setaffinity failed, else the exec */
-    int error_number;
-};
-
-/* The child: pinned to CPU `cpu`, then `argv`. */
-static void run_pinned(int cpu, char *const argv[], int report)
+/* Starts `argv` on CPU `cpu` (util/spawn.h), a foreground child
+ * (util/cleanup.h: like system(), the terminal's interrupt goes to the
+ * program; a signal that ends pmubench ends it); false with a line in
+ * `error` and errno: the exec's (ENOENT, EACCES...: a program that cannot
+ * be run), sched_setaffinity's (EINVAL: a CPU it cannot run on), or EIO
+ * when the pipe or the fork failed. */
+static bool start_pinned(struct spawn *child, int cpu, char *const argv[], char *error,
+                         size_t error_size)
 {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    struct start_failure failure = {.pinning = true};
-    if (sched_setaffinity(0, sizeof set, &set) == 0) {
-        failure.pinning = false;
-        execvp(argv[0], argv);
-    }
-    failure.error_number = errno;
-    if (write(report, &failure, sizeof failure) < 0)
-        _exit(127);
-    _exit(127);
-}
-
-/* The child's wait status; false with errno. */
-static bool wait_child(pid_t pid, int *status)
-{
-    while (waitpid(pid, status, 0) < 0)
-        if (errno != EINTR)
-            return false;
-    return true;
-}
-
-/* Starts `argv` on CPU `cpu`: its pid, or -1 with a line in `error` and
- * errno: the exec's (ENOENT, EACCES...: a program that cannot be run),
- * sched_setaffinity's (EINVAL: a CPU it cannot run on), or EIO when the
- * pipe or the fork failed. */
-static pid_t start_pinned(int cpu, char *const argv[], char *error, size_t error_size)
-{
-    int report[2];
-    if (pipe(report) != 0) {
-        error_line(EIO, error, error_size, "cannot start '%s': %s", argv[0], strerror(errno));
-        return -1;
-    }
-    fcntl(report[0], F_SETFD, FD_CLOEXEC);
-    fcntl(report[1], F_SETFD, FD_CLOEXEC);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(report[0]);
-        run_pinned(cpu, argv, report[1]);
-    }
-    int fork_errno = errno;
-    close(report[1]);
-    struct start_failure failure;
-    ssize_t n = 0;
-    while (pid > 0 && (n = read(report[0], &failure, sizeof failure)) < 0 && errno == EINTR)
-        ;
-    close(report[0]);
-    if (pid < 0) {
-        error_line(EIO, error, error_size, "cannot start '%s': %s", argv[0],
-                   strerror(fork_errno));
-        return -1;
-    }
-    if (n != (ssize_t)sizeof failure)
-        return pid; /* it runs the program */
-    int status;
-    wait_child(pid, &status); /* its _exit(127) */
-    if (failure.pinning)
+    struct spawn_options options = {.in = SPAWN_KEEP, .out = SPAWN_KEEP, .cpu = cpu,
+                                    .foreground = true, .reading = -1};
+    struct spawn_failure failure;
+    if (spawn_start(child, argv, &options, &failure))
+        return true;
+    if (failure.step == SPAWN_PIN)
         error_line(failure.error_number, error, error_size, "cannot run on CPU %d: %s", cpu,
                    strerror(failure.error_number));
     else
-        error_line(failure.error_number, error, error_size, "cannot run '%s': %s", argv[0],
-                   strerror(failure.error_number));
-    return -1;
+        spawn_message(&failure, argv[0], error, error_size);
+    return false;
 }
 
 static bool measure_run(struct msr_backend *backend, int cpu, const struct alloc_run *run,
@@ -355,10 +297,10 @@ static bool measure_run(struct msr_backend *backend, int cpu, const struct alloc
     if (program_failed(&program, program_setup(&program, NULL), "setup", error, error_size) ||
         program_failed(&program, program_start(&program), "start", error, error_size))
         return false;
-    pid_t pid = start_pinned(cpu, argv, error, error_size);
-    int status = 0;
-    bool ran = pid > 0;
-    if (ran && !wait_child(pid, &status))
+    struct spawn child;
+    bool ran = start_pinned(&child, cpu, argv, error, error_size);
+    int status = ran ? spawn_wait(&child) : 0;
+    if (ran && status < 0)
         ran = error_line(EIO, error, error_size, "waiting for the program: %s", strerror(errno));
     int cause = errno;
     /* The counters are stopped and given back whatever happened; a failure

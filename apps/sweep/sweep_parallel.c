@@ -11,39 +11,29 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "util/cleanup.h"
+#include "util/spawn.h"
 #include "traces/run_env.h"
 
 extern char **environ;
 
-/* The child of start(): its standard input from `in`, its standard output
- * to `out` (-1: /dev/null), then `path`. */
-static void exec_child(const char *path, char *const *argv, int in, int out, char *const *envp)
-{
-    int from = in >= 0 ? in : open("/dev/null", O_RDONLY);
-    int to = out >= 0 ? out : open("/dev/null", O_WRONLY);
-    if (from < 0 || to < 0 || dup2(from, STDIN_FILENO) < 0 || dup2(to, STDOUT_FILENO) < 0)
-        _exit(127);
-    execve(path, argv, envp);
-    _exit(127);
-}
-
 /* Starts argv[0] (found on PATH) with its standard input from `in` and
- * its standard output to `out` (-1: /dev/null), a child that a signal
- * ending pmubench ends (util/cleanup.h; `reading`: the end of `out` read
- * here, or -1); the pid, or -1 with a message in `why`. */
-static pid_t start(char *const *argv, int in, int out, int reading, char *const *envp,
-                   char *why, size_t why_size)
+ * its standard output to `out` (SPAWN_NULL: /dev/null), a child that a
+ * signal ending pmubench ends (util/spawn.h, util/cleanup.h; `reading`:
+ * the end of `out` read here, or -1); false with a short reason in
+ * `why`. */
+static bool start(struct spawn *child, char *const *argv, int in, int out, int reading,
+                  char *const *envp, char *why, size_t why_size)
 {
     char path[PATH_MAX];
     if (!run_find_program(argv[0], path, sizeof path, why, why_size))
-        return -1;
-    pid_t pid = cleanup_fork(false, reading);
-    if (pid == 0)
-        exec_child(path, argv, in, out, envp);
-    if (pid < 0)
-        snprintf(why, why_size, "%s", strerror(errno));
-    return pid;
+        return false;
+    struct spawn_options options = {.path = path, .envp = envp, .in = in, .out = out,
+                                    .cpu = SPAWN_KEEP, .reading = reading};
+    struct spawn_failure failure;
+    if (spawn_start(child, argv, &options, &failure))
+        return true;
+    snprintf(why, why_size, "%s", strerror(failure.error_number));
+    return false;
 }
 
 bool sweep_parallel_check(char *error, size_t error_size)
@@ -57,24 +47,26 @@ bool sweep_parallel_check(char *error, size_t error_size)
     fcntl(pipe_fds[1], F_SETFD, FD_CLOEXEC);
     char *argv[] = {"parallel", "--version", NULL};
     char why[256];
-    pid_t pid = start(argv, -1, pipe_fds[1], pipe_fds[0], environ, why, sizeof why);
+    struct spawn child;
+    bool started = start(&child, argv, SPAWN_NULL, pipe_fds[1], pipe_fds[0], NULL, why,
+                         sizeof why);
     close(pipe_fds[1]);
     char text[256] = "";
     size_t n = 0;
     ssize_t got;
-    while (pid > 0 && n < sizeof text - 1 &&
+    while (started && n < sizeof text - 1 &&
            (got = read(pipe_fds[0], text + n, sizeof text - 1 - n)) != 0)
         if (got > 0)
             n += (size_t)got;
         else if (errno != EINTR)
             break;
     close(pipe_fds[0]); /* a --version that prints more ends with SIGPIPE */
-    if (pid < 0) {
+    if (!started) {
         snprintf(error, error_size, "GNU parallel: cannot run 'parallel': %s (install Debian's "
                  "package parallel)", why);
         return false;
     }
-    cleanup_wait(pid);
+    spawn_wait(&child);
     text[n] = '\0';
     if (strncmp(text, "GNU parallel", 12) == 0)
         return true;
@@ -146,20 +138,21 @@ bool sweep_parallel_run(char *const *commands, size_t n_commands, int jobs,
     fcntl(pipe_fds[0], F_SETFD, FD_CLOEXEC);
     fcntl(pipe_fds[1], F_SETFD, FD_CLOEXEC);
     char why[256];
-    pid_t pid = start(argv, pipe_fds[0], STDERR_FILENO, -1, envp, why, sizeof why);
+    struct spawn child;
+    bool started = start(&child, argv, pipe_fds[0], STDERR_FILENO, -1, envp, why, sizeof why);
     close(pipe_fds[0]);
     free(envp);
     /* A parallel that ends early closes the pipe: a write error, not SIGPIPE. */
     struct sigaction ignore = {.sa_handler = SIG_IGN}, before;
     sigaction(SIGPIPE, &ignore, &before);
-    bool fed = pid > 0 && feed(pipe_fds[1], commands, n_commands);
+    bool fed = started && feed(pipe_fds[1], commands, n_commands);
     close(pipe_fds[1]);
     sigaction(SIGPIPE, &before, NULL);
-    if (pid < 0) {
+    if (!started) {
         snprintf(error, error_size, "GNU parallel: cannot run 'parallel': %s", why);
         return false;
     }
-    int status = cleanup_wait(pid);
+    int status = spawn_wait(&child);
     if (status < 0 || WIFSIGNALED(status))
         snprintf(error, error_size, "GNU parallel ended by signal %d",
                  status < 0 ? 0 : WTERMSIG(status));

@@ -2,9 +2,11 @@
  * over the simulated P5's backend in place of the Linux msr driver: the
  * program's exit status through, and a program that cannot be run: one
  * line, its errno, nothing printed (the child that failed to exec says
- * nothing), the counters given back. */
+ * nothing), the counters given back; the program a child that a signal
+ * ending pmubench ends (util/cleanup.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -106,11 +109,53 @@ static void test_cannot_run(void **state)
     assert_int_equal(m.stderr_bytes, 0);
 }
 
+/* SIGTERM to pmubench while the program runs: the program is ended too
+ * (docs/exit-status.md, "Signals"), not left running. */
+static void test_signal_ends_program(void **state)
+{
+    (void)state;
+    char pid_path[] = "/tmp/test_stat_run_pid_XXXXXX";
+    int fd = mkstemp(pid_path);
+    assert_true(fd >= 0);
+    close(fd);
+    char script[128];
+    snprintf(script, sizeof script, "echo $$ > %s; exec sleep 30", pid_path);
+    char *argv[] = {"/bin/sh", "-c", script, NULL};
+    fflush(NULL);
+    pid_t parent = fork();
+    if (parent == 0) {
+        measure(argv);
+        _exit(3);
+    }
+    assert_true(parent > 0);
+    long program = 0;
+    for (int i = 0; i < 500 && program <= 0; i++) {
+        usleep(10 * 1000);
+        FILE *in = fopen(pid_path, "r");
+        if (in && fscanf(in, "%ld", &program) != 1)
+            program = 0;
+        if (in)
+            fclose(in);
+    }
+    unlink(pid_path);
+    assert_true(program > 0);
+    kill(parent, SIGTERM);
+    int status;
+    assert_int_equal(waitpid(parent, &status, 0), parent);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGTERM);
+    int alive = kill((pid_t)program, 0) == 0;
+    if (alive)
+        kill((pid_t)program, SIGKILL);
+    assert_false(alive);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exit_status),
         cmocka_unit_test(test_cannot_run),
+        cmocka_unit_test(test_signal_ends_program),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
