@@ -2,6 +2,7 @@
  * *items, doubling *capacity (from `first` when it is 0) until it holds
  * them: the NetBurst PMU's occurrences and scheduler heap, the simulated
  * memory's pages, compare's counts, rows, candidates and file text, the
+ * interval series of a `stat --json` result read back and of `stat -I`, the
  * bench script's statements, the VCD writer's signals and the trace
  * summary's block counts (traces/trace_info.h).  (The trace block table
  * keeps its own: it is built into the recorder, which links none of the

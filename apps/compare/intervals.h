@@ -33,7 +33,7 @@ struct interval_series {
     size_t n_events;
     char **events;          /* the events, in the first interval's order */
     struct interval *intervals;
-    size_t n_intervals, capacity;
+    size_t n_intervals;
     uint64_t *counts;       /* n_intervals * n_events, interval by interval */
 };
 

@@ -17,6 +17,7 @@
 #include "count_set.h"
 #include "intervals.h"
 #include "util/error_line.h"
+#include "util/grow_array.h"
 
 enum { MAX_DEPTH = 16, MAX_STRING = 4096 };
 
@@ -267,6 +268,7 @@ struct result {
     struct count_set *set;
     struct interval_series *series;
     bool *seen;             /* per event: counted in the interval being read */
+    size_t events_capacity, seen_capacity, intervals_capacity, counts_capacity; /* room for */
     char model[MAX_STRING], trace[MAX_STRING], trace1[MAX_STRING];
     bool have_model, have_trace, have_trace1, have_counts, have_interval, have_intervals;
     size_t intervals_at;    /* where the "intervals" key starts */
@@ -375,36 +377,17 @@ static size_t event_index(const struct interval_series *series, const char *name
     return e;
 }
 
-/* Room for one more count (and its seen flag) after the last. */
-static bool grow_counts(struct result *result, size_t needed)
-{
-    struct interval_series *series = result->series;
-    if (needed <= series->capacity)
-        return true;
-    size_t capacity = series->capacity ? 2 * series->capacity : 64;
-    while (capacity < needed)
-        capacity *= 2;
-    uint64_t *counts = realloc(series->counts, capacity * sizeof *counts);
-    if (counts)
-        series->counts = counts;
-    bool *seen = realloc(result->seen, capacity * sizeof *seen);
-    if (seen)
-        result->seen = seen;
-    if (!counts || !seen)
-        return false;
-    series->capacity = capacity;
-    return true;
-}
-
-/* The first interval names the events: a new one is added. */
+/* The first interval names the events: a new one is added, with room
+ * for its seen flag and its count in the first row. */
 static bool add_event(struct json_in *in, struct result *result, const char *name)
 {
     struct interval_series *series = result->series;
-    char **events = realloc(series->events, (series->n_events + 1) * sizeof *events);
-    if (events)
-        series->events = events;
+    size_t n = series->n_events + 1;
     char *copy = strdup(name);
-    if (!events || !copy || !grow_counts(result, series->n_events + 1)) {
+    if (!copy ||
+        !grow_array(&series->events, &result->events_capacity, n, sizeof *series->events, 8) ||
+        !grow_array(&result->seen, &result->seen_capacity, n, sizeof *result->seen, 8) ||
+        !grow_array(&series->counts, &result->counts_capacity, n, sizeof *series->counts, 64)) {
         free(copy);
         return json_fail(in, "out of memory");
     }
@@ -438,7 +421,8 @@ static bool read_interval_counts(struct json_in *in, struct result *result)
 {
     struct interval_series *series = result->series;
     size_t row = series->n_intervals * series->n_events;
-    if (series->n_intervals > 0 && !grow_counts(result, row + series->n_events))
+    if (!grow_array(&series->counts, &result->counts_capacity, row + series->n_events,
+                    sizeof *series->counts, 64))
         return json_fail(in, "out of memory");
     for (size_t e = 0; e < series->n_events; e++) {
         series->counts[row + e] = 0;
@@ -497,22 +481,6 @@ static bool check_interval(struct json_in *in, struct interval_in *one)
     return true;
 }
 
-/* Room for one more interval: the array holds 64, then doubles each time
- * it is full (a count that is a power of two), so that a result of
- * millions of intervals is read in linear time. */
-static bool grow_intervals(struct interval_series *series)
-{
-    size_t n = series->n_intervals;
-    bool full = n < 64 ? n == 0 : (n & (n - 1)) == 0;
-    if (!full)
-        return true;
-    struct interval *more = realloc(series->intervals, (n ? 2 * n : 64) * sizeof *more);
-    if (!more)
-        return false;
-    series->intervals = more;
-    return true;
-}
-
 static bool read_interval(struct json_in *in, void *context)
 {
     struct result *result = context;
@@ -520,7 +488,8 @@ static bool read_interval(struct json_in *in, void *context)
     struct interval_in one = {.result = result};
     if (!read_object(in, read_interval_member, &one) || !check_interval(in, &one))
         return false;
-    if (!grow_intervals(series))
+    if (!grow_array(&series->intervals, &result->intervals_capacity, series->n_intervals + 1,
+                    sizeof *series->intervals, 64))
         return json_fail(in, "out of memory");
     series->has_uops = one.have_uops;
     series->intervals[series->n_intervals++] = one.interval;

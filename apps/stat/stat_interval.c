@@ -5,13 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow_array.h"
+
 void stat_intervals_free(struct stat_intervals *s)
 {
     free(s->intervals);
     free(s->counts);
     s->intervals = NULL;
     s->counts = NULL;
-    s->n = s->capacity = 0;
+    s->n = s->capacity = s->counts_capacity = 0;
 }
 
 bool interval_pass_start(struct interval_pass *pass, struct stat_intervals *series,
@@ -31,19 +33,10 @@ bool interval_pass_start(struct interval_pass *pass, struct stat_intervals *seri
 /* Room for one interval more; false when out of memory. */
 static bool grow(struct stat_intervals *s)
 {
-    if (s->n < s->capacity)
-        return true;
-    size_t capacity = s->capacity ? 2 * s->capacity : 64;
-    struct stat_interval *intervals = realloc(s->intervals, capacity * sizeof *intervals);
-    if (intervals)
-        s->intervals = intervals;
-    uint64_t *counts = realloc(s->counts, capacity * (size_t)s->n_requests * sizeof *counts);
-    if (counts)
-        s->counts = counts;
-    if (!intervals || !counts)
-        return false;
-    s->capacity = capacity;
-    return true;
+    size_t width = (size_t)s->n_requests;
+    return grow_array(&s->intervals, &s->capacity, s->n + 1, sizeof *s->intervals, 64) &&
+           grow_array(&s->counts, &s->counts_capacity, (s->n + 1) * width, sizeof *s->counts,
+                      64 * width);
 }
 
 /* The pass's next interval, ending at `point`: the one a pass before made,

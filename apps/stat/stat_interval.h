@@ -24,9 +24,10 @@ struct stat_interval {
 struct stat_intervals {
     enum interval_unit unit; /* the caller's */
     uint64_t every;          /* the caller's, > 0 */
-    size_t n, capacity;      /* intervals kept; room for */
+    size_t n;                /* intervals kept */
     struct stat_interval *intervals;
     uint64_t *counts;        /* [interval * n_requests + request] */
+    size_t capacity, counts_capacity; /* room for, in intervals, in counts */
     int n_requests;          /* the plan's (set by stat_simulate) */
 };
 
