@@ -45,34 +45,11 @@ void set_assoc_free(struct set_assoc *c)
     c->state = NULL;
 }
 
-/* The first entry of `key`'s set. */
-static uint32_t first_of_set(const struct set_assoc *c, uint64_t key)
-{
-    return (uint32_t)(key & c->set_mask) * c->ways;
-}
-
-long set_assoc_find_slow(struct set_assoc *c, uint64_t key)
-{
-    long i = set_assoc_peek(c, key);
-    if (i >= 0)
-        set_assoc_make_most_recent(c, i);
-    return i;
-}
-
-long set_assoc_peek(const struct set_assoc *c, uint64_t key)
-{
-    uint32_t first = first_of_set(c, key);
-    for (uint32_t i = first; i < first + c->ways; i++)
-        if (c->keys[i] == key && c->stamps[i] != 0)
-            return i;
-    return -1;
-}
-
 /* The way of `key`'s set to put it in: the first empty one, else the least
  * recently used (an empty way's stamp, 0, is the least of all). */
 static uint32_t victim_of_set(const struct set_assoc *c, uint64_t key)
 {
-    uint32_t first = first_of_set(c, key);
+    uint32_t first = set_assoc_first_of_set(c, key);
     uint32_t victim = first;
     for (uint32_t i = first; i < first + c->ways && c->stamps[victim]; i++)
         if (c->stamps[i] < c->stamps[victim])

@@ -1,6 +1,6 @@
 /* A set-associative array with LRU replacement, for both timing models:
- * the P5's caches and TLBs (sim/p5/p5_memory.c), the NetBurst's trace
- * cache, TLBs, BTB and data caches (sim/netburst).
+ * the P5's caches and TLBs (sim/p5/p5_memory.c) and BTB (sim/p5/p5_btb.h),
+ * the NetBurst's trace cache, TLBs, BTB and data caches (sim/netburst).
  *
  * A key is a block number (a line, a page) or any number the model makes
  * (an address tagged with the logical processor): any 64-bit value, 0 and
@@ -49,9 +49,6 @@ static inline uint64_t set_assoc_block(const struct set_assoc *c, uint64_t addre
     return address >> c->block_shift;
 }
 
-/* set_assoc_find() past the entries found or put in last and before. */
-long set_assoc_find_slow(struct set_assoc *c, uint64_t key);
-
 /* Entry `i`, just found or put in, becomes the most recently used.  An
  * entry once put in is never empty again, so `previous` (read from keys[],
  * not cached: the entry may have been put in again since) stays valid. */
@@ -63,10 +60,27 @@ static inline void set_assoc_make_most_recent(struct set_assoc *c, long i)
     c->mru_key = c->keys[i];
 }
 
+/* The first entry of `key`'s set. */
+static inline uint32_t set_assoc_first_of_set(const struct set_assoc *c, uint64_t key)
+{
+    return (uint32_t)(key & c->set_mask) * c->ways;
+}
+
+/* The entry holding `key`, or -1, leaving the LRU order as it is. */
+static inline long set_assoc_peek(const struct set_assoc *c, uint64_t key)
+{
+    uint32_t first = set_assoc_first_of_set(c, key);
+    for (uint32_t i = first; i < first + c->ways; i++)
+        if (c->keys[i] == key && c->stamps[i] != 0)
+            return i;
+    return -1;
+}
+
 /* The entry holding `key`, made the most recently used of its set, or -1.
- * Inline for the most frequent cases, the entry found or put in last
- * (already the most recently used; in an empty cache mru is -1, and -1 is
- * the answer whatever the key) and the one before it (two streams that
+ * Inline, its set's search too (the models look up every instruction's
+ * line, page and branch): first the entry found or put in last (already
+ * the most recently used; in an empty array mru is -1, and -1 is the
+ * answer whatever the key) and the one before it (two streams that
  * alternate). */
 static inline long set_assoc_find(struct set_assoc *c, uint64_t key)
 {
@@ -77,11 +91,11 @@ static inline long set_assoc_find(struct set_assoc *c, uint64_t key)
         set_assoc_make_most_recent(c, previous);
         return previous;
     }
-    return set_assoc_find_slow(c, key);
+    long i = set_assoc_peek(c, key);
+    if (i >= 0)
+        set_assoc_make_most_recent(c, i);
+    return i;
 }
-
-/* The entry holding `key`, or -1, leaving the LRU order as it is. */
-long set_assoc_peek(const struct set_assoc *c, uint64_t key);
 
 /* Puts `key` (absent) in its set's least recently used way (an empty one
  * first), clean, with state and data 0, as the most recently used; returns

@@ -21,7 +21,7 @@ struct p5_machine {
     const struct p5_feed *feed; /* the PMU's: what it counts now */
     struct p5_pmu_batch batch;  /* what the model reported since the PMU was told last */
     struct set_assoc dcache, icache, l2, dtlb, itlb; /* keys: block numbers */
-    struct p5_btb btb;
+    struct set_assoc btb;       /* keys: branch addresses (sim/p5/p5_btb.h) */
     struct p5_bus bus;
     uint64_t now;           /* the clock being issued */
     uint64_t fetch_line;    /* code line last read + 1; 0 after a taken branch */

@@ -142,15 +142,16 @@ static uint32_t unpredicted_branch(struct p5_machine *m, bool taken)
 static uint32_t predicted_branch(struct p5_machine *m, const struct p5_op *op, bool taken,
                                  uint64_t target, bool in_v)
 {
-    struct p5_btb_entry *entry = p5_btb_lookup(&m->btb, op->address);
-    if (entry)
+    long entry = set_assoc_find(&m->btb, op->address);
+    bool hit = entry >= 0;
+    if (hit)
         p5_report_event(m, P5_EV_BTB_HITS, 1);
-    if (taken || entry)
+    if (taken || hit)
         p5_report_event(m, P5_EV_TAKEN_BRANCH_OR_BTB_HIT, 1);
-    bool predicted_taken = entry && entry->history >= 2;
-    bool mispredicted = taken != predicted_taken || (taken && entry->target != target);
-    if (entry)
-        p5_btb_update(entry, taken, target);
+    bool predicted_taken = hit && m->btb.state[entry] >= 2;
+    bool mispredicted = taken != predicted_taken || (taken && m->btb.data[entry] != target);
+    if (hit)
+        p5_btb_update(&m->btb, entry, taken, target);
     else if (taken)
         p5_btb_allocate(&m->btb, op->address, target);
     if (!mispredicted)

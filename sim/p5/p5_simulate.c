@@ -30,7 +30,7 @@ bool p5_machine_init(struct p5_machine *m, const struct p5_config *c, struct p5_
               set_assoc_init(&m->itlb, c->itlb.entries, c->itlb.ways, c->itlb.page) &&
               (!c->l2_size || set_assoc_init(&m->l2, c->l2_size / c->l2_line, c->l2_ways,
                                              c->l2_line)) &&
-              p5_btb_init(&m->btb, c->btb_entries, c->btb_ways);
+              set_assoc_init(&m->btb, c->btb_entries, c->btb_ways, 1);
     if (!ok)
         p5_machine_free(m);
     return ok;
@@ -43,7 +43,7 @@ void p5_machine_free(struct p5_machine *m)
     set_assoc_free(&m->dtlb);
     set_assoc_free(&m->itlb);
     set_assoc_free(&m->l2);
-    p5_btb_free(&m->btb);
+    set_assoc_free(&m->btb);
 }
 
 /* ---- one run */
