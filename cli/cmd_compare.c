@@ -24,7 +24,7 @@
 #include "apps/compare/compare_input.h"
 #include "util/number.h"
 #include "report/bar_chart.h"
-#include "apps/stat/stat_model.h"
+#include "sim/machine/machine.h"
 
 static const char compare_usage[] =
     "usage: pmubench compare [--json | -x SEP] [--region N] SIMULATED MEASURED\n"
@@ -575,14 +575,14 @@ static int print_comparison(const struct count_set sets[2], const struct compare
  * warning stat gave, again beside the figures. */
 static void warn_isa(const struct count_set *set)
 {
-    struct stat_model model;
+    struct machine_config model;
     char warning[1024];
-    if (!set->model || !stat_model_choose(set->model, &model, warning, sizeof warning))
+    if (!set->model || !machine_config_choose(set->model, &model, warning, sizeof warning))
         return;
     const char *traces[2] = {set->trace, set->trace1};
     for (int i = 0; i < 2; i++)
         if (traces[i] &&
-            stat_model_isa_warning(&model, traces[i], traces[i], warning, sizeof warning))
+            machine_isa_warning(&model, traces[i], traces[i], warning, sizeof warning))
             command_error(EXIT_OK, "compare", "warning: %s", warning);
 }
 

@@ -20,8 +20,7 @@
 #include "progress.h"
 #include "record_report.h"
 #include "util/text.h"
-#include "sim/p5/p5_model.h"
-#include "apps/stat/stat_model.h"
+#include "sim/machine/machine.h"
 #include "apps/p5mon/command.h"
 #include "apps/p5mon/driver.h"
 #include "apps/p5mon/parms.h"
@@ -137,17 +136,16 @@ static int record_command(const struct p5mon_parms *parms, const struct p5mon_co
 
 struct simulation {
     const char *trace;
-    const struct p5_config *config;
     bool failed; /* the model's message, which names the trace */
 };
 
-static bool simulate(void *context, struct msr_backend *backend, const struct p5_sim_hooks *hooks,
+static bool simulate(void *context, struct machine *machine, const struct machine_hooks *hooks,
                      char *error, size_t error_size)
 {
     struct simulation *simulation = context;
-    struct p5_sim_result result;
-    simulation->failed = !p5_simulate_trace(simulation->trace, simulation->config, backend,
-                                            hooks, &result, error, error_size);
+    struct machine_result result;
+    simulation->failed =
+        !machine_simulate(machine, &simulation->trace, hooks, &result, error, error_size);
     return !simulation->failed;
 }
 
@@ -190,21 +188,21 @@ static void print_header(const struct options *options, const struct p5mon_parms
 
 /* Measures, reports, writes the output file: the exit status. */
 static int measure(const struct options *options, const struct p5mon_parms *parms,
-                   const struct p5_config *config, const char *trace)
+                   const struct machine_config *config, const char *trace)
 {
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     print_header(options, parms, trace);
-    struct simulation simulation = {trace, config, false};
+    struct simulation simulation = {trace, false};
     struct p5mon_results results;
     char error[MESSAGE_SIZE];
-    struct stat_model model = {.pmu = PMU_P5, .p5 = *config};
     /* A trace recorded from `command` is named by the program. */
     const char *name = parms->trace.value[0] ? trace : parms->command.value;
-    if (stat_model_isa_warning(&model, trace, name, error, sizeof error))
+    if (machine_isa_warning(config, trace, name, error, sizeof error))
         command_error(EXIT_OK, "p5mon", "warning: %s", error);
     errno = 0;
-    if (!p5mon_measure(parms, simulate, &simulation, stderr, &results, error, sizeof error))
+    if (!p5mon_measure(parms, config, simulate, &simulation, stderr, &results, error,
+                       sizeof error))
         return simulation.failed ? file_error(failure_status(errno), "%s", error)
                                  : file_error(failure_status(errno), "%s: %s", name, error);
     p5mon_print_results(stdout, &results);
@@ -219,7 +217,7 @@ static int measure(const struct options *options, const struct p5mon_parms *parm
 
 /* Records the command into a temporary trace and measures that. */
 static int record_and_measure(const struct options *options, const struct p5mon_parms *parms,
-                              const struct p5_config *config,
+                              const struct machine_config *config,
                               const struct p5mon_command *command)
 {
     char trace[PATH_MAX];
@@ -258,7 +256,7 @@ static int check_files(const struct options *options, const struct p5mon_parms *
 static int run(struct options *options, struct p5mon_parms *parms)
 {
     char error[8192];
-    struct p5_config config;
+    struct machine_config config;
     errno = 0;
     if (!load_parms(options, parms, error, sizeof error) ||
         !p5mon_parms_model(parms, &config, error, sizeof error))

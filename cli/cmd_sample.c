@@ -16,7 +16,7 @@
 #include "util/number.h"
 #include "report/bar_chart.h"
 #include "apps/sample/sample_run.h"
-#include "apps/stat/stat_model.h"
+#include "sim/machine/machine.h"
 #include "traces/trace.h"
 
 static const char sample_usage[] =
@@ -280,7 +280,7 @@ static int run_sampling(struct sample_session *session, FILE *out)
 {
     const struct sample_options *o = &session->options;
     char error[TRACE_MAX_TEXT + 1024];
-    if (stat_model_isa_warning(o->model, o->trace, o->trace, error, sizeof error))
+    if (machine_isa_warning(o->model, o->trace, o->trace, error, sizeof error))
         command_error(EXIT_OK, "sample", "warning: %s", error);
     if (!sample_open(session, error, sizeof error))
         return command_error(failure_status(errno), "sample", "%s", error);
@@ -296,13 +296,13 @@ static int run_sampling(struct sample_session *session, FILE *out)
 }
 
 /* The model -m names: netburst or netburst-PRESET. */
-static int choose_model(const struct sample_args *args, struct stat_model *model)
+static int choose_model(const struct sample_args *args, struct machine_config *model)
 {
     char error[MESSAGE_SIZE];
     if (strcmp(args->model, "netburst") != 0 && strncmp(args->model, "netburst-", 9) != 0)
         return usage_error("sample", "unknown model '%s' (expected netburst or netburst-PRESET)",
                            args->model);
-    if (!stat_model_choose_for(args->model, &args->sampling.event, 1, model, error, sizeof error))
+    if (!machine_config_choose_for(args->model, &args->sampling.event, 1, model, error, sizeof error))
         return usage_error("sample", "-m: %s", error);
     return EXIT_OK;
 }
@@ -337,7 +337,7 @@ int cmd_sample(int argc, char **argv)
         return rc;
     if ((rc = check_files(&args)))
         return rc;
-    struct stat_model model;
+    struct machine_config model;
     if ((rc = choose_model(&args, &model)))
         return rc;
     args.sampling.model = &model;

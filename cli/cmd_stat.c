@@ -329,7 +329,7 @@ static int check_files(const struct stat_args *args, char **argv)
     return command_error(EXIT_BAD_INPUT, "stat", "%s", error);
 }
 
-static int plan_events(const struct stat_args *args, const struct stat_model *model,
+static int plan_events(const struct stat_args *args, const struct machine_config *model,
                        struct alloc_plan *plan)
 {
     char error[MESSAGE_SIZE];
@@ -339,10 +339,10 @@ static int plan_events(const struct stat_args *args, const struct stat_model *mo
     return EXIT_OK;
 }
 
-static int configure_model(const struct stat_args *args, struct stat_model *model)
+static int configure_model(const struct stat_args *args, struct machine_config *model)
 {
     char error[MESSAGE_SIZE];
-    if (!stat_model_choose_for(args->model, args->events, args->n_events, model, error,
+    if (!machine_config_choose_for(args->model, args->events, args->n_events, model, error,
                                sizeof error))
         return usage_error("stat", "-m: %s", error);
     for (int i = 0; i < args->n_params; i++) {
@@ -351,7 +351,7 @@ static int configure_model(const struct stat_args *args, struct stat_model *mode
         if (!eq || eq == args->params[i] || (size_t)(eq - args->params[i]) >= sizeof name)
             return usage_error("stat", "bad -F '%s' (expected NAME=VALUE)", args->params[i]);
         snprintf(name, sizeof name, "%.*s", (int)(eq - args->params[i]), args->params[i]);
-        if (!stat_model_set(model, name, eq + 1, error, sizeof error))
+        if (!machine_config_set(model, name, eq + 1, error, sizeof error))
             return command_error(EXIT_BAD_INPUT, "stat", "-F: %s", error);
     }
     return EXIT_OK;
@@ -690,7 +690,7 @@ static int write_plot(const struct stat_report *r, struct atomic_file *file)
  * timing row, the default clocks; the counts are those of one run, which
  * every pass of the trace repeats (docs/stat.md, "Instructions without a
  * timing row"). */
-static void warn_unclassified(const struct stat_model *model, const struct stat_totals *totals,
+static void warn_unclassified(const struct machine_config *model, const struct stat_totals *totals,
                               const char *const *names, int n)
 {
     for (int i = 0; i < n; i++)
@@ -700,8 +700,7 @@ static void warn_unclassified(const struct stat_model *model, const struct stat_
                           "were given the default clocks",
                           names[i], (unsigned long long)totals->unclassified[i],
                           (unsigned long long)totals->instructions[i],
-                          model->pmu == PMU_P5 ? "docs/p5-timings.md"
-                                               : "docs/netburst-timings.md");
+                          machine_caps(model).timings);
 }
 
 /* The instructions each simulated trace ran that the CPU it was recorded
@@ -785,7 +784,7 @@ static void pipeview_abort(struct pipeview_output *out)
     atomic_abort(&out->file);
 }
 
-static int count_simulated(const struct stat_args *args, const struct stat_model *model,
+static int count_simulated(const struct stat_args *args, const struct machine_config *model,
                            char **argv, const struct alloc_plan *plan, uint64_t *counts,
                            struct pipeview_output *view, struct stat_outputs *outputs)
 {
@@ -804,7 +803,7 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
     }
     char error[MESSAGE_SIZE];
     for (int i = 0; i < n_traces; i++)
-        if (stat_model_isa_warning(model, traces[i], args->n_traces ? traces[i] : argv[args->program],
+        if (machine_isa_warning(model, traces[i], args->n_traces ? traces[i] : argv[args->program],
                                    error, sizeof error))
             command_error(EXIT_OK, "stat", "warning: %s", error);
     struct stat_totals totals = {{0, 0}, 0, 0, {0, 0}, 0, 0};
@@ -837,7 +836,8 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
                                  args->n_traces == 2 ? args->traces[1] : NULL,
                                  args, counts, plan, &totals,
                                  stat_runs_counted(model, plan, args->runs), totals.passes,
-                                 hooks.intervals, model->pmu != PMU_P5, model->pmu};
+                                 hooks.intervals, machine_caps(model).uops,
+                                 machine_caps(model).pmu};
     rc = write_report(&report, &outputs->report);
     if (!rc && args->plot)
         rc = write_plot(&report, &outputs->plot);
@@ -850,7 +850,7 @@ static int count_simulated(const struct stat_args *args, const struct stat_model
     return rc ? rc : exit_status;
 }
 
-static int count_hardware(const struct stat_args *args, const struct stat_model *model,
+static int count_hardware(const struct stat_args *args, const struct machine_config *model,
                           char **argv, const struct alloc_plan *plan, uint64_t *counts,
                           struct stat_outputs *outputs)
 {
@@ -868,7 +868,8 @@ static int count_hardware(const struct stat_args *args, const struct stat_model 
         return command_error(failure, "stat", "--backend msr: %s", error);
     struct stat_totals none = {{0, 0}, 0, 0, {0, 0}, 0, 0};
     struct stat_report report = {"msr", NULL, NULL, args, counts, plan, &none,
-                                 STAT_RUNS_HARDWARE, plan->n_runs, NULL, false, model->pmu};
+                                 STAT_RUNS_HARDWARE, plan->n_runs, NULL, false,
+                                 machine_caps(model).pmu};
     int rc = write_report(&report, &outputs->report);
     return rc ? rc : exit_status;
 }
@@ -881,16 +882,16 @@ int cmd_stat(int argc, char **argv)
         return rc < 0 ? 0 : rc;
     if ((rc = check_args(&args)) || (rc = check_files(&args, argv)))
         return rc;
-    struct stat_model model;
+    struct machine_config model;
     if ((rc = configure_model(&args, &model)))
         return rc;
     if (args.n_events == 0)
-        for (const char *const *e = stat_model_default_events(&model); *e; e++)
+        for (const char *const *e = machine_default_events(&model); *e; e++)
             args.events[args.n_events++] = *e;
-    if (args.n_traces == 2 && model.pmu == PMU_P5)
+    if (args.n_traces == 2 && !machine_caps(&model).hyper_threading)
         return usage_error("stat", "two --trace need the NetBurst model (-m netburst...): the "
                            "P5 has one processor");
-    if (args.pipeview && model.pmu == PMU_P5)
+    if (args.pipeview && !machine_caps(&model).uops)
         return usage_error("stat", "--pipeview needs the NetBurst model (-m netburst...): the "
                            "P5 model times instructions, not uops");
     struct alloc_plan plan;

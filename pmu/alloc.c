@@ -8,6 +8,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "p5_pmu.h"
 
 __attribute__((format(printf, 3, 4))) static bool fail(struct alloc_error *error, int request,
                                                        const char *fmt, ...)
@@ -112,4 +115,15 @@ uint64_t alloc_p5_cesr(const struct alloc_run *run)
     for (int i = 0; i < run->n; i++)
         cesr |= run->assignments[i].escr_value;
     return cesr;
+}
+
+void alloc_p5_run(const struct p5_event_spec *specs, int n, struct alloc_run *run)
+{
+    memset(run, 0, sizeof *run);
+    run->pmu = PMU_P5;
+    run->n = n;
+    for (int i = 0; i < n; i++)
+        run->assignments[i] = (struct alloc_assignment){
+            .request = i, .counter = i, .escr = -1,
+            .escr_value = p5_cesr_place(p5_encode_half(&specs[i]), i)};
 }

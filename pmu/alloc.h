@@ -76,4 +76,9 @@ void alloc_plan_free(struct alloc_plan *plan);
 /* The P5 CESR value of a run: both counters' bits. */
 uint64_t alloc_p5_cesr(const struct alloc_run *run);
 
+/* The run that counts `n` (1 or 2) P5 events, spec i on counter i for
+ * request i, as run_p5mon pairs them on CTR0 and CTR1 (Safford 1997,
+ * Figure 4.1). */
+void alloc_p5_run(const struct p5_event_spec *specs, int n, struct alloc_run *run);
+
 #endif

@@ -26,6 +26,7 @@ table='
 6  sim/common    sim/common/
 7  sim/p5        sim/p5/
 7  sim/netburst  sim/netburst/
+8  sim/machine   sim/machine/
 8  report        report/
 9  apps/compare  apps/compare/
 9  apps/stat     apps/stat/

@@ -5,7 +5,6 @@
 
 #include "names.h"
 #include "pmu/alloc.h"
-#include "pmu/p5_pmu.h"
 #include "pmu/program.h"
 
 /* One execution: the pair it counts and, with regions, the samples of its
@@ -23,22 +22,15 @@ struct execution {
 static void make_run(const int *events, int n, const struct p5mon_parms *parms,
                      struct alloc_run *run)
 {
-    memset(run, 0, sizeof *run);
-    run->pmu = PMU_P5;
-    run->n = n;
-    for (int i = 0; i < n; i++) {
-        struct p5_event_spec spec = {
+    struct p5_event_spec specs[2];
+    for (int i = 0; i < n; i++)
+        specs[i] = (struct p5_event_spec){
             .code = events[i] == P5MON_CLOCKS ? 0 : (uint8_t)events[i],
             .clocks = events[i] == P5MON_CLOCKS,
             .os = parms->kernel_events,
             .usr = parms->user_events,
         };
-        struct alloc_assignment *a = &run->assignments[i];
-        a->request = i;
-        a->counter = i;
-        a->escr = -1;
-        a->escr_value = p5_cesr_place(p5_encode_half(&spec), i);
-    }
+    alloc_p5_run(specs, n, run);
 }
 
 static bool check_msr(msr_status status, const struct program *program, char *error,
@@ -51,8 +43,9 @@ static bool check_msr(msr_status status, const struct program *program, char *er
     return false;
 }
 
-static void region_marker(void *context, bool begin, uint32_t region)
+static void region_marker(void *context, int thread, bool begin, uint32_t region)
 {
+    (void)thread; /* the P5 has one */
     struct execution *execution = context;
     if (execution->failed)
         return;
@@ -130,8 +123,9 @@ static void say_execution(FILE *verbose, const struct p5mon_results *results, in
 }
 
 /* Counts events first and first + 1 (if any) in one execution. */
-static bool execute_pair(const struct p5mon_parms *parms, p5mon_simulate_fn simulate,
-                         void *context, struct p5mon_results *results, int first, int rep,
+static bool execute_pair(const struct p5mon_parms *parms, const struct machine_config *model,
+                         p5mon_simulate_fn simulate, void *context,
+                         struct p5mon_results *results, int first, int rep,
                          struct execution *execution, char *error, size_t error_size)
 {
     int n = results->n_events - first >= 2 ? 2 : 1;
@@ -139,19 +133,19 @@ static bool execute_pair(const struct p5mon_parms *parms, p5mon_simulate_fn simu
     make_run(&results->events[first], n, parms, &run);
     memset(execution, 0, sizeof *execution);
     execution->max_regions = results->n_slots;
-    struct msr_backend *backend = p5_backend_create();
-    if (!backend) {
+    struct machine machine;
+    if (!machine_create(&machine, model, 1)) {
         snprintf(error, error_size, "out of memory");
         return false;
     }
-    program_init(&execution->program, backend, 0, &run);
-    struct p5_sim_hooks hooks = {.region = region_marker, .context = execution};
+    program_init(&execution->program, machine.backend, 0, &run);
+    struct machine_hooks hooks = {.region = region_marker, .context = execution};
     uint64_t whole[2] = {0, 0};
     bool ok = check_msr(program_setup(&execution->program, NULL), &execution->program, error,
                         error_size) &&
               check_msr(program_start(&execution->program), &execution->program, error,
                         error_size) &&
-              simulate(context, backend, results->regions ? &hooks : NULL, error, error_size);
+              simulate(context, &machine, results->regions ? &hooks : NULL, error, error_size);
     if (ok && execution->failed) {
         snprintf(error, error_size, "%s", execution->error);
         ok = false;
@@ -162,7 +156,7 @@ static bool execute_pair(const struct p5mon_parms *parms, p5mon_simulate_fn simu
                    error_size) &&
          check_msr(program_release(&execution->program), &execution->program, error,
                    error_size);
-    msr_backend_destroy(backend);
+    machine_destroy(&machine);
     results->executions++;
     return ok && store(results, execution, whole, first, n, rep, error, error_size);
 }
@@ -183,8 +177,9 @@ static bool init_results(const struct p5mon_parms *parms, struct p5mon_results *
     return results->slots != NULL;
 }
 
-bool p5mon_measure(const struct p5mon_parms *parms, p5mon_simulate_fn simulate, void *context,
-                   FILE *verbose, struct p5mon_results *results, char *error, size_t error_size)
+bool p5mon_measure(const struct p5mon_parms *parms, const struct machine_config *model,
+                   p5mon_simulate_fn simulate, void *context, FILE *verbose,
+                   struct p5mon_results *results, char *error, size_t error_size)
 {
     memset(results, 0, sizeof *results);
     struct execution *execution = malloc(sizeof *execution);
@@ -197,8 +192,8 @@ bool p5mon_measure(const struct p5mon_parms *parms, p5mon_simulate_fn simulate, 
         for (int first = 0; ok && first < results->n_events; first += 2) {
             if (parms->verbose_level >= 2)
                 say_execution(verbose, results, first, results->n_events - first >= 2 ? 2 : 1);
-            ok = execute_pair(parms, simulate, context, results, first, rep, execution, error,
-                              error_size);
+            ok = execute_pair(parms, model, simulate, context, results, first, rep, execution,
+                              error, error_size);
         }
     }
     free(execution);

@@ -6,8 +6,9 @@
  * them as run_p5mon's begin/end stubs do (Safford 1997, section 4.2.2): the end adds
  * the difference since its region's last begin to the region's total.
  *
- * The simulation is a callback so that the loop does not depend on the
- * timing model: the CLI passes one calling p5_simulate_trace(). */
+ * Each execution is a fresh machine (sim/machine/machine.h) of the P5
+ * model; the simulation is a callback so that the loop does not depend on
+ * the trace: the CLI passes one calling machine_simulate(). */
 #ifndef SIM_P5MON_DRIVER_H
 #define SIM_P5MON_DRIVER_H
 
@@ -17,13 +18,13 @@
 #include <stdio.h>
 
 #include "parms.h"
-#include "pmu/msr.h"
-#include "sim/p5/p5_model.h"
+#include "sim/machine/machine.h"
 
-/* Runs the program once on `backend` (a p5_backend_create() PMU, already
- * counting), calling `hooks` at region markers when it is not NULL. */
-typedef bool (*p5mon_simulate_fn)(void *context, struct msr_backend *backend,
-                                  const struct p5_sim_hooks *hooks, char *error, size_t error_size);
+/* Runs the program once on `machine` (its PMU already counting), calling
+ * `hooks` at region markers when it is not NULL. */
+typedef bool (*p5mon_simulate_fn)(void *context, struct machine *machine,
+                                  const struct machine_hooks *hooks, char *error,
+                                  size_t error_size);
 
 struct p5mon_region {
     bool seen;               /* entered or exited in some execution */
@@ -44,12 +45,14 @@ struct p5mon_results {
     int executions;                 /* simulations run */
 };
 
-/* Measures every selected event of `parms` `repetitions` times.  Messages
+/* Measures every selected event of `parms` `repetitions` times on machines
+ * of `model` (a P5 model: machine_config_p5).  Messages
  * of verbose_level 1 and 2 go to `verbose`.  False with one line in `error`
  * (and `results` freed) when a simulation, an MSR access or a region
  * marker fails. */
-bool p5mon_measure(const struct p5mon_parms *parms, p5mon_simulate_fn simulate, void *context,
-                   FILE *verbose, struct p5mon_results *results, char *error, size_t error_size);
+bool p5mon_measure(const struct p5mon_parms *parms, const struct machine_config *model,
+                   p5mon_simulate_fn simulate, void *context, FILE *verbose,
+                   struct p5mon_results *results, char *error, size_t error_size);
 
 void p5mon_results_free(struct p5mon_results *results);
 

@@ -477,17 +477,18 @@ bool p5mon_parms_load(const char *path, char *const *overrides, int n_overrides,
     return p5mon_parms_check(parms, path ? path : "-F", error, error_size);
 }
 
-bool p5mon_parms_model(const struct p5mon_parms *parms, struct p5_config *config, char *error,
-                       size_t error_size)
+bool p5mon_parms_model(const struct p5mon_parms *parms, struct machine_config *config,
+                       char *error, size_t error_size)
 {
     char message[512];
-    if (!p5_config_preset(parms->model.value, config, message, sizeof message)) {
+    if (!machine_config_p5(parms->model.value, config, message, sizeof message)) {
         snprintf(error, error_size, "%s: %s", parms->model.where, message);
         return false;
     }
     for (int i = 0; i < parms->n_model_parms; i++) {
         const struct p5mon_model_parm *parm = &parms->model_parms[i];
-        if (!p5_config_set(config, parm->name, parm->setting.value, message, sizeof message)) {
+        if (!machine_config_set(config, parm->name, parm->setting.value, message,
+                                sizeof message)) {
             snprintf(error, error_size, "%s: %s", parm->setting.where, message);
             return false;
         }

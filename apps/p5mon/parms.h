@@ -22,7 +22,7 @@
 #include <stdio.h>
 
 #include "pmu/p5_pmu.h"
-#include "sim/p5/p5_model.h"
+#include "sim/machine/machine.h"
 #include "util/line_stream.h"
 
 enum {
@@ -53,7 +53,7 @@ struct p5mon_model_parm {
 struct p5mon_parms {
     struct p5mon_setting command;   /* value "" when not set */
     struct p5mon_setting trace;     /* pmubench: the trace to simulate */
-    struct p5mon_setting model;     /* pmubench: a p5_config_preset name */
+    struct p5mon_setting model;     /* pmubench: a P5 preset name */
     struct p5mon_setting output_file;
     int repetitions;
     bool user_events, kernel_events;
@@ -99,12 +99,12 @@ bool p5mon_parms_check(const struct p5mon_parms *parms, const char *name, char *
 bool p5mon_parms_load(const char *path, char *const *overrides, int n_overrides,
                       struct p5mon_parms *parms, char *error, size_t error_size);
 
-/* The P5 model the parameters name (sim/p5/p5_model.h): the preset of
- * `model`, then each model_NAME setting in order.  False with "WHERE:
+/* The P5 machine the parameters name (sim/machine/machine.h): the P5
+ * preset of `model`, then each model_NAME setting in order.  False with "WHERE:
  * message" in `error`, WHERE the file line or -F argument that set the
  * refused value. */
-bool p5mon_parms_model(const struct p5mon_parms *parms, struct p5_config *config, char *error,
-                       size_t error_size);
+bool p5mon_parms_model(const struct p5mon_parms *parms, struct machine_config *config,
+                       char *error, size_t error_size);
 
 /* The selected events in report order (Table C.1's order, count_clocks
  * last): codes, with P5MON_CLOCKS for count_clocks.  Returns how many. */

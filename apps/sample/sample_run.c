@@ -11,7 +11,6 @@
 #include "pmu/netburst_msrs.h"
 #include "pmu/netburst_pmu.h"
 #include "pmu/program.h"
-#include "sim/netburst/nb_model.h"
 #include "util/error_line.h"
 
 #define COUNTER_LIMIT (1ull << 40)
@@ -26,7 +25,7 @@ enum { DS_AREA = 0x10000, PEBS_BUFFER = 0x100000 };
 
 static bool check_options(const struct sample_options *o, char *error, size_t error_size)
 {
-    if (!o->model || o->model->pmu != PMU_NETBURST)
+    if (!o->model || !machine_caps(o->model).sampling)
         return error_line(EINVAL, error, error_size, "sampling needs a NetBurst model");
     if (!o->event || !*o->event)
         return error_line(EINVAL, error, error_size, "no event");
@@ -56,14 +55,14 @@ bool sample_plan(struct sample_session *session, const struct sample_options *op
     *session = (struct sample_session){.options = *options};
     if (!check_options(options, error, error_size))
         return false;
-    int model = options->model->netburst.model;
-    struct nb_pmu_config config = {model, false};
+    struct nb_pmu_config config = machine_pmu_config(options->model, false);
     const char *event = options->event;
     char text[1024];
     /* PEBS: ENABLE_PEBS, and OVF_PMI_T0 so that an overflow arms the
      * assist (docs/semantics.md, "PEBS", Arming); IEBS: the PMI. */
     int length = snprintf(text, sizeof text, "%s%s%s%s",
-                          strstr(event, "::") ? "" : nb_model_prefix(model), event,
+                          strstr(event, "::") ? "" : machine_caps(options->model).event_prefix,
+                          event,
                           options->pebs ? ":pebs" : "",
                           strstr(event, ":ovf_pmi=") ? "" : ":ovf_pmi=t0");
     if (length < 0 || (size_t)length >= sizeof text)
@@ -116,7 +115,7 @@ bool sample_open(struct sample_session *session, char *error, size_t error_size)
     if (!trace_read_header(session->options.trace, &header, error, error_size))
         return false;
     session->ia32e = header.isa == TRACE_ISA_64 &&
-                     stat_model_runs(session->options.model, TRACE_ISA_64);
+                     machine_runs(session->options.model, TRACE_ISA_64);
     snprintf(session->program, sizeof session->program, "%s", header.program);
     return find_symbols(session, error, error_size);
 }
@@ -124,14 +123,14 @@ bool sample_open(struct sample_session *session, char *error, size_t error_size)
 /* ---- the run */
 
 /* One run's state, shared with the model's hooks: the sample hook's
- * context, and the region hook's (region_gate_thread_hook), which takes
+ * context, and the region hook's (region_gate_hook), which takes
  * it as its first member, the gate. */
 struct sampler {
     struct region_gate gate;
     struct sample_session *session;
     sample_fn *emit;
     void *context;
-    struct msr_backend *backend;
+    struct machine machine;
     struct program program;
     uint64_t preset;    /* the counter's value one period from overflow */
     msr_status status;  /* the PMI handler's first failing access */
@@ -164,7 +163,7 @@ static void take_sample(void *context, int thread, uint64_t cycle, uint64_t eip,
 /* PEBS: each record of the buffer, in order; how many. */
 static uint64_t report_records(struct sampler *s)
 {
-    const struct nb_pmu *pmu = nb_backend_pmu(s->backend);
+    const struct nb_pmu *pmu = nb_backend_pmu(s->machine.backend);
     struct nb_pebs_record record;
     uint64_t k = 0;
     for (; nb_pmu_pebs_record(pmu, s->session->ia32e, k, &record); k++)
@@ -181,13 +180,13 @@ static bool program_pmu(struct sampler *s, char *error, size_t error_size)
     uint64_t records = o->pebs_records ? o->pebs_records : SAMPLE_DEFAULT_PEBS_RECORDS;
     struct nb_ds_config ds = {.area = DS_AREA, .buffer = PEBS_BUFFER, .records = records,
                               .threshold = records + 1, .counter_reset = s->preset};
-    program_init(&s->program, s->backend, 0, &s->session->plan.runs[0]);
+    program_init(&s->program, s->machine.backend, 0, &s->session->plan.runs[0]);
     if (program_setup(&s->program, &s->preset) != MSR_OK)
         return error_line(EIO, error, error_size, "programming the PMU failed (MSR 0x%x)",
                           s->program.failed_msr);
     /* DS_AREA is an address every model's IA32_DS_AREA holds: the set-up
      * can only run out of memory for the save area's fields. */
-    if (o->pebs && !nb_pmu_ds_setup(nb_backend_pmu(s->backend), s->session->ia32e, &ds))
+    if (o->pebs && !nb_pmu_ds_setup(nb_backend_pmu(s->machine.backend), s->session->ia32e, &ds))
         return error_line(ENOMEM, error, error_size, "out of memory for the DS save area");
     if (region_gate_start(&s->gate, &s->program, o->region) != MSR_OK)
         return error_line(EIO, error, error_size, "programming the PMU failed (MSR 0x%x)",
@@ -199,14 +198,12 @@ static bool simulate(struct sampler *s, struct sample_totals *totals, char *erro
                      size_t error_size)
 {
     const struct sample_options *o = &s->session->options;
-    struct nbm_hooks hooks = {.region = region_gate_thread_hook, .sample = take_sample,
-                              .context = s};
-    struct nbm_result result;
-    memset(&result, 0, sizeof result);
+    struct machine_hooks hooks = {.region = region_gate_hook, .sample = take_sample,
+                                  .context = s};
+    struct machine_result result;
     const char *traces[1] = {o->trace};
     errno = 0;
-    if (!nbm_simulate(traces, 1, &o->model->netburst, s->backend, &hooks, &result, error,
-                      error_size))
+    if (!machine_simulate(&s->machine, traces, &hooks, &result, error, error_size))
         return false;
     if (s->status != MSR_OK || s->gate.status != MSR_OK)
         return error_line(EIO, error, error_size,
@@ -223,14 +220,12 @@ bool sample_run(struct sample_session *session, sample_fn *emit, void *context,
     *totals = (struct sample_totals){0};
     struct sampler s = {.session = session, .emit = emit, .context = context,
                         .preset = COUNTER_LIMIT - session->options.period, .status = MSR_OK};
-    s.backend = nb_backend_create((struct nb_pmu_config){session->options.model->netburst.model,
-                                                         false});
-    if (!s.backend)
+    if (!machine_create(&s.machine, session->options.model, 1))
         return error_line(ENOMEM, error, error_size, "out of memory");
     sample_symbols_reset(&session->symbols);
     bool ok = program_pmu(&s, error, error_size) && simulate(&s, totals, error, error_size);
     int cause = errno;
-    msr_backend_destroy(s.backend);
+    machine_destroy(&s.machine);
     errno = cause;
     return ok;
 }

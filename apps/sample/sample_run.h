@@ -27,7 +27,7 @@
  * The functions that can fail return false with a one-line error and
  * errno telling a run-time failure (ENOMEM, EIO for an MSR access the
  * simulated PMU refused, the errors of reading a file) from input that is
- * not what it should be (EINVAL, ENOENT, EISDIR...), as nbm_simulate
+ * not what it should be (EINVAL, ENOENT, EISDIR...), as machine_simulate
  * does. */
 #ifndef SIM_SAMPLE_SAMPLE_RUN_H
 #define SIM_SAMPLE_SAMPLE_RUN_H
@@ -40,7 +40,7 @@
 #include "pmu/netburst_sampling.h"
 #include "apps/sample/sample_symbols.h"
 #include "apps/stat/region_gate.h"
-#include "apps/stat/stat_model.h"
+#include "sim/machine/machine.h"
 #include "traces/trace.h"
 
 /* The longest period: half the 40-bit counter. */
@@ -52,7 +52,7 @@
 
 /* Borrowed by the session: the strings and the model must outlive it. */
 struct sample_options {
-    const struct stat_model *model; /* a NetBurst model (stat_model_choose_for) */
+    const struct machine_config *model; /* a NetBurst model (machine_config_choose_for) */
     const char *event;   /* an event string, its netburst:: prefix optional */
     bool pebs;           /* PEBS: `event` is a replay-tagging metric; else IEBS */
     uint64_t period;     /* events between samples: 1 to SAMPLE_MAX_PERIOD */

@@ -44,12 +44,7 @@ void region_gate_marker(struct region_gate *gate, bool begin, uint32_t region)
         gate->counting = begin;
 }
 
-void region_gate_hook(void *gate, bool begin, uint32_t region)
-{
-    region_gate_marker(gate, begin, region);
-}
-
-void region_gate_thread_hook(void *gate, int thread, bool begin, uint32_t region)
+void region_gate_hook(void *gate, int thread, bool begin, uint32_t region)
 {
     (void)thread;
     region_gate_marker(gate, begin, region);

@@ -41,11 +41,9 @@ msr_status region_gate_start_runs(struct region_gate *gate, struct program *prog
 /* A marker of the trace: the begin (or end) of region `region`. */
 void region_gate_marker(struct region_gate *gate, bool begin, uint32_t region);
 
-/* region_gate_marker as the models' region hooks, with the gate as their
- * context: the P5's (struct p5_sim_hooks) and the NetBurst's (struct
- * nbm_hooks: either logical processor's markers start and stop the shared
- * counters). */
-void region_gate_hook(void *gate, bool begin, uint32_t region);
-void region_gate_thread_hook(void *gate, int thread, bool begin, uint32_t region);
+/* region_gate_marker as a machine's region hook (struct machine_hooks),
+ * with the gate as its context: either logical processor's markers start
+ * and stop the shared counters. */
+void region_gate_hook(void *gate, int thread, bool begin, uint32_t region);
 
 #endif

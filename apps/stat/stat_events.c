@@ -8,26 +8,18 @@
 
 #include "pmu/generic_events.h"
 
-/* The prefix for event names given without one: the model's PMU (the
- * NetBurst models with instr_completed are libpfm4's netburst_p). */
-static const char *default_prefix(const struct stat_model *model)
-{
-    if (model->pmu == PMU_P5)
-        return "p5::";
-    return nb_model_prefix(model->netburst.model);
-}
-
 static bool bad_input(void)
 {
     errno = EINVAL;
     return false;
 }
 
-bool stat_events_plan(const struct stat_model *model, const char *const *events, int n_events,
+bool stat_events_plan(const struct machine_config *model, const char *const *events, int n_events,
                       bool hyper_threading, struct alloc_plan *plan, char *error, size_t size)
 {
-    struct nb_pmu_config config = {model->netburst.model, hyper_threading};
-    if (!stat_model_check_events(model, events, n_events, error, size))
+    struct nb_pmu_config config = machine_pmu_config(model, hyper_threading);
+    struct machine_caps caps = machine_caps(model);
+    if (!machine_check_events(model, events, n_events, error, size))
         return bad_input();
     if (n_events > ALLOC_MAX_REQUESTS) {
         snprintf(error, size, "events: %d events: at most %d can be planned at once", n_events,
@@ -39,11 +31,12 @@ bool stat_events_plan(const struct stat_model *model, const char *const *events,
     for (int i = 0; i < n_events; i++) {
         const char *key = event_spec_key(events[i]);
         const struct generic_event *generic = generic_event_find(key);
-        if (generic && !generic_event_native(generic, key, model->pmu, native, sizeof native,
+        if (generic && !generic_event_native(generic, key, caps.pmu, native, sizeof native,
                                              error, size))
             return bad_input();
-        /* the user's PMU prefix, or the model's when none was given */
-        const char *prefix = strstr(events[i], "::") ? events[i] : default_prefix(model);
+        /* the user's PMU prefix, or the model's when none was given (the
+         * NetBurst models with instr_completed are libpfm4's netburst_p) */
+        const char *prefix = strstr(events[i], "::") ? events[i] : caps.event_prefix;
         int prefix_length = prefix == events[i] ? (int)(key - events[i]) : (int)strlen(prefix);
         snprintf(text, sizeof text, "%.*s%s", prefix_length, prefix, generic ? native : key);
         requests[i].group = ALLOC_NO_GROUP;

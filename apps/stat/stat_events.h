@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #include "pmu/alloc.h"
-#include "apps/stat/stat_model.h"
+#include "sim/machine/machine.h"
 
 /* Plans `n_events` event strings on `model`, for two logical processors
  * when `hyper_threading`: a generic name (perf's "cycles", "branches:u":
@@ -24,12 +24,12 @@
  * the NetBurst CPUID model's: nb_model_prefix), each is parsed
  * (event_spec_parse) and the set planned (alloc_plan_make).  The plan
  * depends on the model's PMU and its NetBurst CPUID model
- * (model->netburst.model) alone.  False with one line in `error`: the
- * parser's, stat_model_check_events', generic_event_native's for a generic
+ * (machine_pmu_config) alone.  False with one line in `error`: the
+ * parser's, machine_check_events', generic_event_native's for a generic
  * name the PMU has no event for, or "EVENT: WHY" naming the event the
  * allocator refused ("events: WHY" for the set), and errno ENOMEM when
  * memory ran out (a run-time failure), EINVAL otherwise (bad input). */
-bool stat_events_plan(const struct stat_model *model, const char *const *events, int n_events,
+bool stat_events_plan(const struct machine_config *model, const char *const *events, int n_events,
                       bool hyper_threading, struct alloc_plan *plan, char *error, size_t size);
 
 /* Whether `event` is a generic name that counts another event of `pmu`'s

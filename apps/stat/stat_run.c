@@ -8,8 +8,6 @@
 #include <sys/wait.h>
 
 #include "pmu/msr_linux.h"
-#include "pmu/netburst_pmu.h"
-#include "pmu/p5_pmu.h"
 #include "pmu/program.h"
 #include "traces/cpu_view.h"
 #include "util/error_line.h"
@@ -36,39 +34,20 @@ static void spread_counts(const struct alloc_run *run, const uint64_t *values, u
         counts[run->assignments[i].request] = values[i];
 }
 
-static struct msr_backend *create_backend(const struct stat_model *model, int n_traces)
+/* Runs the traces through the pass's machine, which feeds its PMU (and
+ * the PMUs linked to it); the totals of the pass. */
+static bool run_model(const char *const traces[], struct machine *machine,
+                      struct region_gate *gate, const struct progress_hook *progress,
+                      const struct interval_hook *interval, struct nb_pipeview *pipeview,
+                      struct stat_totals *totals, char *error, size_t error_size)
 {
-    if (model->pmu == PMU_P5)
-        return p5_backend_create();
-    return nb_backend_create((struct nb_pmu_config){model->netburst.model, n_traces == 2});
-}
-
-/* Runs the trace through the model, which feeds the PMU behind `backend`
- * (and the PMUs linked after it); the totals of the pass. */
-static bool run_model(const char *const traces[], int n_traces, const struct stat_model *model,
-                      struct msr_backend *backend, struct region_gate *gate,
-                      const struct progress_hook *progress, const struct interval_hook *interval,
-                      struct nb_pipeview *pipeview, struct stat_totals *totals, char *error,
-                      size_t error_size)
-{
-    if (model->pmu == PMU_P5) {
-        struct p5_sim_hooks hooks = {region_gate_hook, gate, progress, interval};
-        struct p5_sim_result result = {0};
-        bool ok = p5_simulate_trace(traces[0], &model->p5, backend, &hooks, &result, error,
-                                    error_size);
-        *totals = (struct stat_totals){{result.instructions, 0}, result.cycles, gate->entries,
-                                       {result.unclassified, 0}, 0, 0};
-        return ok;
-    }
-    struct nbm_hooks hooks = {.region = region_gate_thread_hook, .context = gate,
-                              .progress = progress, .interval = interval,
-                              .uops = pipeview ? nb_pipeview_hook(pipeview) : NULL};
+    struct machine_hooks hooks = {.region = region_gate_hook, .context = gate,
+                                  .progress = progress, .interval = interval,
+                                  .uops = pipeview ? nb_pipeview_hook(pipeview) : NULL};
     if (pipeview) /* the uops inside the counted region */
         nb_pipeview_watch(pipeview, &gate->counting);
-    struct nbm_result result;
-    memset(&result, 0, sizeof result);
-    bool ok = nbm_simulate(traces, n_traces, &model->netburst, backend, &hooks, &result, error,
-                           error_size);
+    struct machine_result result;
+    bool ok = machine_simulate(machine, traces, &hooks, &result, error, error_size);
     *totals = (struct stat_totals){{result.instructions[0], result.instructions[1]},
                                    result.cycles, gate->entries,
                                    {result.unclassified[0], result.unclassified[1]}, 0,
@@ -76,43 +55,46 @@ static bool run_model(const char *const traces[], int n_traces, const struct sta
     return ok;
 }
 
-/* The simulated PMUs of one pass of the trace: a backend and a program for
- * each run counted in it.  The model feeds the first backend's PMU; on the
- * P5 the others are linked after it (p5_pmu_link), so that each counts the
- * same occurrences under its own run's programming. */
+/* The machine of one pass of the trace, and a simulated PMU and a program
+ * for each run counted in it: the machine's own PMU counts the first run,
+ * PMUs linked to it (machine_link_pmu) the others, each the same
+ * occurrences under its own run's programming. */
 struct pass {
-    int n; /* backends created */
+    struct machine machine;
+    int n; /* PMUs: the machine's (once created), then the linked ones */
     struct msr_backend **backends;
     struct program *programs;
 };
 
 static void pass_destroy(struct pass *pass)
 {
-    for (int i = 0; i < pass->n; i++)
+    for (int i = 1; i < pass->n; i++)
         msr_backend_destroy(pass->backends[i]);
+    if (pass->n > 0)
+        machine_destroy(&pass->machine);
     free(pass->backends);
     free(pass->programs);
 }
 
 /* The pass of the `n` runs from `runs`; false when memory ran out (what
  * was created is in `pass`, for pass_destroy). */
-static bool pass_create(struct pass *pass, const struct stat_model *model, int n_traces,
+static bool pass_create(struct pass *pass, const struct machine_config *model, int n_traces,
                         const struct alloc_run *runs, int n)
 {
-    *pass = (struct pass){0, calloc((size_t)n, sizeof *pass->backends),
-                          calloc((size_t)n, sizeof *pass->programs)};
-    if (!pass->backends || !pass->programs)
+    pass->n = 0;
+    pass->backends = calloc((size_t)n, sizeof *pass->backends);
+    pass->programs = calloc((size_t)n, sizeof *pass->programs);
+    if (!pass->backends || !pass->programs || !machine_create(&pass->machine, model, n_traces))
         return false;
-    for (int i = 0; i < n; i++) {
-        struct msr_backend *backend = create_backend(model, n_traces);
+    pass->backends[pass->n++] = pass->machine.backend;
+    for (int i = 1; i < n; i++) {
+        struct msr_backend *backend = machine_link_pmu(&pass->machine);
         if (!backend)
             return false;
         pass->backends[pass->n++] = backend;
-        program_init(&pass->programs[i], backend, 0, &runs[i]);
-        /* A fresh PMU is linked to none: the link cannot be refused. */
-        if (i > 0)
-            (void)p5_pmu_link(p5_backend_pmu(pass->backends[0]), p5_backend_pmu(backend));
     }
+    for (int i = 0; i < n; i++)
+        program_init(&pass->programs[i], pass->backends[i], 0, &runs[i]);
     return true;
 }
 
@@ -168,7 +150,7 @@ static bool intervals_finish(struct interval_pass *ipass, const struct stat_tota
  * started and stopped together by the region gate, read after it (and at
  * each interval's end, with `intervals`). */
 static bool simulate_pass(const char *const traces[], int n_traces,
-                          const struct stat_model *model, const struct alloc_run *runs, int n,
+                          const struct machine_config *model, const struct alloc_run *runs, int n,
                           long region, const struct stat_hooks *hooks, uint64_t *counts,
                           struct stat_totals *totals, char *error, size_t error_size)
 {
@@ -188,7 +170,7 @@ static bool simulate_pass(const char *const traces[], int n_traces,
         ok = !program_failed(gate.failed, started, "start", error, error_size);
     }
     if (ok)
-        ok = run_model(traces, n_traces, model, pass.backends[0], &gate, hooks->progress,
+        ok = run_model(traces, &pass.machine, &gate, hooks->progress,
                        intervals ? &interval : NULL, hooks->pipeview, totals, error, error_size);
     if (ok)
         ok = !program_failed(gate.failed, gate.status, "region", error, error_size) &&
@@ -204,10 +186,10 @@ static bool simulate_pass(const char *const traces[], int n_traces,
     return ok;
 }
 
-enum stat_runs stat_runs_counted(const struct stat_model *model, const struct alloc_plan *plan,
+enum stat_runs stat_runs_counted(const struct machine_config *model, const struct alloc_plan *plan,
                                  enum stat_runs asked)
 {
-    return model->pmu == PMU_P5 || plan->n_runs <= 1 ? asked : STAT_RUNS_HARDWARE;
+    return machine_caps(model).linked_pmus || plan->n_runs <= 1 ? asked : STAT_RUNS_HARDWARE;
 }
 
 /* The progress of one pass of several, to the caller's hook: the
@@ -237,7 +219,7 @@ static int plan_requests(const struct alloc_plan *plan)
     return n;
 }
 
-bool stat_simulate(const char *const traces[], int n_traces, const struct stat_model *model,
+bool stat_simulate(const char *const traces[], int n_traces, const struct machine_config *model,
                    const struct alloc_plan *plan, enum stat_runs runs, long region,
                    const struct stat_hooks *hooks, uint64_t *counts,
                    struct stat_totals *totals, char *error, size_t error_size)
@@ -333,10 +315,9 @@ bool stat_measure_program(struct msr_backend *backend, int cpu, const struct all
     return true;
 }
 
-struct msr_backend *stat_msr_backend(const char *device, const struct stat_model *model)
+struct msr_backend *stat_msr_backend(const char *device, const struct machine_config *model)
 {
-    enum msr_target target = model->pmu == PMU_P5 ? MSR_TARGET_P5 : MSR_TARGET_NETBURST;
-    return msr_linux_create(device, target, cpu_identity_read);
+    return msr_linux_create(device, machine_caps(model).msr_target, cpu_identity_read);
 }
 
 enum record_status stat_record_program(char *const *program, const char *cpu, const char *model,

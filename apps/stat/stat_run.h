@@ -15,7 +15,7 @@
 #include "sim/netburst/nb_pipeview.h"
 #include "apps/stat/region_gate.h"
 #include "apps/stat/stat_interval.h"
-#include "apps/stat/stat_model.h"
+#include "sim/machine/machine.h"
 #include "traces/progress.h"
 #include "traces/record.h"
 
@@ -55,7 +55,7 @@ enum stat_runs {
  * only on the P5 (the NetBurst model routes its occurrences through one
  * PMU's ESCRs, and a run's sampling and tagging change its timing), or
  * when the plan has one run. */
-enum stat_runs stat_runs_counted(const struct stat_model *model, const struct alloc_plan *plan,
+enum stat_runs stat_runs_counted(const struct machine_config *model, const struct alloc_plan *plan,
                                  enum stat_runs asked);
 
 /* Simulates the traces (one; or two on the NetBurst, as its logical
@@ -71,9 +71,9 @@ enum stat_runs stat_runs_counted(const struct stat_model *model, const struct al
  * with a one-line error and errno telling a run-time failure (ENOMEM; EIO
  * for an MSR access the simulated PMU refused, in the set-up or a region
  * marker's start or stop) from a trace that is not what it should be (as
- * nbm_simulate and p5_simulate_trace set it).  `hooks` (NULL: none) are
+ * machine_simulate sets it).  `hooks` (NULL: none) are
  * told about the run as struct stat_hooks says. */
-bool stat_simulate(const char *const traces[], int n_traces, const struct stat_model *model,
+bool stat_simulate(const char *const traces[], int n_traces, const struct machine_config *model,
                    const struct alloc_plan *plan, enum stat_runs runs, long region,
                    const struct stat_hooks *hooks, uint64_t *counts,
                    struct stat_totals *totals, char *error, size_t error_size);
@@ -95,7 +95,7 @@ bool stat_measure_program(struct msr_backend *backend, int cpu, const struct all
 /* The Linux msr backend (pmu/msr_linux.h) for stat_measure_program: the
  * PMU of `model`'s kind (P5 or NetBurst) through `device` (a path with %d
  * for the CPU), refusing any other processor.  NULL with errno. */
-struct msr_backend *stat_msr_backend(const char *device, const struct stat_model *model);
+struct msr_backend *stat_msr_backend(const char *device, const struct machine_config *model);
 
 /* `stat -- PROGRAM`'s recording: `program` (a program and its arguments,
  * NULL-terminated) recorded as `pmubench record` records it, seeing `cpu`

@@ -54,7 +54,7 @@ struct sweep_spec {
 };
 
 /* Parses and checks a spec of `size` bytes: every model is one stat knows,
- * every parameter value one each model takes (stat_model_set), every event
+ * every parameter value one each model takes (machine_config_set), every event
  * prefix one of each model's PMU.  False with "PATH:LINE: ..." (or
  * "PATH: ..." for what the whole file lacks) in `error`.  `base` is the
  * directory relative traces are in. */

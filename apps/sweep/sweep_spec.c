@@ -99,9 +99,9 @@ static bool add_values(struct spec_in *in, const struct words *words, const char
         if (!push(list, n, words->at[i], words->length[i]))
             return spec_fail(in, in->line, "out of memory");
         if (strcmp(what, "model") == 0) {
-            struct stat_model model;
+            struct machine_config model;
             char why[512];
-            if (!stat_model_choose((*list)[*n - 1], &model, why, sizeof why))
+            if (!machine_config_choose((*list)[*n - 1], &model, why, sizeof why))
                 return spec_fail(in, in->line, "model: %s", why);
         }
     }
@@ -219,7 +219,7 @@ static bool split_events(const char *text, char **list, const char ***events, in
  * Hyper-Threading); the message names the model and the param value
  * `param`'s `value` set on it, if any. */
 static bool plan_on(struct spec_in *in, const struct sweep_spec *spec, size_t m,
-                    const struct stat_model *model, const struct sweep_param *param,
+                    const struct machine_config *model, const struct sweep_param *param,
                     size_t value, const char *const *events, int n)
 {
     struct alloc_plan plan;
@@ -238,7 +238,7 @@ static bool plan_on(struct spec_in *in, const struct sweep_spec *spec, size_t m,
  * plan depends on the CPUID model alone (stat_events_plan), so when a
  * param sets that, on each of its values, else on the model as it is. */
 static bool check_events(struct spec_in *in, const struct sweep_spec *spec, size_t m,
-                         const struct stat_model *model, const char *const *events, int n)
+                         const struct machine_config *model, const char *const *events, int n)
 {
     bool varied = false;
     char why[512];
@@ -246,13 +246,13 @@ static bool check_events(struct spec_in *in, const struct sweep_spec *spec, size
         const struct sweep_param *param = &spec->params[p];
         bool sets_cpuid = false;
         for (size_t v = 0; v < param->n_values && !sets_cpuid; v++) {
-            struct stat_model set = *model;
-            stat_model_set(&set, param->name, param->values[v], why, sizeof why);
+            struct machine_config set = *model;
+            machine_config_set(&set, param->name, param->values[v], why, sizeof why);
             sets_cpuid = set.netburst.model != model->netburst.model;
         }
         for (size_t v = 0; v < param->n_values && sets_cpuid; v++) {
-            struct stat_model set = *model;
-            stat_model_set(&set, param->name, param->values[v], why, sizeof why);
+            struct machine_config set = *model;
+            machine_config_set(&set, param->name, param->values[v], why, sizeof why);
             if (!plan_on(in, spec, m, &set, param, v, events, n))
                 return false;
         }
@@ -270,13 +270,13 @@ static bool check_models(struct spec_in *in, const struct sweep_spec *spec)
     bool ok = true;
     char why[512];
     for (size_t m = 0; ok && m < spec->n_models; m++) {
-        struct stat_model model;
-        stat_model_choose_for(spec->models[m], events, n, &model, why, sizeof why);
+        struct machine_config model;
+        machine_config_choose_for(spec->models[m], events, n, &model, why, sizeof why);
         for (size_t p = 0; ok && p < spec->n_params; p++) {
             const struct sweep_param *param = &spec->params[p];
             for (size_t v = 0; ok && v < param->n_values; v++) {
-                struct stat_model set = model;
-                if (!stat_model_set(&set, param->name, param->values[v], why, sizeof why))
+                struct machine_config set = model;
+                if (!machine_config_set(&set, param->name, param->values[v], why, sizeof why))
                     ok = spec_fail(in, param->line, "param '%s' on model %s: %s", param->name,
                                    spec->models[m], why);
             }

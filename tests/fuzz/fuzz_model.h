@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "pmu/alloc.h"
-#include "apps/stat/stat_model.h"
+#include "sim/machine/machine.h"
 #include "apps/stat/stat_run.h"
 #include "traces/trace.h"
 
@@ -267,22 +267,22 @@ static const struct {
  * bound of the traces.  One input in 64 takes a memory latency beyond the
  * ring of cycles ahead (sim/netburst/nb_schedule.h), whose events wait in
  * the heap, and the small bound. */
-static inline bool fuzz_netburst(struct fuzz_input *in, struct stat_model *model,
+static inline bool fuzz_netburst(struct fuzz_input *in, struct machine_config *model,
                                  struct fuzz_bound *bound)
 {
     char error[256];
     enum { PRESETS = sizeof fuzz_presets / sizeof fuzz_presets[0] };
     enum { PARAMETERS = sizeof fuzz_parameters / sizeof fuzz_parameters[0] };
     uint8_t preset = fuzz_byte(in);
-    if (!stat_model_choose(fuzz_presets[preset % PRESETS], model, error, sizeof error))
+    if (!machine_config_choose(fuzz_presets[preset % PRESETS], model, error, sizeof error))
         return false;
     for (int n = fuzz_byte(in) % 4; n > 0; n--) {
         int p = fuzz_byte(in) % PARAMETERS, v = fuzz_byte(in) % 3;
-        stat_model_set(model, fuzz_parameters[p].name, fuzz_parameters[p].values[v], error,
+        machine_config_set(model, fuzz_parameters[p].name, fuzz_parameters[p].values[v], error,
                        sizeof error);
     }
     *bound = preset >= 252 ? fuzz_slow : fuzz_usual;
-    return preset < 252 || stat_model_set(model, "memory_latency", "17000", error, sizeof error);
+    return preset < 252 || machine_config_set(model, "memory_latency", "17000", error, sizeof error);
 }
 
 /* Eighteen events the model generates, one run of all 18 counters on
@@ -301,7 +301,7 @@ enum { FUZZ_NB_EVENTS = sizeof fuzz_nb_events / sizeof fuzz_nb_events[0] };
 
 /* The plan of fuzz_nb_events on the model (with Hyper-Threading for two
  * traces): one run, or more on a model with fewer ESCRs. */
-static inline bool fuzz_nb_plan(const struct stat_model *model, bool ht,
+static inline bool fuzz_nb_plan(const struct machine_config *model, bool ht,
                                 struct alloc_request requests[FUZZ_NB_EVENTS],
                                 struct alloc_plan *plan)
 {
@@ -321,7 +321,7 @@ static inline bool fuzz_nb_plan(const struct stat_model *model, bool ht,
  * processors of a Hyper-Threading core) through stat's library path; the
  * counts themselves are not kept. */
 static inline void fuzz_nb_count(const char *const *traces, int n_traces,
-                                 const struct stat_model *model, long region)
+                                 const struct machine_config *model, long region)
 {
     struct alloc_request requests[FUZZ_NB_EVENTS];
     struct alloc_plan plan;

@@ -16,7 +16,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fuzz_input in = {data, size, 0};
-    struct stat_model model;
+    struct machine_config model;
     struct fuzz_bound bound;
     if (!fuzz_netburst(&in, &model, &bound))
         return 0;

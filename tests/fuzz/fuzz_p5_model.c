@@ -28,22 +28,22 @@ static const char *const size_values[] = {"0", "1", "2", "8", "32", "4096"};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Up to three parameters (a value the model refuses is left out). */
-static void set_parameters(struct fuzz_input *in, struct stat_model *model)
+static void set_parameters(struct fuzz_input *in, struct machine_config *model)
 {
     char error[256];
     for (int n = fuzz_byte(in) % 4; n > 0; n--) {
         uint8_t p = fuzz_byte(in), v = fuzz_byte(in);
         if (p & 1)
-            stat_model_set(model, clock_parameters[p / 2 % COUNT(clock_parameters)],
+            machine_config_set(model, clock_parameters[p / 2 % COUNT(clock_parameters)],
                            clock_values[v % COUNT(clock_values)], error, sizeof error);
         else
-            stat_model_set(model, size_parameters[p / 2 % COUNT(size_parameters)],
+            machine_config_set(model, size_parameters[p / 2 % COUNT(size_parameters)],
                            size_values[v % COUNT(size_values)], error, sizeof error);
     }
 }
 
 /* Two events, each at CPL 0, 1-3 or both: the plan of one run (or two). */
-static bool plan_events(struct fuzz_input *in, const struct stat_model *model,
+static bool plan_events(struct fuzz_input *in, const struct machine_config *model,
                         struct alloc_request requests[2], struct alloc_plan *plan)
 {
     static const char *const levels[] = {"", ":u", ":k"};
@@ -62,9 +62,9 @@ static bool plan_events(struct fuzz_input *in, const struct stat_model *model,
 
 static void simulate(struct fuzz_input *in, const char *path)
 {
-    struct stat_model model;
+    struct machine_config model;
     char error[1024];
-    if (!stat_model_choose("p5", &model, error, sizeof error))
+    if (!machine_config_choose("p5", &model, error, sizeof error))
         return;
     set_parameters(in, &model);
     long region = fuzz_byte(in) % 5;

@@ -26,29 +26,29 @@ struct fake {
     uint32_t far_region;   /* a region marker at cycle 90 when nonzero */
 };
 
-static void marker(const struct p5_sim_hooks *hooks, int cycle, const struct fake *fake)
+static void marker(const struct machine_hooks *hooks, int cycle, const struct fake *fake)
 {
     if (!hooks)
         return;
     if (cycle == 10 || cycle == 50 || cycle == 60)
-        hooks->region(hooks->context, true, cycle == 10 ? 1 : 3);
+        hooks->region(hooks->context, 0, true, cycle == 10 ? 1 : 3);
     if (cycle == 30 || cycle == 55 || cycle == 65)
-        hooks->region(hooks->context, false, cycle == 30 ? 1 : 3);
+        hooks->region(hooks->context, 0, false, cycle == 30 ? 1 : 3);
     if (cycle == 80 && fake->end_without_begin)
-        hooks->region(hooks->context, false, 5);
+        hooks->region(hooks->context, 0, false, 5);
     if (cycle == 90 && fake->far_region)
-        hooks->region(hooks->context, true, fake->far_region);
+        hooks->region(hooks->context, 0, true, fake->far_region);
 }
 
-static bool fake_simulate(void *context, struct msr_backend *backend,
-                          const struct p5_sim_hooks *hooks, char *error, size_t error_size)
+static bool fake_simulate(void *context, struct machine *machine,
+                          const struct machine_hooks *hooks, char *error, size_t error_size)
 {
     struct fake *fake = context;
     if (fake->calls < 0) {
         snprintf(error, error_size, "byte offset 7: bad record");
         return false;
     }
-    struct p5_pmu *pmu = p5_backend_pmu(backend);
+    struct p5_pmu *pmu = p5_backend_pmu(machine->backend);
     for (int cycle = 0; cycle < 100; cycle++) {
         marker(hooks, cycle, fake);
         p5_pmu_event(pmu, 0x00, 1);
@@ -63,6 +63,7 @@ static bool fake_simulate(void *context, struct msr_backend *backend,
 }
 
 static struct p5mon_parms *parms;
+static struct machine_config model; /* the P5 model's preset "p5" */
 static struct p5mon_results results;
 static struct fake fake;
 static char error[1024];
@@ -71,6 +72,8 @@ static int setup(void **state)
 {
     (void)state;
     parms = malloc(sizeof *parms);
+    if (!machine_config_p5("p5", &model, error, sizeof error))
+        fail_msg("%s", error);
     p5mon_parms_defaults(parms);
     parms->events[0x00] = true;
     parms->events[0x01] = true;
@@ -91,7 +94,7 @@ static int teardown(void **state)
 
 static void measure(void)
 {
-    if (!p5mon_measure(parms, fake_simulate, &fake, stderr, &results, error, sizeof error))
+    if (!p5mon_measure(parms, &model, fake_simulate, &fake, stderr, &results, error, sizeof error))
         fail_msg("%s", error);
 }
 
@@ -276,12 +279,12 @@ static void region_beyond_max_regions(void **state)
     (void)state;
     parms->use_assembly_regions = true;
     parms->max_regions = 3;
-    assert_false(p5mon_measure(parms, fake_simulate, &fake, stderr, &results, error,
+    assert_false(p5mon_measure(parms, &model, fake_simulate, &fake, stderr, &results, error,
                                sizeof error));
     assert_string_equal(error, "region 3: expected a region number below max_regions (3)");
     parms->max_regions = 100;
     fake.far_region = 100;
-    assert_false(p5mon_measure(parms, fake_simulate, &fake, stderr, &results, error,
+    assert_false(p5mon_measure(parms, &model, fake_simulate, &fake, stderr, &results, error,
                                sizeof error));
     assert_string_equal(error, "region 100: expected a region number below max_regions (100)");
 }
@@ -313,7 +316,7 @@ static void simulation_failure(void **state)
 {
     (void)state;
     fake.calls = -1;
-    assert_false(p5mon_measure(parms, fake_simulate, &fake, stderr, &results, error,
+    assert_false(p5mon_measure(parms, &model, fake_simulate, &fake, stderr, &results, error,
                                sizeof error));
     assert_string_equal(error, "byte offset 7: bad record");
 }
@@ -325,7 +328,7 @@ static void verbose_messages(void **state)
     FILE *out = fmemopen(text, sizeof text, "w");
     parms->verbose_level = 2;
     parms->repetitions = 2;
-    if (!p5mon_measure(parms, fake_simulate, &fake, out, &results, error, sizeof error))
+    if (!p5mon_measure(parms, &model, fake_simulate, &fake, out, &results, error, sizeof error))
         fail_msg("%s", error);
     fclose(out);
     assert_string_equal(text, "run_p5mon: repetition 1 of 2\n"

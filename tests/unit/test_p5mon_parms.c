@@ -415,12 +415,13 @@ static void load_fails_at_the_first_bad_step(void **state)
 static void model_is_the_preset_with_its_settings(void **state)
 {
     (void)state;
-    struct p5_config config;
+    struct machine_config config;
     assert_true(p5mon_parms_override(parms, "model=pmmx", 1, error, sizeof error));
     assert_true(p5mon_parms_override(parms, "model_btb_entries=64", 2, error, sizeof error));
     assert_true(p5mon_parms_model(parms, &config, error, sizeof error));
-    assert_string_equal(config.name, "pmmx");
-    assert_int_equal(config.btb_entries, 64);
+    assert_int_equal(config.pmu, PMU_P5);
+    assert_string_equal(config.p5.name, "pmmx");
+    assert_int_equal(config.p5.btb_entries, 64);
     assert_true(p5mon_parms_override(parms, "model_bogus=1", 3, error, sizeof error));
     assert_false(p5mon_parms_model(parms, &config, error, sizeof error));
     assert_string_equal(error, "-F:3: unknown P5 model parameter 'bogus'");

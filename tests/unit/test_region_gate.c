@@ -183,20 +183,20 @@ static void test_stop_refused(void **state)
     assert_cccr(&f, 1, true);
 }
 
-/* The models' hooks: the marker, whichever logical processor. */
+/* The machine's hook: the marker, whichever logical processor. */
 static void test_hooks(void **state)
 {
     (void)state;
     struct fixture f;
     set_up(&f);
     assert_int_equal(region_gate_start(&f.gate, &f.program, 3), MSR_OK);
-    region_gate_hook(&f.gate, true, 3);
+    region_gate_hook(&f.gate, 0, true, 3);
     assert_cccr(&f, 1, true);
-    region_gate_thread_hook(&f.gate, 1, false, 3);
+    region_gate_hook(&f.gate, 1, false, 3);
     assert_cccr(&f, 2, false);
-    region_gate_thread_hook(&f.gate, 0, true, 3);
+    region_gate_hook(&f.gate, 0, true, 3);
     assert_cccr(&f, 3, true);
-    region_gate_hook(&f.gate, false, 2);
+    region_gate_hook(&f.gate, 1, false, 2);
     assert_int_equal(f.log.writes, 3);
     assert_int_equal(f.gate.entries, 2);
 }

@@ -23,13 +23,13 @@
 #define ADD_EAX_1 "\x83\xc0\x01", 3 /* 1 uop */
 #define LOAD "\x8b\x06", 2          /* mov eax, [rsi]: 1 load uop */
 
-static struct stat_model netburst(const char *name)
+static struct machine_config netburst(const char *name)
 {
-    struct stat_model model;
+    struct machine_config model;
     char error[256];
-    assert_true(stat_model_choose(name, &model, error, sizeof error));
-    assert_true(stat_model_set(&model, "pmi_latency", "0", error, sizeof error));
-    assert_true(stat_model_set(&model, "bus_ratio", "1", error, sizeof error));
+    assert_true(machine_config_choose(name, &model, error, sizeof error));
+    assert_true(machine_config_set(&model, "pmi_latency", "0", error, sizeof error));
+    assert_true(machine_config_set(&model, "bus_ratio", "1", error, sizeof error));
     return model;
 }
 
@@ -102,7 +102,7 @@ static void opens_without_symbols(const struct sample_options *o, const char *wh
     sample_fini(&s);
 }
 
-static struct sample_options iebs(const struct stat_model *model, const char *trace)
+static struct sample_options iebs(const struct machine_config *model, const char *trace)
 {
     return (struct sample_options){.model = model, .event = "instr_retired:NBOGUSNTAG",
                                    .period = 10, .region = REGION_WHOLE_TRACE, .trace = trace,
@@ -126,7 +126,7 @@ static void write_adds(struct tb *t, int n, int from, int to)
 static void test_bad_options(void **state)
 {
     (void)state;
-    struct stat_model model = netburst("netburst"), p5 = netburst("netburst");
+    struct machine_config model = netburst("netburst"), p5 = netburst("netburst");
     p5.pmu = PMU_P5;
     struct sample_options o = iebs(NULL, "t.trace");
     plan_fails(&o, "sampling needs a NetBurst model");
@@ -162,7 +162,7 @@ static void test_bad_options(void **state)
 static void test_long_event(void **state)
 {
     (void)state;
-    struct stat_model model = netburst("netburst");
+    struct machine_config model = netburst("netburst");
     char event[1100];
     memset(event, 'x', sizeof event - 1);
     event[sizeof event - 1] = '\0';
@@ -191,7 +191,7 @@ static void test_long_event(void **state)
 static void test_bad_events(void **state)
 {
     (void)state;
-    struct stat_model model = netburst("netburst");
+    struct machine_config model = netburst("netburst");
     struct sample_options o = iebs(&model, "t.trace");
     o.event = "bogus";
     plan_fails(&o, "netburst::bogus:ovf_pmi=t0: unknown NetBurst event 'bogus' ('pmubench list "
@@ -208,7 +208,7 @@ static void test_bad_events(void **state)
 static void test_bad_traces(void **state)
 {
     (void)state;
-    struct stat_model model = netburst("netburst");
+    struct machine_config model = netburst("netburst");
     struct sample_options o = iebs(&model, "/nonexistent.trace");
     open_fails(&o, ENOENT, "/nonexistent.trace: cannot open: No such file or directory");
     o.trace = "/tmp";
@@ -224,7 +224,7 @@ static void test_bad_traces(void **state)
 static void test_no_symbols(void **state)
 {
     (void)state;
-    struct stat_model model = netburst("netburst");
+    struct machine_config model = netburst("netburst");
     struct tb t;
     tb_open(&t);
     tb_plain(&t, 0x1000, ADD_EAX_1);
@@ -283,7 +283,7 @@ static void test_pebs_records(void **state)
     write_misses(&t);
     const char *presets[] = {"netburst", "netburst-prescott"};
     for (int p = 0; p < 2; p++) {
-        struct stat_model model = netburst(presets[p]);
+        struct machine_config model = netburst(presets[p]);
         struct sample_options o = iebs(&model, t.path);
         o.event = "1stL_cache_load_miss_retired";
         o.pebs = true;
@@ -322,7 +322,7 @@ static void test_pebs_buffer_full(void **state)
         tb_plain(&t, 0x1002 + 5 * k, ADD_EAX_1);
     }
     tb_close(&t);
-    struct stat_model model = netburst("netburst");
+    struct machine_config model = netburst("netburst");
     struct sample_options o = iebs(&model, t.path);
     o.event = "1stL_cache_load_miss_retired";
     o.pebs = true;
@@ -368,7 +368,7 @@ static void test_pebs_buffer_full(void **state)
 static void test_iebs_and_regions(void **state)
 {
     (void)state;
-    struct stat_model model = netburst("netburst");
+    struct machine_config model = netburst("netburst");
     struct tb t;
     tb_open(&t);
     write_adds(&t, 70, 20, 50);
@@ -488,7 +488,7 @@ static void test_symbols_and_histogram(void **state)
     struct tb t;
     uint64_t address[64];
     int n = write_entry_run(&t, &self, address, 40);
-    struct stat_model model = netburst("netburst");
+    struct machine_config model = netburst("netburst");
     struct sample_options o = iebs(&model, t.path);
     o.no_symbols = false;
     o.period = 1;
@@ -553,7 +553,7 @@ static void test_unknown_base(void **state)
              "%s: position-independent (ET_DYN), and the trace does not run the code at its "
              "entry point 0x%llx: its load base is unknown",
              self.path, (unsigned long long)self.entry);
-    struct stat_model model = netburst("netburst");
+    struct machine_config model = netburst("netburst");
     struct sample_options o = iebs(&model, t.path);
     o.no_symbols = false;
     opens_without_symbols(&o, why);

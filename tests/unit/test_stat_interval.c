@@ -178,7 +178,7 @@ struct setting {
     long region;
 };
 
-static void plan_events(const struct setting *s, const struct stat_model *model,
+static void plan_events(const struct setting *s, const struct machine_config *model,
                         struct alloc_plan *plan)
 {
     struct nb_pmu_config config = {model->netburst.model, s->n_traces == 2};
@@ -195,7 +195,7 @@ static void plan_events(const struct setting *s, const struct stat_model *model,
 }
 
 /* Counts `s` on `model` with `hooks`; fails the test on an error. */
-static void count(const struct setting *s, const struct stat_model *model,
+static void count(const struct setting *s, const struct machine_config *model,
                   const struct alloc_plan *plan, const struct stat_hooks *hooks,
                   uint64_t *counts, struct stat_totals *totals)
 {
@@ -285,9 +285,9 @@ static void check_per_interval(const char *what, const struct setting *s,
  * intervals. */
 static void check_setting(const struct setting *s, const uint64_t *everys, int n_everys)
 {
-    struct stat_model model;
+    struct machine_config model;
     char error[1024];
-    assert_true(stat_model_choose(s->model, &model, error, sizeof error));
+    assert_true(machine_config_choose(s->model, &model, error, sizeof error));
     struct alloc_plan plan;
     plan_events(s, &model, &plan);
     uint64_t alone[ALLOC_MAX_REQUESTS];
@@ -405,9 +405,9 @@ static void test_netburst_intervals(void **state)
 static void test_netburst_passes(void **state)
 {
     (void)state;
-    struct stat_model model;
+    struct machine_config model;
     char error[1024];
-    assert_true(stat_model_choose("netburst", &model, error, sizeof error));
+    assert_true(machine_config_choose("netburst", &model, error, sizeof error));
     struct setting s = {"netburst", nb_runs, sizeof nb_runs / sizeof nb_runs[0], {NULL, NULL},
                         1, STAT_RUNS_ONE, REGION_WHOLE_TRACE};
     struct alloc_plan plan;
@@ -440,9 +440,9 @@ static void test_failed_read(void **state)
     (void)state;
     static const struct msr_backend_ops ops = {refuse_read, refuse_write, NULL};
     struct msr_backend refusing = {.ops = &ops, .kind = "refusing"};
-    struct stat_model model;
+    struct machine_config model;
     char error[1024];
-    assert_true(stat_model_choose("p5", &model, error, sizeof error));
+    assert_true(machine_config_choose("p5", &model, error, sizeof error));
     const char *events[] = {"clocks"};
     struct alloc_plan plan;
     assert_true(stat_events_plan(&model, events, 1, false, &plan, error, sizeof error));

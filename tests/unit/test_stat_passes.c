@@ -191,9 +191,9 @@ struct counted {
 static struct counted count(const char *path, const char *const *events, int n,
                             enum stat_runs runs, long region)
 {
-    struct stat_model model;
+    struct machine_config model;
     char error[1024];
-    assert_true(stat_model_choose("p5", &model, error, sizeof error));
+    assert_true(machine_config_choose("p5", &model, error, sizeof error));
     struct alloc_request requests[ALLOC_MAX_REQUESTS];
     struct alloc_plan p;
     plan(events, n, requests, &p);
@@ -328,15 +328,15 @@ static void test_programming_keeps_timing(void **state)
 static void test_netburst_pass_per_run(void **state)
 {
     (void)state;
-    struct stat_model model;
+    struct machine_config model;
     char error[1024];
-    assert_true(stat_model_choose("netburst", &model, error, sizeof error));
+    assert_true(machine_config_choose("netburst", &model, error, sizeof error));
     struct alloc_plan plan = {.n_runs = 2};
     assert_int_equal(stat_runs_counted(&model, &plan, STAT_RUNS_ONE), STAT_RUNS_HARDWARE);
     assert_int_equal(stat_runs_counted(&model, &plan, STAT_RUNS_HARDWARE), STAT_RUNS_HARDWARE);
     plan.n_runs = 1;
     assert_int_equal(stat_runs_counted(&model, &plan, STAT_RUNS_ONE), STAT_RUNS_ONE);
-    assert_true(stat_model_choose("p5", &model, error, sizeof error));
+    assert_true(machine_config_choose("p5", &model, error, sizeof error));
     plan.n_runs = 19;
     assert_int_equal(stat_runs_counted(&model, &plan, STAT_RUNS_ONE), STAT_RUNS_ONE);
     assert_int_equal(stat_runs_counted(&model, &plan, STAT_RUNS_HARDWARE), STAT_RUNS_HARDWARE);

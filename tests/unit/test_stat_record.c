@@ -76,7 +76,7 @@ static void check_target(enum pmu_kind pmu, enum msr_target target, uint32_t msr
                          const char *family)
 {
     assert_true(msr_linux_allows_write(target, msr));
-    struct stat_model model = {.pmu = pmu};
+    struct machine_config model = {.pmu = pmu};
     struct msr_backend *backend = stat_msr_backend("/nonexistent/cpu/%d/msr", &model);
     assert_non_null(backend);
     struct cpu_identity id = {{0}, 0, 0};
@@ -110,7 +110,7 @@ static void test_msr_backend_long_path(void **state)
     (void)state;
     static char device[PATH_MAX + 1];
     memset(device, 'a', PATH_MAX);
-    struct stat_model model = {.pmu = PMU_P5};
+    struct machine_config model = {.pmu = PMU_P5};
     errno = 0;
     assert_null(stat_msr_backend(device, &model));
     assert_int_equal(errno, ENAMETOOLONG);
