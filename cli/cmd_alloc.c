@@ -65,21 +65,26 @@ static int read_arguments(struct experiment_set *in, struct alloc_args *args, in
 
 /* ---- Text output */
 
-static void print_escr(const char *label, int escr, uint64_t value)
+static void print_msr(const char *label, const struct alloc_msr *msr)
 {
-    printf("    %-9s %s (0x%x) = 0x%016llx\n", label, nb_escrs[escr].name, nb_escrs[escr].msr,
-           (unsigned long long)value);
+    printf("    %-9s %s (0x%x) = 0x%016llx\n", label, msr->name, msr->msr,
+           (unsigned long long)msr->value);
 }
 
-static void print_netburst_assignment(const struct alloc_assignment *a)
+static void print_assignment(const struct alloc_run *run, const struct alloc_assignment *a)
 {
-    printf("    counter   %s (0x%x), counter %d\n", nb_counter_name(a->counter),
-           NB_COUNTER_BASE + a->counter, a->counter);
-    print_escr("ESCR", a->escr, a->escr_value);
-    printf("    CCCR      %s (0x%x) = 0x%016llx\n", nb_cccr_name(a->counter),
-           NB_CCCR_BASE + a->counter, (unsigned long long)a->cccr_value);
-    for (int u = 0; u < a->n_upstreams; u++)
-        print_escr("upstream", a->upstream_escr[u], a->upstream_value[u]);
+    struct alloc_counter_msrs msrs;
+    alloc_counter_msrs(run, a, &msrs);
+    printf("    counter   %s (0x%x)", msrs.counter_name, msrs.counter_msr);
+    if (msrs.numbered)
+        printf(", counter %d", a->counter);
+    printf("\n");
+    if (!msrs.escr_shared)
+        print_msr("ESCR", &msrs.escr);
+    if (msrs.has_cccr)
+        print_msr("CCCR", &msrs.cccr);
+    for (int u = 0; u < msrs.n_upstreams; u++)
+        print_msr("upstream", &msrs.upstream[u]);
 }
 
 static void print_text(const struct alloc_plan *plan, const struct experiment_set *in)
@@ -91,67 +96,53 @@ static void print_text(const struct alloc_plan *plan, const struct experiment_se
         const struct alloc_run *run = &plan->runs[r];
         printf("run %d of %d: %d event%s\n", r + 1, plan->n_runs, run->n, run->n == 1 ? "" : "s");
         for (int i = 0; i < run->n; i++) {
-            const struct alloc_assignment *a = &run->assignments[i];
-            printf("  %s\n", in->text[a->request]);
-            if (run->pmu == PMU_P5)
-                printf("    counter   CTR%d (0x%x)\n", a->counter, 0x12 + a->counter);
-            else
-                print_netburst_assignment(a);
+            printf("  %s\n", in->text[run->assignments[i].request]);
+            print_assignment(run, &run->assignments[i]);
         }
-        if (run->pmu == PMU_P5)
-            printf("  CESR (0x11) = 0x%016llx\n", (unsigned long long)alloc_p5_cesr(run));
-        if (run->replay)
-            printf("  IA32_PEBS_ENABLE (0x%x) = 0x%016llx\n  MSR_PEBS_MATRIX_VERT (0x%x) = "
-                   "0x%016llx\n",
-                   MSR_IA32_PEBS_ENABLE, (unsigned long long)run->pebs_enable,
-                   MSR_PEBS_MATRIX_VERT, (unsigned long long)run->matrix_vert);
+        struct alloc_run_msrs msrs;
+        alloc_run_msrs(run, &msrs);
+        for (int m = 0; m < msrs.n; m++)
+            printf("  %s (0x%x) = 0x%016llx\n", msrs.msrs[m].name, msrs.msrs[m].msr,
+                   (unsigned long long)msrs.msrs[m].value);
     }
 }
 
 /* ---- JSON output */
 
+static void print_json_msrs(const struct alloc_msr *msrs, int n)
+{
+    printf("\"extra_msrs\": {");
+    for (int m = 0; m < n; m++)
+        printf("%s\"0x%x\": \"0x%llx\"", m ? ", " : "", msrs[m].msr,
+               (unsigned long long)msrs[m].value);
+    printf("}");
+}
+
 static void print_json_assignment(const struct alloc_run *run, const struct alloc_assignment *a,
                                   const struct experiment_set *in)
 {
+    struct alloc_counter_msrs msrs;
+    alloc_counter_msrs(run, a, &msrs);
     printf("{\"event\": ");
     json_print_string(in->text[a->request]);
-    if (run->pmu == PMU_P5) {
-        printf(", \"counter\": %d, \"counter_name\": \"CTR%d\", \"counter_msr\": \"0x%x\", "
-               "\"escr_name\": \"CESR\", \"escr_msr\": \"0x11\", \"escr\": \"0x%llx\", "
-               "\"extra_msrs\": {}}",
-               a->counter, a->counter, 0x12 + a->counter, (unsigned long long)a->escr_value);
-        return;
-    }
     printf(", \"counter\": %d, \"counter_name\": \"%s\", \"counter_msr\": \"0x%x\", "
-           "\"escr_name\": \"%s\", \"escr_msr\": \"0x%x\", \"escr\": \"0x%llx\", "
-           "\"cccr_msr\": \"0x%x\", \"cccr\": \"0x%llx\", \"extra_msrs\": {",
-           a->counter, nb_counter_name(a->counter), NB_COUNTER_BASE + a->counter,
-           nb_escrs[a->escr].name, nb_escrs[a->escr].msr, (unsigned long long)a->escr_value,
-           NB_CCCR_BASE + a->counter, (unsigned long long)a->cccr_value);
-    for (int u = 0; u < a->n_upstreams; u++)
-        printf("%s\"0x%x\": \"0x%llx\"", u ? ", " : "", nb_escrs[a->upstream_escr[u]].msr,
-               (unsigned long long)a->upstream_value[u]);
-    printf("}}");
-}
-
-static void print_json_run_msrs(const struct alloc_run *run)
-{
-    printf("\"extra_msrs\": {");
-    if (run->pmu == PMU_P5)
-        printf("\"0x11\": \"0x%llx\"", (unsigned long long)alloc_p5_cesr(run));
-    if (run->replay)
-        printf("\"0x%x\": \"0x%llx\", \"0x%x\": \"0x%llx\"", MSR_IA32_PEBS_ENABLE,
-               (unsigned long long)run->pebs_enable, MSR_PEBS_MATRIX_VERT,
-               (unsigned long long)run->matrix_vert);
+           "\"escr_name\": \"%s\", \"escr_msr\": \"0x%x\", \"escr\": \"0x%llx\", ",
+           a->counter, msrs.counter_name, msrs.counter_msr, msrs.escr.name, msrs.escr.msr,
+           (unsigned long long)msrs.escr.value);
+    if (msrs.has_cccr)
+        printf("\"cccr_msr\": \"0x%x\", \"cccr\": \"0x%llx\", ", msrs.cccr.msr,
+               (unsigned long long)msrs.cccr.value);
+    print_json_msrs(msrs.upstream, msrs.n_upstreams);
     printf("}");
 }
 
 static void print_json(const struct alloc_plan *plan, const struct experiment_set *in,
                        const struct nb_pmu_config *config)
 {
-    bool p5 = plan->runs[0].pmu == PMU_P5;
-    printf("{\"pmu\": \"%s\", ", p5 ? "p5" : "netburst");
-    if (!p5)
+    struct alloc_run_msrs first;
+    alloc_run_msrs(&plan->runs[0], &first);
+    printf("{\"pmu\": \"%s\", ", first.pmu);
+    if (first.cpuid_model)
         printf("\"model\": %d, \"ht\": %s, ", config->model, config->ht ? "true" : "false");
     printf("\"minimal\": %s, \"runs\": [", plan->minimal ? "true" : "false");
     for (int r = 0; r < plan->n_runs; r++) {
@@ -162,7 +153,9 @@ static void print_json(const struct alloc_plan *plan, const struct experiment_se
             print_json_assignment(run, &run->assignments[i], in);
         }
         printf("], ");
-        print_json_run_msrs(run);
+        struct alloc_run_msrs msrs;
+        alloc_run_msrs(run, &msrs);
+        print_json_msrs(msrs.msrs, msrs.n);
         printf("}");
     }
     printf("]}\n");

@@ -11,7 +11,6 @@
 #include "pmu/event_spec.h"
 #include "pmu/netburst_events.h"
 #include "pmu/netburst_msrs.h"
-#include "pmu/p5_pmu.h"
 #include "pmu/perfex.h"
 
 static const char encode_usage[] =
@@ -144,10 +143,9 @@ static void print_netburst_json(const char *text, const struct nb_encoding *enc)
 
 /* ---- P5: the CESR holds both counters' selections. */
 
-static void print_p5(const char *text, const struct p5_event_spec *spec, enum format format)
+static void print_p5(const char *text, const uint64_t cesr[2], enum format format)
 {
-    uint32_t half = p5_encode_half(spec);
-    unsigned long long ctr0 = p5_cesr_place(half, 0), ctr1 = p5_cesr_place(half, 1);
+    unsigned long long ctr0 = cesr[0], ctr1 = cesr[1];
     if (format == JSON) {
         printf("{\"event\": ");
         json_print_string(text);
@@ -220,8 +218,9 @@ int cmd_encode(int argc, char **argv)
             printf(i > first ? ",\n " : "");
         else if (format == TEXT)
             printf("%s\n", argv[i]);
-        if (specs[i].pmu == PMU_P5) {
-            print_p5(argv[i], &specs[i].p5, format);
+        uint64_t cesr[2];
+        if (event_spec_cesr(&specs[i], cesr)) {
+            print_p5(argv[i], cesr, format);
             continue;
         }
         struct nb_encoding enc;

@@ -76,6 +76,45 @@ void alloc_plan_free(struct alloc_plan *plan);
 /* The P5 CESR value of a run: both counters' bits. */
 uint64_t alloc_p5_cesr(const struct alloc_run *run);
 
+/* ---- The MSRs of a plan, whatever its PMU, as `pmubench alloc` prints
+ * them (docs/alloc.md). */
+
+/* One MSR and the value a run writes to it. */
+struct alloc_msr {
+    const char *name; /* the manual's: "CESR", "MSR_BPU_ESCR0", "IA32_PEBS_ENABLE"... */
+    uint32_t msr;
+    uint64_t value;
+};
+
+/* What one assignment programs. */
+struct alloc_counter_msrs {
+    const char *counter_name; /* "CTR0"; "MSR_BPU_COUNTER0" */
+    uint32_t counter_msr;
+    bool numbered;            /* the counter is told by number too (the NetBurst's 18) */
+    struct alloc_msr escr;    /* its event selection: its ESCR, or the P5's CESR with
+                               * this counter's bits */
+    bool escr_shared;         /* the selection is the run's CESR, which both of the P5's
+                               * counters share: told once, in the run's MSRs */
+    bool has_cccr;            /* a CCCR (the NetBurst) */
+    struct alloc_msr cccr;
+    int n_upstreams;          /* the ESCRs of its tagging upstream events */
+    struct alloc_msr upstream[NB_MAX_UPSTREAMS];
+};
+
+void alloc_counter_msrs(const struct alloc_run *run, const struct alloc_assignment *a,
+                        struct alloc_counter_msrs *out);
+
+/* What a run writes besides its assignments' own MSRs, and its PMU. */
+struct alloc_run_msrs {
+    const char *pmu; /* "p5" or "netburst" */
+    bool cpuid_model; /* the plan is for a NetBurst CPUID model and HT setting */
+    int n;
+    struct alloc_msr msrs[3]; /* the P5's CESR; IA32_PEBS_ENABLE and MSR_PEBS_MATRIX_VERT
+                               * for replay tagging */
+};
+
+void alloc_run_msrs(const struct alloc_run *run, struct alloc_run_msrs *out);
+
 /* The run that counts `n` (1 or 2) P5 events, spec i on counter i for
  * request i, as run_p5mon pairs them on CTR0 and CTR1 (Safford 1997,
  * Figure 4.1). */

@@ -14,6 +14,7 @@
 #include "netburst_events.h"
 #include "util/number.h"
 #include "p5_events.h"
+#include "p5_pmu.h"
 #include "util/suggest.h"
 
 enum { MAX_TEXT = 512 };
@@ -583,4 +584,14 @@ uint32_t p5_encode_half(const struct p5_event_spec *spec)
 {
     uint32_t cc = (spec->clocks ? 4u : 0u) | (spec->usr ? 2u : 0u) | (spec->os ? 1u : 0u);
     return (spec->clocks ? 0u : spec->code) | cc << 6;
+}
+
+bool event_spec_cesr(const struct event_spec *spec, uint64_t cesr[2])
+{
+    if (spec->pmu != PMU_P5)
+        return false;
+    uint32_t half = p5_encode_half(&spec->p5);
+    cesr[0] = p5_cesr_place(half, 0);
+    cesr[1] = p5_cesr_place(half, 1);
+    return true;
 }

@@ -124,4 +124,9 @@ void nb_encode(const struct nb_event_spec *spec, const struct nb_pmu_config *con
  * for CTR1. */
 uint32_t p5_encode_half(const struct p5_event_spec *spec);
 
+/* The CESR values that select `spec`'s event on CTR0 and on CTR1 (each
+ * its counter's half of the CESR, the other half 0) when it is a P5
+ * event; false for a NetBurst event, whose registers nb_encode gives. */
+bool event_spec_cesr(const struct event_spec *spec, uint64_t cesr[2]);
+
 #endif

@@ -410,6 +410,84 @@ static void test_p5(void **state)
     assert_int_equal(plan.runs[1].assignments[0].escr, -1);
 }
 
+/* The MSRs of a P5 run as alloc prints them: each counter's half of the
+ * CESR, shared, and the run's whole CESR; the same run as run_p5mon
+ * builds it (alloc_p5_run). */
+static void test_p5_msrs(void **state)
+{
+    (void)state;
+    add("p5::data_read:u", ALLOC_NO_GROUP);
+    add("p5::data_write", ALLOC_NO_GROUP);
+    assert_int_equal(plan_runs(), 1);
+    const struct alloc_run *run = &plan.runs[0];
+    struct alloc_counter_msrs msrs;
+    alloc_counter_msrs(run, &run->assignments[1], &msrs);
+    assert_string_equal(msrs.counter_name, "CTR1");
+    assert_int_equal(msrs.counter_msr, 0x13);
+    assert_false(msrs.numbered);
+    assert_string_equal(msrs.escr.name, "CESR");
+    assert_int_equal(msrs.escr.msr, 0x11);
+    assert_int_equal(msrs.escr.value, 0x00c10000);
+    assert_true(msrs.escr_shared);
+    assert_false(msrs.has_cccr);
+    assert_int_equal(msrs.n_upstreams, 0);
+    struct alloc_run_msrs extra;
+    alloc_run_msrs(run, &extra);
+    assert_string_equal(extra.pmu, "p5");
+    assert_false(extra.cpuid_model);
+    assert_int_equal(extra.n, 1);
+    assert_string_equal(extra.msrs[0].name, "CESR");
+    assert_int_equal(extra.msrs[0].msr, 0x11);
+    assert_int_equal(extra.msrs[0].value, 0x00c10080);
+    struct alloc_run paired;
+    alloc_p5_run((struct p5_event_spec[]){requests[0].spec.p5, requests[1].spec.p5}, 2, &paired);
+    assert_int_equal(paired.pmu, run->pmu);
+    assert_int_equal(paired.n, 2);
+    assert_int_equal(alloc_p5_cesr(&paired), 0x00c10080);
+    assert_int_equal(paired.assignments[1].request, 1);
+    assert_int_equal(paired.assignments[1].counter, 1);
+    assert_int_equal(paired.assignments[1].escr, -1);
+}
+
+/* A NetBurst replay-tagging run: its counter, ESCR, CCCR and upstream
+ * ESCRs by name, and the two replay MSRs. */
+static void test_netburst_msrs(void **state)
+{
+    (void)state;
+    add("netburst::replay_event:MOB_LD_REPLAY:SP_LD_RET:SP_ST_RET", ALLOC_NO_GROUP);
+    assert_int_equal(plan_runs(), 1);
+    const struct alloc_run *run = &plan.runs[0];
+    const struct alloc_assignment *a = &run->assignments[0];
+    struct alloc_counter_msrs msrs;
+    alloc_counter_msrs(run, a, &msrs);
+    assert_string_equal(msrs.counter_name, nb_counter_name(a->counter));
+    assert_int_equal(msrs.counter_msr, 0x300 + a->counter);
+    assert_true(msrs.numbered);
+    assert_string_equal(msrs.escr.name, nb_escrs[a->escr].name);
+    assert_int_equal(msrs.escr.msr, nb_escrs[a->escr].msr);
+    assert_int_equal(msrs.escr.value, a->escr_value);
+    assert_false(msrs.escr_shared);
+    assert_true(msrs.has_cccr);
+    assert_string_equal(msrs.cccr.name, nb_cccr_name(a->counter));
+    assert_int_equal(msrs.cccr.msr, 0x360 + a->counter);
+    assert_int_equal(msrs.cccr.value, a->cccr_value);
+    assert_int_equal(msrs.n_upstreams, 3);
+    assert_string_equal(msrs.upstream[1].name, "MSR_SAAT_ESCR1");
+    assert_int_equal(msrs.upstream[1].msr, nb_escrs[NB_ESCR_SAAT1].msr);
+    assert_int_equal(msrs.upstream[1].value, 0x0800040full);
+    struct alloc_run_msrs extra;
+    alloc_run_msrs(run, &extra);
+    assert_string_equal(extra.pmu, "netburst");
+    assert_true(extra.cpuid_model);
+    assert_int_equal(extra.n, 2);
+    assert_string_equal(extra.msrs[0].name, "IA32_PEBS_ENABLE");
+    assert_int_equal(extra.msrs[0].msr, 0x3f1);
+    assert_int_equal(extra.msrs[0].value, PEBS_ENABLE_UOP_TAG | 0x600u);
+    assert_string_equal(extra.msrs[1].name, "MSR_PEBS_MATRIX_VERT");
+    assert_int_equal(extra.msrs[1].msr, 0x3f2);
+    assert_int_equal(extra.msrs[1].value, 3);
+}
+
 static void test_p5_group_of_three(void **state)
 {
     (void)state;
@@ -557,6 +635,8 @@ int main(void)
         T(test_pebs_counter_16),
         T(test_pebs_one_mechanism),
         T(test_p5),
+        T(test_p5_msrs),
+        T(test_netburst_msrs),
         T(test_p5_group_of_three),
         T(test_mixed_pmus),
         T(test_too_many),

@@ -761,6 +761,15 @@ static void test_p5(void **state)
     assert_int_equal(p5_half("p5::clocks:k"), 0x140);
     assert_int_equal(p5_half("p5::clocks:u"), 0x180);
 
+    /* Both counters' CESR values of a P5 event; none for a NetBurst one. */
+    uint64_t cesr[2] = {0, 0};
+    struct event_spec miss = parse_ok("p5::data_read_miss:k", &HT);
+    assert_true(event_spec_cesr(&miss, cesr));
+    assert_int_equal(cesr[0], 0x043);
+    assert_int_equal(cesr[1], 0x0430000);
+    struct event_spec uops = parse_ok("netburst::uops_retired:NBOGUS", &HT);
+    assert_false(event_spec_cesr(&uops, cesr));
+
     struct event_spec spec = parse_ok("p5::data_read_miss:u", &HT);
     assert_int_equal(spec.p5.code, 0x03);
     assert_false(spec.p5.clocks);
