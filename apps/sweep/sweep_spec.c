@@ -248,7 +248,8 @@ static bool check_events(struct spec_in *in, const struct sweep_spec *spec, size
         for (size_t v = 0; v < param->n_values && !sets_cpuid; v++) {
             struct machine_config set = *model;
             machine_config_set(&set, param->name, param->values[v], why, sizeof why);
-            sets_cpuid = set.netburst.model != model->netburst.model;
+            sets_cpuid = machine_pmu_config(&set, false).model !=
+                         machine_pmu_config(model, false).model;
         }
         for (size_t v = 0; v < param->n_values && sets_cpuid; v++) {
             struct machine_config set = *model;
