@@ -5,7 +5,7 @@
  * (docs/alloc.md, "The search").
  */
 #include "alloc_internal.h"
-#include "p5_pmu.h"
+#include "p5_msrs.h"
 
 #include <stdlib.h>
 #include <string.h>

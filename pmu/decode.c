@@ -7,7 +7,7 @@
 #include "netburst_fields.h"
 #include "netburst_metrics.h"
 #include "p5_events.h"
-#include "p5_pmu.h"
+#include "p5_msrs.h"
 
 __attribute__((format(printf, 3, 4))) static void note(struct decode_report *report, bool error,
                                                        const char *fmt, ...)

@@ -1,7 +1,6 @@
 #include "msr.h"
 
 #include <stdarg.h>
-#include <strings.h>
 
 msr_status msr_read(struct msr_backend *backend, int cpu, uint32_t msr, uint64_t *value)
 {
@@ -50,18 +49,4 @@ const char *msr_status_name(msr_status status)
     case MSR_OS_ERROR: return "error";
     }
     return "?";
-}
-
-static const char *without_prefix(const char *name)
-{
-    if (strncasecmp(name, "MSR_", 4) == 0)
-        return name + 4;
-    if (strncasecmp(name, "IA32_", 5) == 0)
-        return name + 5;
-    return name;
-}
-
-bool msr_names_match(const char *a, const char *b)
-{
-    return strcasecmp(without_prefix(a), without_prefix(b)) == 0;
 }

@@ -49,11 +49,6 @@ msr_status msr_fail(struct msr_backend *backend, int err, const char *fmt, ...)
 
 const char *msr_status_name(msr_status status);
 
-/* Whether two MSR names are the same, ignoring case and a leading "MSR_"
- * or "IA32_", so "iq_cccr0", "MSR_IQ_CCCR0" and "PEBS_ENABLE" all match
- * the SDM's spelling. */
-bool msr_names_match(const char *a, const char *b);
-
 /* Both PMUs' counters are 40 bits wide. */
 #define PMU_COUNTER_MASK ((1ull << 40) - 1)
 

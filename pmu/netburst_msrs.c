@@ -1,6 +1,6 @@
 #include "netburst_msrs.h"
 
-#include "msr.h"
+#include "msr_names.h"
 
 #include <stdio.h>
 

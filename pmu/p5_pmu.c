@@ -4,51 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* CESR: ES0 5:0, CC0 8:6, PC0 9, ES1 21:16, CC1 24:22, PC1 25 (Safford 1997,
- * section 2.2 and its example of Fig. 3.4; SDM Pentium section). */
-#define CESR_DEFINED_BITS 0x03ff03ffull
-#define CESR_HALF_SHIFT 16
-#define CC_CPL0_2 1u  /* count at CPL 0, 1, 2 */
-#define CC_CPL3 2u    /* count at CPL 3 */
-#define CC_CLOCKS 4u  /* count clocks instead of events */
-
-#define HALF_ES_BITS 0x3fu
-#define HALF_CC_SHIFT 6
-#define HALF_CC_BITS 0x7u
-#define HALF_PC_SHIFT 9
-
-/* Counter `counter`'s half of `cesr`. */
-static unsigned cesr_half(uint64_t cesr, int counter)
-{
-    return (unsigned)(cesr >> (counter * CESR_HALF_SHIFT));
-}
-
-unsigned p5_cesr_event(uint64_t cesr, int counter)
-{
-    return cesr_half(cesr, counter) & HALF_ES_BITS;
-}
-
-unsigned p5_cesr_control(uint64_t cesr, int counter)
-{
-    return (cesr_half(cesr, counter) >> HALF_CC_SHIFT) & HALF_CC_BITS;
-}
-
-unsigned p5_cesr_pin(uint64_t cesr, int counter)
-{
-    return (cesr_half(cesr, counter) >> HALF_PC_SHIFT) & 1u;
-}
-
-uint64_t p5_cesr_place(uint32_t half, int counter)
-{
-    return (uint64_t)half << (counter * CESR_HALF_SHIFT);
-}
-
-uint64_t p5_cesr_stopped(uint64_t cesr)
-{
-    uint64_t cc = HALF_CC_BITS << HALF_CC_SHIFT;
-    return cesr & ~(p5_cesr_place((uint32_t)cc, 0) | p5_cesr_place((uint32_t)cc, 1));
-}
-
 /* Rewrites the feeds of `pmu` and of the PMUs linked before it: each
  * PMU's, the codes it counts and those the feed of the PMU after it has. */
 static void publish_feeds(struct p5_pmu *pmu)
@@ -62,13 +17,13 @@ static void publish_feeds(struct p5_pmu *pmu)
 static void decode_counting(struct p5_pmu *pmu)
 {
     struct p5_counting *k = &pmu->counting;
-    unsigned privilege = pmu->cpl == 3 ? CC_CPL3 : CC_CPL0_2;
+    unsigned privilege = pmu->cpl == 3 ? P5_CC_CPL3 : P5_CC_CPL0_2;
     k->counted = 0;
     for (int c = 0; c < 2; c++) {
         unsigned control = p5_cesr_control(pmu->cesr, c);
         unsigned code = p5_cesr_event(pmu->cesr, c);
         bool enabled = control & privilege; /* CC 000 and 100 enable nothing */
-        bool clocks = control & CC_CLOCKS;
+        bool clocks = control & P5_CC_CLOCKS;
         const struct p5_event *event = p5_event_by_code(code);
         k->clock[c] = enabled && clocks;
         k->event_bit[c] = enabled && !clocks ? 1ull << code : 0;
@@ -120,7 +75,7 @@ msr_status p5_pmu_wrmsr(struct p5_pmu *pmu, uint32_t msr, uint64_t value)
     case P5_MSR_CESR:
         /* Safford 1997, section 2.2: the reserved bits "may not be changed";
          * pmubench faults on them as on the NetBurst PMU. */
-        if (value & ~CESR_DEFINED_BITS)
+        if (value & ~P5_CESR_DEFINED_BITS)
             return MSR_GP;
         pmu->cesr = value;
         decode_counting(pmu);
@@ -134,19 +89,6 @@ msr_status p5_pmu_wrmsr(struct p5_pmu *pmu, uint32_t msr, uint64_t value)
     default:
         return MSR_GP;
     }
-}
-
-uint32_t p5_msr_by_name(const char *name)
-{
-    static const struct {
-        const char *name;
-        uint32_t msr;
-    } names[] = {{"TSC", P5_MSR_TSC}, {"CESR", P5_MSR_CESR}, {"CTR0", P5_MSR_CTR0},
-                 {"CTR1", P5_MSR_CTR1}};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (msr_names_match(name, names[i].name))
-            return names[i].msr;
-    return 0;
 }
 
 /* Sets the CPL of `first` and of the PMUs after it; out of line, so that

@@ -1,5 +1,5 @@
-/* The simulated P5 (Pentium) PMU: TSC 0x10, CESR 0x11, CTR0 0x12, CTR1
- * 0x13.  docs/semantics.md, "P5"; what a model reports to it:
+/* The simulated P5 (Pentium) PMU, with the registers of p5_msrs.h.
+ * docs/semantics.md, "P5"; what a model reports to it:
  * docs/pmu-interface.md. */
 #ifndef PMU_P5_PMU_H
 #define PMU_P5_PMU_H
@@ -9,14 +9,10 @@
 
 #include "msr.h"
 #include "p5_events.h"
+#include "p5_msrs.h"
 
-enum {
-    P5_MSR_TSC = 0x10,
-    P5_MSR_CESR = 0x11,
-    P5_MSR_CTR0 = 0x12,
-    P5_MSR_CTR1 = 0x13,
-    P5_NUM_CODES = 64,
-};
+/* How many event codes there are: they are 6 bits. */
+enum { P5_NUM_CODES = 64 };
 
 /* Opaque outside pmu/ (pmu/p5_pmu_state.h). */
 struct p5_pmu;
@@ -108,23 +104,6 @@ bool p5_pmu_link(struct p5_pmu *pmu, struct p5_pmu *follower);
 /* Takes `pmu` out of its chain, joining the PMUs before and after it;
  * destroying a P5 backend does. */
 void p5_pmu_unlink(struct p5_pmu *pmu);
-
-/* The CESR fields of counter 0 or 1: ES (the event code), CC (the
- * control: bit 2 clocks, bit 1 CPL 3, bit 0 CPL 0-2) and PC (the pin). */
-unsigned p5_cesr_event(uint64_t cesr, int counter);
-unsigned p5_cesr_control(uint64_t cesr, int counter);
-unsigned p5_cesr_pin(uint64_t cesr, int counter);
-
-/* The CESR bits of counter 0 or 1 whose half (ES in bits 5:0, CC in 8:6,
- * PC in 9; p5_encode_half) is `half`. */
-uint64_t p5_cesr_place(uint32_t half, int counter);
-
-/* `cesr` with both CC fields 000: both counters stopped. */
-uint64_t p5_cesr_stopped(uint64_t cesr);
-
-/* Address of "TSC", "CESR", "CTR0" or "CTR1" (case-insensitive, optional
- * "MSR_" prefix); 0 when unknown. */
-uint32_t p5_msr_by_name(const char *name);
 
 struct msr_backend *p5_backend_create(void);
 struct p5_pmu *p5_backend_pmu(struct msr_backend *backend);

@@ -3,7 +3,7 @@
 #include "program.h"
 
 #include "netburst_fields.h"
-#include "p5_pmu.h"
+#include "p5_msrs.h"
 
 static const uint32_t p5_counter_msrs[2] = {P5_MSR_CTR0, P5_MSR_CTR1};
 
