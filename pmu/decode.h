@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "netburst_pmu.h"
+#include "netburst_msrs.h"
 
 enum { DECODE_MAX_PROBLEMS = 24 };
 

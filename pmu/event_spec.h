@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "netburst_metrics.h"
-#include "netburst_pmu.h"
+#include "netburst_msrs.h"
 
 struct nb_event_spec {
     int event;                       /* the counting event, an index into nb_event_table */

@@ -11,6 +11,7 @@
 
 #define NB_BIT(n) (1ull << (n))
 #define NB_FIELD(v, lo, width) (((v) >> (lo)) & ((1ull << (width)) - 1))
+#define NB_LOW32 0xffffffffull /* bits 31:0 */
 
 /* ESCR */
 #define ESCR_T1_USR NB_BIT(0)

@@ -1,6 +1,7 @@
 #include "netburst_msrs.h"
 
 #include "msr_names.h"
+#include "netburst_fields.h"
 
 #include <stdio.h>
 
@@ -166,6 +167,21 @@ bool nb_escr_present(int escr, int model)
     return info && (!nb_escrs[escr].iq_escr || info->iq_escrs);
 }
 
+static int counter_of(uint32_t msr, uint32_t base)
+{
+    return (msr >= base && msr < base + NB_NUM_COUNTERS) ? (int)(msr - base) : -1;
+}
+
+int nb_counter_index(uint32_t msr)
+{
+    return counter_of(msr, NB_COUNTER_BASE);
+}
+
+int nb_cccr_index(uint32_t msr)
+{
+    return counter_of(msr, NB_CCCR_BASE);
+}
+
 int nb_escr_routed(int counter, unsigned select, int model)
 {
     for (int i = 0; i < NB_NUM_ESCRS; i++)
@@ -196,12 +212,98 @@ const char *nb_msr_name(uint32_t msr)
     int escr = nb_escr_index(msr);
     if (escr >= 0)
         return nb_escrs[escr].name;
-    if (msr >= NB_COUNTER_BASE && msr < NB_COUNTER_BASE + NB_NUM_COUNTERS)
-        return counter_names[msr - NB_COUNTER_BASE];
-    if (msr >= NB_CCCR_BASE && msr < NB_CCCR_BASE + NB_NUM_COUNTERS)
-        return cccr_names[msr - NB_CCCR_BASE];
+    int counter;
+    if ((counter = nb_counter_index(msr)) >= 0)
+        return counter_names[counter];
+    if ((counter = nb_cccr_index(msr)) >= 0)
+        return cccr_names[counter];
     for (size_t i = 0; i < sizeof other_msrs / sizeof other_msrs[0]; i++)
         if (other_msrs[i].msr == msr)
             return other_msrs[i].name;
     return NULL;
+}
+
+bool nb_model_supported(int model)
+{
+    return nb_model_info(model) != NULL;
+}
+
+/* IA32_PEBS_ENABLE: metric bits 12:0 plus 15 and 16 (Tagged_mispred_branch),
+ * 24 UOP_TAG, 25 ENABLE_PEBS(_MY_THR), 26 ENABLE_PEBS_OTH_THR with HT (SDM
+ * "IA32_PEBS_ENABLE" and the replay-tagging table). */
+#define PEBS_ENABLE_BITS (0x1fffull | NB_BIT(15) | NB_BIT(16) | NB_BIT(24) | NB_BIT(25))
+/* MSR_PEBS_MATRIX_VERT: bits 0, 1 and 4 are the ones the replay-tagging
+ * table uses. */
+#define MATRIX_VERT_BITS 0x13ull
+
+static uint64_t escr_writable_bits(const struct nb_pmu_config *config)
+{
+    /* Without HT, the T1 bits (1:0) are reserved (SDM figure "ESCR ...
+     * without Hyper-Threading"). */
+    return config->ht ? ESCR_DEFINED_BITS : ESCR_DEFINED_BITS & ~(ESCR_T1_OS | ESCR_T1_USR);
+}
+
+/* The extended-cascade bit (11) exists on the IQ CCCRs that extended
+ * cascading can start, on the models that have it. */
+static bool has_extended_cascade_bit(const struct nb_pmu_config *config, int counter)
+{
+    return nb_model_info(config->model)->extended_cascade &&
+           nb_extended_cascade_sources(counter) != 0;
+}
+
+static uint64_t cccr_writable_bits(const struct nb_pmu_config *config, int counter)
+{
+    uint64_t writable = CCCR_DEFINED_BITS;
+    if (has_extended_cascade_bit(config, counter))
+        writable |= CCCR_EXTENDED_CASCADE;
+    /* Without HT, OVF_PMI_T1 is reserved (SDM figure "CCCR ... without
+     * Hyper-Threading"). */
+    return config->ht ? writable : writable & ~CCCR_OVF_PMI_T1;
+}
+
+bool nb_cccr_active_thread_ok(const struct nb_pmu_config *config, uint64_t cccr)
+{
+    /* Without HT, bits 17:16 "must be set to 11B" (SDM figure "CCCR ...
+     * without Hyper-Threading").  They are enforced on values that can
+     * count; writing 0 to stop a counter stays legal, as drivers (perfctr)
+     * do on such parts. */
+    bool can_count = cccr & (CCCR_ENABLE | CCCR_CASCADE | CCCR_EXTENDED_CASCADE);
+    return config->ht || !can_count || cccr_active_thread(cccr) == 3;
+}
+
+bool nb_msr_writable(const struct nb_pmu_config *config, uint32_t msr, uint64_t *writable)
+{
+    int escr = nb_escr_index(msr);
+    int counter;
+    if (escr >= 0) {
+        *writable = escr_writable_bits(config);
+        return nb_escr_present(escr, config->model);
+    }
+    if ((counter = nb_cccr_index(msr)) >= 0) {
+        *writable = cccr_writable_bits(config, counter);
+        return true;
+    }
+    if (nb_counter_index(msr) >= 0 || msr == MSR_IA32_MISC_ENABLE) {
+        *writable = ~0ull; /* nothing faults; see nb_pmu_wrmsr */
+        return true;
+    }
+    switch (msr) {
+    case MSR_IA32_PEBS_ENABLE:
+        *writable = PEBS_ENABLE_BITS | (config->ht ? PEBS_ENABLE_OTH_THR : 0);
+        return true;
+    case MSR_PEBS_MATRIX_VERT:
+        *writable = MATRIX_VERT_BITS;
+        return true;
+    case MSR_IA32_DS_AREA:
+        /* A linear address: 32 bits unless the model has EM64T. */
+        *writable = nb_model_info(config->model)->addr64 ? ~0ull : NB_LOW32;
+        return true;
+    case MSR_TC_PRECISE_EVENT:
+        /* Undocumented beyond its name: its low 32 bits are stored as written. */
+        *writable = NB_LOW32;
+        return true;
+    default:
+        *writable = 0;
+        return false;
+    }
 }

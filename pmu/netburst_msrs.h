@@ -1,6 +1,7 @@
 /* The NetBurst PMU's MSRs: 45 ESCRs, 18 CCCRs, 18 counters and the
  * tagging/PEBS MSRs, with the routing from (counter, CCCR ESCR-select) to
- * ESCR.  All of it is data in netburst_msrs.c (one table each); sources in
+ * ESCR, the models and the bits each model lets software write.  The
+ * registers are data in netburst_msrs.c (one table each); sources in
  * docs/semantics.md, "NetBurst register map".
  */
 #ifndef PMU_NETBURST_MSRS_H
@@ -22,6 +23,16 @@ enum {
     MSR_IA32_PEBS_ENABLE = 0x3f1,
     MSR_PEBS_MATRIX_VERT = 0x3f2,
     MSR_IA32_DS_AREA = 0x600,
+};
+
+/* IA32_PEBS_ENABLE bit 26, ENABLE_PEBS_OTH_THR: PEBS for the other logical
+ * processor, with HT only (bits 24 and 25: netburst_metrics.h). */
+#define PEBS_ENABLE_OTH_THR (1ull << 26)
+
+/* A NetBurst processor: its CPUID model and whether it has HT. */
+struct nb_pmu_config {
+    int model;  /* CPUID family 15 model: 0, 1, 2, 3, 4 or 6 */
+    bool ht;    /* Hyper-Threading: two logical processors */
 };
 
 /* Indices into nb_escrs, in address order. */
@@ -95,6 +106,9 @@ struct nb_model_info {
 /* The model's entry, or NULL for a model pmubench does not know. */
 const struct nb_model_info *nb_model_info(int model);
 
+/* Whether `model` is a NetBurst CPUID model pmubench knows. */
+bool nb_model_supported(int model);
+
 /* Counters whose overflow starts `counter` through CASCADE (bit 30), and
  * through extended cascading (bit 11 of the IQ CCCRs); bit n is counter n. */
 uint32_t nb_cascade_sources(int counter);
@@ -108,12 +122,26 @@ const char *nb_cccr_name(int counter);
 /* Index into nb_escrs of the ESCR at `msr`, or -1. */
 int nb_escr_index(uint32_t msr);
 
+/* The counter whose counter MSR (nb_counter_index) or CCCR (nb_cccr_index)
+ * is at `msr`, or -1. */
+int nb_counter_index(uint32_t msr);
+int nb_cccr_index(uint32_t msr);
+
 /* Index of the ESCR that CCCR `counter` reads with ESCR-select `select` on
  * CPUID model `model`, or -1 when no ESCR sits behind that select. */
 int nb_escr_routed(int counter, unsigned select, int model);
 
 /* Whether the ESCR exists on that model. */
 bool nb_escr_present(int escr, int model);
+
+/* Whether `msr` exists on this configuration; *writable gets the bits
+ * software may set in it (for counters and IA32_MISC_ENABLE all of them:
+ * nothing faults there, see docs/semantics.md). */
+bool nb_msr_writable(const struct nb_pmu_config *config, uint32_t msr, uint64_t *writable);
+
+/* Without HT, a CCCR value that can count (ENABLE, CASCADE or the
+ * extended-cascade bit) must have ACTIVE_THREAD 11. */
+bool nb_cccr_active_thread_ok(const struct nb_pmu_config *config, uint64_t cccr);
 
 /* Address of a NetBurst PMU MSR given its name (case-insensitive, "MSR_" or
  * "IA32_" prefix as in the SDM); 0 when unknown. */

@@ -18,37 +18,15 @@
 #define MISC_PERFMON_AVAILABLE NB_BIT(7)
 #define MISC_READ_ONLY (NB_BIT(7) | NB_BIT(11) | NB_BIT(12))
 
-/* IA32_PEBS_ENABLE: metric bits 12:0 plus 15 and 16 (Tagged_mispred_branch),
- * 24 UOP_TAG, 25 ENABLE_PEBS(_MY_THR), 26 ENABLE_PEBS_OTH_THR with HT (SDM
- * "IA32_PEBS_ENABLE" and the replay-tagging table). */
-#define PEBS_ENABLE_BITS (0x1fffull | NB_BIT(15) | NB_BIT(16) | NB_BIT(24) | NB_BIT(25))
-#define PEBS_ENABLE_OTH_THR NB_BIT(26)
-/* MSR_PEBS_MATRIX_VERT: bits 0, 1 and 4 are the ones the replay-tagging
- * table uses. */
-#define MATRIX_VERT_BITS 0x13ull
 /* MSR_TC_PRECISE_EVENT is undocumented beyond its name; perfctr reports it
- * reads 0xFC00 after reset.  Its low 32 bits are stored as written. */
+ * reads 0xFC00 after reset (its writable bits: nb_msr_writable). */
 #define TC_PRECISE_RESET 0xfc00ull
-#define LOW32 0xffffffffull
-
-/* The extended-cascade bit (11) exists on the IQ CCCRs that extended
- * cascading can start, on the models that have it. */
-static bool has_extended_cascade_bit(const struct nb_pmu_config *config, int counter)
-{
-    return nb_model_info(config->model)->extended_cascade &&
-           nb_extended_cascade_sources(counter) != 0;
-}
 
 static void refresh_thread_contexts(struct nb_pmu *pmu)
 {
     uint8_t cpl[2] = {pmu->thread[0].cpl, pmu->thread[1].cpl};
     for (int t = 0; t < 2; t++)
         pmu->thread_context[t] = escr_context_of(t, cpl, pmu->config.ht);
-}
-
-bool nb_model_supported(int model)
-{
-    return nb_model_info(model) != NULL;
 }
 
 struct nb_pmu *nb_pmu_create(struct nb_pmu_config config)
@@ -109,33 +87,6 @@ uint64_t nb_pmu_cycles(const struct nb_pmu *pmu)
     return pmu->cycles;
 }
 
-static uint64_t escr_writable_bits(const struct nb_pmu_config *config)
-{
-    /* Without HT, the T1 bits (1:0) are reserved (SDM figure "ESCR ...
-     * without Hyper-Threading"). */
-    return config->ht ? ESCR_DEFINED_BITS : ESCR_DEFINED_BITS & ~(ESCR_T1_OS | ESCR_T1_USR);
-}
-
-static uint64_t cccr_writable_bits(const struct nb_pmu_config *config, int counter)
-{
-    uint64_t writable = CCCR_DEFINED_BITS;
-    if (has_extended_cascade_bit(config, counter))
-        writable |= CCCR_EXTENDED_CASCADE;
-    /* Without HT, OVF_PMI_T1 is reserved (SDM figure "CCCR ... without
-     * Hyper-Threading"). */
-    return config->ht ? writable : writable & ~CCCR_OVF_PMI_T1;
-}
-
-bool nb_cccr_active_thread_ok(const struct nb_pmu_config *config, uint64_t cccr)
-{
-    /* Without HT, bits 17:16 "must be set to 11B" (SDM figure "CCCR ...
-     * without Hyper-Threading").  They are enforced on values that can
-     * count; writing 0 to stop a counter stays legal, as drivers (perfctr)
-     * do on such parts. */
-    bool can_count = cccr & (CCCR_ENABLE | CCCR_CASCADE | CCCR_EXTENDED_CASCADE);
-    return config->ht || !can_count || cccr_active_thread(cccr) == 3;
-}
-
 /* The registers kept as plain values: where they live in struct nb_pmu. */
 static const struct {
     uint32_t msr;
@@ -155,21 +106,6 @@ static int plain_register(uint32_t msr)
     return -1;
 }
 
-static uint64_t plain_writable_bits(const struct nb_pmu_config *config, uint32_t msr)
-{
-    switch (msr) {
-    case MSR_IA32_PEBS_ENABLE:
-        return PEBS_ENABLE_BITS | (config->ht ? PEBS_ENABLE_OTH_THR : 0);
-    case MSR_PEBS_MATRIX_VERT:
-        return MATRIX_VERT_BITS;
-    case MSR_IA32_DS_AREA:
-        /* A linear address: 32 bits unless the model has EM64T. */
-        return nb_model_info(config->model)->addr64 ? ~0ull : LOW32;
-    default: /* MSR_TC_PRECISE_EVENT */
-        return LOW32;
-    }
-}
-
 /* ENABLE_PEBS_MY_THR (25) and ENABLE_PEBS_OTH_THR (26) name threads
  * relative to the writer (SDM-old 18.19.3); pmubench's writes come from
  * logical processor 0, so "my thread" is thread 0.  Disabling PEBS for a
@@ -181,31 +117,6 @@ static void write_pebs_enable(struct nb_pmu *pmu, uint64_t value)
                                   ((value & PEBS_ENABLE_OTH_THR) ? 2 : 0));
     pmu->pebs_armed &= pmu->pebs_threads;
     nb_feed_refresh(pmu, NB_FEED_TAGGING | NB_FEED_SAMPLING);
-}
-
-static int counter_of(uint32_t msr, uint32_t base)
-{
-    return (msr >= base && msr < base + NB_NUM_COUNTERS) ? (int)(msr - base) : -1;
-}
-
-bool nb_msr_writable(const struct nb_pmu_config *config, uint32_t msr, uint64_t *writable)
-{
-    int escr = nb_escr_index(msr);
-    int counter;
-    if (escr >= 0) {
-        *writable = escr_writable_bits(config);
-        return nb_escr_present(escr, config->model);
-    }
-    if ((counter = counter_of(msr, NB_CCCR_BASE)) >= 0) {
-        *writable = cccr_writable_bits(config, counter);
-        return true;
-    }
-    if (counter_of(msr, NB_COUNTER_BASE) >= 0 || msr == MSR_IA32_MISC_ENABLE) {
-        *writable = ~0ull; /* nothing faults; see nb_pmu_wrmsr */
-        return true;
-    }
-    *writable = plain_writable_bits(config, msr);
-    return plain_register(msr) >= 0;
 }
 
 /* The event an ESCR value selects on this model, or -1. */
@@ -226,9 +137,9 @@ msr_status nb_pmu_rdmsr(const struct nb_pmu *pmu, uint32_t msr, uint64_t *value)
         if (!nb_escr_present(escr, pmu->config.model))
             return MSR_GP;
         *value = pmu->escr[escr];
-    } else if ((counter = counter_of(msr, NB_CCCR_BASE)) >= 0) {
+    } else if ((counter = nb_cccr_index(msr)) >= 0) {
         *value = pmu->cccr[counter];
-    } else if ((counter = counter_of(msr, NB_COUNTER_BASE)) >= 0) {
+    } else if ((counter = nb_counter_index(msr)) >= 0) {
         *value = nb_pmu_counter_value(pmu, counter);
     } else if (msr == MSR_IA32_MISC_ENABLE) {
         *value = pmu->misc_enable;
@@ -310,11 +221,11 @@ msr_status nb_pmu_wrmsr(struct nb_pmu *pmu, uint32_t msr, uint64_t value)
     int counter;
     if (escr >= 0) {
         write_escr(pmu, escr, value);
-    } else if ((counter = counter_of(msr, NB_CCCR_BASE)) >= 0) {
+    } else if ((counter = nb_cccr_index(msr)) >= 0) {
         if (!nb_cccr_active_thread_ok(&pmu->config, value))
             return MSR_GP;
         write_cccr(pmu, counter, value);
-    } else if ((counter = counter_of(msr, NB_COUNTER_BASE)) >= 0) {
+    } else if ((counter = nb_counter_index(msr)) >= 0) {
         /* Bits 63:40 are dropped, not faulted: perfctr writes sign-extended
          * values to P4 counters (docs/semantics.md, "Counters"). */
         pmu->counter[counter] = value & PMU_COUNTER_MASK;
@@ -339,7 +250,7 @@ msr_status nb_pmu_rdpmc(const struct nb_pmu *pmu, uint32_t ecx, uint64_t *value)
         return MSR_GP;
     *value = nb_pmu_counter_value(pmu, (int)counter);
     if (ecx & fast_read)
-        *value &= LOW32;
+        *value &= NB_LOW32;
     return MSR_OK;
 }
 

@@ -21,11 +21,6 @@
 #include "netburst_events.h"
 #include "netburst_msrs.h"
 
-struct nb_pmu_config {
-    int model;  /* CPUID family 15 model: 0, 1, 2, 3, 4 or 6 */
-    bool ht;    /* Hyper-Threading: two logical processors */
-};
-
 struct nb_thread {
     bool active;
     uint8_t cpl;  /* 0-3; 0 counts as OS, 1-3 as USR */
@@ -75,24 +70,12 @@ struct nb_pmi_sample {
 
 struct nb_pmu; /* opaque: defined in netburst_pmu_state.h, which only pmu/ includes */
 
-/* Whether `model` is a NetBurst CPUID model this PMU knows. */
-bool nb_model_supported(int model);
-
 /* A PMU in the reset state: all PMU MSRs zero, thread 0 active at CPL 3,
  * thread 1 idle at CPL 3.  NULL for an unknown model or out of memory. */
 struct nb_pmu *nb_pmu_create(struct nb_pmu_config config);
 void nb_pmu_destroy(struct nb_pmu *pmu);
 
 const struct nb_pmu_config *nb_pmu_config_of(const struct nb_pmu *pmu);
-
-/* Whether `msr` exists on this configuration; *writable gets the bits
- * software may set in it (for counters and IA32_MISC_ENABLE all of them:
- * nothing faults there, see docs/semantics.md). */
-bool nb_msr_writable(const struct nb_pmu_config *config, uint32_t msr, uint64_t *writable);
-
-/* Without HT, a CCCR value that can count (ENABLE, CASCADE or the
- * extended-cascade bit) must have ACTIVE_THREAD 11. */
-bool nb_cccr_active_thread_ok(const struct nb_pmu_config *config, uint64_t cccr);
 
 msr_status nb_pmu_rdmsr(const struct nb_pmu *pmu, uint32_t msr, uint64_t *value);
 msr_status nb_pmu_wrmsr(struct nb_pmu *pmu, uint32_t msr, uint64_t value);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pmu/netburst_events.h"
+#include "pmu/netburst_pmu.h"
 #include "pmu/p5_pmu.h"
 #include "pmu/program.h"
 
