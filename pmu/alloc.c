@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "p5_pmu.h"
+#include "p5_msrs.h"
 
 __attribute__((format(printf, 3, 4))) static bool fail(struct alloc_error *error, int request,
                                                        const char *fmt, ...)

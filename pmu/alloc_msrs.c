@@ -2,7 +2,7 @@
 #include "alloc.h"
 
 #include "netburst_msrs.h"
-#include "p5_pmu.h"
+#include "p5_msrs.h"
 
 void alloc_counter_msrs(const struct alloc_run *run, const struct alloc_assignment *a,
                         struct alloc_counter_msrs *out)

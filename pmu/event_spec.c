@@ -14,7 +14,7 @@
 #include "netburst_events.h"
 #include "util/number.h"
 #include "p5_events.h"
-#include "p5_pmu.h"
+#include "p5_msrs.h"
 #include "util/suggest.h"
 
 enum { MAX_TEXT = 512 };
