@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "pmu/msr.h"
-#include "pmu/netburst_pmu.h"
+#include "pmu/programming/msr.h"
+#include "pmu/emulated/netburst_pmu.h"
 
 enum bench_cpu { BENCH_NETBURST, BENCH_P5 };
 

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "bench.h"
-#include "pmu/netburst_fields.h"
-#include "pmu/netburst_pmu.h"
-#include "pmu/p5_pmu.h"
+#include "pmu/catalog/netburst_fields.h"
+#include "pmu/emulated/netburst_pmu.h"
+#include "pmu/emulated/p5_pmu.h"
 #include "util/error_line.h"
 #include "vcd.h"
 

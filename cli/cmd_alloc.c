@@ -9,9 +9,9 @@
 #include "exit_status.h"
 #include "util/json.h"
 #include "option_once.h"
-#include "pmu/alloc.h"
-#include "pmu/experiment.h"
-#include "pmu/netburst_msrs.h"
+#include "pmu/programming/alloc.h"
+#include "pmu/programming/experiment.h"
+#include "pmu/catalog/netburst_msrs.h"
 #include "util/input_file.h"
 
 static const char alloc_usage[] =

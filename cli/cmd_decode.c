@@ -6,15 +6,15 @@
 #include "cpu_option.h"
 #include "exit_status.h"
 #include "option_once.h"
-#include "pmu/decode.h"
-#include "pmu/event_spec.h"
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_fields.h"
-#include "pmu/netburst_metrics.h"
+#include "pmu/catalog/decode.h"
+#include "pmu/catalog/event_spec.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_fields.h"
+#include "pmu/catalog/netburst_metrics.h"
 #include "util/number.h"
-#include "pmu/p5_events.h"
-#include "pmu/p5_pmu.h"
-#include "pmu/perfex.h"
+#include "pmu/catalog/p5_events.h"
+#include "pmu/emulated/p5_pmu.h"
+#include "pmu/catalog/perfex.h"
 
 static const char decode_usage[] =
     "usage: pmubench decode [--model N] [--ht on|off] [--strict]\n"
@@ -61,7 +61,7 @@ static int bad_value(const char *option, const char *value, const char *expected
     return usage_error("decode", "bad %s '%s' (expected %s)", option, value, expected);
 }
 
-/* perfex's "-e CCCR/ESCR@PMC" (pmu/perfex.h). */
+/* perfex's "-e CCCR/ESCR@PMC" (pmu/catalog/perfex.h). */
 static int perfex_spec(const char *text, struct nb_decode_input *in)
 {
     struct perfex_spec spec;

@@ -8,10 +8,10 @@
 #include "exit_status.h"
 #include "util/json.h"
 #include "option_once.h"
-#include "pmu/event_spec.h"
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_msrs.h"
-#include "pmu/perfex.h"
+#include "pmu/catalog/event_spec.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_msrs.h"
+#include "pmu/catalog/perfex.h"
 
 static const char encode_usage[] =
     "usage: pmubench encode [--model N] [--ht on|off] [--perfex | --json] EVENT...\n"
@@ -84,7 +84,7 @@ static void print_netburst_text(const struct nb_event_spec *spec, const struct n
     }
 }
 
-/* ---- perfex: -e CCCR/ESCR@PMC (pmu/perfex.h) */
+/* ---- perfex: -e CCCR/ESCR@PMC (pmu/catalog/perfex.h) */
 
 static void print_netburst_perfex(const struct nb_encoding *enc)
 {

@@ -5,10 +5,10 @@
 #include "commands.h"
 #include "exit_status.h"
 #include "option_once.h"
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_metrics.h"
-#include "pmu/netburst_msrs.h"
-#include "pmu/p5_events.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_metrics.h"
+#include "pmu/catalog/netburst_msrs.h"
+#include "pmu/catalog/p5_events.h"
 #include "util/suggest.h"
 
 static const char list_usage[] = "usage: pmubench list [--long] [netburst|p5]\n";

@@ -12,7 +12,7 @@
 #include "commands.h"
 #include "exit_status.h"
 #include "option_once.h"
-#include "pmu/msr_linux.h"
+#include "pmu/programming/msr_linux.h"
 #include "util/input_file.h"
 
 static const char run_usage[] =

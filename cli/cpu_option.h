@@ -3,7 +3,7 @@
 
 #include <stdbool.h>
 
-#include "pmu/netburst_pmu.h"
+#include "pmu/emulated/netburst_pmu.h"
 
 /* Handles "--model N" and "--ht on|off" at argv[*i] (advancing *i past the
  * value).  Returns 1 when it took the option, 0 when argv[*i] is another

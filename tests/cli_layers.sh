@@ -28,23 +28,27 @@ layers_add() {
     wc -l <"$tmp/layers/$1" | tr -d ' '
 }
 rm -rf "$tmp/layers"
-layers_copy pmu/p5_events.h sim/p5/p5_model.h sim/netburst/nb_model.h util/text.c util/text.h \
+layers_copy pmu/catalog/p5_events.h pmu/programming/program.h pmu/emulated/p5_pmu.h \
+    sim/p5/p5_model.h sim/netburst/nb_model.h util/text.c util/text.h \
     report/svg.h report/bar_chart.h apps/compare/stat_plot.h apps/compare/count_set.h apps/compare/intervals.h
 mkdir -p "$tmp/layers/sim/newapp"
 printf '#include "sim/p5/p5_model.h"\n' >"$tmp/layers/sim/newapp/main.c"
-# A folder including one above it (pmu under the models), a utility
+# A folder including one above it (pmu/catalog under the models, and
+# pmu/programming under pmu/emulated, whose ranks are fractions), a utility
 # including a layer above it (util/text under report),
 # a model including the other model (same rank: independent) by a relative
 # name, report including an application (apps/compare/stat_plot.h, which
 # includes report/ and apps/compare/, copied as it is, passes), and
 # a folder in no layer.
-layers_pmu=$(layers_add pmu/p5_events.h sim/p5/p5_model.h)
+layers_pmu=$(layers_add pmu/catalog/p5_events.h sim/p5/p5_model.h)
+layers_prog=$(layers_add pmu/programming/program.h pmu/emulated/p5_pmu.h)
 layers_text=$(layers_add util/text.c report/svg.h)
 layers_nb=$(layers_add sim/netburst/nb_model.h ../p5/p5_model.h)
 layers_bar=$(layers_add report/bar_chart.h apps/compare/count_set.h)
 layers_against=", against the order in docs/architecture.md"
 cat >"$tmp/layers.want" <<EOF
-pmu/p5_events.h:$layers_pmu: pmu includes sim/p5 (sim/p5/p5_model.h)$layers_against
+pmu/catalog/p5_events.h:$layers_pmu: pmu/catalog includes sim/p5 (sim/p5/p5_model.h)$layers_against
+pmu/programming/program.h:$layers_prog: pmu/programming includes pmu/emulated (pmu/emulated/p5_pmu.h)$layers_against
 report/bar_chart.h:$layers_bar: report includes apps/compare (apps/compare/count_set.h)$layers_against
 sim/netburst/nb_model.h:$layers_nb: sim/netburst includes sim/p5 (sim/p5/p5_model.h)$layers_against
 sim/newapp/main.c: in no layer of the table in tools/check_layers.sh
@@ -57,7 +61,7 @@ if [ "$layers_status" -ne 1 ]; then
 elif ! sed '$d' "$tmp/layers.out" | diff -u "$tmp/layers.want" -; then
     fail "check_layers.sh on includes against the order: lines differ"
 elif ! tail -n 1 "$tmp/layers.out" |
-    grep -qx 'check-layers: 5 against the order of docs/architecture.md, in [0-9]* project includes in 11 files'; then
+    grep -qx 'check-layers: 6 against the order of docs/architecture.md, in [0-9]* project includes in 13 files'; then
     fail "check_layers.sh on includes against the order: summary $(tail -n 1 "$tmp/layers.out")"
 else
     pass

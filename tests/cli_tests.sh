@@ -178,7 +178,7 @@ if [ "$(cat "$tmp/cli.out")" = "@0 rdmsr 0x36c #GP
 # ---- encode, decode, list: the perfex examples of section 11.1 of the Pentium 4 monitoring study
 # (docs/study-examples.md, "Section 11.1 as encode/decode tests").  Every
 # expected value is the study's, checked by hand against the SDM field
-# layouts (pmu/netburst_fields.h).
+# layouts (pmu/catalog/netburst_fields.h).
 
 # decode_has STATUS "ARGS" LINE...: `pmubench decode ARGS` exits STATUS,
 # prints nothing on stderr, and prints each LINE (a fixed string) as a line

@@ -17,24 +17,28 @@ cd "$root"
 
 # The layers, bottom to top.  RANK LAYER FOLDER...: each folder and all
 # under it.  A file takes the layer of its nearest folder in the table.
+# Ranks may be fractions: pmu/'s folders are 4.1 to 4.3, between isa and
+# the models.
 table='
-1  utility       util/
-2  traces        traces/
-3  isa           isa/
-4  pmu           pmu/
-5  sim/decode    sim/decode/
-6  sim/common    sim/common/
-7  sim/p5        sim/p5/
-7  sim/netburst  sim/netburst/
-8  sim/machine   sim/machine/
-8  report        report/
-9  apps/compare  apps/compare/
-9  apps/stat     apps/stat/
-9  apps/p5mon    apps/p5mon/
-9  bench         bench/
-10 apps/sample   apps/sample/
-10 apps/sweep    apps/sweep/
-11 cli           cli/
+1   utility         util/
+2   traces          traces/
+3   isa             isa/
+4.1 pmu/catalog     pmu/catalog/
+4.2 pmu/programming pmu/programming/
+4.3 pmu/emulated    pmu/emulated/
+5   sim/decode      sim/decode/
+6   sim/common      sim/common/
+7   sim/p5          sim/p5/
+7   sim/netburst    sim/netburst/
+8   sim/machine     sim/machine/
+8   report          report/
+9   apps/compare    apps/compare/
+9   apps/stat       apps/stat/
+9   apps/p5mon      apps/p5mon/
+9   bench           bench/
+10  apps/sample     apps/sample/
+10  apps/sweep      apps/sweep/
+11  cli             cli/
 '
 
 files=$(for dir in util traces isa sim apps pmu bench report cli; do

@@ -47,7 +47,7 @@ struct count {
 
 struct count_set {
     char *source;           /* one line saying where the counts come from */
-    bool p5_names;          /* names are pmu/p5_events.c's, not generic (perf's) */
+    bool p5_names;          /* names are pmu/catalog/p5_events.c's, not generic (perf's) */
     char *model, *trace;    /* a pmubench stat result's model and trace, or NULL */
     char *trace1;           /* ... and its second trace (logical processor 1), or NULL */
     struct count *counts;   /* in the source's order */

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pmu/generic_events.h"
+#include "pmu/catalog/generic_events.h"
 
 const struct event_mapping event_mappings[] = {
     {"instructions_executed", "instructions", true,

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 struct event_mapping {
-    const char *event;      /* a pmu/p5_events.c name, or lackey's "loads"/"stores" */
+    const char *event;      /* a pmu/catalog/p5_events.c name, or lackey's "loads"/"stores" */
     const char *counterpart; /* the generic event, as event_canonical_name() gives it */
     bool like_for_like;     /* the two count the same occurrences */
     const char *note;       /* one line printed under the table */

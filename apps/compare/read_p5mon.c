@@ -15,7 +15,7 @@
 
 #include "count_parse.h"
 #include "util/number.h"
-#include "pmu/p5_events.h"
+#include "pmu/catalog/p5_events.h"
 #include "traces/import_common.h"
 
 static const char first_line[] = "# run_p5mon results file";

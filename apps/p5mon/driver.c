@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "names.h"
-#include "pmu/alloc.h"
-#include "pmu/program.h"
+#include "pmu/programming/alloc.h"
+#include "pmu/programming/program.h"
 
 /* One execution: the pair it counts and, with regions, the samples of its
  * region markers. */

@@ -1,6 +1,6 @@
 /* run_p5mon's measuring loop (Safford 1997, Figure 4.1) on the simulated P5:
  * for each repetition, the selected events two at a time on CTR0 and CTR1,
- * programmed through the programming library (pmu/program.h) into a fresh
+ * programmed through the programming library (pmu/programming/program.h) into a fresh
  * simulated P5 PMU, and one simulation of the trace per pair.  With regions,
  * the counters run for the whole execution and each region marker samples
  * them as run_p5mon's begin/end stubs do (Safford 1997, section 4.2.2): the end adds

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "parms.h"
-#include "pmu/p5_events.h"
+#include "pmu/catalog/p5_events.h"
 
 /* Words run_p5mon's report (Safford 1997) leaves in lower case ("Instructions Executed in
  * the v-pipe"). */

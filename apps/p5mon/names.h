@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-/* The description of pmu/p5_events.c in title case, "Clock cycles" for
+/* The description of pmu/catalog/p5_events.c in title case, "Clock cycles" for
  * clocks. */
 void p5mon_event_title(int event, char *out, size_t size);
 const char *p5mon_event_parm_name(int event);

@@ -9,7 +9,7 @@
 #include <strings.h>
 
 #include "util/number.h"
-#include "pmu/p5_events.h"
+#include "pmu/catalog/p5_events.h"
 #include "util/suggest.h"
 #include "util/error_line.h"
 #include "util/input_file.h"

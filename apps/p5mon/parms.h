@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "pmu/p5_pmu.h"
+#include "pmu/emulated/p5_pmu.h"
 #include "sim/machine/machine.h"
 #include "util/line_stream.h"
 

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pmu/event_spec.h"
-#include "pmu/netburst_msrs.h"
-#include "pmu/netburst_pmu.h"
-#include "pmu/program.h"
+#include "pmu/catalog/event_spec.h"
+#include "pmu/catalog/netburst_msrs.h"
+#include "pmu/emulated/netburst_pmu.h"
+#include "pmu/programming/program.h"
 #include "util/error_line.h"
 
 #define COUNTER_LIMIT (1ull << 40)

@@ -5,7 +5,7 @@
  * one trace, all of it or one region (apps/stat/region_gate.h).  PEBS: a
  * replay-tagging metric on IQ_COUNTER4, whose records the microassist
  * stores in a DS save area set up in the simulated PMU's memory
- * (pmu/netburst_sampling.h), read back after the run; IEBS: a PMI on each
+ * (pmu/emulated/netburst_sampling.h), read back after the run; IEBS: a PMI on each
  * overflow, the EIP the model samples when it takes it, the counter
  * reloaded by the handler.  Each sampled address is named by the ELF
  * symbols of the traced program, or of another file, at its load base
@@ -36,8 +36,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pmu/alloc.h"
-#include "pmu/netburst_sampling.h"
+#include "pmu/programming/alloc.h"
+#include "pmu/emulated/netburst_sampling.h"
 #include "apps/sample/sample_symbols.h"
 #include "apps/stat/region_gate.h"
 #include "sim/machine/machine.h"

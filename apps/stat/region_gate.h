@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pmu/program.h"
+#include "pmu/programming/program.h"
 
 enum { REGION_WHOLE_TRACE = -1 };
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "pmu/generic_events.h"
+#include "pmu/catalog/generic_events.h"
 
 static bool bad_input(void)
 {

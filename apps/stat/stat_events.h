@@ -14,12 +14,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "pmu/alloc.h"
+#include "pmu/programming/alloc.h"
 #include "sim/machine/machine.h"
 
 /* Plans `n_events` event strings on `model`, for two logical processors
  * when `hyper_threading`: a generic name (perf's "cycles", "branches:u":
- * pmu/generic_events.h) becomes the event string of the model's PMU that
+ * pmu/catalog/generic_events.h) becomes the event string of the model's PMU that
  * counts it, a string without a PMU prefix gets the model's ("p5::", or
  * the NetBurst CPUID model's: nb_model_prefix), each is parsed
  * (event_spec_parse) and the set planned (alloc_plan_make).  The plan

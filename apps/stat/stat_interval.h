@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pmu/alloc.h"
-#include "pmu/program.h"
+#include "pmu/programming/alloc.h"
+#include "pmu/programming/program.h"
 #include "sim/common/interval.h"
 
 /* One interval: the model's facts in it (those of the first pass that

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "pmu/msr_linux.h"
-#include "pmu/program.h"
+#include "pmu/programming/msr_linux.h"
+#include "pmu/programming/program.h"
 #include "traces/cpu_view.h"
 #include "util/error_line.h"
 #include "util/spawn.h"

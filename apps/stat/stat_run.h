@@ -1,6 +1,6 @@
 /* Counting runs for `pmubench stat`: each run of an allocator plan
- * (pmu/alloc.h) is programmed through the programming library
- * (pmu/program.h) into a simulated PMU of its own, counted over the trace
+ * (pmu/programming/alloc.h) is programmed through the programming library
+ * (pmu/programming/program.h) into a simulated PMU of its own, counted over the trace
  * (every run in one pass of it on the P5, or a pass per run; or over a
  * program's run on hardware), and read back.  docs/stat.md. */
 #ifndef SIM_STAT_RUN_H
@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pmu/alloc.h"
-#include "pmu/msr.h"
+#include "pmu/programming/alloc.h"
+#include "pmu/programming/msr.h"
 #include "sim/netburst/nb_pipeview.h"
 #include "apps/stat/region_gate.h"
 #include "apps/stat/stat_interval.h"
@@ -92,7 +92,7 @@ bool stat_measure_program(struct msr_backend *backend, int cpu, const struct all
                           char *const argv[], uint64_t *counts, int *exit_status, char *error,
                           size_t error_size);
 
-/* The Linux msr backend (pmu/msr_linux.h) for stat_measure_program: the
+/* The Linux msr backend (pmu/programming/msr_linux.h) for stat_measure_program: the
  * PMU of `model`'s kind (P5 or NetBurst) through `device` (a path with %d
  * for the CPU), refusing any other processor.  NULL with errno. */
 struct msr_backend *stat_msr_backend(const char *device, const struct machine_config *model);

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "pmu/event_spec.h"
+#include "pmu/catalog/event_spec.h"
 
 enum { MAX_RESULT = 64 << 20 }; /* bytes of a job's result read: stat's JSON is a few kB */
 

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "pmu/netburst_msrs.h"
-#include "pmu/netburst_pmu.h"
-#include "pmu/p5_pmu.h"
+#include "pmu/catalog/netburst_msrs.h"
+#include "pmu/emulated/netburst_pmu.h"
+#include "pmu/emulated/p5_pmu.h"
 #include "util/suggest.h"
 
 /* ---- choosing and setting */

@@ -31,9 +31,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pmu/event_spec.h"
-#include "pmu/msr.h"
-#include "pmu/msr_linux.h"
+#include "pmu/catalog/event_spec.h"
+#include "pmu/programming/msr.h"
+#include "pmu/programming/msr_linux.h"
 #include "sim/common/interval.h"
 #include "sim/netburst/nb_model.h"
 #include "sim/p5/p5_model.h"
@@ -89,7 +89,7 @@ struct machine_caps {
     bool sampling;              /* takes PMIs on overflow (IEBS) and has PEBS */
     bool linked_pmus;           /* PMUs linked to the one it feeds count the same
                                  * occurrences: several runs in one pass */
-    enum msr_target msr_target; /* the Linux msr backend's target (pmu/msr_linux.h) */
+    enum msr_target msr_target; /* the Linux msr backend's target (pmu/programming/msr_linux.h) */
 };
 
 struct machine_caps machine_caps(const struct machine_config *config);
@@ -131,7 +131,7 @@ struct machine {
     struct machine_config config;
     int threads;                 /* logical processors: traces simulated at once */
     struct msr_backend *backend; /* its PMU, programmed through the programming
-                                  * library (pmu/program.h) as hardware is */
+                                  * library (pmu/programming/program.h) as hardware is */
 };
 
 /* A machine of `config` with `threads` logical processors (1, or 2 on a

@@ -1,6 +1,6 @@
 /* The PEBS microcode assist's cost to the timing (docs/netburst-model.md,
  * "Sampling"; the PMU decides that an assist is taken and publishes its
- * accesses, pmu/netburst_feed.h).  "Assists clear the entire machine of
+ * accesses, pmu/emulated/netburst_feed.h).  "Assists clear the entire machine of
  * uops before they begin to accumulate, and are costly" (Intel's
  * Optimization Reference Manual, appendix B, "Assist"); the PEBS assist is
  * taken just before the tagged uop retires (Sprunt 2002).

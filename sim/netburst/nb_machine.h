@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pmu/netburst_pmu.h"
+#include "pmu/emulated/netburst_pmu.h"
 #include "sim/common/set_assoc.h"
 #include "sim/netburst/nb_schedule.h"
 #include "sim/netburst/nb_model.h"

@@ -1,7 +1,7 @@
 /* The trace-driven NetBurst (Pentium 4) timing model, one trace or two
  * (Hyper-Threading), with wrong-path speculation: turns traces
  * (traces/trace.h) into per-cycle event occurrences fed to the
- * simulated NetBurst PMU (pmu/netburst_pmu.h), which the programming
+ * simulated NetBurst PMU (pmu/emulated/netburst_pmu.h), which the programming
  * library programs through the MSR backend exactly as it would program a
  * processor.  docs/netburst-model.md gives every parameter's source and
  * what the model counts for each event and sub-event of the catalog.
@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pmu/msr.h"
+#include "pmu/programming/msr.h"
 #include "sim/common/interval.h"
 #include "traces/progress.h"
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_metrics.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_metrics.h"
 #include "util/grow_array.h"
 
 enum { INITIAL_RING = 1024, MAX_SUBEVENTS = 2, INITIAL_FAR = 64, CACHE_LINE = 64 };

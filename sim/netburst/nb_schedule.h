@@ -3,7 +3,7 @@
  * cycle ticked (docs/pmu-interface.md).  Each source is one (event,
  * sub-event bits) pair the model reports (the table in nb_schedule.c),
  * declared to the PMU, which publishes which ESCRs count it
- * (pmu/netburst_feed.h).  Occurrences are kept by level: logical processor
+ * (pmu/emulated/netburst_feed.h).  Occurrences are kept by level: logical processor
  * << 1 | user (CPL 1-3), as source counts the PMU routes onto the cycle's
  * buses when the cycle is reported (nb_feed_occur_counts), or, when its
  * router says no PMI handler can run before then (one logical processor,
@@ -26,8 +26,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pmu/netburst_feed.h"
-#include "pmu/netburst_pmu.h"
+#include "pmu/emulated/netburst_feed.h"
+#include "pmu/emulated/netburst_pmu.h"
 
 /* The model's sources: what it reports (nb_schedule.c has each one's
  * event and sub-events). */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/netburst_msrs.h"
+#include "pmu/catalog/netburst_msrs.h"
 #include "sim/common/trace_driver.h"
 #include "sim/netburst/nb_assist.h"
 #include "sim/netburst/nb_block.h"

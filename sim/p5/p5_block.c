@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/p5_pmu.h"
+#include "pmu/emulated/p5_pmu.h"
 #include "sim/common/block_table.h"
 
 void p5_block_memos_init(struct p5_block_memos *memos)

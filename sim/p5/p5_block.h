@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pmu/p5_events.h"
+#include "pmu/catalog/p5_events.h"
 #include "sim/p5/p5_op.h"
 #include "traces/trace.h"
 

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pmu/p5_pmu.h"
-#include "pmu/p5_pmu_batch.h"
+#include "pmu/emulated/p5_pmu.h"
+#include "pmu/emulated/p5_pmu_batch.h"
 #include "sim/common/set_assoc.h"
 #include "sim/p5/p5_block.h"
 #include "sim/p5/p5_btb.h"
@@ -123,7 +123,7 @@ void p5_issue(struct p5_machine *m, const struct p5_group *g, const struct p5_ex
 
 /* The groups of a block's plan, executed as `x` says: the static events of
  * all but the last at once, in the clock of the first (the PMU's batch
- * counts them as it would have one issue at a time: pmu/p5_pmu_batch.h),
+ * counts them as it would have one issue at a time: pmu/emulated/p5_pmu_batch.h),
  * the last group's as they come.  Replayed when the execution
  * is clean (every look-up hits, no bank conflict: the plan's `replay`),
  * the groups' steps taken otherwise; the plan's replay_after is updated. */

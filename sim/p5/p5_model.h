@@ -1,6 +1,6 @@
 /* The trace-driven P5 (Pentium) timing model: turns a trace (traces/trace.h)
  * into per-cycle event occurrences fed to the simulated P5 PMU
- * (pmu/p5_pmu.h), which the programming library programs through the MSR
+ * (pmu/emulated/p5_pmu.h), which the programming library programs through the MSR
  * backend interface exactly as it would program hardware.  docs/p5-model.md
  * says what each of the 38 events counts here.
  *
@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pmu/msr.h"
+#include "pmu/programming/msr.h"
 #include "sim/common/interval.h"
 #include "traces/progress.h"
 #include "sim/p5/p5_timings.h"

@@ -45,7 +45,7 @@
 
 #include <perfmon/pfmlib.h>
 
-#include "pmu/event_spec.h"
+#include "pmu/catalog/event_spec.h"
 
 enum { MAX_TEXT = 512, MAX_NAMES = 32 };
 

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "pmu/event_spec.h"
+#include "pmu/catalog/event_spec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

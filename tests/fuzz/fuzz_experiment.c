@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "pmu/experiment.h"
+#include "pmu/programming/experiment.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

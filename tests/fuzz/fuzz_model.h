@@ -21,7 +21,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "pmu/alloc.h"
+#include "pmu/programming/alloc.h"
 #include "sim/machine/machine.h"
 #include "apps/stat/stat_run.h"
 #include "traces/trace.h"

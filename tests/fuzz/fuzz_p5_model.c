@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "pmu/alloc.h"
-#include "pmu/p5_events.h"
+#include "pmu/programming/alloc.h"
+#include "pmu/catalog/p5_events.h"
 #include "apps/stat/stat_run.h"
 #include "tests/fuzz/fuzz_model.h"
 

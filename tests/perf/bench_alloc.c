@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "pmu/alloc.h"
-#include "pmu/netburst_events.h"
+#include "pmu/programming/alloc.h"
+#include "pmu/catalog/netburst_events.h"
 
 enum { MAX_EVENTS = 40, SIZE_STEP = 5 };
 

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "pmu/event_spec.h"
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_fields.h"
-#include "pmu/netburst_pmu.h"
+#include "pmu/catalog/event_spec.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_fields.h"
+#include "pmu/emulated/netburst_pmu.h"
 
 enum { MAX_STRINGS = 256 };
 

@@ -17,9 +17,9 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "pmu/alloc.h"
-#include "pmu/netburst_pmu.h"
-#include "pmu/program.h"
+#include "pmu/programming/alloc.h"
+#include "pmu/emulated/netburst_pmu.h"
+#include "pmu/programming/program.h"
 #include "sim/netburst/nb_model.h"
 
 /* Eighteen events the model generates on the synthetic SSE loop

@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_pmu.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/emulated/netburst_pmu.h"
 
 void tb_open_header(struct tb *t, struct trace_header header)
 {

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pmu/alloc.h"
-#include "pmu/netburst_fields.h"
+#include "pmu/programming/alloc.h"
+#include "pmu/catalog/netburst_fields.h"
 
 enum { MAX = ALLOC_MAX_REQUESTS + 1 };
 

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/msr.h"
-#include "pmu/netburst_pmu.h"
-#include "pmu/p5_pmu.h"
+#include "pmu/programming/msr.h"
+#include "pmu/emulated/netburst_pmu.h"
+#include "pmu/emulated/p5_pmu.h"
 
 static void test_status_names(void **state)
 {

@@ -7,8 +7,8 @@
 
 #include <stdbool.h>
 
-#include "pmu/cccr_filter.h"
-#include "pmu/netburst_fields.h"
+#include "pmu/emulated/cccr_filter.h"
+#include "pmu/catalog/netburst_fields.h"
 
 #define AT(n) ((uint64_t)(n) << CCCR_ACTIVE_THREAD_SHIFT)
 #define THR(n) ((uint64_t)(n) << CCCR_THRESHOLD_SHIFT)

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "pmu/p5_events.h"
+#include "pmu/catalog/p5_events.h"
 #include "apps/compare/compare.h"
 #include "apps/compare/measure.h"
 
@@ -60,7 +60,7 @@ static void test_canonical_names(void **state)
     assert_string_equal(small, "ins");
 }
 
-/* Every row names a P5 event of pmu/p5_events.c (or lackey's loads and
+/* Every row names a P5 event of pmu/catalog/p5_events.c (or lackey's loads and
  * stores), appears once, and has a note; a row that is not like for like
  * says so in its note. */
 static void test_mapping_table(void **state)

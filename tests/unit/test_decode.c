@@ -1,6 +1,6 @@
-/* The checks of `pmubench decode` (pmu/decode.c, docs/decode.md): each
+/* The checks of `pmubench decode` (pmu/catalog/decode.c, docs/decode.md): each
  * fires, with its exact text and kind, on a value built for it by hand from
- * the SDM field layouts (pmu/netburst_fields.h), and a clean value gives no
+ * the SDM field layouts (pmu/catalog/netburst_fields.h), and a clean value gives no
  * problem. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pmu/decode.h"
-#include "pmu/netburst_msrs.h"
+#include "pmu/catalog/decode.h"
+#include "pmu/catalog/netburst_msrs.h"
 
 static const struct nb_pmu_config HT = {.model = 2, .ht = true};
 static const struct nb_pmu_config NOHT = {.model = 2, .ht = false};

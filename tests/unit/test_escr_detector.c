@@ -7,9 +7,9 @@
 
 #include <stdbool.h>
 
-#include "pmu/escr_detector.h"
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_fields.h"
+#include "pmu/emulated/escr_detector.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_fields.h"
 
 #define T1_USR ESCR_T1_USR
 #define T1_OS ESCR_T1_OS

@@ -1,8 +1,8 @@
-/* Event strings (pmu/event_spec.c) and their register values
- * (pmu/netburst_encode.c, pmu/netburst_metrics.c).
+/* Event strings (pmu/catalog/event_spec.c) and their register values
+ * (pmu/catalog/netburst_encode.c, pmu/catalog/netburst_metrics.c).
  *
  * Every expected value is computed by hand from the SDM field layouts
- * (pmu/netburst_fields.h, docs/semantics.md):
+ * (pmu/catalog/netburst_fields.h, docs/semantics.md):
  *   ESCR: select 30:25, mask 24:9, tag value 8:5, tag enable 4, T0_OS 3,
  *         T0_USR 2, T1_OS 1, T1_USR 0;
  *   CCCR: ENABLE 12, ESCR select 15:13, ACTIVE_THREAD 17:16, COMPARE 18,
@@ -22,10 +22,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pmu/event_spec.h"
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_metrics.h"
-#include "pmu/netburst_msrs.h"
+#include "pmu/catalog/event_spec.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_metrics.h"
+#include "pmu/catalog/netburst_msrs.h"
 
 static const struct nb_pmu_config HT = {.model = 2, .ht = true};
 static const struct nb_pmu_config NOHT = {.model = 2, .ht = false};

@@ -8,8 +8,8 @@
 
 #include <cmocka.h>
 
-#include "pmu/experiment.h"
-#include "pmu/netburst_events.h"
+#include "pmu/programming/experiment.h"
+#include "pmu/catalog/netburst_events.h"
 
 static struct experiment_set set;
 static char error[1024];

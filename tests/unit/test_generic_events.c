@@ -1,4 +1,4 @@
-/* perf's generic event names (pmu/generic_events.c): each row against
+/* perf's generic event names (pmu/catalog/generic_events.c): each row against
  * Linux's p4_general_events and the SDM (docs/events.md, "Generic
  * events"), the P5 rows against Safford 1997's codes, the look-up and the
  * line for an event a PMU lacks. */
@@ -10,9 +10,9 @@
 
 #include <cmocka.h>
 
-#include "pmu/generic_events.h"
-#include "pmu/netburst_fields.h"
-#include "pmu/p5_events.h"
+#include "pmu/catalog/generic_events.h"
+#include "pmu/catalog/netburst_fields.h"
+#include "pmu/catalog/p5_events.h"
 
 /* A NetBurst encoding as Linux's p4_general_events writes one: ESCR event
  * select and event mask, and the CCCR's compare and edge bits. */

@@ -13,11 +13,11 @@
 #include <cmocka.h>
 
 #include "model_trace.h"
-#include "pmu/alloc.h"
-#include "pmu/event_spec.h"
-#include "pmu/netburst_pmu.h"
-#include "pmu/p5_pmu.h"
-#include "pmu/program.h"
+#include "pmu/programming/alloc.h"
+#include "pmu/catalog/event_spec.h"
+#include "pmu/emulated/netburst_pmu.h"
+#include "pmu/emulated/p5_pmu.h"
+#include "pmu/programming/program.h"
 #include "sim/machine/machine.h"
 
 static struct machine_config choose(const char *name)

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pmu/msr_linux.h"
+#include "pmu/programming/msr_linux.h"
 
 enum { FILE_SIZE = 0x700 };
 

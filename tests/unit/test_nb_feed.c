@@ -1,7 +1,7 @@
-/* One counting path: the model-facing fast path of pmu/netburst_feed.h
+/* One counting path: the model-facing fast path of pmu/emulated/netburst_feed.h
  * (the PMU's published routes and tags for a model's sources, occurrences
  * routed onto buses, nb_pmu_tick_routed) against the bench path of
- * pmu/netburst_pmu.h (nb_pmu_event, nb_pmu_tick).
+ * pmu/emulated/netburst_pmu.h (nb_pmu_event, nb_pmu_tick).
  *
  * For every NetBurst model, with and without Hyper-Threading, two PMUs are
  * programmed alike by the same WRMSRs (random ESCRs with Tag Enable and
@@ -40,14 +40,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/escr_detector.h"
-#include "pmu/msr.h"
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_feed.h"
-#include "pmu/netburst_fields.h"
-#include "pmu/netburst_metrics.h"
-#include "pmu/netburst_msrs.h"
-#include "pmu/netburst_pmu.h"
+#include "pmu/emulated/escr_detector.h"
+#include "pmu/programming/msr.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/emulated/netburst_feed.h"
+#include "pmu/catalog/netburst_fields.h"
+#include "pmu/catalog/netburst_metrics.h"
+#include "pmu/catalog/netburst_msrs.h"
+#include "pmu/emulated/netburst_pmu.h"
 
 enum {
     SEED = 1729,

@@ -15,9 +15,9 @@
 #include <cmocka.h>
 
 #include "isa/x86.h"
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_msrs.h"
-#include "pmu/netburst_pmu.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_msrs.h"
+#include "pmu/emulated/netburst_pmu.h"
 #include "sim/netburst/nb_model.h"
 #include "tests/unit/model_trace.h"
 #include "traces/trace.h"

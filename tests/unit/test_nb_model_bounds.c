@@ -20,9 +20,9 @@
 #include <cmocka.h>
 #include <valgrind/valgrind.h>
 
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_msrs.h"
-#include "pmu/netburst_pmu.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_msrs.h"
+#include "pmu/emulated/netburst_pmu.h"
 #include "sim/netburst/nb_model.h"
 #include "tests/unit/model_trace.h"
 #include "traces/trace.h"

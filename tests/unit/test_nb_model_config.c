@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "pmu/netburst_pmu.h"
+#include "pmu/emulated/netburst_pmu.h"
 #include "sim/netburst/nb_model.h"
 
 static struct nbm_config preset(const char *name)

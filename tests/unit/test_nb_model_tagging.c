@@ -13,11 +13,11 @@
 
 #include <cmocka.h>
 
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_fields.h"
-#include "pmu/netburst_metrics.h"
-#include "pmu/netburst_msrs.h"
-#include "pmu/netburst_pmu.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_fields.h"
+#include "pmu/catalog/netburst_metrics.h"
+#include "pmu/catalog/netburst_msrs.h"
+#include "pmu/emulated/netburst_pmu.h"
 #include "sim/netburst/nb_model.h"
 #include "tests/unit/model_trace.h"
 #include "traces/trace.h"

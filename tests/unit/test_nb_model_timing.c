@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "isa/x86.h"
-#include "pmu/netburst_pmu.h"
+#include "pmu/emulated/netburst_pmu.h"
 #include "sim/netburst/nb_model.h"
 #include "tests/unit/model_trace.h"
 #include "traces/trace.h"

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "pmu/netburst_pmu.h"
+#include "pmu/emulated/netburst_pmu.h"
 #include "sim/netburst/nb_model.h"
 #include "sim/netburst/nb_pipeview.h"
 #include "tests/unit/model_trace.h"

@@ -1,5 +1,5 @@
 /* A model's occurrences onto the ESCRs' buses through the PMU
- * (pmu/netburst_feed.h): routed when reported (nb_feed_occur,
+ * (pmu/emulated/netburst_feed.h): routed when reported (nb_feed_occur,
  * nb_feed_occur_counts) and routed ahead by the router (nb_router_*),
  * exact bus values, drive bits and stamps, and when routing ahead is
  * allowed and when its routes are stale.
@@ -15,12 +15,12 @@
 
 #include <cmocka.h>
 
-#include "pmu/msr.h"
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_feed.h"
-#include "pmu/netburst_fields.h"
-#include "pmu/netburst_msrs.h"
-#include "pmu/netburst_pmu.h"
+#include "pmu/programming/msr.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/emulated/netburst_feed.h"
+#include "pmu/catalog/netburst_fields.h"
+#include "pmu/catalog/netburst_msrs.h"
+#include "pmu/emulated/netburst_pmu.h"
 
 enum { MMNP, MMNM, MMTP };
 

@@ -1,4 +1,4 @@
-/* The NetBurst event catalog (pmu/netburst_events.c): invariants and SDM
+/* The NetBurst event catalog (pmu/catalog/netburst_events.c): invariants and SDM
  * spot checks. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_msrs.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_msrs.h"
 
 #define E(id) (1ull << NB_ESCR_##id)
 #define ALL_MODELS 0x5f /* 0, 1, 2, 3, 4, 6 */

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "pmu/netburst_msrs.h"
+#include "pmu/catalog/netburst_msrs.h"
 
 /* SDM Table 18-26: name, address, ESCR select, block half. */
 static const struct {

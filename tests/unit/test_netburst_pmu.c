@@ -11,9 +11,9 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_fields.h"
-#include "pmu/netburst_pmu_state.h" /* white-box: the PMU's state */
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_fields.h"
+#include "pmu/emulated/netburst_pmu_state.h" /* white-box: the PMU's state */
 
 static struct nb_pmu *pmu;
 

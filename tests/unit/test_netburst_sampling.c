@@ -1,5 +1,5 @@
 /* The DS save area as software sets it up, and the PEBS records read back
- * (pmu/netburst_sampling.h): every field where the SDM's layouts put it,
+ * (pmu/emulated/netburst_sampling.h): every field where the SDM's layouts put it,
  * and records through the PMU's own assist, exact in both layouts. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,11 +8,11 @@
 
 #include <cmocka.h>
 
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_metrics.h"
-#include "pmu/netburst_msrs.h"
-#include "pmu/netburst_pmu.h"
-#include "pmu/netburst_sampling.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_metrics.h"
+#include "pmu/catalog/netburst_msrs.h"
+#include "pmu/emulated/netburst_pmu.h"
+#include "pmu/emulated/netburst_sampling.h"
 
 #define CRU_ESCR2 0x3ccu
 #define REPLAY_NBOGUS_T0_USR 0x12000204u /* replay_event NBOGUS T0_USR */

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "isa/x86.h"
-#include "pmu/p5_pmu.h"
+#include "pmu/emulated/p5_pmu.h"
 #include "sim/p5/p5_model.h"
 #include "tests/unit/model_trace.h"
 #include "traces/trace.h"

@@ -14,8 +14,8 @@
 
 #include "tests/unit/test_rng.h"
 
-#include "pmu/p5_events.h"
-#include "pmu/p5_pmu.h"
+#include "pmu/catalog/p5_events.h"
+#include "pmu/emulated/p5_pmu.h"
 
 /* The codes the streams use: occurrence and duration events, one
  * undefined code. */

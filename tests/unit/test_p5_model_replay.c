@@ -21,8 +21,8 @@
 
 #include "tests/unit/test_rng.h"
 
-#include "pmu/p5_events.h"
-#include "pmu/p5_pmu.h"
+#include "pmu/catalog/p5_events.h"
+#include "pmu/emulated/p5_pmu.h"
 #include "sim/p5/p5_model.h"
 #include "traces/trace.h"
 

@@ -1,5 +1,5 @@
 /* The simulated P5 PMU and its event table: docs/semantics.md, "P5".
- * White-box: the PMU is a static struct p5_pmu (pmu/p5_pmu_state.h). */
+ * White-box: the PMU is a static struct p5_pmu (pmu/emulated/p5_pmu_state.h). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "pmu/p5_events.h"
-#include "pmu/p5_pmu_state.h"
+#include "pmu/catalog/p5_events.h"
+#include "pmu/emulated/p5_pmu_state.h"
 
 static struct p5_pmu pmu;
 

@@ -1,4 +1,4 @@
-/* The PMU's batching of a model's reports (pmu/p5_pmu_batch.h): exact
+/* The PMU's batching of a model's reports (pmu/emulated/p5_pmu_batch.h): exact
  * counts and last increments of batched reports, and a random comparison
  * with reporting each occurrence and run of clocks to the PMU as it
  * comes. */
@@ -12,9 +12,9 @@
 
 #include "tests/unit/test_rng.h"
 
-#include "pmu/p5_events.h"
-#include "pmu/p5_pmu.h"
-#include "pmu/p5_pmu_batch.h"
+#include "pmu/catalog/p5_events.h"
+#include "pmu/emulated/p5_pmu.h"
+#include "pmu/emulated/p5_pmu_batch.h"
 
 /* ---- the batch against direct reports */
 

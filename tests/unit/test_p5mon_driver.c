@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pmu/p5_pmu.h"
+#include "pmu/emulated/p5_pmu.h"
 #include "apps/p5mon/driver.h"
 #include "apps/p5mon/report.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pmu/p5_events.h"
+#include "pmu/catalog/p5_events.h"
 #include "apps/p5mon/parms.h"
 
 static struct p5mon_parms *parms;

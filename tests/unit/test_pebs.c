@@ -10,11 +10,11 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_fields.h"
-#include "pmu/netburst_metrics.h"
-#include "pmu/netburst_pmu_state.h" /* white-box: the PMU's state */
-#include "pmu/sim_memory.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_fields.h"
+#include "pmu/catalog/netburst_metrics.h"
+#include "pmu/emulated/netburst_pmu_state.h" /* white-box: the PMU's state */
+#include "pmu/emulated/sim_memory.h"
 
 static struct nb_pmu *pmu;
 

@@ -1,4 +1,4 @@
-/* perfex's event specs (pmu/perfex.h): the study's spec of section 11.1
+/* perfex's event specs (pmu/catalog/perfex.h): the study's spec of section 11.1
  * read and written back, a counter with and without the fast-RDPMC bit,
  * what is not CCCR/ESCR@PMC told apart from a bad number or counter, and
  * the CCCR given to an upstream ESCR (the study's for CRU_ESCR2). */
@@ -8,8 +8,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "pmu/netburst_msrs.h"
-#include "pmu/perfex.h"
+#include "pmu/catalog/netburst_msrs.h"
+#include "pmu/catalog/perfex.h"
 
 static void reads_and_writes_the_study_spec(void **state)
 {

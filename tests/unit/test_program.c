@@ -1,4 +1,4 @@
-/* The programming library (pmu/program.h) on the simulated backends,
+/* The programming library (pmu/programming/program.h) on the simulated backends,
  * checked with the recording backend and by counting. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_pmu.h"
-#include "pmu/p5_pmu.h"
-#include "pmu/program.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/emulated/netburst_pmu.h"
+#include "pmu/emulated/p5_pmu.h"
+#include "pmu/programming/program.h"
 
 static struct nb_pmu_config config = {.model = 2, .ht = true};
 static struct alloc_request requests[4];

@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "pmu/netburst_fields.h"
-#include "pmu/netburst_msrs.h"
+#include "pmu/catalog/netburst_fields.h"
+#include "pmu/catalog/netburst_msrs.h"
 #include "apps/stat/region_gate.h"
 
 /* A backend that logs the writes it takes, or refuses them all. */

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "pmu/msr_linux.h"
-#include "pmu/netburst_events.h"
+#include "pmu/programming/msr_linux.h"
+#include "pmu/catalog/netburst_events.h"
 
 static char error[512];
 

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "pmu/generic_events.h"
+#include "pmu/catalog/generic_events.h"
 #include "apps/stat/stat_events.h"
 
 static struct machine_config choose(const char *name)
@@ -136,7 +136,7 @@ static struct alloc_plan plan_of(const struct machine_config *model, const char 
 }
 
 /* perf's generic names plan as the events of the model's PMU they name
- * (pmu/generic_events.c), with a prefix or without, with modifiers. */
+ * (pmu/catalog/generic_events.c), with a prefix or without, with modifiers. */
 static void plans_generic_names(void **state)
 {
     (void)state;

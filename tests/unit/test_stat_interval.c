@@ -24,8 +24,8 @@
 
 #include "tests/unit/test_rng.h"
 
-#include "pmu/event_spec.h"
-#include "pmu/p5_events.h"
+#include "pmu/catalog/event_spec.h"
+#include "pmu/catalog/p5_events.h"
 #include "apps/stat/stat_events.h"
 #include "apps/stat/stat_interval.h"
 #include "apps/stat/stat_run.h"

@@ -16,9 +16,9 @@
 
 #include <cmocka.h>
 
-#include "pmu/event_spec.h"
-#include "pmu/p5_events.h"
-#include "pmu/p5_pmu.h"
+#include "pmu/catalog/event_spec.h"
+#include "pmu/catalog/p5_events.h"
+#include "pmu/emulated/p5_pmu.h"
 #include "apps/stat/stat_run.h"
 #include "tests/unit/model_trace.h"
 

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "pmu/msr_linux.h"
+#include "pmu/programming/msr_linux.h"
 #include "apps/stat/stat_run.h"
 
 /* The entries of `dir` other than . and .. */

@@ -19,8 +19,8 @@
 
 #include <cmocka.h>
 
-#include "pmu/event_spec.h"
-#include "pmu/p5_pmu.h"
+#include "pmu/catalog/event_spec.h"
+#include "pmu/emulated/p5_pmu.h"
 #include "apps/stat/stat_run.h"
 
 #define CESR 0x11

@@ -13,11 +13,11 @@
 
 #include <cmocka.h>
 
-#include "pmu/alloc.h"
-#include "pmu/msr.h"
-#include "pmu/netburst_events.h"
-#include "pmu/netburst_pmu.h"
-#include "pmu/program.h"
+#include "pmu/programming/alloc.h"
+#include "pmu/programming/msr.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/emulated/netburst_pmu.h"
+#include "pmu/programming/program.h"
 
 struct session {
     struct nb_pmu_config config;

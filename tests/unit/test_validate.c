@@ -14,8 +14,8 @@
 
 #include "isa/x86.h"
 #include "model_trace.h"
-#include "pmu/netburst_pmu.h"
-#include "pmu/p5_pmu.h"
+#include "pmu/emulated/netburst_pmu.h"
+#include "pmu/emulated/p5_pmu.h"
 #include "sim/netburst/nb_model.h"
 #include "sim/p5/p5_model.h"
 #include "tests/validate/vgen.h"

@@ -6,9 +6,9 @@
  * every rule and its source. */
 #include <string.h>
 
-#include "netburst_events.h"
-#include "netburst_fields.h"
-#include "netburst_metrics.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_fields.h"
+#include "pmu/catalog/netburst_metrics.h"
 #include "netburst_pmu_state.h"
 #include "netburst_sampling.h"
 

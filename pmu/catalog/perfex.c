@@ -1,4 +1,4 @@
-/* perfex's event specs (pmu/perfex.h). */
+/* perfex's event specs (pmu/catalog/perfex.h). */
 #include "perfex.h"
 
 #include <inttypes.h>

@@ -5,7 +5,7 @@
  * (docs/alloc.md, "The search").
  */
 #include "alloc_internal.h"
-#include "p5_msrs.h"
+#include "pmu/catalog/p5_msrs.h"
 
 #include <stdlib.h>
 #include <string.h>

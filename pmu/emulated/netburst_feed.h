@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 #include "escr_detector.h"
-#include "netburst_metrics.h"
+#include "pmu/catalog/netburst_metrics.h"
 #include "netburst_pmu.h"
 
 /* An (event, sub-event bits) pair a timing model reports. */
@@ -122,7 +122,7 @@ struct nb_source nb_tagged_source(enum nb_metric_kind kind, unsigned bit);
  * nb_pmu_event occurrences), as nb_pmu_tick, and leaves the buses cleared
  * for another cycle.  It does not write the cycle's report: nb_pmu_last
  * keeps describing the last nb_pmu_tick, but for pebs_pmi.  The counters
- * without COMPARE may add their buses in batches (pmu/netburst_cycle.c):
+ * without COMPARE may add their buses in batches (pmu/emulated/netburst_cycle.c):
  * RDMSR, RDPMC and nb_pmu_counter read their values all the same.
  * Returns false, counting none of the buses, when they were routed with
  * routes an ESCR write has changed since. */

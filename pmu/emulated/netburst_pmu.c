@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "netburst_events.h"
-#include "netburst_fields.h"
-#include "netburst_metrics.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_fields.h"
+#include "pmu/catalog/netburst_metrics.h"
 #include "util/grow_array.h"
 
 /* IA32_MISC_ENABLE: bit 7 performance monitoring available, bit 11 BTS

@@ -1,8 +1,8 @@
-/* The MSRs of a plan, whatever its PMU (pmu/alloc.h, docs/alloc.md). */
+/* The MSRs of a plan, whatever its PMU (pmu/programming/alloc.h, docs/alloc.md). */
 #include "alloc.h"
 
-#include "netburst_msrs.h"
-#include "p5_msrs.h"
+#include "pmu/catalog/netburst_msrs.h"
+#include "pmu/catalog/p5_msrs.h"
 
 void alloc_counter_msrs(const struct alloc_run *run, const struct alloc_assignment *a,
                         struct alloc_counter_msrs *out)

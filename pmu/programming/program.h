@@ -1,4 +1,4 @@
-/* The programming library: writes one planned run (pmu/alloc.h) into the
+/* The programming library: writes one planned run (pmu/programming/alloc.h) into the
  * PMU through the MSR backend interface, then starts, stops, reads and
  * resets its counters.  The same code programs the simulated PMUs and a
  * real processor behind the Linux msr driver.

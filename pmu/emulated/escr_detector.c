@@ -1,6 +1,6 @@
 #include "escr_detector.h"
 
-#include "netburst_fields.h"
+#include "pmu/catalog/netburst_fields.h"
 
 /* Table 18-29: a TS sub-event counts when the ESCR bit of the occurring
  * thread at its CPL (context bits 3:2) is set. */

@@ -17,9 +17,9 @@
 
 #include "cccr_filter.h"
 #include "escr_detector.h"
-#include "msr.h"
-#include "netburst_events.h"
-#include "netburst_msrs.h"
+#include "pmu/programming/msr.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_msrs.h"
 
 struct nb_thread {
     bool active;

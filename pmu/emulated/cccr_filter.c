@@ -1,6 +1,6 @@
 #include "cccr_filter.h"
 
-#include "netburst_fields.h"
+#include "pmu/catalog/netburst_fields.h"
 
 /* ACTIVE_THREAD 00 counts when no logical processor is active, 01 when
  * exactly one is, 10 when both are, 11 when at least one is (SDM-new

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "netburst_msrs.h"
+#include "pmu/catalog/netburst_msrs.h"
 #include "traces/cpu_view.h"
-#include "p5_msrs.h"
+#include "pmu/catalog/p5_msrs.h"
 
 /* The allowlist: the PMU MSRs pmubench programs.  Everything else is
  * refused.  DS_AREA and MISC_ENABLE may be read but never written (the

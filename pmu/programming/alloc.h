@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "event_spec.h"
+#include "pmu/catalog/event_spec.h"
 
 enum {
     ALLOC_MAX_REQUESTS = 256,

@@ -1,5 +1,5 @@
 /* The counter allocator's internals, shared by its files (docs/alloc.md,
- * "The search"); not part of the API, which is pmu/alloc.h.
+ * "The search"); not part of the API, which is pmu/programming/alloc.h.
  *
  *   alloc.c          the API: checks, the planner, errors
  *   alloc_request.c  what each request may use (ESCRs, counters, thread half)
@@ -15,7 +15,7 @@
 
 #include "alloc.h"
 
-#include "netburst_events.h"
+#include "pmu/catalog/netburst_events.h"
 
 enum {
     P5_COUNTERS = 2,

@@ -2,8 +2,8 @@
  * through msr_write/msr_read only. */
 #include "program.h"
 
-#include "netburst_fields.h"
-#include "p5_msrs.h"
+#include "pmu/catalog/netburst_fields.h"
+#include "pmu/catalog/p5_msrs.h"
 
 static const uint32_t p5_counter_msrs[2] = {P5_MSR_CTR0, P5_MSR_CTR1};
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "netburst_fields.h"
+#include "pmu/catalog/netburst_fields.h"
 #include "netburst_pmu_state.h"
 
 struct nb_source nb_tagged_source(enum nb_metric_kind kind, unsigned bit)

@@ -7,14 +7,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "msr.h"
-#include "p5_events.h"
-#include "p5_msrs.h"
+#include "pmu/programming/msr.h"
+#include "pmu/catalog/p5_events.h"
+#include "pmu/catalog/p5_msrs.h"
 
 /* How many event codes there are: they are 6 bits. */
 enum { P5_NUM_CODES = 64 };
 
-/* Opaque outside pmu/ (pmu/p5_pmu_state.h). */
+/* Opaque outside pmu/ (pmu/emulated/p5_pmu_state.h). */
 struct p5_pmu;
 
 msr_status p5_pmu_rdmsr(const struct p5_pmu *pmu, uint32_t msr, uint64_t *value);

@@ -9,9 +9,9 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "netburst_events.h"
-#include "netburst_fields.h"
-#include "netburst_metrics.h"
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_fields.h"
+#include "pmu/catalog/netburst_metrics.h"
 #include "netburst_pmu_state.h"
 
 static unsigned active_threads(const struct nb_pmu *pmu)

@@ -1,4 +1,4 @@
-/* The counter allocator's API (pmu/alloc.h, docs/alloc.md): checks the
+/* The counter allocator's API (pmu/programming/alloc.h, docs/alloc.md): checks the
  * requests, describes each once, and plans them.  The work is in the files
  * alloc_internal.h lists: what each request may use, one run (tagging
  * rules and register search), the lower bound, and the packing across runs.
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "p5_msrs.h"
+#include "pmu/catalog/p5_msrs.h"
 
 __attribute__((format(printf, 3, 4))) static bool fail(struct alloc_error *error, int request,
                                                        const char *fmt, ...)
