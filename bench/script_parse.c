@@ -133,7 +133,7 @@ static int parse_cpu(struct parser *p, struct bench_stmt *st)
         if (got == BENCH_SCRIPT_ERROR)
             return got;
         if (got) {
-            if (!nb_model_supported((int)model))
+            if (!nb_cpuid_model_supported((int)model))
                 return fail(p, "unknown NetBurst model %llu (expected 0, 1, 2, 3, 4 or 6)",
                             (unsigned long long)model);
             s->model = (int)model;
@@ -491,7 +491,7 @@ static int retire_option(struct parser *p, const char *token, struct bench_stmt 
     seen[2] |= is_ia32e;
     seen[3] |= is_thread;
     if (is_ia32e) {
-        if (!nb_model_info(p->script->model)->addr64)
+        if (!nb_cpuid_model_info(p->script->model)->addr64)
             return fail(p, "ia32e needs a 64-bit model (3, 4 or 6), not model %d",
                         p->script->model);
         r->ia32e = true;

@@ -221,10 +221,10 @@ static bool declare_p5_signals(struct runner *r)
 static void sample_netburst(struct runner *r)
 {
     const struct nb_pmu *pmu = r->nb;
-    const struct nb_cycle_report *last = nb_pmu_last(pmu);
+    const struct nb_cycle_outcome *last = nb_pmu_last(pmu);
     for (int e = 0; e < NB_NUM_ESCRS; e++)
         if (r->used_escrs & (1ull << e))
-            vcd_set(r->vcd, r->escr_signal[e], last->bus[e]);
+            vcd_set(r->vcd, r->escr_signal[e], last->output[e]);
     for (int c = 0; c < NB_NUM_COUNTERS; c++) {
         if (!(r->used_counters & (1u << c)))
             continue;
@@ -271,7 +271,7 @@ static void one_cycle(struct runner *r)
         vcd_time(r->vcd, cycle);
         sample_netburst(r);
     }
-    const struct nb_cycle_report *last = nb_pmu_last(r->nb);
+    const struct nb_cycle_outcome *last = nb_pmu_last(r->nb);
     unsigned long long now = (unsigned long long)nb_pmu_cycles(r->nb);
     for (int c = 0; c < NB_NUM_COUNTERS; c++)
         for (int t = 0; t < 2; t++)

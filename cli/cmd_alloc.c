@@ -54,9 +54,9 @@ static int read_arguments(struct experiment_set *in, struct alloc_args *args, in
                           char **argv)
 {
     char error[MESSAGE_SIZE];
-    args->config.model = event_spec_model(args->config.model,
-                                          (const char *const *)argv + args->first_event,
-                                          argc - args->first_event);
+    args->config.model = event_spec_cpuid_model(args->config.model,
+                                                (const char *const *)argv + args->first_event,
+                                                argc - args->first_event);
     for (int i = args->first_event; i < argc; i++)
         if (!experiment_add(in, &args->config, argv[i], ALLOC_NO_GROUP, 0, error, sizeof error))
             return command_error(EXIT_BAD_INPUT, "alloc", "%s", error);

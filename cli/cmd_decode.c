@@ -6,7 +6,7 @@
 #include "cpu_option.h"
 #include "exit_status.h"
 #include "option_once.h"
-#include "pmu/catalog/decode.h"
+#include "pmu/catalog/explain.h"
 #include "pmu/catalog/event_spec.h"
 #include "pmu/catalog/netburst_events.h"
 #include "pmu/catalog/netburst_fields.h"
@@ -34,7 +34,7 @@ const struct option_table decode_option_table = {decode_option_list, false};
 
 struct decode_args {
     struct nb_pmu_config config;
-    struct nb_decode_input in;
+    struct nb_explain_input in;
     bool strict, has_cesr;
     uint64_t cesr;
 };
@@ -62,7 +62,7 @@ static int bad_value(const char *option, const char *value, const char *expected
 }
 
 /* perfex's "-e CCCR/ESCR@PMC" (pmu/catalog/perfex.h). */
-static int perfex_spec(const char *text, struct nb_decode_input *in)
+static int perfex_spec(const char *text, struct nb_explain_input *in)
 {
     struct perfex_spec spec;
     enum perfex_spec_status status = perfex_spec_parse(text, &spec);
@@ -80,7 +80,7 @@ static int perfex_spec(const char *text, struct nb_decode_input *in)
     return 0;
 }
 
-static int escr_msr_arg(const char *text, struct nb_decode_input *in)
+static int escr_msr_arg(const char *text, struct nb_explain_input *in)
 {
     uint64_t msr;
     if (!number(text, &msr))
@@ -151,7 +151,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a)
         if (rc)
             return rc;
     }
-    const struct nb_decode_input *in = &a->in;
+    const struct nb_explain_input *in = &a->in;
     bool netburst = in->has_escr || in->has_cccr || in->has_pebs_enable || in->has_matrix_vert;
     if (netburst == a->has_cesr)
         return usage_error("decode", "give NetBurst values (--escr, --cccr, --pebs-enable, "
@@ -162,7 +162,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a)
 
 /* ---- printing the fields */
 
-static void print_escr(const struct nb_decode_input *in, int escr)
+static void print_escr(const struct nb_explain_input *in, int escr)
 {
     uint64_t v = in->escr;
     printf("ESCR 0x%016llx", (unsigned long long)v);
@@ -184,7 +184,7 @@ static void print_escr(const struct nb_decode_input *in, int escr)
            (v & ESCR_T0_USR) != 0, (v & ESCR_T1_OS) != 0, (v & ESCR_T1_USR) != 0);
 }
 
-static void print_cccr(const struct nb_decode_input *in, int escr)
+static void print_cccr(const struct nb_explain_input *in, int escr)
 {
     static const char *const active[] = {"none", "single", "both", "any"};
     uint64_t v = in->cccr;
@@ -204,7 +204,7 @@ static void print_cccr(const struct nb_decode_input *in, int escr)
            (v & CCCR_CASCADE) != 0, (v & CCCR_OVF) != 0, (v & CCCR_EXTENDED_CASCADE) != 0);
 }
 
-static void print_pebs(const struct nb_decode_input *in)
+static void print_pebs(const struct nb_explain_input *in)
 {
     if (in->has_pebs_enable)
         printf("IA32_PEBS_ENABLE 0x%016llx\n  metric bits 0x%05llx  UOP_TAG (24) %d  "
@@ -232,7 +232,7 @@ static void print_cesr(uint64_t cesr)
     }
 }
 
-static int verdict(const struct decode_report *report, bool strict)
+static int verdict(const struct explain_problems *report, bool strict)
 {
     int errors = 0, warnings = 0;
     for (int i = 0; i < report->n; i++)
@@ -255,19 +255,19 @@ int cmd_decode(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc < 0 ? 0 : rc;
-    a.config.model = event_spec_model(a.config.model, NULL, 0); /* no event strings */
-    struct decode_report report;
+    a.config.model = event_spec_cpuid_model(a.config.model, NULL, 0); /* no event strings */
+    struct explain_problems report;
     if (a.has_cesr) {
         print_cesr(a.cesr);
-        p5_decode_check(a.cesr, &report);
+        p5_explain_check(a.cesr, &report);
         return verdict(&report, a.strict);
     }
-    int escr = nb_decode_escr(&a.in, &a.config);
+    int escr = nb_explain_escr(&a.in, &a.config);
     if (a.in.has_escr)
         print_escr(&a.in, escr);
     if (a.in.has_cccr)
         print_cccr(&a.in, escr);
     print_pebs(&a.in);
-    nb_decode_check(&a.in, &a.config, &report);
+    nb_explain_check(&a.in, &a.config, &report);
     return verdict(&report, a.strict);
 }

@@ -199,7 +199,7 @@ int cmd_encode(int argc, char **argv)
     int rc = parse_args(argc, argv, &config, &format, &first);
     if (rc)
         return rc < 0 ? 0 : rc;
-    config.model = event_spec_model(config.model, (const char *const *)argv + first, argc - first);
+    config.model = event_spec_cpuid_model(config.model, (const char *const *)argv + first, argc - first);
 
     /* Parse everything first: a bad string prints nothing else. */
     struct event_spec *specs = calloc((size_t)argc, sizeof *specs);

@@ -31,7 +31,7 @@ static void print_escrs(uint64_t escrs)
 
 static void print_models(uint8_t models)
 {
-    if (models == NB_ALL_MODELS)
+    if (models == NB_ALL_CPUID_MODELS)
         return;
     printf("  models:");
     for (int m = 0; m < 8; m++)

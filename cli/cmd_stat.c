@@ -168,8 +168,8 @@ static int pipeview_range_option(struct stat_args *args, const char *value)
 {
     char error[MESSAGE_SIZE];
     args->pipeview_range = value;
-    if (nb_pipeview_range_read("--pipeview-range", value, &args->pipeview_first,
-                               &args->pipeview_last, error, sizeof error))
+    if (nbm_pipeview_range_read("--pipeview-range", value, &args->pipeview_first,
+                                &args->pipeview_last, error, sizeof error))
         return 0;
     return usage_error("stat", "%s", error);
 }
@@ -746,7 +746,7 @@ static void warn_lacking(const struct lacking_check *c, const char *const *names
  * committed after it, else removed. */
 struct pipeview_output {
     struct atomic_file file;
-    struct nb_pipeview *view;    /* NULL: none, or done */
+    struct nbm_pipeview *view;   /* NULL: none, or done */
 };
 
 static int pipeview_open(const struct stat_args *args, struct pipeview_output *out)
@@ -757,9 +757,9 @@ static int pipeview_open(const struct stat_args *args, struct pipeview_output *o
         return 0;
     if (!atomic_open(&out->file, args->pipeview, error, sizeof error))
         return command_error(EXIT_RUNTIME, "stat", "%s", error);
-    out->view = nb_pipeview_create(out->file.stream, args->pipeview_range ? args->pipeview_first : 1,
-                                   args->pipeview_range ? args->pipeview_last : UINT64_MAX,
-                                   args->n_traces == 2 ? 2 : 1);
+    out->view = nbm_pipeview_create(out->file.stream, args->pipeview_range ? args->pipeview_first : 1,
+                                    args->pipeview_range ? args->pipeview_last : UINT64_MAX,
+                                    args->n_traces == 2 ? 2 : 1);
     if (out->view)
         return 0;
     atomic_abort(&out->file);
@@ -770,7 +770,7 @@ static bool pipeview_commit(struct pipeview_output *out, char *error, size_t err
 {
     if (!out->view)
         return true;
-    nb_pipeview_destroy(out->view);
+    nbm_pipeview_destroy(out->view);
     out->view = NULL;
     return atomic_commit(&out->file, error, error_size);
 }
@@ -779,7 +779,7 @@ static void pipeview_abort(struct pipeview_output *out)
 {
     if (!out->view)
         return;
-    nb_pipeview_destroy(out->view);
+    nbm_pipeview_destroy(out->view);
     out->view = NULL;
     atomic_abort(&out->file);
 }

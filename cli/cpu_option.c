@@ -27,7 +27,7 @@ int cpu_option(const char *command, int argc, char **argv, int *i, struct nb_pmu
     uint64_t m;
     char error[MESSAGE_SIZE];
     if (!number_read("--model", value, 0, 15, &m, error, sizeof error) ||
-        !nb_model_supported((int)m)) {
+        !nb_cpuid_model_supported((int)m)) {
         usage_error(command, "bad --model '%s' (expected 0, 1, 2, 3, 4 or 6)", value);
         return -1;
     }

@@ -29,7 +29,7 @@ layers_add() {
 }
 rm -rf "$tmp/layers"
 layers_copy pmu/catalog/p5_events.h pmu/programming/program.h pmu/emulated/p5_pmu.h \
-    sim/p5/p5_model.h sim/netburst/nb_model.h util/text.c util/text.h \
+    sim/p5/p5_model.h sim/netburst/nbm_model.h util/text.c util/text.h \
     report/svg.h report/bar_chart.h apps/compare/stat_plot.h apps/compare/count_set.h apps/compare/intervals.h
 mkdir -p "$tmp/layers/sim/newapp"
 printf '#include "sim/p5/p5_model.h"\n' >"$tmp/layers/sim/newapp/main.c"
@@ -43,14 +43,14 @@ printf '#include "sim/p5/p5_model.h"\n' >"$tmp/layers/sim/newapp/main.c"
 layers_pmu=$(layers_add pmu/catalog/p5_events.h sim/p5/p5_model.h)
 layers_prog=$(layers_add pmu/programming/program.h pmu/emulated/p5_pmu.h)
 layers_text=$(layers_add util/text.c report/svg.h)
-layers_nb=$(layers_add sim/netburst/nb_model.h ../p5/p5_model.h)
+layers_nb=$(layers_add sim/netburst/nbm_model.h ../p5/p5_model.h)
 layers_bar=$(layers_add report/bar_chart.h apps/compare/count_set.h)
 layers_against=", against the order in docs/architecture.md"
 cat >"$tmp/layers.want" <<EOF
 pmu/catalog/p5_events.h:$layers_pmu: pmu/catalog includes sim/p5 (sim/p5/p5_model.h)$layers_against
 pmu/programming/program.h:$layers_prog: pmu/programming includes pmu/emulated (pmu/emulated/p5_pmu.h)$layers_against
 report/bar_chart.h:$layers_bar: report includes apps/compare (apps/compare/count_set.h)$layers_against
-sim/netburst/nb_model.h:$layers_nb: sim/netburst includes sim/p5 (sim/p5/p5_model.h)$layers_against
+sim/netburst/nbm_model.h:$layers_nb: sim/netburst includes sim/p5 (sim/p5/p5_model.h)$layers_against
 sim/newapp/main.c: in no layer of the table in tools/check_layers.sh
 util/text.c:$layers_text: utility includes report (report/svg.h)$layers_against
 EOF

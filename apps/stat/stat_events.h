@@ -21,7 +21,7 @@
  * when `hyper_threading`: a generic name (perf's "cycles", "branches:u":
  * pmu/catalog/generic_events.h) becomes the event string of the model's PMU that
  * counts it, a string without a PMU prefix gets the model's ("p5::", or
- * the NetBurst CPUID model's: nb_model_prefix), each is parsed
+ * the NetBurst CPUID model's: nb_cpuid_model_prefix), each is parsed
  * (event_spec_parse) and the set planned (alloc_plan_make).  The plan
  * depends on the model's PMU and its NetBurst CPUID model
  * (machine_pmu_config) alone.  False with one line in `error`: the

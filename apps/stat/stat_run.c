@@ -38,14 +38,14 @@ static void spread_counts(const struct alloc_run *run, const uint64_t *values, u
  * the PMUs linked to it); the totals of the pass. */
 static bool run_model(const char *const traces[], struct machine *machine,
                       struct region_gate *gate, const struct progress_hook *progress,
-                      const struct interval_hook *interval, struct nb_pipeview *pipeview,
+                      const struct interval_hook *interval, struct nbm_pipeview *pipeview,
                       struct stat_totals *totals, char *error, size_t error_size)
 {
     struct machine_hooks hooks = {.region = region_gate_hook, .context = gate,
                                   .progress = progress, .interval = interval,
-                                  .uops = pipeview ? nb_pipeview_hook(pipeview) : NULL};
+                                  .uops = pipeview ? nbm_pipeview_hook(pipeview) : NULL};
     if (pipeview) /* the uops inside the counted region */
-        nb_pipeview_watch(pipeview, &gate->counting);
+        nbm_pipeview_watch(pipeview, &gate->counting);
     struct machine_result result;
     bool ok = machine_simulate(machine, traces, &hooks, &result, error, error_size);
     *totals = (struct stat_totals){{result.instructions[0], result.instructions[1]},

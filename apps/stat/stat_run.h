@@ -12,7 +12,7 @@
 
 #include "pmu/programming/alloc.h"
 #include "pmu/programming/msr.h"
-#include "sim/netburst/nb_pipeview.h"
+#include "sim/netburst/nbm_pipeview.h"
 #include "apps/stat/region_gate.h"
 #include "apps/stat/stat_interval.h"
 #include "sim/machine/machine.h"
@@ -40,8 +40,8 @@ struct stat_hooks {
      * merged; free with stat_intervals_free. */
     struct stat_intervals *intervals;
     /* The NetBurst's uops of the first pass, inside the counted region
-     * (sim/netburst/nb_pipeview.h, docs/pipeview.md). */
-    struct nb_pipeview *pipeview;
+     * (sim/netburst/nbm_pipeview.h, docs/pipeview.md). */
+    struct nbm_pipeview *pipeview;
 };
 
 /* How the runs of a plan are counted over a trace (docs/stat.md, "One

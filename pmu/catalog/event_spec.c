@@ -514,19 +514,19 @@ static bool netburst_p_model(int model)
     return model >= 0 && model < 8 && (netburst_p_models() & (1u << model));
 }
 
-const char *nb_model_prefix(int model)
+const char *nb_cpuid_model_prefix(int model)
 {
     return netburst_p_model(model) ? NETBURST_P : "netburst::";
 }
 
-int event_spec_model(int given, const char *const *texts, int n)
+int event_spec_cpuid_model(int given, const char *const *texts, int n)
 {
-    if (given != NB_MODEL_UNSET)
+    if (given != NB_CPUID_MODEL_UNSET)
         return given;
     for (int i = 0; i < n; i++)
         if (strncasecmp(texts[i], NETBURST_P, strlen(NETBURST_P)) == 0)
             return __builtin_ctz(netburst_p_models());
-    return NB_MODEL_DEFAULT;
+    return NB_CPUID_MODEL_DEFAULT;
 }
 
 static bool netburst_p_conflict(struct parse *p, int model)
@@ -570,8 +570,8 @@ bool event_spec_parse(const char *text, const struct nb_pmu_config *config, stru
             return fail(&p, "unknown PMU '%s' (did you mean '%s'?)", pmu, near.best);
         return fail(&p, "unknown PMU '%s' (expected netburst, netburst_p or p5)", pmu);
     }
-    if (!nb_model_supported(config->model))
-        return fail(&p, "no NetBurst model (%d) to parse it for: event_spec_model chooses one",
+    if (!nb_cpuid_model_supported(config->model))
+        return fail(&p, "no NetBurst model (%d) to parse it for: event_spec_cpuid_model chooses one",
                     config->model);
     if (strcasecmp(pmu, "netburst_p") == 0 && !netburst_p_model(config->model))
         return netburst_p_conflict(&p, config->model);

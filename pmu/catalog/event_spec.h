@@ -2,7 +2,7 @@
  *
  *   netburst::EVENT[:SUBEVENT...][:k=0|1][:u=0|1][:e=0|1][:cmpl=0|1][:thr=N]
  *   netburst_p::...   the same, for the models with instr_completed (3, 4, 6);
- *                     a netburst_p:: string chooses model 3 (event_spec_model)
+ *                     a netburst_p:: string chooses model 3 (event_spec_cpuid_model)
  *   p5::EVENT[:u][:k]  and  p5::clocks
  *
  * The modifiers mean what they mean in libpfm4; pmubench's extensions
@@ -59,23 +59,23 @@ struct event_spec {
 
 /* nb_pmu_config.model when the user named none: the strings choose it; the
  * model when they name none either (Northwood). */
-enum { NB_MODEL_UNSET = -1, NB_MODEL_DEFAULT = 2 };
+enum { NB_CPUID_MODEL_UNSET = -1, NB_CPUID_MODEL_DEFAULT = 2 };
 
 /* A command's NetBurst before its options: Hyper-Threading on, the model
  * left to the event strings. */
-#define NB_CONFIG_DEFAULT ((struct nb_pmu_config){.model = NB_MODEL_UNSET, .ht = true})
+#define NB_CONFIG_DEFAULT ((struct nb_pmu_config){.model = NB_CPUID_MODEL_UNSET, .ht = true})
 
 /* The model for a command's event strings: `given` unless it is
- * NB_MODEL_UNSET; otherwise the one their prefixes name, libpfm4's way:
+ * NB_CPUID_MODEL_UNSET; otherwise the one their prefixes name, libpfm4's way:
  * 3 (the first model with instr_completed, libpfm4's netburst_p) when any
  * string is netburst_p::, else 2.  netburst:: names no model (its events
  * are every model's), so it mixes with netburst_p::.  A given model that
  * is not netburst_p's is the parser's error. */
-int event_spec_model(int given, const char *const *texts, int n);
+int event_spec_cpuid_model(int given, const char *const *texts, int n);
 
 /* The prefix that names `model`'s PMU: "netburst_p::" on the models with
  * instr_completed (3, 4, 6), "netburst::" on the others. */
-const char *nb_model_prefix(int model);
+const char *nb_cpuid_model_prefix(int model);
 
 /* The PMU an event string's prefix names ("p5::", "netburst::" or
  * "netburst_p::", in any case) and the text after it; false, with *rest
@@ -88,7 +88,7 @@ bool event_spec_prefix(const char *text, enum pmu_kind *pmu, const char **rest);
 const char *event_spec_key(const char *text);
 
 /* Parses an event string for a NetBurst of `config` (or the P5); the model
- * is a model, not NB_MODEL_UNSET (event_spec_model chooses it).  On error
+ * is a model, not NB_CPUID_MODEL_UNSET (event_spec_cpuid_model chooses it).  On error
  * returns false with one line in `error` naming the offending token and the
  * valid choices. */
 bool event_spec_parse(const char *text, const struct nb_pmu_config *config, struct event_spec *spec,

@@ -36,7 +36,7 @@ struct nb_event_info {
 };
 
 /* The `models` of an event every model has: CPUID models 0, 1, 2, 3, 4, 6. */
-#define NB_ALL_MODELS 0x5f
+#define NB_ALL_CPUID_MODELS 0x5f
 
 /* Each event's index in nb_event_table, in the catalog's order: the
  * identifiers a timing model reports occurrences with. */

@@ -98,7 +98,7 @@ static const struct {
 
 /* CPUID family 15 models (SDM: IQ_ESCR0/1 on models 0-2 only; extended
  * cascading on models 2, 3, 4, 6, SDM-new 18.15.5.7; EM64T from model 3). */
-static const struct nb_model_info models[] = {
+static const struct nb_cpuid_model_info models[] = {
     {0, "Willamette", true, false, false},
     {1, "Willamette", true, false, false},
     {2, "Northwood", true, true, false},
@@ -107,7 +107,7 @@ static const struct nb_model_info models[] = {
     {6, "Cedar Mill", false, true, true},
 };
 
-const struct nb_model_info *nb_model_info(int model)
+const struct nb_cpuid_model_info *nb_cpuid_model_info(int model)
 {
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
         if (models[i].model == model)
@@ -163,7 +163,7 @@ int nb_escr_index(uint32_t msr)
 
 bool nb_escr_present(int escr, int model)
 {
-    const struct nb_model_info *info = nb_model_info(model);
+    const struct nb_cpuid_model_info *info = nb_cpuid_model_info(model);
     return info && (!nb_escrs[escr].iq_escr || info->iq_escrs);
 }
 
@@ -223,9 +223,9 @@ const char *nb_msr_name(uint32_t msr)
     return NULL;
 }
 
-bool nb_model_supported(int model)
+bool nb_cpuid_model_supported(int model)
 {
-    return nb_model_info(model) != NULL;
+    return nb_cpuid_model_info(model) != NULL;
 }
 
 /* IA32_PEBS_ENABLE: metric bits 12:0 plus 15 and 16 (Tagged_mispred_branch),
@@ -247,7 +247,7 @@ static uint64_t escr_writable_bits(const struct nb_pmu_config *config)
  * cascading can start, on the models that have it. */
 static bool has_extended_cascade_bit(const struct nb_pmu_config *config, int counter)
 {
-    return nb_model_info(config->model)->extended_cascade &&
+    return nb_cpuid_model_info(config->model)->extended_cascade &&
            nb_extended_cascade_sources(counter) != 0;
 }
 
@@ -296,7 +296,7 @@ bool nb_msr_writable(const struct nb_pmu_config *config, uint32_t msr, uint64_t 
         return true;
     case MSR_IA32_DS_AREA:
         /* A linear address: 32 bits unless the model has EM64T. */
-        *writable = nb_model_info(config->model)->addr64 ? ~0ull : NB_LOW32;
+        *writable = nb_cpuid_model_info(config->model)->addr64 ? ~0ull : NB_LOW32;
         return true;
     case MSR_TC_PRECISE_EVENT:
         /* Undocumented beyond its name: its low 32 bits are stored as written. */

@@ -89,13 +89,13 @@ struct nb_escr_info {
     uint32_t msr;
     uint8_t select;       /* the CCCR ESCR-select value that picks it */
     uint32_t counters;    /* bit c set: counter c can take this ESCR */
-    bool iq_escr;         /* IQ_ESCR0/1: only on models whose nb_model_info says so */
+    bool iq_escr;         /* IQ_ESCR0/1: only on models whose nb_cpuid_model_info says so */
 };
 
 extern const struct nb_escr_info nb_escrs[NB_NUM_ESCRS];
 
 /* What differs between the CPUID family 15 models pmubench knows. */
-struct nb_model_info {
+struct nb_cpuid_model_info {
     int model;
     const char *core;        /* the processor core, e.g. "Northwood" */
     bool iq_escrs;           /* IQ_ESCR0/1 exist */
@@ -104,10 +104,10 @@ struct nb_model_info {
 };
 
 /* The model's entry, or NULL for a model pmubench does not know. */
-const struct nb_model_info *nb_model_info(int model);
+const struct nb_cpuid_model_info *nb_cpuid_model_info(int model);
 
 /* Whether `model` is a NetBurst CPUID model pmubench knows. */
-bool nb_model_supported(int model);
+bool nb_cpuid_model_supported(int model);
 
 /* Counters whose overflow starts `counter` through CASCADE (bit 30), and
  * through extended cascading (bit 11 of the IQ CCCRs); bit n is counter n. */

@@ -7,12 +7,12 @@
  * 18.16.2; the Pentium 4 monitoring study, section 6.3): bit n is n active threads. */
 static const uint8_t gate_of_active_thread[4] = {1u << 0, 1u << 1, 1u << 2, 1u << 1 | 1u << 2};
 
-/* COMPLEMENT turns "bus > THRESHOLD" into "bus <= THRESHOLD" (SDM, "CCCR";
- * the Pentium 4 monitoring study, section 6.3): bit b of the result is the comparison for bus b. */
+/* COMPLEMENT turns "output > THRESHOLD" into "output <= THRESHOLD" (SDM, "CCCR";
+ * the Pentium 4 monitoring study, section 6.3): bit b of the result is the comparison for output b. */
 static uint16_t compare_true(uint64_t cccr)
 {
     unsigned threshold = cccr_threshold(cccr);
-    uint16_t at_most = (uint16_t)((2u << threshold) - 1); /* buses 0..threshold */
+    uint16_t at_most = (uint16_t)((2u << threshold) - 1); /* outputs 0..threshold */
     return (cccr & CCCR_COMPLEMENT) ? at_most : (uint16_t)~at_most;
 }
 
@@ -32,9 +32,9 @@ bool cccr_thread_gate(uint64_t cccr, unsigned active_threads)
     return (gate_of_active_thread[cccr_active_thread(cccr)] >> active_threads) & 1;
 }
 
-struct cccr_filter_out cccr_filter(uint64_t cccr, unsigned bus, unsigned active_threads,
+struct cccr_filter_out cccr_filter(uint64_t cccr, unsigned output, unsigned active_threads,
                                    bool *edge_history)
 {
     struct cccr_rules rules = cccr_rules_of(cccr);
-    return cccr_rules_filter(&rules, bus, active_threads, edge_history);
+    return cccr_rules_filter(&rules, output, active_threads, edge_history);
 }

@@ -58,9 +58,9 @@ bool escr_qualifies(uint64_t escr, const struct nb_occurrence *occ, bool thread_
 }
 
 void escr_detect(uint64_t escr, const struct nb_occurrence *occ, uint16_t ti_mask, bool ht,
-                 uint8_t *bus)
+                 uint8_t *output)
 {
     struct escr_rules rules = escr_rules_of(escr, ti_mask);
     if (escr_rules_count(&rules, occ->mask, escr_context_of(occ->thread, occ->cpl, ht)))
-        escr_bus_add(bus, occ->count);
+        escr_output_add(output, occ->count);
 }

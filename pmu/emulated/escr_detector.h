@@ -1,5 +1,5 @@
 /* The ESCR as an event detector: does an occurrence count on this ESCR, and
- * what does the ESCR drive onto its 4-bit bus this cycle?
+ * what does the ESCR drive onto its 4-bit output this cycle?
  * docs/semantics.md, "Detector (ESCR)".
  */
 #ifndef PMU_ESCR_DETECTOR_H
@@ -47,15 +47,15 @@ static inline bool escr_rules_count(const struct escr_rules *rules, uint16_t mas
     return (rules->counting[context] & mask) != 0;
 }
 
-/* A 4-bit bus saturates at 15 (the Pentium 4 monitoring study, section
+/* A 4-bit output saturates at 15 (the Pentium 4 monitoring study, section
  * 6.2: "at most 15 detections per cycle"). */
-enum { ESCR_BUS_MAX = 15 };
+enum { ESCR_OUTPUT_MAX = 15 };
 
-/* Adds `count` to a bus. */
-static inline void escr_bus_add(uint8_t *bus, uint32_t count)
+/* Adds `count` to an output. */
+static inline void escr_output_add(uint8_t *output, uint32_t count)
 {
-    uint64_t sum = (uint64_t)*bus + count;
-    *bus = (uint8_t)(sum > ESCR_BUS_MAX ? ESCR_BUS_MAX : sum);
+    uint64_t sum = (uint64_t)*output + count;
+    *output = (uint8_t)(sum > ESCR_OUTPUT_MAX ? ESCR_OUTPUT_MAX : sum);
 }
 
 /* The ESCR's privilege/thread qualification of an occurrence: for a
@@ -66,8 +66,8 @@ static inline void escr_bus_add(uint8_t *bus, uint32_t count)
 bool escr_qualifies(uint64_t escr, const struct nb_occurrence *occ, bool thread_independent,
                     bool ht);
 
-/* Adds the occurrence to `bus` if `escr` counts it. */
+/* Adds the occurrence to `output` if `escr` counts it. */
 void escr_detect(uint64_t escr, const struct nb_occurrence *occ, uint16_t ti_mask, bool ht,
-                 uint8_t *bus);
+                 uint8_t *output);
 
 #endif

@@ -1,8 +1,8 @@
 /* One cycle of the NetBurst PMU, in the order of docs/semantics.md,
  * "Per-cycle order": detectors, CCCR filters and counters, overflow, PMI
  * delivery, cascade starts.  A cycle touches only what can change: the
- * ESCRs selecting an occurring event, and the enabled counters whose bus is
- * non-zero or whose filter acts on a zero bus (COMPLEMENT, or an edge
+ * ESCRs selecting an occurring event, and the enabled counters whose output is
+ * non-zero or whose filter acts on a zero output (COMPLEMENT, or an edge
  * history to clear).  Any other enabled counter would add 0 and keep its
  * state.  The model's path (nb_pmu_tick_routed) adds the plain counts in
  * batches ("Batched plain counts" below). */
@@ -19,14 +19,14 @@ static unsigned active_threads(const struct nb_pmu *pmu)
     return (unsigned)pmu->thread[0].active + (pmu->config.ht ? pmu->thread[1].active : 0);
 }
 
-/* Starts the cycle's report: the buses and the counters' results are
+/* Starts the cycle's report: the outputs and the counters' results are
  * cleared; `counted` is rewritten only when the enabled counters change. */
 static void start_report(struct nb_pmu *pmu)
 {
-    struct nb_cycle_report *report = &pmu->last;
-    memset(report->bus, 0, sizeof report->bus);
+    struct nb_cycle_outcome *report = &pmu->last;
+    memset(report->output, 0, sizeof report->output);
     memset(report->compare, 0,
-           offsetof(struct nb_cycle_report, counted) - offsetof(struct nb_cycle_report, compare));
+           offsetof(struct nb_cycle_outcome, counted) - offsetof(struct nb_cycle_outcome, compare));
     if (pmu->counted_mask == pmu->enabled)
         return;
     for (int c = 0; c < NB_NUM_COUNTERS; c++)
@@ -35,9 +35,9 @@ static void start_report(struct nb_pmu *pmu)
 }
 
 /* Stage 1 for the occurrences given with nb_pmu_event: each drives the
- * buses of the ESCRs programmed for its event that count it.  Returns the
+ * outputs of the ESCRs programmed for its event that count it.  Returns the
  * ESCRs driven. */
-static uint64_t detect_occurrences(const struct nb_pmu *pmu, uint8_t bus[NB_NUM_ESCRS])
+static uint64_t detect_occurrences(const struct nb_pmu *pmu, uint8_t output[NB_NUM_ESCRS])
 {
     uint64_t driven = 0;
     if (!pmu->detecting)
@@ -48,7 +48,7 @@ static uint64_t detect_occurrences(const struct nb_pmu *pmu, uint8_t bus[NB_NUM_
             int e = __builtin_ctzll(escrs);
             if (!escr_rules_count(&pmu->escr_rules[e], occ->mask, occ->context))
                 continue;
-            escr_bus_add(&bus[e], occ->count);
+            escr_output_add(&output[e], occ->count);
             driven |= 1ull << e;
         }
     }
@@ -56,7 +56,7 @@ static uint64_t detect_occurrences(const struct nb_pmu *pmu, uint8_t bus[NB_NUM_
 }
 
 /* The enabled counters whose cycle can do something: those reading a
- * driven ESCR, those whose comparison holds on a zero bus (COMPLEMENT),
+ * driven ESCR, those whose comparison holds on a zero output (COMPLEMENT),
  * and those whose edge history must fall back to false. */
 static uint32_t due_counters(const struct nb_pmu *pmu, uint64_t driven)
 {
@@ -66,15 +66,15 @@ static uint32_t due_counters(const struct nb_pmu *pmu, uint64_t driven)
     return due;
 }
 
-/* Stage 2: the increment the counter's CCCR makes of its bus.  Without
- * COMPARE it is the bus while ACTIVE_THREAD lets the counter count; with
+/* Stage 2: the increment the counter's CCCR makes of its output.  Without
+ * COMPARE it is the output while ACTIVE_THREAD lets the counter count; with
  * it, 0 or 1 from the comparison (*compare), the edge history and
  * ACTIVE_THREAD. */
-static unsigned filter(struct nb_pmu *pmu, int c, const uint8_t bus[NB_NUM_ESCRS],
+static unsigned filter(struct nb_pmu *pmu, int c, const uint8_t output[NB_NUM_ESCRS],
                        unsigned threads, bool *compare)
 {
     int escr = pmu->cccr_escr[c];
-    unsigned value = escr >= 0 ? bus[escr] : 0;
+    unsigned value = escr >= 0 ? output[escr] : 0;
     if (pmu->plain >> c & 1)
         return pmu->gate_open[threads] >> c & 1 ? value : 0;
     struct cccr_filter_out out =
@@ -171,8 +171,8 @@ static inline void end_cycle(struct nb_pmu *pmu, uint32_t overflowed)
  * whether it overflowed. */
 static bool count_reported(struct nb_pmu *pmu, int c, unsigned threads)
 {
-    struct nb_cycle_report *report = &pmu->last;
-    unsigned increment = filter(pmu, c, report->bus, threads, &report->compare[c]);
+    struct nb_cycle_outcome *report = &pmu->last;
+    unsigned increment = filter(pmu, c, report->output, threads, &report->compare[c]);
     report->increment[c] = (uint8_t)increment;
     if (increment == 0)
         return false;
@@ -184,7 +184,7 @@ void nb_pmu_tick(struct nb_pmu *pmu)
 {
     nb_pmu_batch_flush(pmu); /* the report gives every counter's increment */
     start_report(pmu);
-    uint32_t due = due_counters(pmu, detect_occurrences(pmu, pmu->last.bus));
+    uint32_t due = due_counters(pmu, detect_occurrences(pmu, pmu->last.output));
     unsigned threads = active_threads(pmu);
     uint32_t overflowed = 0;
     for (; due; due &= due - 1) {
@@ -196,12 +196,12 @@ void nb_pmu_tick(struct nb_pmu *pmu)
 
 /* ---- Batched plain counts
  *
- * A counter without COMPARE adds its ESCR's bus every cycle; one that
+ * A counter without COMPARE adds its ESCR's output every cycle; one that
  * also has no FORCE_OVF and no armed PMI, whose ACTIVE_THREAD lets it
  * count with the logical processors active now, and which cannot carry
- * out of bit 39 within BATCH_WINDOW cycles of buses (at most 15 each)
+ * out of bit 39 within BATCH_WINDOW cycles of outputs (at most 15 each)
  * changes nothing but its own value, cycle after cycle.  Such counters
- * are batched: nb_pmu_tick_routed adds the buses of the ESCRs they read
+ * are batched: nb_pmu_tick_routed adds the outputs of the ESCRs they read
  * into each ESCR's 16-bit sum (once, whatever the readers), and the sums go
  * into the registers at a flush: every BATCH_WINDOW cycles, before any
  * register write, a change of the counters' derived state (a cascade
@@ -210,7 +210,7 @@ void nb_pmu_tick(struct nb_pmu *pmu)
  * one the batch was chosen for.  Reads add the sum (nb_pmu_counter_value).
  * The other counters are ticked cycle by cycle. */
 enum { BATCH_WINDOW = 4096 };
-_Static_assert(ESCR_BUS_MAX * BATCH_WINDOW <= UINT16_MAX, "a window's buses fit a 16-bit sum");
+_Static_assert(ESCR_OUTPUT_MAX * BATCH_WINDOW <= UINT16_MAX, "a window's outputs fit a 16-bit sum");
 
 void nb_pmu_batch_flush(struct nb_pmu *pmu)
 {
@@ -237,7 +237,7 @@ static void batch_choose(struct nb_pmu *pmu, unsigned threads)
         int escr = pmu->cccr_escr[c];
         if (escr < 0)
             continue;
-        bool room = pmu->counter[c] <= PMU_COUNTER_MASK - (uint64_t)ESCR_BUS_MAX * BATCH_WINDOW;
+        bool room = pmu->counter[c] <= PMU_COUNTER_MASK - (uint64_t)ESCR_OUTPUT_MAX * BATCH_WINDOW;
         if ((candidates >> c & 1) && room) {
             pmu->batched |= 1u << c;
             pmu->batch_escrs |= 1ull << escr;
@@ -249,25 +249,25 @@ static void batch_choose(struct nb_pmu *pmu, unsigned threads)
     pmu->batch_threads = (uint8_t)threads;
 }
 
-/* Adds the buses of the driven ESCRs `escrs` to their sums. */
-static void batch_add(struct nb_pmu *pmu, uint64_t escrs, const uint8_t bus[NB_NUM_ESCRS])
+/* Adds the outputs of the driven ESCRs `escrs` to their sums. */
+static void batch_add(struct nb_pmu *pmu, uint64_t escrs, const uint8_t output[NB_NUM_ESCRS])
 {
     for (; escrs; escrs &= escrs - 1) {
         int e = __builtin_ctzll(escrs);
-        pmu->batch_sum[e] = (uint16_t)(pmu->batch_sum[e] + bus[e]);
+        pmu->batch_sum[e] = (uint16_t)(pmu->batch_sum[e] + output[e]);
     }
 }
 
-/* The counters only their bus can change (no COMPARE, no FORCE_OVF, no
+/* The counters only their output can change (no COMPARE, no FORCE_OVF, no
  * armed PMI, ACTIVE_THREAD letting them count) add it.  Such a counter is
  * due only as the reader of a driven ESCR, so it has one.  Returns the
  * counters that overflowed. */
-static uint32_t count_plain(struct nb_pmu *pmu, uint32_t counters, const uint8_t bus[NB_NUM_ESCRS])
+static uint32_t count_plain(struct nb_pmu *pmu, uint32_t counters, const uint8_t output[NB_NUM_ESCRS])
 {
     uint32_t overflowed = 0;
     for (; counters; counters &= counters - 1) {
         int c = __builtin_ctz(counters);
-        uint64_t sum = pmu->counter[c] + bus[pmu->cccr_escr[c]];
+        uint64_t sum = pmu->counter[c] + output[pmu->cccr_escr[c]];
         pmu->counter[c] = sum & PMU_COUNTER_MASK;
         if (sum > PMU_COUNTER_MASK) {
             overflow(pmu, c);
@@ -281,14 +281,14 @@ static uint32_t count_plain(struct nb_pmu *pmu, uint32_t counters, const uint8_t
  * armed PMI: the filter's increment is 0 or 1.  Returns the counters that
  * overflowed. */
 static uint32_t count_compared(struct nb_pmu *pmu, uint32_t counters,
-                               const uint8_t bus[NB_NUM_ESCRS], unsigned threads)
+                               const uint8_t output[NB_NUM_ESCRS], unsigned threads)
 {
     uint32_t overflowed = 0;
     for (; counters; counters &= counters - 1) {
         int c = __builtin_ctz(counters);
         int escr = pmu->cccr_escr[c];
         struct cccr_filter_out out = cccr_rules_filter(
-            &pmu->cccr_rules[c], escr >= 0 ? bus[escr] : 0, threads, &pmu->edge_history[c]);
+            &pmu->cccr_rules[c], escr >= 0 ? output[escr] : 0, threads, &pmu->edge_history[c]);
         pmu->edge_high = (pmu->edge_high & ~(1u << c)) | (uint32_t)out.compare << c;
         if (out.increment && ++pmu->counter[c] > PMU_COUNTER_MASK) {
             pmu->counter[c] = 0;
@@ -302,14 +302,14 @@ static uint32_t count_compared(struct nb_pmu *pmu, uint32_t counters,
 /* Stages 2-4 of the due counters with FORCE_OVF or an armed PMI,
  * unreported; returns those that overflowed. */
 static uint32_t count_filtered(struct nb_pmu *pmu, uint32_t counters,
-                               const uint8_t bus[NB_NUM_ESCRS], unsigned threads)
+                               const uint8_t output[NB_NUM_ESCRS], unsigned threads)
 {
     uint32_t overflowed = 0;
     for (; counters; counters &= counters - 1) {
         int c = __builtin_ctz(counters);
         bool compare;
         uint8_t pmi;
-        unsigned increment = filter(pmu, c, bus, threads, &compare);
+        unsigned increment = filter(pmu, c, output, threads, &compare);
         if (increment && add_increment(pmu, c, increment, &pmi))
             overflowed |= 1u << c;
     }
@@ -320,37 +320,37 @@ static uint32_t count_filtered(struct nb_pmu *pmu, uint32_t counters,
  * count_plain, count_compared and count_filtered.  A counter without
  * COMPARE whose ACTIVE_THREAD stops it this cycle is in none: it would
  * add 0. */
-bool nb_pmu_tick_routed(struct nb_pmu *pmu, struct nb_buses *buses)
+bool nb_pmu_tick_routed(struct nb_pmu *pmu, struct nb_escr_outputs *outputs)
 {
-    bool current = !buses->generation ||
-                   (pmu->feed && buses->generation == pmu->feed->generation);
+    bool current = !outputs->generation ||
+                   (pmu->feed && outputs->generation == pmu->feed->generation);
     if (!current)
-        memset(buses->bus, 0, sizeof buses->bus);
-    uint64_t driven = (current ? buses->driven : 0) | detect_occurrences(pmu, buses->bus);
+        memset(outputs->output, 0, sizeof outputs->output);
+    uint64_t driven = (current ? outputs->driven : 0) | detect_occurrences(pmu, outputs->output);
     unsigned threads = active_threads(pmu);
     if (!pmu->batch_chosen || threads != pmu->batch_threads)
         batch_choose(pmu, threads);
     uint32_t due = due_counters(pmu, driven & pmu->unbatched_escrs) & ~pmu->batched;
     if (driven & pmu->batch_escrs)
-        batch_add(pmu, driven & pmu->batch_escrs, buses->bus);
+        batch_add(pmu, driven & pmu->batch_escrs, outputs->output);
     if (++pmu->batch_cycles == BATCH_WINDOW)
         nb_pmu_batch_flush(pmu);
     uint32_t special = pmu->forced | pmu->armed;
     uint32_t overflowed =
-        count_plain(pmu, due & pmu->plain & pmu->gate_open[threads] & ~special, buses->bus) |
-        count_compared(pmu, due & ~pmu->plain & ~special, buses->bus, threads) |
-        count_filtered(pmu, due & special, buses->bus, threads);
+        count_plain(pmu, due & pmu->plain & pmu->gate_open[threads] & ~special, outputs->output) |
+        count_compared(pmu, due & ~pmu->plain & ~special, outputs->output, threads) |
+        count_filtered(pmu, due & special, outputs->output, threads);
     if (driven)
-        memset(buses->bus, 0, sizeof buses->bus);
-    buses->driven = 0;
-    buses->generation = 0;
+        memset(outputs->output, 0, sizeof outputs->output);
+    outputs->driven = 0;
+    outputs->generation = 0;
     end_cycle(pmu, overflowed);
     return current;
 }
 
 /* ---- Fast-forward over cycles without occurrences */
 
-static bool delivers_pmi(const struct nb_cycle_report *report)
+static bool delivers_pmi(const struct nb_cycle_outcome *report)
 {
     for (int c = 0; c < NB_NUM_COUNTERS; c++)
         if (report->pmi[c])

@@ -13,11 +13,11 @@
  *
  * A model reports an occurrence as (source, level, count), the level
  * being its logical processor and whether at CPL 3, onto the struct
- * nb_buses of its cycle (a cycle's detections): the PMU routes it there,
+ * nb_escr_outputs of its cycle (a cycle's detections): the PMU routes it there,
  * by the routes of the occurrence's context now (nb_feed_occur,
  * nb_feed_occur_counts) or, for a model that records occurrences ahead of
  * the cycles it reports, by a router's copy of the routes (struct
- * nb_router), and drives the ESCRs' buses.  Every route is stamped with
+ * nb_router), and drives the ESCRs' outputs.  Every route is stamped with
  * its generation, and the cycle ends with nb_pmu_tick_routed, the same
  * counters, filters, overflows, PMIs and cascades as nb_pmu_tick.  Buses
  * routed before an ESCR write are refused, not miscounted.
@@ -95,14 +95,14 @@ struct nb_feed {
     struct nb_source sources[NB_MAX_SOURCES];
 };
 
-/* A cycle's detections routed ahead: the value each ESCR drives on its bus
+/* A cycle's detections routed ahead: the value each ESCR drives on its output
  * (0-15), which ESCRs were driven, and the oldest generation of the routes
  * added (0: none since the last tick; even an empty route is stamped, as
  * a stale one may be empty where the current one is not). */
-struct nb_buses {
+struct nb_escr_outputs {
     uint64_t driven;
     uint64_t generation;
-    uint8_t bus[NB_NUM_ESCRS];
+    uint8_t output[NB_NUM_ESCRS];
 };
 
 /* Declares a model's sources (index = the model's identifier for it) and
@@ -118,15 +118,15 @@ const struct nb_feed *nb_pmu_attach(struct nb_pmu *pmu, const struct nb_source *
  * sub-event; for execution tagging, that of tag value bit `bit` (0-3). */
 struct nb_source nb_tagged_source(enum nb_metric_kind kind, unsigned bit);
 
-/* Ends the current cycle with the detections on `buses` (and any
- * nb_pmu_event occurrences), as nb_pmu_tick, and leaves the buses cleared
+/* Ends the current cycle with the detections on `outputs` (and any
+ * nb_pmu_event occurrences), as nb_pmu_tick, and leaves the outputs cleared
  * for another cycle.  It does not write the cycle's report: nb_pmu_last
  * keeps describing the last nb_pmu_tick, but for pebs_pmi.  The counters
- * without COMPARE may add their buses in batches (pmu/emulated/netburst_cycle.c):
+ * without COMPARE may add their outputs in batches (pmu/emulated/netburst_cycle.c):
  * RDMSR, RDPMC and nb_pmu_counter read their values all the same.
- * Returns false, counting none of the buses, when they were routed with
+ * Returns false, counting none of the outputs, when they were routed with
  * routes an ESCR write has changed since. */
-bool nb_pmu_tick_routed(struct nb_pmu *pmu, struct nb_buses *buses);
+bool nb_pmu_tick_routed(struct nb_pmu *pmu, struct nb_escr_outputs *outputs);
 
 /* IEBS for a timing model: logical processor `thread` takes an interrupt
  * at the instruction boundary before `eip`, the interrupt's return
@@ -193,33 +193,33 @@ static inline uint64_t nb_feed_generation(const struct nb_feed *feed)
     return feed->generation;
 }
 
-/* Adds `count` detections to the buses of `escrs`, a route read from the
- * feed in `generation` (nb_feed_generation).  The buses keep the oldest
+/* Adds `count` detections to the outputs of `escrs`, a route read from the
+ * feed in `generation` (nb_feed_generation).  The outputs keep the oldest
  * generation of their routes: generations only grow, so one stale route
  * makes them all refused. */
-static inline void nb_buses_add(struct nb_buses *buses, uint64_t generation, uint64_t escrs,
-                                uint32_t count)
+static inline void nb_escr_outputs_add(struct nb_escr_outputs *outputs, uint64_t generation, uint64_t escrs,
+                                       uint32_t count)
 {
-    if (buses->generation != generation && (!buses->generation || generation < buses->generation))
-        buses->generation = generation;
-    buses->driven |= escrs;
+    if (outputs->generation != generation && (!outputs->generation || generation < outputs->generation))
+        outputs->generation = generation;
+    outputs->driven |= escrs;
     for (; escrs; escrs &= escrs - 1)
-        escr_bus_add(&buses->bus[__builtin_ctzll(escrs)], count);
+        escr_output_add(&outputs->output[__builtin_ctzll(escrs)], count);
 }
 
 /* `count` occurrences of `source` by logical processor `thread` at CPL 0
  * (`user` false) or 3, routed now (the other logical processor at its CPL
- * now) onto `buses`. */
-static inline void nb_feed_occur(const struct nb_feed *feed, struct nb_buses *buses, int thread,
+ * now) onto `outputs`. */
+static inline void nb_feed_occur(const struct nb_feed *feed, struct nb_escr_outputs *outputs, int thread,
                                  bool user, unsigned source, uint32_t count)
 {
-    nb_buses_add(buses, feed->generation, feed->route[feed->context[thread][user]][source],
-                 count);
+    nb_escr_outputs_add(outputs, feed->generation, feed->route[feed->context[thread][user]][source],
+                        count);
 }
 
 /* nb_feed_occur for every source of `used` (bit s % 64 of word s / 64)
  * with its count in counts[s]; clears both. */
-static inline void nb_feed_occur_counts(const struct nb_feed *feed, struct nb_buses *buses,
+static inline void nb_feed_occur_counts(const struct nb_feed *feed, struct nb_escr_outputs *outputs,
                                         int thread, bool user, uint64_t used[2],
                                         uint16_t *counts)
 {
@@ -227,7 +227,7 @@ static inline void nb_feed_occur_counts(const struct nb_feed *feed, struct nb_bu
     for (int w = 0; w < 2; w++) {
         for (uint64_t left = used[w]; left; left &= left - 1) {
             unsigned s = 64 * (unsigned)w + (unsigned)__builtin_ctzll(left);
-            nb_buses_add(buses, feed->generation, route[s], counts[s]);
+            nb_escr_outputs_add(outputs, feed->generation, route[s], counts[s]);
             counts[s] = 0;
         }
         used[w] = 0;
@@ -241,7 +241,7 @@ static inline void nb_feed_occur_counts(const struct nb_feed *feed, struct nb_bu
  * ticked) and no sampling (no PMI handler runs in between).  The router
  * keeps the feed's routes for the two levels (0: CPL 0, 1: CPL 3) of the
  * one logical processor, stamped with the generation they were read in:
- * routes gone stale make the buses refused, never a miscount. */
+ * routes gone stale make the outputs refused, never a miscount. */
 struct nb_router {
     const struct nb_feed *feed;
     int threads;           /* the logical processors the model runs */
@@ -280,11 +280,11 @@ static inline bool nb_router_counts(const struct nb_router *router, unsigned lev
 }
 
 /* `count` occurrences of `source` at `level` (0: CPL 0, 1: CPL 3) routed
- * ahead (nb_router_ahead) onto `buses`. */
-static inline void nb_router_occur(const struct nb_router *router, struct nb_buses *buses,
+ * ahead (nb_router_ahead) onto `outputs`. */
+static inline void nb_router_occur(const struct nb_router *router, struct nb_escr_outputs *outputs,
                                    unsigned level, unsigned source, uint32_t count)
 {
-    nb_buses_add(buses, router->generation, router->route[level][source], count);
+    nb_escr_outputs_add(outputs, router->generation, router->route[level][source], count);
 }
 
 /* The tags the three mechanisms give a retiring uop of an occurrence in

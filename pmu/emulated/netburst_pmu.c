@@ -31,7 +31,7 @@ static void refresh_thread_contexts(struct nb_pmu *pmu)
 
 struct nb_pmu *nb_pmu_create(struct nb_pmu_config config)
 {
-    if (!nb_model_supported(config.model))
+    if (!nb_cpuid_model_supported(config.model))
         return NULL;
     struct nb_pmu *pmu = calloc(1, sizeof *pmu);
     if (!pmu)
@@ -77,7 +77,7 @@ struct nb_thread nb_pmu_thread(const struct nb_pmu *pmu, int thread)
     return pmu->thread[thread & 1];
 }
 
-const struct nb_cycle_report *nb_pmu_last(const struct nb_pmu *pmu)
+const struct nb_cycle_outcome *nb_pmu_last(const struct nb_pmu *pmu)
 {
     return &pmu->last;
 }

@@ -27,8 +27,8 @@ struct nb_thread {
 };
 
 /* What the last completed cycle did, for waveforms and tests. */
-struct nb_cycle_report {
-    uint8_t bus[NB_NUM_ESCRS];
+struct nb_cycle_outcome {
+    uint8_t output[NB_NUM_ESCRS];
     bool compare[NB_NUM_COUNTERS];
     uint8_t increment[NB_NUM_COUNTERS];
     bool overflow[NB_NUM_COUNTERS];
@@ -104,7 +104,7 @@ uint64_t nb_pmu_route(const struct nb_pmu *pmu, int event, uint16_t mask, uint8_
 void nb_pmu_tick(struct nb_pmu *pmu);
 
 /* What the last completed cycle did, and how many cycles have completed. */
-const struct nb_cycle_report *nb_pmu_last(const struct nb_pmu *pmu);
+const struct nb_cycle_outcome *nb_pmu_last(const struct nb_pmu *pmu);
 uint64_t nb_pmu_cycles(const struct nb_pmu *pmu);
 
 /* Fast-forward (the bench's `tick N`): runs at once as many as it can, up
@@ -113,7 +113,7 @@ uint64_t nb_pmu_cycles(const struct nb_pmu *pmu);
  * many (0: run the next one with nb_pmu_tick).  It runs them when the next
  * such cycle, tried on a copy of the PMU, repeats the one just ended: the
  * same report, delivering no PMI, changing nothing but the counters,
- * each by the same increment (COMPLEMENT on an empty bus, FORCE_OVF);
+ * each by the same increment (COMPLEMENT on an empty output, FORCE_OVF);
  * then up to the cycle before a counter without FORCE_OVF would overflow,
  * whose cycle must run on its own.  With `frozen` (a waveform records every
  * change), only when no counter changes either. */

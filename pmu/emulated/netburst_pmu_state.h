@@ -28,7 +28,7 @@ struct nb_pmu {
     uint8_t pmi_armed[NB_NUM_COUNTERS];  /* bit t: a PMI for thread t waits */
     struct nb_thread thread[2];
     uint64_t cycles;                     /* completed cycles */
-    struct nb_cycle_report last;
+    struct nb_cycle_outcome last;
 
     /* Derived from the registers whenever they change (nb_pmu_wrmsr, a
      * cascade start), so that a cycle touches only what can count. */
@@ -41,7 +41,7 @@ struct nb_pmu {
     uint32_t enabled;                    /* bit c: CCCR c has ENABLE */
     uint32_t escr_readers[NB_NUM_ESCRS]; /* enabled counters routed to each ESCR */
     uint32_t complemented;               /* enabled counters with COMPARE and
-                                          * COMPLEMENT: a zero bus counts */
+                                          * COMPLEMENT: a zero output counts */
     uint32_t plain;                      /* enabled counters without COMPARE */
     uint32_t gate_open[3];               /* [n]: enabled counters whose ACTIVE_THREAD
                                           * lets them count with n threads active */
@@ -53,7 +53,7 @@ struct nb_pmu {
 
     /* Plain counts added in batches by nb_pmu_tick_routed
      * (netburst_cycle.c, "Batched plain counts"): the batched counters'
-     * increments wait in batch_sum, each ESCR's bus summed over the
+     * increments wait in batch_sum, each ESCR's output summed over the
      * cycles since the last flush; a batched counter's value is its
      * register plus its ESCR's sum (nb_pmu_counter_value). */
     uint32_t batched;                    /* counters counting in batch_sum */

@@ -154,7 +154,7 @@ uint64_t nb_pmu_memory_read(const struct nb_pmu *pmu, uint64_t addr, unsigned si
 bool nb_pmu_retire(struct nb_pmu *pmu, int thread, const struct nb_retirement *r)
 {
     if (thread < 0 || thread > (pmu->config.ht ? 1 : 0) ||
-        (r->ia32e && !nb_model_info(pmu->config.model)->addr64))
+        (r->ia32e && !nb_cpuid_model_info(pmu->config.model)->addr64))
         return false;
     pmu->last_eip[thread] = r->eip;
     uint8_t bit = (uint8_t)(1u << thread);

@@ -82,14 +82,14 @@ static bool read_lines(struct experiment_set *set, FILE *in, const char *path, i
 }
 
 /* Parses the lines kept, for the model their prefixes choose unless
- * config has one (event_spec_model). */
+ * config has one (event_spec_cpuid_model). */
 static bool parse_lines(struct experiment_set *set, struct nb_pmu_config *config, int *line_no,
                         char *message, size_t size)
 {
     const char *texts[ALLOC_MAX_REQUESTS];
     for (int i = 0; i < set->n; i++)
         texts[i] = set->text[i];
-    config->model = event_spec_model(config->model, texts, set->n);
+    config->model = event_spec_cpuid_model(config->model, texts, set->n);
     for (int i = 0; i < set->n; i++)
         if (!event_spec_parse(set->text[i], config, &set->requests[i].spec, message, size)) {
             *line_no = set->line[i];

@@ -21,13 +21,13 @@ struct experiment_set {
 };
 
 /* Adds one event string to the set, parsed for config (a model, not
- * NB_MODEL_UNSET); false with one line in `error`. */
+ * NB_CPUID_MODEL_UNSET); false with one line in `error`. */
 bool experiment_add(struct experiment_set *set, const struct nb_pmu_config *config, const char *text,
                     int group, int line, char *error, size_t error_size);
 
 /* Reads an experiment file into an empty set; config->model, when
- * NB_MODEL_UNSET, becomes the one the file's event strings choose
- * (event_spec_model).  Lines have at most TEXT_MAX_LINE characters
+ * NB_CPUID_MODEL_UNSET, becomes the one the file's event strings choose
+ * (event_spec_cpuid_model).  Lines have at most TEXT_MAX_LINE characters
  * (util/line_stream.h).  False with "PATH:LINE: ..." (or "PATH: ...")
  * in `error`, errno EIO or ENOMEM when reading failed. */
 bool experiment_read(struct experiment_set *set, FILE *in, const char *path,

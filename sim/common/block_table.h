@@ -1,6 +1,6 @@
 /* The tables the timing models keep a memo of each basic block in, by its
  * id (traces/trace.h: ids are dense from 0, in order of first
- * appearance): sim/p5/p5_block.c and sim/netburst/nb_block.c. */
+ * appearance): sim/p5/p5_block.c and sim/netburst/nbm_block.c. */
 #ifndef SIM_COMMON_BLOCK_TABLE_H
 #define SIM_COMMON_BLOCK_TABLE_H
 

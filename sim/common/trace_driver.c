@@ -89,7 +89,7 @@ void driver_progress_init(struct driver_progress *p, const struct progress_hook 
     *p = (struct driver_progress){hook, 0, hook ? PROGRESS_EVERY : UINT64_MAX};
 }
 
-void driver_progress_report(struct driver_progress *p, uint64_t bytes)
+void driver_progress_update(struct driver_progress *p, uint64_t bytes)
 {
     struct progress_point point = {p->instructions, bytes, 0, 0};
     p->hook->report(p->hook->context, &point);

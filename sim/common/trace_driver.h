@@ -1,5 +1,5 @@
 /* What the two timing models' trace drivers (sim/p5/p5_simulate.c,
- * sim/netburst/nb_simulate.c) do alike: open a trace as a stream, read its
+ * sim/netburst/nbm_simulate.c) do alike: open a trace as a stream, read its
  * records in place, tell the records whose code bytes can be decoded, and
  * report a failure as one line: the reader's (`PATH: byte offset N: ...`),
  * an instruction that does not decode, or a run-time failure: want of
@@ -98,7 +98,7 @@ struct driver_progress {
 void driver_progress_init(struct driver_progress *p, const struct progress_hook *hook);
 
 /* `n` more instructions read; whether a report is due
- * (driver_progress_report()). */
+ * (driver_progress_update()). */
 static inline bool driver_progress_due(struct driver_progress *p, uint32_t n)
 {
     p->instructions += n;
@@ -106,7 +106,7 @@ static inline bool driver_progress_due(struct driver_progress *p, uint32_t n)
 }
 
 /* Tells the hook the instructions read and `bytes` of the traces. */
-void driver_progress_report(struct driver_progress *p, uint64_t bytes);
+void driver_progress_update(struct driver_progress *p, uint64_t bytes);
 
 /* A run's interval ends (sim/common/interval.h). */
 struct driver_interval {

@@ -63,10 +63,10 @@ bool machine_config_choose(const char *name, struct machine_config *config, char
 bool machine_config_choose_for(const char *name, const char *const *events, int n_events,
                                struct machine_config *config, char *error, size_t size)
 {
-    int nb_model = event_spec_model(NB_MODEL_UNSET, events, n_events);
-    const char *preset = nbm_preset_of_model(nb_model);
+    int nb_model = event_spec_cpuid_model(NB_CPUID_MODEL_UNSET, events, n_events);
+    const char *preset = nbm_preset_of_cpuid_model(nb_model);
     char chosen[64];
-    if (strcmp(name, "netburst") == 0 && nb_model != NB_MODEL_DEFAULT && preset) {
+    if (strcmp(name, "netburst") == 0 && nb_model != NB_CPUID_MODEL_DEFAULT && preset) {
         snprintf(chosen, sizeof chosen, "netburst-%s", preset);
         name = chosen;
     }
@@ -89,9 +89,9 @@ struct machine_caps machine_caps(const struct machine_config *config)
         return (struct machine_caps){.pmu = PMU_P5, .event_prefix = "p5::", .core = "the P5",
                                      .timings = "docs/p5-timings.md", .counters = 2,
                                      .linked_pmus = true, .msr_target = MSR_TARGET_P5};
-    const struct nb_model_info *info = nb_model_info(config->netburst.model);
+    const struct nb_cpuid_model_info *info = nb_cpuid_model_info(config->netburst.model);
     return (struct machine_caps){.pmu = PMU_NETBURST,
-                                 .event_prefix = nb_model_prefix(config->netburst.model),
+                                 .event_prefix = nb_cpuid_model_prefix(config->netburst.model),
                                  .core = info->core, .timings = "docs/netburst-timings.md",
                                  .counters = NB_NUM_COUNTERS, .hyper_threading = true,
                                  .ia32e = info->addr64, .uops = true, .sampling = true,

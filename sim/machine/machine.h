@@ -35,7 +35,7 @@
 #include "pmu/programming/msr.h"
 #include "pmu/programming/msr_linux.h"
 #include "sim/common/interval.h"
-#include "sim/netburst/nb_model.h"
+#include "sim/netburst/nbm_model.h"
 #include "sim/p5/p5_model.h"
 #include "traces/progress.h"
 #include "traces/trace.h"
@@ -57,7 +57,7 @@ bool machine_config_choose(const char *name, struct machine_config *config, char
 
 /* The same for a command counting `events` (event strings): a bare
  * "netburst" takes the preset of the CPUID model the strings' prefixes
- * choose (event_spec_model: a netburst_p:: string chooses Prescott, as in
+ * choose (event_spec_cpuid_model: a netburst_p:: string chooses Prescott, as in
  * encode and alloc). */
 bool machine_config_choose_for(const char *name, const char *const *events, int n_events,
                                struct machine_config *config, char *error, size_t size);

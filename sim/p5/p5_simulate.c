@@ -197,7 +197,7 @@ static bool simulate(struct run *run, const struct p5_sim_hooks *hooks,
                 return false;
             run->records += block->n_insns;
             if (driver_progress_due(&run->progress, block->n_insns))
-                driver_progress_report(&run->progress, driver_trace_bytes(&run->trace));
+                driver_progress_update(&run->progress, driver_trace_bytes(&run->trace));
             uint64_t issued = result->instructions - run->holding;
             if (driver_interval_due(&run->interval, issued, run->machine.now))
                 interval_end(run, issued);

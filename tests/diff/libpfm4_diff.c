@@ -10,7 +10,7 @@
  * each spelling of each modifier and of each pair of modifiers; and each of
  * those again in upper and in lower case.  Every string libpfm4 accepts goes
  * to pmubench exactly as typed, the way `pmubench encode STRING` takes it
- * with no options (NB_CONFIG_DEFAULT; event_spec_model lets a netburst_p::
+ * with no options (NB_CONFIG_DEFAULT; event_spec_cpuid_model lets a netburst_p::
  * string choose model 3), and pmubench must accept it and give the same
  * ESCR and CCCR.  libpfm4 reads LIBPFM_FORCE_PMU once, at pfm_initialize,
  * so each PMU runs in a child process.
@@ -201,7 +201,7 @@ struct tally {
 static bool pmubench_encode(const char *text, uint64_t values[2], char *error, size_t size)
 {
     struct nb_pmu_config config = NB_CONFIG_DEFAULT;
-    config.model = event_spec_model(config.model, &text, 1);
+    config.model = event_spec_cpuid_model(config.model, &text, 1);
     struct event_spec spec;
     if (!event_spec_parse(text, &config, &spec, error, size))
         return false;

@@ -265,7 +265,7 @@ static const struct {
 
 /* A NetBurst preset and up to three parameters, chosen by the input; the
  * bound of the traces.  One input in 64 takes a memory latency beyond the
- * ring of cycles ahead (sim/netburst/nb_schedule.h), whose events wait in
+ * ring of cycles ahead (sim/netburst/nbm_occurrences.h), whose events wait in
  * the heap, and the small bound. */
 static inline bool fuzz_netburst(struct fuzz_input *in, struct machine_config *model,
                                  struct fuzz_bound *bound)

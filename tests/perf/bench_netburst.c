@@ -20,7 +20,7 @@
 #include "pmu/programming/alloc.h"
 #include "pmu/emulated/netburst_pmu.h"
 #include "pmu/programming/program.h"
-#include "sim/netburst/nb_model.h"
+#include "sim/netburst/nbm_model.h"
 
 /* Eighteen events the model generates on the synthetic SSE loop
  * (synthetic_trace --sse), some through a threshold or the edge filter and

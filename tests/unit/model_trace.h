@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sim/netburst/nb_model.h"
+#include "sim/netburst/nbm_model.h"
 #include "traces/trace.h"
 
 struct tb {

@@ -4,7 +4,7 @@
  *
  * The differential test generates random NetBurst and P5 scripts whose
  * ticks are long and whose counters count every cycle (COMPARE with
- * COMPLEMENT on the empty bus, thresholds), overflow at exact cycles with
+ * COMPLEMENT on the empty output, thresholds), overflow at exact cycles with
  * and without PMIs, cascade, force overflows, filter edges and switch
  * threads and ACTIVE_THREAD modes, and runs each twice, fast and cycle by
  * cycle (bench_options.cycle_by_cycle), with and without a waveform. */
@@ -93,7 +93,7 @@ static void test_long_tick_steps_few_cycles(void **state)
     result_free(&r);
 }
 
-/* A counter counting every cycle (COMPARE and COMPLEMENT on the empty bus)
+/* A counter counting every cycle (COMPARE and COMPLEMENT on the empty output)
  * with OVF_PMI, 1000 below overflow: it overflows at exactly cycle 1000
  * and delivers the PMI on its next count, cycle 1001; the 4e9 cycles
  * around run at once, the counter ends 4e9 - 1000 above 0. */
@@ -140,7 +140,7 @@ static void test_long_tick_waveform(void **state)
     assert_int_equal(r.stepped, 12); /* 3 per tick, in both passes */
     /* After the initial values: cycle 0 (@1) counts 3, cycles 1 to
      * 3999999999 nothing, cycle 4000000000 counts 2, the rest nothing.
-     * Signals: ! the ESCR's bus, " enable, $ increment, % value. */
+     * Signals: ! the ESCR's output, " enable, $ increment, % value. */
     const char *changes = strstr(strstr(r.vcd, "$dumpvars"), "$end\n");
     assert_string_equal(changes, "$end\n"
                                  "b11 !\n1\"\nb11 $\nb11 %\n"

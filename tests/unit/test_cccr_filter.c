@@ -46,7 +46,7 @@ static void test_filter_gate_blocks_increment(void **state)
     };
     for (unsigned at = 0; at < 4; at++)
         for (unsigned n = 0; n < 3; n++) {
-            /* no compare: the bus value passes when the gate is open */
+            /* no compare: the output value passes when the gate is open */
             bool hist = false;
             struct cccr_filter_out out = cccr_filter(CCCR_ENABLE | AT(at), 9, n, &hist);
             assert_int_equal(out.thread_gate, want[at][n]);
@@ -62,7 +62,7 @@ static void test_filter_gate_blocks_increment(void **state)
         }
 }
 
-/* ---- COMPARE clear: the bus value, whatever THRESHOLD/COMPLEMENT/EDGE say */
+/* ---- COMPARE clear: the output value, whatever THRESHOLD/COMPLEMENT/EDGE say */
 
 static void test_no_compare_passes_bus(void **state)
 {
@@ -71,26 +71,26 @@ static void test_no_compare_passes_bus(void **state)
         for (size_t t = 0; t < 3; t++)
             for (unsigned edge = 0; edge < 2; edge++)
                 for (unsigned hist0 = 0; hist0 < 2; hist0++)
-                    for (unsigned bus = 0; bus <= 15; bus++) {
+                    for (unsigned output = 0; output <= 15; output++) {
                         uint64_t cccr = CCCR_ENABLE | AT(3) | THR(thresholds[t]) |
                                         (complement ? CCCR_COMPLEMENT : 0) |
                                         (edge ? CCCR_EDGE : 0);
                         bool hist = hist0;
-                        struct cccr_filter_out out = cccr_filter(cccr, bus, 1, &hist);
-                        assert_int_equal(out.increment, bus);
+                        struct cccr_filter_out out = cccr_filter(cccr, output, 1, &hist);
+                        assert_int_equal(out.increment, output);
                         assert_true(out.thread_gate);
                         assert_false(out.compare);
                     }
 }
 
-/* ---- COMPARE set: the comparison result for every bus value 0-15, written
- * out per threshold and complement ("bus > THRESHOLD", complemented
- * "bus <= THRESHOLD"). */
+/* ---- COMPARE set: the comparison result for every output value 0-15, written
+ * out per threshold and complement ("output > THRESHOLD", complemented
+ * "output <= THRESHOLD"). */
 
 static const struct {
     unsigned threshold;
     bool complement;
-    const char *result; /* character b: the result for bus value b */
+    const char *result; /* character b: the result for output value b */
 } comparisons[] = {
     {0, false, "0111111111111111"},  {0, true, "1000000000000000"},
     {7, false, "0000000011111111"},  {7, true, "1111111100000000"},
@@ -101,24 +101,24 @@ static void test_compare_exhaustive(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof comparisons / sizeof comparisons[0]; i++)
-        for (unsigned bus = 0; bus <= 15; bus++) {
+        for (unsigned output = 0; output <= 15; output++) {
             uint64_t cccr = CCCR_ENABLE | AT(3) | CCCR_COMPARE | THR(comparisons[i].threshold) |
                             (comparisons[i].complement ? CCCR_COMPLEMENT : 0);
-            bool want = comparisons[i].result[bus] == '1';
+            bool want = comparisons[i].result[output] == '1';
             bool history = false;
-            struct cccr_filter_out out = cccr_filter(cccr, bus, 1, &history);
+            struct cccr_filter_out out = cccr_filter(cccr, output, 1, &history);
             assert_int_equal(out.compare, want);
             assert_int_equal(out.increment, want ? 1u : 0u);
             assert_int_equal(history, want);
             /* with EDGE and a true history, nothing counts */
             history = true;
-            out = cccr_filter(cccr | CCCR_EDGE, bus, 1, &history);
+            out = cccr_filter(cccr | CCCR_EDGE, output, 1, &history);
             assert_int_equal(out.compare, want);
             assert_int_equal(out.increment, 0u);
             assert_int_equal(history, want);
             /* with EDGE and a false history, a true result counts */
             history = false;
-            out = cccr_filter(cccr | CCCR_EDGE, bus, 1, &history);
+            out = cccr_filter(cccr | CCCR_EDGE, output, 1, &history);
             assert_int_equal(out.increment, want ? 1u : 0u);
         }
 }
@@ -127,10 +127,10 @@ static void test_compare_spot_values(void **state)
 {
     (void)state;
     bool h = false;
-    /* threshold 0: bus > 0 */
+    /* threshold 0: output > 0 */
     assert_int_equal(cccr_filter(CCCR_COMPARE | AT(3), 0, 1, &h).increment, 0);
     assert_int_equal(cccr_filter(CCCR_COMPARE | AT(3), 1, 1, &h).increment, 1);
-    /* threshold 15: bus > 15 never, complement: bus <= 15 always */
+    /* threshold 15: output > 15 never, complement: output <= 15 always */
     assert_int_equal(cccr_filter(CCCR_COMPARE | AT(3) | THR(15), 15, 1, &h).increment, 0);
     assert_int_equal(
         cccr_filter(CCCR_COMPARE | CCCR_COMPLEMENT | AT(3) | THR(15), 0, 1, &h).increment, 1);
@@ -139,7 +139,7 @@ static void test_compare_spot_values(void **state)
     /* threshold 2 (the README example): 3 counts, 2 does not */
     assert_int_equal(cccr_filter(CCCR_COMPARE | AT(3) | THR(2), 3, 1, &h).increment, 1);
     assert_int_equal(cccr_filter(CCCR_COMPARE | AT(3) | THR(2), 2, 1, &h).increment, 0);
-    /* complement threshold 0: only bus 0 */
+    /* complement threshold 0: only output 0 */
     assert_int_equal(cccr_filter(CCCR_COMPARE | CCCR_COMPLEMENT | AT(3), 0, 1, &h).increment,
                      1);
     assert_int_equal(cccr_filter(CCCR_COMPARE | CCCR_COMPLEMENT | AT(3), 1, 1, &h).increment,
@@ -150,32 +150,32 @@ static void test_compare_spot_values(void **state)
 static void test_edge_sequence(void **state)
 {
     (void)state;
-    uint64_t cccr = CCCR_ENABLE | AT(3) | CCCR_COMPARE | CCCR_EDGE | THR(1); /* bus > 1 */
-    static const unsigned bus[] = {0, 2, 3, 5, 1, 0, 2, 1, 4, 4};
+    uint64_t cccr = CCCR_ENABLE | AT(3) | CCCR_COMPARE | CCCR_EDGE | THR(1); /* output > 1 */
+    static const unsigned output[] = {0, 2, 3, 5, 1, 0, 2, 1, 4, 4};
     static const unsigned inc[] = {0, 1, 0, 0, 0, 0, 1, 0, 1, 0};
     bool hist = false;
     unsigned total = 0;
-    for (size_t i = 0; i < sizeof bus / sizeof bus[0]; i++) {
-        struct cccr_filter_out out = cccr_filter(cccr, bus[i], 2, &hist);
+    for (size_t i = 0; i < sizeof output / sizeof output[0]; i++) {
+        struct cccr_filter_out out = cccr_filter(cccr, output[i], 2, &hist);
         assert_int_equal(out.increment, inc[i]);
-        assert_int_equal(hist, bus[i] > 1);
+        assert_int_equal(hist, output[i] > 1);
         total += out.increment;
     }
     assert_int_equal(total, 3);
 }
 
-/* Edge + complement: rising edges of bus <= threshold. */
+/* Edge + complement: rising edges of output <= threshold. */
 static void test_edge_complement_sequence(void **state)
 {
     (void)state;
     uint64_t cccr = CCCR_ENABLE | AT(3) | CCCR_COMPARE | CCCR_EDGE | CCCR_COMPLEMENT | THR(7);
-    static const unsigned bus[] = {9, 7, 0, 8, 15, 3, 3};
+    static const unsigned output[] = {9, 7, 0, 8, 15, 3, 3};
     static const unsigned inc[] = {0, 1, 0, 0, 0, 1, 0};
     bool hist = false;
-    for (size_t i = 0; i < sizeof bus / sizeof bus[0]; i++) {
-        struct cccr_filter_out out = cccr_filter(cccr, bus[i], 1, &hist);
+    for (size_t i = 0; i < sizeof output / sizeof output[0]; i++) {
+        struct cccr_filter_out out = cccr_filter(cccr, output[i], 1, &hist);
         assert_int_equal(out.increment, inc[i]);
-        assert_int_equal(out.compare, bus[i] <= 7);
+        assert_int_equal(out.compare, output[i] <= 7);
     }
 }
 

@@ -174,94 +174,94 @@ static void test_detect_mask_selection(void **state)
     (void)state;
     /* branch_retired: MMNP 0, MMNM 1, MMTP 2, MMTM 3 */
     uint64_t escr = SELECT(6) | MASK(0x4 | 0x8) | T0_USR; /* MMTP|MMTM */
-    uint8_t bus = 0;
+    uint8_t output = 0;
     struct nb_occurrence o = occ(0, 3, 3, 0x4, 1);
-    escr_detect(escr, &o, 0, true, &bus);
-    assert_int_equal(bus, 1);
+    escr_detect(escr, &o, 0, true, &output);
+    assert_int_equal(output, 1);
     o.mask = 0x1; /* MMNP not selected */
-    escr_detect(escr, &o, 0, true, &bus);
-    assert_int_equal(bus, 1);
+    escr_detect(escr, &o, 0, true, &output);
+    assert_int_equal(output, 1);
     o.mask = 0x3; /* MMNP|MMNM, neither selected */
-    escr_detect(escr, &o, 0, true, &bus);
-    assert_int_equal(bus, 1);
+    escr_detect(escr, &o, 0, true, &output);
+    assert_int_equal(output, 1);
     o.mask = 0x9; /* MMNP|MMTM: one selected is enough, counts once */
     o.count = 2;
-    escr_detect(escr, &o, 0, true, &bus);
-    assert_int_equal(bus, 3);
+    escr_detect(escr, &o, 0, true, &output);
+    assert_int_equal(output, 3);
     o.mask = 0xf; /* all four: still one occurrence of count 1 */
     o.count = 1;
-    escr_detect(escr, &o, 0, true, &bus);
-    assert_int_equal(bus, 4);
+    escr_detect(escr, &o, 0, true, &output);
+    assert_int_equal(output, 4);
     /* mask bit 15 (ESCR bit 24) */
     escr = MASK(0x8000) | T0_USR;
-    bus = 0;
+    output = 0;
     o.mask = 0x8000;
-    escr_detect(escr, &o, 0x8000, true, &bus);
-    assert_int_equal(bus, 1);
+    escr_detect(escr, &o, 0x8000, true, &output);
+    assert_int_equal(output, 1);
     /* an empty ESCR mask counts nothing */
-    bus = 0;
+    output = 0;
     o.mask = 0xffff;
-    escr_detect(T0_USR | T0_OS | T1_USR | T1_OS, &o, 0, true, &bus);
-    assert_int_equal(bus, 0);
+    escr_detect(T0_USR | T0_OS | T1_USR | T1_OS, &o, 0, true, &output);
+    assert_int_equal(output, 0);
 }
 
 static void test_detect_not_qualified(void **state)
 {
     (void)state;
     uint64_t escr = MASK(0x1) | T0_OS;
-    uint8_t bus = 5;
+    uint8_t output = 5;
     struct nb_occurrence o = occ(0, 3, 3, 0x1, 4);
-    escr_detect(escr, &o, 0, true, &bus);
-    assert_int_equal(bus, 5);
+    escr_detect(escr, &o, 0, true, &output);
+    assert_int_equal(output, 5);
     o.cpl[0] = 0;
-    escr_detect(escr, &o, 0, true, &bus);
-    assert_int_equal(bus, 9);
+    escr_detect(escr, &o, 0, true, &output);
+    assert_int_equal(output, 9);
 }
 
 static void test_detect_saturates_at_15(void **state)
 {
     (void)state;
     uint64_t escr = MASK(0x1) | T0_USR;
-    uint8_t bus = 0;
+    uint8_t output = 0;
     struct nb_occurrence o = occ(0, 3, 3, 0x1, 16);
-    escr_detect(escr, &o, 0, true, &bus);
-    assert_int_equal(bus, 15);
-    bus = 14;
+    escr_detect(escr, &o, 0, true, &output);
+    assert_int_equal(output, 15);
+    output = 14;
     o.count = 1;
-    escr_detect(escr, &o, 0, true, &bus);
-    assert_int_equal(bus, 15);
-    escr_detect(escr, &o, 0, true, &bus);
-    assert_int_equal(bus, 15);
-    bus = 0;
+    escr_detect(escr, &o, 0, true, &output);
+    assert_int_equal(output, 15);
+    escr_detect(escr, &o, 0, true, &output);
+    assert_int_equal(output, 15);
+    output = 0;
     o.count = 15;
-    escr_detect(escr, &o, 0, true, &bus);
-    assert_int_equal(bus, 15);
-    bus = 3;
+    escr_detect(escr, &o, 0, true, &output);
+    assert_int_equal(output, 15);
+    output = 3;
     o.count = 12;
-    escr_detect(escr, &o, 0, true, &bus);
-    assert_int_equal(bus, 15);
-    bus = 3;
+    escr_detect(escr, &o, 0, true, &output);
+    assert_int_equal(output, 15);
+    output = 3;
     o.count = 11;
-    escr_detect(escr, &o, 0, true, &bus);
-    assert_int_equal(bus, 14);
+    escr_detect(escr, &o, 0, true, &output);
+    assert_int_equal(output, 14);
 }
 
-/* The bus saturates for any count a script may give (count= takes up to
+/* The output saturates for any count a script may give (count= takes up to
  * 0xffffffff): a huge count must not wrap the sum. */
 static void test_detect_saturates_huge_counts(void **state)
 {
     (void)state;
     uint64_t escr = MASK(0x1) | T0_USR;
     struct nb_occurrence o = occ(0, 3, 3, 0x1, UINT32_MAX);
-    uint8_t bus = 0;
-    escr_detect(escr, &o, 0, true, &bus);
-    assert_int_equal(bus, 15);
-    bus = 1;
-    escr_detect(escr, &o, 0, true, &bus);
-    assert_int_equal(bus, 15);
-    bus = 15;
-    escr_detect(escr, &o, 0, true, &bus);
-    assert_int_equal(bus, 15);
+    uint8_t output = 0;
+    escr_detect(escr, &o, 0, true, &output);
+    assert_int_equal(output, 15);
+    output = 1;
+    escr_detect(escr, &o, 0, true, &output);
+    assert_int_equal(output, 15);
+    output = 15;
+    escr_detect(escr, &o, 0, true, &output);
+    assert_int_equal(output, 15);
 }
 
 /* An occurrence naming TS and TI sub-events counts if either qualifies. */
@@ -273,32 +273,32 @@ static void test_detect_mixed_ts_ti(void **state)
     /* thread 0 at user, thread 1 at kernel: TS needs T0_USR (no); TI needs
      * a USR bit while either is at CPL 1-3 (yes) */
     struct nb_occurrence o = occ(0, 3, 0, 0x3, 1);
-    uint8_t bus = 0;
-    escr_detect(escr, &o, ti, true, &bus);
-    assert_int_equal(bus, 1);
+    uint8_t output = 0;
+    escr_detect(escr, &o, ti, true, &output);
+    assert_int_equal(output, 1);
     /* only the TS sub-event named: does not count */
     o.mask = 0x1;
-    escr_detect(escr, &o, ti, true, &bus);
-    assert_int_equal(bus, 1);
+    escr_detect(escr, &o, ti, true, &output);
+    assert_int_equal(output, 1);
     /* only the TI sub-event: counts */
     o.mask = 0x2;
-    escr_detect(escr, &o, ti, true, &bus);
-    assert_int_equal(bus, 2);
+    escr_detect(escr, &o, ti, true, &output);
+    assert_int_equal(output, 2);
     /* TI sub-event named but not selected by the ESCR: the TS one decides */
     escr = MASK(0x1) | T1_USR;
     o.mask = 0x3;
-    escr_detect(escr, &o, ti, true, &bus);
-    assert_int_equal(bus, 2);
+    escr_detect(escr, &o, ti, true, &output);
+    assert_int_equal(output, 2);
     /* both qualify: still one occurrence of count 2 */
     escr = MASK(0x3) | T0_OS;
     struct nb_occurrence k = occ(0, 0, 3, 0x3, 2);
-    escr_detect(escr, &k, ti, true, &bus);
-    assert_int_equal(bus, 4);
+    escr_detect(escr, &k, ti, true, &output);
+    assert_int_equal(output, 4);
     /* neither qualifies */
     escr = MASK(0x3) | T0_OS;
     struct nb_occurrence u = occ(0, 3, 3, 0x3, 2);
-    escr_detect(escr, &u, ti, true, &bus);
-    assert_int_equal(bus, 4);
+    escr_detect(escr, &u, ti, true, &output);
+    assert_int_equal(output, 4);
 }
 
 /* With the catalog's TI mask of TC_deliver_mode (all TI). */
@@ -312,12 +312,12 @@ static void test_detect_catalog_ti_event(void **state)
     uint64_t escr = SELECT(1) | MASK(0x1) | T1_OS; /* DD, T1_OS */
     struct nb_occurrence o = occ(0, 0, 3, 0x1, 3); /* by thread 0 at CPL 0 */
     o.event = (uint16_t)ev;
-    uint8_t bus = 0;
-    escr_detect(escr, &o, ti, true, &bus);
-    assert_int_equal(bus, 3); /* TI: T1_OS means "either thread at CPL 0" */
-    bus = 0;
-    escr_detect(escr, &o, 0, true, &bus);
-    assert_int_equal(bus, 0); /* the same as TS would not count */
+    uint8_t output = 0;
+    escr_detect(escr, &o, ti, true, &output);
+    assert_int_equal(output, 3); /* TI: T1_OS means "either thread at CPL 0" */
+    output = 0;
+    escr_detect(escr, &o, 0, true, &output);
+    assert_int_equal(output, 0); /* the same as TS would not count */
 }
 
 int main(void)

@@ -665,27 +665,27 @@ static void test_ht_off(void **state)
                 "without Hyper-Threading");
 }
 
-/* The model a command's strings choose (event_spec_model), the prefix
- * naming each model (nb_model_prefix), and `pmubench encode STRING`'s way
- * with no options: NB_CONFIG_DEFAULT, then event_spec_model. */
+/* The model a command's strings choose (event_spec_cpuid_model), the prefix
+ * naming each model (nb_cpuid_model_prefix), and `pmubench encode STRING`'s way
+ * with no options: NB_CONFIG_DEFAULT, then event_spec_cpuid_model. */
 static void test_prefix_chooses_model(void **state)
 {
     (void)state;
     const char *plain[] = {"netburst::uops_retired:NBOGUS", "p5::data_read", "uops_retired"};
     const char *mixed[] = {"netburst::uops_retired:NBOGUS", "netburst_p::instr_completed:NBOGUS"};
     const char *upper[] = {"NETBURST_P::instr_completed:NBOGUS"};
-    assert_int_equal(event_spec_model(NB_MODEL_UNSET, NULL, 0), 2);
-    assert_int_equal(event_spec_model(NB_MODEL_UNSET, plain, 3), 2);
-    assert_int_equal(event_spec_model(NB_MODEL_UNSET, mixed, 2), 3);
-    assert_int_equal(event_spec_model(NB_MODEL_UNSET, upper, 1), 3);
+    assert_int_equal(event_spec_cpuid_model(NB_CPUID_MODEL_UNSET, NULL, 0), 2);
+    assert_int_equal(event_spec_cpuid_model(NB_CPUID_MODEL_UNSET, plain, 3), 2);
+    assert_int_equal(event_spec_cpuid_model(NB_CPUID_MODEL_UNSET, mixed, 2), 3);
+    assert_int_equal(event_spec_cpuid_model(NB_CPUID_MODEL_UNSET, upper, 1), 3);
     /* A given model stays; the parser judges a conflict. */
-    assert_int_equal(event_spec_model(6, mixed, 2), 6);
-    assert_int_equal(event_spec_model(0, mixed, 2), 0);
+    assert_int_equal(event_spec_cpuid_model(6, mixed, 2), 6);
+    assert_int_equal(event_spec_cpuid_model(0, mixed, 2), 0);
 
     struct nb_pmu_config config = NB_CONFIG_DEFAULT;
-    assert_int_equal(config.model, NB_MODEL_UNSET);
+    assert_int_equal(config.model, NB_CPUID_MODEL_UNSET);
     assert_true(config.ht);
-    config.model = event_spec_model(config.model, &mixed[1], 1);
+    config.model = event_spec_cpuid_model(config.model, &mixed[1], 1);
     check_values("netburst_p::instr_completed:NBOGUS", &config, 0x0e00020full, CCCR_SEL4);
     /* netburst:: strings count on the Prescott alongside. */
     check_values("netburst::branch_retired:MMTP", &config, BR_MMTP(0xf), CCCR_SEL5);
@@ -693,7 +693,7 @@ static void test_prefix_chooses_model(void **state)
     /* The model must be chosen first. */
     parse_error("netburst::branch_retired:MMTP", &NB_CONFIG_DEFAULT,
                 "netburst::branch_retired:MMTP: no NetBurst model (-1) to parse it for: "
-                "event_spec_model chooses one");
+                "event_spec_cpuid_model chooses one");
     /* A given model that is not netburst_p's. */
     parse_error("netburst_p::instr_completed:NBOGUS", &HT,
                 "netburst_p::instr_completed:NBOGUS: netburst_p:: names models 3, 4, 6; it "
@@ -703,8 +703,8 @@ static void test_prefix_chooses_model(void **state)
                                            "netburst_p::", "netburst_p::", "netburst::",
                                            "netburst_p::"};
     for (int model = 0; model <= 6; model++)
-        assert_string_equal(nb_model_prefix(model), prefixes[model]);
-    assert_string_equal(nb_model_prefix(NB_MODEL_UNSET), "netburst::");
+        assert_string_equal(nb_cpuid_model_prefix(model), prefixes[model]);
+    assert_string_equal(nb_cpuid_model_prefix(NB_CPUID_MODEL_UNSET), "netburst::");
 }
 
 static void test_models(void **state)

@@ -16,7 +16,7 @@ static char error[1024];
 static const struct nb_pmu_config config = {2, true};
 static struct nb_pmu_config settled; /* the configuration experiment_read left */
 
-/* Reads `text` for a NetBurst of `model` (NB_MODEL_UNSET: the file's
+/* Reads `text` for a NetBurst of `model` (NB_CPUID_MODEL_UNSET: the file's
  * strings choose it). */
 static bool read_for_model(const char *text, size_t size, int model)
 {
@@ -94,13 +94,13 @@ static void test_model_from_prefixes(void **state)
 {
     (void)state;
     const char text[] = "netburst::uops_retired:NBOGUS\n\nnetburst_p::instr_completed:NBOGUS\n";
-    assert_true(read_for_model(text, sizeof text - 1, NB_MODEL_UNSET));
+    assert_true(read_for_model(text, sizeof text - 1, NB_CPUID_MODEL_UNSET));
     assert_int_equal(settled.model, 3);
     assert_int_equal(set.n, 2);
     assert_int_equal(set.requests[1].spec.nb.event, nb_event_find("instr_completed"));
 
     const char plain[] = "netburst::uops_retired:NBOGUS\n";
-    assert_true(read_for_model(plain, sizeof plain - 1, NB_MODEL_UNSET));
+    assert_true(read_for_model(plain, sizeof plain - 1, NB_CPUID_MODEL_UNSET));
     assert_int_equal(settled.model, 2);
 
     assert_true(read_for_model(text, sizeof text - 1, 4));

@@ -88,7 +88,7 @@ static void test_parameters(void **state)
     assert_false(machine_config_set(&nb, "dcache_size", "16384", error, sizeof error));
 }
 
-/* Only the NetBurst models with EM64T run 64-bit code (nb_model_info's
+/* Only the NetBurst models with EM64T run 64-bit code (nb_cpuid_model_info's
  * addr64: models 3, 4 and 6). */
 static void test_runs(void **state)
 {

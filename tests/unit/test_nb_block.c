@@ -1,7 +1,7 @@
-/* The NetBurst model's block memo (sim/netburst/nb_block.h): an
+/* The NetBurst model's block memo (sim/netburst/nbm_block.h): an
  * instruction's op is decoded the first time it runs, as the per-record
  * driver decoded it, and given from the memo after; its uops are laid out
- * once (nb_shape_of); an instruction without code gets the generic op;
+ * once (nbm_shape_of); an instruction without code gets the generic op;
  * once the decode cache has replaced an op (the code at an address
  * changed), each execution is decoded again and the memo keeps nothing of
  * it; an undecodable instruction fails where it runs. */
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "sim/netburst/nb_block.h"
+#include "sim/netburst/nbm_block.h"
 
 /* A block of three instructions at 0x1000: mov eax,[ebx] (a load);
  * add [ebx],eax (a load and a store); jnz back (taken). */
@@ -49,17 +49,17 @@ static void make_block(uint32_t id)
 }
 
 struct fixture {
-    struct nb_decode_cache cache, reference;
-    struct nb_block_memos memos;
+    struct nbm_decode_cache cache, reference;
+    struct nbm_block_memos memos;
 };
 
 static int setup(void **state)
 {
     static struct fixture f;
-    if (!nb_decode_cache_init(&f.cache, X86_MODE_32) ||
-        !nb_decode_cache_init(&f.reference, X86_MODE_32))
+    if (!nbm_decode_cache_init(&f.cache, X86_MODE_32) ||
+        !nbm_decode_cache_init(&f.reference, X86_MODE_32))
         return -1;
-    nb_block_memos_init(&f.memos);
+    nbm_block_memos_init(&f.memos);
     *state = &f;
     return 0;
 }
@@ -67,23 +67,23 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct fixture *f = *state;
-    nb_block_memos_free(&f->memos);
-    nb_decode_cache_free(&f->cache);
-    nb_decode_cache_free(&f->reference);
+    nbm_block_memos_free(&f->memos);
+    nbm_decode_cache_free(&f->cache);
+    nbm_decode_cache_free(&f->reference);
     return 0;
 }
 
-/* What the per-record driver had: the op nb_decode gives. */
-static struct nb_op reference_op(struct fixture *f, unsigned i)
+/* What the per-record driver had: the op nbm_decode gives. */
+static struct nbm_op reference_op(struct fixture *f, unsigned i)
 {
-    const struct nb_op *op;
-    assert_int_equal(nb_decode(&f->reference, insns[i].address, insns[i].length, insns[i].bytes,
-                               &op),
+    const struct nbm_op *op;
+    assert_int_equal(nbm_decode(&f->reference, insns[i].address, insns[i].length, insns[i].bytes,
+                                &op),
                      DECODE_OK);
     return *op;
 }
 
-static void assert_same_op(const struct nb_op *a, const struct nb_op *b)
+static void assert_same_op(const struct nbm_op *a, const struct nbm_op *b)
 {
     assert_int_equal(a->address, b->address);
     assert_int_equal(a->length, b->length);
@@ -94,51 +94,51 @@ static void assert_same_op(const struct nb_op *a, const struct nb_op *b)
     assert_int_equal(a->target, b->target);
     assert_int_equal(a->regs_read, b->regs_read);
     assert_int_equal(a->regs_written, b->regs_written);
-    for (int g = 0; g < NB_NUM_TIMING_GROUPS; g++) {
+    for (int g = 0; g < NBM_NUM_TIMING_GROUPS; g++) {
         assert_int_equal(a->timing[g].latency, b->timing[g].latency);
         assert_int_equal(a->timing[g].interval, b->timing[g].interval);
         assert_int_equal(a->timing[g].unit, b->timing[g].unit);
     }
 }
 
-static void run_block(struct fixture *f, struct nb_block_memo *memo,
-                      const struct nb_block_insn *got[3])
+static void run_block(struct fixture *f, struct nbm_block_memo *memo,
+                      const struct nbm_block_insn *got[3])
 {
     for (uint32_t i = 0; i < block.n_insns; i++)
-        assert_int_equal(nb_block_insn(memo, &block, i, true, &f->cache, &got[i]), DECODE_OK);
+        assert_int_equal(nbm_block_insn(memo, &block, i, true, &f->cache, &got[i]), DECODE_OK);
 }
 
 static void test_memo_gives_the_decoded_op_and_uops(void **state)
 {
     struct fixture *f = *state;
     make_block(0);
-    struct nb_block_memo *memo = nb_block_memo(&f->memos, &block);
+    struct nbm_block_memo *memo = nbm_block_memo(&f->memos, &block);
     assert_non_null(memo);
     assert_int_equal(memo->n_known, 0);
-    const struct nb_block_insn *first[3], *again[3];
+    const struct nbm_block_insn *first[3], *again[3];
     run_block(f, memo, first);
     assert_int_equal(memo->n_known, 3);
-    assert_ptr_equal(nb_block_memo(&f->memos, &block), memo);
+    assert_ptr_equal(nbm_block_memo(&f->memos, &block), memo);
     run_block(f, memo, again);
     for (unsigned i = 0; i < 3; i++) {
         assert_ptr_equal(first[i], again[i]);
         assert_ptr_equal(first[i], &memo->insns[i]);
-        struct nb_op op = reference_op(f, i);
+        struct nbm_op op = reference_op(f, i);
         assert_same_op(&first[i]->op, &op);
-        struct nb_shape shape;
-        nb_shape_of(&accesses[insns[i].first_access], insns[i].n_accesses, &op, &shape);
+        struct nbm_shape shape;
+        nbm_shape_of(&accesses[insns[i].first_access], insns[i].n_accesses, &op, &shape);
         assert_int_equal(first[i]->shape.n, shape.n);
         assert_memory_equal(first[i]->shape.role, shape.role, shape.n);
     }
     /* add [ebx],eax: its load first, its store-address/store-data pair last. */
-    const struct nb_shape *add = &first[1]->shape;
+    const struct nbm_shape *add = &first[1]->shape;
     assert_int_equal(add->n_load, 1);
     assert_int_equal(add->n_store, 1);
     assert_int_equal(add->load[0], 0);
     assert_int_equal(add->store[0], 1);
-    assert_int_equal(add->role[0], NB_ROLE_LOAD);
-    assert_int_equal(add->role[add->n - 2], NB_ROLE_STA);
-    assert_int_equal(add->role[add->n - 1], NB_ROLE_STD);
+    assert_int_equal(add->role[0], NBM_ROLE_LOAD);
+    assert_int_equal(add->role[add->n - 2], NBM_ROLE_STA);
+    assert_int_equal(add->role[add->n - 1], NBM_ROLE_STD);
     assert_false(f->cache.replaced);
 }
 
@@ -146,11 +146,11 @@ static void test_generic_op_without_code(void **state)
 {
     struct fixture *f = *state;
     make_block(1);
-    struct nb_block_memo *memo = nb_block_memo(&f->memos, &block);
-    const struct nb_block_insn *got;
-    assert_int_equal(nb_block_insn(memo, &block, 0, false, &f->cache, &got), DECODE_OK);
-    struct nb_op op;
-    nb_op_generic(0x1000, 2, TRACE_NOT_BRANCH, &op);
+    struct nbm_block_memo *memo = nbm_block_memo(&f->memos, &block);
+    const struct nbm_block_insn *got;
+    assert_int_equal(nbm_block_insn(memo, &block, 0, false, &f->cache, &got), DECODE_OK);
+    struct nbm_op op;
+    nbm_op_generic(0x1000, 2, TRACE_NOT_BRANCH, &op);
     assert_same_op(&got->op, &op);
     assert_int_equal(got->shape.n, 1);
     assert_int_equal(memo->n_known, 1);
@@ -163,29 +163,29 @@ static void test_replaced_code_decodes_each_execution(void **state)
 {
     struct fixture *f = *state;
     make_block(2);
-    struct nb_block_memo *old = nb_block_memo(&f->memos, &block);
-    const struct nb_block_insn *got[3];
+    struct nbm_block_memo *old = nbm_block_memo(&f->memos, &block);
+    const struct nbm_block_insn *got[3];
     run_block(f, old, got);
     static const uint8_t sub[] = {0x29, 0x03};
     make_block(3);
     memcpy(insns[1].bytes, sub, 2);
-    struct nb_block_memo *changed = nb_block_memo(&f->memos, &block);
-    const struct nb_block_insn *one;
-    assert_int_equal(nb_block_insn(changed, &block, 0, true, &f->cache, &one), DECODE_OK);
+    struct nbm_block_memo *changed = nbm_block_memo(&f->memos, &block);
+    const struct nbm_block_insn *one;
+    assert_int_equal(nbm_block_insn(changed, &block, 0, true, &f->cache, &one), DECODE_OK);
     assert_false(f->cache.replaced);
-    assert_int_equal(nb_block_insn(changed, &block, 1, true, &f->cache, &one), DECODE_OK);
+    assert_int_equal(nbm_block_insn(changed, &block, 1, true, &f->cache, &one), DECODE_OK);
     assert_true(f->cache.replaced);
     assert_ptr_equal(one, &changed->decoded);
     assert_int_equal(changed->n_known, 1);
-    struct nb_op sub_op = reference_op(f, 1);
-    assert_same_op(nb_decode_lookup(&f->cache, 0x1002), &sub_op);
+    struct nbm_op sub_op = reference_op(f, 1);
+    assert_same_op(nbm_decode_lookup(&f->cache, 0x1002), &sub_op);
     assert_same_op(&one->op, &sub_op);
     make_block(2);
-    assert_int_equal(nb_block_insn(old, &block, 0, true, &f->cache, &one), DECODE_OK);
-    assert_int_equal(nb_block_insn(old, &block, 1, true, &f->cache, &one), DECODE_OK);
+    assert_int_equal(nbm_block_insn(old, &block, 0, true, &f->cache, &one), DECODE_OK);
+    assert_int_equal(nbm_block_insn(old, &block, 1, true, &f->cache, &one), DECODE_OK);
     assert_ptr_equal(one, &old->decoded);
-    struct nb_op add = reference_op(f, 1);
-    assert_same_op(nb_decode_lookup(&f->cache, 0x1002), &add);
+    struct nbm_op add = reference_op(f, 1);
+    assert_same_op(nbm_decode_lookup(&f->cache, 0x1002), &add);
     assert_same_op(&one->op, &add);
 }
 
@@ -196,11 +196,11 @@ static void test_undecodable_fails_where_it_runs(void **state)
     memset(insns[2].bytes, 0, sizeof insns[2].bytes);
     insns[2].bytes[0] = 0x0f; /* the first byte of a two-byte opcode alone */
     insns[2].length = 1;
-    struct nb_block_memo *memo = nb_block_memo(&f->memos, &block);
-    const struct nb_block_insn *got;
-    assert_int_equal(nb_block_insn(memo, &block, 0, true, &f->cache, &got), DECODE_OK);
-    assert_int_equal(nb_block_insn(memo, &block, 1, true, &f->cache, &got), DECODE_OK);
-    assert_int_not_equal(nb_block_insn(memo, &block, 2, true, &f->cache, &got), DECODE_OK);
+    struct nbm_block_memo *memo = nbm_block_memo(&f->memos, &block);
+    const struct nbm_block_insn *got;
+    assert_int_equal(nbm_block_insn(memo, &block, 0, true, &f->cache, &got), DECODE_OK);
+    assert_int_equal(nbm_block_insn(memo, &block, 1, true, &f->cache, &got), DECODE_OK);
+    assert_int_not_equal(nbm_block_insn(memo, &block, 2, true, &f->cache, &got), DECODE_OK);
     assert_int_equal(memo->n_known, 2);
 }
 

@@ -1,6 +1,6 @@
 /* One counting path: the model-facing fast path of pmu/emulated/netburst_feed.h
  * (the PMU's published routes and tags for a model's sources, occurrences
- * routed onto buses, nb_pmu_tick_routed) against the bench path of
+ * routed onto outputs, nb_pmu_tick_routed) against the bench path of
  * pmu/emulated/netburst_pmu.h (nb_pmu_event, nb_pmu_tick).
  *
  * For every NetBurst model, with and without Hyper-Threading, two PMUs are
@@ -10,12 +10,12 @@
  * MSR_PEBS_MATRIX_VERT, a DS save area and PEBS buffer) and reprogrammed
  * between and within cycles; both get the same random occurrences (the
  * bench PMU with nb_pmu_event, the fast one through its feed's routes onto
- * buses, and sometimes with nb_pmu_event too), the same thread states and
+ * outputs, and sometimes with nb_pmu_event too), the same thread states and
  * the same retirements, tagged by the fast PMU's feed and checked against
  * a reference written here from the ESCRs' fields as RDMSR reads them (the
  * detector's thread and privilege rules, Tag Enable and tag values,
  * uop_type's TAGLOADS/TAGSTORES) and the SDM's replay-tagging rule.  Some cycles write an ESCR among their occurrences:
- * buses routed before it must be refused and count nothing.  After every
+ * outputs routed before it must be refused and count nothing.  After every
  * cycle every readable MSR, the cycle count, the PEBS PMI, the pending
  * PMIs and their samples, the DS index and the PEBS buffer must be the
  * same; after every retirement that takes a PEBS assist, the accesses the
@@ -23,7 +23,7 @@
  * Tallies of what happened keep the test from passing vacuously.
  *
  * The quiet runs check the fast path's batched plain counts (counters
- * without COMPARE add their buses in batches, flushed at any write):
+ * without COMPARE add their outputs in batches, flushed at any write):
  * mostly plain counters, values up to 2^16 short of overflow, and
  * stretches of thousands of cycles without a write or a thread change.
  *
@@ -90,7 +90,7 @@ static int model;
 static bool ht, addr64;
 static struct nb_pmu *bench, *fast;
 static const struct nb_feed *feed;
-static struct nb_buses buses;
+static struct nb_escr_outputs outputs;
 static struct nb_source sources[NB_MAX_SOURCES];
 static unsigned n_sources;
 static bool ia32e;            /* the DS save area's layout this run */
@@ -100,7 +100,7 @@ static bool running;          /* past the initial programming: writes are reprog
 static bool quiet;            /* a quiet run: see the header */
 static unsigned since_write;  /* cycles since the last register write or thread change */
 /* A cycle with an ESCR write among its occurrences: before the write the
- * routed occurrences go to the fast PMU only; if buses were driven then,
+ * routed occurrences go to the fast PMU only; if outputs were driven then,
  * the write must make nb_pmu_tick_routed refuse them (count none), and
  * after it occurrences go to both PMUs with nb_pmu_event only. */
 static enum { NO_WRITE, BEFORE_WRITE, REFUSING, AFTER_WRITE } phase;
@@ -326,7 +326,7 @@ static uint64_t random_cccr(int c)
     uint64_t cccr = (uint64_t)select << CCCR_ESCR_SELECT_SHIFT;
     cccr |= ht && !chance(3) ? (uint64_t)rnd(4) << CCCR_ACTIVE_THREAD_SHIFT
                              : CCCR_ACTIVE_THREAD_ANY;
-    bool extended = nb_model_info(model)->extended_cascade && nb_extended_cascade_sources(c);
+    bool extended = nb_cpuid_model_info(model)->extended_cascade && nb_extended_cascade_sources(c);
     switch (rnd(12)) {
     case 0:
         cccr |= CCCR_CASCADE;
@@ -706,7 +706,7 @@ static uint8_t reference_tags(int thread, int cpl, const struct nb_uop *uop)
 
 /* One occurrence of a random source by a random thread: the bench PMU
  * gets it with nb_pmu_event; the fast PMU through the feed's route onto
- * the buses (none for a source nothing watches, as a model would skip
+ * the outputs (none for a source nothing watches, as a model would skip
  * it), or as an occurrence too; now and then an event outside the table,
  * to both as occurrences.  Around a mid-cycle ESCR write see `phase`. */
 static void occur(void)
@@ -740,7 +740,7 @@ static void occur(void)
         tally.unwatched++;
         return;
     }
-    nb_buses_add(&buses, generation, route, count);
+    nb_escr_outputs_add(&outputs, generation, route, count);
     tally.routed++;
 }
 
@@ -906,11 +906,11 @@ static void write_garbage(void)
     write_both(msr, rnd(2) ? random64() : (uint32_t)random64());
 }
 
-/* Between cycles, with no buses routed: any register may change,
+/* Between cycles, with no outputs routed: any register may change,
  * including ESCRs; the source table may be attached anew. */
 static void reprogram(void)
 {
-    assert_int_equal(buses.driven, 0);
+    assert_int_equal(outputs.driven, 0);
     if (quiet && !chance(QUIET))
         return;
     if (chance(30)) {
@@ -956,11 +956,11 @@ static void reprogram(void)
     }
 }
 
-/* The ESCR write of a cycle with one: after it the buses that took a
+/* The ESCR write of a cycle with one: after it the outputs that took a
  * route before it, even an empty one, must be refused. */
 static void write_escr_mid_cycle(void)
 {
-    bool routed = buses.generation != 0;
+    bool routed = outputs.generation != 0;
     int e = random_present_escr();
     write_escr(e, random_escr(e));
     phase = routed ? REFUSING : AFTER_WRITE;
@@ -973,16 +973,16 @@ static void tick(void)
     for (int c = 0; c < NB_NUM_COUNTERS; c++)
         before[c] = read_bench(NB_CCCR_BASE + (uint32_t)c);
     for (int e = 0; e < NB_NUM_ESCRS; e++)
-        tally.saturated += buses.bus[e] == 15;
+        tally.saturated += outputs.output[e] == 15;
     nb_pmu_tick(bench);
-    bool counted = nb_pmu_tick_routed(fast, &buses);
-    same("buses counted", 0, phase != REFUSING, counted);
+    bool counted = nb_pmu_tick_routed(fast, &outputs);
+    same("outputs counted", 0, phase != REFUSING, counted);
     tally.refused += phase == REFUSING;
     tally.written_unrefused += phase == AFTER_WRITE;
-    assert_int_equal(buses.driven, 0);
+    assert_int_equal(outputs.driven, 0);
     for (int e = 0; e < NB_NUM_ESCRS; e++)
-        assert_int_equal(buses.bus[e], 0);
-    const struct nb_cycle_report *report = nb_pmu_last(bench);
+        assert_int_equal(outputs.output[e], 0);
+    const struct nb_cycle_outcome *report = nb_pmu_last(bench);
     for (int c = 0; c < NB_NUM_COUNTERS; c++) {
         uint64_t cccr = read_bench(NB_CCCR_BASE + (uint32_t)c);
         tally.overflows += report->overflow[c];
@@ -1113,13 +1113,13 @@ static void run(int m, bool h, bool q)
     model = m;
     ht = h;
     quiet = q;
-    addr64 = nb_model_info(m)->addr64;
+    addr64 = nb_cpuid_model_info(m)->addr64;
     running = false;
     cycle_of_run = 0;
     struct nb_pmu_config config = {model, ht};
     assert_non_null((bench = nb_pmu_create(config)));
     assert_non_null((fast = nb_pmu_create(config)));
-    memset(&buses, 0, sizeof buses);
+    memset(&outputs, 0, sizeof outputs);
     list_msrs();
     /* Half the runs attach before programming: the feed follows the writes. */
     bool attach_first = rnd(2);
@@ -1186,8 +1186,8 @@ static void test_fast_path_counts_as_bench_path(void **state)
             run(models[m], true, false);
         }
     print_message("cycles %lu: occurrences routed %lu, unwatched %lu, also as occurrences %lu, "
-                  "outside the table %lu, saturated buses %lu; buses refused after an ESCR "
-                  "write %lu, ESCR written mid-cycle before any bus %lu\n",
+                  "outside the table %lu, saturated outputs %lu; outputs refused after an ESCR "
+                  "write %lu, ESCR written mid-cycle before any output %lu\n",
                   tally.cycles, tally.routed, tally.unwatched, tally.fast_events, tally.unlisted,
                   tally.saturated, tally.refused, tally.written_unrefused);
     print_message("overflows %lu, PMIs %lu, PEBS PMIs %lu, PEBS records %lu (64-bit %lu), "
@@ -1241,7 +1241,7 @@ static void test_batched_counts_as_bench_path(void **state)
             run(models[m], true, true);
         }
     print_message("quiet cycles %lu (%lu of them 4096 or more after a write or thread "
-                  "change), overflows %lu, occurrences routed %lu, saturated buses %lu, "
+                  "change), overflows %lu, occurrences routed %lu, saturated outputs %lu, "
                   "PEBS records %lu, samples %lu\n",
                   tally.quiet_cycles, tally.long_quiet, tally.quiet_overflows, tally.routed,
                   tally.saturated, tally.pebs_records, tally.samples);
@@ -1275,11 +1275,11 @@ static uint64_t counter_of(const struct nb_pmu *of, int c)
 }
 
 /* A batched counter near the end of its room: IQ_COUNTER4 counts
- * branch_retired on CRU_ESCR2, saturating its bus (15) every cycle but
+ * branch_retired on CRU_ESCR2, saturating its output (15) every cycle but
  * during a stretch with no logical processor active, from values around
  * the last one that cannot overflow within a 4096-cycle window of full
- * buses; its overflow starts IQ_COUNTER5 (branch_retired on CRU_ESCR3)
- * by extended cascading.  The fast path (routed buses; in half the runs
+ * outputs; its overflow starts IQ_COUNTER5 (branch_retired on CRU_ESCR3)
+ * by extended cascading.  The fast path (routed outputs; in half the runs
  * the bench path's nb_pmu_event and nb_pmu_tick from cycle MIXED on) must
  * give every cycle the bench path's counters and CCCRs, so the overflow
  * lands on the same cycle. */
@@ -1317,7 +1317,7 @@ static void test_batched_counter_overflows_on_its_cycle(void **state)
         assert_non_null(f);
         uint64_t route = nb_feed_route(f, nb_feed_context(f, 0, true), 0);
         assert_int_equal(route, 1ull << NB_ESCR_CRU2 | 1ull << NB_ESCR_CRU3);
-        struct nb_buses b = {0};
+        struct nb_escr_outputs b = {0};
         bool overflowed = false;
         for (unsigned cycle = 0; cycle < 2 * WINDOW + 200; cycle++) {
             bool idle = cycle >= IDLE_FROM && cycle < IDLE_UNTIL;
@@ -1329,7 +1329,7 @@ static void test_batched_counter_overflows_on_its_cycle(void **state)
                 assert_true(nb_pmu_event(fast, NB_EV_BRANCH_RETIRED, 1, 0, FULL + 5));
                 nb_pmu_tick(fast);
             } else {
-                nb_buses_add(&b, nb_feed_generation(f), route, FULL + 5);
+                nb_escr_outputs_add(&b, nb_feed_generation(f), route, FULL + 5);
                 assert_true(nb_pmu_tick_routed(fast, &b));
             }
             for (uint32_t c = 16; c < 18; c++) {
@@ -1354,7 +1354,7 @@ static void test_batched_counter_overflows_on_its_cycle(void **state)
  * returns false and counts none of them (occurrences given with
  * nb_pmu_event in that cycle still count, with the ESCRs as they stand);
  * the write changed the routes and their generation.  A CCCR, PEBS or
- * thread change leaves routed buses valid. */
+ * thread change leaves routed outputs valid. */
 static void test_stale_buses_refused(void **state)
 {
     (void)state;
@@ -1377,14 +1377,14 @@ static void test_stale_buses_refused(void **state)
     uint8_t user = nb_feed_context(f, 0, true); /* thread 0 starts at CPL 3 */
     assert_int_equal(nb_feed_route(f, user, 0), 1ull << NB_ESCR_CRU2);
     assert_int_equal(nb_feed_route(f, user, 1), 0);
-    struct nb_buses b;
+    struct nb_escr_outputs b;
     memset(&b, 0, sizeof b);
-    nb_buses_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 0), 3);
+    nb_escr_outputs_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 0), 3);
     assert_true(nb_pmu_tick_routed(pmu, &b));
     assert_int_equal(counter_of(pmu, 12), 103);
 
     /* Routed, then the ESCR moves to another sub-event: refused. */
-    nb_buses_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 0), 4);
+    nb_escr_outputs_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 0), 4);
     uint64_t generation = f->generation;
     assert_int_equal(nb_pmu_wrmsr(pmu, cru2, mmnm), MSR_OK);
     assert_true(f->generation != generation);
@@ -1397,16 +1397,16 @@ static void test_stale_buses_refused(void **state)
     assert_int_equal(nb_pmu_cycles(pmu), 2);
     assert_int_equal(b.driven, 0);
     for (int e = 0; e < NB_NUM_ESCRS; e++)
-        assert_int_equal(b.bus[e], 0);
+        assert_int_equal(b.output[e], 0);
 
     /* Routed anew, they count. */
-    nb_buses_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 1), 4);
+    nb_escr_outputs_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 1), 4);
     assert_true(nb_pmu_tick_routed(pmu, &b));
     assert_int_equal(counter_of(pmu, 12), 107);
 
     /* Rewriting the ESCR with its own value changes no route but still
-     * refuses buses routed before it. */
-    nb_buses_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 1), 2);
+     * refuses outputs routed before it. */
+    nb_escr_outputs_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 1), 2);
     generation = f->generation;
     assert_int_equal(nb_pmu_wrmsr(pmu, cru2, mmnm), MSR_OK);
     assert_true(f->generation != generation);
@@ -1415,9 +1415,9 @@ static void test_stale_buses_refused(void **state)
     assert_int_equal(counter_of(pmu, 12), 107);
 
     /* A CCCR write, IA32_PEBS_ENABLE, MSR_PEBS_MATRIX_VERT and a CPL
-     * change in the cycle leave the routes and the routed buses valid:
+     * change in the cycle leave the routes and the routed outputs valid:
      * the occurrence happened at CPL 3. */
-    nb_buses_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 1), 2);
+    nb_escr_outputs_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 1), 2);
     generation = f->generation;
     assert_int_equal(nb_pmu_wrmsr(pmu, NB_CCCR_BASE + 12, cccr), MSR_OK);
     assert_int_equal(nb_pmu_wrmsr(pmu, MSR_IA32_PEBS_ENABLE, PEBS_ENABLE_UOP_TAG | 1), MSR_OK);
@@ -1429,15 +1429,15 @@ static void test_stale_buses_refused(void **state)
     assert_true(nb_pmu_set_thread(pmu, 0, true, 3));
 
     /* In a refused cycle, nb_pmu_event's occurrences still count. */
-    nb_buses_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 1), 5);
+    nb_escr_outputs_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 1), 5);
     assert_true(nb_pmu_event(pmu, NB_EV_BRANCH_RETIRED, 1u << 1, 0, 1));
     assert_int_equal(nb_pmu_wrmsr(pmu, cru2, mmnm), MSR_OK);
     assert_false(nb_pmu_tick_routed(pmu, &b));
     assert_int_equal(counter_of(pmu, 12), 110);
 
     /* Even an empty stale route is refused (the current one may not be
-     * empty); buses no route was added to since the last tick are current. */
-    nb_buses_add(&b, nb_feed_generation(f), 0, 1);
+     * empty); outputs no route was added to since the last tick are current. */
+    nb_escr_outputs_add(&b, nb_feed_generation(f), 0, 1);
     assert_int_equal(nb_pmu_wrmsr(pmu, cru2, mmnm), MSR_OK);
     assert_false(nb_pmu_tick_routed(pmu, &b));
     assert_int_equal(b.generation, 0);
@@ -1448,7 +1448,7 @@ static void test_stale_buses_refused(void **state)
 /* Buses with detections routed before an ESCR write are refused also when
  * more are routed after it: the bench path would count the earlier
  * occurrences with the ESCRs as they stand at the tick, so counting the
- * buses would miscount.  And a route read before the write, added after
+ * outputs would miscount.  And a route read before the write, added after
  * it with the generation it was read in, is refused too. */
 static void test_buses_routed_across_a_write_refused(void **state)
 {
@@ -1465,7 +1465,7 @@ static void test_buses_routed_across_a_write_refused(void **state)
     assert_int_equal(nb_pmu_wrmsr(pmu, NB_CCCR_BASE + 12, cccr), MSR_OK);
     assert_int_equal(nb_pmu_wrmsr(pmu, NB_COUNTER_BASE + 12, 100), MSR_OK);
     uint8_t user = nb_feed_context(f, 0, true);
-    struct nb_buses b;
+    struct nb_escr_outputs b;
     memset(&b, 0, sizeof b);
 
     /* A route read, the ESCR written, the route added: refused. */
@@ -1478,24 +1478,24 @@ static void test_buses_routed_across_a_write_refused(void **state)
     assert_int_equal(nb_pmu_wrmsr(pmu, cru2, escr_value(NB_EV_BRANCH_RETIRED, 1u << 1,
                                                         ESCR_T0_USR)),
                      MSR_OK);
-    nb_buses_add(&b, generation, route, 3);
+    nb_escr_outputs_add(&b, generation, route, 3);
     assert_false(nb_pmu_tick_routed(pmu, &b));
     assert_int_equal(counter_of(pmu, 12), 100);
 
     /* Source 0 routed (3 detections), the ESCR moved from its sub-event
      * to source 1's, source 1 routed (4): the bench path would count 4;
-     * the buses hold 7 and must be refused. */
+     * the outputs hold 7 and must be refused. */
     assert_int_equal(nb_pmu_wrmsr(pmu, cru2, escr_value(NB_EV_BRANCH_RETIRED, 1u << 0,
                                                         ESCR_T0_USR)),
                      MSR_OK);
-    nb_buses_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 0), 3);
+    nb_escr_outputs_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 0), 3);
     assert_int_equal(nb_pmu_wrmsr(pmu, cru2, escr_value(NB_EV_BRANCH_RETIRED, 1u << 1,
                                                         ESCR_T0_USR)),
                      MSR_OK);
-    nb_buses_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 1), 4);
+    nb_escr_outputs_add(&b, nb_feed_generation(f), nb_feed_route(f, user, 1), 4);
     bool counted = nb_pmu_tick_routed(pmu, &b);
     if (counted)
-        print_message("buses routed across an ESCR write were counted: IQ_COUNTER0 %llu "
+        print_message("outputs routed across an ESCR write were counted: IQ_COUNTER0 %llu "
                       "(refused: 100; the bench path: 104)\n",
                       (unsigned long long)counter_of(pmu, 12));
     assert_false(counted);
@@ -1567,7 +1567,7 @@ static const struct nb_source merge_sources[] = {
 };
 static bool merge_routed;
 static const struct nb_feed *merge_feed;
-static struct nb_buses merge_buses;
+static struct nb_escr_outputs merge_buses;
 
 static void merge_wr(uint32_t msr, uint64_t value)
 {
@@ -1613,7 +1613,7 @@ static void merge_occur(unsigned s)
     }
     uint64_t route = nb_feed_route(merge_feed, nb_feed_context(merge_feed, 0, true), s);
     assert_int_not_equal(route, 0);
-    nb_buses_add(&merge_buses, nb_feed_generation(merge_feed), route, 1);
+    nb_escr_outputs_add(&merge_buses, nb_feed_generation(merge_feed), route, 1);
 }
 
 static void merge_tick(void)

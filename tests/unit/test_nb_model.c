@@ -18,7 +18,7 @@
 #include "pmu/catalog/netburst_events.h"
 #include "pmu/catalog/netburst_msrs.h"
 #include "pmu/emulated/netburst_pmu.h"
-#include "sim/netburst/nb_model.h"
+#include "sim/netburst/nbm_model.h"
 #include "tests/unit/model_trace.h"
 #include "traces/trace.h"
 
@@ -317,7 +317,7 @@ static void test_store_forwarding(void **state)
 }
 
 /* The store buffer's search finds a store a load overlaps whatever lines
- * they share (sim/netburst/nb_memory.c keeps a count of the stores by
+ * they share (sim/netburst/nbm_memory.c keeps a count of the stores by
  * line to skip the search when there can be none): a load in the second
  * line of a split store, a split load whose second line holds a store, a
  * load inside a 256-byte store (more than two lines), each replayed by

@@ -1,4 +1,4 @@
-/* The NetBurst model's presets and parameters (sim/netburst/nb_config.c). */
+/* The NetBurst model's presets and parameters (sim/netburst/nbm_config.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "pmu/emulated/netburst_pmu.h"
-#include "sim/netburst/nb_model.h"
+#include "sim/netburst/nbm_model.h"
 
 static struct nbm_config preset(const char *name)
 {
@@ -56,7 +56,7 @@ static void test_presets(void **state)
     assert_string_equal(p4.name, "prescott");
     for (int model = 0; model <= 6; model++)
         if (model != 5)
-            assert_true(nb_model_supported(model));
+            assert_true(nb_cpuid_model_supported(model));
 }
 
 static void test_netburst_alias(void **state)

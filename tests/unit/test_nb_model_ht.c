@@ -16,7 +16,7 @@
 #include "isa/x86.h"
 #include "pmu/catalog/netburst_msrs.h"
 #include "pmu/emulated/netburst_pmu.h"
-#include "sim/netburst/nb_model.h"
+#include "sim/netburst/nbm_model.h"
 #include "tests/unit/model_trace.h"
 #include "traces/trace.h"
 

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "pmu/emulated/netburst_pmu.h"
-#include "sim/netburst/nb_model.h"
+#include "sim/netburst/nbm_model.h"
 #include "tests/unit/model_trace.h"
 #include "traces/trace.h"
 

@@ -1,7 +1,7 @@
 /* The NetBurst model's two ways of reporting occurrences give the same
  * counts (docs/pmu-interface.md, "Routing ahead, checked by the PMU";
  * docs/netburst-model.md, "Speed"): with one logical processor and no
- * sampling programmed it routes each occurrence onto the cycle's buses
+ * sampling programmed it routes each occurrence onto the cycle's outputs
  * when it records it (routing ahead); with sampling programmed (here a
  * counter with OVF_PMI that never overflows) it keeps occurrences by
  * source and routes them when it reports each cycle.  The same trace (a
@@ -36,7 +36,7 @@
 #include "pmu/catalog/netburst_fields.h"
 #include "pmu/catalog/netburst_msrs.h"
 #include "pmu/emulated/netburst_pmu.h"
-#include "sim/netburst/nb_model.h"
+#include "sim/netburst/nbm_model.h"
 #include "tests/unit/model_trace.h"
 #include "traces/trace.h"
 
@@ -112,7 +112,7 @@ struct slot {
 };
 
 /* The 17 counters, over every unit, a few counting at one privilege
- * level only, three reading a bus another counter reads through a filter;
+ * level only, three reading an output another counter reads through a filter;
  * uop_type on RAT_ESCR0 (no counter) tags loads and stores at CPL 3 for
  * front_end_event.  Counter 17 is left for the sampling run. */
 static const struct slot slots[] = {
@@ -128,13 +128,13 @@ static const struct slot slots[] = {
     {8, NB_ESCR_FIRM0, "packed_SP_uop", "ALL", BOTH, 0},
     {9, NB_ESCR_SAAT0, "memory_complete", "LSC|SSC", BOTH, 0},
     {10, NB_ESCR_FIRM1, "scalar_SP_uop", "ALL", BOTH, 0},
-    /* the same bus: rising edges of cycles with a scalar SP uop */
+    /* the same output: rising edges of cycles with a scalar SP uop */
     {11, NB_ESCR_FIRM1, "scalar_SP_uop", "ALL", BOTH, CCCR_COMPARE | CCCR_EDGE},
     {12, NB_ESCR_CRU0, "instr_retired", "NBOGUSNTAG|NBOGUSTAG", BOTH, 0},
     {13, NB_ESCR_CRU2, "branch_retired", "MMNP|MMNM|MMTP|MMTM", BOTH, 0},
     {14, NB_ESCR_CRU1, "uops_retired", "NBOGUS", OS, 0},
     {15, NB_ESCR_CRU3, "front_end_event", "NBOGUS", BOTH, 0},
-    /* counter 13's bus through COMPLEMENT, threshold 0: cycles retiring no branch */
+    /* counter 13's output through COMPLEMENT, threshold 0: cycles retiring no branch */
     {16, NB_ESCR_CRU2, "branch_retired", "MMNP|MMNM|MMTP|MMTM", BOTH,
      CCCR_COMPARE | CCCR_COMPLEMENT},
 };

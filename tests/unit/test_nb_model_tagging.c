@@ -18,7 +18,7 @@
 #include "pmu/catalog/netburst_metrics.h"
 #include "pmu/catalog/netburst_msrs.h"
 #include "pmu/emulated/netburst_pmu.h"
-#include "sim/netburst/nb_model.h"
+#include "sim/netburst/nbm_model.h"
 #include "tests/unit/model_trace.h"
 #include "traces/trace.h"
 

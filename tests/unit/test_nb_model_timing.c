@@ -1,6 +1,6 @@
 /* The NetBurst model's instruction timing (docs/netburst-model.md,
  * "Instructions" and "Core"): latencies, throughputs and units from the
- * timing table (sim/netburst/nb_timings.c: Intel's Optimization Reference
+ * timing table (sim/netburst/nbm_timings.c: Intel's Optimization Reference
  * Manual, appendix C) by model group, register dependences through the
  * general, flags, x87, MMX and XMM registers, and each unit's issue
  * interval.  Each test times a loop of 40 and of 80 iterations on a preset
@@ -22,7 +22,7 @@
 
 #include "isa/x86.h"
 #include "pmu/emulated/netburst_pmu.h"
-#include "sim/netburst/nb_model.h"
+#include "sim/netburst/nbm_model.h"
 #include "tests/unit/model_trace.h"
 #include "traces/trace.h"
 

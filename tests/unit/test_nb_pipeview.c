@@ -1,4 +1,4 @@
-/* The NetBurst model's pipeline view (sim/netburst/nb_pipeview.h,
+/* The NetBurst model's pipeline view (sim/netburst/nbm_pipeview.h,
  * docs/pipeview.md): the O3PipeView records of a hand-made loop, stage by
  * stage as the model's rules give them, the wrong path's squashed uops,
  * the instruction range, and a run with the view counting exactly what a
@@ -15,8 +15,8 @@
 #include <cmocka.h>
 
 #include "pmu/emulated/netburst_pmu.h"
-#include "sim/netburst/nb_model.h"
-#include "sim/netburst/nb_pipeview.h"
+#include "sim/netburst/nbm_model.h"
+#include "sim/netburst/nbm_pipeview.h"
 #include "tests/unit/model_trace.h"
 
 /* The loop of tb_loop (add eax, 1; dec ecx; jnz) three times, then a nop:
@@ -42,13 +42,13 @@ static struct nbm_result run(const char *path, uint64_t first, uint64_t last, ch
     size_t size;
     FILE *out = open_memstream(text, &size);
     assert_non_null(out);
-    struct nb_pipeview *view = first ? nb_pipeview_create(out, first, last, 1) : NULL;
-    struct nbm_hooks hooks = {.uops = view ? nb_pipeview_hook(view) : NULL};
+    struct nbm_pipeview *view = first ? nbm_pipeview_create(out, first, last, 1) : NULL;
+    struct nbm_hooks hooks = {.uops = view ? nbm_pipeview_hook(view) : NULL};
     struct nbm_result result;
     const char *traces[] = {path};
     if (!nbm_simulate(traces, 1, &config, backend, &hooks, &result, error, sizeof error))
         fail_msg("%s", error);
-    nb_pipeview_destroy(view);
+    nbm_pipeview_destroy(view);
     fclose(out);
     msr_backend_destroy(backend);
     return result;
@@ -168,13 +168,13 @@ static void test_range_read(void **state)
     (void)state;
     uint64_t first = 0, last = 0;
     char error[256];
-    assert_true(nb_pipeview_range_read("R", "1:1", &first, &last, error, sizeof error));
+    assert_true(nbm_pipeview_range_read("R", "1:1", &first, &last, error, sizeof error));
     assert_true(first == 1 && last == 1);
-    assert_true(nb_pipeview_range_read("R", "0x10:200", &first, &last, error, sizeof error));
+    assert_true(nbm_pipeview_range_read("R", "0x10:200", &first, &last, error, sizeof error));
     assert_true(first == 16 && last == 200);
     static const char *const bad[] = {"5:2", "x", "3", "0:3", "1:", ":2", "1:2:3", "-1:2", ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_false(nb_pipeview_range_read("R", bad[i], &first, &last, error, sizeof error));
+        assert_false(nbm_pipeview_range_read("R", bad[i], &first, &last, error, sizeof error));
         char want[128];
         snprintf(want, sizeof want, "bad R '%s' (expected FIRST:LAST, instruction numbers from "
                  "1 with FIRST <= LAST)", bad[i]);

@@ -1,7 +1,7 @@
-/* A model's occurrences onto the ESCRs' buses through the PMU
+/* A model's occurrences onto the ESCRs' outputs through the PMU
  * (pmu/emulated/netburst_feed.h): routed when reported (nb_feed_occur,
  * nb_feed_occur_counts) and routed ahead by the router (nb_router_*),
- * exact bus values, drive bits and stamps, and when routing ahead is
+ * exact output values, drive bits and stamps, and when routing ahead is
  * allowed and when its routes are stale.
  *
  * Northwood without Hyper-Threading: CRU_ESCR2 counts branch_retired MMNP
@@ -33,7 +33,7 @@ static const struct nb_source sources[] = {{NB_EV_BRANCH_RETIRED, 1u << 0},
 struct fixture {
     struct nb_pmu *pmu;
     const struct nb_feed *feed;
-    struct nb_buses buses;
+    struct nb_escr_outputs outputs;
 };
 
 static uint64_t escr_value(uint16_t mask, uint64_t threads)
@@ -81,26 +81,26 @@ static uint64_t iq_counter0(const struct fixture *f)
     return nb_pmu_counter(f->pmu, 12);
 }
 
-/* Routed when reported: by the context of the level, each ESCR's bus
- * adding up to 15, the buses stamped with the routes' generation. */
+/* Routed when reported: by the context of the level, each ESCR's output
+ * adding up to 15, the outputs stamped with the routes' generation. */
 static void test_occur_drives_the_routed_buses(void **state)
 {
     struct fixture *f = *state;
-    struct nb_buses *b = &f->buses;
+    struct nb_escr_outputs *b = &f->outputs;
     nb_feed_occur(f->feed, b, 0, true, MMNP, 3);
     assert_int_equal(b->driven, cru2 | cru3);
-    assert_int_equal(b->bus[NB_ESCR_CRU2], 3);
-    assert_int_equal(b->bus[NB_ESCR_CRU3], 3);
+    assert_int_equal(b->output[NB_ESCR_CRU2], 3);
+    assert_int_equal(b->output[NB_ESCR_CRU3], 3);
     assert_int_equal(b->generation, f->feed->generation);
     nb_feed_occur(f->feed, b, 0, false, MMNP, 2); /* CPL 0: CRU_ESCR3 only */
     nb_feed_occur(f->feed, b, 0, true, MMNM, 20);
     nb_feed_occur(f->feed, b, 0, true, MMTP, 7);  /* nothing counts it */
-    assert_int_equal(b->bus[NB_ESCR_CRU2], 15);
-    assert_int_equal(b->bus[NB_ESCR_CRU3], 5);
+    assert_int_equal(b->output[NB_ESCR_CRU2], 15);
+    assert_int_equal(b->output[NB_ESCR_CRU3], 5);
     assert_int_equal(b->driven, cru2 | cru3);
     for (int e = 0; e < NB_NUM_ESCRS; e++)
         if (e != NB_ESCR_CRU2 && e != NB_ESCR_CRU3)
-            assert_int_equal(b->bus[e], 0);
+            assert_int_equal(b->output[e], 0);
     assert_true(nb_pmu_tick_routed(f->pmu, b));
     assert_int_equal(iq_counter0(f), 15);
     assert_int_equal(b->driven, 0);
@@ -110,12 +110,12 @@ static void test_occur_drives_the_routed_buses(void **state)
 static void test_occur_counts_routes_and_clears(void **state)
 {
     struct fixture *f = *state;
-    struct nb_buses *b = &f->buses;
+    struct nb_escr_outputs *b = &f->outputs;
     uint64_t used[2] = {1u << MMNP | 1u << MMNM | 1u << MMTP, 0};
     uint16_t counts[NB_MAX_SOURCES] = {[MMNP] = 1, [MMNM] = 2, [MMTP] = 4};
     nb_feed_occur_counts(f->feed, b, 0, true, used, counts);
-    assert_int_equal(b->bus[NB_ESCR_CRU2], 3);
-    assert_int_equal(b->bus[NB_ESCR_CRU3], 1);
+    assert_int_equal(b->output[NB_ESCR_CRU2], 3);
+    assert_int_equal(b->output[NB_ESCR_CRU3], 1);
     assert_int_equal(b->driven, cru2 | cru3);
     assert_int_equal(used[0], 0);
     for (unsigned s = 0; s < 3; s++)
@@ -125,8 +125,8 @@ static void test_occur_counts_routes_and_clears(void **state)
     counts[MMNP] = 4;
     counts[MMNM] = 8;
     nb_feed_occur_counts(f->feed, b, 0, false, used, counts);
-    assert_int_equal(b->bus[NB_ESCR_CRU2], 3);
-    assert_int_equal(b->bus[NB_ESCR_CRU3], 5);
+    assert_int_equal(b->output[NB_ESCR_CRU2], 3);
+    assert_int_equal(b->output[NB_ESCR_CRU3], 5);
     assert_true(nb_pmu_tick_routed(f->pmu, b));
     assert_int_equal(iq_counter0(f), 3);
 }
@@ -137,7 +137,7 @@ static void test_occur_counts_routes_and_clears(void **state)
 static void test_router_routes_ahead_until_stale(void **state)
 {
     struct fixture *f = *state;
-    struct nb_buses *b = &f->buses;
+    struct nb_escr_outputs *b = &f->outputs;
     struct nb_router r;
     nb_router_init(&r, f->feed, 1);
     assert_false(nb_router_ahead(&r)); /* not watched yet */
@@ -152,8 +152,8 @@ static void test_router_routes_ahead_until_stale(void **state)
     nb_router_occur(&r, b, 1, MMNP, 2);
     nb_router_occur(&r, b, 0, MMNM, 9);
     nb_router_occur(&r, b, 1, MMNM, 4);
-    assert_int_equal(b->bus[NB_ESCR_CRU2], 6);
-    assert_int_equal(b->bus[NB_ESCR_CRU3], 2);
+    assert_int_equal(b->output[NB_ESCR_CRU2], 6);
+    assert_int_equal(b->output[NB_ESCR_CRU3], 2);
     assert_int_equal(b->generation, f->feed->generation);
     assert_true(nb_pmu_tick_routed(f->pmu, b));
     assert_int_equal(iq_counter0(f), 6);

@@ -40,7 +40,7 @@ static const int models[] = {0, 1, 2, 3, 4, 6};
 #define MMTP 0x4
 #define MMTM 0x8
 #define BR_T0_USR ESCR(6, 0xf, ESCR_T0_USR)
-/* a counter that counts 1 in every enabled cycle whatever its bus: bus <= 15 */
+/* a counter that counts 1 in every enabled cycle whatever its output: output <= 15 */
 #define ALWAYS_ONE (CCCR_ENABLE | CCCR_COMPARE | CCCR_COMPLEMENT | THR(15) | AT(3))
 
 static int br;
@@ -145,7 +145,7 @@ static void test_models(void **state)
     (void)state;
     for (int m = -2; m < 20; m++) {
         bool want = m == 0 || m == 1 || m == 2 || m == 3 || m == 4 || m == 6;
-        assert_int_equal(nb_model_supported(m), want);
+        assert_int_equal(nb_cpuid_model_supported(m), want);
         assert_int_equal(((pmu = nb_pmu_create((struct nb_pmu_config){.model = m, .ht = true})) != NULL), want);
         release();
     }
@@ -477,8 +477,8 @@ static void test_basic_count_and_report(void **state)
     nb_pmu_tick(pmu);
     assert_int_equal(rd(CTR(12)), 3);
     assert_int_equal(pmu->cycles, 1);
-    assert_int_equal(pmu->last.bus[NB_ESCR_CRU2], 3);
-    assert_int_equal(pmu->last.bus[NB_ESCR_CRU3], 0);
+    assert_int_equal(pmu->last.output[NB_ESCR_CRU2], 3);
+    assert_int_equal(pmu->last.output[NB_ESCR_CRU3], 0);
     assert_true(pmu->last.counted[12]);
     assert_false(pmu->last.counted[13]);
     assert_false(pmu->last.counted[14]);
@@ -490,7 +490,7 @@ static void test_basic_count_and_report(void **state)
 
     /* an empty cycle clears the report */
     nb_pmu_tick(pmu);
-    assert_int_equal(pmu->last.bus[NB_ESCR_CRU2], 0);
+    assert_int_equal(pmu->last.output[NB_ESCR_CRU2], 0);
     assert_true(pmu->last.counted[12]);
     assert_int_equal(pmu->last.increment[12], 0);
     assert_int_equal(rd(CTR(12)), 3);
@@ -504,14 +504,14 @@ static void test_basic_count_and_report(void **state)
     event(br, MMTP, 1, 2);
     nb_pmu_tick(pmu);
     assert_int_equal(rd(CTR(12)), 3);
-    assert_int_equal(pmu->last.bus[NB_ESCR_CRU2], 0);
+    assert_int_equal(pmu->last.output[NB_ESCR_CRU2], 0);
 
     /* the ESCR's mask selects: an occurrence naming a selected sub-event counts */
     wr(CRU_ESCR2, ESCR(6, MMTP, ESCR_T0_USR | ESCR_T1_USR));
     event(br, MMTM, 0, 5);
     event(br, MMTP | MMTM, 1, 2);
     nb_pmu_tick(pmu);
-    assert_int_equal(pmu->last.bus[NB_ESCR_CRU2], 2);
+    assert_int_equal(pmu->last.output[NB_ESCR_CRU2], 2);
     assert_int_equal(rd(CTR(12)), 5);
 }
 
@@ -537,7 +537,7 @@ static void test_idle_thread_events_detected(void **state)
     assert_false(pmu->thread[1].active);
     event(br, MMTP, 1, 2);
     nb_pmu_tick(pmu);
-    assert_int_equal(pmu->last.bus[NB_ESCR_CRU2], 2);
+    assert_int_equal(pmu->last.output[NB_ESCR_CRU2], 2);
     assert_int_equal(rd(CTR(12)), 2);
 }
 
@@ -569,7 +569,7 @@ static void test_both_escrs_see_occurrence(void **state)
     assert_int_equal(pmu->escr_event[NB_ESCR_CRU2], -1);
 }
 
-/* The CCCR's ESCR select picks the bus; no ESCR behind it means input 0. */
+/* The CCCR's ESCR select picks the output; no ESCR behind it means input 0. */
 static void test_escr_select_routing(void **state)
 {
     (void)state;
@@ -589,16 +589,16 @@ static void test_escr_select_routing(void **state)
     branch_cycle(2);
     assert_int_equal(rd(CTR(12)), 4);
 
-    /* counter 14, select 3: no ESCR (SSU_ESCR0 has no partner): bus 0, so
-     * "bus <= 0" holds in every cycle */
+    /* counter 14, select 3: no ESCR (SSU_ESCR0 has no partner): output 0, so
+     * "output <= 0" holds in every cycle */
     const uint64_t le0 = CCCR_ENABLE | AT(3) | CCCR_COMPARE | CCCR_COMPLEMENT;
     wr(CCCR(14), le0 | SEL(3));
     branch_cycle(1);
     assert_int_equal(rd(CTR(14)), 1);
-    wr(CCCR(14), le0 | SEL(5)); /* CRU_ESCR3, bus 1 */
+    wr(CCCR(14), le0 | SEL(5)); /* CRU_ESCR3, output 1 */
     branch_cycle(1);
     assert_int_equal(rd(CTR(14)), 1);
-    assert_int_equal(pmu->last.bus[NB_ESCR_CRU3], 1);
+    assert_int_equal(pmu->last.output[NB_ESCR_CRU3], 1);
     release();
 
     /* after a cascade start the started counter reads its own select */
@@ -619,13 +619,13 @@ static void test_bus_saturation_in_pipeline(void **state)
     event(br, MMTP, 0, 10);
     event(br, MMTM, 0, 10);
     nb_pmu_tick(pmu);
-    assert_int_equal(pmu->last.bus[NB_ESCR_CRU2], 15);
+    assert_int_equal(pmu->last.output[NB_ESCR_CRU2], 15);
     assert_int_equal(rd(CTR(12)), 15);
     /* many occurrences (more than any initial buffer) */
     for (int i = 0; i < 40; i++)
         event(br, MMTP, 0, 1);
     nb_pmu_tick(pmu);
-    assert_int_equal(pmu->last.bus[NB_ESCR_CRU2], 15);
+    assert_int_equal(pmu->last.output[NB_ESCR_CRU2], 15);
     assert_int_equal(rd(CTR(12)), 30);
 }
 
@@ -1062,7 +1062,7 @@ static void test_16_17_start_nothing_by_cascade(void **state)
 static void test_edge_history_reset_by_cccr_write(void **state)
 {
     (void)state;
-    const uint64_t edge = CCCR_ENABLE | SEL(5) | AT(3) | CCCR_COMPARE | CCCR_EDGE; /* bus > 0 */
+    const uint64_t edge = CCCR_ENABLE | SEL(5) | AT(3) | CCCR_COMPARE | CCCR_EDGE; /* output > 0 */
     init(2, true);
     wr(CRU_ESCR2, BR_T0_USR);
     wr(CCCR(12), edge);
@@ -1114,7 +1114,7 @@ static void test_edge_history_not_sampled_when_disabled(void **state)
     wr(CCCR(12), ALWAYS_ONE);
     wr(CTR(12), MAX40 - 2);
     for (int i = 0; i < 3; i++) {
-        branch_cycle(1); /* CRU_ESCR3's bus is 1 while 14 waits */
+        branch_cycle(1); /* CRU_ESCR3's output is 1 while 14 waits */
     }
     assert_true(rd(CCCR(14)) & CCCR_ENABLE);
     assert_int_equal(rd(CTR(14)), 0);
@@ -1123,15 +1123,15 @@ static void test_edge_history_not_sampled_when_disabled(void **state)
 }
 
 /* ---- the cycle's short cuts (docs/semantics.md, "Speed"): a tick skips
- * counters whose bus is 0, so these check the ones that must not be */
+ * counters whose output is 0, so these check the ones that must not be */
 
-/* COMPLEMENT counts on a zero bus: with no occurrence at all, and with no
+/* COMPLEMENT counts on a zero output: with no occurrence at all, and with no
  * ESCR behind the select. */
 static void test_complement_counts_without_occurrences(void **state)
 {
     (void)state;
     init(2, true);
-    program_counter12(CCCR_COMPARE | CCCR_COMPLEMENT);  /* bus <= 0 */
+    program_counter12(CCCR_COMPARE | CCCR_COMPLEMENT);  /* output <= 0 */
     wr(CCCR(14), ALWAYS_ONE | SEL(3));                   /* no ESCR: input 0 */
     for (int i = 0; i < 3; i++)
         nb_pmu_tick(pmu);
@@ -1139,7 +1139,7 @@ static void test_complement_counts_without_occurrences(void **state)
     assert_int_equal(rd(CTR(14)), 3);
     assert_true(pmu->last.compare[12]);
     assert_int_equal(pmu->last.increment[14], 1);
-    branch_cycle(1);  /* bus 1 > 0 */
+    branch_cycle(1);  /* output 1 > 0 */
     assert_int_equal(rd(CTR(12)), 3);
     assert_false(pmu->last.compare[12]);
 }
@@ -1161,7 +1161,7 @@ static void test_edge_history_falls_without_occurrences(void **state)
     assert_int_equal(rd(CTR(12)), 2);
 }
 
-/* Without COMPARE the bus is added every cycle it is non-zero; an ESCR
+/* Without COMPARE the output is added every cycle it is non-zero; an ESCR
  * written after the cycle's occurrences decides with its new value, and
  * one that stops selecting the event drives nothing. */
 static void test_escr_rewritten_within_cycle(void **state)
@@ -1178,7 +1178,7 @@ static void test_escr_rewritten_within_cycle(void **state)
     wr(CRU_ESCR2, ESCR(7, MMTM, ESCR_T0_USR));  /* select 7: no event on CRU_ESCR2 */
     nb_pmu_tick(pmu);
     assert_int_equal(rd(CTR(12)), 3);
-    assert_int_equal(pmu->last.bus[NB_ESCR_CRU2], 0);
+    assert_int_equal(pmu->last.output[NB_ESCR_CRU2], 0);
     assert_int_equal(pmu->last.increment[12], 0);
 }
 

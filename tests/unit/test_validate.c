@@ -16,7 +16,7 @@
 #include "model_trace.h"
 #include "pmu/emulated/netburst_pmu.h"
 #include "pmu/emulated/p5_pmu.h"
-#include "sim/netburst/nb_model.h"
+#include "sim/netburst/nbm_model.h"
 #include "sim/p5/p5_model.h"
 #include "tests/validate/vgen.h"
 #include "tests/validate/vprog.h"

@@ -16,9 +16,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "sim/netburst/nb_model.h"
-#include "sim/netburst/nb_op.h"
-#include "sim/netburst/nb_timings.h"
+#include "sim/netburst/nbm_model.h"
+#include "sim/netburst/nbm_op.h"
+#include "sim/netburst/nbm_timings.h"
 #include "sim/p5/p5_timings.h"
 #include "traces/elf_symbols.h"
 #include "vgen.h"
@@ -45,7 +45,7 @@ struct meas {
 struct preset {
     const char *name;
     enum table table;
-    int group; /* enum nb_timing_group; -1 for the P5 */
+    int group; /* enum nbm_timing_group; -1 for the P5 */
     bool mmx;  /* the Pentium MMX: the P5 table's MMX rows are measured */
 };
 
@@ -64,12 +64,12 @@ static const char *const table_names[NUM_TABLES] = {"p5", "nb"};
 
 static size_t table_size(enum table t)
 {
-    return t == T_P5 ? p5_timings_count : nb_timings_count;
+    return t == T_P5 ? p5_timings_count : nbm_timings_count;
 }
 
 static const void *table_row(enum table t, size_t i)
 {
-    return t == T_P5 ? (const void *)&p5_timings[i] : (const void *)&nb_timings[i];
+    return t == T_P5 ? (const void *)&p5_timings[i] : (const void *)&nbm_timings[i];
 }
 
 static struct vgen_row vrow(enum table t, size_t i)
@@ -77,7 +77,7 @@ static struct vgen_row vrow(enum table t, size_t i)
     if (t == T_P5)
         return (struct vgen_row){p5_timings[i].family, p5_timings[i].form, p5_timings[i].pairing,
                                  p5_timings[i].rep_base || p5_timings[i].rep_per};
-    return (struct vgen_row){nb_timings[i].family, nb_timings[i].form, VGEN_NO_PAIRING, false};
+    return (struct vgen_row){nbm_timings[i].family, nbm_timings[i].form, VGEN_NO_PAIRING, false};
 }
 
 static const void *p5_row_of(const char *family, const char *form)
@@ -87,7 +87,7 @@ static const void *p5_row_of(const char *family, const char *form)
 
 static const void *nb_row_of(const char *family, const char *form)
 {
-    return nb_timing_find(family, form);
+    return nbm_timing_find(family, form);
 }
 
 /* A row's published figure for a kind, in half cycles; false when none. */
@@ -106,7 +106,7 @@ static bool row_figure(enum table t, const void *row, enum vgen_kind kind, int g
         *hi = 2u * (latency ? p->latency : p->clocks_max);
         return *lo > 0 || kind == VGEN_PAIR;
     }
-    const struct nb_timing_cell *c = &((const struct nb_timing *)row)->t[group];
+    const struct nbm_timing_cell *c = &((const struct nbm_timing *)row)->t[group];
     *lo = kind == VGEN_LATENCY ? c->latency : c->throughput;
     *hi = kind == VGEN_LATENCY ? c->latency_max : c->throughput_max;
     if (*hi < *lo)
@@ -427,15 +427,15 @@ struct outcome {
 
 /* The ports a NetBurst stream's copies issue through: two for the
  * one-uop register forms both double-speed ALUs run (ADD, SUB, CMP, NEG:
- * nb_alu1_accepts, the Optimization manual ch. 1, "Execution Core
+ * nbm_alu1_accepts, the Optimization manual ch. 1, "Execution Core
  * Detail"), else one. */
 static uint32_t stream_ports(const struct meas *m)
 {
     if (m->table != T_NB || m->kind != VGEN_THROUGHPUT)
         return 1;
-    const struct nb_timing *row = table_row(T_NB, m->row);
+    const struct nbm_timing *row = table_row(T_NB, m->row);
     bool registers = !strchr(row->form, 'm');
-    return row->unit == NB_EU_ALU && registers && nb_alu1_accepts(row->family) ? 2 : 1;
+    return row->unit == NBM_EU_ALU && registers && nbm_alu1_accepts(row->family) ? 2 : 1;
 }
 
 /* Intel's throughput is one issue port's interval ("the number of clock
@@ -574,7 +574,7 @@ static bool preset_group(struct preset *pr, char *error, size_t size)
     struct nbm_config config;
     if (!nbm_config_preset(pr->name, &config, error, size))
         return false;
-    pr->group = nb_timing_group_of(config.model);
+    pr->group = nbm_timing_group_of(config.model);
     return true;
 }
 

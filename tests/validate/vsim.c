@@ -7,7 +7,7 @@
 #include "isa/x86.h"
 #include "pmu/emulated/netburst_pmu.h"
 #include "pmu/emulated/p5_pmu.h"
-#include "sim/netburst/nb_model.h"
+#include "sim/netburst/nbm_model.h"
 #include "sim/p5/p5_model.h"
 #include "util/input_file.h"
 #include "traces/trace.h"

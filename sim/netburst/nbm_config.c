@@ -7,7 +7,7 @@
 
 #include "util/number.h"
 #include "util/suggest.h"
-#include "sim/netburst/nb_model.h"
+#include "sim/netburst/nbm_model.h"
 
 /* Northwood (the Pentium 4 monitoring study, sections 3-5; docs/netburst-model.md). */
 static const struct nbm_config northwood = {
@@ -98,7 +98,7 @@ const char *nbm_preset_name(size_t i)
     return i < sizeof presets / sizeof presets[0] ? presets[i].name : NULL;
 }
 
-const char *nbm_preset_of_model(int model)
+const char *nbm_preset_of_cpuid_model(int model)
 {
     for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
         if (presets[i].model == model)
@@ -123,7 +123,7 @@ static const struct parameter parameters[] = {
     P(branch_redirect, 0, 1000), P(rob, 1, 4096), P(load_buffers, 1, 4096),
     P(store_buffers, 1, 4096), P(alloc_width, 1, 16), P(retire_width, 1, 16),
     P(l1d_size, 64, 1u << 30), P(l1d_ways, 1, 1024),
-    P(l1d_latency, 1, 1000), P(l1d_load_misses, 1, NB_MAX_LOAD_MISSES),
+    P(l1d_latency, 1, 1000), P(l1d_load_misses, 1, NBM_MAX_LOAD_MISSES),
     P(dtlb_entries, 1, 4096), P(l2_size, 128, 1u << 30),
     P(l2_ways, 1, 1024), P(l2_latency, 0, 10000), P(memory_latency, 0, 100000),
     P(page_walk_latency, 0, 100000), P(pmi_latency, 0, 1000000), P(bus_ratio, 1, 64),

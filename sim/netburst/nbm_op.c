@@ -1,5 +1,5 @@
 /* Instruction facts for the NetBurst model and the decode cache. */
-#include "sim/netburst/nb_op.h"
+#include "sim/netburst/nbm_op.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -14,25 +14,25 @@
  * 5; the rest assumptions).  Half cycles; a divide occupies its unit for
  * its whole latency, the others issue one a cycle (the fast ALU one each
  * half cycle). */
-enum nb_default {
-    NB_DEFAULT_FAST, NB_DEFAULT_SHIFT, NB_DEFAULT_MULTIPLY, NB_DEFAULT_DIVIDE,
-    NB_DEFAULT_BRANCH, NB_DEFAULT_FP_ADD, NB_DEFAULT_FP_MULTIPLY, NB_DEFAULT_FP_DIVIDE,
-    NB_DEFAULT_FP_MOVE, NB_DEFAULT_SIMD_INTEGER,
+enum nbm_default {
+    NBM_DEFAULT_FAST, NBM_DEFAULT_SHIFT, NBM_DEFAULT_MULTIPLY, NBM_DEFAULT_DIVIDE,
+    NBM_DEFAULT_BRANCH, NBM_DEFAULT_FP_ADD, NBM_DEFAULT_FP_MULTIPLY, NBM_DEFAULT_FP_DIVIDE,
+    NBM_DEFAULT_FP_MOVE, NBM_DEFAULT_SIMD_INTEGER,
 };
 
 enum { ONE_A_CYCLE = 2 }; /* a load or store port's interval without a row for it */
 
-static const struct nb_op_timing default_timing[] = {
-    [NB_DEFAULT_FAST] = {1, 1, NB_EU_ALU, ONE_A_CYCLE, ONE_A_CYCLE},
-    [NB_DEFAULT_SHIFT] = {8, 2, NB_EU_INT, ONE_A_CYCLE, ONE_A_CYCLE},
-    [NB_DEFAULT_MULTIPLY] = {28, 2, NB_EU_MUL, ONE_A_CYCLE, ONE_A_CYCLE},
-    [NB_DEFAULT_DIVIDE] = {120, 120, NB_EU_COMPLEX, ONE_A_CYCLE, ONE_A_CYCLE},
-    [NB_DEFAULT_BRANCH] = {2, 1, NB_EU_ALU0, ONE_A_CYCLE, ONE_A_CYCLE},
-    [NB_DEFAULT_FP_ADD] = {10, 2, NB_EU_FP_ADD, ONE_A_CYCLE, ONE_A_CYCLE},
-    [NB_DEFAULT_FP_MULTIPLY] = {14, 2, NB_EU_FP_MUL, ONE_A_CYCLE, ONE_A_CYCLE},
-    [NB_DEFAULT_FP_DIVIDE] = {76, 76, NB_EU_FP_DIV, ONE_A_CYCLE, ONE_A_CYCLE},
-    [NB_DEFAULT_FP_MOVE] = {12, 2, NB_EU_FP_MOVE, ONE_A_CYCLE, ONE_A_CYCLE},
-    [NB_DEFAULT_SIMD_INTEGER] = {4, 2, NB_EU_MMX_ALU, ONE_A_CYCLE, ONE_A_CYCLE},
+static const struct nbm_op_timing default_timing[] = {
+    [NBM_DEFAULT_FAST] = {1, 1, NBM_EU_ALU, ONE_A_CYCLE, ONE_A_CYCLE},
+    [NBM_DEFAULT_SHIFT] = {8, 2, NBM_EU_INT, ONE_A_CYCLE, ONE_A_CYCLE},
+    [NBM_DEFAULT_MULTIPLY] = {28, 2, NBM_EU_MUL, ONE_A_CYCLE, ONE_A_CYCLE},
+    [NBM_DEFAULT_DIVIDE] = {120, 120, NBM_EU_COMPLEX, ONE_A_CYCLE, ONE_A_CYCLE},
+    [NBM_DEFAULT_BRANCH] = {2, 1, NBM_EU_ALU0, ONE_A_CYCLE, ONE_A_CYCLE},
+    [NBM_DEFAULT_FP_ADD] = {10, 2, NBM_EU_FP_ADD, ONE_A_CYCLE, ONE_A_CYCLE},
+    [NBM_DEFAULT_FP_MULTIPLY] = {14, 2, NBM_EU_FP_MUL, ONE_A_CYCLE, ONE_A_CYCLE},
+    [NBM_DEFAULT_FP_DIVIDE] = {76, 76, NBM_EU_FP_DIV, ONE_A_CYCLE, ONE_A_CYCLE},
+    [NBM_DEFAULT_FP_MOVE] = {12, 2, NBM_EU_FP_MOVE, ONE_A_CYCLE, ONE_A_CYCLE},
+    [NBM_DEFAULT_SIMD_INTEGER] = {4, 2, NBM_EU_MMX_ALU, ONE_A_CYCLE, ONE_A_CYCLE},
 };
 
 static bool is_one_of(const char *m, const char *const *names)
@@ -49,19 +49,19 @@ static bool ends_with(const char *m, const char *suffix)
     return n >= k && strcmp(m + n - k, suffix) == 0;
 }
 
-static enum nb_default integer_default(const char *m)
+static enum nbm_default integer_default(const char *m)
 {
     static const char *const shifts[] = {"shl", "shr", "sar", "sal", "rol", "ror",
                                          "rcl", "rcr", "shld", "shrd", NULL};
     static const char *const multiplies[] = {"mul", "imul", NULL};
     static const char *const divides[] = {"div", "idiv", NULL};
     if (is_one_of(m, shifts))
-        return NB_DEFAULT_SHIFT;
+        return NBM_DEFAULT_SHIFT;
     if (is_one_of(m, multiplies))
-        return NB_DEFAULT_MULTIPLY;
+        return NBM_DEFAULT_MULTIPLY;
     if (is_one_of(m, divides))
-        return NB_DEFAULT_DIVIDE;
-    return NB_DEFAULT_FAST;
+        return NBM_DEFAULT_DIVIDE;
+    return NBM_DEFAULT_FAST;
 }
 
 static bool is_move(const char *m)
@@ -70,58 +70,58 @@ static bool is_move(const char *m)
            strncmp(m, "fild", 4) == 0 || strncmp(m, "fist", 4) == 0 || strcmp(m, "fxch") == 0;
 }
 
-static enum nb_default fp_default(const char *m, bool vector_integer)
+static enum nbm_default fp_default(const char *m, bool vector_integer)
 {
     if (strstr(m, "div") || strstr(m, "sqrt") || strncmp(m, "fprem", 5) == 0)
-        return NB_DEFAULT_FP_DIVIDE;
+        return NBM_DEFAULT_FP_DIVIDE;
     if (is_move(m))
-        return NB_DEFAULT_FP_MOVE;
+        return NBM_DEFAULT_FP_MOVE;
     if (vector_integer)
-        return NB_DEFAULT_SIMD_INTEGER;
+        return NBM_DEFAULT_SIMD_INTEGER;
     if (strstr(m, "mul"))
-        return NB_DEFAULT_FP_MULTIPLY;
-    return NB_DEFAULT_FP_ADD;
+        return NBM_DEFAULT_FP_MULTIPLY;
+    return NBM_DEFAULT_FP_ADD;
 }
 
 /* SSE/AVX by mnemonic: P... is 128-bit integer, ...PS/PD/SS/SD the FP
  * formats (docs/netburst-model.md says what this misses). */
-static enum nb_fp_kind sse_kind(const char *m)
+static enum nbm_fp_kind sse_kind(const char *m)
 {
     const char *base = m[0] == 'v' ? m + 1 : m;
     if (base[0] == 'p')
-        return NB_FP_KIND_MMX128;
+        return NBM_FP_KIND_MMX128;
     if (ends_with(m, "ps"))
-        return NB_FP_KIND_PACKED_SP;
+        return NBM_FP_KIND_PACKED_SP;
     if (ends_with(m, "pd"))
-        return NB_FP_KIND_PACKED_DP;
+        return NBM_FP_KIND_PACKED_DP;
     if (ends_with(m, "ss"))
-        return NB_FP_KIND_SCALAR_SP;
+        return NBM_FP_KIND_SCALAR_SP;
     if (ends_with(m, "sd"))
-        return NB_FP_KIND_SCALAR_DP;
-    return NB_FP_KIND_NONE;
+        return NBM_FP_KIND_SCALAR_DP;
+    return NBM_FP_KIND_NONE;
 }
 
 /* Sets the op's execution-event family (an x87/SIMD move counts as one
  * whatever unit runs it); returns its default timing. */
-static enum nb_default classify(const struct x86_insn *in, struct nb_op *op)
+static enum nbm_default classify(const struct x86_insn *in, struct nbm_op *op)
 {
     const char *m = in->mnemonic;
     op->simd = in->fp != X86_FP_NONE;
     op->fp_move = op->simd && is_move(m);
     switch (in->fp) {
     case X86_FP_X87:
-        op->fp_kind = NB_FP_KIND_X87;
+        op->fp_kind = NBM_FP_KIND_X87;
         return fp_default(m, false);
     case X86_FP_MMX:
-        op->fp_kind = NB_FP_KIND_MMX64;
+        op->fp_kind = NBM_FP_KIND_MMX64;
         return fp_default(m, true);
     case X86_FP_SSE:
     case X86_FP_AVX:
         op->fp_kind = (uint8_t)sse_kind(m);
-        return fp_default(m, op->fp_kind == NB_FP_KIND_MMX128);
+        return fp_default(m, op->fp_kind == NBM_FP_KIND_MMX128);
     default:
-        op->fp_kind = NB_FP_KIND_NONE;
-        return in->branch != X86_BRANCH_NONE ? NB_DEFAULT_BRANCH : integer_default(m);
+        op->fp_kind = NBM_FP_KIND_NONE;
+        return in->branch != X86_BRANCH_NONE ? NBM_DEFAULT_BRANCH : integer_default(m);
     }
 }
 
@@ -201,18 +201,18 @@ static bool has_memory(const char *form)
 
 /* The instruction's row: its own form's (*memory: a memory form's), else
  * its register form's. */
-static const struct nb_timing *row_of(const struct x86_insn *in, bool *memory)
+static const struct nbm_timing *row_of(const struct x86_insn *in, bool *memory)
 {
     *memory = false;
     if (!in->family[0])
         return NULL; /* the fallback decoder's */
-    const struct nb_timing *row = nb_timing_find(in->family, in->form);
+    const struct nbm_timing *row = nbm_timing_find(in->family, in->form);
     char form[sizeof in->form];
     if (row) {
         *memory = has_memory(row->form);
         return row;
     }
-    return register_form(in, form, sizeof form) ? nb_timing_find(in->family, form) : NULL;
+    return register_form(in, form, sizeof form) ? nbm_timing_find(in->family, form) : NULL;
 }
 
 /* A published range's middle: DIV's and the transcendentals' depend on
@@ -229,21 +229,21 @@ static uint16_t middle(uint16_t low, uint16_t high)
  * Optimization manual ch. 1: no other unit takes a uop each half cycle):
  * Prescott's shifts and rotates, which Northwood runs on the slow
  * integer unit, run there. */
-static struct nb_op_timing row_timing(const struct nb_timing *row, int g)
+static struct nbm_op_timing row_timing(const struct nbm_timing *row, int g)
 {
-    const struct nb_timing_cell *own = &row->t[g];
-    const struct nb_timing_cell *other = &row->t[NB_NUM_TIMING_GROUPS - 1 - g];
-    const struct nb_timing_cell *l = own->latency || own->latency_max ? own : other;
-    const struct nb_timing_cell *i = own->throughput ? own : other;
-    struct nb_op_timing t = {middle(l->latency, l->latency_max),
+    const struct nbm_timing_cell *own = &row->t[g];
+    const struct nbm_timing_cell *other = &row->t[NBM_NUM_TIMING_GROUPS - 1 - g];
+    const struct nbm_timing_cell *l = own->latency || own->latency_max ? own : other;
+    const struct nbm_timing_cell *i = own->throughput ? own : other;
+    struct nbm_op_timing t = {middle(l->latency, l->latency_max),
                              middle(i->throughput, i->throughput_max), row->unit, ONE_A_CYCLE,
                              ONE_A_CYCLE};
     if (t.interval == 1)
-        t.unit = NB_EU_ALU;
+        t.unit = NBM_EU_ALU;
     return t;
 }
 
-bool nb_alu1_accepts(const char *family)
+bool nbm_alu1_accepts(const char *family)
 {
     static const char *const families[] = {"add", "sub", "cmp", "inc", "dec", "neg",
                                            "adc", "sbb", NULL};
@@ -254,10 +254,10 @@ bool nb_alu1_accepts(const char *family)
  * branches run on ALU 0 alone. */
 static uint8_t issue_unit(const struct x86_insn *in, uint8_t unit)
 {
-    if (unit == NB_EU_BRANCH || (unit == NB_EU_ALU && in->branch != X86_BRANCH_NONE))
-        return NB_EU_ALU0;
-    if (unit == NB_EU_ALU && !nb_alu1_accepts(in->family))
-        return NB_EU_ALU0;
+    if (unit == NBM_EU_BRANCH || (unit == NBM_EU_ALU && in->branch != X86_BRANCH_NONE))
+        return NBM_EU_ALU0;
+    if (unit == NBM_EU_ALU && !nbm_alu1_accepts(in->family))
+        return NBM_EU_ALU0;
     return unit;
 }
 
@@ -265,11 +265,11 @@ static uint8_t issue_unit(const struct x86_insn *in, uint8_t unit)
  * model's load or store uops do with the memory model's latency: they hold
  * their port for the row's interval; the instruction's computing uops
  * (POP's and PUSH's stack pointer update) are fast ALU uops. */
-static struct nb_op_timing memory_timing(struct nb_op_timing row)
+static struct nbm_op_timing memory_timing(struct nbm_op_timing row)
 {
-    struct nb_op_timing t = default_timing[NB_DEFAULT_FAST];
+    struct nbm_op_timing t = default_timing[NBM_DEFAULT_FAST];
     uint8_t interval = (uint8_t)(row.interval > ONE_A_CYCLE ? row.interval : ONE_A_CYCLE);
-    if (row.unit == NB_EU_LOAD)
+    if (row.unit == NBM_EU_LOAD)
         t.load_interval = interval;
     else
         t.store_interval = interval;
@@ -287,18 +287,18 @@ static bool reads_memory(const struct x86_insn *in)
 /* The op's timing in each group (docs/netburst-model.md, "Instructions"):
  * its row's or its kind's default.  A row of a memory form of its own that
  * reads memory times the whole instruction: its latency counts from the
- * load's issue (nb_core.c takes an L1 hit's off). */
-static void set_timing(const struct x86_insn *in, struct nb_op *op)
+ * load's issue (nbm_core.c takes an L1 hit's off). */
+static void set_timing(const struct x86_insn *in, struct nbm_op *op)
 {
-    enum nb_default fallback = classify(in, op);
+    enum nbm_default fallback = classify(in, op);
     bool memory;
-    const struct nb_timing *row = row_of(in, &memory);
+    const struct nbm_timing *row = row_of(in, &memory);
     op->classified = row != NULL;
-    op->load_in_latency = memory && row->unit != NB_EU_LOAD && row->unit != NB_EU_STORE &&
+    op->load_in_latency = memory && row->unit != NBM_EU_LOAD && row->unit != NBM_EU_STORE &&
                           reads_memory(in);
-    for (int g = 0; g < NB_NUM_TIMING_GROUPS; g++) {
-        struct nb_op_timing t = row ? row_timing(row, g) : default_timing[fallback];
-        if (row && (t.unit == NB_EU_LOAD || t.unit == NB_EU_STORE))
+    for (int g = 0; g < NBM_NUM_TIMING_GROUPS; g++) {
+        struct nbm_op_timing t = row ? row_timing(row, g) : default_timing[fallback];
+        if (row && (t.unit == NBM_EU_LOAD || t.unit == NBM_EU_STORE))
             t = memory_timing(t);
         else if (row)
             t.unit = issue_unit(in, t.unit);
@@ -323,18 +323,18 @@ static bool flags_of(uint8_t flags, uint32_t regs)
  * so it depends on the last flags writer ("a dependence on all previous
  * writes of the flag register": the IA-32 Optimization manual's "Use of
  * the inc and dec Instructions"). */
-static void set_registers(const struct x86_insn *in, struct nb_op *op)
+static void set_registers(const struct x86_insn *in, struct nbm_op *op)
 {
     uint8_t partial = in->flags_written & ARITHMETIC_FLAGS;
     bool reads_flags = flags_of(in->flags_read, in->regs_read) ||
                        (partial && partial != ARITHMETIC_FLAGS);
     uint64_t gprs = 0xffffu;
-    op->regs_read = (in->regs_read & gprs) | (uint64_t)reads_flags << NB_DEP_FLAGS |
-                    (uint64_t)in->xmm_read << NB_DEP_XMM0 | (uint64_t)in->mm_read << NB_DEP_R0;
+    op->regs_read = (in->regs_read & gprs) | (uint64_t)reads_flags << NBM_DEP_FLAGS |
+                    (uint64_t)in->xmm_read << NBM_DEP_XMM0 | (uint64_t)in->mm_read << NBM_DEP_R0;
     op->regs_written = (in->regs_written & gprs) |
-                       (uint64_t)flags_of(in->flags_written, in->regs_written) << NB_DEP_FLAGS |
-                       (uint64_t)in->xmm_written << NB_DEP_XMM0 |
-                       (uint64_t)in->mm_written << NB_DEP_R0;
+                       (uint64_t)flags_of(in->flags_written, in->regs_written) << NBM_DEP_FLAGS |
+                       (uint64_t)in->xmm_written << NBM_DEP_XMM0 |
+                       (uint64_t)in->mm_written << NBM_DEP_R0;
     op->mmx = (in->mm_read | in->mm_written) != 0;
     op->stack = in->fp == X86_FP_X87 || op->mmx;
     op->stack_pointer = in->stack && (in->regs_written & X86_REG_BIT(X86_GPR_SP)) &&
@@ -348,7 +348,7 @@ static void set_registers(const struct x86_insn *in, struct nb_op *op)
     op->st_pushes = in->st_pushes;
 }
 
-static void op_from_insn(const struct x86_insn *in, struct nb_op *op)
+static void op_from_insn(const struct x86_insn *in, struct nbm_op *op)
 {
     memset(op, 0, sizeof *op);
     op->address = in->address;
@@ -362,65 +362,65 @@ static void op_from_insn(const struct x86_insn *in, struct nb_op *op)
     set_timing(in, op);
 }
 
-void nb_op_generic(uint64_t address, uint8_t length, enum trace_branch branch, struct nb_op *op)
+void nbm_op_generic(uint64_t address, uint8_t length, enum trace_branch branch, struct nbm_op *op)
 {
     memset(op, 0, sizeof *op);
     op->address = address;
     op->length = length;
     op->uops = 1;
-    enum nb_default d = NB_DEFAULT_FAST;
+    enum nbm_default d = NBM_DEFAULT_FAST;
     if (branch != TRACE_NOT_BRANCH) {
         op->branch = X86_BRANCH_COND;
-        d = NB_DEFAULT_BRANCH;
+        d = NBM_DEFAULT_BRANCH;
     }
-    for (int g = 0; g < NB_NUM_TIMING_GROUPS; g++)
+    for (int g = 0; g < NBM_NUM_TIMING_GROUPS; g++)
         op->timing[g] = default_timing[d];
 }
 
 /* ---- the decode cache */
 
 /* A slot of the decode cache. */
-struct nb_decoded {
+struct nbm_decoded {
     struct decode_key key;
-    struct nb_op op;
+    struct nbm_op op;
 };
 
 static void fill_slot(const struct x86_insn *insn, struct decode_key *slot)
 {
-    op_from_insn(insn, &((struct nb_decoded *)slot)->op);
+    op_from_insn(insn, &((struct nbm_decoded *)slot)->op);
 }
 
 /* The op of the slot that begins with `slot`. */
-static const struct nb_op *op_of(const struct decode_key *slot)
+static const struct nbm_op *op_of(const struct decode_key *slot)
 {
-    return &((const struct nb_decoded *)slot)->op;
+    return &((const struct nbm_decoded *)slot)->op;
 }
 
-bool nb_decode_cache_init(struct nb_decode_cache *cache, enum x86_mode mode)
+bool nbm_decode_cache_init(struct nbm_decode_cache *cache, enum x86_mode mode)
 {
     cache->replaced = false;
-    return decode_cache_init(&cache->slots, mode, sizeof(struct nb_decoded), fill_slot);
+    return decode_cache_init(&cache->slots, mode, sizeof(struct nbm_decoded), fill_slot);
 }
 
-void nb_decode_cache_free(struct nb_decode_cache *cache)
+void nbm_decode_cache_free(struct nbm_decode_cache *cache)
 {
     decode_cache_free(&cache->slots);
 }
 
-const struct nb_op *nb_decode_lookup(const struct nb_decode_cache *cache, uint64_t address)
+const struct nbm_op *nbm_decode_lookup(const struct nbm_decode_cache *cache, uint64_t address)
 {
     const struct decode_key *slot = decode_cache_lookup(&cache->slots, address);
     return slot ? op_of(slot) : NULL;
 }
 
-const uint8_t *nb_decode_code(const struct nb_decode_cache *cache, uint64_t address)
+const uint8_t *nbm_decode_code(const struct nbm_decode_cache *cache, uint64_t address)
 {
     const struct decode_key *slot = decode_cache_lookup(&cache->slots, address);
     return slot ? slot->bytes : NULL;
 }
 
-enum decode_status nb_decode(struct nb_decode_cache *cache, uint64_t address, uint8_t length,
-                             const uint8_t *bytes, const struct nb_op **op)
+enum decode_status nbm_decode(struct nbm_decode_cache *cache, uint64_t address, uint8_t length,
+                              const uint8_t *bytes, const struct nbm_op **op)
 {
     const struct decode_key *slot = decode_cache_hit_code(&cache->slots, address, length, bytes);
     enum decode_status status = DECODE_OK;

@@ -1,4 +1,4 @@
-#include "decode.h"
+#include "explain.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,12 +9,12 @@
 #include "p5_events.h"
 #include "p5_msrs.h"
 
-__attribute__((format(printf, 3, 4))) static void note(struct decode_report *report, bool error,
+__attribute__((format(printf, 3, 4))) static void note(struct explain_problems *report, bool error,
                                                        const char *fmt, ...)
 {
-    if (report->n == DECODE_MAX_PROBLEMS)
+    if (report->n == EXPLAIN_MAX_PROBLEMS)
         return;
-    struct decode_problem *problem = &report->problems[report->n++];
+    struct explain_problem *problem = &report->problems[report->n++];
     problem->error = error;
     va_list ap;
     va_start(ap, fmt);
@@ -25,7 +25,7 @@ __attribute__((format(printf, 3, 4))) static void note(struct decode_report *rep
 #define ERROR(...) note(report, true, __VA_ARGS__)
 #define WARNING(...) note(report, false, __VA_ARGS__)
 
-bool decode_has_errors(const struct decode_report *report)
+bool explain_has_errors(const struct explain_problems *report)
 {
     for (int i = 0; i < report->n; i++)
         if (report->problems[i].error)
@@ -33,7 +33,7 @@ bool decode_has_errors(const struct decode_report *report)
     return false;
 }
 
-bool decode_has_warnings(const struct decode_report *report)
+bool explain_has_warnings(const struct explain_problems *report)
 {
     for (int i = 0; i < report->n; i++)
         if (!report->problems[i].error)
@@ -41,7 +41,7 @@ bool decode_has_warnings(const struct decode_report *report)
     return false;
 }
 
-int nb_decode_escr(const struct nb_decode_input *in, const struct nb_pmu_config *config)
+int nb_explain_escr(const struct nb_explain_input *in, const struct nb_pmu_config *config)
 {
     if (in->escr_index >= 0)
         return in->escr_index;
@@ -71,7 +71,7 @@ static uint16_t defined_mask(const struct nb_event_info *event)
 }
 
 static void check_escr_event(uint64_t escr, int index, const struct nb_pmu_config *config,
-                             struct decode_report *report)
+                             struct explain_problems *report)
 {
     char list[160];
     unsigned select = escr_event_select(escr);
@@ -100,8 +100,8 @@ static void check_escr_event(uint64_t escr, int index, const struct nb_pmu_confi
                 ev->name);
 }
 
-static void check_escr(const struct nb_decode_input *in, int index, const struct nb_pmu_config *config,
-                       struct decode_report *report)
+static void check_escr(const struct nb_explain_input *in, int index, const struct nb_pmu_config *config,
+                       struct explain_problems *report)
 {
     uint64_t writable;
     uint32_t msr = index >= 0 ? nb_escrs[index].msr : nb_escrs[0].msr;
@@ -124,8 +124,8 @@ static void check_escr(const struct nb_decode_input *in, int index, const struct
 
 /* ---- CCCR */
 
-static void check_cccr_routing(const struct nb_decode_input *in, const struct nb_pmu_config *config,
-                               struct decode_report *report)
+static void check_cccr_routing(const struct nb_explain_input *in, const struct nb_pmu_config *config,
+                               struct explain_problems *report)
 {
     unsigned select = cccr_escr_select(in->cccr);
     int routed = nb_escr_routed(in->counter, select, config->model);
@@ -137,8 +137,8 @@ static void check_cccr_routing(const struct nb_decode_input *in, const struct nb
               nb_escrs[in->escr_index].name, counter, select, nb_escrs[routed].name);
 }
 
-static void check_cccr(const struct nb_decode_input *in, const struct nb_pmu_config *config,
-                       struct decode_report *report)
+static void check_cccr(const struct nb_explain_input *in, const struct nb_pmu_config *config,
+                       struct explain_problems *report)
 {
     uint64_t cccr = in->cccr;
     uint64_t writable;
@@ -188,8 +188,8 @@ static bool known_replay_metric(uint64_t pebs_enable, uint64_t matrix_vert, bool
     return pebs_union == metric_bits && (!has_vert || vert_union == matrix_vert);
 }
 
-static void check_pebs(const struct nb_decode_input *in, const struct nb_pmu_config *config,
-                       struct decode_report *report)
+static void check_pebs(const struct nb_explain_input *in, const struct nb_pmu_config *config,
+                       struct explain_problems *report)
 {
     uint64_t writable;
     if (in->has_pebs_enable) {
@@ -216,12 +216,12 @@ static void check_pebs(const struct nb_decode_input *in, const struct nb_pmu_con
     }
 }
 
-void nb_decode_check(const struct nb_decode_input *in, const struct nb_pmu_config *config,
-                     struct decode_report *report)
+void nb_explain_check(const struct nb_explain_input *in, const struct nb_pmu_config *config,
+                      struct explain_problems *report)
 {
     report->n = 0;
     if (in->has_escr)
-        check_escr(in, nb_decode_escr(in, config), config, report);
+        check_escr(in, nb_explain_escr(in, config), config, report);
     if (in->has_cccr)
         check_cccr(in, config, report);
     check_pebs(in, config, report);
@@ -229,7 +229,7 @@ void nb_decode_check(const struct nb_decode_input *in, const struct nb_pmu_confi
 
 /* ---- P5 */
 
-void p5_decode_check(uint64_t cesr, struct decode_report *report)
+void p5_explain_check(uint64_t cesr, struct explain_problems *report)
 {
     report->n = 0;
     const uint64_t defined = 0x03ff03ffull;

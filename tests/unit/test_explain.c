@@ -1,4 +1,4 @@
-/* The checks of `pmubench decode` (pmu/catalog/decode.c, docs/decode.md): each
+/* The checks of `pmubench decode` (pmu/catalog/explain.c, docs/decode.md): each
  * fires, with its exact text and kind, on a value built for it by hand from
  * the SDM field layouts (pmu/catalog/netburst_fields.h), and a clean value gives no
  * problem. */
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pmu/catalog/decode.h"
+#include "pmu/catalog/explain.h"
 #include "pmu/catalog/netburst_msrs.h"
 
 static const struct nb_pmu_config HT = {.model = 2, .ht = true};
@@ -26,49 +26,49 @@ static const struct nb_pmu_config M3 = {.model = 3, .ht = true};
 #define BR_CCCR 0x0027b000ull
 #define CCCR_SEL5 0x0003b000ull
 
-static struct nb_decode_input none(void)
+static struct nb_explain_input none(void)
 {
-    return (struct nb_decode_input){.escr_index = -1, .counter = -1};
+    return (struct nb_explain_input){.escr_index = -1, .counter = -1};
 }
 
-static struct nb_decode_input escr_on(int index, uint64_t escr)
+static struct nb_explain_input escr_on(int index, uint64_t escr)
 {
-    struct nb_decode_input in = none();
+    struct nb_explain_input in = none();
     in.has_escr = true;
     in.escr = escr;
     in.escr_index = index;
     return in;
 }
 
-static struct nb_decode_input cccr_on(int counter, uint64_t cccr)
+static struct nb_explain_input cccr_on(int counter, uint64_t cccr)
 {
-    struct nb_decode_input in = none();
+    struct nb_explain_input in = none();
     in.has_cccr = true;
     in.cccr = cccr;
     in.counter = counter;
     return in;
 }
 
-static void dump(const struct decode_report *r)
+static void dump(const struct explain_problems *r)
 {
     for (int i = 0; i < r->n; i++)
         print_error("  %s: %s\n", r->problems[i].error ? "error" : "warning",
                     r->problems[i].text);
 }
 
-static void expect_clean(const struct nb_decode_input *in, const struct nb_pmu_config *config)
+static void expect_clean(const struct nb_explain_input *in, const struct nb_pmu_config *config)
 {
-    struct decode_report r;
-    nb_decode_check(in, config, &r);
+    struct explain_problems r;
+    nb_explain_check(in, config, &r);
     if (r.n)
         dump(&r);
     assert_int_equal(r.n, 0);
-    assert_false(decode_has_errors(&r));
-    assert_false(decode_has_warnings(&r));
+    assert_false(explain_has_errors(&r));
+    assert_false(explain_has_warnings(&r));
 }
 
 /* Exactly the problems given, in order: (error?, text) pairs. */
-static void expect_problems(const struct decode_report *r, int n, ...)
+static void expect_problems(const struct explain_problems *r, int n, ...)
 {
     if (r->n != n)
         dump(r);
@@ -87,14 +87,14 @@ static void expect_problems(const struct decode_report *r, int n, ...)
 #define ERR 1
 #define WARN 0
 
-static void check1(const struct nb_decode_input *in, const struct nb_pmu_config *config, int error,
+static void check1(const struct nb_explain_input *in, const struct nb_pmu_config *config, int error,
                    const char *text)
 {
-    struct decode_report r;
-    nb_decode_check(in, config, &r);
+    struct explain_problems r;
+    nb_explain_check(in, config, &r);
     expect_problems(&r, 1, error, text);
-    assert_int_equal(decode_has_errors(&r), error);
-    assert_int_equal(decode_has_warnings(&r), !error);
+    assert_int_equal(explain_has_errors(&r), error);
+    assert_int_equal(explain_has_warnings(&r), !error);
 }
 
 /* ---- which ESCR */
@@ -102,30 +102,30 @@ static void check1(const struct nb_decode_input *in, const struct nb_pmu_config 
 static void test_decode_escr(void **state)
 {
     (void)state;
-    struct nb_decode_input in = cccr_on(14, BR_CCCR);
-    assert_int_equal(nb_decode_escr(&in, &HT), NB_ESCR_CRU3); /* counter 14, select 5 */
+    struct nb_explain_input in = cccr_on(14, BR_CCCR);
+    assert_int_equal(nb_explain_escr(&in, &HT), NB_ESCR_CRU3); /* counter 14, select 5 */
     in = cccr_on(12, CCCR_SEL5);
-    assert_int_equal(nb_decode_escr(&in, &HT), NB_ESCR_CRU2);
+    assert_int_equal(nb_explain_escr(&in, &HT), NB_ESCR_CRU2);
     in = cccr_on(8, 0x00033000); /* select 1 on FLAME_COUNTER0: FIRM_ESCR0 */
-    assert_int_equal(nb_decode_escr(&in, &HT), NB_ESCR_FIRM0);
+    assert_int_equal(nb_explain_escr(&in, &HT), NB_ESCR_FIRM0);
     in = cccr_on(14, 0x00035000); /* select 2 on IQ_COUNTER2: RAT_ESCR1 */
-    assert_int_equal(nb_decode_escr(&in, &HT), NB_ESCR_RAT1);
+    assert_int_equal(nb_explain_escr(&in, &HT), NB_ESCR_RAT1);
     in = cccr_on(14, 0x00039000); /* select 4: CRU_ESCR1 */
-    assert_int_equal(nb_decode_escr(&in, &HT), NB_ESCR_CRU1);
+    assert_int_equal(nb_explain_escr(&in, &HT), NB_ESCR_CRU1);
     in = cccr_on(12, 0x00031000); /* select 0: IQ_ESCR0, models 0-2 only */
-    assert_int_equal(nb_decode_escr(&in, &HT), NB_ESCR_IQ0);
-    assert_int_equal(nb_decode_escr(&in, &M3), -1);
+    assert_int_equal(nb_explain_escr(&in, &HT), NB_ESCR_IQ0);
+    assert_int_equal(nb_explain_escr(&in, &M3), -1);
     in = cccr_on(12, 0x0003f000); /* select 7: BSU_ESCR0/1, counters 0-3 only */
-    assert_int_equal(nb_decode_escr(&in, &HT), -1);
+    assert_int_equal(nb_explain_escr(&in, &HT), -1);
     /* An explicit ESCR wins over the routing. */
     in.escr_index = NB_ESCR_CRU3;
-    assert_int_equal(nb_decode_escr(&in, &HT), NB_ESCR_CRU3);
+    assert_int_equal(nb_explain_escr(&in, &HT), NB_ESCR_CRU3);
     /* No counter, or no CCCR: unknown. */
     in = cccr_on(-1, CCCR_SEL5);
-    assert_int_equal(nb_decode_escr(&in, &HT), -1);
+    assert_int_equal(nb_explain_escr(&in, &HT), -1);
     in = none();
     in.counter = 12;
-    assert_int_equal(nb_decode_escr(&in, &HT), -1);
+    assert_int_equal(nb_explain_escr(&in, &HT), -1);
 }
 
 /* ---- clean values */
@@ -133,7 +133,7 @@ static void test_decode_escr(void **state)
 static void test_clean(void **state)
 {
     (void)state;
-    struct nb_decode_input in = escr_on(NB_ESCR_CRU3, BR_ESCR);
+    struct nb_explain_input in = escr_on(NB_ESCR_CRU3, BR_ESCR);
     in.has_cccr = true;
     in.cccr = BR_CCCR;
     in.counter = 14;
@@ -175,7 +175,7 @@ static void test_clean(void **state)
 static void test_escr_checks(void **state)
 {
     (void)state;
-    struct nb_decode_input in = escr_on(NB_ESCR_CRU3, BR_ESCR | 0x80000000ull);
+    struct nb_explain_input in = escr_on(NB_ESCR_CRU3, BR_ESCR | 0x80000000ull);
     check1(&in, &HT, ERR, "reserved ESCR bits set: 0x80000000 (#GP)");
     in = escr_on(NB_ESCR_CRU3, BR_ESCR | (1ull << 32));
     check1(&in, &HT, ERR, "reserved ESCR bits set: 0x100000000 (#GP)");
@@ -235,7 +235,7 @@ static void test_escr_checks(void **state)
 static void test_escr_event_list_complete(void **state)
 {
     (void)state;
-    struct nb_decode_input in = escr_on(NB_ESCR_FSB1, 0x7e000201ull);
+    struct nb_explain_input in = escr_on(NB_ESCR_FSB1, 0x7e000201ull);
     check1(&in, &HT, ERR,
            "event select 0x3f is not defined on MSR_FSB_ESCR1 (defined there: IOQ_allocation "
            "0x03, IOQ_active_entries 0x1a, FSB_data_activity 0x17, global_power_events 0x13, "
@@ -247,13 +247,13 @@ static void test_escr_several_problems(void **state)
     (void)state;
     /* The command-line upstream 0x18008035 of section 9.3 (the Pentium 4 monitoring study) on FIRM_ESCR0, no
      * HT: select 0CH = packed_DP_uop, mask bit 6, tag 0001, T0_USR|T1_USR. */
-    struct nb_decode_input in = escr_on(NB_ESCR_FIRM0, 0x18008035ull);
-    struct decode_report r;
-    nb_decode_check(&in, &NOHT, &r);
+    struct nb_explain_input in = escr_on(NB_ESCR_FIRM0, 0x18008035ull);
+    struct explain_problems r;
+    nb_explain_check(&in, &NOHT, &r);
     expect_problems(&r, 2, ERR,
                     "T1_OS/T1_USR set on a processor without Hyper-Threading (reserved: #GP)",
                     ERR, "event mask bits 0x0040 are not defined by packed_DP_uop");
-    nb_decode_check(&in, &HT, &r);
+    nb_explain_check(&in, &HT, &r);
     expect_problems(&r, 1, ERR, "event mask bits 0x0040 are not defined by packed_DP_uop");
 }
 
@@ -262,7 +262,7 @@ static void test_escr_several_problems(void **state)
 static void test_cccr_checks(void **state)
 {
     (void)state;
-    struct nb_decode_input in = cccr_on(13, 0x0003b800ull); /* IQ_CCCR1: no bit 11 */
+    struct nb_explain_input in = cccr_on(13, 0x0003b800ull); /* IQ_CCCR1: no bit 11 */
     check1(&in, &HT, ERR,
            "bit 11 (extended cascading) exists only on IQ_CCCR0/3/4/5 of models 2, 3, 4 and 6 "
            "(#GP)");
@@ -327,9 +327,9 @@ static void test_cccr_checks(void **state)
 
 /* ---- PEBS */
 
-static struct nb_decode_input pebs(uint64_t enable, bool has_vert, uint64_t vert, int counter)
+static struct nb_explain_input pebs(uint64_t enable, bool has_vert, uint64_t vert, int counter)
 {
-    struct nb_decode_input in = none();
+    struct nb_explain_input in = none();
     in.has_pebs_enable = true;
     in.pebs_enable = enable;
     in.has_matrix_vert = has_vert;
@@ -346,7 +346,7 @@ static void test_pebs_checks(void **state)
     const char *no_metric =
         "IA32_PEBS_ENABLE/MSR_PEBS_MATRIX_VERT match no replay-tagging metric of the SDM's table";
 
-    struct nb_decode_input in = pebs(0x01000001, true, 0x1, -1);
+    struct nb_explain_input in = pebs(0x01000001, true, 0x1, -1);
     expect_clean(&in, &HT);
     in = pebs(0x01000001, false, 0, -1);
     expect_clean(&in, &HT);
@@ -380,15 +380,15 @@ static void test_pebs_checks(void **state)
 
     /* Reserved: bit 20 (and, being a metric bit, it matches no metric). */
     in = pebs(0x01100001, true, 0x1, -1);
-    struct decode_report r;
-    nb_decode_check(&in, &HT, &r);
+    struct explain_problems r;
+    nb_explain_check(&in, &HT, &r);
     expect_problems(&r, 2, ERR, "reserved IA32_PEBS_ENABLE bits set: 0x100000 (#GP)", WARN,
                     no_metric);
     /* Bit 26 (ENABLE_PEBS_OTH_THR) exists only with HT. */
     in = pebs(0x05000001, true, 0x1, 16);
-    nb_decode_check(&in, &HT, &r);
-    assert_false(decode_has_errors(&r));
-    nb_decode_check(&in, &NOHT, &r);
+    nb_explain_check(&in, &HT, &r);
+    assert_false(explain_has_errors(&r));
+    nb_explain_check(&in, &NOHT, &r);
     assert_true(r.n >= 1);
     assert_string_equal(r.problems[0].text, "reserved IA32_PEBS_ENABLE bits set: 0x4000000 (#GP)");
     assert_true(r.problems[0].error);
@@ -405,20 +405,20 @@ static void test_pebs_checks(void **state)
 
 static void p5_check1(uint64_t cesr, int error, const char *text)
 {
-    struct decode_report r;
-    p5_decode_check(cesr, &r);
+    struct explain_problems r;
+    p5_explain_check(cesr, &r);
     expect_problems(&r, 1, error, text);
 }
 
 static void test_p5_checks(void **state)
 {
     (void)state;
-    struct decode_report r;
-    p5_decode_check(0x00c300c3, &r); /* data_read_miss at any CPL on both */
+    struct explain_problems r;
+    p5_explain_check(0x00c300c3, &r); /* data_read_miss at any CPL on both */
     assert_int_equal(r.n, 0);
-    p5_decode_check(0x02c302c3, &r); /* PC0 and PC1 */
+    p5_explain_check(0x02c302c3, &r); /* PC0 and PC1 */
     assert_int_equal(r.n, 0);
-    p5_decode_check(0x01d001d0, &r); /* clocks: the code does not matter */
+    p5_explain_check(0x01d001d0, &r); /* clocks: the code does not matter */
     assert_int_equal(r.n, 0);
 
     p5_check1(0x00c304c3, ERR, "reserved CESR bits set: 0x400 (bits 15:10 and 63:26)");
@@ -434,11 +434,11 @@ static void test_p5_checks(void **state)
     p5_check1(0x00ea00c3, ERR, "ES1 = 0x2a is not a defined P5 event code");
     p5_check1(0x00e000c3, ERR, "ES1 = 0x20 is not a defined P5 event code");
 
-    p5_decode_check(0, &r);
+    p5_explain_check(0, &r);
     expect_problems(&r, 2, WARN, "CC0 = 000: counter 0 is disabled", WARN,
                     "CC1 = 000: counter 1 is disabled");
-    assert_false(decode_has_errors(&r));
-    assert_true(decode_has_warnings(&r));
+    assert_false(explain_has_errors(&r));
+    assert_true(explain_has_warnings(&r));
 }
 
 int main(void)

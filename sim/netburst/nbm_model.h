@@ -13,8 +13,8 @@
  *   struct nbm_result result;
  *   nbm_simulate(&path, 1, &config, backend, NULL, &result, error, sizeof error);
  */
-#ifndef SIM_NETBURST_NB_MODEL_H
-#define SIM_NETBURST_NB_MODEL_H
+#ifndef SIM_NETBURST_NBM_MODEL_H
+#define SIM_NETBURST_NBM_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,7 +24,7 @@
 #include "sim/common/interval.h"
 #include "traces/progress.h"
 
-enum { NB_MAX_LOAD_MISSES = 64 }; /* the largest l1d_load_misses */
+enum { NBM_MAX_LOAD_MISSES = 64 }; /* the largest l1d_load_misses */
 
 struct nbm_config {
     char name[32];            /* the preset it started from */
@@ -47,7 +47,7 @@ struct nbm_config {
     uint32_t load_buffers, store_buffers;
     uint32_t alloc_width, retire_width;
     /* Instruction latencies, throughputs and units: the timing table's
-     * (sim/netburst/nb_timings.h), by the model's group. */
+     * (sim/netburst/nbm_timings.h), by the model's group. */
     /* Memory: */
     uint32_t l1d_size, l1d_ways, l1d_latency;   /* 64-byte lines */
     uint32_t l1d_load_misses;                   /* L1 load misses outstanding at once */
@@ -79,7 +79,7 @@ bool nbm_config_preset(const char *name, struct nbm_config *config, char *error,
 const char *nbm_preset_name(size_t i);
 
 /* The first preset of CPUID model `model` ("prescott" for 3), or NULL. */
-const char *nbm_preset_of_model(int model);
+const char *nbm_preset_of_cpuid_model(int model);
 
 /* Sets one parameter by name (docs/netburst-model.md lists them), e.g.
  * "l2_size" "1048576"; false with one line naming the parameter and what

@@ -6,9 +6,9 @@
  * processor) and the return stack replicated (Optimization manual ch. 1). */
 #include <stdlib.h>
 
-#include "sim/netburst/nb_machine.h"
+#include "sim/netburst/nbm_machine.h"
 
-bool nb_ras_init(struct nb_ras *ras, uint32_t size)
+bool nbm_ras_init(struct nbm_ras *ras, uint32_t size)
 {
     ras->top = ras->count = 0;
     ras->size = size;
@@ -16,7 +16,7 @@ bool nb_ras_init(struct nb_ras *ras, uint32_t size)
     return ras->entries != NULL;
 }
 
-void nb_ras_free(struct nb_ras *ras)
+void nbm_ras_free(struct nbm_ras *ras)
 {
     free(ras->entries);
     ras->entries = NULL;
@@ -24,7 +24,7 @@ void nb_ras_free(struct nb_ras *ras)
 
 /* ---- the return stack: a circular stack that overwrites its oldest entry */
 
-static void ras_push(struct nb_ras *ras, uint64_t address)
+static void ras_push(struct nbm_ras *ras, uint64_t address)
 {
     ras->top = (ras->top + 1) % ras->size;
     ras->entries[ras->top] = address;
@@ -32,7 +32,7 @@ static void ras_push(struct nb_ras *ras, uint64_t address)
         ras->count++;
 }
 
-static bool ras_pop(struct nb_ras *ras, uint64_t *address)
+static bool ras_pop(struct nbm_ras *ras, uint64_t *address)
 {
     if (!ras->count)
         return false;
@@ -44,7 +44,7 @@ static bool ras_pop(struct nb_ras *ras, uint64_t *address)
 
 /* ---- the BTB */
 
-static long btb_entry(struct nb_machine *m, uint64_t address)
+static long btb_entry(struct nbm_machine *m, uint64_t address)
 {
     uint64_t key = address ^ m->cur->address_tag;
     long i = set_assoc_find(&m->btb, key);
@@ -62,8 +62,8 @@ static bool static_taken(uint64_t address, uint64_t target)
     return target && target < address;
 }
 
-static bool conditional(struct nb_machine *m, const struct nb_insn *insn,
-                        const struct nb_op *op, bool taken)
+static bool conditional(struct nbm_machine *m, const struct nbm_insn *insn,
+                        const struct nbm_op *op, bool taken)
 {
     long i = btb_entry(m, insn->address);
     uint8_t *counter = &m->btb.state[i];
@@ -84,7 +84,7 @@ static bool conditional(struct nb_machine *m, const struct nb_insn *insn,
 
 /* An indirect branch: the BTB's last target (*followed: the predicted
  * target, 0 on a miss). */
-static bool indirect(struct nb_machine *m, const struct nb_insn *insn, uint64_t *followed)
+static bool indirect(struct nbm_machine *m, const struct nbm_insn *insn, uint64_t *followed)
 {
     long i = btb_entry(m, insn->address);
     bool known = m->btb.state[i] != 0xff;
@@ -96,7 +96,7 @@ static bool indirect(struct nb_machine *m, const struct nb_insn *insn, uint64_t 
 }
 
 /* Where the front end went after a mispredicted conditional branch. */
-static uint64_t conditional_followed(const struct nb_insn *insn, const struct nb_op *op,
+static uint64_t conditional_followed(const struct nbm_insn *insn, const struct nbm_op *op,
                                      bool taken)
 {
     if (taken)
@@ -104,12 +104,12 @@ static uint64_t conditional_followed(const struct nb_insn *insn, const struct nb
     return op->has_target ? op->target : 0;
 }
 
-struct nb_prediction nb_predict(struct nb_machine *m, const struct nb_insn *insn,
-                                const struct nb_op *op)
+struct nbm_prediction nbm_predict(struct nbm_machine *m, const struct nbm_insn *insn,
+                                  const struct nbm_op *op)
 {
     bool taken = insn->branch == TRACE_BRANCH_TAKEN;
-    struct nb_prediction p = {taken, false, 0};
-    struct nb_ras *ras = &m->cur->ras;
+    struct nbm_prediction p = {taken, false, 0};
+    struct nbm_ras *ras = &m->cur->ras;
     uint64_t next = insn->address + insn->length, expected;
     switch (op->branch) {
     case X86_BRANCH_COND:
@@ -142,7 +142,7 @@ struct nb_prediction nb_predict(struct nb_machine *m, const struct nb_insn *insn
     return p;
 }
 
-uint64_t nb_predict_wrong_path(struct nb_machine *m, uint64_t address, const struct nb_op *op)
+uint64_t nbm_predict_wrong_path(struct nbm_machine *m, uint64_t address, const struct nbm_op *op)
 {
     uint64_t next = address + op->length;
     switch (op->branch) {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/netburst/nb_machine.h"
+#include "sim/netburst/nbm_machine.h"
 
 static uint64_t ring_size(uint64_t at_least)
 {
@@ -15,7 +15,7 @@ static uint64_t ring_size(uint64_t at_least)
     return n;
 }
 
-static bool core_init(struct nb_core *core, const struct nbm_config *c)
+static bool core_init(struct nbm_core *core, const struct nbm_config *c)
 {
     memset(core, 0, sizeof *core);
     uint64_t n = ring_size((c->rob > c->uop_queue ? c->rob : c->uop_queue) + 1);
@@ -28,7 +28,7 @@ static bool core_init(struct nb_core *core, const struct nbm_config *c)
     return core->retire_ring && core->alloc_ring && core->load_free;
 }
 
-static void core_free(struct nb_core *core)
+static void core_free(struct nbm_core *core)
 {
     free(core->retire_ring);
     free(core->alloc_ring);
@@ -37,14 +37,14 @@ static void core_free(struct nb_core *core)
 }
 
 /* A logical processor's share of a partitioned buffer: half when shared. */
-static struct nb_limits limits(const struct nbm_config *c, bool shared)
+static struct nbm_limits limits(const struct nbm_config *c, bool shared)
 {
     unsigned d = shared ? 2 : 1;
-    return (struct nb_limits){c->uop_queue / d, c->rob / d, c->load_buffers / d,
+    return (struct nbm_limits){c->uop_queue / d, c->rob / d, c->load_buffers / d,
                               c->store_buffers / d};
 }
 
-bool nb_lp_init(struct nb_lp *lp, int id, const struct nbm_config *c)
+bool nbm_lp_init(struct nbm_lp *lp, int id, const struct nbm_config *c)
 {
     memset(lp, 0, sizeof *lp);
     lp->id = id;
@@ -54,54 +54,54 @@ bool nb_lp_init(struct nb_lp *lp, int id, const struct nbm_config *c)
     lp->address_tag = (uint64_t)id << 62;
     lp->line_tag = (uint64_t)id << 60;
     lp->limits = limits(c, false);
-    bool fe = nb_frontend_init(&lp->fe, c);
-    bool ras = nb_ras_init(&lp->ras, c->ras_entries);
+    bool fe = nbm_frontend_init(&lp->fe, c);
+    bool ras = nbm_ras_init(&lp->ras, c->ras_entries);
     bool core = core_init(&lp->core, c);
-    bool sb = nb_store_buffer_init(&lp->sb, c->store_buffers);
+    bool sb = nbm_store_buffer_init(&lp->sb, c->store_buffers);
     if (fe && ras && core && sb)
         return true;
-    nb_lp_free(lp);
+    nbm_lp_free(lp);
     return false;
 }
 
-void nb_lp_free(struct nb_lp *lp)
+void nbm_lp_free(struct nbm_lp *lp)
 {
-    nb_frontend_free(&lp->fe);
-    nb_ras_free(&lp->ras);
+    nbm_frontend_free(&lp->fe);
+    nbm_ras_free(&lp->ras);
     core_free(&lp->core);
-    nb_store_buffer_free(&lp->sb);
+    nbm_store_buffer_free(&lp->sb);
 }
 
-void nb_set_shared(struct nb_machine *m, bool shared)
+void nbm_set_shared(struct nbm_machine *m, bool shared)
 {
     m->shared = shared;
     for (int t = 0; t < m->threads; t++)
         m->lp[t].limits = limits(m->config, shared);
 }
 
-uint64_t nb_lp_busy_until(const struct nb_lp *lp)
+uint64_t nbm_lp_busy_until(const struct nbm_lp *lp)
 {
-    uint64_t next = nb_lp_next(lp);
+    uint64_t next = nbm_lp_next(lp);
     return lp->core.end > next ? lp->core.end : next;
 }
 
-bool nb_arbiter_init(struct nb_arbiter *a)
+bool nbm_arbiter_init(struct nbm_arbiter *a)
 {
-    a->owner = calloc(NB_ARBITER_WINDOW, sizeof *a->owner);
+    a->owner = calloc(NBM_ARBITER_WINDOW, sizeof *a->owner);
     return a->owner != NULL;
 }
 
-void nb_arbiter_free(struct nb_arbiter *a)
+void nbm_arbiter_free(struct nbm_arbiter *a)
 {
     free(a->owner);
     a->owner = NULL;
 }
 
-uint64_t nb_arbiter_claim(struct nb_arbiter *a, uint64_t cycle, int thread)
+uint64_t nbm_arbiter_claim(struct nbm_arbiter *a, uint64_t cycle, int thread)
 {
     uint64_t other = (uint64_t)(thread ^ 1);
-    while (a->owner[cycle & (NB_ARBITER_WINDOW - 1)] == (cycle << 1 | other) + 1)
+    while (a->owner[cycle & (NBM_ARBITER_WINDOW - 1)] == (cycle << 1 | other) + 1)
         cycle++;
-    a->owner[cycle & (NB_ARBITER_WINDOW - 1)] = (cycle << 1 | (uint64_t)thread) + 1;
+    a->owner[cycle & (NBM_ARBITER_WINDOW - 1)] = (cycle << 1 | (uint64_t)thread) + 1;
     return cycle;
 }

@@ -9,7 +9,7 @@
  * clear (what uops_retired BOGUS counts: SDM "At-Retirement Counting",
  * bogus uops are those "that must be canceled because they are on a path
  * taken from a mispredicted branch"); the others are dropped. */
-#include "sim/netburst/nb_machine.h"
+#include "sim/netburst/nbm_machine.h"
 
 struct wrong_path {
     uint64_t clear;              /* cycle of the machine clear */
@@ -22,21 +22,21 @@ struct wrong_path {
  * decode cache keeps no memory operands, so no load or store uops),
  * executed if the unit is free before the clear.  Returns when its result
  * is ready, for the next uop of the chain. */
-static uint64_t execute_bogus(struct nb_machine *m, const struct nb_op *op, uint64_t alloc,
+static uint64_t execute_bogus(struct nbm_machine *m, const struct nbm_op *op, uint64_t alloc,
                               uint64_t ready, uint64_t clear, uint64_t *start)
 {
     uint64_t from = 2 * (alloc + m->config->alloc_to_exec);
-    *start = nb_issue(m, op, from > ready ? from : ready, 2 * clear);
+    *start = nbm_issue(m, op, from > ready ? from : ready, 2 * clear);
     if (*start == UINT64_MAX)
         return UINT64_MAX;
-    nb_compute_events(m, op, *start);
-    return *start + nb_timing(m, op)->latency;
+    nbm_compute_events(m, op, *start);
+    return *start + nbm_timing(m, op)->latency;
 }
 
 /* The uop hook told of a wrong-path uop (squashed at the clear): its queue
  * write, allocation, issue and result (half cycles), retirement (each
  * UINT64_MAX when it had none); a result after the clear never came. */
-static inline void report_bogus(struct nb_machine *m, struct wrong_path *w, uint64_t queued,
+static inline void report_bogus(struct nbm_machine *m, struct wrong_path *w, uint64_t queued,
                                 uint64_t allocated, uint64_t start_half, uint64_t result_half,
                                 uint64_t retired)
 {
@@ -56,16 +56,16 @@ static inline void report_bogus(struct nb_machine *m, struct wrong_path *w, uint
 /* One uop: queue, allocation (in order: none after one that could not),
  * execution, bogus retirement (*retired).  False when it cannot be
  * written into the queue before the clear. */
-static bool bogus_uop(struct nb_machine *m, const struct nb_op *op, struct wrong_path *w,
+static bool bogus_uop(struct nbm_machine *m, const struct nbm_op *op, struct wrong_path *w,
                       uint64_t *ready, uint64_t *retired)
 {
-    struct nb_core *core = &m->cur->core;
+    struct nbm_core *core = &m->cur->core;
     uint64_t seq = core->uop_seq;
-    uint64_t q = nb_fetch_uop(m, op, seq, w->clear);
+    uint64_t q = nbm_fetch_uop(m, op, seq, w->clear);
     if (q == UINT64_MAX)
         return false;
     core->uop_seq++;
-    uint64_t a = w->blocked ? UINT64_MAX : nb_allocate(m, seq, q, NB_ROLE_COMPUTE, w->clear);
+    uint64_t a = w->blocked ? UINT64_MAX : nbm_allocate(m, seq, q, NBM_ROLE_COMPUTE, w->clear);
     if (a == UINT64_MAX) {
         /* Dropped at the clear: its queue and ROB entries are free then. */
         core->alloc_ring[seq & core->ring_mask] = w->clear;
@@ -77,55 +77,55 @@ static bool bogus_uop(struct nb_machine *m, const struct nb_op *op, struct wrong
     uint64_t start = UINT64_MAX;
     if (*ready != UINT64_MAX)
         *ready = execute_bogus(m, op, a, *ready, w->clear, &start);
-    *retired = nb_retire_slot(m, w->clear);
+    *retired = nbm_retire_slot(m, w->clear);
     core->retire_ring[seq & core->ring_mask] = *retired;
     if (*retired + 1 > core->end)
         core->end = *retired + 1;
-    nb_occur(&m->schedule, *retired, NB_UOPS_BOGUS, m->cur->level, 1);
+    nbm_occur(&m->occurrences, *retired, NBM_UOPS_BOGUS, m->cur->level, 1);
     w->uops++;
     report_bogus(m, w, q, a, start, *ready, *retired);
     return true;
 }
 
 /* One wrong-path instruction; returns the next address (0: stop). */
-static uint64_t bogus_instruction(struct nb_machine *m, uint64_t address,
-                                  const struct nb_op *op, struct wrong_path *w)
+static uint64_t bogus_instruction(struct nbm_machine *m, uint64_t address,
+                                  const struct nbm_op *op, struct wrong_path *w)
 {
     if (m->cur->fe.t >= w->clear)
         return 0;
-    nb_fetch_begin(m, address, op->length, op);
-    unsigned n = op->uops < NB_MAX_UOPS ? op->uops : NB_MAX_UOPS;
+    nbm_fetch_begin(m, address, op->length, op);
+    unsigned n = op->uops < NBM_MAX_UOPS ? op->uops : NBM_MAX_UOPS;
     if (m->uop_hook)
         w->uop = (struct nbm_uop){.thread = m->cur->id, .address = address,
-                                  .bytes = nb_decode_code(m->cur->decoded, address),
+                                  .bytes = nbm_decode_code(m->cur->decoded, address),
                                   .length = op->length, .code64 = m->cur->code64,
                                   .uops = (uint8_t)n, .bogus = true};
     unsigned before = w->uops;
     /* operands from the correct path's registers (the wrong path's own
      * results are not tracked across instructions) */
-    uint64_t ready = nb_operands(&m->cur->core, op), retired = 0;
+    uint64_t ready = nbm_operands(&m->cur->core, op), retired = 0;
     for (unsigned k = 0; k < n; k++)
         if (!bogus_uop(m, op, w, &ready, &retired))
             return 0;
     if (w->uops - before == n) { /* all of it reached retirement */
-        nb_occur(&m->schedule, retired, NB_INSTR_BOGUS, m->cur->level, 1);
-        nb_occur(&m->schedule, retired, NB_COMPLETED_BOGUS, m->cur->level, 1);
+        nbm_occur(&m->occurrences, retired, NBM_INSTR_BOGUS, m->cur->level, 1);
+        nbm_occur(&m->occurrences, retired, NBM_COMPLETED_BOGUS, m->cur->level, 1);
     }
-    uint64_t next = nb_predict_wrong_path(m, address, op);
-    nb_fetch_end(m, op, next != address + op->length);
+    uint64_t next = nbm_predict_wrong_path(m, address, op);
+    nbm_fetch_end(m, op, next != address + op->length);
     return next;
 }
 
-void nb_clear_resolve_pending(struct nb_machine *m, bool wrong_path)
+void nbm_clear_resolve_pending(struct nbm_machine *m, bool wrong_path)
 {
-    struct nb_lp *lp = m->cur;
+    struct nbm_lp *lp = m->cur;
     lp->clear.pending = false;
     struct wrong_path w = {.clear = lp->clear.resolved};
-    const struct nb_op *op;
+    const struct nbm_op *op;
     for (uint64_t pc = wrong_path ? lp->clear.from : 0;
-         pc && lp->decoded && (op = nb_decode_lookup(lp->decoded, pc)) != NULL;)
+         pc && lp->decoded && (op = nbm_decode_lookup(lp->decoded, pc)) != NULL;)
         pc = bogus_instruction(m, pc, op, &w);
-    nb_occur(&m->schedule, w.clear, NB_CLEAR, lp->level, 1);
+    nbm_occur(&m->occurrences, w.clear, NBM_CLEAR, lp->level, 1);
     m->result->bogus_uops[lp->id] += w.uops;
-    nb_frontend_redirect(m, w.clear + m->config->branch_redirect);
+    nbm_frontend_redirect(m, w.clear + m->config->branch_redirect);
 }

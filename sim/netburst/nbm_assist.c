@@ -12,9 +12,9 @@
  * after the tagged uop's retirement, moves the flushed instructions'
  * retirements (as the PMU sees them) past it, and makes the thread's
  * instructions not yet timed wait for them. */
-#include "sim/netburst/nb_assist.h"
+#include "sim/netburst/nbm_assist.h"
 
-#include "sim/netburst/nb_machine.h"
+#include "sim/netburst/nbm_machine.h"
 
 /* In-order slots, `width` a cycle: the uop queue, allocation, retirement. */
 struct lane {
@@ -45,7 +45,7 @@ static uint64_t later(uint64_t a, uint64_t b)
  * store-address and a store-data uop per write (isa's model of a store),
  * in the order the PMU made the accesses. */
 struct microcode {
-    struct nb_machine *m;
+    struct nbm_machine *m;
     uint64_t from;                   /* the cycle after the flush: the ROM's first uop */
     struct lane queue, alloc, retire;
     uint64_t load_port, store_port;  /* each the next cycle it is free */
@@ -73,23 +73,23 @@ static uint64_t retire(struct microcode *mc, uint64_t done)
 }
 
 /* A read of the DS save area: a load, one a cycle on the load port,
- * through the DTLB and the L1 (nb_load). */
+ * through the DTLB and the L1 (nbm_load). */
 static void load_uop(struct microcode *mc, const struct nb_assist_access *access)
 {
     uint64_t exec = later(issue(mc, 0), mc->load_port);
     mc->load_port = exec + 1;
     struct trace_access a = {TRACE_LOAD, access->size, access->address};
     uint16_t causes = 0;
-    uint64_t data = (nb_load(mc->m, &a, 2 * exec, &causes) + 1) / 2;
+    uint64_t data = (nbm_load(mc->m, &a, 2 * exec, &causes) + 1) / 2;
     mc->read_data = later(mc->read_data, data);
     retire(mc, data);
 }
 
 /* The cycle the next store finds a free store buffer entry: the one
- * store_buffers older has been written (the allocator's rule, nb_core.c). */
-static uint64_t store_entry(const struct nb_lp *lp)
+ * store_buffers older has been written (the allocator's rule, nbm_core.c). */
+static uint64_t store_entry(const struct nbm_lp *lp)
 {
-    const struct nb_store_buffer *sb = &lp->sb;
+    const struct nbm_store_buffer *sb = &lp->sb;
     uint32_t n = lp->limits.store_buffers;
     return sb->n_stores < n ? 0 : sb->stores[(sb->n_stores - n) & sb->mask].drain + 1;
 }
@@ -97,16 +97,16 @@ static uint64_t store_entry(const struct nb_lp *lp)
 /* A write of the record or the index: its store-address uop, one a cycle
  * on the store port, and its store-data uop wait for the reads before it
  * (the index says where the record goes); the store is written to the
- * caches at its retirement (nb_store_retire). */
+ * caches at its retirement (nbm_store_retire). */
 static void store_uops(struct microcode *mc, const struct nb_assist_access *access)
 {
     uint64_t sta = later(later(issue(mc, store_entry(mc->m->cur)), mc->store_port), mc->read_data);
     uint64_t std = later(issue(mc, 0), mc->read_data);
     mc->store_port = sta + 1;
     struct trace_access a = {TRACE_STORE, access->size, access->address};
-    nb_store_execute(mc->m, &a, 2 * sta, 2 * std);
+    nbm_store_execute(mc->m, &a, 2 * sta, 2 * std);
     retire(mc, sta + 1);
-    mc->drained = later(mc->drained, nb_store_retire(mc->m, retire(mc, std + 1)));
+    mc->drained = later(mc->drained, nbm_store_retire(mc->m, retire(mc, std + 1)));
 }
 
 /* The front end starts again the cycle after the assist's last uop
@@ -120,15 +120,15 @@ static void store_uops(struct microcode *mc, const struct nb_assist_access *acce
  * thread retires nothing before them (in-order retirement), and it fetches
  * its instructions not yet timed no earlier than such a uop would be to
  * retire after them.  Their events stay where the model put them. */
-static void restart(struct nb_machine *m, int thread, uint64_t end, uint64_t next_retired)
+static void restart(struct nbm_machine *m, int thread, uint64_t end, uint64_t next_retired)
 {
     const struct nbm_config *c = m->config;
-    struct nb_core *core = &m->cur->core;
+    struct nbm_core *core = &m->cur->core;
     uint64_t resume = end + 1;
     uint32_t depth = c->queue_to_alloc + c->alloc_to_exec + 2;
     if (next_retired != UINT64_MAX) {
         uint64_t delay = later(resume + depth, next_retired) - next_retired;
-        nb_schedule_delay(&m->schedule, thread, delay);
+        nbm_occurrences_delay(&m->occurrences, thread, delay);
         if (delay) {
             core->last_retire += delay;
             core->retire_in_cycle = 0;
@@ -136,30 +136,30 @@ static void restart(struct nb_machine *m, int thread, uint64_t end, uint64_t nex
         core->end = later(core->end, core->last_retire + 1);
         resume = later(resume, core->last_retire - depth);
     }
-    nb_frontend_redirect(m, resume);
+    nbm_frontend_redirect(m, resume);
 }
 
-void nb_pebs_assist(void *machine, int thread, const struct nb_flush *flush)
+void nbm_pebs_assist(void *machine, int thread, const struct nbm_flush *flush)
 {
-    struct nb_machine *m = machine;
-    struct nb_lp *saved = m->cur;
+    struct nbm_machine *m = machine;
+    struct nbm_lp *saved = m->cur;
     m->cur = &m->lp[thread];
     struct microcode mc = {.m = m, .from = flush->cycle + 1, .end = flush->cycle};
     /* The clear (machine_clear counts "the machine is cleared for any
      * cause", SDM): one occurrence, as a branch's. */
-    nb_occur(&m->schedule, mc.from, NB_CLEAR, m->cur->level, 1);
+    nbm_occur(&m->occurrences, mc.from, NBM_CLEAR, m->cur->level, 1);
     for (unsigned i = 0; i < flush->log->n_accesses; i++) {
         if (flush->log->access[i].store)
             store_uops(&mc, &flush->log->access[i]);
         else
             load_uop(&mc, &flush->log->access[i]);
     }
-    struct nb_core *core = &m->cur->core;
+    struct nbm_core *core = &m->cur->core;
     core->end = later(core->end, later(mc.end, mc.drained) + 1);
     restart(m, thread, mc.end, flush->next_retired);
     /* A logical processor whose trace has ended is active until its
      * assist is done. */
-    if (m->schedule.active_until[thread] < core->end)
-        nb_schedule_thread_end(&m->schedule, thread, core->end);
+    if (m->occurrences.active_until[thread] < core->end)
+        nbm_occurrences_thread_end(&m->occurrences, thread, core->end);
     m->cur = saved;
 }

@@ -6,46 +6,46 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/netburst/nb_machine.h"
+#include "sim/netburst/nbm_machine.h"
 
-/* Where each unit issues (nb_machine.h's enum nb_slots): its copies, the
+/* Where each unit issues (nbm_machine.h's enum nbm_slots): its copies, the
  * port each dispatches through, whether it may issue in either half of a
  * cycle (only the double-speed ALUs: the Optimization manual ch. 1, "the
  * second half of the cycle" takes "one similar ALU uop"). */
-enum { NO_PORT = NB_NUM_SLOTS };
+enum { NO_PORT = NBM_NUM_SLOTS };
 static const struct {
     uint8_t copies;
     bool half;
     uint8_t unit[2], port[2];
-} issue_of[NB_NUM_ISSUE_UNITS] = {
-    [NB_EU_ALU] = {2, true, {NB_SLOTS_ALU0, NB_SLOTS_ALU1}, {NB_SLOTS_PORT0, NB_SLOTS_PORT1}},
-    [NB_EU_ALU0] = {1, true, {NB_SLOTS_ALU0}, {NB_SLOTS_PORT0}},
-    [NB_EU_BRANCH] = {1, true, {NB_SLOTS_ALU0}, {NB_SLOTS_PORT0}},
-    [NB_EU_INT] = {1, false, {NB_SLOTS_INT}, {NB_SLOTS_PORT1}},
-    [NB_EU_MUL] = {1, false, {NB_SLOTS_FP_MUL}, {NB_SLOTS_PORT1}},
-    [NB_EU_COMPLEX] = {1, false, {NB_SLOTS_COMPLEX}, {NO_PORT}},
-    [NB_EU_FP_ADD] = {1, false, {NB_SLOTS_FP_ADD}, {NB_SLOTS_PORT1}},
-    [NB_EU_FP_MUL] = {1, false, {NB_SLOTS_FP_MUL}, {NB_SLOTS_PORT1}},
-    [NB_EU_FP_DIV] = {1, false, {NB_SLOTS_FP_DIV}, {NB_SLOTS_PORT1}},
-    [NB_EU_FP_MISC] = {1, false, {NB_SLOTS_FP_MISC}, {NB_SLOTS_PORT1}},
-    [NB_EU_FP_MOVE] = {1, false, {NB_SLOTS_FP_MOVE}, {NB_SLOTS_PORT0}},
-    [NB_EU_MMX_ALU] = {1, false, {NB_SLOTS_MMX_ALU}, {NB_SLOTS_PORT1}},
-    [NB_EU_MMX_SHFT] = {1, false, {NB_SLOTS_MMX_SHFT}, {NB_SLOTS_PORT1}},
-    [NB_EU_MMX_MISC] = {1, false, {NB_SLOTS_MMX_MISC}, {NB_SLOTS_PORT1}},
-    [NB_EU_LOAD] = {1, false, {NB_SLOTS_LOAD}, {NO_PORT}},
-    [NB_EU_STORE] = {1, false, {NB_SLOTS_STORE}, {NO_PORT}},
+} issue_of[NBM_NUM_ISSUE_UNITS] = {
+    [NBM_EU_ALU] = {2, true, {NBM_SLOTS_ALU0, NBM_SLOTS_ALU1}, {NBM_SLOTS_PORT0, NBM_SLOTS_PORT1}},
+    [NBM_EU_ALU0] = {1, true, {NBM_SLOTS_ALU0}, {NBM_SLOTS_PORT0}},
+    [NBM_EU_BRANCH] = {1, true, {NBM_SLOTS_ALU0}, {NBM_SLOTS_PORT0}},
+    [NBM_EU_INT] = {1, false, {NBM_SLOTS_INT}, {NBM_SLOTS_PORT1}},
+    [NBM_EU_MUL] = {1, false, {NBM_SLOTS_FP_MUL}, {NBM_SLOTS_PORT1}},
+    [NBM_EU_COMPLEX] = {1, false, {NBM_SLOTS_COMPLEX}, {NO_PORT}},
+    [NBM_EU_FP_ADD] = {1, false, {NBM_SLOTS_FP_ADD}, {NBM_SLOTS_PORT1}},
+    [NBM_EU_FP_MUL] = {1, false, {NBM_SLOTS_FP_MUL}, {NBM_SLOTS_PORT1}},
+    [NBM_EU_FP_DIV] = {1, false, {NBM_SLOTS_FP_DIV}, {NBM_SLOTS_PORT1}},
+    [NBM_EU_FP_MISC] = {1, false, {NBM_SLOTS_FP_MISC}, {NBM_SLOTS_PORT1}},
+    [NBM_EU_FP_MOVE] = {1, false, {NBM_SLOTS_FP_MOVE}, {NBM_SLOTS_PORT0}},
+    [NBM_EU_MMX_ALU] = {1, false, {NBM_SLOTS_MMX_ALU}, {NBM_SLOTS_PORT1}},
+    [NBM_EU_MMX_SHFT] = {1, false, {NBM_SLOTS_MMX_SHFT}, {NBM_SLOTS_PORT1}},
+    [NBM_EU_MMX_MISC] = {1, false, {NBM_SLOTS_MMX_MISC}, {NBM_SLOTS_PORT1}},
+    [NBM_EU_LOAD] = {1, false, {NBM_SLOTS_LOAD}, {NO_PORT}},
+    [NBM_EU_STORE] = {1, false, {NBM_SLOTS_STORE}, {NO_PORT}},
 };
 
-static bool units_init(struct nb_machine *m)
+static bool units_init(struct nbm_machine *m)
 {
-    for (int u = 0; u < NB_NUM_SLOTS; u++) {
-        uint64_t *stamp = calloc(NB_UNIT_WINDOW, sizeof *stamp);
+    for (int u = 0; u < NBM_NUM_SLOTS; u++) {
+        uint64_t *stamp = calloc(NBM_UNIT_WINDOW, sizeof *stamp);
         if (!stamp)
             return false;
-        m->slots[u] = (struct nb_reservations){stamp, 0};
+        m->slots[u] = (struct nbm_reservations){stamp, 0};
     }
-    for (int e = 0; e < NB_NUM_ISSUE_UNITS; e++) {
-        struct nb_issue *is = &m->issue[e];
+    for (int e = 0; e < NBM_NUM_ISSUE_UNITS; e++) {
+        struct nbm_issue *is = &m->issue[e];
         is->copies = issue_of[e].copies;
         is->half = issue_of[e].half;
         for (int k = 0; k < is->copies; k++) {
@@ -53,13 +53,13 @@ static bool units_init(struct nb_machine *m)
             is->port[k] = issue_of[e].port[k] == NO_PORT ? NULL : &m->slots[issue_of[e].port[k]];
         }
     }
-    m->group = (uint8_t)nb_timing_group_of(m->config->model);
+    m->group = (uint8_t)nbm_timing_group_of(m->config->model);
     return true;
 }
 
-static void units_free(struct nb_machine *m)
+static void units_free(struct nbm_machine *m)
 {
-    for (int u = 0; u < NB_NUM_SLOTS; u++) {
+    for (int u = 0; u < NBM_NUM_SLOTS; u++) {
         free(m->slots[u].stamp);
         m->slots[u].stamp = NULL;
     }
@@ -67,60 +67,60 @@ static void units_free(struct nb_machine *m)
 
 /* The shared structures (Optimization manual ch. 1: trace cache, BTB,
  * execution units, caches) and the logical processors. */
-static bool shared_init(struct nb_machine *m, const struct nbm_config *c)
+static bool shared_init(struct nbm_machine *m, const struct nbm_config *c)
 {
     bool ok = set_assoc_init(&m->tc, c->tc_uops / c->tc_line_uops, c->tc_ways, 1) &&
               set_assoc_init(&m->btb, c->btb_entries, c->btb_ways, 1) && units_init(m) &&
-              nb_memory_init(m, c);
+              nbm_memory_init(m, c);
     if (ok && m->threads == 2)
-        ok = nb_arbiter_init(&m->fetch) && nb_arbiter_init(&m->alloc) &&
-             nb_arbiter_init(&m->retire);
+        ok = nbm_arbiter_init(&m->fetch) && nbm_arbiter_init(&m->alloc) &&
+             nbm_arbiter_init(&m->retire);
     return ok;
 }
 
-bool nb_machine_init(struct nb_machine *m, const struct nbm_config *c, struct nb_pmu *pmu,
-                     int threads, struct nbm_result *result)
+bool nbm_machine_init(struct nbm_machine *m, const struct nbm_config *c, struct nb_pmu *pmu,
+                      int threads, struct nbm_result *result)
 {
     memset(m, 0, sizeof *m);
     m->config = c;
     m->result = result;
     m->threads = threads;
     m->cur = &m->lp[0];
-    if (!nb_schedule_init(&m->schedule, pmu, threads))
+    if (!nbm_occurrences_init(&m->occurrences, pmu, threads))
         return false;
     bool ok = shared_init(m, c);
     for (int t = 0; t < threads && ok; t++)
-        ok = nb_lp_init(&m->lp[t], t, c);
+        ok = nbm_lp_init(&m->lp[t], t, c);
     if (ok) {
-        nb_set_shared(m, threads == 2);
+        nbm_set_shared(m, threads == 2);
         return true;
     }
-    nb_machine_free(m);
+    nbm_machine_free(m);
     return false;
 }
 
-void nb_machine_free(struct nb_machine *m)
+void nbm_machine_free(struct nbm_machine *m)
 {
     for (int t = 0; t < m->threads; t++)
-        nb_lp_free(&m->lp[t]);
-    nb_arbiter_free(&m->fetch);
-    nb_arbiter_free(&m->alloc);
-    nb_arbiter_free(&m->retire);
-    nb_memory_free(m);
+        nbm_lp_free(&m->lp[t]);
+    nbm_arbiter_free(&m->fetch);
+    nbm_arbiter_free(&m->alloc);
+    nbm_arbiter_free(&m->retire);
+    nbm_memory_free(m);
     units_free(m);
     set_assoc_free(&m->tc);
     set_assoc_free(&m->btb);
-    nb_schedule_free(&m->schedule);
+    nbm_occurrences_free(&m->occurrences);
 }
 
 /* ---- execution units */
 
-static inline bool busy(const struct nb_reservations *t, uint64_t h)
+static inline bool busy(const struct nbm_reservations *t, uint64_t h)
 {
-    return t->stamp[h & (NB_UNIT_WINDOW - 1)] > h;
+    return t->stamp[h & (NBM_UNIT_WINDOW - 1)] > h;
 }
 
-static inline bool free_for(const struct nb_reservations *t, uint64_t h, uint32_t interval)
+static inline bool free_for(const struct nbm_reservations *t, uint64_t h, uint32_t interval)
 {
     if (interval == 1) /* most rows: one test */
         return !busy(t, h);
@@ -130,13 +130,13 @@ static inline bool free_for(const struct nb_reservations *t, uint64_t h, uint32_
     return true;
 }
 
-static inline void take(struct nb_reservations *t, uint64_t h, uint32_t interval)
+static inline void take(struct nbm_reservations *t, uint64_t h, uint32_t interval)
 {
     if (interval == 1)
-        t->stamp[h & (NB_UNIT_WINDOW - 1)] = h + 1;
+        t->stamp[h & (NBM_UNIT_WINDOW - 1)] = h + 1;
     else
         for (uint32_t i = 0; i < interval; i++)
-            t->stamp[(h + i) & (NB_UNIT_WINDOW - 1)] = h + i + 1;
+            t->stamp[(h + i) & (NBM_UNIT_WINDOW - 1)] = h + i + 1;
     if (h + interval > t->end)
         t->end = h + interval;
 }
@@ -147,12 +147,12 @@ static inline void take(struct nb_reservations *t, uint64_t h, uint32_t interval
  * earlier than a window before the first copy's latest reservation: a
  * longer backlog (the divider's, not pipelined) has taken or lost the
  * slots before. */
-static inline uint64_t reserve(const struct nb_issue *is, uint64_t earliest, uint32_t interval,
+static inline uint64_t reserve(const struct nbm_issue *is, uint64_t earliest, uint32_t interval,
                                uint64_t limit)
 {
     unsigned step = is->half ? 1 : 2;
-    if (earliest + NB_UNIT_WINDOW < is->unit[0]->end)
-        earliest = is->unit[0]->end - NB_UNIT_WINDOW;
+    if (earliest + NBM_UNIT_WINDOW < is->unit[0]->end)
+        earliest = is->unit[0]->end - NBM_UNIT_WINDOW;
     for (uint64_t h = is->half ? earliest : (earliest + 1) & ~1ull; h < limit; h += step)
         for (int k = 0; k < is->copies; k++) {
             if ((is->port[k] && busy(is->port[k], h)) || !free_for(is->unit[k], h, interval))
@@ -165,15 +165,15 @@ static inline uint64_t reserve(const struct nb_issue *is, uint64_t earliest, uin
     return UINT64_MAX;
 }
 
-static inline uint64_t issue(struct nb_machine *m, const struct nb_op *op, uint64_t earliest,
+static inline uint64_t issue(struct nbm_machine *m, const struct nbm_op *op, uint64_t earliest,
                              uint64_t limit)
 {
-    const struct nb_op_timing *t = nb_timing(m, op);
+    const struct nbm_op_timing *t = nbm_timing(m, op);
     return reserve(&m->issue[t->unit], earliest, t->interval, limit);
 }
 
-uint64_t nb_issue(struct nb_machine *m, const struct nb_op *op, uint64_t earliest,
-                  uint64_t limit)
+uint64_t nbm_issue(struct nbm_machine *m, const struct nbm_op *op, uint64_t earliest,
+                   uint64_t limit)
 {
     return issue(m, op, earliest, limit);
 }
@@ -181,28 +181,28 @@ uint64_t nb_issue(struct nb_machine *m, const struct nb_op *op, uint64_t earlies
 /* ---- allocation */
 
 /* Cycles the allocator waits for a store buffer entry: resource_stall SBFULL. */
-static uint64_t store_buffer(struct nb_machine *m, uint64_t a)
+static uint64_t store_buffer(struct nbm_machine *m, uint64_t a)
 {
-    const struct nb_lp *lp = m->cur;
-    const struct nb_store_buffer *sb = &lp->sb;
+    const struct nbm_lp *lp = m->cur;
+    const struct nbm_store_buffer *sb = &lp->sb;
     uint64_t in_flight = sb->n_stores + lp->core.pending_stores;
     if (in_flight < lp->limits.store_buffers)
         return a;
     uint64_t freed = sb->stores[(in_flight - lp->limits.store_buffers) & sb->mask].drain + 1;
     if (freed <= a)
         return a;
-    nb_occur_span(&m->schedule, a, freed, NB_SBFULL, lp->level);
+    nbm_occur_span(&m->occurrences, a, freed, NBM_SBFULL, lp->level);
     return freed;
 }
 
 /* The cycle uop `seq` can allocate: in order, alloc_width a cycle, once
  * its ROB entry (and load buffer) is free. */
-static uint64_t alloc_cycle(const struct nb_machine *m, uint64_t seq, uint64_t q,
-                            enum nb_role role)
+static uint64_t alloc_cycle(const struct nbm_machine *m, uint64_t seq, uint64_t q,
+                            enum nbm_role role)
 {
     const struct nbm_config *c = m->config;
-    const struct nb_lp *lp = m->cur;
-    const struct nb_core *core = &lp->core;
+    const struct nbm_lp *lp = m->cur;
+    const struct nbm_core *core = &lp->core;
     uint64_t a = q + c->queue_to_alloc;
     if (a < core->last_alloc)
         a = core->last_alloc;
@@ -211,21 +211,21 @@ static uint64_t alloc_cycle(const struct nb_machine *m, uint64_t seq, uint64_t q
     uint32_t rob = lp->limits.rob, loads = lp->limits.load_buffers;
     if (seq >= rob && core->retire_ring[(seq - rob) & core->ring_mask] + 1 > a)
         a = core->retire_ring[(seq - rob) & core->ring_mask] + 1;
-    if (role == NB_ROLE_LOAD && core->load_seq >= loads &&
+    if (role == NBM_ROLE_LOAD && core->load_seq >= loads &&
         core->load_free[(core->load_seq - loads) & core->load_mask] + 1 > a)
         a = core->load_free[(core->load_seq - loads) & core->load_mask] + 1;
     return a;
 }
 
-static inline uint64_t allocate(struct nb_machine *m, uint64_t seq, uint64_t q, enum nb_role role,
+static inline uint64_t allocate(struct nbm_machine *m, uint64_t seq, uint64_t q, enum nbm_role role,
                                 uint64_t limit)
 {
-    struct nb_core *core = &m->cur->core;
+    struct nbm_core *core = &m->cur->core;
     uint64_t a = alloc_cycle(m, seq, q, role);
-    if (role == NB_ROLE_STA && limit == UINT64_MAX) /* the wrong path's take none */
+    if (role == NBM_ROLE_STA && limit == UINT64_MAX) /* the wrong path's take none */
         a = store_buffer(m, a);
     if (a > core->last_alloc && m->shared && a < limit)
-        a = nb_arbiter_claim(&m->alloc, a, m->cur->id);
+        a = nbm_arbiter_claim(&m->alloc, a, m->cur->id);
     if (a >= limit)
         return UINT64_MAX;
     if (a > core->last_alloc) {
@@ -237,28 +237,28 @@ static inline uint64_t allocate(struct nb_machine *m, uint64_t seq, uint64_t q, 
     return a;
 }
 
-uint64_t nb_allocate(struct nb_machine *m, uint64_t seq, uint64_t q, enum nb_role role,
-                     uint64_t limit)
+uint64_t nbm_allocate(struct nbm_machine *m, uint64_t seq, uint64_t q, enum nbm_role role,
+                      uint64_t limit)
 {
     return allocate(m, seq, q, role, limit);
 }
 
 /* ---- one instruction */
 
-_Static_assert(TRACE_MAX_ACCESSES <= UINT8_MAX && NB_MAX_UOPS <= UINT8_MAX,
+_Static_assert(TRACE_MAX_ACCESSES <= UINT8_MAX && NBM_MAX_UOPS <= UINT8_MAX,
                "a shape's counts and indexes fit a byte");
 
-static enum nb_role role_of(const struct nb_shape *s, unsigned k)
+static enum nbm_role role_of(const struct nbm_shape *s, unsigned k)
 {
     if (k < s->loads)
-        return NB_ROLE_LOAD;
+        return NBM_ROLE_LOAD;
     if (k < s->loads + s->computes)
-        return NB_ROLE_COMPUTE;
-    return (k - s->loads - s->computes) % 2 ? NB_ROLE_STD : NB_ROLE_STA;
+        return NBM_ROLE_COMPUTE;
+    return (k - s->loads - s->computes) % 2 ? NBM_ROLE_STD : NBM_ROLE_STA;
 }
 
-void nb_shape_of(const struct trace_access *accesses, unsigned n_accesses, const struct nb_op *op,
-                 struct nb_shape *s)
+void nbm_shape_of(const struct trace_access *accesses, unsigned n_accesses, const struct nbm_op *op,
+                  struct nbm_shape *s)
 {
     s->n_load = s->n_store = 0;
     for (unsigned i = 0; i < n_accesses; i++) {
@@ -267,7 +267,7 @@ void nb_shape_of(const struct trace_access *accesses, unsigned n_accesses, const
         if (accesses[i].kind & TRACE_STORE)
             s->store[s->n_store++] = (uint8_t)i;
     }
-    s->n = op->uops < NB_MAX_UOPS ? op->uops : NB_MAX_UOPS;
+    s->n = op->uops < NBM_MAX_UOPS ? op->uops : NBM_MAX_UOPS;
     s->loads = s->n_load < s->n ? s->n_load : s->n;
     unsigned left = s->n - s->loads;
     s->stores = (uint8_t)(s->n_store < left / 2 ? s->n_store : left / 2);
@@ -277,52 +277,52 @@ void nb_shape_of(const struct trace_access *accesses, unsigned n_accesses, const
 }
 
 struct timing {
-    uint64_t queue[NB_MAX_UOPS], alloc[NB_MAX_UOPS], load_seq[NB_MAX_UOPS];
-    uint64_t start_half[NB_MAX_UOPS], done_half[NB_MAX_UOPS]; /* execution */
-    uint16_t cause[NB_MAX_UOPS]; /* each uop's replay conditions (enum nb_replay_cause) */
+    uint64_t queue[NBM_MAX_UOPS], alloc[NBM_MAX_UOPS], load_seq[NBM_MAX_UOPS];
+    uint64_t start_half[NBM_MAX_UOPS], done_half[NBM_MAX_UOPS]; /* execution */
+    uint16_t cause[NBM_MAX_UOPS]; /* each uop's replay conditions (enum nb_replay_cause) */
     uint64_t result_half;      /* the instruction's result (and its branch's resolution) */
     bool replayed;             /* its first computing uop was replayed */
 };
 
-static uint64_t exec_earliest(const struct nb_machine *m, uint64_t alloc)
+static uint64_t exec_earliest(const struct nbm_machine *m, uint64_t alloc)
 {
     return 2 * (alloc + m->config->alloc_to_exec);
 }
 
-static void front_and_allocate(struct nb_machine *m, const struct nb_insn *insn,
-                               const struct nb_op *op, const struct nb_shape *s, struct timing *t)
+static void front_and_allocate(struct nbm_machine *m, const struct nbm_insn *insn,
+                               const struct nbm_op *op, const struct nbm_shape *s, struct timing *t)
 {
-    struct nb_core *core = &m->cur->core;
-    nb_fetch_begin(m, insn->address, insn->length, op);
+    struct nbm_core *core = &m->cur->core;
+    nbm_fetch_begin(m, insn->address, insn->length, op);
     core->pending_stores = 0;
     for (unsigned k = 0; k < s->n; k++) {
         uint64_t seq = core->uop_seq++;
-        enum nb_role role = s->role[k];
-        t->queue[k] = nb_fetch_uop(m, op, seq, UINT64_MAX);
+        enum nbm_role role = s->role[k];
+        t->queue[k] = nbm_fetch_uop(m, op, seq, UINT64_MAX);
         t->alloc[k] = allocate(m, seq, t->queue[k], role, UINT64_MAX);
-        if (role == NB_ROLE_LOAD)
+        if (role == NBM_ROLE_LOAD)
             t->load_seq[k] = core->load_seq++;
-        if (role == NB_ROLE_STA)
+        if (role == NBM_ROLE_STA)
             core->pending_stores++;
     }
 }
 
 /* The x87 physical registers of stack registers `st` (bit i: ST(i)) with
- * the top at `top`, as NB_DEP_R0 bits. */
+ * the top at `top`, as NBM_DEP_R0 bits. */
 static inline uint64_t stack_registers(uint8_t st, unsigned top)
 {
     uint32_t r = (uint32_t)st << top;
-    return (uint64_t)((r | r >> 8) & 0xff) << NB_DEP_R0;
+    return (uint64_t)((r | r >> 8) & 0xff) << NBM_DEP_R0;
 }
 
-static inline uint64_t registers_read(const struct nb_core *core, const struct nb_op *op)
+static inline uint64_t registers_read(const struct nbm_core *core, const struct nbm_op *op)
 {
     if (!op->stack || op->fxch)
         return op->regs_read;
     return op->regs_read | stack_registers(op->st_read, core->x87_top);
 }
 
-uint64_t nb_operands(const struct nb_core *core, const struct nb_op *op)
+uint64_t nbm_operands(const struct nbm_core *core, const struct nbm_op *op)
 {
     uint64_t ready = 0;
     for (uint64_t regs = registers_read(core, op); regs; regs &= regs - 1) {
@@ -334,7 +334,7 @@ uint64_t nb_operands(const struct nb_core *core, const struct nb_op *op)
 }
 
 /* The latest operand, and whether any came late from an L1-missing load. */
-static uint64_t sources(const struct nb_core *core, const struct nb_op *op, uint64_t schedule,
+static uint64_t sources(const struct nbm_core *core, const struct nbm_op *op, uint64_t schedule,
                         bool *replay)
 {
     uint64_t ready = 0;
@@ -348,20 +348,20 @@ static uint64_t sources(const struct nb_core *core, const struct nb_op *op, uint
     return ready;
 }
 
-static uint64_t execute_loads(struct nb_machine *m, const struct nb_insn *insn,
-                              const struct nb_op *op, const struct nb_shape *s, struct timing *t,
+static uint64_t execute_loads(struct nbm_machine *m, const struct nbm_insn *insn,
+                              const struct nbm_op *op, const struct nbm_shape *s, struct timing *t,
                               uint64_t src, bool *missed)
 {
     uint64_t done = src;
     for (unsigned j = 0; j < s->n_load; j++) {
         unsigned k = j < s->loads ? j : s->loads - 1u; /* extra accesses: the last load uop */
         uint64_t from = s->loads ? exec_earliest(m, t->alloc[k]) : exec_earliest(m, t->alloc[0]);
-        uint64_t start = reserve(&m->issue[NB_EU_LOAD], from > src ? from : src,
-                                 nb_timing(m, op)->load_interval, UINT64_MAX);
+        uint64_t start = reserve(&m->issue[NBM_EU_LOAD], from > src ? from : src,
+                                 nbm_timing(m, op)->load_interval, UINT64_MAX);
         if (op->simd)
-            nb_occur(&m->schedule, start / 2, NB_MOVES_P2, m->cur->level, 1);
+            nbm_occur(&m->occurrences, start / 2, NBM_MOVES_P2, m->cur->level, 1);
         uint16_t causes = 0;
-        uint64_t data = nb_load(m, &insn->accesses[s->load[j]], start, &causes);
+        uint64_t data = nbm_load(m, &insn->accesses[s->load[j]], start, &causes);
         *missed = *missed || (causes & NB_CAUSE_L1_MISS);
         if (j < s->loads)
             t->start_half[k] = start;
@@ -376,27 +376,27 @@ static uint64_t execute_loads(struct nb_machine *m, const struct nb_insn *insn,
 }
 
 static const uint8_t fp_source[] = {
-    [NB_FP_KIND_NONE] = NB_NO_SOURCE, [NB_FP_KIND_X87] = NB_X87_UOP,
-    [NB_FP_KIND_PACKED_SP] = NB_PACKED_SP, [NB_FP_KIND_PACKED_DP] = NB_PACKED_DP,
-    [NB_FP_KIND_SCALAR_SP] = NB_SCALAR_SP, [NB_FP_KIND_SCALAR_DP] = NB_SCALAR_DP,
-    [NB_FP_KIND_MMX64] = NB_MMX64, [NB_FP_KIND_MMX128] = NB_MMX128,
+    [NBM_FP_KIND_NONE] = NB_NO_SOURCE, [NBM_FP_KIND_X87] = NBM_X87_UOP,
+    [NBM_FP_KIND_PACKED_SP] = NBM_PACKED_SP, [NBM_FP_KIND_PACKED_DP] = NBM_PACKED_DP,
+    [NBM_FP_KIND_SCALAR_SP] = NBM_SCALAR_SP, [NBM_FP_KIND_SCALAR_DP] = NBM_SCALAR_DP,
+    [NBM_FP_KIND_MMX64] = NBM_MMX64, [NBM_FP_KIND_MMX128] = NBM_MMX128,
 };
 
-void nb_compute_events(struct nb_machine *m, const struct nb_op *op, uint64_t start)
+void nbm_compute_events(struct nbm_machine *m, const struct nbm_op *op, uint64_t start)
 {
     if (op->fp_move)
-        nb_occur(&m->schedule, start / 2, NB_MOVES_P0, m->cur->level, 1);
-    else if (op->fp_kind != NB_FP_KIND_NONE)
-        nb_occur(&m->schedule, start / 2, (enum nb_source_id)fp_source[op->fp_kind],
-                 m->cur->level, 1);
+        nbm_occur(&m->occurrences, start / 2, NBM_MOVES_P0, m->cur->level, 1);
+    else if (op->fp_kind != NBM_FP_KIND_NONE)
+        nbm_occur(&m->occurrences, start / 2, (enum nbm_source_id)fp_source[op->fp_kind],
+                  m->cur->level, 1);
 }
 
 /* The half cycles from the first computing uop's issue to the result: the
  * row's latency, less an L1 hit's when the row is a memory form's and so
  * counts from the load's issue (the load uop before has taken those). */
-static uint32_t compute_latency(const struct nb_machine *m, const struct nb_op *op)
+static uint32_t compute_latency(const struct nbm_machine *m, const struct nbm_op *op)
 {
-    uint32_t latency = nb_timing(m, op)->latency, load = 2 * m->config->l1d_latency;
+    uint32_t latency = nbm_timing(m, op)->latency, load = 2 * m->config->l1d_latency;
     if (!op->load_in_latency)
         return latency;
     return latency > load ? latency - load : 0;
@@ -408,8 +408,8 @@ static uint32_t compute_latency(const struct nb_machine *m, const struct nb_op *
  * issue with it or, allocated later, when allocated, without a unit of
  * their own.  The first is replayed when an operand came from an
  * L1-missing load after it was scheduled. */
-static uint64_t execute_computes(struct nb_machine *m, const struct nb_op *op,
-                                 const struct nb_shape *s, struct timing *t, uint64_t ready)
+static uint64_t execute_computes(struct nbm_machine *m, const struct nbm_op *op,
+                                 const struct nbm_shape *s, struct timing *t, uint64_t ready)
 {
     uint64_t start = 0, result = ready;
     for (unsigned k = s->loads; k < s->loads + s->computes; k++) {
@@ -422,15 +422,15 @@ static uint64_t execute_computes(struct nb_machine *m, const struct nb_op *op,
         }
         if (start > result)
             result = start;
-        nb_compute_events(m, op, start);
+        nbm_compute_events(m, op, start);
         t->start_half[k] = start;
         t->done_half[k] = result;
     }
     return result;
 }
 
-static void execute_stores(struct nb_machine *m, const struct nb_insn *insn,
-                           const struct nb_op *op, const struct nb_shape *s,
+static void execute_stores(struct nbm_machine *m, const struct nbm_insn *insn,
+                           const struct nbm_op *op, const struct nbm_shape *s,
                            struct timing *t, uint64_t address_half, uint64_t data_half)
 {
     unsigned first = s->loads + s->computes;
@@ -438,13 +438,13 @@ static void execute_stores(struct nb_machine *m, const struct nb_insn *insn,
         unsigned k = first + 2 * (j < s->stores ? j : s->stores - 1u);
         uint64_t sta_from = s->stores ? exec_earliest(m, t->alloc[k]) : data_half;
         uint64_t std_from = s->stores ? exec_earliest(m, t->alloc[k + 1]) : data_half;
-        uint64_t sta = reserve(&m->issue[NB_EU_STORE],
+        uint64_t sta = reserve(&m->issue[NBM_EU_STORE],
                                sta_from > address_half ? sta_from : address_half,
-                               nb_timing(m, op)->store_interval, UINT64_MAX);
+                               nbm_timing(m, op)->store_interval, UINT64_MAX);
         uint64_t data = std_from > data_half ? std_from : data_half;
         if (op->simd)
-            nb_occur(&m->schedule, data / 2, NB_MOVES_P0, m->cur->level, 1);
-        uint16_t causes = nb_store_execute(m, &insn->accesses[s->store[j]], sta, data);
+            nbm_occur(&m->occurrences, data / 2, NBM_MOVES_P0, m->cur->level, 1);
+        uint16_t causes = nbm_store_execute(m, &insn->accesses[s->store[j]], sta, data);
         if (s->stores) {
             t->start_half[k] = sta;
             t->start_half[k + 1] = data;
@@ -457,11 +457,11 @@ static void execute_stores(struct nb_machine *m, const struct nb_insn *insn,
 
 /* FXCH ST(i) renames (Intel's appendix C: latency 0): the two physical
  * registers swap their ready times, no value moves. */
-static void exchange(struct nb_core *core, const struct nb_op *op)
+static void exchange(struct nbm_core *core, const struct nbm_op *op)
 {
-    unsigned a = NB_DEP_R0 + core->x87_top;
+    unsigned a = NBM_DEP_R0 + core->x87_top;
     unsigned i = 31u - (unsigned)__builtin_clz(op->st_read | 1u); /* ST(0) and ST(i) */
-    unsigned b = NB_DEP_R0 + ((core->x87_top + i) & 7);
+    unsigned b = NBM_DEP_R0 + ((core->x87_top + i) & 7);
     uint64_t ready = core->reg_ready[a];
     bool miss = core->reg_miss[a];
     core->reg_ready[a] = core->reg_ready[b];
@@ -470,11 +470,11 @@ static void exchange(struct nb_core *core, const struct nb_op *op)
     core->reg_miss[b] = miss;
 }
 
-/* The x87 stack registers the instruction writes (as NB_DEP_R0 bits);
+/* The x87 stack registers the instruction writes (as NBM_DEP_R0 bits);
  * the top moves by its pops and pushes (a push writes the new top); an
  * instruction naming an MMX register sets the top to 0 (SDM vol. 3,
  * 12.2). */
-static uint64_t stack_written(struct nb_core *core, const struct nb_op *op)
+static uint64_t stack_written(struct nbm_core *core, const struct nbm_op *op)
 {
     unsigned top = core->x87_top;
     uint64_t regs = 0;
@@ -484,13 +484,13 @@ static uint64_t stack_written(struct nb_core *core, const struct nb_op *op)
         regs = stack_registers(op->st_written, top);
     top = (top + op->st_pops - op->st_pushes) & 7;
     if (op->st_pushes)
-        regs |= 1ull << (NB_DEP_R0 + top);
+        regs |= 1ull << (NBM_DEP_R0 + top);
     core->x87_top = (uint8_t)(op->mmx ? 0 : top);
     return regs;
 }
 
 /* The registers the instruction writes get their value at `result`. */
-static void write_registers(struct nb_core *core, const struct nb_op *op, uint64_t result,
+static void write_registers(struct nbm_core *core, const struct nbm_op *op, uint64_t result,
                             bool miss)
 {
     uint64_t regs = op->regs_written;
@@ -505,19 +505,19 @@ static void write_registers(struct nb_core *core, const struct nb_op *op, uint64
 
 /* The stack pointer of PUSH, POP, CALL and RET moves by a fast ALU uop of
  * its own (the Optimization manual, ch. 1: the double-speed ALUs do the
- * simple integer arithmetic; nb_op.c): half a cycle after the old value,
+ * simple integer arithmetic; nbm_op.c): half a cycle after the old value,
  * whatever the row's latency (a load's, a branch's) says of the rest. */
-static void move_stack_pointer(struct nb_core *core, uint64_t old_ready, uint64_t earliest)
+static void move_stack_pointer(struct nbm_core *core, uint64_t old_ready, uint64_t earliest)
 {
     uint64_t from = old_ready > earliest ? old_ready : earliest;
     core->reg_ready[X86_GPR_SP] = from + 1;
     core->reg_miss[X86_GPR_SP] = false;
 }
 
-static void execute(struct nb_machine *m, const struct nb_insn *insn, const struct nb_op *op,
-                    const struct nb_shape *s, struct timing *t)
+static void execute(struct nbm_machine *m, const struct nbm_insn *insn, const struct nbm_op *op,
+                    const struct nbm_shape *s, struct timing *t)
 {
-    struct nb_core *core = &m->cur->core;
+    struct nbm_core *core = &m->cur->core;
     unsigned first_compute = s->computes ? s->loads : 0;
     bool replay = false, missed = false;
     memset(t->cause, 0, s->n * sizeof t->cause[0]);
@@ -536,15 +536,15 @@ static void execute(struct nb_machine *m, const struct nb_insn *insn, const stru
 
 /* ---- retirement */
 
-uint64_t nb_retire_slot(struct nb_machine *m, uint64_t r)
+uint64_t nbm_retire_slot(struct nbm_machine *m, uint64_t r)
 {
-    struct nb_core *core = &m->cur->core;
+    struct nbm_core *core = &m->cur->core;
     if (r < core->last_retire)
         r = core->last_retire;
     if (r == core->last_retire && core->retire_in_cycle >= m->config->retire_width)
         r++;
     if (r > core->last_retire && m->shared)
-        r = nb_arbiter_claim(&m->retire, r, m->cur->id);
+        r = nbm_arbiter_claim(&m->retire, r, m->cur->id);
     if (r > core->last_retire) {
         core->last_retire = r;
         core->retire_in_cycle = 0;
@@ -553,16 +553,16 @@ uint64_t nb_retire_slot(struct nb_machine *m, uint64_t r)
     return r;
 }
 
-static uint64_t retire_uop(struct nb_machine *m, uint64_t done_half)
+static uint64_t retire_uop(struct nbm_machine *m, uint64_t done_half)
 {
-    uint64_t r = nb_retire_slot(m, (done_half + 1) / 2 + 1); /* the cycle after it completes */
-    nb_occur(&m->schedule, r, NB_UOPS_RETIRED, m->cur->level, 1);
+    uint64_t r = nbm_retire_slot(m, (done_half + 1) / 2 + 1); /* the cycle after it completes */
+    nbm_occur(&m->occurrences, r, NBM_UOPS_RETIRED, m->cur->level, 1);
     return r;
 }
 
-static void store_retire(struct nb_machine *m, uint64_t r)
+static void store_retire(struct nbm_machine *m, uint64_t r)
 {
-    uint64_t drain = nb_store_retire(m, r);
+    uint64_t drain = nbm_store_retire(m, r);
     if (drain + 1 > m->cur->core.end)
         m->cur->core.end = drain + 1;
 }
@@ -573,85 +573,85 @@ static const struct {
     uint8_t type, mispredicted;
 } branch_type[] = {
     [X86_BRANCH_NONE] = {NB_NO_SOURCE, NB_NO_SOURCE},
-    [X86_BRANCH_COND] = {NB_TYPE_COND, NB_MTYPE_COND},
+    [X86_BRANCH_COND] = {NBM_TYPE_COND, NBM_MTYPE_COND},
     [X86_BRANCH_JUMP] = {NB_NO_SOURCE, NB_NO_SOURCE},
-    [X86_BRANCH_CALL] = {NB_TYPE_CALL, NB_NO_SOURCE},
-    [X86_BRANCH_RETURN] = {NB_TYPE_RETURN, NB_MTYPE_RETURN},
-    [X86_BRANCH_INDIRECT_JUMP] = {NB_TYPE_INDIRECT, NB_MTYPE_INDIRECT},
-    [X86_BRANCH_INDIRECT_CALL] = {NB_TYPE_INDIRECT_CALL, NB_MTYPE_INDIRECT_CALL},
+    [X86_BRANCH_CALL] = {NBM_TYPE_CALL, NB_NO_SOURCE},
+    [X86_BRANCH_RETURN] = {NBM_TYPE_RETURN, NBM_MTYPE_RETURN},
+    [X86_BRANCH_INDIRECT_JUMP] = {NBM_TYPE_INDIRECT, NBM_MTYPE_INDIRECT},
+    [X86_BRANCH_INDIRECT_CALL] = {NBM_TYPE_INDIRECT_CALL, NBM_MTYPE_INDIRECT_CALL},
     [X86_BRANCH_FAR] = {NB_NO_SOURCE, NB_NO_SOURCE},
     [X86_BRANCH_SOFT_INT] = {NB_NO_SOURCE, NB_NO_SOURCE},
 };
 
-static void branch_events(struct nb_machine *m, const struct nb_op *op, struct nb_prediction p,
+static void branch_events(struct nbm_machine *m, const struct nbm_op *op, struct nbm_prediction p,
                           uint64_t r)
 {
     if (op->branch == X86_BRANCH_NONE)
         return;
-    static const enum nb_source_id outcome[2][2] = {{NB_BR_MMNP, NB_BR_MMNM}, {NB_BR_MMTP, NB_BR_MMTM}};
-    nb_occur(&m->schedule, r, outcome[p.taken][p.mispredicted], m->cur->level, 1);
+    static const enum nbm_source_id outcome[2][2] = {{NBM_BR_MMNP, NBM_BR_MMNM}, {NBM_BR_MMTP, NBM_BR_MMTM}};
+    nbm_occur(&m->occurrences, r, outcome[p.taken][p.mispredicted], m->cur->level, 1);
     if (p.mispredicted)
-        nb_occur(&m->schedule, r, NB_MISPRED, m->cur->level, 1);
+        nbm_occur(&m->occurrences, r, NBM_MISPRED, m->cur->level, 1);
     if (op->branch >= sizeof branch_type / sizeof branch_type[0] ||
         branch_type[op->branch].type == NB_NO_SOURCE)
         return;
-    nb_occur(&m->schedule, r, (enum nb_source_id)branch_type[op->branch].type, m->cur->level, 1);
+    nbm_occur(&m->occurrences, r, (enum nbm_source_id)branch_type[op->branch].type, m->cur->level, 1);
     if (p.mispredicted && branch_type[op->branch].mispredicted != NB_NO_SOURCE)
-        nb_occur(&m->schedule, r, (enum nb_source_id)branch_type[op->branch].mispredicted,
-                 m->cur->level, 1);
+        nbm_occur(&m->occurrences, r, (enum nbm_source_id)branch_type[op->branch].mispredicted,
+                  m->cur->level, 1);
 }
 
 /* ---- tagging (docs/netburst-model.md, "Tagging"): the model says what a
  * retiring uop did (struct nb_uop), the PMU which mechanisms tag it. */
 
 /* The source whose upstream event a uop's execution reports (execute_loads,
- * nb_compute_events, execute_stores), or NB_NO_SOURCE. */
-static uint8_t execution_source(const struct nb_op *op, enum nb_role role)
+ * nbm_compute_events, execute_stores), or NB_NO_SOURCE. */
+static uint8_t execution_source(const struct nbm_op *op, enum nbm_role role)
 {
     switch (role) {
-    case NB_ROLE_LOAD:
-        return op->simd ? NB_MOVES_P2 : NB_NO_SOURCE;
-    case NB_ROLE_COMPUTE:
-        return op->fp_move ? NB_MOVES_P0 : fp_source[op->fp_kind];
-    case NB_ROLE_STD:
-        return op->simd ? NB_MOVES_P0 : NB_NO_SOURCE;
+    case NBM_ROLE_LOAD:
+        return op->simd ? NBM_MOVES_P2 : NB_NO_SOURCE;
+    case NBM_ROLE_COMPUTE:
+        return op->fp_move ? NBM_MOVES_P0 : fp_source[op->fp_kind];
+    case NBM_ROLE_STD:
+        return op->simd ? NBM_MOVES_P0 : NB_NO_SOURCE;
     default:
         return NB_NO_SOURCE;
     }
 }
 
-static uint8_t uop_tags(const struct nb_machine *m, const struct nb_op *op,
-                        const struct timing *t, enum nb_role role, unsigned k)
+static uint8_t uop_tags(const struct nbm_machine *m, const struct nbm_op *op,
+                        const struct timing *t, enum nbm_role role, unsigned k)
 {
     struct nb_uop uop = {
-        .kind = role == NB_ROLE_LOAD  ? NB_UOP_LOAD
-                : role == NB_ROLE_STA ? NB_UOP_STORE_ADDRESS
+        .kind = role == NBM_ROLE_LOAD  ? NB_UOP_LOAD
+                : role == NBM_ROLE_STA ? NB_UOP_STORE_ADDRESS
                                       : NB_UOP_OTHER,
         .source = execution_source(op, role),
         .causes = t->cause[k],
     };
-    return nb_schedule_uop_tags(&m->schedule, m->cur->level, &uop);
+    return nbm_occurrences_uop_tags(&m->occurrences, m->cur->level, &uop);
 }
 
 /* Counts a retiring uop's tags (NB_UOP_TAG_*) in cycle `r`, by the tagging
  * mechanisms' counting events; returns the mechanisms (NB_TAG_*). */
-static uint8_t count_tags(struct nb_machine *m, uint8_t uop_tags, uint64_t r)
+static uint8_t count_tags(struct nbm_machine *m, uint8_t uop_tags, uint64_t r)
 {
     unsigned level = m->cur->level;
     if (uop_tags & NB_UOP_TAG_FRONT_END)
-        nb_occur(&m->schedule, r, NB_FE_TAGGED, level, 1);
+        nbm_occur(&m->occurrences, r, NBM_FE_TAGGED, level, 1);
     for (unsigned bits = uop_tags & NB_UOP_TAG_VALUE; bits; bits &= bits - 1)
-        nb_occur(&m->schedule, r, (enum nb_source_id)(NB_EXEC_TAG0 + __builtin_ctz(bits)), level,
-                 1);
+        nbm_occur(&m->occurrences, r, (enum nbm_source_id)(NBM_EXEC_TAG0 + __builtin_ctz(bits)), level,
+                  1);
     if (uop_tags & NB_UOP_TAG_REPLAY)
-        nb_occur(&m->schedule, r, NB_REPLAY_TAGGED, level, 1);
+        nbm_occur(&m->occurrences, r, NBM_REPLAY_TAGGED, level, 1);
     return nb_uop_mechanisms(uop_tags);
 }
 
 /* The registers after `insn` in enum nb_reg order (traces/trace.h's
  * TRACE_REG_* follow the encoding: AX CX DX BX SP BP SI DI), the state
  * before the thread's next instruction. */
-static void note_registers(struct nb_lp *lp, const struct nb_insn *insn)
+static void note_registers(struct nbm_lp *lp, const struct nbm_insn *insn)
 {
     static const uint8_t from[NB_NUM_REGS] = {
         [NB_REG_FLAGS] = TRACE_REG_FLAGS, [NB_REG_AX] = TRACE_REG_AX, [NB_REG_BX] = TRACE_REG_BX,
@@ -670,18 +670,18 @@ static void note_registers(struct nb_lp *lp, const struct nb_insn *insn)
 /* With sampling programmed, the instruction's retirement for nb_pmu_retire,
  * with the cycle its first uop allocated (interrupts are taken by it:
  * docs/netburst-model.md, "Sampling"). */
-static void report_retirement(struct nb_machine *m, const struct nb_insn *insn,
+static void report_retirement(struct nbm_machine *m, const struct nbm_insn *insn,
                               uint8_t mechanisms, uint64_t r, uint64_t allocated)
 {
-    struct nb_lp *lp = m->cur;
+    struct nbm_lp *lp = m->cur;
     struct nb_retirement ret = {insn->address, mechanisms, lp->ia32e,
                                 lp->regs_known ? lp->regs : NULL};
-    nb_schedule_retire(&m->schedule, lp->id, r, allocated, &ret);
+    nbm_occurrences_retire(&m->occurrences, lp->id, r, allocated, &ret);
     note_registers(lp, insn);
 }
 
 /* The uop hook told of uop `k`, retiring in cycle `r`. */
-static void report_uop(struct nb_machine *m, const struct nb_insn *insn, const struct nb_shape *s,
+static void report_uop(struct nbm_machine *m, const struct nbm_insn *insn, const struct nbm_shape *s,
                        const struct timing *t, unsigned k, uint64_t r)
 {
     struct nbm_uop uop = {
@@ -698,14 +698,14 @@ static void report_uop(struct nb_machine *m, const struct nb_insn *insn, const s
  * cycle its last uop retires or, tagged, its first tagged uop: the PEBS
  * assist comes just before that uop retires (docs/semantics.md, "PEBS"),
  * so an earlier uop of it overflowing IQ_COUNTER4 cannot record it. */
-static void retire(struct nb_machine *m, const struct nb_insn *insn, const struct nb_op *op,
-                   const struct nb_shape *s, const struct timing *t, struct nb_prediction p)
+static void retire(struct nbm_machine *m, const struct nbm_insn *insn, const struct nbm_op *op,
+                   const struct nbm_shape *s, const struct timing *t, struct nbm_prediction p)
 {
-    struct nb_core *core = &m->cur->core;
+    struct nbm_core *core = &m->cur->core;
     uint64_t seq = core->uop_seq - s->n, r = 0, first_tagged = 0;
     unsigned stores = 0;
     uint8_t mechanisms = 0;
-    bool tagging = nb_schedule_tagging(&m->schedule);
+    bool tagging = nbm_occurrences_tagging(&m->occurrences);
     for (unsigned k = 0; k < s->n; k++) {
         r = retire_uop(m, t->done_half[k]);
         if (m->uop_hook)
@@ -715,10 +715,10 @@ static void retire(struct nb_machine *m, const struct nb_insn *insn, const struc
             first_tagged = r;
         mechanisms |= uop;
         core->retire_ring[(seq + k) & core->ring_mask] = r;
-        enum nb_role role = s->role[k];
-        if (role == NB_ROLE_LOAD)
+        enum nbm_role role = s->role[k];
+        if (role == NBM_ROLE_LOAD)
             core->load_free[t->load_seq[k] & core->load_mask] = r;
-        if (role == NB_ROLE_STD && stores < s->n_store) {
+        if (role == NBM_ROLE_STD && stores < s->n_store) {
             store_retire(m, r);
             stores++;
         }
@@ -727,11 +727,11 @@ static void retire(struct nb_machine *m, const struct nb_insn *insn, const struc
         store_retire(m, r);
     if (r + 1 > core->end)
         core->end = r + 1;
-    nb_occur(&m->schedule, r, nb_instruction_tagged(mechanisms) ? NB_INSTR_TAGGED : NB_INSTR_RETIRED,
-             m->cur->level, 1);
-    nb_occur(&m->schedule, r, NB_INSTR_COMPLETED, m->cur->level, 1);
+    nbm_occur(&m->occurrences, r, nb_instruction_tagged(mechanisms) ? NBM_INSTR_TAGGED : NBM_INSTR_RETIRED,
+              m->cur->level, 1);
+    nbm_occur(&m->occurrences, r, NBM_INSTR_COMPLETED, m->cur->level, 1);
     branch_events(m, op, p, r);
-    if (nb_schedule_sampling(&m->schedule))
+    if (nbm_occurrences_sampling(&m->occurrences))
         report_retirement(m, insn, mechanisms, mechanisms ? first_tagged : r, t->alloc[0]);
     else
         m->cur->regs_known = false;
@@ -739,29 +739,29 @@ static void retire(struct nb_machine *m, const struct nb_insn *insn, const struc
 
 /* A branch instruction's branch uop: its last computing uop (whose result
  * resolves the branch), or its last uop when it has none. */
-static unsigned branch_uop(const struct nb_shape *s)
+static unsigned branch_uop(const struct nbm_shape *s)
 {
     return s->computes ? s->loads + s->computes - 1 : s->n - 1;
 }
 
-void nb_instruction(struct nb_machine *m, const struct nb_insn *insn, const struct nb_op *op)
+void nbm_instruction(struct nbm_machine *m, const struct nbm_insn *insn, const struct nbm_op *op)
 {
-    struct nb_lp *lp = m->cur;
+    struct nbm_lp *lp = m->cur;
     lp->level = (uint8_t)(lp->id << 1 | (insn->cpl != 0));
-    const struct nb_shape *s = insn->shape;
-    struct nb_prediction p = {false, false, 0};
+    const struct nbm_shape *s = insn->shape;
+    struct nbm_prediction p = {false, false, 0};
     if (op->branch != X86_BRANCH_NONE)
-        p = nb_predict(m, insn, op);
+        p = nbm_predict(m, insn, op);
     struct timing t; /* front_and_allocate() and execute() set every uop's times */
     front_and_allocate(m, insn, op, s, &t);
-    nb_fetch_end(m, op, p.taken || p.mispredicted);
+    nbm_fetch_end(m, op, p.taken || p.mispredicted);
     execute(m, insn, op, s, &t);
     if (p.mispredicted)
         t.cause[branch_uop(s)] |= NB_CAUSE_MISPREDICTED;
     retire(m, insn, op, s, &t, p);
     if (p.mispredicted) {
-        /* The clear and the wrong path wait for the next record (nb_wrongpath.c). */
-        lp->clear = (struct nb_pending_clear){true, p.followed, (t.result_half + 1) / 2};
+        /* The clear and the wrong path wait for the next record (nbm_wrongpath.c). */
+        lp->clear = (struct nbm_pending_clear){true, p.followed, (t.result_half + 1) / 2};
         m->result->mispredicts++;
     }
     m->result->instructions[lp->id]++;
@@ -769,9 +769,9 @@ void nb_instruction(struct nb_machine *m, const struct nb_insn *insn, const stru
     m->result->unclassified[lp->id] += !op->classified;
 }
 
-uint64_t nb_drain(struct nb_machine *m)
+uint64_t nbm_drain(struct nbm_machine *m)
 {
-    struct nb_frontend *fe = &m->cur->fe;
+    struct nbm_frontend *fe = &m->cur->fe;
     uint64_t end = m->cur->core.end;
     if (fe->t + (fe->in_cycle ? 1 : 0) > end)
         end = fe->t + 1;

@@ -1,4 +1,4 @@
-/* The O3PipeView writer (sim/netburst/nb_pipeview.h, docs/pipeview.md).
+/* The O3PipeView writer (sim/netburst/nbm_pipeview.h, docs/pipeview.md).
  * One record per uop, as gem5 writes one per instruction or micro-op
  * (src/cpu/o3/dyn_inst.cc):
  *
@@ -7,7 +7,7 @@
  *   O3PipeView:retire:TICK:store:TICK
  *
  * a stage that did not happen at tick 0, and a squashed uop's retire 0. */
-#include "sim/netburst/nb_pipeview.h"
+#include "sim/netburst/nbm_pipeview.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -16,7 +16,7 @@
 #include "isa/x86.h"
 #include "util/number.h"
 
-struct nb_pipeview {
+struct nbm_pipeview {
     FILE *out;
     uint64_t first, last;
     int threads;
@@ -31,11 +31,11 @@ struct nb_pipeview {
 
 static uint64_t tick(uint64_t cycle)
 {
-    return cycle == UINT64_MAX ? 0 : (cycle + 1) * NB_PIPEVIEW_TICKS;
+    return cycle == UINT64_MAX ? 0 : (cycle + 1) * NBM_PIPEVIEW_TICKS;
 }
 
 /* The instruction's text: capstone's, or its bytes' absence said. */
-static void instruction_text(struct nb_pipeview *view, const struct nbm_uop *uop)
+static void instruction_text(struct nbm_pipeview *view, const struct nbm_uop *uop)
 {
     char text[X86_TEXT_SIZE];
     if (!uop->bytes || !x86_decoder_text(view->decoder[uop->code64], uop->bytes, uop->length,
@@ -51,7 +51,7 @@ static void instruction_text(struct nb_pipeview *view, const struct nbm_uop *uop
  * and one for rename and dispatch (allocation): each pair shares a tick,
  * so a viewer that draws a stage up to the next one's tick (Konata) shows
  * fetch and rename with no width (docs/pipeview.md, "Opening it"). */
-static void write_record(struct nb_pipeview *view, const struct nbm_uop *uop)
+static void write_record(struct nbm_pipeview *view, const struct nbm_uop *uop)
 {
     FILE *out = view->out;
     uint64_t queued = tick(uop->queued);
@@ -71,7 +71,7 @@ static void write_record(struct nb_pipeview *view, const struct nbm_uop *uop)
  * it on its logical processor was. */
 static void report(void *context, const struct nbm_uop *uop)
 {
-    struct nb_pipeview *view = context;
+    struct nbm_pipeview *view = context;
     int t = uop->thread & 1;
     if (!uop->bogus && uop->index == 0) {
         bool counted = !view->counting || *view->counting;
@@ -86,15 +86,15 @@ static void report(void *context, const struct nbm_uop *uop)
     write_record(view, uop);
 }
 
-struct nb_pipeview *nb_pipeview_create(FILE *out, uint64_t first, uint64_t last, int threads)
+struct nbm_pipeview *nbm_pipeview_create(FILE *out, uint64_t first, uint64_t last, int threads)
 {
-    struct nb_pipeview *view = calloc(1, sizeof *view);
+    struct nbm_pipeview *view = calloc(1, sizeof *view);
     if (!view)
         return NULL;
     view->decoder[0] = x86_decoder_create(X86_MODE_32);
     view->decoder[1] = x86_decoder_create(X86_MODE_64);
     if (!view->decoder[0] || !view->decoder[1]) {
-        nb_pipeview_destroy(view);
+        nbm_pipeview_destroy(view);
         return NULL;
     }
     view->out = out;
@@ -105,7 +105,7 @@ struct nb_pipeview *nb_pipeview_create(FILE *out, uint64_t first, uint64_t last,
     return view;
 }
 
-void nb_pipeview_destroy(struct nb_pipeview *view)
+void nbm_pipeview_destroy(struct nbm_pipeview *view)
 {
     if (!view)
         return;
@@ -114,23 +114,23 @@ void nb_pipeview_destroy(struct nb_pipeview *view)
     free(view);
 }
 
-const struct nbm_uop_hook *nb_pipeview_hook(struct nb_pipeview *view)
+const struct nbm_uop_hook *nbm_pipeview_hook(struct nbm_pipeview *view)
 {
     return &view->hook;
 }
 
-void nb_pipeview_watch(struct nb_pipeview *view, const bool *counting)
+void nbm_pipeview_watch(struct nbm_pipeview *view, const bool *counting)
 {
     view->counting = counting;
 }
 
-uint64_t nb_pipeview_records(const struct nb_pipeview *view)
+uint64_t nbm_pipeview_records(const struct nbm_pipeview *view)
 {
     return view->seq;
 }
 
-bool nb_pipeview_range_read(const char *what, const char *text, uint64_t *first,
-                            uint64_t *last, char *error, size_t error_size)
+bool nbm_pipeview_range_read(const char *what, const char *text, uint64_t *first,
+                             uint64_t *last, char *error, size_t error_size)
 {
     const char *colon = strchr(text, ':');
     char head[32];

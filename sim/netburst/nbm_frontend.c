@@ -5,21 +5,21 @@
  * through the ITLB and the L2.  Instructions of more than 4 uops come from
  * the microcode ROM.  A mispredicted branch holds the correct path back
  * until it has executed. */
-#include "sim/netburst/nb_machine.h"
+#include "sim/netburst/nbm_machine.h"
 
 enum { CHUNK_SHIFT = 6 };
 
-bool nb_frontend_init(struct nb_frontend *fe, const struct nbm_config *c)
+bool nbm_frontend_init(struct nbm_frontend *fe, const struct nbm_config *c)
 {
     return set_assoc_init(&fe->itlb, c->itlb_entries, c->itlb_ways, 1);
 }
 
-void nb_frontend_free(struct nb_frontend *fe)
+void nbm_frontend_free(struct nbm_frontend *fe)
 {
     set_assoc_free(&fe->itlb);
 }
 
-static void new_cycle(struct nb_frontend *fe)
+static void new_cycle(struct nbm_frontend *fe)
 {
     if (fe->in_cycle) {
         fe->t++;
@@ -27,51 +27,51 @@ static void new_cycle(struct nb_frontend *fe)
     }
 }
 
-static void set_mode(struct nb_machine *m, enum nb_fe_mode mode)
+static void set_mode(struct nbm_machine *m, enum nbm_fe_mode mode)
 {
-    nb_schedule_frontend(&m->schedule, m->cur->level, m->cur->fe.t, mode);
+    nbm_occurrences_frontend(&m->occurrences, m->cur->level, m->cur->fe.t, mode);
 }
 
 /* A trace line starting at `address`, in a new cycle.  The trace cache is
  * shared: its lines are tagged with the logical processor. */
-static void open_line(struct nb_machine *m, uint64_t address)
+static void open_line(struct nbm_machine *m, uint64_t address)
 {
-    struct nb_frontend *fe = &m->cur->fe;
+    struct nbm_frontend *fe = &m->cur->fe;
     uint64_t key = address ^ m->cur->address_tag;
     new_cycle(fe);
     if (set_assoc_find(&m->tc, key) >= 0) {
-        fe->mode = NB_MODE_DELIVER;
+        fe->mode = NBM_MODE_DELIVER;
         fe->last_chunk = 0;
     } else {
         set_assoc_insert(&m->tc, key, NULL);
-        nb_occur(&m->schedule, fe->t, NB_TCMISS, m->cur->level, 1);
-        fe->mode = NB_MODE_BUILD;
+        nbm_occur(&m->occurrences, fe->t, NBM_TCMISS, m->cur->level, 1);
+        fe->mode = NBM_MODE_BUILD;
     }
-    set_mode(m, (enum nb_fe_mode)fe->mode);
+    set_mode(m, (enum nbm_fe_mode)fe->mode);
     fe->line_open = true;
     fe->line_used = 0;
 }
 
 /* Build mode: the instruction's code bytes, a 64-byte chunk at a time. */
-static void fetch_code(struct nb_machine *m, uint64_t address, uint8_t length)
+static void fetch_code(struct nbm_machine *m, uint64_t address, uint8_t length)
 {
-    struct nb_frontend *fe = &m->cur->fe;
+    struct nbm_frontend *fe = &m->cur->fe;
     uint64_t first = address >> CHUNK_SHIFT;
     uint64_t last = (address + length - 1) >> CHUNK_SHIFT;
     for (uint64_t chunk = first; chunk <= last; chunk++) {
         if (chunk + 1 == fe->last_chunk)
             continue;
-        fe->t += nb_code_fetch(m, chunk << CHUNK_SHIFT, fe->t);
+        fe->t += nbm_code_fetch(m, chunk << CHUNK_SHIFT, fe->t);
         fe->in_cycle = 0;
         fe->last_chunk = chunk + 1;
     }
     new_cycle(fe); /* one instruction a cycle */
 }
 
-void nb_fetch_begin(struct nb_machine *m, uint64_t address, uint8_t length,
-                    const struct nb_op *op)
+void nbm_fetch_begin(struct nbm_machine *m, uint64_t address, uint8_t length,
+                     const struct nbm_op *op)
 {
-    struct nb_frontend *fe = &m->cur->fe;
+    struct nbm_frontend *fe = &m->cur->fe;
     if (fe->redirect > fe->t) {
         fe->t = fe->redirect;
         fe->in_cycle = 0;
@@ -80,24 +80,24 @@ void nb_fetch_begin(struct nb_machine *m, uint64_t address, uint8_t length,
     if (!fe->line_open || fe->line_used + slots > m->config->tc_line_uops)
         open_line(m, address);
     fe->line_used += slots;
-    set_mode(m, (enum nb_fe_mode)fe->mode);
-    if (fe->mode == NB_MODE_BUILD)
+    set_mode(m, (enum nbm_fe_mode)fe->mode);
+    if (fe->mode == NBM_MODE_BUILD)
         fetch_code(m, address, length);
     if (op->msrom) {
         fe->in_cycle = 1; /* the pointer's cycle, then the ROM */
         new_cycle(fe);
-        nb_occur(&m->schedule, fe->t, NB_MS_XFER, m->cur->level, 1);
-        set_mode(m, NB_MODE_ROM);
+        nbm_occur(&m->occurrences, fe->t, NBM_MS_XFER, m->cur->level, 1);
+        set_mode(m, NBM_MODE_ROM);
     }
 }
 
-uint64_t nb_fetch_uop(struct nb_machine *m, const struct nb_op *op, uint64_t seq,
-                      uint64_t limit)
+uint64_t nbm_fetch_uop(struct nbm_machine *m, const struct nbm_op *op, uint64_t seq,
+                       uint64_t limit)
 {
-    struct nb_lp *lp = m->cur;
-    struct nb_frontend *fe = &lp->fe;
-    const struct nb_core *core = &lp->core;
-    bool build = fe->mode == NB_MODE_BUILD && !op->msrom; /* the decoder writes them all */
+    struct nbm_lp *lp = m->cur;
+    struct nbm_frontend *fe = &lp->fe;
+    const struct nbm_core *core = &lp->core;
+    bool build = fe->mode == NBM_MODE_BUILD && !op->msrom; /* the decoder writes them all */
     uint64_t t = fe->t;
     unsigned in_cycle = fe->in_cycle;
     if (!build && in_cycle >= m->config->deliver_width) {
@@ -113,23 +113,23 @@ uint64_t nb_fetch_uop(struct nb_machine *m, const struct nb_op *op, uint64_t seq
         }
     }
     if (!in_cycle && m->shared && t < limit) /* the trace cache alternates (ch. 1) */
-        t = nb_arbiter_claim(&m->fetch, t, lp->id);
+        t = nbm_arbiter_claim(&m->fetch, t, lp->id);
     if (t >= limit)
         return UINT64_MAX;
     fe->t = t;
     fe->in_cycle = in_cycle + 1;
-    enum nb_source_id slot = op->msrom ? NB_UQ_ROM : build ? NB_UQ_BUILD : NB_UQ_DELIVER;
-    nb_occur(&m->schedule, fe->t, slot, lp->level, 1);
+    enum nbm_source_id slot = op->msrom ? NBM_UQ_ROM : build ? NBM_UQ_BUILD : NBM_UQ_DELIVER;
+    nbm_occur(&m->occurrences, fe->t, slot, lp->level, 1);
     return fe->t;
 }
 
-void nb_fetch_end(struct nb_machine *m, const struct nb_op *op, bool taken)
+void nbm_fetch_end(struct nbm_machine *m, const struct nbm_op *op, bool taken)
 {
-    struct nb_frontend *fe = &m->cur->fe;
+    struct nbm_frontend *fe = &m->cur->fe;
     if (op->msrom) {
         new_cycle(fe);
-        nb_occur(&m->schedule, fe->t, NB_MS_XFER, m->cur->level, 1); /* and back to the TC */
-        set_mode(m, (enum nb_fe_mode)fe->mode);
+        nbm_occur(&m->occurrences, fe->t, NBM_MS_XFER, m->cur->level, 1); /* and back to the TC */
+        set_mode(m, (enum nbm_fe_mode)fe->mode);
     }
     if (taken) {
         fe->line_open = false;
@@ -137,9 +137,9 @@ void nb_fetch_end(struct nb_machine *m, const struct nb_op *op, bool taken)
     }
 }
 
-void nb_frontend_redirect(struct nb_machine *m, uint64_t cycle)
+void nbm_frontend_redirect(struct nbm_machine *m, uint64_t cycle)
 {
-    struct nb_frontend *fe = &m->cur->fe;
+    struct nbm_frontend *fe = &m->cur->fe;
     fe->line_open = false;
     fe->last_chunk = 0;
     if (cycle > fe->redirect)

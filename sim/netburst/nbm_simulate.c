@@ -1,6 +1,6 @@
 /* The trace driver: reads each trace as a stream of blocks, takes each
- * instruction's op and uops from the block's memo (nb_block.c; decoded
- * once, nb_op.c's cache) and times it through the machine; region markers
+ * instruction's op and uops from the block's memo (nbm_block.c; decoded
+ * once, nbm_op.c's cache) and times it through the machine; region markers
  * drain the logical processor and call the hook.  With two traces (logical
  * processors 0 and 1) the one whose front end is furthest behind goes
  * next, so the cycles before both front ends are final.
@@ -18,16 +18,16 @@
 
 #include "pmu/catalog/netburst_msrs.h"
 #include "sim/common/trace_driver.h"
-#include "sim/netburst/nb_assist.h"
-#include "sim/netburst/nb_block.h"
-#include "sim/netburst/nb_machine.h"
+#include "sim/netburst/nbm_assist.h"
+#include "sim/netburst/nbm_block.h"
+#include "sim/netburst/nbm_machine.h"
 
 struct thread_run {
     struct driver_trace trace;
-    struct nb_decode_cache decoded;
-    struct nb_block_memos memos;
+    struct nbm_decode_cache decoded;
+    struct nbm_block_memos memos;
     const struct trace_block *block;  /* being run, or NULL */
-    struct nb_block_memo *memo;       /* the block's */
+    struct nbm_block_memo *memo;      /* the block's */
     uint32_t next_insn;               /* the block's next instruction */
     uint64_t records;                 /* records read, for a failure's line */
     bool running;                /* its trace has not ended */
@@ -56,7 +56,7 @@ struct intervals {
 };
 
 struct run {
-    struct nb_machine machine;
+    struct nbm_machine machine;
     struct thread_run thread[2];
     int threads;
     const struct nbm_hooks *hooks;
@@ -119,7 +119,7 @@ static uint64_t take_logged(struct intervals *iv, int t)
 /* Ticks the PMU through the cycle before `end` and ends an interval there. */
 static void end_interval_at(struct run *run, uint64_t end)
 {
-    nb_schedule_advance(&run->machine.schedule, end);
+    nbm_occurrences_advance(&run->machine.occurrences, end);
     struct interval_point point = {run->intervals.instructions, end, run->intervals.uops};
     driver_interval_end(&run->intervals.due, &point);
 }
@@ -154,7 +154,7 @@ static void advance(struct run *run, uint64_t until)
 {
     if (run->intervals.due.hook)
         end_intervals(run, until);
-    nb_schedule_advance(&run->machine.schedule, until);
+    nbm_occurrences_advance(&run->machine.occurrences, until);
 }
 
 /* The next instruction of the thread's block through the machine. */
@@ -164,14 +164,14 @@ static bool instruction(struct run *run, struct thread_run *tr)
     uint32_t i = tr->next_insn++;
     const struct trace_block_insn *bi = &b->insns[i];
     tr->records++;
-    const struct nb_block_insn *known;
-    enum decode_status status = nb_block_insn(tr->memo, b, i,
-                                              tr->trace.lengths_known && bi->has_bytes,
-                                              &tr->decoded, &known);
+    const struct nbm_block_insn *known;
+    enum decode_status status = nbm_block_insn(tr->memo, b, i,
+                                               tr->trace.lengths_known && bi->has_bytes,
+                                               &tr->decoded, &known);
     if (status != DECODE_OK)
         return driver_decode_failed_at(&run->failure, &tr->trace, tr->records, bi->address,
                                        bi->length, status);
-    struct nb_insn insn = {
+    struct nbm_insn insn = {
         .address = bi->address,
         .target = bi->branch == TRACE_BRANCH_TAKEN ? b->next_address : 0,
         .length = bi->length,
@@ -185,7 +185,7 @@ static bool instruction(struct run *run, struct thread_run *tr)
     };
     if (i + 1 == b->n_insns)
         tr->block = NULL;
-    nb_instruction(&run->machine, &insn, &known->op);
+    nbm_instruction(&run->machine, &insn, &known->op);
     if (run->intervals.due.hook &&
         !log_retired(&run->intervals.log[tr - run->thread], run->machine.cur->core.last_retire,
                      known->shape.n))
@@ -199,7 +199,7 @@ static uint64_t horizon(const struct run *run)
 {
     uint64_t h = UINT64_MAX;
     for (int t = 0; t < run->threads; t++) {
-        uint64_t next = nb_lp_next(&run->machine.lp[t]);
+        uint64_t next = nbm_lp_next(&run->machine.lp[t]);
         if (run->thread[t].running && next < h)
             h = next;
     }
@@ -214,7 +214,7 @@ static int next_thread(const struct run *run)
     int best = -1;
     for (int t = 0; t < run->threads; t++)
         if (run->thread[t].running &&
-            (best < 0 || nb_lp_next(&run->machine.lp[t]) < nb_lp_next(&run->machine.lp[best])))
+            (best < 0 || nbm_lp_next(&run->machine.lp[t]) < nbm_lp_next(&run->machine.lp[best])))
             best = t;
     return best;
 }
@@ -225,7 +225,7 @@ static void call_hook(struct run *run, int t)
     tr->hook_pending = false;
     if (run->hooks && run->hooks->region) {
         run->hooks->region(run->hooks->context, t, tr->region_begin, tr->region);
-        nb_schedule_watch(&run->machine.schedule); /* the hook may have programmed the PMU */
+        nbm_occurrences_watch(&run->machine.occurrences); /* the hook may have programmed the PMU */
     }
 }
 
@@ -233,8 +233,8 @@ static void call_hook(struct run *run, int t)
 static void finish(struct run *run, int t, uint64_t end)
 {
     run->thread[t].running = false;
-    nb_schedule_thread_end(&run->machine.schedule, t, end);
-    nb_set_shared(&run->machine, false);
+    nbm_occurrences_thread_end(&run->machine.occurrences, t, end);
+    nbm_set_shared(&run->machine, false);
 }
 
 /* A record between blocks of logical processor `t` (m->cur): a region
@@ -242,22 +242,22 @@ static void finish(struct run *run, int t, uint64_t end)
 static bool record(struct run *run, int t, const struct trace_record *rec)
 {
     struct thread_run *tr = &run->thread[t];
-    struct nb_machine *m = &run->machine;
+    struct nbm_machine *m = &run->machine;
     tr->records++;
-    nb_clear_resolve(m, rec->kind != TRACE_RECORD_END); /* the last instruction's: no wrong path */
+    nbm_clear_resolve(m, rec->kind != TRACE_RECORD_END); /* the last instruction's: no wrong path */
     switch (rec->kind) {
     case TRACE_RECORD_INSN:
         return true; /* not handed out between blocks */
     case TRACE_RECORD_REGION_BEGIN:
     case TRACE_RECORD_REGION_END:
-        nb_drain(m);
+        nbm_drain(m);
         m->result->regions++;
         tr->hook_pending = true;
         tr->region_begin = rec->kind == TRACE_RECORD_REGION_BEGIN;
         tr->region = rec->region;
         return true;
     case TRACE_RECORD_END:
-        finish(run, t, nb_drain(m));
+        finish(run, t, nbm_drain(m));
         return true;
     }
     return true;
@@ -269,21 +269,21 @@ static void report_progress(struct run *run)
     uint64_t bytes = 0;
     for (int t = 0; t < run->threads; t++)
         bytes += driver_trace_bytes(&run->thread[t].trace);
-    driver_progress_report(&run->progress, bytes);
+    driver_progress_update(&run->progress, bytes);
 }
 
 /* The next instruction or record of logical processor `t`. */
 static bool step(struct run *run, int t)
 {
     struct thread_run *tr = &run->thread[t];
-    struct nb_machine *m = &run->machine;
+    struct nbm_machine *m = &run->machine;
     m->cur = &m->lp[t];
     if (tr->hook_pending) {
         /* Drained at its marker, unless a PEBS assist of its last
          * retirements keeps it busy past the drain: the front end waits for
          * that, and those cycles are ticked first. */
-        uint64_t busy = nb_lp_busy_until(m->cur);
-        if (busy <= m->schedule.now)
+        uint64_t busy = nbm_lp_busy_until(m->cur);
+        if (busy <= m->occurrences.now)
             call_hook(run, t);
         else
             m->cur->fe.t = busy;
@@ -297,7 +297,7 @@ static bool step(struct run *run, int t)
             return false;
         if (!block)
             return record(run, t, rec);
-        tr->memo = nb_block_memo(&tr->memos, block);
+        tr->memo = nbm_block_memo(&tr->memos, block);
         if (!tr->memo)
             return driver_out_of_memory(&run->failure, tr->trace.path, "for the model");
         tr->block = block;
@@ -305,18 +305,18 @@ static bool step(struct run *run, int t)
         if (driver_progress_due(&run->progress, block->n_insns))
             report_progress(run);
     }
-    nb_clear_resolve(m, true);
+    nbm_clear_resolve(m, true);
     return instruction(run, tr);
 }
 
-/* Whether the event schedule is still sound: not out of memory, and no
+/* Whether the occurrence queue is still sound: not out of memory, and no
  * detections refused by the PMU (an ESCR written while occurrences routed
  * ahead waited: nothing in pmubench does, so this is a bug, reported). */
-static bool schedule_sound(struct run *run, const char *path)
+static bool occurrences_sound(struct run *run, const char *path)
 {
-    if (run->machine.schedule.failed)
+    if (run->machine.occurrences.failed)
         return driver_out_of_memory(&run->failure, path, "for the model's events");
-    if (run->machine.schedule.refused)
+    if (run->machine.occurrences.refused)
         return driver_fail_run(&run->failure, EIO, "%s: internal error: an ESCR was written "
                                "while occurrences routed ahead waited", path);
     return true;
@@ -329,7 +329,7 @@ static uint64_t machine_end(const struct run *run)
 {
     uint64_t end = 0;
     for (int t = 0; t < run->threads; t++) {
-        uint64_t busy = nb_lp_busy_until(&run->machine.lp[t]);
+        uint64_t busy = nbm_lp_busy_until(&run->machine.lp[t]);
         end = busy > end ? busy : end;
     }
     return end;
@@ -339,12 +339,12 @@ static bool simulate(struct run *run)
 {
     for (int t; (t = next_thread(run)) >= 0;) {
         advance(run, horizon(run));
-        if (!step(run, t) || !schedule_sound(run, run->thread[t].trace.path))
+        if (!step(run, t) || !occurrences_sound(run, run->thread[t].trace.path))
             return false;
     }
-    for (uint64_t end; (end = machine_end(run)) > run->machine.schedule.now;)
+    for (uint64_t end; (end = machine_end(run)) > run->machine.occurrences.now;)
         advance(run, end);
-    return schedule_sound(run, run->thread[0].trace.path);
+    return occurrences_sound(run, run->thread[0].trace.path);
 }
 
 static bool open_trace(struct run *run, struct thread_run *tr, const char *path)
@@ -353,10 +353,10 @@ static bool open_trace(struct run *run, struct thread_run *tr, const char *path)
         return false;
     /* IA-32e retirements (the PEBS layout) need a model with EM64T. */
     run->machine.lp[tr - run->thread].ia32e =
-        tr->trace.isa == TRACE_ISA_64 && nb_model_info(run->machine.config->model)->addr64;
+        tr->trace.isa == TRACE_ISA_64 && nb_cpuid_model_info(run->machine.config->model)->addr64;
     run->machine.lp[tr - run->thread].code64 = tr->trace.isa == TRACE_ISA_64;
-    nb_block_memos_init(&tr->memos);
-    if (!nb_decode_cache_init(&tr->decoded, driver_trace_mode(&tr->trace)))
+    nbm_block_memos_init(&tr->memos);
+    if (!nbm_decode_cache_init(&tr->decoded, driver_trace_mode(&tr->trace)))
         return driver_out_of_memory(&run->failure, path, "for the decoder");
     tr->running = true;
     return true;
@@ -364,8 +364,8 @@ static bool open_trace(struct run *run, struct thread_run *tr, const char *path)
 
 static void close_trace(struct thread_run *tr)
 {
-    nb_block_memos_free(&tr->memos);
-    nb_decode_cache_free(&tr->decoded);
+    nbm_block_memos_free(&tr->memos);
+    nbm_decode_cache_free(&tr->decoded);
     driver_trace_close(&tr->trace);
 }
 
@@ -415,20 +415,20 @@ bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_con
     }
     *run = (struct run){.threads = n_traces, .hooks = hooks,
                         .failure = {error, error_size, 0}};
-    bool ok = nb_machine_init(&run->machine, config, pmu, n_traces, result) ||
+    bool ok = nbm_machine_init(&run->machine, config, pmu, n_traces, result) ||
               driver_out_of_memory(&run->failure, traces[0], "for the model");
     /* Sampling: PMIs reach the core pmi_latency cycles after the first
      * bus-clock edge from their delivery, PEBS assists cost the machine (docs/netburst-model.md,
      * "Sampling"). */
-    run->machine.schedule.pmi_latency = config->pmi_latency;
-    run->machine.schedule.bus_ratio = config->bus_ratio;
-    run->machine.schedule.assist = nb_pebs_assist;
-    run->machine.schedule.machine = &run->machine;
+    run->machine.occurrences.pmi_latency = config->pmi_latency;
+    run->machine.occurrences.bus_ratio = config->bus_ratio;
+    run->machine.occurrences.assist = nbm_pebs_assist;
+    run->machine.occurrences.machine = &run->machine;
     driver_progress_init(&run->progress, hooks ? hooks->progress : NULL);
     driver_interval_init(&run->intervals.due, hooks ? hooks->interval : NULL);
     if (hooks) {
-        run->machine.schedule.sample = hooks->sample;
-        run->machine.schedule.context = hooks->context;
+        run->machine.occurrences.sample = hooks->sample;
+        run->machine.occurrences.context = hooks->context;
         run->machine.uop_hook = hooks->uops;
     }
     for (int t = 0; t < n_traces && ok; t++) {
@@ -436,12 +436,12 @@ bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_con
         run->machine.lp[t].decoded = &run->thread[t].decoded;
     }
     ok = ok && simulate(run);
-    result->cycles = run->machine.schedule.now;
+    result->cycles = run->machine.occurrences.now;
     for (int t = 0; t < n_traces; t++) {
         close_trace(&run->thread[t]);
         free(run->intervals.log[t].entries);
     }
-    nb_machine_free(&run->machine);
+    nbm_machine_free(&run->machine);
     driver_set_errno(&run->failure);
     free(run);
     return ok;
