@@ -28,8 +28,8 @@
  * p5mon_asm_begreg_N and p5mon_asm_endreg_N (N decimal), which the
  * recorder treats the same way, taking the region number from the name,
  * for code written against run_p5mon's library. */
-#ifndef PMUBENCH_REGION_H
-#define PMUBENCH_REGION_H
+#ifndef TRACES_PMUBENCH_REGION_H
+#define TRACES_PMUBENCH_REGION_H
 
 #if defined(__GNUC__) || defined(__clang__)
 #define PMUBENCH_REGION_FN __attribute__((weak, noinline, used))

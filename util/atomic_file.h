@@ -12,8 +12,8 @@
  * give under the umask.  The temporary file is listed for util/cleanup.h:
  * SIGHUP, SIGINT, SIGPIPE and SIGTERM (those not ignored) remove it
  * before they end the process. */
-#ifndef BENCH_ATOMIC_FILE_H
-#define BENCH_ATOMIC_FILE_H
+#ifndef UTIL_ATOMIC_FILE_H
+#define UTIL_ATOMIC_FILE_H
 
 #include <stdbool.h>
 #include <stddef.h>

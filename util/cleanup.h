@@ -24,8 +24,8 @@
  * terminal sends to the whole foreground process group, the child
  * included) is left to the child, which decides; a SIGINT sent by a
  * process (kill, timeout) ends pmubench and the child as above. */
-#ifndef BENCH_CLEANUP_H
-#define BENCH_CLEANUP_H
+#ifndef UTIL_CLEANUP_H
+#define UTIL_CLEANUP_H
 
 #include <stdbool.h>
 #include <stddef.h>

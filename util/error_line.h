@@ -4,8 +4,8 @@
  * (sim/common/trace_driver.c) and sampling (apps/sample/sample_run.c); with
  * a file's line or byte offset in front, the readers' and parsers' errors of
  * bad input. */
-#ifndef TRACES_ERROR_LINE_H
-#define TRACES_ERROR_LINE_H
+#ifndef UTIL_ERROR_LINE_H
+#define UTIL_ERROR_LINE_H
 
 #include <stdarg.h>
 #include <stdbool.h>

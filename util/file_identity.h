@@ -4,8 +4,8 @@
  * `X`, `./X`, a link to X and a hard link of X are all X.  An output that
  * does not exist yet is the name it will get in its directory.  No output
  * is a directory either. */
-#ifndef BENCH_FILE_IDENTITY_H
-#define BENCH_FILE_IDENTITY_H
+#ifndef UTIL_FILE_IDENTITY_H
+#define UTIL_FILE_IDENTITY_H
 
 #include <stdbool.h>
 #include <stddef.h>

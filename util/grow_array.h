@@ -7,8 +7,8 @@
  * summary's block counts (traces/trace_info.h).  (The trace block table
  * keeps its own: it is built into the recorder, which links none of the
  * library.) */
-#ifndef TRACES_GROW_ARRAY_H
-#define TRACES_GROW_ARRAY_H
+#ifndef UTIL_GROW_ARRAY_H
+#define UTIL_GROW_ARRAY_H
 
 #include <stdbool.h>
 #include <stddef.h>

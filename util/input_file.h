@@ -2,8 +2,8 @@
  * a count set, an ELF file...): one message for each way it can fail, a
  * directory among them (fopen opens one for reading on Linux, and reading
  * it fails later with a misleading message). */
-#ifndef TRACES_INPUT_FILE_H
-#define TRACES_INPUT_FILE_H
+#ifndef UTIL_INPUT_FILE_H
+#define UTIL_INPUT_FILE_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-#ifndef REPORT_JSON_H
-#define REPORT_JSON_H
+#ifndef UTIL_JSON_H
+#define UTIL_JSON_H
 
 #include <stdio.h>
 

@@ -6,8 +6,8 @@
  * not read to its end), and a read that fails is an error, never the end
  * of the input.  The input is read a chunk at a time: the stream's
  * position is past the lines returned. docs/traces.md, "Text inputs". */
-#ifndef TRACES_LINE_STREAM_H
-#define TRACES_LINE_STREAM_H
+#ifndef UTIL_LINE_STREAM_H
+#define UTIL_LINE_STREAM_H
 
 #include <stdbool.h>
 #include <stddef.h>

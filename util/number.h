@@ -4,8 +4,8 @@
  * digits, or 0x (0X) and hex digits; no sign, no white space, no leading
  * zero (octal-looking: "010" is refused, "0" is zero, "0x010" is 16), no
  * value outside the caller's range. */
-#ifndef PMU_NUMBER_H
-#define PMU_NUMBER_H
+#ifndef UTIL_NUMBER_H
+#define UTIL_NUMBER_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -7,8 +7,8 @@
  * distance of at most 2 and at most a third of the typed name's length
  * (at least 1), so that a short or unrelated word gets no guess; an empty
  * name gets none. */
-#ifndef PMU_SUGGEST_H
-#define PMU_SUGGEST_H
+#ifndef UTIL_SUGGEST_H
+#define UTIL_SUGGEST_H
 
 #include <stdbool.h>
 

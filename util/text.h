@@ -2,8 +2,8 @@
  * strings): printed with every byte that is not printable text as \xNN,
  * so that a message or a summary stays one line of valid UTF-8 whatever
  * bytes it quotes. */
-#ifndef REPORT_TEXT_H
-#define REPORT_TEXT_H
+#ifndef UTIL_TEXT_H
+#define UTIL_TEXT_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* Pairs the counts of two sets, event by event, and the arithmetic of the
  * Table 5.6 layout (Safford 1997): difference = measured - simulated, and as a
  * percentage of measured (docs/compare.md). */
-#ifndef SIM_COMPARE_COMPARE_H
-#define SIM_COMPARE_COMPARE_H
+#ifndef APPS_COMPARE_COMPARE_H
+#define APPS_COMPARE_COMPARE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
  * measure.h), "json:FILE", "csv:FILE" (perf stat -x), "p5mon:FILE"
  * (run_p5mon's output file), or FILE alone, its format found from its
  * content (count_format_detect); FILE "-" is standard input. */
-#ifndef SIM_COMPARE_COMPARE_INPUT_H
-#define SIM_COMPARE_COMPARE_INPUT_H
+#ifndef APPS_COMPARE_COMPARE_INPUT_H
+#define APPS_COMPARE_COMPARE_INPUT_H
 
 #include <stdbool.h>
 #include <stddef.h>

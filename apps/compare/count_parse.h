@@ -1,7 +1,7 @@
 /* What the line-based count readers (perf CSV, run_p5mon) share: lines,
  * numbers and "PATH: line N: ..." messages.  Internal to apps/compare. */
-#ifndef SIM_COMPARE_COUNT_PARSE_H
-#define SIM_COMPARE_COUNT_PARSE_H
+#ifndef APPS_COMPARE_COUNT_PARSE_H
+#define APPS_COMPARE_COUNT_PARSE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -12,8 +12,8 @@
  * run_p5mon) or "PATH: byte offset N: expected ..." (JSON, N from 0).
  * Counts are kept exact, as integers (a mean with its fraction), and found
  * by name through a hash index: reading and pairing take linear time. */
-#ifndef SIM_COMPARE_COUNT_SET_H
-#define SIM_COMPARE_COUNT_SET_H
+#ifndef APPS_COMPARE_COUNT_SET_H
+#define APPS_COMPARE_COUNT_SET_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -2,8 +2,8 @@
  * event corresponds to, which perf event lackey's counts correspond to,
  * and whether the two count the same thing (docs/compare.md, "The
  * mapping").  The data is event_map.c's table. */
-#ifndef SIM_COMPARE_EVENT_MAP_H
-#define SIM_COMPARE_EVENT_MAP_H
+#ifndef APPS_COMPARE_EVENT_MAP_H
+#define APPS_COMPARE_EVENT_MAP_H
 
 #include <stdbool.h>
 #include <stddef.h>

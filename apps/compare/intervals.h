@@ -11,8 +11,8 @@
  *   ... series.counts[i * series.n_events + e] ...
  *   interval_series_free(&series);
  *   count_set_free(&set); */
-#ifndef SIM_COMPARE_INTERVALS_H
-#define SIM_COMPARE_INTERVALS_H
+#ifndef APPS_COMPARE_INTERVALS_H
+#define APPS_COMPARE_INTERVALS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,8 +6,8 @@
  * for it, and store its wait status in *status.  False with one line in
  * `error` when the program cannot run; a count the machine cannot take is
  * not a failure: the set says so for that event. */
-#ifndef SIM_COMPARE_MEASURE_H
-#define SIM_COMPARE_MEASURE_H
+#ifndef APPS_COMPARE_MEASURE_H
+#define APPS_COMPARE_MEASURE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -2,8 +2,8 @@
  * that finding a count or pairing two sets takes time linear in their
  * sizes, not quadratic (docs/compare.md, "Limits").  Names compare in any
  * case, as event names do.  Internal to apps/compare. */
-#ifndef SIM_COMPARE_NAME_INDEX_H
-#define SIM_COMPARE_NAME_INDEX_H
+#ifndef APPS_COMPARE_NAME_INDEX_H
+#define APPS_COMPARE_NAME_INDEX_H
 
 #include <stdbool.h>
 #include <stddef.h>

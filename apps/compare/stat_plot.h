@@ -4,8 +4,8 @@
  * with intervals and `ipc`, one panel of instructions per cycle in each
  * interval and, where the result has uops (the NetBurst), uops per cycle;
  * without intervals, a bar chart of the counts (report/bar_chart.h). */
-#ifndef REPORT_STAT_PLOT_H
-#define REPORT_STAT_PLOT_H
+#ifndef APPS_COMPARE_STAT_PLOT_H
+#define APPS_COMPARE_STAT_PLOT_H
 
 #include <stdbool.h>
 #include <stdio.h>

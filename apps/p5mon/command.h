@@ -2,8 +2,8 @@
  * program, its arguments and < > redirections, without shell syntax,
  * recorded as `pmubench record` records it into a temporary trace with
  * the program's standard input and output redirected meanwhile. */
-#ifndef SIM_P5MON_COMMAND_H
-#define SIM_P5MON_COMMAND_H
+#ifndef APPS_P5MON_COMMAND_H
+#define APPS_P5MON_COMMAND_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -9,8 +9,8 @@
  * Each execution is a fresh machine (sim/machine/machine.h) of the P5
  * model; the simulation is a callback so that the loop does not depend on
  * the trace: the CLI passes one calling machine_simulate(). */
-#ifndef SIM_P5MON_DRIVER_H
-#define SIM_P5MON_DRIVER_H
+#ifndef APPS_P5MON_DRIVER_H
+#define APPS_P5MON_DRIVER_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* How run_p5mon names an event (code, or P5MON_CLOCKS): in the report
  * ("Data Read", Safford 1997, Figures 4.3-4.6), as a parameter ("data_read",
  * Table C.1) and in the output file ("0x0", Figures 4.7-4.9). */
-#ifndef SIM_P5MON_NAMES_H
-#define SIM_P5MON_NAMES_H
+#ifndef APPS_P5MON_NAMES_H
+#define APPS_P5MON_NAMES_H
 
 #include <stddef.h>
 

@@ -14,8 +14,8 @@
  *   p5mon_parms_load("STD_PARMS", overrides, n, &parms, error, sizeof error);
  *   p5mon_parms_model(&parms, &config, error, sizeof error);
  */
-#ifndef SIM_P5MON_PARMS_H
-#define SIM_P5MON_PARMS_H
+#ifndef APPS_P5MON_PARMS_H
+#define APPS_P5MON_PARMS_H
 
 #include <stdbool.h>
 #include <stddef.h>

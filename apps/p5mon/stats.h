@@ -1,8 +1,8 @@
 /* run_p5mon's statistics (Safford 1997, section 4.4.1): the mean of an event's
  * repetitions and a two-sided 95% or 99% confidence interval on it, from
  * Student's t distribution.  docs/p5mon.md, "Confidence intervals". */
-#ifndef SIM_P5MON_STATS_H
-#define SIM_P5MON_STATS_H
+#ifndef APPS_P5MON_STATS_H
+#define APPS_P5MON_STATS_H
 
 #include <stdbool.h>
 #include <stdint.h>

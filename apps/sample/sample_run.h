@@ -29,8 +29,8 @@
  * simulated PMU refused, the errors of reading a file) from input that is
  * not what it should be (EINVAL, ENOENT, EISDIR...), as machine_simulate
  * does. */
-#ifndef SIM_SAMPLE_SAMPLE_RUN_H
-#define SIM_SAMPLE_SAMPLE_RUN_H
+#ifndef APPS_SAMPLE_SAMPLE_RUN_H
+#define APPS_SAMPLE_SAMPLE_RUN_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -2,8 +2,8 @@
  * "Position-independent programs"): an ELF file's (traces/elf_symbols.h),
  * at the load base where a trace runs the file's entry point, and the
  * samples counted per symbol for the histogram. */
-#ifndef SIM_SAMPLE_SAMPLE_SYMBOLS_H
-#define SIM_SAMPLE_SAMPLE_SYMBOLS_H
+#ifndef APPS_SAMPLE_SAMPLE_SYMBOLS_H
+#define APPS_SAMPLE_SAMPLE_SYMBOLS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,8 +6,8 @@
  * 4.2.2); markers of other regions change nothing.  Or the whole trace:
  * started before the first instruction.  `stat` (apps/stat/stat_run.c) and
  * `sample` (apps/sample/sample_run.c) count through it. */
-#ifndef SIM_STAT_REGION_GATE_H
-#define SIM_STAT_REGION_GATE_H
+#ifndef APPS_STAT_REGION_GATE_H
+#define APPS_STAT_REGION_GATE_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -8,8 +8,8 @@
  *       alloc_plan_free(&plan);
  *   }
  */
-#ifndef SIM_STAT_STAT_EVENTS_H
-#define SIM_STAT_STAT_EVENTS_H
+#ifndef APPS_STAT_STAT_EVENTS_H
+#define APPS_STAT_STAT_EVENTS_H
 
 #include <stdbool.h>
 #include <stddef.h>

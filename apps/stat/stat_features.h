@@ -6,8 +6,8 @@
  * by blocks, each block's instructions decoded once per block id
  * (isa/x86.h: each instruction's CPUID feature) and checked against the
  * header's CPU view (x86_feature_present). */
-#ifndef SIM_STAT_STAT_FEATURES_H
-#define SIM_STAT_STAT_FEATURES_H
+#ifndef APPS_STAT_STAT_FEATURES_H
+#define APPS_STAT_STAT_FEATURES_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
  * every run of the pass is read through the programming library and the
  * counts since the interval before are kept, by request; the passes of a
  * plan add theirs into one series, by interval index. */
-#ifndef SIM_STAT_STAT_INTERVAL_H
-#define SIM_STAT_STAT_INTERVAL_H
+#ifndef APPS_STAT_STAT_INTERVAL_H
+#define APPS_STAT_STAT_INTERVAL_H
 
 #include <stdbool.h>
 #include <stddef.h>

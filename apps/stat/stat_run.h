@@ -3,8 +3,8 @@
  * (pmu/programming/program.h) into a simulated PMU of its own, counted over the trace
  * (every run in one pass of it on the P5, or a pass per run; or over a
  * program's run on hardware), and read back.  docs/stat.md. */
-#ifndef SIM_STAT_RUN_H
-#define SIM_STAT_RUN_H
+#ifndef APPS_STAT_STAT_RUN_H
+#define APPS_STAT_STAT_RUN_H
 
 #include <stdbool.h>
 #include <stddef.h>

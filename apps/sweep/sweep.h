@@ -14,8 +14,8 @@
  * A job's result is DIR/ID.json (stat's -o: whole or not at all) and its
  * standard error DIR/ID.err; ID is a hash of the job's parameters, so it
  * stays the same when values are appended to the spec. */
-#ifndef SIM_SWEEP_SWEEP_H
-#define SIM_SWEEP_SWEEP_H
+#ifndef APPS_SWEEP_SWEEP_H
+#define APPS_SWEEP_SWEEP_H
 
 #include <stdbool.h>
 #include <stddef.h>

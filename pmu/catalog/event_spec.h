@@ -9,8 +9,8 @@
  * (:t0, :t1, :at=, :ovf_pmi=, :force_ovf, :tag=, :pebs, tagging metric names)
  * are described in README.md, "Event strings".
  */
-#ifndef PMU_EVENT_SPEC_H
-#define PMU_EVENT_SPEC_H
+#ifndef PMU_CATALOG_EVENT_SPEC_H
+#define PMU_CATALOG_EVENT_SPEC_H
 
 #include <stdbool.h>
 #include <stddef.h>

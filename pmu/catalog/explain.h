@@ -2,8 +2,8 @@
  * decode`.  Each problem is an error (the value is wrong: it faults, or
  * cannot count what it seems to ask for) or a warning (legal but suspicious).
  * docs/decode.md lists every check and its source. */
-#ifndef PMU_EXPLAIN_H
-#define PMU_EXPLAIN_H
+#ifndef PMU_CATALOG_EXPLAIN_H
+#define PMU_CATALOG_EXPLAIN_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -11,8 +11,8 @@
  *                                 error, sizeof error))
  *       ... native is "clocks:u" ...
  */
-#ifndef PMU_GENERIC_EVENTS_H
-#define PMU_GENERIC_EVENTS_H
+#ifndef PMU_CATALOG_GENERIC_EVENTS_H
+#define PMU_CATALOG_GENERIC_EVENTS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* MSR names as the SDM spells them and as users type them. */
-#ifndef PMU_MSR_NAMES_H
-#define PMU_MSR_NAMES_H
+#ifndef PMU_CATALOG_MSR_NAMES_H
+#define PMU_CATALOG_MSR_NAMES_H
 
 #include <stdbool.h>
 

@@ -3,8 +3,8 @@
  * table is data (netburst_events.c); its sources and the disagreements
  * between them are in docs/events.md.
  */
-#ifndef PMU_NETBURST_EVENTS_H
-#define PMU_NETBURST_EVENTS_H
+#ifndef PMU_CATALOG_NETBURST_EVENTS_H
+#define PMU_CATALOG_NETBURST_EVENTS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * processors without Hyper-Threading the T1 fields and ACTIVE_THREAD are
  * reserved (docs/semantics.md, "Hyper-Threading off").
  */
-#ifndef PMU_NETBURST_FIELDS_H
-#define PMU_NETBURST_FIELDS_H
+#ifndef PMU_CATALOG_NETBURST_FIELDS_H
+#define PMU_CATALOG_NETBURST_FIELDS_H
 
 #include <stdint.h>
 

@@ -1,8 +1,8 @@
 /* The NetBurst at-retirement tagging metrics (SDM Vol. 3B, the front-end,
  * execution and replay tagging tables; the Pentium 4 monitoring study, section 7; Sprunt 2002): what
  * each tags upstream and what counts it.  Data in netburst_metrics.c. */
-#ifndef PMU_NETBURST_METRICS_H
-#define PMU_NETBURST_METRICS_H
+#ifndef PMU_CATALOG_NETBURST_METRICS_H
+#define PMU_CATALOG_NETBURST_METRICS_H
 
 #include <stdint.h>
 

@@ -4,8 +4,8 @@
  * registers are data in netburst_msrs.c (one table each); sources in
  * docs/semantics.md, "NetBurst register map".
  */
-#ifndef PMU_NETBURST_MSRS_H
-#define PMU_NETBURST_MSRS_H
+#ifndef PMU_CATALOG_NETBURST_MSRS_H
+#define PMU_CATALOG_NETBURST_MSRS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* The 38 P5 (Pentium) events of Safford 1997 (Table 2.3), with the enumerated
  * names of its Table 3.2.  Data in p5_events.c; notes in docs/events.md. */
-#ifndef PMU_P5_EVENTS_H
-#define PMU_P5_EVENTS_H
+#ifndef PMU_CATALOG_P5_EVENTS_H
+#define PMU_CATALOG_P5_EVENTS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -2,8 +2,8 @@
  * and the fields of the CESR: ES0 5:0, CC0 8:6, PC0 9, ES1 21:16, CC1 24:22,
  * PC1 25 (Safford 1997, section 2.2 and its example of Fig. 3.4; SDM
  * Pentium section).  docs/semantics.md, "P5". */
-#ifndef PMU_P5_MSRS_H
-#define PMU_P5_MSRS_H
+#ifndef PMU_CATALOG_P5_MSRS_H
+#define PMU_CATALOG_P5_MSRS_H
 
 #include <stdint.h>
 

@@ -7,8 +7,8 @@
  *   struct perfex_spec spec;
  *   if (perfex_spec_parse("0x0003B000/0x2C000204@0x8000000C", &spec) == PERFEX_SPEC_OK) ...
  */
-#ifndef PMU_PERFEX_H
-#define PMU_PERFEX_H
+#ifndef PMU_CATALOG_PERFEX_H
+#define PMU_CATALOG_PERFEX_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,8 +2,8 @@
  * compare, complement, threshold, edge and ACTIVE_THREAD gating.
  * docs/semantics.md, "Counter (CCCR)".
  */
-#ifndef PMU_CCCR_FILTER_H
-#define PMU_CCCR_FILTER_H
+#ifndef PMU_EMULATED_CCCR_FILTER_H
+#define PMU_EMULATED_CCCR_FILTER_H
 
 #include <stdbool.h>
 #include <stdint.h>

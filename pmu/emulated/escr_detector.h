@@ -2,8 +2,8 @@
  * what does the ESCR drive onto its 4-bit output this cycle?
  * docs/semantics.md, "Detector (ESCR)".
  */
-#ifndef PMU_ESCR_DETECTOR_H
-#define PMU_ESCR_DETECTOR_H
+#ifndef PMU_EMULATED_ESCR_DETECTOR_H
+#define PMU_EMULATED_ESCR_DETECTOR_H
 
 #include <stdbool.h>
 #include <stdint.h>

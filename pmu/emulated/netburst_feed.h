@@ -22,8 +22,8 @@
  * counters, filters, overflows, PMIs and cascades as nb_pmu_tick.  Buses
  * routed before an ESCR write are refused, not miscounted.
  */
-#ifndef PMU_NETBURST_FEED_H
-#define PMU_NETBURST_FEED_H
+#ifndef PMU_EMULATED_NETBURST_FEED_H
+#define PMU_EMULATED_NETBURST_FEED_H
 
 #include <stdbool.h>
 #include <stdint.h>

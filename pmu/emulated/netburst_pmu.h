@@ -9,8 +9,8 @@
  * pipeline (docs/pmu-interface.md).  Sampling (the DS save area, PEBS
  * records, pending PMIs) is in netburst_sampling.c.
  */
-#ifndef PMU_NETBURST_PMU_H
-#define PMU_NETBURST_PMU_H
+#ifndef PMU_EMULATED_NETBURST_PMU_H
+#define PMU_EMULATED_NETBURST_PMU_H
 
 #include <stdbool.h>
 #include <stdint.h>

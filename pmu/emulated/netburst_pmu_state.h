@@ -2,8 +2,8 @@
  * the sampling state.  Only pmu/ (and the white-box tests of pmu/) include
  * this header; everyone else uses the functions of netburst_pmu.h and
  * netburst_feed.h. */
-#ifndef PMU_NETBURST_PMU_STATE_H
-#define PMU_NETBURST_PMU_STATE_H
+#ifndef PMU_EMULATED_NETBURST_PMU_STATE_H
+#define PMU_EMULATED_NETBURST_PMU_STATE_H
 
 #include "cccr_filter.h"
 #include "escr_detector.h"

@@ -10,8 +10,8 @@
  *   ... the run ...
  *   for (uint64_t k = 0; nb_pmu_pebs_record(pmu, false, k, &record); k++) ...
  */
-#ifndef PMU_NETBURST_SAMPLING_H
-#define PMU_NETBURST_SAMPLING_H
+#ifndef PMU_EMULATED_NETBURST_SAMPLING_H
+#define PMU_EMULATED_NETBURST_SAMPLING_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* The simulated P5 (Pentium) PMU, with the registers of p5_msrs.h.
  * docs/semantics.md, "P5"; what a model reports to it:
  * docs/pmu-interface.md. */
-#ifndef PMU_P5_PMU_H
-#define PMU_P5_PMU_H
+#ifndef PMU_EMULATED_P5_PMU_H
+#define PMU_EMULATED_P5_PMU_H
 
 #include <stdbool.h>
 #include <stdint.h>

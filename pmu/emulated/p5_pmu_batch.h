@@ -14,8 +14,8 @@
  * it came, with the occurrences of its run of cycles.  Occurrences the
  * PMU's feed says would not count are dropped as they come, as
  * p5_pmu_event() would drop them. */
-#ifndef PMU_P5_PMU_BATCH_H
-#define PMU_P5_PMU_BATCH_H
+#ifndef PMU_EMULATED_P5_PMU_BATCH_H
+#define PMU_EMULATED_P5_PMU_BATCH_H
 
 #include <stdint.h>
 

@@ -1,8 +1,8 @@
 /* The P5 PMU's state: its registers and what it derives from them.  Only
  * pmu/ (and the white-box tests of pmu/) include this header; everyone else
  * uses the functions of p5_pmu.h. */
-#ifndef PMU_P5_PMU_STATE_H
-#define PMU_P5_PMU_STATE_H
+#ifndef PMU_EMULATED_P5_PMU_STATE_H
+#define PMU_EMULATED_P5_PMU_STATE_H
 
 #include "p5_pmu.h"
 

@@ -2,8 +2,8 @@
  * on first write, zero wherever nothing was written.  The NetBurst PMU
  * reads the DS save area from it and writes PEBS records to it
  * (docs/semantics.md, "PEBS"). */
-#ifndef PMU_SIM_MEMORY_H
-#define PMU_SIM_MEMORY_H
+#ifndef PMU_EMULATED_SIM_MEMORY_H
+#define PMU_EMULATED_SIM_MEMORY_H
 
 #include <stdbool.h>
 #include <stddef.h>

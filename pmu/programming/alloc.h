@@ -10,8 +10,8 @@
  *       alloc_plan_free(&plan);
  *   }
  */
-#ifndef PMU_ALLOC_H
-#define PMU_ALLOC_H
+#ifndef PMU_PROGRAMMING_ALLOC_H
+#define PMU_PROGRAMMING_ALLOC_H
 
 #include <stdbool.h>
 #include <stdint.h>

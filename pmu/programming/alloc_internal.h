@@ -10,8 +10,8 @@
  *   alloc_pack.c     packing the units of one component into k runs
  *   alloc_plan.c     components and the plan
  */
-#ifndef PMU_ALLOC_INTERNAL_H
-#define PMU_ALLOC_INTERNAL_H
+#ifndef PMU_PROGRAMMING_ALLOC_INTERNAL_H
+#define PMU_PROGRAMMING_ALLOC_INTERNAL_H
 
 #include "alloc.h"
 

@@ -2,8 +2,8 @@
  * from an experiment file (brink's design, the Pentium 4 monitoring study): one event string per
  * line, '#' starts a comment, and a blank line ends an experiment, whose
  * events must count in the same run.  docs/alloc.md, "Experiment files". */
-#ifndef PMU_EXPERIMENT_H
-#define PMU_EXPERIMENT_H
+#ifndef PMU_PROGRAMMING_EXPERIMENT_H
+#define PMU_PROGRAMMING_EXPERIMENT_H
 
 #include <stdbool.h>
 #include <stddef.h>

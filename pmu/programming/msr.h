@@ -6,8 +6,8 @@
  * real processor behind /dev/cpu/N/msr, or a recording wrapper around any of
  * them.  See docs/semantics.md, "MSR backends".
  */
-#ifndef PMU_MSR_H
-#define PMU_MSR_H
+#ifndef PMU_PROGRAMMING_MSR_H
+#define PMU_PROGRAMMING_MSR_H
 
 #include <stdbool.h>
 #include <stdint.h>

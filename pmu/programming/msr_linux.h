@@ -3,8 +3,8 @@
  * allowlist, and only after CPUID says the processor is the one the
  * programming code was written for.  docs/semantics.md, "Linux msr
  * backend". */
-#ifndef PMU_MSR_LINUX_H
-#define PMU_MSR_LINUX_H
+#ifndef PMU_PROGRAMMING_MSR_LINUX_H
+#define PMU_PROGRAMMING_MSR_LINUX_H
 
 #include <stdbool.h>
 

@@ -21,8 +21,8 @@
  * Every function returns the status of the first failing access and leaves
  * its MSR in program.failed_msr; it stops at that access.
  */
-#ifndef PMU_PROGRAM_H
-#define PMU_PROGRAM_H
+#ifndef PMU_PROGRAMMING_PROGRAM_H
+#define PMU_PROGRAMMING_PROGRAM_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* The external bus (Safford 1997, Table 5.5: L2 and memory behind one 66 MHz
  * bus) as a timeline of busy intervals in core clocks, and the write
  * buffers that drain into it (SDM: two write buffers, one per pipe). */
-#ifndef SIM_P5_BUS_H
-#define SIM_P5_BUS_H
+#ifndef SIM_P5_P5_BUS_H
+#define SIM_P5_P5_BUS_H
 
 #include <stdbool.h>
 #include <stdint.h>

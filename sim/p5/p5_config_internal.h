@@ -1,7 +1,7 @@
 /* Internal to sim/p5's configuration: the host preset's /sys reader
  * (p5_sysfs.c) and the error helper both use. */
-#ifndef SIM_P5_CONFIG_INTERNAL_H
-#define SIM_P5_CONFIG_INTERNAL_H
+#ifndef SIM_P5_P5_CONFIG_INTERNAL_H
+#define SIM_P5_P5_CONFIG_INTERNAL_H
 
 #include "sim/p5/p5_model.h"
 

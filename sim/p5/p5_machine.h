@@ -1,7 +1,7 @@
 /* Internal to sim/p5: the state of one simulation and the steps of one
  * issue (a lone instruction or a U/V pair). */
-#ifndef SIM_P5_MACHINE_H
-#define SIM_P5_MACHINE_H
+#ifndef SIM_P5_P5_MACHINE_H
+#define SIM_P5_P5_MACHINE_H
 
 #include <stdbool.h>
 #include <stdint.h>

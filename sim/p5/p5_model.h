@@ -13,8 +13,8 @@
  *   p5_simulate_trace(path, &config, backend, &hooks, &result, error, sizeof error);
  *   ... program_stop()/program_read() ...
  */
-#ifndef SIM_P5_MODEL_H
-#define SIM_P5_MODEL_H
+#ifndef SIM_P5_P5_MODEL_H
+#define SIM_P5_P5_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* What the P5 model needs of one instruction, derived once from the x86
  * decoder (isa/x86.h) and its timing row (sim/p5/p5_timings.h), and kept
  * in a decode cache (sim/decode). */
-#ifndef SIM_P5_OP_H
-#define SIM_P5_OP_H
+#ifndef SIM_P5_P5_OP_H
+#define SIM_P5_P5_OP_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* Shared by the Sprunt paper benchmarks (traces/paper/README.md): the
  * repetition count from argv[1], and a buffer aligned to 8 KB, the size of
  * the Pentium 4's L1 data cache (4-way: addresses 8 KB apart share a set). */
-#ifndef TRACES_PAPER_COMMON_H
-#define TRACES_PAPER_COMMON_H
+#ifndef TRACES_PAPER_PAPER_COMMON_H
+#define TRACES_PAPER_PAPER_COMMON_H
 
 #include <stdint.h>
 #include <stdio.h>
