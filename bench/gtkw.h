@@ -1,7 +1,7 @@
 /* A GTKWave save file (.gtkw) for a waveform of the bench, so that
  * `gtkwave demo.vcd demo.gtkw` opens with every signal of the VCD shown:
  * each scope's signals under a group named after the scope (the detector
- * buses first, then each counter), all of them in decimal.  The format is
+ * outputs first, then each counter), all of them in decimal.  The format is
  * the one GTKWave's src/savefile.c reads and writes (Bybell, GTKWave 3.3):
  * "[dumpfile]", "[savefile]" and "[timestart]" lines, then the traces in
  * display order,

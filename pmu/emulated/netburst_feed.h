@@ -19,7 +19,7 @@
  * the cycles it reports, by a router's copy of the routes (struct
  * nb_router), and drives the ESCRs' outputs.  Every route is stamped with
  * its generation, and the cycle ends with nb_pmu_tick_routed, the same
- * counters, filters, overflows, PMIs and cascades as nb_pmu_tick.  Buses
+ * counters, filters, overflows, PMIs and cascades as nb_pmu_tick.  Outputs
  * routed before an ESCR write are refused, not miscounted.
  */
 #ifndef PMU_EMULATED_NETBURST_FEED_H

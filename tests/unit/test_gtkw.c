@@ -155,7 +155,7 @@ static void test_netburst_layout(void **state)
     assert_non_null(mkdtemp(dir));
     char vcd[64];
     snprintf(vcd, sizeof vcd, "%s/nb.vcd", dir);
-    /* 2 detector buses, 2 counters of 6 signals. */
+    /* 2 detector outputs, 2 counters of 6 signals. */
     check_layout("cpu netburst\n"
                  "wrmsr MSR_CRU_ESCR2 0x0c000804\n"
                  "wrmsr MSR_CRU_ESCR3 0x0c000804\n"

@@ -1350,7 +1350,7 @@ static void test_batched_counter_overflows_on_its_cycle(void **state)
     }
 }
 
-/* Buses routed before an ESCR write are refused: nb_pmu_tick_routed
+/* Outputs routed before an ESCR write are refused: nb_pmu_tick_routed
  * returns false and counts none of them (occurrences given with
  * nb_pmu_event in that cycle still count, with the ESCRs as they stand);
  * the write changed the routes and their generation.  A CCCR, PEBS or
@@ -1445,7 +1445,7 @@ static void test_stale_buses_refused(void **state)
     assert_int_equal(counter_of(pmu, 12), 110);
 }
 
-/* Buses with detections routed before an ESCR write are refused also when
+/* Outputs with detections routed before an ESCR write are refused also when
  * more are routed after it: the bench path would count the earlier
  * occurrences with the ESCRs as they stand at the tick, so counting the
  * outputs would miscount.  And a route read before the write, added after
