@@ -23,7 +23,7 @@ enum {
     ALLOC_MAX_PER_RUN = NB_NUM_COUNTERS, /* the P5 has two counters */
     ALLOC_NO_GROUP = -1,
     /* Units the search across runs may place before it stops backtracking
-     * (docs/alloc.md, "Search"); ample for the sets of 40 events it meets. */
+     * (docs/alloc.md, "The search"); ample for the sets of 40 events it meets. */
     ALLOC_SEARCH_STEPS = 20000,
 };
 

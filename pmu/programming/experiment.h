@@ -1,7 +1,7 @@
 /* Sets of events to plan together: event strings from the command line or
  * from an experiment file (brink's design, the Pentium 4 monitoring study): one event string per
  * line, '#' starts a comment, and a blank line ends an experiment, whose
- * events must count in the same run.  docs/alloc.md, "Experiment files". */
+ * events must count in the same run.  docs/alloc.md, "The experiment file". */
 #ifndef PMU_PROGRAMMING_EXPERIMENT_H
 #define PMU_PROGRAMMING_EXPERIMENT_H
 

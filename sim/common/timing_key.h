@@ -1,4 +1,4 @@
-/* The timing tables' key (docs/p5-timings.md, "Key"): the forms under
+/* The timing tables' key (docs/p5-timings.md, "The key"): the forms under
  * which an instruction's row is looked up, most specific first.  Shared by
  * the P5 and NetBurst tables (sim/p5/p5_timings.c, sim/netburst/). */
 #ifndef SIM_COMMON_TIMING_KEY_H

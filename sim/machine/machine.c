@@ -1,5 +1,5 @@
 /* The simulated machines behind one interface (sim/machine/machine.h;
- * docs/architecture.md, "The machine interface"; docs/stat.md, "Models"). */
+ * docs/architecture.md, "The machine interface"; docs/stat.md, "What it does"). */
 #include "sim/machine/machine.h"
 
 #include <errno.h>

@@ -539,7 +539,7 @@ static void test_deterministic(void **state)
     check_runs();
 }
 
-/* A random set (tests/bench_alloc.c) whose proof of optimality needs more
+/* A random set (tests/perf/bench_alloc.c) whose proof of optimality needs more
  * than ALLOC_SEARCH_STEPS: the plan is still valid, and says it is not
  * proven minimal. */
 static const char *const hard_set[40] = {

@@ -340,7 +340,7 @@ static void test_x87_pair_flops_segment_loads(void **state)
     assert_int_equal(c.ctr1, 1);
     /* fadd+fxch 1, mul 10, mov ds,ax 2: MOV Sreg,r is 2-11 clocks in
      * Intel's Pentium instruction set reference, the model taking a
-     * range's low end (it took 1, the old default, before the table) */
+     * range's low end (docs/p5-timings.md) */
     assert_int_equal(c.result.cycles, 1 + 10 + 2);
     assert_int_equal(count(t.path, &config, 0x0f), 1);
     unlink(t.path);
