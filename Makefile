@@ -130,9 +130,9 @@ $(MODEL_TRACE_TESTS): tests/unit/model_trace.c tests/unit/model_trace.h
 $(BUILD)/tests/test_progress_line: cli/progress.c cli/progress.h cli/exit_status.c cli/exit_status.h
 
 # The unit tests are every tests/unit/test_*.c; the binary of one renamed
-# or removed would still run in
-# tests/run_tests.sh, so it goes: the executables only, whose names have no
-# dot (not the coverage files beside them, test_x-test_x.gcno...).
+# or removed would still run in tests/run_tests.sh, so it goes: the
+# executables only, whose names have no dot (not the coverage files beside
+# them, test_x-test_x.gcno...).
 STALE_UNIT_BINS = $(foreach f,$(filter-out $(UNIT_BINS),$(wildcard $(BUILD)/tests/test_*)),\
     $(if $(findstring .,$(notdir $(f))),,$(f)))
 unit-tests: $(UNIT_BINS)
@@ -238,8 +238,9 @@ asan:
 	$(MAKE) BUILD=build/asan CC=clang CFLAGS="-O1 -g" \
 	    EXTRA="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" check
 
-# A forked child that fails to exec (the recorder's valgrind, stat's
-# program) ends with _exit and owns nothing: valgrind stays silent there.
+# A forked child that fails to exec (any program util/spawn.h starts: the
+# recorder's valgrind, stat's program, compare's and sweep's) ends with
+# _exit and owns nothing: valgrind stays silent there.
 memcheck:
 	$(MAKE) BUILD=build/memcheck RUN_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full \
 	    --show-leak-kinds=all --errors-for-leak-kinds=all --child-silent-after-fork=yes" check
