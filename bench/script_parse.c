@@ -44,12 +44,6 @@ __attribute__((format(printf, 2, 3))) static int fail(struct parser *p, const ch
 }
 
 /* A number (util/number.h) that fits in `max`. */
-static bool parse_number(const char *text, uint64_t max, uint64_t *value)
-{
-    char ignored[1];
-    return number_read("", text, 0, max, value, ignored, sizeof ignored);
-}
-
 static int number_arg(struct parser *p, const char *text, const char *what, uint64_t max,
                       uint64_t *value)
 {
@@ -78,7 +72,7 @@ static uint32_t msr_by_name(const struct bench_script *script, const char *name)
 static int msr_arg(struct parser *p, const char *text, uint32_t *msr)
 {
     uint64_t value;
-    if (parse_number(text, UINT32_MAX, &value)) {
+    if (number_parse(text, 0, UINT32_MAX, &value)) {
         *msr = (uint32_t)value;
         return BENCH_OK;
     }
@@ -158,7 +152,7 @@ static int thread_count(const struct bench_script *s)
 static int thread_arg(struct parser *p, const char *text, int *thread)
 {
     uint64_t t;
-    if (!parse_number(text, 1, &t) || (int)t >= thread_count(p->script))
+    if (!number_parse(text, 0, 1, &t) || (int)t >= thread_count(p->script))
         return fail(p, "expected a thread number below %d, got '%s'%s",
                     thread_count(p->script), text,
                     p->script->cpu == BENCH_NETBURST && !p->script->ht
@@ -261,7 +255,7 @@ static int p5_event_name(struct parser *p, const char *name, struct bench_stmt *
 {
     const struct p5_event *event = p5_event_by_name(name);
     uint64_t code;
-    if (!event && parse_number(name, 0x3f, &code))
+    if (!event && number_parse(name, 0, 0x3f, &code))
         event = p5_event_by_code((unsigned)code);
     struct suggestion near;
     suggestion_start(&near, name);
@@ -360,7 +354,7 @@ static int need_netburst(struct parser *p)
 static int size_arg(struct parser *p, const char *text, unsigned *size)
 {
     uint64_t v;
-    if (!parse_number(text, 8, &v) || (v & (v - 1)) || v == 0)
+    if (!number_parse(text, 0, 8, &v) || (v & (v - 1)) || v == 0)
         return fail(p, "expected SIZE 1, 2, 4 or 8 (bytes), got '%s'", text);
     *size = (unsigned)v;
     return BENCH_OK;

@@ -39,13 +39,6 @@ struct decode_args {
     uint64_t cesr;
 };
 
-/* A 64-bit value (util/number.h). */
-static bool number(const char *text, uint64_t *value)
-{
-    char ignored[1];
-    return number_read("", text, 0, UINT64_MAX, value, ignored, sizeof ignored);
-}
-
 /* The value of `option`, from 0 to `max`; false with the message printed. */
 static bool value_arg(const char *option, const char *text, uint64_t max, uint64_t *value)
 {
@@ -83,7 +76,7 @@ static int perfex_spec(const char *text, struct nb_explain_input *in)
 static int escr_msr_arg(const char *text, struct nb_explain_input *in)
 {
     uint64_t msr;
-    if (!number(text, &msr))
+    if (!number_parse(text, 0, UINT64_MAX, &msr))
         msr = nb_msr_by_name(text);
     in->escr_index = msr <= 0xffffffffu ? nb_escr_index((uint32_t)msr) : -1;
     if (in->escr_index < 0)

@@ -35,14 +35,20 @@ static bool parse(const char *text, uint64_t *value)
     return true;
 }
 
+bool number_parse(const char *text, uint64_t min, uint64_t max, uint64_t *value)
+{
+    uint64_t v;
+    if (!parse(text, &v) || v < min || v > max)
+        return false;
+    *value = v;
+    return true;
+}
+
 bool number_read(const char *what, const char *text, uint64_t min, uint64_t max,
                  uint64_t *value, char *error, size_t error_size)
 {
-    uint64_t v;
-    if (parse(text, &v) && v >= min && v <= max) {
-        *value = v;
+    if (number_parse(text, min, max, value))
         return true;
-    }
     snprintf(error, error_size,
              "bad %s '%s' (expected a number: decimal or 0x hex, %llu to %llu)", what, text,
              (unsigned long long)min, (unsigned long long)max);

@@ -17,4 +17,9 @@
 bool number_read(const char *what, const char *text, uint64_t min, uint64_t max,
                  uint64_t *value, char *error, size_t error_size);
 
+/* The same rule with no message, for a caller that says what is wrong in
+ * its own words (or by a status): true with *value; false otherwise
+ * (*value untouched). */
+bool number_parse(const char *text, uint64_t min, uint64_t max, uint64_t *value);
+
 #endif

@@ -74,12 +74,11 @@ static bool parse_event_code(struct p5mon *p, const char *text, const char **nam
 static bool parse_repetition(struct p5mon *p, const char *text, long *repetition)
 {
     uint64_t value;
-    char ignored[1];
     if (strcmp(text, "-1") == 0) {
         *repetition = -1;
         return true;
     }
-    if (!number_read("repetition", text, 0, INT_MAX, &value, ignored, sizeof ignored))
+    if (!number_parse(text, 0, INT_MAX, &value))
         return line_fail(&p->r, "bad repetition '%.40s' (expected -1, the summary, or a number: "
                          "decimal or 0x hex, 0 to %d)", text, INT_MAX);
     *repetition = (long)value;

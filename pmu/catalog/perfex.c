@@ -21,10 +21,10 @@ enum perfex_spec_status perfex_spec_parse(const char *text, struct perfex_spec *
     snprintf(escr, sizeof escr, "%.*s", (int)(at - slash - 1), slash + 1);
     snprintf(pmc, sizeof pmc, "%s", at + 1);
     uint64_t counter;
-    char ignored[1]; /* the status says what is wrong */
-    if (!number_read("", cccr, 0, UINT64_MAX, &spec->cccr, ignored, sizeof ignored) ||
-        !number_read("", escr, 0, UINT64_MAX, &spec->escr, ignored, sizeof ignored) ||
-        !number_read("", pmc, 0, UINT64_MAX, &counter, ignored, sizeof ignored) ||
+    /* the status says what is wrong */
+    if (!number_parse(cccr, 0, UINT64_MAX, &spec->cccr) ||
+        !number_parse(escr, 0, UINT64_MAX, &spec->escr) ||
+        !number_parse(pmc, 0, UINT64_MAX, &counter) ||
         (counter & ~(uint64_t)PERFEX_FAST_RDPMC) >= NB_NUM_COUNTERS)
         return PERFEX_SPEC_VALUE;
     spec->counter = (int)(counter & ~(uint64_t)PERFEX_FAST_RDPMC);

@@ -1,5 +1,5 @@
-/* number_read(): the one rule for numbers a user writes (README,
- * "Numbers"; util/number.h). */
+/* number_read() and number_parse(): the one rule for numbers a user
+ * writes (README, "Numbers"; util/number.h), with and without a message. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,6 +18,9 @@ static void accepts(const char *text, uint64_t min, uint64_t max, uint64_t want)
     assert_true(number_read("n", text, min, max, &value, error, sizeof error));
     assert_int_equal(value, want);
     assert_string_equal(error, "");
+    value = 12345;
+    assert_true(number_parse(text, min, max, &value));
+    assert_int_equal(value, want);
 }
 
 static void rejects(const char *text, uint64_t min, uint64_t max)
@@ -30,6 +33,8 @@ static void rejects(const char *text, uint64_t min, uint64_t max)
              "bad --period '%s' (expected a number: decimal or 0x hex, %llu to %llu)", text,
              (unsigned long long)min, (unsigned long long)max);
     assert_string_equal(error, want);
+    assert_false(number_parse(text, min, max, &value));
+    assert_int_equal(value, 12345); /* untouched */
 }
 
 static void test_decimal_and_hex(void **state)
