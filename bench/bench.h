@@ -10,10 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pmu/catalog/event_spec.h"
 #include "pmu/programming/msr.h"
 #include "pmu/emulated/netburst_pmu.h"
-
-enum bench_cpu { BENCH_NETBURST, BENCH_P5 };
 
 enum bench_stmt_kind {
     STMT_CPU, STMT_WRMSR, STMT_RDMSR, STMT_RDPMC, STMT_THREAD, STMT_EVENT, STMT_TICK,
@@ -47,7 +46,7 @@ struct bench_stmt {
 
 struct bench_script {
     const char *path;
-    enum bench_cpu cpu;
+    enum pmu_kind cpu;   /* the `cpu` statement's processor: its PMU */
     int model;           /* netburst CPUID model */
     bool ht;
     struct bench_stmt *stmts;

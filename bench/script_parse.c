@@ -66,7 +66,7 @@ static int keyed_number(struct parser *p, const char *token, const char *key, ui
 
 static uint32_t msr_by_name(const struct bench_script *script, const char *name)
 {
-    return script->cpu == BENCH_NETBURST ? nb_msr_by_name(name) : p5_msr_by_name(name);
+    return script->cpu == PMU_NETBURST ? nb_msr_by_name(name) : p5_msr_by_name(name);
 }
 
 static int msr_arg(struct parser *p, const char *text, uint32_t *msr)
@@ -80,7 +80,7 @@ static int msr_arg(struct parser *p, const char *text, uint32_t *msr)
     if (*msr)
         return BENCH_OK;
     return fail(p, "expected an MSR address or name (e.g. %s), got '%s'",
-                p->script->cpu == BENCH_NETBURST ? "0x360 or MSR_BPU_CCCR0" : "0x11 or CESR",
+                p->script->cpu == PMU_NETBURST ? "0x360 or MSR_BPU_CCCR0" : "0x11 or CESR",
                 text);
 }
 
@@ -110,12 +110,12 @@ static int parse_cpu(struct parser *p, struct bench_stmt *st)
     if (p->n_tokens < 2)
         return fail(p, "expected 'cpu netburst [model=N] [ht=on|off]' or 'cpu p5'");
     if (strcmp(p->tokens[1], "p5") == 0) {
-        s->cpu = BENCH_P5;
+        s->cpu = PMU_P5;
         return expect_tokens(p, 2, 2, "cpu p5");
     }
     if (strcmp(p->tokens[1], "netburst") != 0)
         return fail(p, "unknown cpu '%s' (expected netburst or p5)", p->tokens[1]);
-    s->cpu = BENCH_NETBURST;
+    s->cpu = PMU_NETBURST;
     bool model_given = false, ht_given = false;
     for (int i = 2; i < p->n_tokens; i++) {
         uint64_t model;
@@ -146,7 +146,7 @@ static int parse_cpu(struct parser *p, struct bench_stmt *st)
 
 static int thread_count(const struct bench_script *s)
 {
-    return s->cpu == BENCH_NETBURST && s->ht ? 2 : 1;
+    return s->cpu == PMU_NETBURST && s->ht ? 2 : 1;
 }
 
 static int thread_arg(struct parser *p, const char *text, int *thread)
@@ -155,7 +155,7 @@ static int thread_arg(struct parser *p, const char *text, int *thread)
     if (!number_parse(text, 0, 1, &t) || (int)t >= thread_count(p->script))
         return fail(p, "expected a thread number below %d, got '%s'%s",
                     thread_count(p->script), text,
-                    p->script->cpu == BENCH_NETBURST && !p->script->ht
+                    p->script->cpu == PMU_NETBURST && !p->script->ht
                         ? " (thread 1 needs ht=on)" : "");
     *thread = (int)t;
     return BENCH_OK;
@@ -174,7 +174,7 @@ static int parse_thread(struct parser *p, struct bench_stmt *st)
         st->active = false;
     else
         return fail(p, "expected 'active' or 'idle', got '%s'", p->tokens[2]);
-    if (p->script->cpu == BENCH_P5 && !st->active)
+    if (p->script->cpu == PMU_P5 && !st->active)
         return fail(p, "the P5 has one processor and no idle state to model; use 'thread 0 active'");
     st->cpl = -1;
     unsigned given = 0;
@@ -275,7 +275,7 @@ static int parse_event(struct parser *p, struct bench_stmt *st)
     int rc = expect_tokens(p, 2, MAX_TOKENS, "event NAME[:SUBEVENT...] [thread=T] [count=N]");
     if (rc != BENCH_OK)
         return rc;
-    rc = p->script->cpu == BENCH_NETBURST ? netburst_event_name(p, p->tokens[1], st)
+    rc = p->script->cpu == PMU_NETBURST ? netburst_event_name(p, p->tokens[1], st)
                                           : p5_event_name(p, p->tokens[1], st);
     if (rc != BENCH_OK)
         return rc;
@@ -317,7 +317,7 @@ static int parse_rdmsr(struct parser *p, struct bench_stmt *st)
 
 static int parse_rdpmc(struct parser *p, struct bench_stmt *st)
 {
-    if (p->script->cpu == BENCH_P5)
+    if (p->script->cpu == PMU_P5)
         return fail(p, "the P5 has no RDPMC instruction (it came with the Pentium MMX); "
                        "use rdmsr CTR0");
     uint64_t ecx;
@@ -344,7 +344,7 @@ static int parse_tick(struct parser *p, struct bench_stmt *st)
 /* wrmem, rdmem, retire and interrupt drive the NetBurst's sampling. */
 static int need_netburst(struct parser *p)
 {
-    if (p->script->cpu == BENCH_NETBURST)
+    if (p->script->cpu == PMU_NETBURST)
         return BENCH_OK;
     return fail(p, "'%s' needs cpu netburst (the P5 has no DS save area or sampling)",
                 p->tokens[0]);

@@ -352,7 +352,7 @@ static int execute(struct runner *r, const struct bench_stmt *st)
 static bool start_simulation(struct runner *r)
 {
     const struct bench_script *s = r->script;
-    if (s->cpu == BENCH_P5) {
+    if (s->cpu == PMU_P5) {
         r->simulation = p5_backend_create();
         r->p5 = r->simulation ? p5_backend_pmu(r->simulation) : NULL;
     } else {

@@ -122,8 +122,7 @@ static int load_script(const char *path, struct bench_script *script, char *erro
 static int open_device(const char *device, const struct bench_script *script,
                        struct msr_backend **backend, char *error, size_t size)
 {
-    enum msr_target target = script->cpu == BENCH_P5 ? MSR_TARGET_P5 : MSR_TARGET_NETBURST;
-    *backend = msr_linux_create(device, target, cpu_identity_read);
+    *backend = msr_linux_open(device, script->cpu);
     if (*backend)
         return BENCH_OK;
     snprintf(error, size, "%s: %s", device, strerror(errno));

@@ -21,6 +21,7 @@
 #include "util/text.h"
 #include "pmu/programming/alloc.h"
 #include "pmu/catalog/generic_events.h"
+#include "pmu/programming/msr_linux.h"
 #include "util/number.h"
 #include "apps/stat/stat_events.h"
 #include "apps/stat/stat_features.h"
@@ -854,7 +855,7 @@ static int count_hardware(const struct stat_args *args, const struct machine_con
                           char **argv, const struct alloc_plan *plan, uint64_t *counts,
                           struct stat_outputs *outputs)
 {
-    struct msr_backend *backend = stat_msr_backend(args->device, model);
+    struct msr_backend *backend = msr_linux_open(args->device, machine_caps(model).pmu);
     if (!backend)
         return command_error(EXIT_RUNTIME, "stat", "%s: %s", args->device, strerror(errno));
     char error[MESSAGE_SIZE];

@@ -315,11 +315,6 @@ bool stat_measure_program(struct msr_backend *backend, int cpu, const struct all
     return true;
 }
 
-struct msr_backend *stat_msr_backend(const char *device, const struct machine_config *model)
-{
-    return msr_linux_create(device, machine_caps(model).msr_target, cpu_identity_read);
-}
-
 enum record_status stat_record_program(char *const *program, const char *cpu, const char *model,
                                        const struct progress_hook *progress,
                                        struct cleanup_file *temporary, char *trace, size_t size,

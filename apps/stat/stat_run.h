@@ -92,11 +92,6 @@ bool stat_measure_program(struct msr_backend *backend, int cpu, const struct all
                           char *const argv[], uint64_t *counts, int *exit_status, char *error,
                           size_t error_size);
 
-/* The Linux msr backend (pmu/programming/msr_linux.h) for stat_measure_program: the
- * PMU of `model`'s kind (P5 or NetBurst) through `device` (a path with %d
- * for the CPU), refusing any other processor.  NULL with errno. */
-struct msr_backend *stat_msr_backend(const char *device, const struct machine_config *model);
-
 /* `stat -- PROGRAM`'s recording: `program` (a program and its arguments,
  * NULL-terminated) recorded as `pmubench record` records it, seeing `cpu`
  * (traces/cpu_view.h; NULL: the part of the model named `model`,

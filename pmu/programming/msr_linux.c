@@ -204,3 +204,9 @@ struct msr_backend *msr_linux_create(const char *device, enum msr_target target,
     lb->identify = identify;
     return &lb->base;
 }
+
+struct msr_backend *msr_linux_open(const char *device, enum pmu_kind pmu)
+{
+    enum msr_target target = pmu == PMU_P5 ? MSR_TARGET_P5 : MSR_TARGET_NETBURST;
+    return msr_linux_create(device, target, cpu_identity_read);
+}

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "msr.h"
+#include "pmu/catalog/event_spec.h"
 
 enum msr_target { MSR_TARGET_NETBURST, MSR_TARGET_P5 };
 
@@ -34,6 +35,13 @@ typedef bool (*cpu_identity_fn)(struct cpu_identity *id);
  * errno set, when the path is too long or memory runs out. */
 struct msr_backend *msr_linux_create(const char *device, enum msr_target target,
                                      cpu_identity_fn identify);
+
+/* The backend of a PMU of kind `pmu` (the P5's or the NetBurst's) through
+ * `device` on the processor this code runs on (cpu_identity_read), which
+ * it refuses to write unless CPUID shows that kind's family: what
+ * `stat --backend msr` and `run --msr-device` count and run on.  NULL with
+ * errno, as msr_linux_create. */
+struct msr_backend *msr_linux_open(const char *device, enum pmu_kind pmu);
 
 /* Whether the backend would read, or write, this MSR for that target. */
 bool msr_linux_allows_read(enum msr_target target, uint32_t msr);

@@ -88,14 +88,13 @@ struct machine_caps machine_caps(const struct machine_config *config)
     if (config->pmu == PMU_P5)
         return (struct machine_caps){.pmu = PMU_P5, .event_prefix = "p5::", .core = "the P5",
                                      .timings = "docs/p5-timings.md", .counters = 2,
-                                     .linked_pmus = true, .msr_target = MSR_TARGET_P5};
+                                     .linked_pmus = true};
     const struct nb_cpuid_model_info *info = nb_cpuid_model_info(config->netburst.model);
     return (struct machine_caps){.pmu = PMU_NETBURST,
                                  .event_prefix = nb_cpuid_model_prefix(config->netburst.model),
                                  .core = info->core, .timings = "docs/netburst-timings.md",
                                  .counters = NB_NUM_COUNTERS, .hyper_threading = true,
-                                 .ia32e = info->addr64, .uops = true, .sampling = true,
-                                 .msr_target = MSR_TARGET_NETBURST};
+                                 .ia32e = info->addr64, .uops = true, .sampling = true};
 }
 
 struct nb_pmu_config machine_pmu_config(const struct machine_config *config,

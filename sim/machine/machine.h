@@ -33,7 +33,6 @@
 
 #include "pmu/catalog/event_spec.h"
 #include "pmu/programming/msr.h"
-#include "pmu/programming/msr_linux.h"
 #include "sim/common/interval.h"
 #include "sim/netburst/nbm_model.h"
 #include "sim/p5/p5_model.h"
@@ -89,7 +88,6 @@ struct machine_caps {
     bool sampling;              /* takes PMIs on overflow (IEBS) and has PEBS */
     bool linked_pmus;           /* PMUs linked to the one it feeds count the same
                                  * occurrences: several runs in one pass */
-    enum msr_target msr_target; /* the Linux msr backend's target (pmu/programming/msr_linux.h) */
 };
 
 struct machine_caps machine_caps(const struct machine_config *config);

@@ -222,7 +222,6 @@ static void test_caps(void **state)
     assert_false(c.uops);
     assert_false(c.sampling);
     assert_true(c.linked_pmus);
-    assert_int_equal(c.msr_target, MSR_TARGET_P5);
     c = machine_caps(&nw);
     assert_int_equal(c.pmu, PMU_NETBURST);
     assert_string_equal(c.event_prefix, "netburst::");
@@ -234,7 +233,6 @@ static void test_caps(void **state)
     assert_true(c.uops);
     assert_true(c.sampling);
     assert_false(c.linked_pmus);
-    assert_int_equal(c.msr_target, MSR_TARGET_NETBURST);
     c = machine_caps(&pr);
     assert_string_equal(c.event_prefix, "netburst_p::");
     assert_string_equal(c.core, "Prescott");

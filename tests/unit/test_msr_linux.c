@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -490,6 +491,50 @@ static void test_cpu_identity_signature(void **state)
     }
 }
 
+/* msr_linux_open of `pmu` writing `msr` (one the target allows): the
+ * refusal names the target's family, unless this is such a processor. */
+static void check_target(enum pmu_kind pmu, enum msr_target target, uint32_t msr,
+                         const char *family)
+{
+    assert_true(msr_linux_allows_write(target, msr));
+    struct msr_backend *backend = msr_linux_open("/nonexistent/cpu/%d/msr", pmu);
+    assert_non_null(backend);
+    struct cpu_identity id = {{0}, 0, 0};
+    bool identified = cpu_identity_read(&id);
+    assert_int_not_equal(msr_write(backend, 0, msr, 0), MSR_OK);
+    char want[256];
+    if (!identified)
+        snprintf(want, sizeof want, "refusing to write MSRs: CPUID is not available");
+    else if (strcmp(id.vendor, "GenuineIntel") != 0 ||
+             id.family != (target == MSR_TARGET_P5 ? 5u : 15u))
+        snprintf(want, sizeof want,
+                 "refusing to write MSRs: CPUID reports %s family %u model %u, not a "
+                 "GenuineIntel %s processor",
+                 id.vendor, id.family, id.model, family);
+    else
+        snprintf(want, sizeof want, "cannot open /nonexistent/cpu/0/msr: No such file or "
+                                    "directory (load the msr driver: modprobe msr)");
+    assert_string_equal(msr_error_message(backend), want);
+    msr_backend_destroy(backend);
+}
+
+static void test_open_target(void **state)
+{
+    (void)state;
+    check_target(PMU_P5, MSR_TARGET_P5, 0x11, "family 5 (P5 Pentium)");
+    check_target(PMU_NETBURST, MSR_TARGET_NETBURST, 0x360, "family 15 (NetBurst)");
+}
+
+static void test_open_long_path(void **state)
+{
+    (void)state;
+    static char device[PATH_MAX + 1];
+    memset(device, 'a', PATH_MAX);
+    errno = 0;
+    assert_null(msr_linux_open(device, PMU_P5));
+    assert_int_equal(errno, ENAMETOOLONG);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -507,6 +552,8 @@ int main(void)
         T(test_other_os_errors),
         T(test_cpu_identity_read),
         T(test_cpu_identity_signature),
+        cmocka_unit_test(test_open_target),
+        cmocka_unit_test(test_open_long_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -65,7 +65,7 @@ static void test_statement_fields(void **state)
              "rdmsr 0\n",
              &s);
     assert_string_equal(s.path, "t.pmu");
-    assert_int_equal(s.cpu, BENCH_NETBURST);
+    assert_int_equal(s.cpu, PMU_NETBURST);
     assert_int_equal(s.model, 2);
     assert_true(s.ht);
     assert_int_equal(s.n_stmts, 12);
@@ -116,7 +116,7 @@ static void test_cpu_options(void **state)
     (void)state;
     struct bench_script s;
     parse_ok("cpu netburst model=3 ht=off\n", &s);
-    assert_int_equal(s.cpu, BENCH_NETBURST);
+    assert_int_equal(s.cpu, PMU_NETBURST);
     assert_int_equal(s.model, 3);
     assert_false(s.ht);
     assert_int_equal(s.n_stmts, 1);
@@ -151,7 +151,7 @@ static void test_p5_script(void **state)
              "thread 0 active cpl=0\n"
              "tick\n",
              &s);
-    assert_int_equal(s.cpu, BENCH_P5);
+    assert_int_equal(s.cpu, PMU_P5);
     assert_int_equal(s.n_stmts, 8);
     assert_int_equal(s.stmts[1].msr, 0x11);
     assert_int_equal(s.stmts[1].value, 0x00800083);

@@ -1,8 +1,7 @@
 /* What `stat` does through apps/stat/stat_run.h besides counting:
  * stat_record_program's temporary trace (created under $TMPDIR as
  * "pmubench-stat-XXXXXX", gone when the recording fails, and the failure
- * to make it), and stat_msr_backend's target, the model's kind (the
- * processor it refuses to write MSRs on). */
+ * to make it). */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -17,7 +16,6 @@
 
 #include <cmocka.h>
 
-#include "pmu/programming/msr_linux.h"
 #include "apps/stat/stat_run.h"
 
 /* The entries of `dir` other than . and .. */
@@ -70,59 +68,11 @@ static void test_no_temporary_folder(void **state)
     assert_false(result.execed);
 }
 
-/* stat_msr_backend of `pmu` writing `msr` (one the target allows): the
- * refusal names the target's family, unless this is such a processor. */
-static void check_target(enum pmu_kind pmu, enum msr_target target, uint32_t msr,
-                         const char *family)
-{
-    assert_true(msr_linux_allows_write(target, msr));
-    struct machine_config model = {.pmu = pmu};
-    struct msr_backend *backend = stat_msr_backend("/nonexistent/cpu/%d/msr", &model);
-    assert_non_null(backend);
-    struct cpu_identity id = {{0}, 0, 0};
-    bool identified = cpu_identity_read(&id);
-    assert_int_not_equal(msr_write(backend, 0, msr, 0), MSR_OK);
-    char want[256];
-    if (!identified)
-        snprintf(want, sizeof want, "refusing to write MSRs: CPUID is not available");
-    else if (strcmp(id.vendor, "GenuineIntel") != 0 ||
-             id.family != (target == MSR_TARGET_P5 ? 5u : 15u))
-        snprintf(want, sizeof want,
-                 "refusing to write MSRs: CPUID reports %s family %u model %u, not a "
-                 "GenuineIntel %s processor",
-                 id.vendor, id.family, id.model, family);
-    else
-        snprintf(want, sizeof want, "cannot open /nonexistent/cpu/0/msr: No such file or "
-                                    "directory (load the msr driver: modprobe msr)");
-    assert_string_equal(msr_error_message(backend), want);
-    msr_backend_destroy(backend);
-}
-
-static void test_msr_backend_target(void **state)
-{
-    (void)state;
-    check_target(PMU_P5, MSR_TARGET_P5, 0x11, "family 5 (P5 Pentium)");
-    check_target(PMU_NETBURST, MSR_TARGET_NETBURST, 0x360, "family 15 (NetBurst)");
-}
-
-static void test_msr_backend_long_path(void **state)
-{
-    (void)state;
-    static char device[PATH_MAX + 1];
-    memset(device, 'a', PATH_MAX);
-    struct machine_config model = {.pmu = PMU_P5};
-    errno = 0;
-    assert_null(stat_msr_backend(device, &model));
-    assert_int_equal(errno, ENAMETOOLONG);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_failed_recording_leaves_nothing),
         cmocka_unit_test(test_no_temporary_folder),
-        cmocka_unit_test(test_msr_backend_target),
-        cmocka_unit_test(test_msr_backend_long_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
