@@ -89,4 +89,12 @@ struct bench_options {
 int bench_run(const struct bench_script *script, const struct bench_options *options,
               char *error, size_t error_size);
 
+/* bench_run with the statement output held in memory: options->out gets
+ * all of it after a successful run and none of it after a failure, as an
+ * output is written whole or not at all (`pmubench run`'s standard
+ * output).  BENCH_RUNTIME_ERROR with "out of memory" when it cannot be
+ * held. */
+int bench_run_whole(const struct bench_script *script, const struct bench_options *options,
+                    char *error, size_t error_size);
+
 #endif

@@ -465,3 +465,22 @@ int bench_run(const struct bench_script *script, const struct bench_options *opt
     stop(&r);
     return rc;
 }
+
+int bench_run_whole(const struct bench_script *script, const struct bench_options *options,
+                    char *error, size_t error_size)
+{
+    char *text = NULL;
+    size_t length = 0;
+    struct bench_options held = *options;
+    held.out = open_memstream(&text, &length);
+    if (!held.out) {
+        snprintf(error, error_size, "out of memory");
+        return BENCH_RUNTIME_ERROR;
+    }
+    int rc = bench_run(script, &held, error, error_size);
+    fclose(held.out);
+    if (rc == BENCH_OK)
+        fwrite(text, 1, length, options->out);
+    free(text);
+    return rc;
+}

@@ -129,30 +129,10 @@ static int open_device(const char *device, const struct bench_script *script,
     return BENCH_RUNTIME_ERROR;
 }
 
-/* Runs with the statement output collected in memory, so that stdout gets
- * all of it after a successful run and none of it after a failure. */
-static int run_collecting_output(const struct bench_script *script, struct bench_options *options,
-                                 char *error, size_t size)
-{
-    char *text = NULL;
-    size_t length = 0;
-    options->out = open_memstream(&text, &length);
-    if (!options->out) {
-        snprintf(error, size, "out of memory");
-        return BENCH_RUNTIME_ERROR;
-    }
-    int rc = bench_run(script, options, error, size);
-    fclose(options->out);
-    if (rc == BENCH_OK)
-        fwrite(text, 1, length, stdout);
-    free(text);
-    return rc;
-}
-
 static int run_script(const struct run_args *args, const struct bench_script *script,
                       char *error, size_t size)
 {
-    struct bench_options options = {.vcd_path = args->vcd,
+    struct bench_options options = {.out = stdout, .vcd_path = args->vcd,
                                     .gtkw_path = args->vcd ? args->gtkw : NULL};
     struct atomic_file record = {0};
     if (args->device && open_device(args->device, script, &options.hardware, error, size))
@@ -162,7 +142,7 @@ static int run_script(const struct run_args *args, const struct bench_script *sc
         return BENCH_RUNTIME_ERROR;
     }
     options.record_log = record.stream;
-    int rc = run_collecting_output(script, &options, error, size);
+    int rc = bench_run_whole(script, &options, error, size);
     msr_backend_destroy(options.hardware);
     if (args->record) {
         if (rc == BENCH_OK) {
