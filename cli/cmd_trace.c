@@ -111,36 +111,7 @@ static FILE *open_input(const char *path, const char **name, int *status)
     return in;
 }
 
-static bool import_into(const struct import_args *args, FILE *in, const char *name,
-                        struct trace_writer *writer, char *error, size_t size)
-{
-    if (args->format == TRACE_IMPORT_LACKEY)
-        return trace_import_lackey(in, name, writer, error, size);
-    return trace_import_dinero(in, name, writer, error, size);
-}
-
-/* Imports into the open output; the exit status. */
-static int import_to(const struct import_args *args, FILE *in, const char *name,
-                     struct atomic_file *out)
-{
-    char error[MESSAGE_SIZE];
-    struct trace_header header;
-    trace_import_header(&header, args->format);
-    struct trace_writer *writer = trace_writer_open(out->stream, &header, error, sizeof error);
-    if (!writer)
-        return file_error(EXIT_RUNTIME, "%s: %s", args->output, error);
-    errno = 0;
-    bool imported = import_into(args, in, name, writer, error, sizeof error);
-    int import_errno = errno;
-    bool closed = trace_writer_close(writer);
-    if (ferror(out->stream) || (imported && !closed))
-        return file_error(EXIT_RUNTIME, "%s: cannot write", args->output);
-    if (imported)
-        return EXIT_OK;
-    return file_error(failure_status(import_errno), "%s", error);
-}
-
-static int trace_import(int argc, char **argv)
+static int trace_import_command(int argc, char **argv)
 {
     struct import_args args;
     int rc = parse_import_args(argc, argv, &args);
@@ -154,12 +125,12 @@ static int trace_import(int argc, char **argv)
     struct atomic_file out;
     if (!atomic_open(&out, args.output, error, sizeof error)) {
         rc = file_error(EXIT_RUNTIME, "%s", error);
-    } else {
-        rc = import_to(&args, in, name, &out);
-        if (rc)
-            atomic_abort(&out);
-        else if (!atomic_commit(&out, error, sizeof error))
-            rc = file_error(EXIT_RUNTIME, "%s", error);
+    } else if (!trace_import(args.format, in, name, out.stream, args.output, error,
+                             sizeof error)) {
+        rc = file_error(failure_status(errno), "%s", error);
+        atomic_abort(&out);
+    } else if (!atomic_commit(&out, error, sizeof error)) {
+        rc = file_error(EXIT_RUNTIME, "%s", error);
     }
     if (in != stdin)
         fclose(in);
@@ -540,7 +511,7 @@ int cmd_trace(int argc, char **argv)
     static const struct {
         const char *name;
         int (*run)(int argc, char **argv);
-    } subcommands[] = {{"import", trace_import},
+    } subcommands[] = {{"import", trace_import_command},
                        {"convert", trace_convert},
                        {"info", trace_info},
                        {"dump", trace_dump}};

@@ -1,6 +1,10 @@
 /* Importers of other tools' memory traces into pmubench traces
  * (docs/traces.md, "Importing traces").
  *
+ *   if (trace_import(TRACE_IMPORT_LACKEY, in, path, out, out_path, error, size)) ...
+ *
+ * or, writing the trace oneself:
+ *
  *   struct trace_header header;
  *   trace_import_header(&header, TRACE_IMPORT_LACKEY);
  *   struct trace_writer *w = trace_writer_open(out, &header, error, size);
@@ -33,6 +37,16 @@ enum trace_import_format { TRACE_IMPORT_LACKEY, TRACE_IMPORT_DINERO };
  * arguments (neither format names them), the importer as recorder, and
  * lengths_known false for Dinero (din has no instruction lengths). */
 void trace_import_header(struct trace_header *header, enum trace_import_format format);
+
+/* Imports `in` (named `path` in messages) of `format` into `out` (named
+ * `out_path`) as a whole trace: trace_import_header's header, then the
+ * importer's records.  True on success; false with one line in `error`
+ * and errno: the importer's (above), or "OUT_PATH: cannot write" and EIO
+ * when `out` failed, or "OUT_PATH: " and the writer's message when the
+ * header could not be written (EIO, or ENOMEM).  `out` is left open,
+ * its trace to be discarded after a failure. */
+bool trace_import(enum trace_import_format format, FILE *in, const char *path, FILE *out,
+                  const char *out_path, char *error, size_t size);
 
 /* valgrind lackey --trace-mem=yes output: "I  ADDR,SIZE" for an
  * instruction, then " L ADDR,SIZE", " S ADDR,SIZE" and " M ADDR,SIZE" for

@@ -19,6 +19,34 @@ void trace_import_header(struct trace_header *header, enum trace_import_format f
              format == TRACE_IMPORT_LACKEY ? "--lackey" : "--dinero");
 }
 
+bool trace_import(enum trace_import_format format, FILE *in, const char *path, FILE *out,
+                  const char *out_path, char *error, size_t size)
+{
+    struct trace_header header;
+    trace_import_header(&header, format);
+    char message[512];
+    struct trace_writer *writer = trace_writer_open(out, &header, message, sizeof message);
+    if (!writer) {
+        int failure = errno == ENOMEM ? ENOMEM : EIO;
+        snprintf(error, size, "%s: %s", out_path, message);
+        errno = failure;
+        return false;
+    }
+    errno = 0;
+    bool imported = format == TRACE_IMPORT_LACKEY
+                        ? trace_import_lackey(in, path, writer, error, size)
+                        : trace_import_dinero(in, path, writer, error, size);
+    int import_errno = errno;
+    bool closed = trace_writer_close(writer);
+    if (ferror(out) || (imported && !closed)) {
+        snprintf(error, size, "%s: cannot write", out_path);
+        errno = EIO;
+        return false;
+    }
+    errno = import_errno;
+    return imported;
+}
+
 bool import_fail(struct import *import, const char *format, ...)
 {
     va_list ap;

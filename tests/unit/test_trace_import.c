@@ -1,5 +1,6 @@
 /* The lackey and Dinero importers: the exact records of small inputs, and
  * one message per bad line. */
+#include <errno.h>
 #include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,9 +14,6 @@
 
 #include "traces/import.h"
 #include "traces/trace.h"
-
-typedef bool importer(FILE *in, const char *path, struct trace_writer *w, char *error,
-                      size_t size);
 
 static char error[1024];
 static struct trace_header header;
@@ -74,7 +72,7 @@ static void dump_trace(const char *data, size_t size, char *dump, size_t dump_si
 
 /* Imports `text`; on success, the trace's records one per line in `dump`
  * and its header in `header`. */
-static bool import_text(importer *import, enum trace_import_format format, const char *text,
+static bool import_text(enum trace_import_format format, const char *text,
                         size_t size, char *dump, size_t dump_size)
 {
     char *data = NULL;
@@ -83,14 +81,12 @@ static bool import_text(importer *import, enum trace_import_format format, const
     FILE *in = size ? fmemopen((void *)text, size, "r") : tmpfile();
     assert_non_null(out);
     assert_non_null(in);
-    struct trace_header import_header;
-    trace_import_header(&import_header, format);
-    struct trace_writer *writer = trace_writer_open(out, &import_header, error, sizeof error);
-    assert_non_null(writer);
     error[0] = '\0';
-    bool ok = import(in, format == TRACE_IMPORT_LACKEY ? "x.lackey" : "x.din", writer, error,
-                     sizeof error);
-    assert_int_equal(trace_writer_close(writer), ok);
+    errno = 0;
+    bool ok = trace_import(format, in, format == TRACE_IMPORT_LACKEY ? "x.lackey" : "x.din", out,
+                           "x.trace", error, sizeof error);
+    if (!ok)
+        assert_int_equal(errno, EINVAL); /* bad input */
     fclose(in);
     fclose(out);
     if (ok)
@@ -102,7 +98,7 @@ static bool import_text(importer *import, enum trace_import_format format, const
 static void expect_lackey(const char *text, const char *records)
 {
     char dump[8192];
-    if (!import_text(trace_import_lackey, TRACE_IMPORT_LACKEY, text, strlen(text), dump,
+    if (!import_text(TRACE_IMPORT_LACKEY, text, strlen(text), dump,
                      sizeof dump))
         fail_msg("%s", error);
     assert_string_equal(dump, records);
@@ -111,7 +107,7 @@ static void expect_lackey(const char *text, const char *records)
 static void expect_lackey_error(const char *text, const char *message)
 {
     char dump[64];
-    assert_false(import_text(trace_import_lackey, TRACE_IMPORT_LACKEY, text, strlen(text), dump,
+    assert_false(import_text(TRACE_IMPORT_LACKEY, text, strlen(text), dump,
                              sizeof dump));
     assert_string_equal(error, message);
 }
@@ -119,7 +115,7 @@ static void expect_lackey_error(const char *text, const char *message)
 static void expect_dinero(const char *text, const char *records)
 {
     char dump[8192];
-    if (!import_text(trace_import_dinero, TRACE_IMPORT_DINERO, text, strlen(text), dump,
+    if (!import_text(TRACE_IMPORT_DINERO, text, strlen(text), dump,
                      sizeof dump))
         fail_msg("%s", error);
     assert_string_equal(dump, records);
@@ -128,7 +124,7 @@ static void expect_dinero(const char *text, const char *records)
 static void expect_dinero_error(const char *text, const char *message)
 {
     char dump[64];
-    assert_false(import_text(trace_import_dinero, TRACE_IMPORT_DINERO, text, strlen(text), dump,
+    assert_false(import_text(TRACE_IMPORT_DINERO, text, strlen(text), dump,
                              sizeof dump));
     assert_string_equal(error, message);
 }
@@ -251,7 +247,7 @@ static void test_lackey_nul_byte(void **state)
     (void)state;
     char dump[64];
     static const char text[] = "I  1000,4\nI  10\00004,4\n";
-    assert_false(import_text(trace_import_lackey, TRACE_IMPORT_LACKEY, text, sizeof text - 1,
+    assert_false(import_text(TRACE_IMPORT_LACKEY, text, sizeof text - 1,
                              dump, sizeof dump));
     assert_string_equal(error, "x.lackey:2: unexpected NUL byte");
 }
@@ -312,6 +308,28 @@ static void test_dinero_bad_lines(void **state)
     expect_dinero("2 1000 f\n0 1000 0X4000\n", "0x1000,15 load 0x1000,16384\nend 0 0 1\n");
 }
 
+/* ---- the output failing */
+
+/* trace_import into an unbuffered stream of /dev/full: the records'
+ * write fails, and the message names the output. */
+static void test_unwritable_output(void **state)
+{
+    (void)state;
+    static const char text[] = "I  004014f0,2\n";
+    FILE *in = fmemopen((void *)text, sizeof text - 1, "r");
+    FILE *out = fopen("/dev/full", "w");
+    assert_non_null(in);
+    assert_non_null(out);
+    assert_int_equal(setvbuf(out, NULL, _IONBF, 0), 0);
+    errno = 0;
+    assert_false(trace_import(TRACE_IMPORT_LACKEY, in, "x.lackey", out, "x.trace", error,
+                              sizeof error));
+    assert_int_equal(errno, EIO);
+    assert_string_equal(error, "x.trace: cannot write");
+    fclose(in);
+    fclose(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -323,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_lackey_nul_byte),
         cmocka_unit_test(test_dinero_records),
         cmocka_unit_test(test_dinero_bad_lines),
+        cmocka_unit_test(test_unwritable_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
