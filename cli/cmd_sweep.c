@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/atomic_file.h"
@@ -146,26 +145,21 @@ static int pending_jobs(const struct sweep_spec *spec, const char *dir, size_t *
  * --dry-run. */
 static int prepare_dir(const struct sweep_args *args, const char *dir, bool *made)
 {
-    struct stat st;
+    char error[MESSAGE_SIZE];
     *made = false;
     if (args->dry_run)
         return 0;
-    if (!args->merge_only && mkdir(dir, 0777) == 0) {
-        *made = true;
+    switch (sweep_results_dir_prepare(dir, !args->merge_only, made, error, sizeof error)) {
+    case SWEEP_DIR_READY:
         return 0;
+    case SWEEP_DIR_BAD:
+        return file_error(EXIT_BAD_INPUT, "%s", error);
+    case SWEEP_DIR_UNREADABLE:
+        return file_error(failure_status(errno), "%s", error);
+    case SWEEP_DIR_NOT_MADE:
+        break;
     }
-    if (!args->merge_only && errno != EEXIST)
-        return file_error(EXIT_RUNTIME, "%s: cannot create: %s", dir, strerror(errno));
-    if (stat(dir, &st) != 0)
-        return errno == ENOENT
-                   ? file_error(EXIT_BAD_INPUT, "%s: no such directory (expected the jobs' "
-                                "results: --merge runs no job and makes no directory)", dir)
-                   : file_error(failure_status(errno), "%s: cannot open: %s", dir,
-                                strerror(errno));
-    if (S_ISDIR(st.st_mode))
-        return 0;
-    return file_error(EXIT_BAD_INPUT, "%s: not a directory (expected the results' directory)",
-                      dir);
+    return file_error(EXIT_RUNTIME, "%s", error);
 }
 
 /* No output over the spec, a trace, the results directory, a job's file

@@ -102,6 +102,24 @@ char *sweep_job_command(const struct sweep_spec *spec, const struct sweep_job *j
  * unknown. */
 char *sweep_results_dir(const char *spec_path, const char *dir);
 
+enum sweep_dir_status {
+    SWEEP_DIR_READY,
+    SWEEP_DIR_BAD,        /* not a directory, or absent for a merge: bad input */
+    SWEEP_DIR_UNREADABLE, /* could not be examined: errno says why */
+    SWEEP_DIR_NOT_MADE,   /* could not be made: a run-time failure, errno says why */
+};
+
+/* The results directory `dir` as the sweep needs it: when `make` (jobs
+ * are to write there: a run, a Slurm script) made unless it exists
+ * (`*made` when this call made it); otherwise (--merge, which makes
+ * nothing) there already.  Either way it must be a directory.  Not
+ * SWEEP_DIR_READY with one line in `error`: "DIR: cannot create:
+ * STRERROR", "DIR: no such directory (expected the jobs' results: --merge
+ * runs no job and makes no directory)", "DIR: cannot open: STRERROR" or
+ * "DIR: not a directory (expected the results' directory)". */
+enum sweep_dir_status sweep_results_dir_prepare(const char *dir, bool make, bool *made,
+                                                char *error, size_t error_size);
+
 /* DIR/ID.SUFFIX ("json": the result, "err": stat's standard error);
  * malloc'd, NULL when out of memory. */
 char *sweep_job_file(const char *dir, const struct sweep_job *job, const char *suffix);

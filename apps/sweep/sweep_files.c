@@ -174,3 +174,33 @@ bool sweep_files_distinct(const struct sweep_spec *spec, const char *dir,
     return inputs_distinct(spec, dir, files, n_files, error, error_size) &&
            jobs_distinct(spec, dir, files, n_files, error, error_size);
 }
+
+enum sweep_dir_status sweep_results_dir_prepare(const char *dir, bool make, bool *made,
+                                                char *error, size_t error_size)
+{
+    struct stat st;
+    *made = false;
+    if (make && mkdir(dir, 0777) == 0) {
+        *made = true;
+        return SWEEP_DIR_READY;
+    }
+    if (make && errno != EEXIST) {
+        snprintf(error, error_size, "%s: cannot create: %s", dir, strerror(errno));
+        return SWEEP_DIR_NOT_MADE;
+    }
+    if (stat(dir, &st) != 0) {
+        int cause = errno;
+        if (cause == ENOENT) {
+            snprintf(error, error_size, "%s: no such directory (expected the jobs' results: "
+                     "--merge runs no job and makes no directory)", dir);
+            return SWEEP_DIR_BAD;
+        }
+        snprintf(error, error_size, "%s: cannot open: %s", dir, strerror(cause));
+        errno = cause;
+        return SWEEP_DIR_UNREADABLE;
+    }
+    if (S_ISDIR(st.st_mode))
+        return SWEEP_DIR_READY;
+    snprintf(error, error_size, "%s: not a directory (expected the results' directory)", dir);
+    return SWEEP_DIR_BAD;
+}

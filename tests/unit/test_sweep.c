@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,6 +328,54 @@ static void names_the_results_dir(void **state)
     free(dir);
 }
 
+/* One call of sweep_results_dir_prepare for TOP/`name`: its status,
+ * `*made` and message, "TOP/NAME" then `rest` (none when ready). */
+static void expect_prepared(const char *top, const char *name, bool make,
+                            enum sweep_dir_status want, bool want_made, const char *rest)
+{
+    char dir[4200], error[8192] = "", expected[8192] = "";
+    snprintf(dir, sizeof dir, "%s/%s", top, name);
+    bool made = !want_made;
+    assert_int_equal(sweep_results_dir_prepare(dir, make, &made, error, sizeof error), want);
+    assert_int_equal(made, want_made);
+    if (want != SWEEP_DIR_READY)
+        snprintf(expected, sizeof expected, "%s%s", dir, rest);
+    assert_string_equal(error, expected);
+}
+
+static void prepares_the_results_dir(void **state)
+{
+    (void)state;
+    char top[] = "/tmp/test_sweep.XXXXXX";
+    assert_non_null(mkdtemp(top));
+    expect_prepared(top, "r", true, SWEEP_DIR_READY, true, "");
+    expect_prepared(top, "r", true, SWEEP_DIR_READY, false, ""); /* there already */
+    expect_prepared(top, "r", false, SWEEP_DIR_READY, false, "");
+    expect_prepared(top, "m", false, SWEEP_DIR_BAD, false,
+                    ": no such directory (expected the jobs' results: --merge runs no job "
+                    "and makes no directory)");
+    expect_prepared(top, "a/b", true, SWEEP_DIR_NOT_MADE, false,
+                    ": cannot create: No such file or directory");
+    char file[4200];
+    snprintf(file, sizeof file, "%s/f", top);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fclose(f);
+    expect_prepared(top, "f", true, SWEEP_DIR_BAD, false,
+                    ": not a directory (expected the results' directory)");
+    expect_prepared(top, "f", false, SWEEP_DIR_BAD, false,
+                    ": not a directory (expected the results' directory)");
+    errno = 0;
+    expect_prepared(top, "f/r", false, SWEEP_DIR_UNREADABLE, false,
+                    ": cannot open: Not a directory");
+    assert_int_equal(errno, ENOTDIR);
+    char r[4200];
+    snprintf(r, sizeof r, "%s/r", top);
+    assert_int_equal(rmdir(r), 0);
+    assert_int_equal(unlink(file), 0);
+    assert_int_equal(rmdir(top), 0);
+}
+
 static void writes_a_slurm_script(void **state)
 {
     (void)state;
@@ -365,6 +414,7 @@ int main(void)
         cmocka_unit_test(chooses_pending_jobs),
         cmocka_unit_test(writes_a_slurm_script),
         cmocka_unit_test(names_the_results_dir),
+        cmocka_unit_test(prepares_the_results_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
