@@ -1,7 +1,6 @@
 /* pmubench run SCRIPT [--vcd FILE] [--record FILE] [--msr-device PATH] */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
