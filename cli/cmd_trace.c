@@ -156,9 +156,7 @@ static int open_trace(const char *path, struct open_trace *trace)
     trace->reader = trace_reader_open(trace->file, path, error, sizeof error);
     if (trace->reader)
         return EXIT_OK;
-    int status = ferror(trace->file) ? file_error(EXIT_RUNTIME, "%s: cannot read: %s", path,
-                                                  strerror(errno))
-                                     : file_error(EXIT_BAD_INPUT, "%s", error);
+    int status = file_error(errno ? failure_status(errno) : EXIT_BAD_INPUT, "%s", error);
     fclose(trace->file);
     return status;
 }
@@ -166,11 +164,9 @@ static int open_trace(const char *path, struct open_trace *trace)
 /* The failure of a read: the file's, or the trace's. */
 static int read_error(struct open_trace *trace)
 {
-    if (ferror(trace->file))
-        return file_error(EXIT_RUNTIME, "%s: cannot read: %s", trace->path, strerror(errno));
-    if (trace_reader_out_of_memory(trace->reader))
-        return file_error(EXIT_RUNTIME, "%s", trace_reader_error(trace->reader));
-    return file_error(EXIT_BAD_INPUT, "%s", trace_reader_error(trace->reader));
+    int error_number = trace_reader_error_number(trace->reader);
+    return file_error(error_number ? failure_status(error_number) : EXIT_BAD_INPUT, "%s",
+                      trace_reader_error(trace->reader));
 }
 
 static int next_record(struct open_trace *trace, struct trace_record *record)

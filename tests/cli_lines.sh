@@ -60,7 +60,8 @@ expect 2 "/dev/zero:1: expected a line of at most $text_cap characters" -- p5mon
 pmubench() { $wrapper "$build/pmubench" "$@"; }
 
 # A read that fails: Linux's /proc/self/mem fails with EIO at offset 0,
-# which no process maps.
+# which no process maps (a trace's read failing after its header:
+# tests/unit/test_trace_read_error.c).
 if [ -r /proc/self/mem ]; then
     mem_error="/proc/self/mem: cannot read: Input/output error"
     expect 1 "$mem_error" -- trace import --lackey /proc/self/mem -o "$tmp/mem.trace"
@@ -68,4 +69,8 @@ if [ -r /proc/self/mem ]; then
     expect 1 "$mem_error" -- run /proc/self/mem
     expect 1 "$mem_error" -- alloc --exp /proc/self/mem
     expect 1 "$mem_error" -- p5mon /proc/self/mem
+    # A trace's reader too: the file's failure, not a truncated trace.
+    expect 1 "$mem_error" -- trace info /proc/self/mem
+    expect 1 "pmubench stat: $mem_error" -- stat -m p5 --trace /proc/self/mem
+    expect 1 "pmubench stat: $mem_error" -- stat -m netburst --trace /proc/self/mem
 fi

@@ -204,8 +204,9 @@ enum trace_status { TRACE_OK, TRACE_ERROR };
 struct trace_reader;
 
 /* Reads and checks the header; NULL with "PATH: byte offset N: ..." in
- * `error` for a file that is not a trace of a known version, or "PATH: out
- * of memory" and errno ENOMEM. */
+ * `error` and errno 0 for a file that is not a trace of a known version,
+ * "PATH: cannot read: REASON" and the read's errno, or "PATH: out of
+ * memory" and errno ENOMEM. */
 struct trace_reader *trace_reader_open(FILE *in, const char *path, char *error,
                                        size_t error_size);
 const struct trace_header *trace_reader_header(const struct trace_reader *reader);
@@ -227,9 +228,9 @@ const char *trace_reader_error(const struct trace_reader *reader);
 /* The number of the record trace_next() or trace_read() returned last,
  * from 1: the line of `pmubench trace dump` that shows it. */
 uint64_t trace_reader_record_number(const struct trace_reader *reader);
-/* Whether the error is a run-time failure (out of memory), not the
- * trace's. */
-bool trace_reader_out_of_memory(const struct trace_reader *reader);
+/* The error's errno: ENOMEM, or the errno of a read that failed ("PATH:
+ * cannot read: REASON"); 0 when the trace's content is at fault. */
+int trace_reader_error_number(const struct trace_reader *reader);
 void trace_reader_close(struct trace_reader *reader);
 
 /* ---- reading by basic block (docs/traces.md, "Blocks")

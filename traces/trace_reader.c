@@ -37,7 +37,9 @@ struct trace_reader {
     uint8_t thread, cpl;
     uint64_t instructions;
     bool ended, failed;
-    bool out_of_memory;       /* the failure: the code cache could not grow */
+    int error_number;         /* the failure's errno: ENOMEM (the code cache or block table
+                               * could not grow), a read's own; 0 for the trace's content */
+    int read_errno;           /* the errno of a read that failed, or 0 */
     uint64_t regs[TRACE_MAX_REGS]; /* as of the last register record (initially 0) */
     struct trace_record ring[RING_SIZE];
     uint64_t records_read, records_returned; /* ring[n % RING_SIZE] */
@@ -65,7 +67,14 @@ static bool vfail_at(struct trace_reader *r, uint64_t offset, const char *fmt, v
 {
     if (r->failed)
         return false;
-    error_at_voffset(0, r->error, sizeof r->error, r->path, offset, fmt, ap);
+    /* A read that failed is the file's failure, not a truncated trace. */
+    if (r->read_errno) {
+        error_line(0, r->error, sizeof r->error, "%s: cannot read: %s", r->path,
+                   strerror(r->read_errno));
+        r->error_number = r->read_errno;
+    } else {
+        error_at_voffset(0, r->error, sizeof r->error, r->path, offset, fmt, ap);
+    }
     r->failed = true;
     r->run = 0; /* a run pending is never handed out */
     return false;
@@ -100,6 +109,8 @@ static bool have_byte(struct trace_reader *r)
     r->buffer_offset += r->buffer_fill;
     r->buffer_pos = 0;
     r->buffer_fill = fread(r->buffer, 1, sizeof r->buffer, r->in);
+    if (r->buffer_fill == 0 && ferror(r->in))
+        r->read_errno = errno ? errno : EIO;
     return r->buffer_fill > 0;
 }
 
@@ -299,7 +310,9 @@ struct trace_reader *trace_reader_open(FILE *in, const char *path, char *error,
     snprintf(r->path, sizeof r->path, "%s", path);
     if (!read_header(r)) {
         snprintf(error, error_size, "%s", r->error);
+        int error_number = r->error_number;
         trace_reader_close(r);
+        errno = error_number;
         return NULL;
     }
     return r;
@@ -335,9 +348,9 @@ uint64_t trace_reader_record_number(const struct trace_reader *r)
     return r->records_returned;
 }
 
-bool trace_reader_out_of_memory(const struct trace_reader *r)
+int trace_reader_error_number(const struct trace_reader *r)
 {
-    return r->out_of_memory;
+    return r->error_number;
 }
 
 void trace_reader_close(struct trace_reader *r)
@@ -410,7 +423,7 @@ static bool read_stored_bytes(struct trace_reader *r, struct trace_insn *insn)
     if (code_cache_put(r->code, insn->address, insn->length, insn->bytes))
         return true;
     fail(r, "out of memory");
-    r->out_of_memory = true;
+    r->error_number = ENOMEM;
     return false;
 }
 
@@ -778,7 +791,7 @@ static enum trace_status finish_block(struct trace_reader *r, const struct trace
         e = block_table_add(&r->blocks, b);
     if (!e) {
         fail(r, "out of memory");
-        r->out_of_memory = true;
+        r->error_number = ENOMEM;
         return TRACE_ERROR;
     }
     for (uint32_t i = 0; i < b->n_accesses; i++)
@@ -920,7 +933,7 @@ __attribute__((noinline)) static struct block_entry *read_definition(struct trac
     struct block_entry *e = block_table_add(&r->blocks, b);
     if (!e) {
         fail(r, "out of memory");
-        r->out_of_memory = true;
+        r->error_number = ENOMEM;
     }
     return e;
 }

@@ -51,7 +51,7 @@ bool driver_trace_open(struct driver_trace *t, const char *path, struct driver_f
     errno = 0;
     t->reader = trace_reader_open(t->in, path, f->text, f->size);
     if (!t->reader) {
-        f->error_number = errno == ENOMEM ? ENOMEM : 0;
+        f->error_number = errno;
         return false;
     }
     const struct trace_header *header = trace_reader_header(t->reader);
@@ -72,7 +72,7 @@ void driver_trace_close(struct driver_trace *t)
 
 bool driver_read_failed(const struct driver_trace *t, struct driver_failure *f)
 {
-    f->error_number = trace_reader_out_of_memory(t->reader) ? ENOMEM : 0;
+    f->error_number = trace_reader_error_number(t->reader);
     return driver_fail(f, "%s", trace_reader_error(t->reader));
 }
 
