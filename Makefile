@@ -10,7 +10,7 @@ BUILD ?= build
 ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(EXTRA) -I.
 LDFLAGS_ALL = $(EXTRA)
 
-LIB_SRCS := $(sort $(wildcard util/*.c pmu/*/*.c bench/*.c traces/*.c isa/*.c sim/*/*.c apps/*/*.c report/*.c))
+LIB_SRCS := $(sort $(wildcard util/*.c pmu/*/*.c bench/*.c traces/*.c isa/*.c sim/*/*.c apps/*/*.c charts/*.c))
 CLI_SRCS := $(sort $(wildcard cli/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)

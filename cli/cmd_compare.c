@@ -23,7 +23,7 @@
 #include "apps/compare/compare.h"
 #include "apps/compare/compare_input.h"
 #include "util/number.h"
-#include "report/bar_chart.h"
+#include "charts/bar_chart.h"
 #include "sim/machine/machine.h"
 
 static const char compare_usage[] =
@@ -128,7 +128,7 @@ static int parse_options(int argc, char **argv, struct compare_options *o)
     return 0;
 }
 
-static void report_exit(const char *program, int status)
+static void print_program_exit(const char *program, int status)
 {
     if (WIFSIGNALED(status))
         command_error(EXIT_OK, "compare", "%s was killed by signal %d (the counts are of that run)",
@@ -153,7 +153,7 @@ static bool read_input(int i, const struct compare_options *o, struct count_set 
         snprintf(error, error_size, "pmubench compare: %s", why);
         return false;
     }
-    report_exit(o->program[0], status);
+    print_program_exit(o->program[0], status);
     return true;
 }
 

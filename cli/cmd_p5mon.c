@@ -18,13 +18,13 @@
 #include "commands.h"
 #include "exit_status.h"
 #include "progress.h"
-#include "record_report.h"
+#include "record_outcome.h"
 #include "util/text.h"
 #include "sim/machine/machine.h"
 #include "apps/p5mon/command.h"
 #include "apps/p5mon/driver.h"
 #include "apps/p5mon/parms.h"
-#include "apps/p5mon/report.h"
+#include "apps/p5mon/print.h"
 #include "traces/run_env.h"
 
 static const char p5mon_usage[] =
@@ -126,7 +126,7 @@ static int record_command(const struct p5mon_parms *parms, const struct p5mon_co
     case P5MON_NO_OUTPUT:
         return file_error(EXIT_RUNTIME, "%s", error);
     case P5MON_NOT_RECORDED:
-        record_report("p5mon", command->words[0], recorded, &result, error, &exit_status);
+        record_outcome("p5mon", command->words[0], recorded, &result, error, &exit_status);
         return exit_status;
     }
     return EXIT_OK;

@@ -12,7 +12,7 @@
 #include "exit_status.h"
 #include "option_once.h"
 #include "progress.h"
-#include "record_report.h"
+#include "record_outcome.h"
 #include "traces/run_env.h"
 
 static const char record_usage[] =
@@ -38,7 +38,7 @@ static const struct cli_option record_option_list[] = {
 };
 const struct option_table record_option_table = {record_option_list, true};
 
-bool record_report(const char *command, const char *program, enum record_status recorded,
+bool record_outcome(const char *command, const char *program, enum record_status recorded,
                    const struct record_result *result, const char *error, int *status)
 {
     if (result->execed)
@@ -108,7 +108,7 @@ int cmd_record(int argc, char **argv)
     cli_progress_end(&progress);
     int status;
     /* stat and p5mon say it of 64-bit code on such a model themselves */
-    if (record_report("record", options.argv[0], recorded, &result, error, &status) &&
+    if (record_outcome("record", options.argv[0], recorded, &result, error, &status) &&
         result.cpu_widened)
         command_error(EXIT_OK, "record",
                       "warning: %s is a 64-bit program, which the %s could not run: it saw the "

@@ -14,7 +14,7 @@
 #include "option_once.h"
 #include "util/text.h"
 #include "util/number.h"
-#include "report/bar_chart.h"
+#include "charts/bar_chart.h"
 #include "apps/sample/sample_run.h"
 #include "sim/machine/machine.h"
 #include "traces/trace.h"

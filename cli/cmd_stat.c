@@ -16,7 +16,7 @@
 #include "apps/compare/stat_plot.h"
 #include "option_once.h"
 #include "progress.h"
-#include "record_report.h"
+#include "record_outcome.h"
 #include "traces/cpu_view.h"
 #include "util/text.h"
 #include "pmu/programming/alloc.h"
@@ -374,14 +374,14 @@ static int record_program(const struct stat_args *args, char **argv,
                             cli_progress_hook(&progress), temporary, trace, size, &result,
                             error, sizeof error);
     cli_progress_end(&progress);
-    return record_report("stat", argv[args->program], recorded, &result, error, exit_status)
+    return record_outcome("stat", argv[args->program], recorded, &result, error, exit_status)
                ? 0
                : *exit_status;
 }
 
 /* ---- output */
 
-struct stat_report {
+struct stat_result {
     const char *model;        /* "p5", "host" or "msr" */
     const char *trace;        /* NULL when counted on hardware */
     const char *trace1;       /* logical processor 1's, or NULL */
@@ -398,7 +398,7 @@ struct stat_report {
 
 /* Event e's name as given, and in `native` the event it counted when it
  * is a generic name (stat_events_generic), else "". */
-static const char *event_name(const struct stat_report *r, int e, char *native, size_t size)
+static const char *event_name(const struct stat_result *r, int e, char *native, size_t size)
 {
     if (!stat_events_generic(r->pmu, r->args->events[e], native, size))
         native[0] = '\0';
@@ -407,7 +407,7 @@ static const char *event_name(const struct stat_report *r, int e, char *native, 
 
 /* The name the table prints: "cycles (global_power_events:RUNNING)" for a
  * generic name, the name alone otherwise. */
-static void print_event_label(FILE *out, const struct stat_report *r, int e)
+static void print_event_label(FILE *out, const struct stat_result *r, int e)
 {
     char native[GENERIC_NATIVE_SIZE];
     const char *name = event_name(r, e, native, sizeof native);
@@ -416,7 +416,7 @@ static void print_event_label(FILE *out, const struct stat_report *r, int e)
 
 /* -x's end of an event's line: its name, the two empty fields, and for a
  * generic name a sixth field, the event it counted. */
-static void print_separated_name(FILE *out, const struct stat_report *r, int e)
+static void print_separated_name(FILE *out, const struct stat_result *r, int e)
 {
     const char *sep = r->args->separator;
     char native[GENERIC_NATIVE_SIZE];
@@ -428,7 +428,7 @@ static void print_separated_name(FILE *out, const struct stat_report *r, int e)
 
 /* --json's "generic": {NAME: EVENT} for each generic name, the event it
  * counted; nothing when no name is generic. */
-static void print_json_generic(FILE *out, const struct stat_report *r)
+static void print_json_generic(FILE *out, const struct stat_result *r)
 {
     int n = 0;
     for (int e = 0; e < r->args->n_events; e++) {
@@ -452,7 +452,7 @@ static const char *runs_name(enum stat_runs runs)
 }
 
 /* --json's "interval" and "intervals" members (docs/stat.md, "Intervals"). */
-static void print_json_intervals(FILE *out, const struct stat_report *r)
+static void print_json_intervals(FILE *out, const struct stat_result *r)
 {
     const struct stat_intervals *s = r->intervals;
     fprintf(out, ", \"interval\": {\"unit\": \"%s\", \"every\": %llu}, \"intervals\": [",
@@ -476,7 +476,7 @@ static void print_json_intervals(FILE *out, const struct stat_report *r)
     fprintf(out, "]");
 }
 
-static void print_json(FILE *out, const struct stat_report *r)
+static void print_json(FILE *out, const struct stat_result *r)
 {
     fprintf(out, "{\"model\": ");
     json_fprint_string(out, r->model);
@@ -505,7 +505,7 @@ static void print_json(FILE *out, const struct stat_report *r)
 
 /* -x with -I: END SEP VALUE SEP SEP EVENT SEP SEP per event per interval,
  * the interval's end first as perf stat -I -x puts the time. */
-static void print_separated_intervals(FILE *out, const struct stat_report *r)
+static void print_separated_intervals(FILE *out, const struct stat_result *r)
 {
     const char *sep = r->args->separator;
     const struct stat_intervals *s = r->intervals;
@@ -517,7 +517,7 @@ static void print_separated_intervals(FILE *out, const struct stat_report *r)
         }
 }
 
-static void print_separated(FILE *out, const struct stat_report *r)
+static void print_separated(FILE *out, const struct stat_result *r)
 {
     const char *sep = r->args->separator;
     if (r->intervals) {
@@ -533,7 +533,7 @@ static void print_separated(FILE *out, const struct stat_report *r)
 /* The line saying how the runs were counted: in one pass, or a pass per
  * run as asked, or as the NetBurst model must (docs/stat.md, "One
  * pass"). */
-static void print_passes(FILE *out, const struct stat_report *r)
+static void print_passes(FILE *out, const struct stat_result *r)
 {
     const char *what = r->passes == 1 ? "pass" : "passes";
     if (r->counted == STAT_RUNS_ONE)
@@ -550,7 +550,7 @@ static void print_passes(FILE *out, const struct stat_report *r)
 
 /* The intervals as perf stat -I prints them: a header, then a line per
  * event per interval, its end (instructions or cycles) first. */
-static void print_table_intervals(FILE *out, const struct stat_report *r)
+static void print_table_intervals(FILE *out, const struct stat_result *r)
 {
     const struct stat_intervals *s = r->intervals;
     fprintf(out, "# %19s %20s      event\n",
@@ -563,7 +563,7 @@ static void print_table_intervals(FILE *out, const struct stat_report *r)
         }
 }
 
-static void print_table(FILE *out, const struct stat_report *r)
+static void print_table(FILE *out, const struct stat_result *r)
 {
     if (r->intervals)
         print_table_intervals(out, r);
@@ -628,7 +628,7 @@ static void outputs_abort(struct stat_outputs *out)
 }
 
 /* Writes the report to -o's file or stdout, whole or not at all. */
-static int write_report(const struct stat_report *r, struct atomic_file *file)
+static int write_result(const struct stat_result *r, struct atomic_file *file)
 {
     char *text = NULL;
     size_t length = 0;
@@ -659,7 +659,7 @@ static int write_report(const struct stat_report *r, struct atomic_file *file)
 /* --plot's picture (docs/plot.md): the --json output read back by its one
  * reader (apps/compare/intervals.h) and drawn as `pmubench plot` draws it,
  * whole or not at all: one path, the same picture. */
-static int write_plot(const struct stat_report *r, struct atomic_file *file)
+static int write_plot(const struct stat_result *r, struct atomic_file *file)
 {
     char *text = NULL;
     size_t size = 0;
@@ -832,14 +832,14 @@ static int count_simulated(const struct stat_args *args, const struct machine_co
         stat_intervals_free(&intervals);
         return command_error(failure, "stat", "%s", error);
     }
-    struct stat_report report = {args->model,
+    struct stat_result report = {args->model,
                                  args->n_traces ? args->traces[0] : argv[args->program],
                                  args->n_traces == 2 ? args->traces[1] : NULL,
                                  args, counts, plan, &totals,
                                  stat_runs_counted(model, plan, args->runs), totals.passes,
                                  hooks.intervals, machine_caps(model).uops,
                                  machine_caps(model).pmu};
-    rc = write_report(&report, &outputs->report);
+    rc = write_result(&report, &outputs->report);
     if (!rc && args->plot)
         rc = write_plot(&report, &outputs->plot);
     stat_intervals_free(&intervals);
@@ -868,10 +868,10 @@ static int count_hardware(const struct stat_args *args, const struct machine_con
     if (!ok)
         return command_error(failure, "stat", "--backend msr: %s", error);
     struct stat_totals none = {{0, 0}, 0, 0, {0, 0}, 0, 0};
-    struct stat_report report = {"msr", NULL, NULL, args, counts, plan, &none,
+    struct stat_result report = {"msr", NULL, NULL, args, counts, plan, &none,
                                  STAT_RUNS_HARDWARE, plan->n_runs, NULL, false,
                                  machine_caps(model).pmu};
-    int rc = write_report(&report, &outputs->report);
+    int rc = write_result(&report, &outputs->report);
     return rc ? rc : exit_status;
 }
 

@@ -51,7 +51,7 @@ expect_stderr() {
 
 # trace_shows TRACE PATTERN WHAT: `trace info --json TRACE` matches the
 # grep pattern PATTERN (e.g. its END record), or WHAT fails.
-# svg_renders SVG WHAT [RRGGBB...]: rsvg-convert renders SVG (report/bar_chart.h's
+# svg_renders SVG WHAT [RRGGBB...]: rsvg-convert renders SVG (charts/bar_chart.h's
 # 880 pixels wide) to a PNG that is not blank (many colours: text, grid, bars)
 # and has 50 pixels or more of each colour given (the bars of each series).
 svg_renders() {

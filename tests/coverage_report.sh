@@ -5,7 +5,7 @@
 # 90%.
 set -eu
 build=$1
-for src in util/*.c pmu/*/*.c bench/*.c cli/*.c traces/*.c isa/*.c sim/*/*.c apps/*/*.c report/*.c; do
+for src in util/*.c pmu/*/*.c bench/*.c cli/*.c traces/*.c isa/*.c sim/*/*.c apps/*/*.c charts/*.c; do
     obj_dir="$build/$(dirname "$src")"
     [ -f "$obj_dir/$(basename "$src" .c).gcda" ] || { echo "$src 0 0"; continue; }
     # gcov prints "File 'X'" then "Lines executed:P% of N" for each file.

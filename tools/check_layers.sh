@@ -2,7 +2,7 @@
 # check_layers.sh [ROOT]
 # Checks the include order of docs/architecture.md: every `#include "..."`
 # of a project header in a .c or .h under util/ traces/ isa/ sim/ apps/
-# pmu/ bench/ report/ cli/ of the tree at ROOT (default: the current
+# pmu/ bench/ charts/ cli/ of the tree at ROOT (default: the current
 # directory).  A name is resolved as the compiler resolves it: first beside
 # the including file, then from the tree's root (the Makefile's -I.); a name
 # found in neither is a system or third-party header and is not checked.
@@ -31,7 +31,7 @@ table='
 7   sim/p5          sim/p5/
 7   sim/netburst    sim/netburst/
 8   sim/machine     sim/machine/
-8   report          report/
+8   charts          charts/
 9   apps/compare    apps/compare/
 9   apps/stat       apps/stat/
 9   apps/p5mon      apps/p5mon/
@@ -41,7 +41,7 @@ table='
 11  cli             cli/
 '
 
-files=$(for dir in util traces isa sim apps pmu bench report cli; do
+files=$(for dir in util traces isa sim apps pmu bench charts cli; do
     [ -d "$dir" ] && find "$dir" -type f \( -name '*.c' -o -name '*.h' \)
 done | LC_ALL=C sort)
 

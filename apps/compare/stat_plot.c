@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "report/bar_chart.h"
-#include "report/line_chart.h"
+#include "charts/bar_chart.h"
+#include "charts/line_chart.h"
 
 enum { TITLE_SIZE = 4200 };
 

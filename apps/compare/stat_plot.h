@@ -1,9 +1,9 @@
 /* The pictures of a `pmubench stat --json` result, for `pmubench plot`
  * (docs/plot.md): with intervals (stat -I N), a line chart with one panel
- * per event, its count per interval over the trace (report/line_chart.h);
+ * per event, its count per interval over the trace (charts/line_chart.h);
  * with intervals and `ipc`, one panel of instructions per cycle in each
  * interval and, where the result has uops (the NetBurst), uops per cycle;
- * without intervals, a bar chart of the counts (report/bar_chart.h). */
+ * without intervals, a bar chart of the counts (charts/bar_chart.h). */
 #ifndef APPS_COMPARE_STAT_PLOT_H
 #define APPS_COMPARE_STAT_PLOT_H
 

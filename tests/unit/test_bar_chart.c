@@ -1,4 +1,4 @@
-/* The SVG bar chart (report/bar_chart.h): the axis' round steps, the
+/* The SVG bar chart (charts/bar_chart.h): the axis' round steps, the
  * escaping of text, the lines a long label is written in, and the document
  * of a known data set, element by element (bar lengths, values, the absent
  * text, legend, title, the notes' column). */
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/bar_chart.h"
-#include "report/svg.h"
+#include "charts/bar_chart.h"
+#include "charts/svg.h"
 
 /* What `write` wrote to a memory stream, NUL-terminated (free it). */
 static char *written_text(const char *text)

@@ -1,4 +1,4 @@
-/* The SVG line chart (report/line_chart.h): the steps of a known series in
+/* The SVG line chart (charts/line_chart.h): the steps of a known series in
  * pixels, exactly; panels stacked with their own y axes; labels escaped;
  * what it refuses. */
 #include <stdarg.h>
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/line_chart.h"
-#include "report/svg.h"
+#include "charts/line_chart.h"
+#include "charts/svg.h"
 
 static char *written_chart(const struct line_chart *chart, bool *ok)
 {

@@ -14,7 +14,7 @@
 
 #include "pmu/emulated/p5_pmu.h"
 #include "apps/p5mon/driver.h"
-#include "apps/p5mon/report.h"
+#include "apps/p5mon/print.h"
 
 /* 100 cycles: data read (0x00) once a cycle, data write (0x01) twice every
  * odd cycle, plus `calls` extra data reads on the last cycle (so that the

@@ -20,7 +20,7 @@
 #include "sim/p5/p5_model.h"
 #include "tests/validate/vgen.h"
 #include "tests/validate/vprog.h"
-#include "tests/validate/vreport.h"
+#include "tests/validate/vprint.h"
 #include "tests/validate/vsim.h"
 
 static struct vgen_kernel plan(const char *family, const char *form, int p5_class,
@@ -353,10 +353,10 @@ static void test_program(void **state)
 static void test_difference(void **state)
 {
     (void)state;
-    struct vreport_result r = vreport_difference(1000, 1480, 8, 30);
+    struct vprint_result r = vprint_difference(1000, 1480, 8, 30);
     assert_int_equal(r.diff, 480);
     assert_int_equal(r.units, 240);
-    r = vreport_difference(500, 440, 10, 24);
+    r = vprint_difference(500, 440, 10, 24);
     assert_int_equal(r.diff, -60);
 }
 
@@ -365,20 +365,20 @@ static void test_within(void **state)
 {
     (void)state;
     /* published 1 cycle (2 half cycles), 240 units */
-    assert_true(vreport_within(2, 2, (struct vreport_result){216, 240}));  /* 0.9 */
-    assert_false(vreport_within(2, 2, (struct vreport_result){215, 240}));
-    assert_true(vreport_within(2, 2, (struct vreport_result){264, 240}));  /* 1.1 */
-    assert_false(vreport_within(2, 2, (struct vreport_result){265, 240}));
+    assert_true(vprint_within(2, 2, (struct vprint_result){216, 240}));  /* 0.9 */
+    assert_false(vprint_within(2, 2, (struct vprint_result){215, 240}));
+    assert_true(vprint_within(2, 2, (struct vprint_result){264, 240}));  /* 1.1 */
+    assert_false(vprint_within(2, 2, (struct vprint_result){265, 240}));
     /* published 0.5: 0.45 to 0.55 */
-    assert_true(vreport_within(1, 1, (struct vreport_result){108, 240}));
-    assert_false(vreport_within(1, 1, (struct vreport_result){107, 240}));
+    assert_true(vprint_within(1, 1, (struct vprint_result){108, 240}));
+    assert_false(vprint_within(1, 1, (struct vprint_result){107, 240}));
     /* a range 66-80: 59.4 to 88 */
-    assert_true(vreport_within(132, 160, (struct vreport_result){880, 10}));
-    assert_false(vreport_within(132, 160, (struct vreport_result){881, 10}));
-    assert_true(vreport_within(132, 160, (struct vreport_result){594, 10}));
-    assert_false(vreport_within(132, 160, (struct vreport_result){593, 10}));
-    assert_false(vreport_within(2, 2, (struct vreport_result){-240, 240}));
-    assert_false(vreport_within(2, 2, (struct vreport_result){0, 0}));
+    assert_true(vprint_within(132, 160, (struct vprint_result){880, 10}));
+    assert_false(vprint_within(132, 160, (struct vprint_result){881, 10}));
+    assert_true(vprint_within(132, 160, (struct vprint_result){594, 10}));
+    assert_false(vprint_within(132, 160, (struct vprint_result){593, 10}));
+    assert_false(vprint_within(2, 2, (struct vprint_result){-240, 240}));
+    assert_false(vprint_within(2, 2, (struct vprint_result){0, 0}));
 }
 
 /* In sixths of a cycle: a third (2 sixths) to a half (3), the stream of an
@@ -387,19 +387,19 @@ static void test_within_sixths(void **state)
 {
     (void)state;
     /* 0.33-0.5 over 240 units: 0.3 x 240 = 72 to 0.55 x 240 = 132 */
-    assert_true(vreport_within_sixths(2, 3, (struct vreport_result){72, 240}));
-    assert_false(vreport_within_sixths(2, 3, (struct vreport_result){71, 240}));
-    assert_true(vreport_within_sixths(2, 3, (struct vreport_result){132, 240}));
-    assert_false(vreport_within_sixths(2, 3, (struct vreport_result){133, 240}));
-    /* whole half cycles give vreport_within's answers */
-    assert_true(vreport_within_sixths(6, 6, (struct vreport_result){216, 240}));
-    assert_false(vreport_within_sixths(6, 6, (struct vreport_result){215, 240}));
+    assert_true(vprint_within_sixths(2, 3, (struct vprint_result){72, 240}));
+    assert_false(vprint_within_sixths(2, 3, (struct vprint_result){71, 240}));
+    assert_true(vprint_within_sixths(2, 3, (struct vprint_result){132, 240}));
+    assert_false(vprint_within_sixths(2, 3, (struct vprint_result){133, 240}));
+    /* whole half cycles give vprint_within's answers */
+    assert_true(vprint_within_sixths(6, 6, (struct vprint_result){216, 240}));
+    assert_false(vprint_within_sixths(6, 6, (struct vprint_result){215, 240}));
     char text[64];
-    vreport_published_sixths(text, sizeof text, 2, 3);
+    vprint_published_sixths(text, sizeof text, 2, 3);
     assert_string_equal(text, "0.33-0.5");
-    vreport_published_sixths(text, sizeof text, 4, 4);
+    vprint_published_sixths(text, sizeof text, 4, 4);
     assert_string_equal(text, "0.67");
-    vreport_published_sixths(text, sizeof text, 9, 12);
+    vprint_published_sixths(text, sizeof text, 9, 12);
     assert_string_equal(text, "1.5-2");
 }
 
@@ -421,43 +421,43 @@ static void test_texts(void **state)
 {
     (void)state;
     char text[64];
-    vreport_published(text, sizeof text, 1, 1);
+    vprint_published(text, sizeof text, 1, 1);
     assert_string_equal(text, "0.5");
-    vreport_published(text, sizeof text, 6, 6);
+    vprint_published(text, sizeof text, 6, 6);
     assert_string_equal(text, "3");
-    vreport_published(text, sizeof text, 132, 160);
+    vprint_published(text, sizeof text, 132, 160);
     assert_string_equal(text, "66-80");
-    vreport_published(text, sizeof text, 3, 4);
+    vprint_published(text, sizeof text, 3, 4);
     assert_string_equal(text, "1.5-2");
-    vreport_simulated(text, sizeof text, (struct vreport_result){1, 3});
+    vprint_simulated(text, sizeof text, (struct vprint_result){1, 3});
     assert_string_equal(text, "0.33");
-    vreport_simulated(text, sizeof text, (struct vreport_result){2, 3});
+    vprint_simulated(text, sizeof text, (struct vprint_result){2, 3});
     assert_string_equal(text, "0.67");
-    vreport_simulated(text, sizeof text, (struct vreport_result){1, 8});
+    vprint_simulated(text, sizeof text, (struct vprint_result){1, 8});
     assert_string_equal(text, "0.13"); /* 0.125: half away from zero */
-    vreport_simulated(text, sizeof text, (struct vreport_result){-3, 2});
+    vprint_simulated(text, sizeof text, (struct vprint_result){-3, 2});
     assert_string_equal(text, "-1.50");
-    vreport_simulated(text, sizeof text, (struct vreport_result){-1, 1000});
+    vprint_simulated(text, sizeof text, (struct vprint_result){-1, 1000});
     assert_string_equal(text, "0.00");
-    vreport_simulated(text, sizeof text, (struct vreport_result){5, 0});
+    vprint_simulated(text, sizeof text, (struct vprint_result){5, 0});
     assert_string_equal(text, "-");
 }
 
 static void test_summary(void **state)
 {
     (void)state;
-    assert_true(vreport_passes(9, 10));
-    assert_false(vreport_passes(8, 10));
-    assert_true(vreport_passes(288, 320));
-    assert_false(vreport_passes(287, 320));
-    assert_false(vreport_passes(0, 0));
+    assert_true(vprint_passes(9, 10));
+    assert_false(vprint_passes(8, 10));
+    assert_true(vprint_passes(288, 320));
+    assert_false(vprint_passes(287, 320));
+    assert_false(vprint_passes(0, 0));
     char text[200];
-    vreport_summary(text, sizeof text, "p5", 312, 340, 25, 0);
+    vprint_summary(text, sizeof text, "p5", 312, 340, 25, 0);
     assert_string_equal(text, "p5: 312 of 340 rows within 10% (91.8%), 25 not measured");
-    vreport_summary(text, sizeof text, "prescott", 263, 313, 0, 35);
+    vprint_summary(text, sizeof text, "prescott", 263, 313, 0, 35);
     assert_string_equal(text, "prescott: 263 of 313 rows within 10% (84.0%), 0 not measured, "
                               "35 without a published figure");
-    vreport_summary(text, sizeof text, "p5", 0, 0, 3, 0);
+    vprint_summary(text, sizeof text, "p5", 0, 0, 3, 0);
     assert_string_equal(text, "p5: 0 of 0 rows within 10% (0.0%), 3 not measured");
 }
 

@@ -23,7 +23,7 @@
 #include "traces/elf_symbols.h"
 #include "vgen.h"
 #include "vprog.h"
-#include "vreport.h"
+#include "vprint.h"
 #include "vsim.h"
 
 extern char **environ;
@@ -421,7 +421,7 @@ struct outcome {
     bool figure;   /* the row has the figure (for this preset's group) */
     bool measured; /* and the kernel ran: then lo, hi, r */
     uint32_t lo, hi; /* the expected figure, sixths of a cycle */
-    struct vreport_result r;
+    struct vprint_result r;
     char why[WHY]; /* why not measured */
 };
 
@@ -471,7 +471,7 @@ static void outcome_of(const struct meas *m, const struct preset *pr, uint64_t *
         return;
     expected(m, o);
     const uint64_t *c = cycles[m->table];
-    o->r = vreport_difference(c[m->region], c[m->region + 1], m->kernel.copies,
+    o->r = vprint_difference(c[m->region], c[m->region + 1], m->kernel.copies,
                               m->kernel.iterations);
     o->measured = true;
 }
@@ -487,10 +487,10 @@ static void print_line(FILE *out, const struct preset *pr, const struct meas *m,
         return;
     }
     char pub[32], sim[32];
-    vreport_published_sixths(pub, sizeof pub, o->lo, o->hi);
-    vreport_simulated(sim, sizeof sim, o->r);
+    vprint_published_sixths(pub, sizeof pub, o->lo, o->hi);
+    vprint_simulated(sim, sizeof sim, o->r);
     fprintf(out, "published %-7s simulated %-8s %s%s%s\n", pub, sim,
-            vreport_within_sixths(o->lo, o->hi, o->r) ? "yes" : "NO", m->kernel.note ? "  " : "",
+            vprint_within_sixths(o->lo, o->hi, o->r) ? "yes" : "NO", m->kernel.note ? "  " : "",
             m->kernel.note ? m->kernel.note : "");
 }
 
@@ -507,7 +507,7 @@ static void report_row(FILE *out, const struct preset *pr, const struct meas *m,
         any_figure = any_figure || o[k].figure;
         covered[figure_of(&m[k])] = covered[figure_of(&m[k])] || o[k].measured;
         if (o[k].measured)
-            all_within = all_within && vreport_within_sixths(o[k].lo, o[k].hi, o[k].r);
+            all_within = all_within && vprint_within_sixths(o[k].lo, o[k].hi, o[k].r);
     }
     if (!any_figure) {
         static const char *const groups[] = {"0F2n", "0F3n"};
@@ -611,9 +611,9 @@ static int simulate_and_report(struct program *programs, const struct suite *s,
         }
         struct tally t = report_preset(out, pr, s, cycles);
         free(cycles[pr->table]);
-        vreport_summary(summaries[i], sizeof summaries[i], pr->name, t.within, t.measured,
+        vprint_summary(summaries[i], sizeof summaries[i], pr->name, t.within, t.measured,
                         t.not_measured, t.unpublished);
-        pass = pass && vreport_passes(t.within, t.measured);
+        pass = pass && vprint_passes(t.within, t.measured);
     }
     for (int i = 0; i < NUM_PRESETS; i++)
         fprintf(out, "%s\n", summaries[i]);

@@ -9,7 +9,7 @@
 VALIDATE_DIR := $(BUILD)/validate
 VALIDATE_BIN := $(VALIDATE_DIR)/validate
 # The suite's pieces without its main, also linked into its unit test.
-VALIDATE_PARTS := tests/validate/vgen.c tests/validate/vprog.c tests/validate/vreport.c \
+VALIDATE_PARTS := tests/validate/vgen.c tests/validate/vprog.c tests/validate/vprint.c \
     tests/validate/vsim.c
 VALIDATE_HEADERS := $(wildcard tests/validate/*.h)
 

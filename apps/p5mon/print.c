@@ -1,4 +1,4 @@
-#include "report.h"
+#include "print.h"
 
 #include "util/atomic_file.h"
 #include "names.h"

@@ -1,8 +1,8 @@
 /* Recording as `pmubench record` reports it, for record itself and for
  * the commands that record a program before they simulate it (stat --
  * PROGRAM, p5mon's command). */
-#ifndef CLI_RECORD_REPORT_H
-#define CLI_RECORD_REPORT_H
+#ifndef CLI_RECORD_OUTCOME_H
+#define CLI_RECORD_OUTCOME_H
 
 #include <stdbool.h>
 
@@ -15,7 +15,7 @@
  * `program` that called execve gets a note.  True when the trace was
  * written, with the program's exit status in *status; false with the exit
  * status of the failure (docs/exit-status.md) in *status. */
-bool record_report(const char *command, const char *program, enum record_status recorded,
+bool record_outcome(const char *command, const char *program, enum record_status recorded,
                    const struct record_result *result, const char *error, int *status);
 
 #endif

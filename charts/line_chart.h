@@ -4,7 +4,7 @@
  * instructions or cycles from the trace's start), each panel with its own y
  * axis from 0 and one line per series, named by a legend above it: the
  * series share the panel's width, and a name longer than its share is
- * written whole in several lines (report/svg.h, svg_write_lines), the
+ * written whole in several lines (charts/svg.h, svg_write_lines), the
  * panel's legend row as tall as they are.
  *
  * Each interval's value is drawn as a step: a horizontal segment over the
@@ -13,9 +13,9 @@
  * belongs to the interval, not to its last instruction; a short last
  * interval shows as a short step.  Both axes have round ticks (1, 2 or 5
  * times a power of ten) and grid lines; output depends only on the data and
- * any label gives well-formed XML (report/svg.h). */
-#ifndef REPORT_LINE_CHART_H
-#define REPORT_LINE_CHART_H
+ * any label gives well-formed XML (charts/svg.h). */
+#ifndef CHARTS_LINE_CHART_H
+#define CHARTS_LINE_CHART_H
 
 #include <stdbool.h>
 #include <stddef.h>

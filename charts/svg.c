@@ -1,4 +1,4 @@
-/* The shared parts of report/'s SVG pictures (report/svg.h). */
+/* The shared parts of charts/' SVG pictures (charts/svg.h). */
 #include "svg.h"
 
 #include <string.h>

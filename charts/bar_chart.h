@@ -4,13 +4,13 @@
  * of bars per label, one bar per series in it, each bar's value written at
  * its end; a linear axis from 0 with round ticks (1, 2 or 5 times a power
  * of ten), a legend naming the series, a title; a label is written whole,
- * in as many lines as it needs (report/svg.h, svg_write_lines), its group
+ * in as many lines as it needs (charts/svg.h, svg_write_lines), its group
  * as tall as they are.  Optionally a note per group (compare's difference
  * in percent) in a column of its own at the right, under a heading.  The
  * output depends only on the data, and any label gives well-formed XML
- * (report/svg.h). */
-#ifndef REPORT_BAR_CHART_H
-#define REPORT_BAR_CHART_H
+ * (charts/svg.h). */
+#ifndef CHARTS_BAR_CHART_H
+#define CHARTS_BAR_CHART_H
 
 #include <stdbool.h>
 #include <stddef.h>

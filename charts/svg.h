@@ -1,12 +1,12 @@
-/* What the SVG pictures of report/ share (W3C SVG 1.1): the document's
+/* What the SVG pictures of charts/ share (W3C SVG 1.1): the document's
  * head, round axis steps, XML-escaped text, legend entries and the series'
  * colours.  Output depends only on the arguments (no date, no locale:
  * numbers are written with fixed precision).  Text is written as XML
  * character data: <, >, &, " and ' as entities, every byte that is not
  * printable ASCII as "\xNN" (as the text output of the commands shows it),
  * so that any label gives well-formed XML. */
-#ifndef REPORT_SVG_H
-#define REPORT_SVG_H
+#ifndef CHARTS_SVG_H
+#define CHARTS_SVG_H
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* The SVG line chart of report/line_chart.h.  Layout, in pixels: the title
+/* The SVG line chart of charts/line_chart.h.  Layout, in pixels: the title
  * at the top, then each panel: its legend row, its plot area with the y
  * tick values right-aligned left of it and the x tick values under it;
  * the x axis' label under the last panel. */

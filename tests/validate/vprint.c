@@ -1,19 +1,19 @@
-/* The validation suite's arithmetic and verdicts (tests/validate/vreport.h). */
-#include "vreport.h"
+/* The validation suite's arithmetic and verdicts (tests/validate/vprint.h). */
+#include "vprint.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 
-struct vreport_result vreport_difference(uint64_t short_cycles, uint64_t long_cycles,
+struct vprint_result vprint_difference(uint64_t short_cycles, uint64_t long_cycles,
                                          int copies, int iterations)
 {
-    return (struct vreport_result){(int64_t)long_cycles - (int64_t)short_cycles,
+    return (struct vprint_result){(int64_t)long_cycles - (int64_t)short_cycles,
                                    (uint64_t)copies * (uint64_t)iterations};
 }
 
 /* value = diff / units cycles = 2 diff / units half cycles:
  * 0.9 lo <= 2 diff / units  <=>  20 diff >= 9 lo units, and likewise 1.1 hi. */
-bool vreport_within_sixths(uint32_t lo_sixths, uint32_t hi_sixths, struct vreport_result r)
+bool vprint_within_sixths(uint32_t lo_sixths, uint32_t hi_sixths, struct vprint_result r)
 {
     if (r.units == 0)
         return false;
@@ -22,9 +22,9 @@ bool vreport_within_sixths(uint32_t lo_sixths, uint32_t hi_sixths, struct vrepor
            sixty <= (int64_t)(11 * (uint64_t)hi_sixths * r.units);
 }
 
-bool vreport_within(uint32_t lo_half, uint32_t hi_half, struct vreport_result r)
+bool vprint_within(uint32_t lo_half, uint32_t hi_half, struct vprint_result r)
 {
-    return vreport_within_sixths(3 * lo_half, 3 * hi_half, r);
+    return vprint_within_sixths(3 * lo_half, 3 * hi_half, r);
 }
 
 static void cycles_text(char *out, size_t size, uint32_t half)
@@ -35,7 +35,7 @@ static void cycles_text(char *out, size_t size, uint32_t half)
         snprintf(out, size, "%" PRIu32, half / 2);
 }
 
-/* Whole and half cycles as vreport_published writes them, other sixths
+/* Whole and half cycles as vprint_published writes them, other sixths
  * to two decimals, rounded ("0.33"). */
 static void sixths_text(char *out, size_t size, uint32_t sixths)
 {
@@ -47,12 +47,12 @@ static void sixths_text(char *out, size_t size, uint32_t sixths)
     snprintf(out, size, "%" PRIu32 ".%02" PRIu32, hundredths / 100, hundredths % 100);
 }
 
-void vreport_published(char *out, size_t size, uint32_t lo_half, uint32_t hi_half)
+void vprint_published(char *out, size_t size, uint32_t lo_half, uint32_t hi_half)
 {
-    vreport_published_sixths(out, size, 3 * lo_half, 3 * hi_half);
+    vprint_published_sixths(out, size, 3 * lo_half, 3 * hi_half);
 }
 
-void vreport_published_sixths(char *out, size_t size, uint32_t lo_sixths, uint32_t hi_sixths)
+void vprint_published_sixths(char *out, size_t size, uint32_t lo_sixths, uint32_t hi_sixths)
 {
     char lo[16], hi[16];
     sixths_text(lo, sizeof lo, lo_sixths);
@@ -65,7 +65,7 @@ void vreport_published_sixths(char *out, size_t size, uint32_t lo_sixths, uint32
 
 /* Rounded half away from zero to hundredths, in integers (no floating
  * point: the same text on every machine). */
-void vreport_simulated(char *out, size_t size, struct vreport_result r)
+void vprint_simulated(char *out, size_t size, struct vprint_result r)
 {
     if (r.units == 0) {
         snprintf(out, size, "-");
@@ -77,12 +77,12 @@ void vreport_simulated(char *out, size_t size, struct vreport_result r)
              hundredths / 100, hundredths % 100);
 }
 
-bool vreport_passes(unsigned within, unsigned measured)
+bool vprint_passes(unsigned within, unsigned measured)
 {
     return measured > 0 && 10ull * within >= 9ull * measured;
 }
 
-void vreport_summary(char *out, size_t size, const char *preset, unsigned within,
+void vprint_summary(char *out, size_t size, const char *preset, unsigned within,
                      unsigned measured, unsigned not_measured, unsigned unpublished)
 {
     unsigned tenths = measured ? (unsigned)((2000ull * within + measured) / (2ull * measured)) : 0;

@@ -1,8 +1,8 @@
 /* run_p5mon's report on stdout (Safford 1997, Figures 4.2-4.6) and its output
  * file (Figures 4.7-4.9).  docs/p5mon.md shows each layout and how it
  * differs from Safford 1997's. */
-#ifndef APPS_P5MON_REPORT_H
-#define APPS_P5MON_REPORT_H
+#ifndef APPS_P5MON_PRINT_H
+#define APPS_P5MON_PRINT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* The SVG bar chart of report/bar_chart.h.  Layout, in pixels: the labels
+/* The SVG bar chart of charts/bar_chart.h.  Layout, in pixels: the labels
  * right-aligned in a column LABEL_COLUMN wide, the bars from x =
  * LABEL_COLUMN over BAR_CHART_PLOT_WIDTH, room for the values after them,
  * the notes right-aligned at NOTES_RIGHT; title, legend (and the notes'
