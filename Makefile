@@ -117,14 +117,17 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $(filter %.c,$^) $(LIB) $(LDFLAGS_ALL) -lcmocka $(LIBS)
 
 # Unit-test helpers, compiled into the tests that use them: the models'
-# hand-made traces.
-UNIT_HELPER_SRCS := tests/unit/model_trace.c
+# hand-made traces; a machine by name and a folder's entries.
+UNIT_HELPER_SRCS := tests/unit/model_trace.c tests/unit/unit_helpers.c
 MODEL_TRACE_TESTS := $(addprefix $(BUILD)/tests/,test_nb_model test_nb_model_ht \
     test_nb_model_tagging test_nb_model_memory test_nb_model_bounds test_nb_model_routing test_nb_model_timing \
     test_nb_pipeview \
     test_p5_model \
     test_machine test_stat_passes test_stat_interval test_sample_run)
 $(MODEL_TRACE_TESTS): tests/unit/model_trace.c tests/unit/model_trace.h
+UNIT_HELPER_TESTS := $(addprefix $(BUILD)/tests/,test_machine test_stat_events test_p5mon_command \
+    test_stat_record)
+$(UNIT_HELPER_TESTS): tests/unit/unit_helpers.c tests/unit/unit_helpers.h
 # The CLI's progress line (not in the library) into its test, with the
 # CLI's messages (its warning).
 $(BUILD)/tests/test_progress_line: cli/progress.c cli/progress.h cli/exit_status.c cli/exit_status.h

@@ -19,32 +19,24 @@
 #include "pmu/emulated/p5_pmu.h"
 #include "pmu/programming/program.h"
 #include "sim/machine/machine.h"
-
-static struct machine_config choose(const char *name)
-{
-    struct machine_config model;
-    char error[256];
-    if (!machine_config_choose(name, &model, error, sizeof error))
-        fail_msg("%s", error);
-    return model;
-}
+#include "tests/unit/unit_helpers.h"
 
 static void test_names(void **state)
 {
     (void)state;
-    assert_int_equal(choose("p5").pmu, PMU_P5);
-    assert_string_equal(choose("p5").p5.name, "p5");
-    assert_int_equal(choose("pmmx").pmu, PMU_P5);
-    assert_string_equal(choose("pmmx").p5.name, "pmmx");
-    assert_true(choose("pmmx").p5.mmx);
-    assert_int_equal(choose("host").pmu, PMU_P5);
-    struct machine_config nb = choose("netburst");
+    assert_int_equal(unit_machine("p5").pmu, PMU_P5);
+    assert_string_equal(unit_machine("p5").p5.name, "p5");
+    assert_int_equal(unit_machine("pmmx").pmu, PMU_P5);
+    assert_string_equal(unit_machine("pmmx").p5.name, "pmmx");
+    assert_true(unit_machine("pmmx").p5.mmx);
+    assert_int_equal(unit_machine("host").pmu, PMU_P5);
+    struct machine_config nb = unit_machine("netburst");
     assert_int_equal(nb.pmu, PMU_NETBURST);
     assert_string_equal(nb.netburst.name, NBM_DEFAULT_PRESET);
     assert_string_equal(nb.netburst.name, "northwood");
     assert_int_equal(nb.netburst.model, 2);
-    assert_int_equal(choose("netburst-prescott").netburst.model, 3);
-    assert_int_equal(choose("netburst-willamette0").netburst.model, 0);
+    assert_int_equal(unit_machine("netburst-prescott").netburst.model, 3);
+    assert_int_equal(unit_machine("netburst-willamette0").netburst.model, 0);
     /* The NetBurst model's own preset name "netburst" is the same default. */
     struct nbm_config config;
     char error[256];
@@ -80,7 +72,7 @@ static void test_parameters(void **state)
 {
     (void)state;
     char error[256];
-    struct machine_config p5 = choose("p5"), nb = choose("netburst");
+    struct machine_config p5 = unit_machine("p5"), nb = unit_machine("netburst");
     assert_true(machine_config_set(&p5, "dcache_size", "16384", error, sizeof error));
     assert_int_equal(p5.p5.dcache.size, 16384);
     assert_true(machine_config_set(&nb, "l2_size", "1048576", error, sizeof error));
@@ -97,7 +89,7 @@ static void test_runs(void **state)
                                  "netburst", "netburst-prescott", "netburst-prescott4"};
     const bool runs64[] = {false, false, false, false, false, true, true};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        struct machine_config model = choose(names[i]);
+        struct machine_config model = unit_machine(names[i]);
         assert_true(machine_runs(&model, TRACE_ISA_32));
         assert_int_equal(machine_runs(&model, TRACE_ISA_64), runs64[i]);
     }
@@ -117,7 +109,7 @@ static void test_isa_warning(void **state)
     write_trace(&t64, TRACE_ISA_64);
     write_trace(&t32, TRACE_ISA_32);
     char warning[512], expected[512];
-    struct machine_config p5 = choose("p5"), nw = choose("netburst"), pr = choose("netburst-prescott");
+    struct machine_config p5 = unit_machine("p5"), nw = unit_machine("netburst"), pr = unit_machine("netburst-prescott");
     assert_true(machine_isa_warning(&p5, t64.path, t64.path, warning, sizeof warning));
     snprintf(expected, sizeof expected,
              "%s: 64-bit code, which the P5 could not run (it has no IA-32e mode); simulated "
@@ -155,7 +147,7 @@ static void test_isa_warning(void **state)
 /* Every default event parses for its PMU, on every preset. */
 static void check_defaults(const char *name, const char *prefix, int n_expected)
 {
-    struct machine_config model = choose(name);
+    struct machine_config model = unit_machine(name);
     struct nb_pmu_config config = {model.netburst.model, false};
     int n = 0;
     for (const char *const *e = machine_default_events(&model); *e; e++, n++) {
@@ -172,7 +164,7 @@ static void check_defaults(const char *name, const char *prefix, int n_expected)
 static void test_default_events(void **state)
 {
     (void)state;
-    struct machine_config p5 = choose("p5"), nb = choose("netburst");
+    struct machine_config p5 = unit_machine("p5"), nb = unit_machine("netburst");
     const char *const *e = machine_default_events(&p5);
     assert_string_equal(e[0], "clocks");
     assert_string_equal(e[1], "instructions_executed");
@@ -209,8 +201,8 @@ static void test_p5_presets(void **state)
 static void test_caps(void **state)
 {
     (void)state;
-    struct machine_config p5 = choose("p5"), nw = choose("netburst"),
-                          pr = choose("netburst-prescott");
+    struct machine_config p5 = unit_machine("p5"), nw = unit_machine("netburst"),
+                          pr = unit_machine("netburst-prescott");
     struct machine_caps c = machine_caps(&p5);
     assert_int_equal(c.pmu, PMU_P5);
     assert_string_equal(c.event_prefix, "p5::");
@@ -302,7 +294,7 @@ static struct machine_result through_machine(const char *name, const char *path,
                                              const char *const *events, uint64_t *counts,
                                              struct markers *markers)
 {
-    struct machine_config config = choose(name);
+    struct machine_config config = unit_machine(name);
     struct machine machine;
     assert_true(machine_create(&machine, &config, 1));
     struct program program;
@@ -329,7 +321,7 @@ static void test_simulate_p5(void **state)
     struct markers markers = {0};
     struct machine_result result = through_machine("p5", t.path, events, counts, &markers);
     /* The model's own entry point, on a PMU programmed alike. */
-    struct machine_config config = choose("p5");
+    struct machine_config config = unit_machine("p5");
     struct msr_backend *backend = p5_backend_create();
     assert_non_null(backend);
     struct program program;
@@ -370,7 +362,7 @@ static void test_simulate_netburst(void **state)
     uint64_t counts[2], direct_counts[2];
     struct markers markers = {0};
     struct machine_result result = through_machine("netburst", t.path, events, counts, &markers);
-    struct machine_config config = choose("netburst");
+    struct machine_config config = unit_machine("netburst");
     struct msr_backend *backend = nb_backend_create(machine_pmu_config(&config, false));
     assert_non_null(backend);
     struct program program;
@@ -404,7 +396,7 @@ static void test_simulate_netburst(void **state)
 static void test_linked_pmu(void **state)
 {
     (void)state;
-    struct machine_config p5 = choose("p5"), nb = choose("netburst");
+    struct machine_config p5 = unit_machine("p5"), nb = unit_machine("netburst");
     struct machine machine;
     assert_true(machine_create(&machine, &nb, 1));
     assert_null(machine_link_pmu(&machine));

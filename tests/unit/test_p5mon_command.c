@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "apps/p5mon/command.h"
+#include "tests/unit/unit_helpers.h"
 
 static void parse(const char *value, struct p5mon_command *command, bool want_ok,
                   const char *want_error)
@@ -54,18 +55,6 @@ static void test_parse(void **state)
     p5mon_command_free(&command);
 }
 
-/* The entries of `dir` other than . and .. */
-static int entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d));)
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    closedir(d);
-    return n;
-}
-
 static ino_t inode(int fd)
 {
     struct stat st;
@@ -93,7 +82,7 @@ static enum p5mon_record_status record(const char *dir, const char *value, int k
     snprintf(prefix, sizeof prefix, "%s/pmubench-p5mon-", dir);
     if (kept >= 0) {
         assert_int_equal(strncmp(trace, prefix, strlen(prefix)), 0);
-        assert_int_equal(entries(dir), kept);
+        assert_int_equal(unit_dir_entries(dir), kept);
     }
     assert_int_equal(inode(0), in);
     assert_int_equal(inode(1), out);

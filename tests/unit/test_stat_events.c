@@ -11,15 +11,7 @@
 
 #include "pmu/catalog/generic_events.h"
 #include "apps/stat/stat_events.h"
-
-static struct machine_config choose(const char *name)
-{
-    struct machine_config model;
-    char error[256];
-    if (!machine_config_choose(name, &model, error, sizeof error))
-        fail_msg("%s", error);
-    return model;
-}
+#include "tests/unit/unit_helpers.h"
 
 /* The default sets plan on their models, without a prefix: the P5's six
  * events on its two counters in three runs, the NetBurst's in one. */
@@ -29,7 +21,7 @@ static void plans_the_default_sets(void **state)
     static const char *const names[] = {"p5", "netburst-willamette", "netburst-prescott"};
     static const int runs[] = {3, 1, 1};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        struct machine_config model = choose(names[i]);
+        struct machine_config model = unit_machine(names[i]);
         const char *const *events = machine_default_events(&model);
         int n = 0;
         while (events[n])
@@ -46,7 +38,7 @@ static void plans_the_default_sets(void **state)
 static void refuses(const char *model_name, const char *event, bool hyper_threading,
                     const char *message)
 {
-    struct machine_config model = choose(model_name);
+    struct machine_config model = unit_machine(model_name);
     struct alloc_plan plan;
     char error[1024] = "";
     errno = 0;
@@ -73,7 +65,7 @@ static void refuses_bad_events(void **state)
     refuses("netburst", "instr_retired:NBOGUSNTAG:t1", false,
             "netburst::instr_retired:NBOGUSNTAG:t1: ':t1' needs Hyper-Threading (this model "
             "runs with ht=off)");
-    struct machine_config model = choose("netburst");
+    struct machine_config model = unit_machine("netburst");
     const char *t1 = "instr_retired:NBOGUSNTAG:t1";
     struct alloc_plan plan;
     char error[1024] = "";
@@ -85,7 +77,7 @@ static void refuses_bad_events(void **state)
 static void refuses_too_many(void **state)
 {
     (void)state;
-    struct machine_config model = choose("p5");
+    struct machine_config model = unit_machine("p5");
     const char *events[ALLOC_MAX_REQUESTS + 1];
     for (int i = 0; i <= ALLOC_MAX_REQUESTS; i++)
         events[i] = "clocks";
@@ -146,7 +138,7 @@ static void plans_generic_names(void **state)
                                         "bus-cycles"};
     enum { N = sizeof names / sizeof names[0] };
     for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
-        struct machine_config model = choose(models[m]);
+        struct machine_config model = unit_machine(models[m]);
         const char *generic[N];
         char native[N][GENERIC_NATIVE_SIZE], error[256];
         const char *natives[N];
@@ -207,7 +199,7 @@ static void default_sets_are_generic_events(void **state)
                                             "cache-misses", "branches", "branch-misses"};
     static const char *const models[] = {"p5", "netburst"};
     for (size_t m = 0; m < 2; m++) {
-        struct machine_config model = choose(models[m]);
+        struct machine_config model = unit_machine(models[m]);
         const char *const *defaults = machine_default_events(&model);
         for (size_t i = 0; i < sizeof questions / sizeof questions[0]; i++) {
             char native[GENERIC_NATIVE_SIZE], error[256];

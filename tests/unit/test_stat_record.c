@@ -17,18 +17,7 @@
 #include <cmocka.h>
 
 #include "apps/stat/stat_run.h"
-
-/* The entries of `dir` other than . and .. */
-static int entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d));)
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    closedir(d);
-    return n;
-}
+#include "tests/unit/unit_helpers.h"
 
 static void test_failed_recording_leaves_nothing(void **state)
 {
@@ -47,7 +36,7 @@ static void test_failed_recording_leaves_nothing(void **state)
     snprintf(prefix, sizeof prefix, "%s/pmubench-stat-", dir);
     assert_int_equal(strncmp(trace, prefix, strlen(prefix)), 0);
     assert_int_equal(strlen(trace), strlen(prefix) + 6);
-    assert_int_equal(entries(dir), 0);
+    assert_int_equal(unit_dir_entries(dir), 0);
     assert_false(result.execed);
     assert_int_equal(rmdir(dir), 0);
 }
