@@ -14,7 +14,7 @@
 #include "pmu/emulated/netburst_pmu.h"
 #include "util/number.h"
 #include "pmu/catalog/p5_events.h"
-#include "pmu/emulated/p5_pmu.h"
+#include "pmu/catalog/p5_msrs.h"
 #include "util/suggest.h"
 #include "util/error_line.h"
 #include "util/grow_array.h"

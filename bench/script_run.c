@@ -2,7 +2,6 @@
  * rdmsr only, against hardware), printing one line per result. */
 #include <stdarg.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "bench.h"
 #include "pmu/catalog/netburst_fields.h"

@@ -13,7 +13,7 @@
 #include "pmu/catalog/netburst_metrics.h"
 #include "util/number.h"
 #include "pmu/catalog/p5_events.h"
-#include "pmu/emulated/p5_pmu.h"
+#include "pmu/catalog/p5_msrs.h"
 #include "pmu/catalog/perfex.h"
 
 static const char decode_usage[] =

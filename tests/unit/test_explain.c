@@ -8,8 +8,6 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <stdio.h>
-#include <string.h>
 
 #include "pmu/catalog/explain.h"
 #include "pmu/catalog/netburst_msrs.h"

@@ -3,7 +3,6 @@
  * trace under $TMPDIR that is gone on every failure (a < file that cannot
  * be read, a > file that cannot be made, a program that cannot run), with
  * standard input and output the same descriptors after as before. */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>

@@ -2,8 +2,6 @@
  * stat_record_program's temporary trace (created under $TMPDIR as
  * "pmubench-stat-XXXXXX", gone when the recording fails, and the failure
  * to make it). */
-#include <dirent.h>
-#include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
