@@ -345,7 +345,7 @@ static void print_info_json(const char *path, const struct trace_header *header,
     printf("}\n");
 }
 
-static int trace_info(int argc, char **argv)
+static int trace_info_command(int argc, char **argv)
 {
     bool json = false;
     const char *path;
@@ -424,7 +424,7 @@ static void dump_record(const struct trace_record *record, enum trace_isa isa)
     }
 }
 
-static int trace_dump(int argc, char **argv)
+static int trace_dump_command(int argc, char **argv)
 {
     const char *path;
     struct open_trace trace;
@@ -478,7 +478,7 @@ static int convert_to(struct open_trace *trace, const char *output, struct atomi
     return rc;
 }
 
-static int trace_convert(int argc, char **argv)
+static int trace_convert_command(int argc, char **argv)
 {
     const char *input = NULL, *output = NULL;
     struct open_trace trace;
@@ -508,9 +508,9 @@ int cmd_trace(int argc, char **argv)
         const char *name;
         int (*run)(int argc, char **argv);
     } subcommands[] = {{"import", trace_import_command},
-                       {"convert", trace_convert},
-                       {"info", trace_info},
-                       {"dump", trace_dump}};
+                       {"convert", trace_convert_command},
+                       {"info", trace_info_command},
+                       {"dump", trace_dump_command}};
     if (argc < 2) {
         fputs(trace_usage, stderr);
         return EXIT_BAD_INPUT;
