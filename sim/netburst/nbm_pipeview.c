@@ -124,11 +124,6 @@ void nbm_pipeview_watch(struct nbm_pipeview *view, const bool *counting)
     view->counting = counting;
 }
 
-uint64_t nbm_pipeview_records(const struct nbm_pipeview *view)
-{
-    return view->seq;
-}
-
 bool nbm_pipeview_range_read(const char *what, const char *text, uint64_t *first,
                              uint64_t *last, char *error, size_t error_size)
 {

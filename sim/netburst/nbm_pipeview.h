@@ -43,9 +43,6 @@ const struct nbm_uop_hook *nbm_pipeview_hook(struct nbm_pipeview *view);
  * (the default): all of them. */
 void nbm_pipeview_watch(struct nbm_pipeview *view, const bool *counting);
 
-/* The records (uops) written so far. */
-uint64_t nbm_pipeview_records(const struct nbm_pipeview *view);
-
 /* FIRST:LAST as --pipeview-range gives it: numbers (util/number.h) from 1,
  * FIRST <= LAST.  False with a one-line error naming `what`. */
 bool nbm_pipeview_range_read(const char *what, const char *text, uint64_t *first,
