@@ -25,13 +25,18 @@ static void report(int report_fd, enum spawn_step step)
     _exit(127);
 }
 
-/* `from` (SPAWN_NULL: /dev/null opened with `flags`) as descriptor `onto`. */
+/* `from` (SPAWN_NULL: /dev/null opened with `flags`, and closed once it
+ * is `onto`) as descriptor `onto`. */
 static bool redirect(int from, int onto, int flags)
 {
     if (from == SPAWN_KEEP)
         return true;
     int fd = from == SPAWN_NULL ? open("/dev/null", flags) : from;
-    return fd >= 0 && dup2(fd, onto) >= 0;
+    if (fd < 0 || dup2(fd, onto) < 0)
+        return false;
+    if (from == SPAWN_NULL && fd != onto)
+        close(fd);
+    return true;
 }
 
 static bool pin(int cpu)

@@ -114,6 +114,38 @@ static void test_setup(void **state)
     assert_null(getenv("SPAWN_GREETING")); /* the child's alone */
 }
 
+/* The program's descriptors above 2 open on /dev/null, counted, with
+ * standard input `in`. */
+static void count_null_descriptors(int in, char *text, size_t size)
+{
+    int out = temporary_file();
+    char *argv[] = {"sh", "-c",
+                    "for f in /proc/$$/fd/*; do case $f in */[012]) ;; *) readlink \"$f\";; "
+                    "esac; done | grep -c '^/dev/null$'",
+                    NULL};
+    struct spawn_options options = plain;
+    options.in = in;
+    options.out = out;
+    struct spawn child;
+    struct spawn_failure failure;
+    assert_true(spawn_start(&child, argv, &options, &failure));
+    spawn_wait(&child);
+    read_all(out, text, size);
+    close(out);
+}
+
+/* /dev/null as standard input is descriptor 0 alone: the program has the
+ * same other descriptors on /dev/null as with pmubench's input (those
+ * pmubench was given), none opened for it. */
+static void test_null_input_alone(void **state)
+{
+    (void)state;
+    char kept[16], null[16];
+    count_null_descriptors(SPAWN_KEEP, kept, sizeof kept);
+    count_null_descriptors(SPAWN_NULL, null, sizeof null);
+    assert_string_equal(null, kept);
+}
+
 /* A CPU it cannot run on: sched_setaffinity's EINVAL, reported as the pin. */
 static void test_pin_refused(void **state)
 {
@@ -175,6 +207,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_status),        cmocka_unit_test(test_missing_program),
         cmocka_unit_test(test_fork_message),  cmocka_unit_test(test_setup),
+        cmocka_unit_test(test_null_input_alone),
         cmocka_unit_test(test_pin_refused),   cmocka_unit_test(test_hold),
         cmocka_unit_test(test_hold_missing),
     };
