@@ -108,6 +108,7 @@ static bool have_byte(struct trace_reader *r)
         return true;
     r->buffer_offset += r->buffer_fill;
     r->buffer_pos = 0;
+    errno = 0;
     r->buffer_fill = fread(r->buffer, 1, sizeof r->buffer, r->in);
     if (r->buffer_fill == 0 && ferror(r->in))
         r->read_errno = errno ? errno : EIO;

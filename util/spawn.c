@@ -20,8 +20,9 @@ extern char **environ;
 static void report(int report_fd, enum spawn_step step)
 {
     struct spawn_failure failure = {step, errno};
-    if (write(report_fd, &failure, sizeof failure) < 0)
-        _exit(127);
+    /* A parent that cannot read it sees the child exit with 127. */
+    ssize_t written = write(report_fd, &failure, sizeof failure);
+    (void)written;
     _exit(127);
 }
 
@@ -72,7 +73,7 @@ static void run_child(char *const argv[], const struct spawn_options *o, int go_
 
 /* ---- pmubench */
 
-static bool cloexec_pipe(int fds[2])
+bool spawn_pipe(int fds[2])
 {
     if (pipe(fds) != 0)
         return false;
@@ -91,7 +92,7 @@ bool spawn_start(struct spawn *child, char *const argv[], const struct spawn_opt
                  struct spawn_failure *failure)
 {
     int go[2] = {-1, -1}, report_pipe[2];
-    if ((options->hold && !cloexec_pipe(go)) || !cloexec_pipe(report_pipe)) {
+    if ((options->hold && !spawn_pipe(go)) || !spawn_pipe(report_pipe)) {
         *failure = (struct spawn_failure){SPAWN_FORK, errno};
         if (go[0] >= 0)
             close_pair(go);

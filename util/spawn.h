@@ -54,6 +54,10 @@ struct spawn {
     int report_fd; /* the failure of the child's setup or exec; EOF when it execs */
 };
 
+/* A pipe whose two ends are closed on exec (a program started gets only
+ * the descriptors its options give it); false with errno. */
+bool spawn_pipe(int fds[2]);
+
 /* Forks the child of `argv` with `options`.  Not held: waits for the
  * exec, as spawn_release.  False with *failure when the fork or (not
  * held) the child failed: a child that failed is reaped. */

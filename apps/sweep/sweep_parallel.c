@@ -3,7 +3,6 @@
 #include "sweep.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -39,12 +38,10 @@ static bool start(struct spawn *child, char *const *argv, int in, int out, int r
 bool sweep_parallel_check(char *error, size_t error_size)
 {
     int pipe_fds[2];
-    if (pipe(pipe_fds) < 0) {
+    if (!spawn_pipe(pipe_fds)) {
         snprintf(error, error_size, "GNU parallel: %s", strerror(errno));
         return false;
     }
-    fcntl(pipe_fds[0], F_SETFD, FD_CLOEXEC);
-    fcntl(pipe_fds[1], F_SETFD, FD_CLOEXEC);
     char *argv[] = {"parallel", "--version", NULL};
     char why[256];
     struct spawn child;
@@ -130,13 +127,11 @@ bool sweep_parallel_run(char *const *commands, size_t n_commands, int jobs,
     argv[argc] = NULL;
     int pipe_fds[2];
     char **envp = job_environment();
-    if (!envp || pipe(pipe_fds) < 0) {
+    if (!envp || !spawn_pipe(pipe_fds)) {
         snprintf(error, error_size, "GNU parallel: %s", strerror(envp ? errno : ENOMEM));
         free(envp);
         return false;
     }
-    fcntl(pipe_fds[0], F_SETFD, FD_CLOEXEC);
-    fcntl(pipe_fds[1], F_SETFD, FD_CLOEXEC);
     char why[256];
     struct spawn child;
     bool started = start(&child, argv, pipe_fds[0], STDERR_FILENO, -1, envp, why, sizeof why);

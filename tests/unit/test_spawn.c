@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -188,6 +189,18 @@ static void test_hold(void **state)
 }
 
 /* A held child whose exec fails reports it at its release. */
+/* Both ends of spawn_pipe's pipe close on exec. */
+static void test_pipe_closes_on_exec(void **state)
+{
+    (void)state;
+    int fds[2];
+    assert_true(spawn_pipe(fds));
+    assert_int_equal(fcntl(fds[0], F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+    assert_int_equal(fcntl(fds[1], F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+    close(fds[0]);
+    close(fds[1]);
+}
+
 static void test_hold_missing(void **state)
 {
     (void)state;
@@ -210,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_null_input_alone),
         cmocka_unit_test(test_pin_refused),   cmocka_unit_test(test_hold),
         cmocka_unit_test(test_hold_missing),
+        cmocka_unit_test(test_pipe_closes_on_exec),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
