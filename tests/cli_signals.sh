@@ -69,17 +69,32 @@ if [ -x "$build/recorder/pmutrace-amd64-linux" ]; then
     # The terminal's interrupt (SIGINT to the whole foreground process
     # group, from a pseudo-terminal of `script`) is the program's, as under
     # system(): it ends the program, and the trace of its run is kept.  The
-    # key is pressed 1 s after valgrind has started (20 s at most).  script -e
-    # returns pmubench's status (128 + N for a signal); the shell it starts
-    # execs pmubench, since a shell left waiting gets the interrupt too, and
-    # dash ends with it.
+    # key is pressed once the program sleeps: valgrind's process is in
+    # clock_nanosleep or nanosleep (syscall 230 or 35 in /proc/PID/syscall
+    # on amd64; a key pressed while valgrind still starts, which takes
+    # seconds on a loaded machine, ends it before anything is recorded), or
+    # 3 s after valgrind has started where that file cannot be read; 20 s
+    # at most.  script -e returns
+    # pmubench's status (128 + N for a signal); the shell it starts execs
+    # pmubench, since a shell left waiting gets the interrupt too, and dash
+    # ends with it.
     rm -f "$sig/tty.trace"
     (sc_tries=0
         while [ -z "$(pgrep -f "pmutrace-program=$sig/sleeper")" ] && [ $sc_tries -lt 200 ]; do
             sleep 0.1
             sc_tries=$((sc_tries + 1))
         done
-        sleep 1 && printf '\003' && sleep 1) |
+        sc_pid=$(pgrep -f "pmutrace-program=$sig/sleeper" | head -n 1)
+        if [ -r "/proc/$sc_pid/syscall" ]; then
+            while [ $sc_tries -lt 200 ]; do
+                case $(cut -d' ' -f1 "/proc/$sc_pid/syscall" 2>/dev/null) in 230 | 35) break ;; esac
+                sleep 0.1
+                sc_tries=$((sc_tries + 1))
+            done
+        else
+            sleep 3
+        fi
+        printf '\003' && sleep 1) |
         SHELL=/bin/sh script -qec "exec '$build/pmubench' record -o '$sig/tty.trace' -- '$sig/sleeper' 30" /dev/null >/dev/null 2>&1
     sc_status=$?
     if [ "$sc_status" -eq 130 ]; then
