@@ -405,6 +405,17 @@ static void dump_insn(const struct trace_insn *insn, enum trace_isa isa)
     printf("\n");
 }
 
+static void dump_msr(const struct trace_msr *msr)
+{
+    if (msr->op == TRACE_MSR_RDTSC)
+        printf("rdtsc cpu %u\n", msr->cpu);
+    else if (msr->op == TRACE_MSR_READ)
+        printf("msr read cpu %u 0x%" PRIx32 "\n", msr->cpu, msr->msr);
+    else
+        printf("msr write cpu %u 0x%" PRIx32 " 0x%" PRIx64 "\n", msr->cpu, msr->msr,
+               msr->value);
+}
+
 static void dump_record(const struct trace_record *record, enum trace_isa isa)
 {
     switch (record->kind) {
@@ -415,6 +426,9 @@ static void dump_record(const struct trace_record *record, enum trace_isa isa)
     case TRACE_RECORD_REGION_END:
         printf("region %s %" PRIu32 "\n",
                record->kind == TRACE_RECORD_REGION_BEGIN ? "begin" : "end", record->region);
+        break;
+    case TRACE_RECORD_MSR:
+        dump_msr(&record->msr);
         break;
     case TRACE_RECORD_END:
         printf("end %s %" PRIu32 ", %" PRIu64 " instructions\n",

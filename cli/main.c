@@ -34,6 +34,8 @@ static const struct command {
      "import, summarise and print traces"},
     {"record", cmd_record, &record_option_table,
      "record a program's run as a trace (valgrind pmutrace)"},
+    {"emulate", cmd_emulate, &emulate_option_table,
+     "run a program on a simulated machine, its /dev/cpu/0/msr emulated"},
     {"stat", cmd_stat, &stat_option_table,
      "count events of a trace or program on a simulated model (or hardware)"},
     {"p5mon", cmd_p5mon, &p5mon_option_table,

@@ -35,6 +35,7 @@ table='
 9   apps/compare    apps/compare/
 9   apps/stat       apps/stat/
 9   apps/p5mon      apps/p5mon/
+9   apps/emulate    apps/emulate/
 9   bench           bench/
 10  apps/sample     apps/sample/
 10  apps/sweep      apps/sweep/

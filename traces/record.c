@@ -33,6 +33,7 @@ struct recording {
     uint64_t progress_due;         /* the count of the next progress report */
     struct cpu_view cpu;           /* what the program's CPUID answers */
     bool cpu_widened;              /* cpu_view_widen_64() added to it */
+    int emulate_fd;                /* --pmutrace-emulate-fd, or -1 */
 };
 
 /* valgrind's exit status when it cannot execute the program. */
@@ -199,6 +200,7 @@ struct valgrind_options {
     char argv0[PATH_MAX + 32];
     char cpu[CPU_VIEW_MAX_NAME + 32];
     char cpuid[48 * CPU_VIEW_MAX_LEAVES + 32];
+    char emulate[48];
 };
 
 /* valgrind -q --vgdb=no --tool=pmutrace --pmutrace-fd=N ... PROGRAM ARGS...; NULL
@@ -209,7 +211,7 @@ static char **valgrind_argv(const struct recording *rec, int trace_fd,
     int n_args = 0;
     while (rec->options->argv[n_args])
         n_args++;
-    char **argv = calloc((size_t)n_args + 11, sizeof *argv);
+    char **argv = calloc((size_t)n_args + 12, sizeof *argv);
     if (!argv)
         return NULL;
     snprintf(vo->fd, sizeof vo->fd, "--pmutrace-fd=%d", trace_fd);
@@ -229,6 +231,10 @@ static char **valgrind_argv(const struct recording *rec, int trace_fd,
     argv[k++] = vo->argv0;
     if (rec->options->registers)
         argv[k++] = "--pmutrace-registers=yes";
+    if (rec->emulate_fd >= 0) {
+        snprintf(vo->emulate, sizeof vo->emulate, "--pmutrace-emulate-fd=%d", rec->emulate_fd);
+        argv[k++] = vo->emulate;
+    }
     snprintf(vo->cpu, sizeof vo->cpu, "--pmutrace-cpu=%s", rec->cpu.name);
     int at = snprintf(vo->cpuid, sizeof vo->cpuid, "--pmutrace-cpuid=");
     cpu_view_hex(&rec->cpu, vo->cpuid + at, sizeof vo->cpuid - (size_t)at);
@@ -313,6 +319,9 @@ static bool convert_record(struct recording *rec, struct conversion *c,
     case TRACE_RECORD_REGION_END:
         ok = trace_write_region(c->writer, record->kind == TRACE_RECORD_REGION_BEGIN,
                                 record->region);
+        break;
+    case TRACE_RECORD_MSR:
+        ok = false; /* the recorder writes none without --pmutrace-reply-fd */
         break;
     case TRACE_RECORD_END:
         c->end = record->end;
@@ -614,7 +623,8 @@ enum record_status record_run(const struct record_options *options, struct recor
 {
     *result = (struct record_result){0};
     struct recording rec = {.options = options,
-                            .progress_due = options->progress ? PROGRESS_EVERY : UINT64_MAX};
+                            .progress_due = options->progress ? PROGRESS_EVERY : UINT64_MAX,
+                            .emulate_fd = -1};
     enum record_status status = check_files(&rec, error, error_size);
     if (status == RECORD_OK)
         status = check_recorder(&rec, error, error_size);
@@ -645,4 +655,28 @@ enum record_status record_temporary(const struct record_options *options, const 
     if (status != RECORD_OK)
         cleanup_remove_file(temporary);
     return status;
+}
+
+enum record_status record_start_emulated(const struct record_options *options, int trace_fd,
+                                         int reply_fd, struct spawn *child, char *error,
+                                         size_t error_size)
+{
+    struct recording rec = {.options = options, .emulate_fd = reply_fd};
+    enum record_status status = check_files(&rec, error, error_size);
+    if (status == RECORD_OK)
+        status = check_recorder(&rec, error, error_size);
+    if (status != RECORD_OK)
+        return status;
+    struct valgrind_options vo;
+    char **argv = valgrind_argv(&rec, trace_fd, &vo);
+    if (!argv)
+        return fail(RECORD_FAILED, error, error_size, "out of memory");
+    struct spawn_failure failure;
+    bool started = start_child(child, rec.recorder, strcmp(rec.cpu.name, "host") == 0, argv,
+                               -1, &failure);
+    free(argv);
+    if (!started)
+        return fail(RECORD_FAILED, error, error_size, "cannot start valgrind '%s': %s",
+                    run_valgrind_path(), strerror(failure.error_number));
+    return RECORD_OK;
 }

@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "util/cleanup.h"
+#include "util/spawn.h"
 #include "traces/progress.h"
 
 struct record_options {
@@ -77,5 +78,17 @@ enum record_status record_temporary(const struct record_options *options, const 
                                     struct cleanup_file *temporary, char *trace, size_t size,
                                     struct record_result *result, char *error,
                                     size_t error_size);
+
+/* Starts the recorder on the program of `options` (argv, recorder_dir,
+ * cpu, registers; not output or progress) for `pmubench emulate`
+ * (docs/emulate.md): the trace, unframed, with the program's MSR
+ * accesses, goes to the pipe `trace_fd`, and the tool waits for each
+ * access's answer on `reply_fd` (--pmutrace-emulate-fd); both are the
+ * child's (the caller closes its copies of the ends it does not read or
+ * write).  RECORD_OK with *child started (spawn_wait waits for it);
+ * otherwise one line in `error`, as record_run's. */
+enum record_status record_start_emulated(const struct record_options *options, int trace_fd,
+                                         int reply_fd, struct spawn *child, char *error,
+                                         size_t error_size);
 
 #endif

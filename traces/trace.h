@@ -59,6 +59,8 @@ struct trace_header {
     char args[TRACE_MAX_TEXT];      /* its arguments, separated by single spaces */
     char recorder[TRACE_MAX_TEXT];  /* what made the trace, e.g. "pmubench trace import --lackey" */
     struct cpu_view cpu;            /* the CPU the program saw (cpu.n == 0: not known) */
+    bool msr_accesses;              /* may hold MSR access records (TRACE_RECORD_MSR):
+                                     * `pmubench emulate`'s traces (docs/emulate.md) */
 };
 
 enum trace_access_kind { TRACE_LOAD = 1, TRACE_STORE = 2, TRACE_MODIFY = 3 };
@@ -116,6 +118,21 @@ enum trace_record_kind {
     TRACE_RECORD_REGION_BEGIN,
     TRACE_RECORD_REGION_END,
     TRACE_RECORD_END,
+    TRACE_RECORD_MSR,
+};
+
+/* An access of the program to the emulated PMU (docs/emulate.md): a read
+ * or write of MSR `msr` of logical processor `cpu` through
+ * /dev/cpu/CPU/msr, or RDTSC (a read of IA32_TIME_STAMP_COUNTER).  It
+ * follows the instructions retired before it; the instruction before it
+ * is the system call (or the RDTSC) that made it. */
+enum trace_msr_op { TRACE_MSR_READ = 0, TRACE_MSR_WRITE = 1, TRACE_MSR_RDTSC = 2 };
+
+struct trace_msr {
+    enum trace_msr_op op;
+    uint8_t cpu;                    /* 0 or 1 */
+    uint32_t msr;
+    uint64_t value;                 /* the value written (TRACE_MSR_WRITE) */
 };
 
 struct trace_record {
@@ -123,6 +140,7 @@ struct trace_record {
     struct trace_insn insn;         /* TRACE_RECORD_INSN */
     uint32_t region;                /* TRACE_RECORD_REGION_* */
     struct trace_end end;           /* TRACE_RECORD_END */
+    struct trace_msr msr;           /* TRACE_RECORD_MSR */
 };
 
 /* ---- writing */
@@ -192,6 +210,12 @@ bool trace_write_run(struct trace_writer *writer, uint8_t thread, uint32_t n,
                      const uint64_t *addresses, struct trace_insn_memo *memo,
                      trace_run_insn *insn_at, void *context);
 bool trace_write_region(struct trace_writer *writer, bool begin, uint32_t region);
+/* An MSR access record, in a trace whose header says msr_accesses, after
+ * everything written before it: a block ending on a taken branch (the
+ * system call) is written at once with `next` as its target, the
+ * instruction its thread goes on at; so that a reader of the stream gets
+ * the record as soon as the writer is flushed (docs/emulate.md). */
+bool trace_write_msr(struct trace_writer *writer, const struct trace_msr *access, uint64_t next);
 bool trace_write_end(struct trace_writer *writer, const struct trace_end *end);
 /* Frees the writer; false if any write failed (the FILE is not closed). */
 bool trace_writer_close(struct trace_writer *writer);

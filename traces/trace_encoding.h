@@ -14,6 +14,7 @@ enum {
     TRACE_FLAG_LENGTHS_UNKNOWN = 2,
     TRACE_FLAG_REGISTERS = 4,
     TRACE_FLAG_CPU_VIEW = 8, /* the CPU view follows the recorder's name */
+    TRACE_FLAG_MSR = 16,     /* MSR access records may follow (version 2 only) */
 };
 
 /* Version 1 (docs/traces.md, "Version 1"), read only: an instruction
@@ -40,6 +41,8 @@ enum {
     CONTROL_REGISTERS = 0x87,        /* varint mask, then per set bit (low first) a signed
                                       * delta: the registers after the next instruction
                                       * (version 2: of the next block, of one) */
+    CONTROL_MSR = 0x88,              /* byte op | cpu << 2 (enum trace_msr_op), varint
+                                      * MSR, varint value (a write's only) */
     CONTROL_END = 0x8f,              /* varint instructions, byte status, varint code */
 };
 

@@ -4,6 +4,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "code_cache.h"
 #include "util/error_line.h"
@@ -29,6 +31,12 @@ enum { READ_BUFFER_SIZE = 1 << 16 };
 
 struct trace_reader {
     FILE *in;
+    /* The descriptor of a FILE on a pipe, read directly: a refill takes
+     * what the writer has written so far and returns, where fread would
+     * wait for a full buffer -- so that a reader of a trace being written
+     * gets each record once it is flushed (docs/emulate.md); -1 for other
+     * files, read with fread. */
+    int pipe_fd;
     char path[PATH_MAX];
     uint64_t buffer_offset;   /* of buffer[0] in the file */
     struct trace_header header;
@@ -108,11 +116,20 @@ static bool have_byte(struct trace_reader *r)
         return true;
     r->buffer_offset += r->buffer_fill;
     r->buffer_pos = 0;
-    errno = 0;
-    r->buffer_fill = fread(r->buffer, 1, sizeof r->buffer, r->in);
-    if (r->buffer_fill == 0 && ferror(r->in))
+    if (r->pipe_fd < 0) {
+        errno = 0;
+        r->buffer_fill = fread(r->buffer, 1, sizeof r->buffer, r->in);
+        if (r->buffer_fill == 0 && ferror(r->in))
+            r->read_errno = errno ? errno : EIO;
+        return r->buffer_fill > 0;
+    }
+    ssize_t n;
+    while ((n = read(r->pipe_fd, r->buffer, sizeof r->buffer)) < 0 && errno == EINTR)
+        ;
+    if (n < 0)
         r->read_errno = errno ? errno : EIO;
-    return r->buffer_fill > 0;
+    r->buffer_fill = n > 0 ? (size_t)n : 0;
+    return n > 0;
 }
 
 static bool get_byte_refilling(struct trace_reader *r, uint8_t *byte, const char *expected)
@@ -272,11 +289,15 @@ static bool read_header(struct trace_reader *r)
     if (!get_varint(r, &flags, "the header flags"))
         return false;
     if (flags & ~(uint64_t)(TRACE_FLAG_ISA64 | TRACE_FLAG_LENGTHS_UNKNOWN | TRACE_FLAG_REGISTERS |
-                            TRACE_FLAG_CPU_VIEW))
+                            TRACE_FLAG_CPU_VIEW | TRACE_FLAG_MSR))
         return fail(r, "unknown header flags 0x%llx", (unsigned long long)flags);
     if (version == 1 && (flags & TRACE_FLAG_CPU_VIEW))
         return fail(r, "header flag 0x%x (a CPU view) in a version 1 trace",
                     (unsigned)TRACE_FLAG_CPU_VIEW);
+    if (version == 1 && (flags & TRACE_FLAG_MSR))
+        return fail(r, "header flag 0x%x (MSR accesses) in a version 1 trace",
+                    (unsigned)TRACE_FLAG_MSR);
+    r->header.msr_accesses = (flags & TRACE_FLAG_MSR) != 0;
     r->header.isa = (flags & TRACE_FLAG_ISA64) ? TRACE_ISA_64 : TRACE_ISA_32;
     r->header.lengths_known = !(flags & TRACE_FLAG_LENGTHS_UNKNOWN);
     r->header.registers = (flags & TRACE_FLAG_REGISTERS) != 0;
@@ -307,6 +328,9 @@ struct trace_reader *trace_reader_open(FILE *in, const char *path, char *error,
         r->last_block[t] = &r->start[t];
     }
     r->in = in;
+    struct stat st;
+    r->pipe_fd = fileno(in) >= 0 && fstat(fileno(in), &st) == 0 && S_ISFIFO(st.st_mode)
+                     ? fileno(in) : -1;
     r->cpl = 3;
     snprintf(r->path, sizeof r->path, "%s", path);
     if (!read_header(r)) {
@@ -1073,6 +1097,24 @@ static inline const struct trace_block *run_on(struct trace_reader *r)
     return executed(r, e, NULL);
 }
 
+/* An MSR access record's fields (its tag read). */
+static bool read_msr(struct trace_reader *r, struct trace_msr *msr)
+{
+    uint8_t op;
+    uint64_t number;
+    if (!get_byte(r, &op, "an MSR access's operation"))
+        return false;
+    if ((op & 3) > TRACE_MSR_RDTSC || op >> 3)
+        return fail(r, "MSR access operation 0x%02x", op);
+    if (!get_varint(r, &number, "an MSR number"))
+        return false;
+    if (number > UINT32_MAX)
+        return fail(r, "MSR number %llu", (unsigned long long)number);
+    *msr = (struct trace_msr){.op = (enum trace_msr_op)(op & 3), .cpu = (uint8_t)(op >> 2 & 1),
+                              .msr = (uint32_t)number};
+    return msr->op != TRACE_MSR_WRITE || get_varint(r, &msr->value, "the value written");
+}
+
 static const struct trace_record *region_record(struct trace_reader *r, uint8_t tag,
                                                 uint64_t region)
 {
@@ -1098,6 +1140,12 @@ static bool read_control(struct trace_reader *r, uint8_t tag, const struct trace
             return false;
         *record = region_record(r, tag, region);
         return true;
+    case CONTROL_MSR:
+        if (!r->header.msr_accesses)
+            return fail(r, "an MSR access record in a trace whose header allows none");
+        r->control.kind = TRACE_RECORD_MSR;
+        *record = &r->control;
+        return read_msr(r, &r->control.msr);
     case CONTROL_END:
         r->control.kind = TRACE_RECORD_END;
         *record = &r->control;

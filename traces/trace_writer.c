@@ -32,6 +32,7 @@ struct trace_writer {
     bool ended, failed;
     uint32_t serial;          /* this writer's number, for trace_insn_memo */
     int n_regs;               /* registers of the ISA; 0: the trace has none */
+    bool msr_accesses;        /* the header allows MSR access records */
     uint64_t regs[TRACE_MAX_REGS]; /* as of the last register record (initially 0) */
     struct block_table blocks;
     struct block_builder pending;  /* the block being built */
@@ -136,6 +137,7 @@ struct trace_writer *trace_writer_create(const struct trace_header *header, trac
     w->sink = sink;
     w->sink_context = sink_context;
     w->cpl = 3;
+    w->msr_accesses = header->msr_accesses;
     w->n_regs = !header->registers ? 0 : header->isa == TRACE_ISA_64 ? TRACE_MAX_REGS
                                                                       : TRACE_REGS_32;
     for (int t = 0; t < 2; t++) {
@@ -148,7 +150,8 @@ struct trace_writer *trace_writer_create(const struct trace_header *header, trac
     put_varint(w, (header->isa == TRACE_ISA_64 ? TRACE_FLAG_ISA64 : 0) |
                       (header->lengths_known ? 0 : TRACE_FLAG_LENGTHS_UNKNOWN) |
                       (header->registers ? TRACE_FLAG_REGISTERS : 0) |
-                      (header->cpu.n ? TRACE_FLAG_CPU_VIEW : 0));
+                      (header->cpu.n ? TRACE_FLAG_CPU_VIEW : 0) |
+                      (header->msr_accesses ? TRACE_FLAG_MSR : 0));
     put_string(w, header->program);
     put_string(w, header->args);
     put_string(w, header->recorder);
@@ -667,6 +670,23 @@ bool trace_write_region(struct trace_writer *w, bool begin, uint32_t region)
     if (w->pending.n_insns)
         put_block(w);
     put_marker(w, begin, region);
+    return !w->failed;
+}
+
+bool trace_write_msr(struct trace_writer *w, const struct trace_msr *access, uint64_t next)
+{
+    if (w->ended || !w->msr_accesses || access->op > TRACE_MSR_RDTSC || access->cpu > 1)
+        return false;
+    if (w->pending.awaiting_target)
+        put_held(w, next);
+    else if (w->pending.n_insns)
+        put_block(w);
+    put_run(w);
+    put_byte(w, CONTROL_MSR);
+    put_byte(w, (uint8_t)(access->op | access->cpu << 2));
+    put_varint(w, access->msr);
+    if (access->op == TRACE_MSR_WRITE)
+        put_varint(w, access->value);
     return !w->failed;
 }
 

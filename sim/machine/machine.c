@@ -213,11 +213,19 @@ static void p5_region(void *context, bool begin, uint32_t region)
     hooks->region(hooks->context, 0, begin, region);
 }
 
+/* The P5 model's MSR access, to the machine's hooks as thread 0's. */
+static void p5_msr(void *context, uint64_t cycle, const struct trace_msr *access)
+{
+    const struct machine_hooks *hooks = context;
+    hooks->msr(hooks->context, 0, cycle, access);
+}
+
 static bool simulate_p5(struct machine *machine, const char *path,
                         const struct machine_hooks *hooks, struct machine_result *result,
                         char *error, size_t error_size)
 {
-    struct p5_sim_hooks p5_hooks = {hooks && hooks->region ? p5_region : NULL, (void *)hooks,
+    struct p5_sim_hooks p5_hooks = {hooks && hooks->region ? p5_region : NULL,
+                                    hooks && hooks->msr ? p5_msr : NULL, (void *)hooks,
                                     hooks ? hooks->progress : NULL,
                                     hooks ? hooks->interval : NULL};
     struct p5_sim_result p5 = {0};
@@ -235,7 +243,7 @@ static bool simulate_netburst(struct machine *machine, const char *const traces[
 {
     struct nbm_hooks nb_hooks;
     if (hooks)
-        nb_hooks = (struct nbm_hooks){hooks->region, hooks->sample, hooks->context,
+        nb_hooks = (struct nbm_hooks){hooks->region, hooks->msr, hooks->sample, hooks->context,
                                       hooks->progress, hooks->interval, hooks->uops};
     struct nbm_result nb;
     memset(&nb, 0, sizeof nb);

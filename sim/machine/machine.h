@@ -155,6 +155,11 @@ void machine_destroy(struct machine *machine);
  * docs/pipeview.md). */
 struct machine_hooks {
     void (*region)(void *context, int thread, bool begin, uint32_t region);
+    /* `msr`: an MSR access record of logical processor `thread`'s trace
+     * (docs/emulate.md), every instruction before it retired and counted,
+     * at cycle `cycle` (the P5's markers and accesses are thread 0's); it
+     * may program the PMU. */
+    void (*msr)(void *context, int thread, uint64_t cycle, const struct trace_msr *access);
     void (*sample)(void *context, int thread, uint64_t cycle, uint64_t eip, bool precise);
     void *context;
     const struct progress_hook *progress;

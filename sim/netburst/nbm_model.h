@@ -23,6 +23,7 @@
 #include "pmu/programming/msr.h"
 #include "sim/common/interval.h"
 #include "traces/progress.h"
+#include "traces/trace.h"
 
 enum { NBM_MAX_LOAD_MISSES = 64 }; /* the largest l1d_load_misses */
 
@@ -138,6 +139,10 @@ struct nbm_uop_hook {
  *   write them. */
 struct nbm_hooks {
     void (*region)(void *context, int thread, bool begin, uint32_t region);
+    /* An MSR access record of logical processor `thread` (docs/emulate.md),
+     * called as a region hook is, once the processor drained at it, at
+     * cycle `cycle`; it may program the PMU. */
+    void (*msr)(void *context, int thread, uint64_t cycle, const struct trace_msr *access);
     void (*sample)(void *context, int thread, uint64_t cycle, uint64_t eip, bool precise);
     void *context;
     const struct progress_hook *progress; /* NULL: none (traces/progress.h) */

@@ -31,9 +31,12 @@ struct thread_run {
     uint32_t next_insn;               /* the block's next instruction */
     uint64_t records;                 /* records read, for a failure's line */
     bool running;                /* its trace has not ended */
-    bool hook_pending;           /* a region marker waits for its drain */
+    bool hook_pending;           /* a region marker or MSR access waits for its drain */
     bool region_begin;
     uint32_t region;
+    bool msr_pending;            /* the hook pending is an MSR access's */
+    struct trace_msr msr;
+    uint64_t drained;            /* the cycle of its drain */
 };
 
 /* With intervals: the retirements of one logical processor timed but not
@@ -223,7 +226,13 @@ static void call_hook(struct run *run, int t)
 {
     struct thread_run *tr = &run->thread[t];
     tr->hook_pending = false;
-    if (run->hooks && run->hooks->region) {
+    if (tr->msr_pending) {
+        tr->msr_pending = false;
+        if (run->hooks && run->hooks->msr) {
+            run->hooks->msr(run->hooks->context, t, tr->drained, &tr->msr);
+            nbm_occurrences_watch(&run->machine.occurrences);
+        }
+    } else if (run->hooks && run->hooks->region) {
         run->hooks->region(run->hooks->context, t, tr->region_begin, tr->region);
         nbm_occurrences_watch(&run->machine.occurrences); /* the hook may have programmed the PMU */
     }
@@ -255,6 +264,12 @@ static bool record(struct run *run, int t, const struct trace_record *rec)
         tr->hook_pending = true;
         tr->region_begin = rec->kind == TRACE_RECORD_REGION_BEGIN;
         tr->region = rec->region;
+        return true;
+    case TRACE_RECORD_MSR:
+        tr->drained = nbm_drain(m);
+        tr->hook_pending = true;
+        tr->msr_pending = true;
+        tr->msr = rec->msr;
         return true;
     case TRACE_RECORD_END:
         finish(run, t, nbm_drain(m));

@@ -23,6 +23,7 @@
 #include "pmu/programming/msr.h"
 #include "sim/common/interval.h"
 #include "traces/progress.h"
+#include "traces/trace.h"
 #include "sim/p5/p5_timings.h"
 
 /* Errata in appendix A of Safford 1997 that change counts; each may be switched
@@ -112,6 +113,10 @@ bool p5_config_set(struct p5_config *config, const char *name, const char *value
  * (docs/stat.md, "Intervals"). */
 struct p5_sim_hooks {
     void (*region)(void *context, bool begin, uint32_t region);
+    /* An MSR access record (docs/emulate.md), every instruction before it
+     * issued and told to the PMU, at clock `cycle`; it may program the
+     * PMU. */
+    void (*msr)(void *context, uint64_t cycle, const struct trace_msr *access);
     void *context;
     const struct progress_hook *progress; /* NULL: none (traces/progress.h) */
     const struct interval_hook *interval; /* NULL: none (sim/common/interval.h) */

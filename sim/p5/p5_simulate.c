@@ -175,6 +175,17 @@ static void region(struct run *run, const struct trace_record *record,
     }
 }
 
+static void msr_access(struct run *run, const struct trace_record *record,
+                       const struct p5_sim_hooks *hooks)
+{
+    issue_held(run);
+    if (hooks && hooks->msr) {
+        p5_report_to_pmu(&run->machine);
+        hooks->msr(hooks->context, run->machine.now, &record->msr);
+        run->machine.cpl = -1; /* as after a region hook */
+    }
+}
+
 /* An interval ends after this block: the PMU told everything so far. */
 static void interval_end(struct run *run, uint64_t issued)
 {
@@ -211,6 +222,9 @@ static bool simulate(struct run *run, const struct p5_sim_hooks *hooks,
         case TRACE_RECORD_REGION_END:
             result->regions++;
             region(run, rec, hooks);
+            break;
+        case TRACE_RECORD_MSR:
+            msr_access(run, rec, hooks);
             break;
         case TRACE_RECORD_END:
             issue_held(run);

@@ -35,6 +35,7 @@
  * flags after it, as the next instruction finds them. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
@@ -195,6 +196,7 @@ static Bool starts_with(const HChar *s, const HChar *prefix)
  * VG_(write) to the pipe of --pmutrace-fd */
 
 static Int clo_fd = -1;
+static Int clo_emulate_fd = -1; /* --pmutrace-emulate-fd: `pmubench emulate`'s answers */
 static const HChar *clo_program = NULL;
 static const HChar *clo_argv0 = NULL;
 static Bool clo_keep_env = False;
@@ -222,6 +224,8 @@ static void out_flush(UInt flags)
     UInt word = length | flags << PT_FRAME_FLAGS_SHIFT;
     for (Int i = 0; i < PT_FRAME_HEADER_SIZE; i++)
         obuf[i] = (UChar)(word >> (8 * i));
+    if (clo_emulate_fd >= 0 && done < PT_FRAME_HEADER_SIZE)
+        done = PT_FRAME_HEADER_SIZE; /* emulating: the trace's bytes alone (docs/emulate.md) */
     while (done < opos && !out_failed) {
         Int n = VG_(write)(out_fd, obuf + done, opos - done);
         if (n <= 0)
@@ -349,6 +353,7 @@ static void begin_segment(void)
     header.args[used] = '\0';
     VG_(strcpy)(header.recorder, PT_RECORDER);
     header.cpu = cpu_view;
+    header.msr_accesses = clo_emulate_fd >= 0;
     writer = trace_writer_create(&header, out_sink, NULL);
     record.cpl = 3;
     record.has_bytes = true;
@@ -1438,11 +1443,203 @@ static void trace_execve(UInt no, UWord *args, UInt n_args)
     print_notes();
 }
 
+/* ---- the emulated /dev/cpu/N/msr (docs/emulate.md)
+ *
+ * With --pmutrace-emulate-fd, an open of /dev/cpu/N/msr (N 0 or 1) gets a
+ * descriptor of /dev/null in its place, noted here; a pread64 or pwrite64
+ * of it becomes MSR access records in the trace (the system call's
+ * instruction first, with its fall-through as its target), flushed to the
+ * pipe, and the tool waits on the descriptor of --pmutrace-emulate-fd for
+ * each access's answer, which `pmubench emulate` writes once its model has
+ * retired every instruction before the access: two little-endian words,
+ * the value read and the status (0, or an errno).  The system call itself
+ * then runs on /dev/null, harmless, and its result and the bytes read are
+ * replaced after it, as the Linux msr driver (arch/x86/kernel/msr.c) gives
+ * them: a count not a multiple of 8 is EINVAL; each 8 bytes are an access
+ * of the MSR at the file offset; the first failed access (EIO: an MSR the
+ * part does not have, a write that would #GP) ends the call, which returns
+ * the bytes done before it, or the error when none. */
+
+enum { PT_MAX_MSR_FDS = 16, PT_MSR_REPLY_SIZE = 16 };
+static struct { Int fd; UChar cpu; } msr_fds[PT_MAX_MSR_FDS];
+static Int n_msr_fds;
+
+/* What the pending MSR system call returns, and the bytes it read (at
+ * most what its count asks; reads only). */
+static struct {
+    Bool active;
+    Long result;
+    Addr buffer;
+    UInt bytes;
+    ULong values[64];
+} msr_call;
+
+/* The logical processor of an emulated MSR file's descriptor, or -1. */
+static Int msr_fd_cpu(UWord fd)
+{
+    for (Int i = 0; i < n_msr_fds; i++)
+        if ((UWord)msr_fds[i].fd == fd)
+            return msr_fds[i].cpu;
+    return -1;
+}
+
+/* The N of "/dev/cpu/N/msr" (0 or 1), or -1. */
+static Int msr_path_cpu(Addr path)
+{
+    static const HChar prefix[] = "/dev/cpu/";
+    if (!path || !VG_(am_is_valid_for_client)(path, 16, VKI_PROT_READ))
+        return -1;
+    const HChar *p = (const HChar *)path;
+    if (VG_(strncmp)(p, prefix, sizeof prefix - 1) != 0)
+        return -1;
+    p += sizeof prefix - 1;
+    if ((p[0] != '0' && p[0] != '1') || VG_(strcmp)(p + 1, "/msr") != 0)
+        return -1;
+    return p[0] - '0';
+}
+
+static void set_result(ThreadId tid, Long value)
+{
+#if PT_ISA64
+    VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestAMD64State, guest_RAX), 8,
+                              (const UChar *)&value);
+#else
+    UInt v = (UInt)value;
+    VG_(set_shadow_regs_area)(tid, 0, offsetof(VexGuestX86State, guest_EAX), 4,
+                              (const UChar *)&v);
+#endif
+}
+
+/* One access through the trace and its answer; the status (0 or an
+ * errno). */
+static Long msr_request(const struct trace_msr *access, ULong next, ULong *value)
+{
+    if (!writer || writer_refused || !trace_write_msr(writer, access, next) ||
+        !trace_writer_flush(writer)) {
+        writer_refused = True;
+        return VKI_EIO;
+    }
+    out_flush(0);
+    UChar reply[PT_MSR_REPLY_SIZE];
+    Int got = 0;
+    while (got < PT_MSR_REPLY_SIZE) {
+        Int n = VG_(read)(clo_emulate_fd, reply + got, PT_MSR_REPLY_SIZE - got);
+        if (n <= 0) {
+            VG_(umsg)("pmutrace: no answer from pmubench to an MSR access\n");
+            VG_(exit)(1);
+        }
+        got += n;
+    }
+    ULong words[2] = {0, 0};
+    for (Int i = 0; i < PT_MSR_REPLY_SIZE; i++)
+        words[i / 8] |= (ULong)reply[i] << (8 * (i % 8));
+    *value = words[0];
+    return (Long)words[1];
+}
+
+/* A pread64 or pwrite64 of an emulated MSR file: its accesses, the result
+ * noted for pt_post_syscall. */
+static void msr_pre_rw(Bool write, Int cpu, UWord *args)
+{
+    UWord count = args[2];
+#if PT_ISA64
+    UInt msr = (UInt)args[3];
+#else
+    UInt msr = (UInt)args[3]; /* the offset's low word: the driver's `u32 reg` */
+#endif
+    msr_call.active = True;
+    msr_call.buffer = args[1];
+    msr_call.bytes = 0;
+    if (count % 8 != 0) {
+        msr_call.result = -VKI_EINVAL;
+        return;
+    }
+    if (count / 8 > 64)
+        count = 64 * 8;
+    retire_running();
+    ULong next = pend ? pend->addr + pend->len : 0;
+    flush_pending(next);
+    Long status = 0;
+    UInt done = 0;
+    for (; done < count / 8; done++) {
+        struct trace_msr access = {.op = write ? TRACE_MSR_WRITE : TRACE_MSR_READ,
+                                   .cpu = (uint8_t)cpu, .msr = msr};
+        if (write) {
+            if (!VG_(am_is_valid_for_client)(args[1] + 8 * done, 8, VKI_PROT_READ)) {
+                status = VKI_EFAULT;
+                break;
+            }
+            access.value = *(const ULong *)(args[1] + 8 * done);
+        }
+        status = msr_request(&access, next, &msr_call.values[done]);
+        if (status)
+            break;
+    }
+    msr_call.bytes = write ? 0 : done * 8;
+    msr_call.result = done ? (Long)done * 8 : -status;
+}
+
+/* After the system call on /dev/null: its result and bytes replaced. */
+static void msr_post_rw(ThreadId tid)
+{
+    msr_call.active = False;
+    if (msr_call.bytes && VG_(am_is_valid_for_client)(msr_call.buffer, msr_call.bytes,
+                                                      VKI_PROT_WRITE))
+        VG_(memcpy)((void *)msr_call.buffer, msr_call.values, msr_call.bytes);
+    else if (msr_call.bytes)
+        msr_call.result = -VKI_EFAULT;
+    set_result(tid, msr_call.result);
+}
+
+/* After an open or openat of /dev/cpu/N/msr: whatever the kernel did,
+ * the program gets a descriptor of /dev/null, noted as CPU N's MSR file. */
+static void msr_post_open(ThreadId tid, Int cpu, SysRes res)
+{
+    if (!sr_isError(res))
+        VG_(close)((Int)sr_Res(res));
+    SysRes null = VG_(open)("/dev/null", VKI_O_RDWR, 0);
+    if (sr_isError(null) || n_msr_fds == PT_MAX_MSR_FDS) {
+        if (!sr_isError(null))
+            VG_(close)((Int)sr_Res(null));
+        set_result(tid, -VKI_EMFILE);
+        return;
+    }
+    msr_fds[n_msr_fds].fd = (Int)sr_Res(null);
+    msr_fds[n_msr_fds++].cpu = (UChar)cpu;
+    set_result(tid, (Long)sr_Res(null));
+}
+
+/* A close of a noted descriptor forgets it. */
+static void msr_forget(UWord fd)
+{
+    for (Int i = 0; i < n_msr_fds; i++)
+        if ((UWord)msr_fds[i].fd == fd) {
+            msr_fds[i] = msr_fds[--n_msr_fds];
+            return;
+        }
+}
+
+static Bool is_open(UInt no)
+{
+#if defined(__NR_open)
+    if (no == __NR_open)
+        return True;
+#endif
+    return no == __NR_openat;
+}
+
 static void pt_pre_syscall(ThreadId tid, UInt no, UWord *args, UInt n_args)
 {
     (void)tid;
     if (in_child || n_args < 1)
         return;
+    if (clo_emulate_fd >= 0 && (no == __NR_pread64 || no == __NR_pwrite64) && n_args >= 4 &&
+        msr_fd_cpu(args[0]) >= 0) {
+        msr_pre_rw(no == __NR_pwrite64, msr_fd_cpu(args[0]), args);
+        return;
+    }
+    if (clo_emulate_fd >= 0 && no == __NR_close)
+        msr_forget(args[0]);
     /* The plain exit of the last living thread ends the process as
      * exit_group does (e.g. syscall(SYS_exit, 9) in a single-threaded
      * program); another thread's exit does not. */
@@ -1456,7 +1653,17 @@ static void pt_pre_syscall(ThreadId tid, UInt no, UWord *args, UInt n_args)
 
 static void pt_post_syscall(ThreadId tid, UInt no, UWord *args, UInt n_args, SysRes res)
 {
-    (void)tid; (void)args; (void)n_args; (void)res;
+    if (in_child)
+        return;
+    if (msr_call.active && (no == __NR_pread64 || no == __NR_pwrite64)) {
+        msr_post_rw(tid);
+        return;
+    }
+    if (clo_emulate_fd >= 0 && is_open(no) && n_args >= 2) {
+        Int cpu = msr_path_cpu(no == __NR_openat ? args[1] : args[0]);
+        if (cpu >= 0)
+            msr_post_open(tid, cpu, res);
+    }
     /* Back here after an execve: it failed.  The recording goes on in a new
      * segment. */
     if (exec_pending && is_execve(no)) {
@@ -1491,6 +1698,7 @@ static void pt_atfork_child(ThreadId tid)
 static Bool pt_process_option(const HChar *arg)
 {
     if VG_INT_CLO (arg, "--pmutrace-fd", clo_fd) {
+    } else if VG_INT_CLO (arg, "--pmutrace-emulate-fd", clo_emulate_fd) {
     } else if VG_STR_CLO (arg, "--pmutrace-program", clo_program) {
     } else if VG_STR_CLO (arg, "--pmutrace-argv0", clo_argv0) {
     } else if VG_BOOL_CLO (arg, "--pmutrace-keep-env", clo_keep_env) {
@@ -1506,6 +1714,9 @@ static void pt_print_usage(void)
 {
     VG_(printf)("    --pmutrace-fd=N           write the trace's frames to file descriptor N,\n"
                 "                              a pipe `pmubench record` reads [required]\n"
+                "    --pmutrace-emulate-fd=N   emulate /dev/cpu/N/msr: the trace unframed,\n"
+                "                              with its MSR accesses, answered on descriptor N\n"
+                "                              by `pmubench emulate` [none]\n"
                 "    --pmutrace-keep-env=no|yes  leave valgrind's LD_PRELOAD and VALGRIND_LIB\n"
                 "                              in the client's environment [no]\n"
                 "    --pmutrace-registers=no|yes  record the general registers and flags\n"
@@ -1572,6 +1783,14 @@ static void pt_post_clo_init(void)
     /* In valgrind's reserved range, close-on-exec: the program sees the
      * file descriptors of a native run, and a program it execs none. */
     out_fd = VG_(safe_fd)(clo_fd);
+    if (clo_emulate_fd >= 0) {
+        if (VG_(fstat)(clo_emulate_fd, &st) != 0) {
+            VG_(fmsg)("pmutrace: --pmutrace-emulate-fd=%d: not an open file descriptor\n",
+                      clo_emulate_fd);
+            VG_(exit)(2);
+        }
+        clo_emulate_fd = VG_(safe_fd)(clo_emulate_fd);
+    }
     obuf = VG_(malloc)("pmutrace.out", OBUF_SIZE);
     begin_segment();
 }

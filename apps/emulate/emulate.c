@@ -1,0 +1,132 @@
+/* `pmubench emulate`'s run (apps/emulate/emulate.h; docs/emulate.md). */
+#include "apps/emulate/emulate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "traces/record.h"
+#include "util/error_line.h"
+
+/* IA32_TIME_STAMP_COUNTER (Intel SDM vol. 4, table 2-2): read, the
+ * simulated clock. */
+enum { MSR_TSC = 0x10 };
+
+/* The answer to one access, as the tool reads it: two little-endian
+ * words, the value read and the status (0 or an errno). */
+enum { REPLY_SIZE = 16 };
+
+struct emulation {
+    struct machine *machine;
+    int reply_fd;
+    struct emulate_result *result;
+    bool reply_failed;
+};
+
+/* The access on the machine's PMU; its errno, or 0. */
+static int perform(struct emulation *e, uint64_t cycle, const struct trace_msr *access,
+                   uint64_t *value)
+{
+    *value = 0;
+    if (access->op == TRACE_MSR_RDTSC || (access->op == TRACE_MSR_READ && access->msr == MSR_TSC)) {
+        e->result->msr_reads++;
+        *value = cycle;
+        return 0;
+    }
+    msr_status status;
+    if (access->op == TRACE_MSR_WRITE) {
+        e->result->msr_writes++;
+        status = msr_write(e->machine->backend, access->cpu, access->msr, access->value);
+    } else {
+        e->result->msr_reads++;
+        status = msr_read(e->machine->backend, access->cpu, access->msr, value);
+    }
+    if (status == MSR_OK)
+        return 0;
+    e->result->msr_failed++;
+    return status == MSR_GP ? EIO : msr_errno(e->machine->backend);
+}
+
+/* The machine's hook: the access performed and answered. */
+static void answer(void *context, int thread, uint64_t cycle, const struct trace_msr *access)
+{
+    (void)thread;
+    struct emulation *e = context;
+    uint64_t value;
+    uint64_t words[2] = {0, (uint64_t)perform(e, cycle, access, &value)};
+    words[0] = value;
+    uint8_t reply[REPLY_SIZE];
+    for (int i = 0; i < REPLY_SIZE; i++)
+        reply[i] = (uint8_t)(words[i / 8] >> (8 * (i % 8)));
+    size_t done = 0;
+    while (done < sizeof reply && !e->reply_failed) {
+        ssize_t n = write(e->reply_fd, reply + done, sizeof reply - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            e->reply_failed = true;
+        else
+            done += (size_t)n;
+    }
+}
+
+#define fail(status, ...) (error_line(0, error, error_size, __VA_ARGS__), (status))
+
+/* Simulates the stream on `trace_fd` on a fresh machine, answering on
+ * `reply_fd`; false with the model's line. */
+static bool simulate(const struct emulate_options *options, int trace_fd, int reply_fd,
+                     struct emulate_result *result, char *error, size_t error_size)
+{
+    struct machine machine;
+    if (!machine_create(&machine, options->config, 1)) {
+        error_line(0, error, error_size, "out of memory");
+        return false;
+    }
+    struct emulation e = {&machine, reply_fd, result, false};
+    struct machine_hooks hooks = {.msr = answer, .context = &e};
+    char path[64];
+    snprintf(path, sizeof path, "/dev/fd/%d", trace_fd);
+    const char *traces[1] = {path};
+    bool ok = machine_simulate(&machine, traces, &hooks, &result->simulated, error, error_size);
+    machine_destroy(&machine);
+    return ok;
+}
+
+enum emulate_status emulate_run(const struct emulate_options *options,
+                                struct emulate_result *result, char *error, size_t error_size)
+{
+    *result = (struct emulate_result){0};
+    int trace_pipe[2], reply_pipe[2];
+    if (pipe(trace_pipe) != 0)
+        return fail(EMULATE_FAILED, "cannot make a pipe: %s", strerror(errno));
+    if (pipe(reply_pipe) != 0) {
+        close(trace_pipe[0]);
+        close(trace_pipe[1]);
+        return fail(EMULATE_FAILED, "cannot make a pipe: %s", strerror(errno));
+    }
+    fcntl(trace_pipe[0], F_SETFD, FD_CLOEXEC);
+    fcntl(reply_pipe[1], F_SETFD, FD_CLOEXEC);
+    struct record_options record = {.argv = options->argv,
+                                    .recorder_dir = options->recorder_dir};
+    struct spawn child;
+    enum record_status started = record_start_emulated(&record, trace_pipe[1], reply_pipe[0],
+                                                       &child, error, error_size);
+    close(trace_pipe[1]);
+    close(reply_pipe[0]);
+    bool simulated = started == RECORD_OK &&
+                     simulate(options, trace_pipe[0], reply_pipe[1], result, error, error_size);
+    /* Closed before the wait: a tool still writing or waiting for an
+     * answer then ends. */
+    close(trace_pipe[0]);
+    close(reply_pipe[1]);
+    if (started != RECORD_OK)
+        return started == RECORD_BAD_INPUT ? EMULATE_BAD_INPUT : EMULATE_FAILED;
+    int status = spawn_wait(&child);
+    if (status < 0)
+        return fail(EMULATE_FAILED, "cannot wait for valgrind: %s", strerror(errno));
+    result->exit_status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+    return simulated ? EMULATE_OK : EMULATE_FAILED;
+}
