@@ -788,6 +788,7 @@ static void copy_record(struct trace_record *to, const struct trace_record *from
     to->kind = from->kind;
     to->region = from->region;
     to->end = from->end;
+    to->msr = from->msr;
     memcpy(&to->insn, &from->insn, offsetof(struct trace_insn, accesses));
     memcpy(to->insn.accesses, from->insn.accesses,
            (size_t)from->insn.n_accesses * sizeof from->insn.accesses[0]);
@@ -1142,7 +1143,7 @@ static bool read_control(struct trace_reader *r, uint8_t tag, const struct trace
         return true;
     case CONTROL_MSR:
         if (!r->header.msr_accesses)
-            return fail(r, "an MSR access record in a trace whose header allows none");
+            return fail(r, "unknown record tag 0x%02x", tag); /* as before the flag */
         r->control.kind = TRACE_RECORD_MSR;
         *record = &r->control;
         return read_msr(r, &r->control.msr);

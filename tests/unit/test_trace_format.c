@@ -569,7 +569,7 @@ static void test_unknown_version(void **state)
     (void)state;
     expect_spliced_corrupt(8, 1, "\x03", 1, 9, "version 3");
     expect_spliced_corrupt(8, 1, "\x80\x01", 2, 10, "version 128");
-    expect_spliced_corrupt(9, 1, "\x10", 1, 10, "unknown header flags 0x10");
+    expect_spliced_corrupt(9, 1, "\x20", 1, 10, "unknown header flags 0x20");
 }
 
 static void test_garbage_tags(void **state)
