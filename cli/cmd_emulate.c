@@ -89,7 +89,9 @@ int cmd_emulate(int argc, char **argv)
     int bad = choose_machine(model, params, n_params, &config);
     if (bad >= 0)
         return bad;
-    struct emulate_options options = {.argv = argv + i, .config = &config};
+    /* The program's CPUID describes the part of the model, as record --cpu
+     * MODEL's (the same names). */
+    struct emulate_options options = {.argv = argv + i, .config = &config, .cpu = model};
     struct emulate_result result;
     char error[PATH_MAX + 2048];
     enum emulate_status ran = emulate_run(&options, &result, error, sizeof error);

@@ -110,7 +110,8 @@ enum emulate_status emulate_run(const struct emulate_options *options,
     fcntl(trace_pipe[0], F_SETFD, FD_CLOEXEC);
     fcntl(reply_pipe[1], F_SETFD, FD_CLOEXEC);
     struct record_options record = {.argv = options->argv,
-                                    .recorder_dir = options->recorder_dir};
+                                    .recorder_dir = options->recorder_dir,
+                                    .cpu = options->cpu};
     struct spawn child;
     enum record_status started = record_start_emulated(&record, trace_pipe[1], reply_pipe[0],
                                                        &child, error, error_size);

@@ -1,0 +1,70 @@
+# `pmubench emulate` (docs/emulate.md), sourced by run_tests.sh after
+# tests/cli_tests.sh (uses expect, expect_usage, pass, fail, pmubench,
+# $build, $tmp): the programs of tests/emulate, built static for 64-bit
+# code, run on the EM64T Prescott and on the P5; each checks what its
+# pread/pwrite of /dev/cpu/0/msr gave and exits 0 when every check held.
+
+emu=$tmp/emulate
+mkdir -p "$emu"
+# emu_build NAME SOURCES...: tests/emulate/NAME.c and SOURCES into $emu/NAME.
+emu_build() {
+    name=$1
+    shift
+    (cd tests/emulate && cc -static -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 \
+        -o "$emu/$name" "$name.c" "$@") 2>"$emu/cc.err" ||
+        fail "tests/emulate/$name.c does not build: $(head -1 "$emu/cc.err")"
+}
+emu_build selfmon loop_counter.c counted_loop.c msr_file.c
+emu_build selfmon_p5 loop_counter.c counted_loop.c msr_file.c
+emu_build errors msr_file.c
+
+# emulate_runs MODEL WANT_LINE WANT_MSRS PROGRAM ARGS...: exit status 0,
+# WANT_LINE the program's last line, and pmubench's summary line ending in
+# WANT_MSRS (its counts of MSR reads, writes and failures).
+emulate_runs() {
+    model=$1 want_line=$2 want_msrs=$3
+    shift 3
+    pmubench emulate -m "$model" -- "$@" >"$emu/out" 2>"$emu/err"
+    status=$?
+    last=$(tail -1 "$emu/out")
+    summary=$(cat "$emu/err")
+    if [ "$status" = 0 ] && [ "$last" = "$want_line" ]; then pass; else
+        fail "emulate -m $model $*: status $status, last line '$last': $(tr '\n' '|' <"$emu/out")"
+    fi
+    case $summary in
+    "pmubench emulate: $1: "*" instructions, "*" cycles, $want_msrs") pass ;;
+    *) fail "emulate -m $model $*: stderr '$summary'" ;;
+    esac
+}
+
+# The loop of 2N + 2 instructions counted with N = 1000 and N = 0 by
+# instr_retired (NetBurst) and instructions_executed (P5): exactly 2000
+# apart (tests/emulate/README.md, "Expected counts").
+emulate_runs netburst-prescott4 "difference 2000, expected 2 * 1000 = 2000: ok" \
+    "3 MSR reads, 9 MSR writes (0 failed)" "$emu/selfmon" 1000
+emulate_runs p5 "difference 2000, expected 2 * 1000 = 2000: ok" \
+    "3 MSR reads, 8 MSR writes (0 failed)" "$emu/selfmon_p5" 1000
+# The msr driver's errors: EIO for an MSR the part lacks and a write
+# that would #GP (which changes nothing), EINVAL for 4 bytes (never
+# reaching the PMU), a 16-byte read as two of the same MSR.
+emulate_runs netburst-prescott4 "netburst: 0 of 9 cases failed" \
+    "5 MSR reads, 4 MSR writes (3 failed)" "$emu/errors"
+emulate_runs p5 "p5: 0 of 9 cases failed" "5 MSR reads, 4 MSR writes (3 failed)" \
+    "$emu/errors" p5
+# Outside the emulator the device is not there: nothing real is touched.
+if "$emu/selfmon" 10 >/dev/null 2>&1; then
+    fail "selfmon ran natively: /dev/cpu/0/msr exists here"; else pass; fi
+
+# The program's exit status is pmubench's.
+emulate_runs netburst-prescott4 "" "0 MSR reads, 0 MSR writes (0 failed)" sh -c 'exit 0'
+pmubench emulate -m p5 -- sh -c 'exit 7' 2>/dev/null
+if [ $? = 7 ]; then pass; else fail "emulate: sh -c 'exit 7' did not exit 7"; fi
+
+expect 0 "" -- emulate --help
+expect_usage "pmubench emulate: no program to run" -- emulate
+expect_usage "pmubench emulate: -m needs a value" -- emulate -m
+expect_usage "pmubench emulate: bad -F 'x' (expected NAME=VALUE)" -- emulate -F x -- true
+expect 2 "pmubench emulate: -m: unknown model 'bogus' (expected p5, pmmx, host, netburst or netburst-PRESET)" \
+    -- emulate -m bogus -- true
+expect 2 "pmubench emulate: cannot run '$tmp/no-such-program': No such file or directory" \
+    -- emulate -- "$tmp/no-such-program"
