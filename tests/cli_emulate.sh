@@ -68,3 +68,18 @@ expect 2 "pmubench emulate: -m: unknown model 'bogus' (expected p5, pmmx, host, 
     -- emulate -m bogus -- true
 expect 2 "pmubench emulate: cannot run '$tmp/no-such-program': No such file or directory" \
     -- emulate -- "$tmp/no-such-program"
+
+# trace dump shows MSR access records (docs/traces.md, "Records"): a
+# trace of header flags 0x11 (64-bit, MSR accesses) with a write of 0x604
+# to MSR 0x3b8, a read of 0x30c on logical processor 1, an RDTSC, END;
+# without flag 0x10 the same tag is unknown.
+printf 'PMUTRACE\002\021\000\000\000\210\001\270\007\204\014\210\004\214\006\210\002\020\217\000\000\000' \
+    >"$emu/msr.trace"
+expect 0 "" -- trace dump "$emu/msr.trace"
+if [ "$(cat "$tmp/cli.out")" = "msr write cpu 0 0x3b8 0x604
+msr read cpu 1 0x30c
+rdtsc cpu 0
+end exited with status 0, 0 instructions" ]; then pass; else
+    fail "trace dump of MSR records: $(tr '\n' '|' <"$tmp/cli.out")"; fi
+printf 'PMUTRACE\002\001\000\000\000\210\001\270\007\204\014\217\000\000\000' >"$emu/noflag.trace"
+expect 2 "$emu/noflag.trace: byte offset 14: unknown record tag 0x88" -- trace dump "$emu/noflag.trace"

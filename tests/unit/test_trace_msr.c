@@ -1,8 +1,8 @@
 /* MSR access records (docs/emulate.md, docs/traces.md "MSR access
  * records"): written after a system call's block with its target, read
  * back by blocks and by records with their fields, refused without the
- * header flag, and handed to a reader of a pipe as soon as the writer is
- * flushed -- the lockstep of `pmubench emulate`. */
+ * header flag, copied byte for byte, and handed to a reader of a pipe as
+ * soon as the writer is flushed -- the lockstep of `pmubench emulate`. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "traces/trace.h"
+#include "traces/trace_copy.h"
 
 enum { CALL_AT = 0x401000, NEXT = 0x401002, AFTER = 0x401007 };
 
@@ -136,6 +137,30 @@ static void test_records(void **state)
     fclose(in);
 }
 
+/* A copy record by record (trace_copy: the MSR record's target is the
+ * system call's, from the record before it) has the same bytes. */
+static void test_copy(void **state)
+{
+    (void)state;
+    char buf[4096], copy[4096];
+    size_t n = write_trace(buf, sizeof buf);
+    FILE *in = fmemopen(buf, n, "r");
+    FILE *out = fmemopen(copy, sizeof copy, "w");
+    char error[256];
+    struct trace_reader *r = trace_reader_open(in, "mem", error, sizeof error);
+    assert_non_null(r);
+    struct trace_writer *w = trace_writer_open(out, trace_reader_header(r), error, sizeof error);
+    assert_non_null(w);
+    assert_int_equal(trace_copy(r, w), TRACE_COPIED);
+    assert_true(trace_writer_close(w));
+    long copied = ftell(out);
+    fclose(out);
+    assert_int_equal(copied, (long)n);
+    assert_memory_equal(copy, buf, n);
+    trace_reader_close(r);
+    fclose(in);
+}
+
 static bool discard(void *context, const uint8_t *bytes, size_t n)
 {
     (void)context; (void)bytes; (void)n;
@@ -238,6 +263,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blocks),
         cmocka_unit_test(test_records),
+        cmocka_unit_test(test_copy),
         cmocka_unit_test(test_refused_without_flag),
         cmocka_unit_test(test_tag_unknown_without_flag),
         cmocka_unit_test(test_pipe_lockstep),
