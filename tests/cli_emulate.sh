@@ -17,6 +17,7 @@ emu_build() {
 emu_build selfmon loop_counter.c counted_loop.c msr_file.c
 emu_build selfmon_p5 loop_counter.c counted_loop.c msr_file.c
 emu_build errors msr_file.c
+emu_build tsc counted_loop.c msr_file.c
 
 # emulate_runs MODEL WANT_LINE WANT_MSRS PROGRAM ARGS...: exit status 0,
 # WANT_LINE the program's last line, and pmubench's summary line ending in
@@ -54,6 +55,50 @@ emulate_runs p5 "p5: 0 of 9 cases failed" "5 MSR reads, 4 MSR writes (3 failed)"
 # Outside the emulator the device is not there: nothing real is touched.
 if "$emu/selfmon" 10 >/dev/null 2>&1; then
     fail "selfmon ran natively: /dev/cpu/0/msr exists here"; else pass; fi
+
+# RDTSC reads the simulated clock (docs/emulate.md, "What the program
+# sees"): tsc N reads it before and after counted_loop(N), then MSR 0x10.
+# The simulation is deterministic, so the first read is the same for every
+# N; the loop's N more iterations add to the second read exactly what they
+# add to the summary's cycles; on the P5 a dec/jnz iteration is one clock
+# (DEC r 1 clock UV, Jcc 1 clock PV: the pair issues together, the BTB
+# predicting the jnz; sim/p5/p5_timings.c's rows).  RDTSC is not an MSR
+# read of the summary: the one read is the device's.
+# tsc_run MODEL N: $tsc_out (the program's lines, |-joined) and $tsc_cycles.
+tsc_run() {
+    pmubench emulate -m "$1" -- "$emu/tsc" "$2" >"$emu/out" 2>"$emu/err" ||
+        fail "emulate -m $1 tsc $2: status $?: $(cat "$emu/out" "$emu/err")"
+    tsc_out=$(tr '\n' '|' <"$emu/out")
+    tsc_cycles=$(sed -n 's/.* instructions, \([0-9]*\) cycles,.*/\1/p' "$emu/err")
+    case $(cat "$emu/err") in
+    *" cycles, 1 MSR reads, 0 MSR writes (0 failed)") pass ;;
+    *) fail "emulate -m $1 tsc $2: stderr '$(cat "$emu/err")'" ;;
+    esac
+}
+for model in p5 netburst-prescott4; do
+    tsc_run $model 1000
+    out_1000=$tsc_out cycles_1000=$tsc_cycles
+    tsc_run $model 2000
+    t0_1000=${out_1000#rdtsc } t0_1000=${t0_1000%%,*}
+    t0_2000=${tsc_out#rdtsc } t0_2000=${t0_2000%%,*}
+    t1_1000=${out_1000#*loop 1000, rdtsc } t1_1000=${t1_1000%%,*}
+    t1_2000=${tsc_out#*loop 2000, rdtsc } t1_2000=${t1_2000%%,*}
+    if [ "$t0_1000" = "$t0_2000" ] && [ "$t0_1000" -lt "$cycles_1000" ] &&
+        [ $((t1_2000 - t1_1000)) = $((tsc_cycles - cycles_1000)) ]; then pass; else
+        fail "emulate -m $model tsc: '$out_1000' ($cycles_1000 cycles), '$tsc_out' ($tsc_cycles cycles)"
+    fi
+done
+case $out_1000 in
+*"|loop 1000: "*) ;;
+*) fail "tsc: no loop line in '$out_1000'" ;;
+esac
+tsc_run p5 1000
+p5_1000=${tsc_out#*|loop 1000: }
+tsc_run p5 2000
+p5_2000=${tsc_out#*|loop 2000: }
+if [ $((${p5_2000% cycles|} - ${p5_1000% cycles|})) = 1000 ]; then pass; else
+    fail "tsc on the P5: loop 1000 '$p5_1000', loop 2000 '$p5_2000': not one clock an iteration"
+fi
 
 # The program's exit status is pmubench's.
 emulate_runs netburst-prescott4 "" "0 MSR reads, 0 MSR writes (0 failed)" sh -c 'exit 0'

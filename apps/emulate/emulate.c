@@ -30,12 +30,14 @@ struct emulation {
 static int perform(struct emulation *e, uint64_t cycle, const struct trace_msr *access,
                    uint64_t *value)
 {
-    *value = 0;
-    if (access->op == TRACE_MSR_RDTSC || (access->op == TRACE_MSR_READ && access->msr == MSR_TSC)) {
+    *value = cycle;
+    if (access->op == TRACE_MSR_RDTSC)
+        return 0; /* an instruction, not an access of the device */
+    if (access->op == TRACE_MSR_READ && access->msr == MSR_TSC) {
         e->result->msr_reads++;
-        *value = cycle;
         return 0;
     }
+    *value = 0;
     msr_status status;
     if (access->op == TRACE_MSR_WRITE) {
         e->result->msr_writes++;

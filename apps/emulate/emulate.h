@@ -30,7 +30,7 @@ struct emulate_options {
 struct emulate_result {
     int exit_status;                /* the program's, or 128 + the signal that killed it */
     struct machine_result simulated;
-    uint64_t msr_reads, msr_writes; /* the program's accesses to the emulated PMU */
+    uint64_t msr_reads, msr_writes; /* the program's accesses of /dev/cpu/N/msr (RDTSC not one) */
     uint64_t msr_failed;            /* ... that failed with EIO */
 };
 

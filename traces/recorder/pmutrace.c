@@ -923,6 +923,8 @@ static void answer_cpuid_from_view(IRDirty *d)
                                : VG_(fnptr_to_fnentry)(&cpuid_view4));
 }
 
+static void answer_rdtsc_from_model(IRDirty *d);
+
 /* The value of one hex digit, or -1. */
 static Int hex_digit(HChar c)
 {
@@ -1148,6 +1150,7 @@ static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
         case Ist_Dirty: {
             IRDirty *d = st->Ist.Dirty.details;
             answer_cpuid_from_view(d);
+            answer_rdtsc_from_model(d);
             if (d->mFx != Ifx_None) {
                 UInt kind = d->mFx == Ifx_Read ? PT_LOAD : d->mFx == Ifx_Write ? PT_STORE
                                                                                 : PT_MODIFY;
@@ -1537,6 +1540,65 @@ static Long msr_request(const struct trace_msr *access, ULong next, ULong *value
     return (Long)words[1];
 }
 
+/* Writes every instruction the running superblock has begun, the last
+ * (the one making the request) with its fall-through as its target, which
+ * is returned: the model then retires them all before the request. */
+static ULong retire_through_running(void)
+{
+    retire_running();
+    ULong next = pend ? pend->addr + pend->len : 0;
+    flush_pending(next);
+    return next;
+}
+
+/* ---- RDTSC: the simulated clock
+ *
+ * Valgrind runs RDTSC as a call of its helper (`amd64g_dirtyhelper_RDTSC`,
+ * `x86g_dirtyhelper_RDTSC`: no argument, the 64-bit count returned) and
+ * RDTSCP as one of `amd64g_dirtyhelper_RDTSCP` (the guest state: RDX:RAX
+ * the count, RCX IA32_TSC_AUX).  When emulating, those calls are pointed
+ * at tsc_model and tscp_model, which write an RDTSC record after every
+ * instruction before it and wait for the answer: the cycle at which the
+ * model has retired them, as a read of MSR 0x10 gives it.  IA32_TSC_AUX
+ * reads 0 (never written).  A forked child, not recorded, reads the host's
+ * clock. */
+static ULong tsc_model(void)
+{
+    if (in_child) {
+        UInt lo, hi;
+        __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+        return (ULong)hi << 32 | lo;
+    }
+    ULong next = retire_through_running();
+    struct trace_msr access = {.op = TRACE_MSR_RDTSC, .cpu = (uint8_t)running_thread};
+    ULong value = 0;
+    msr_request(&access, next, &value);
+    return value;
+}
+
+#if PT_ISA64
+static void tscp_model(VexGuestAMD64State *g)
+{
+    ULong tsc = tsc_model();
+    g->guest_RAX = tsc & 0xffffffffu;
+    g->guest_RDX = tsc >> 32;
+    g->guest_RCX = 0;
+}
+#endif
+
+static void answer_rdtsc_from_model(IRDirty *d)
+{
+    if (clo_emulate_fd < 0)
+        return;
+    const HChar *name = d->cee->name;
+    if (VG_(strcmp)(name, PT_ISA64 ? "amd64g_dirtyhelper_RDTSC" : "x86g_dirtyhelper_RDTSC") == 0)
+        d->cee = mkIRCallee(d->cee->regparms, "pmutrace_tsc", VG_(fnptr_to_fnentry)(&tsc_model));
+#if PT_ISA64
+    else if (VG_(strcmp)(name, "amd64g_dirtyhelper_RDTSCP") == 0)
+        d->cee = mkIRCallee(d->cee->regparms, "pmutrace_tscp", VG_(fnptr_to_fnentry)(&tscp_model));
+#endif
+}
+
 /* A pread64 or pwrite64 of an emulated MSR file: its accesses, the result
  * noted for pt_post_syscall. */
 static void msr_pre_rw(Bool write, Int cpu, UWord *args)
@@ -1556,9 +1618,7 @@ static void msr_pre_rw(Bool write, Int cpu, UWord *args)
     }
     if (count / 8 > 64)
         count = 64 * 8;
-    retire_running();
-    ULong next = pend ? pend->addr + pend->len : 0;
-    flush_pending(next);
+    ULong next = retire_through_running();
     Long status = 0;
     UInt done = 0;
     for (; done < count / 8; done++) {
