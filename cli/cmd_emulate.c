@@ -13,15 +13,16 @@
 #include "option_once.h"
 
 static const char emulate_usage[] =
-    "usage: pmubench emulate [-m MODEL] [-F NAME=VALUE]... [--] PROGRAM [ARGS...]\n"
+    "usage: pmubench emulate [-m MODEL] [-F NAME=VALUE]... [-o TRACE] [--] PROGRAM [ARGS...]\n"
     "  -m MODEL       the machine: netburst (default), netburst-PRESET, p5, pmmx, host\n"
     "  -F NAME=VALUE  set one model parameter (the model's docs list them)\n"
+    "  -o TRACE       also write the run's trace to TRACE (docs/traces.md)\n"
     "Runs PROGRAM under valgrind with the pmutrace tool, its instructions simulated\n"
     "as they retire; its pread and pwrite of /dev/cpu/0/msr reach the machine's\n"
     "emulated PMU (docs/emulate.md).  Exits with PROGRAM's exit status.\n";
 
 static const struct cli_option emulate_option_list[] = {
-    {"-m", true}, {"-F", true}, {NULL, false}
+    {"-m", true}, {"-F", true}, {"-o", true}, {NULL, false}
 };
 const struct option_table emulate_option_table = {emulate_option_list, true};
 
@@ -51,6 +52,7 @@ static int choose_machine(const char *model, char **params, int n_params,
 int cmd_emulate(int argc, char **argv)
 {
     const char *model = "netburst";
+    const char *output = NULL;
     char *params[MAX_PARAMS];
     int n_params = 0;
     struct options_given given = {0}; /* -F may repeat */
@@ -71,6 +73,10 @@ int cmd_emulate(int argc, char **argv)
             if (++i == argc)
                 return usage_error("emulate", "-m needs a value");
             model = argv[i];
+        } else if (strcmp(argv[i], "-o") == 0) {
+            if (++i == argc)
+                return usage_error("emulate", "-o needs a value");
+            output = argv[i];
         } else if (strcmp(argv[i], "-F") == 0) {
             if (++i == argc)
                 return usage_error("emulate", "-F needs a value");
@@ -91,7 +97,8 @@ int cmd_emulate(int argc, char **argv)
         return bad;
     /* The program's CPUID describes the part of the model, as record --cpu
      * MODEL's (the same names). */
-    struct emulate_options options = {.argv = argv + i, .config = &config, .cpu = model};
+    struct emulate_options options = {.argv = argv + i, .config = &config, .output = output,
+                                      .cpu = model};
     struct emulate_result result;
     char error[PATH_MAX + 2048];
     enum emulate_status ran = emulate_run(&options, &result, error, sizeof error);

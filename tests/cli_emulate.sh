@@ -100,6 +100,34 @@ if [ $((${p5_2000% cycles|} - ${p5_1000% cycles|})) = 1000 ]; then pass; else
     fail "tsc on the P5: loop 1000 '$p5_1000', loop 2000 '$p5_2000': not one clock an iteration"
 fi
 
+# -o TRACE: the run's trace, which stat replays to the summary's counts
+# (the model drains at an MSR record whether a hook answers or not).
+for model in p5 netburst-prescott4; do
+    pmubench emulate -m $model -o "$emu/run.trace" -- "$emu/tsc" 1000 >/dev/null 2>"$emu/err" ||
+        fail "emulate -m $model -o: status $?: $(cat "$emu/err")"
+    want=$(sed -n 's/.*: \([0-9]*\) instructions, \([0-9]*\) cycles,.*/\1 \2/p' "$emu/err")
+    pmubench stat -m $model --trace "$emu/run.trace" >"$emu/stat" 2>/dev/null ||
+        fail "stat -m $model of the emulated run's trace: status $?"
+    got="$(sed -n 's/^ *\([0-9]*\) *instructions simulated per run$/\1/p' "$emu/stat") $(
+        sed -n 's/^ *\([0-9]*\) *\(clocks\|cycles\) per run$/\1/p' "$emu/stat")"
+    if [ -n "$want" ] && [ "$got" = "$want" ]; then pass; else
+        fail "emulate -m $model -o: summary '$want', stat of the trace '$got'"; fi
+done
+# Written whole or not at all: past the file size limit, nothing is left.
+rm -f "$emu/run.trace"
+(ulimit -f 8 && pmubench emulate -m p5 -o "$emu/run.trace" -- "$emu/tsc" 10) >/dev/null \
+    2>"$emu/err"
+status=$?
+if [ $status = 1 ] && [ "$(cat "$emu/err")" = "pmubench emulate: $emu/run.trace: cannot write: File too large" ] &&
+    ! [ -e "$emu/run.trace" ] && [ -z "$(ls -A "$emu" | grep '^\.pmubench-')" ]; then pass; else
+    fail "emulate -o past ulimit -f: status $status, '$(cat "$emu/err")', $(ls -A "$emu")"; fi
+expect_usage "pmubench emulate: -o needs a value" -- emulate -o
+expect 2 "pmubench emulate: -o '': expected a trace file name" -- emulate -o '' -- true
+expect 2 "pmubench emulate: /dev/null is not a regular file (expected a trace file name)" \
+    -- emulate -o /dev/null -- true
+expect 1 "pmubench emulate: $tmp/no-such-dir/x.trace: cannot create: No such file or directory" \
+    -- emulate -o "$tmp/no-such-dir/x.trace" -- true
+
 # The program's exit status is pmubench's.
 emulate_runs netburst-prescott4 "" "0 MSR reads, 0 MSR writes (0 failed)" sh -c 'exit 0'
 pmubench emulate -m p5 -- sh -c 'exit 7' 2>/dev/null

@@ -657,14 +657,26 @@ enum record_status record_temporary(const struct record_options *options, const 
     return status;
 }
 
+/* check_files and check_recorder, which fill in `rec`. */
+static enum record_status check_emulated(struct recording *rec, char *error, size_t error_size)
+{
+    enum record_status status = check_files(rec, error, error_size);
+    return status == RECORD_OK ? check_recorder(rec, error, error_size) : status;
+}
+
+enum record_status record_check_emulated(const struct record_options *options, char *error,
+                                         size_t error_size)
+{
+    struct recording rec = {.options = options, .emulate_fd = -1};
+    return check_emulated(&rec, error, error_size);
+}
+
 enum record_status record_start_emulated(const struct record_options *options, int trace_fd,
                                          int reply_fd, struct spawn *child, char *error,
                                          size_t error_size)
 {
     struct recording rec = {.options = options, .emulate_fd = reply_fd};
-    enum record_status status = check_files(&rec, error, error_size);
-    if (status == RECORD_OK)
-        status = check_recorder(&rec, error, error_size);
+    enum record_status status = check_emulated(&rec, error, error_size);
     if (status != RECORD_OK)
         return status;
     struct valgrind_options vo;

@@ -79,8 +79,15 @@ enum record_status record_temporary(const struct record_options *options, const 
                                     struct record_result *result, char *error,
                                     size_t error_size);
 
+/* What record_start_emulated checks before it starts anything: the
+ * program, the output (when given: it must not be the program, and a
+ * regular file or a new one), the recorder and the CPU; RECORD_OK, or
+ * the status with one line in `error`. */
+enum record_status record_check_emulated(const struct record_options *options, char *error,
+                                         size_t error_size);
+
 /* Starts the recorder on the program of `options` (argv, recorder_dir,
- * cpu, registers; not output or progress) for `pmubench emulate`
+ * cpu, registers; output checked, not written; not progress) for `pmubench emulate`
  * (docs/emulate.md): the trace, unframed, with the program's MSR
  * accesses, goes to the pipe `trace_fd`, and the tool waits for each
  * access's answer on `reply_fd` (--pmutrace-emulate-fd); both are the

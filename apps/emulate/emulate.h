@@ -23,6 +23,8 @@ struct emulate_options {
     char *const *argv;                   /* the program and its arguments, NULL-terminated */
     const struct machine_config *config; /* the machine it runs on */
     const char *recorder_dir;            /* as record_options.recorder_dir */
+    const char *output;                  /* the run's trace, written whole when the run
+                                          * ends properly; NULL: none */
     const char *cpu;                     /* the CPU the program's CPUID describes, as
                                           * record_options.cpu: the -m name */
 };
