@@ -18,6 +18,7 @@ emu_build selfmon loop_counter.c counted_loop.c msr_file.c
 emu_build selfmon_p5 loop_counter.c counted_loop.c msr_file.c
 emu_build errors msr_file.c
 emu_build tsc counted_loop.c msr_file.c
+emu_build fileops msr_file.c
 
 # emulate_runs MODEL WANT_LINE WANT_MSRS PROGRAM ARGS...: exit status 0,
 # WANT_LINE the program's last line, and pmubench's summary line ending in
@@ -52,6 +53,12 @@ emulate_runs netburst-prescott4 "netburst: 0 of 9 cases failed" \
     "5 MSR reads, 4 MSR writes (3 failed)" "$emu/errors"
 emulate_runs p5 "p5: 0 of 9 cases failed" "5 MSR reads, 4 MSR writes (3 failed)" \
     "$emu/errors" p5
+# read/write at the file position, lseek, dup'd descriptors sharing it,
+# close, and ENXIO for /dev/cpu/1/msr (tests/emulate/fileops.c).
+emulate_runs netburst-prescott4 "fileops: 0 of 17 cases failed" \
+    "5 MSR reads, 2 MSR writes (0 failed)" "$emu/fileops"
+emulate_runs p5 "fileops: 0 of 17 cases failed" "5 MSR reads, 2 MSR writes (0 failed)" \
+    "$emu/fileops" p5
 # Outside the emulator the device is not there: nothing real is touched.
 if "$emu/selfmon" 10 >/dev/null 2>&1; then
     fail "selfmon ran natively: /dev/cpu/0/msr exists here"; else pass; fi

@@ -1464,11 +1464,21 @@ static void trace_execve(UInt no, UWord *args, UInt n_args)
  * the bytes done before it, or the error when none. */
 
 enum { PT_MAX_MSR_FDS = 16, PT_MSR_REPLY_SIZE = 16 };
-static struct { Int fd; UChar cpu; } msr_fds[PT_MAX_MSR_FDS];
+/* The emulated MSR files open: each open of /dev/cpu/N/msr one (an open
+ * file description: its logical processor and file position, shared by
+ * the descriptors dup'd from it), and the descriptors that refer to them. */
+typedef struct {
+    UInt refs; /* descriptors referring to it; 0: a free slot */
+    UChar cpu;
+    Long pos;  /* the file position: the MSR of read and write */
+} MsrFile;
+static MsrFile msr_files[PT_MAX_MSR_FDS];
+static struct { Int fd; MsrFile *file; } msr_fds[PT_MAX_MSR_FDS];
 static Int n_msr_fds;
 
-/* What the pending MSR system call returns, and the bytes it read (at
- * most what its count asks; reads only). */
+/* What the pending system call on an emulated MSR file returns, and the
+ * bytes it stores (at most 64 values; a read's values, or _llseek's
+ * position). */
 static struct {
     Bool active;
     Long result;
@@ -1477,13 +1487,36 @@ static struct {
     ULong values[64];
 } msr_call;
 
-/* The logical processor of an emulated MSR file's descriptor, or -1. */
-static Int msr_fd_cpu(UWord fd)
+/* The emulated MSR file of a descriptor, or NULL. */
+static MsrFile *msr_file_of(UWord fd)
 {
     for (Int i = 0; i < n_msr_fds; i++)
         if ((UWord)msr_fds[i].fd == fd)
-            return msr_fds[i].cpu;
-    return -1;
+            return msr_fds[i].file;
+    return NULL;
+}
+
+/* Notes `fd` as referring to `file`; false when the table is full. */
+static Bool msr_note_fd(Int fd, MsrFile *file)
+{
+    if (n_msr_fds == PT_MAX_MSR_FDS)
+        return False;
+    msr_fds[n_msr_fds].fd = fd;
+    msr_fds[n_msr_fds++].file = file;
+    file->refs++;
+    return True;
+}
+
+/* A close (or a dup2 over it) of a noted descriptor forgets it, and its
+ * file with its last descriptor. */
+static void msr_forget(UWord fd)
+{
+    for (Int i = 0; i < n_msr_fds; i++)
+        if ((UWord)msr_fds[i].fd == fd) {
+            msr_fds[i].file->refs--;
+            msr_fds[i] = msr_fds[--n_msr_fds];
+            return;
+        }
 }
 
 /* The N of "/dev/cpu/N/msr" (0 or 1), or -1. */
@@ -1599,18 +1632,13 @@ static void answer_rdtsc_from_model(IRDirty *d)
 #endif
 }
 
-/* A pread64 or pwrite64 of an emulated MSR file: its accesses, the result
- * noted for pt_post_syscall. */
-static void msr_pre_rw(Bool write, Int cpu, UWord *args)
+/* A transfer of `count` bytes at `buffer` on an emulated MSR file at
+ * offset `msr` (pread64, pwrite64 or read, write at the file position):
+ * its accesses, the result noted for pt_post_syscall. */
+static void msr_pre_rw(Bool write, Int cpu, UInt msr, Addr buffer, UWord count)
 {
-    UWord count = args[2];
-#if PT_ISA64
-    UInt msr = (UInt)args[3];
-#else
-    UInt msr = (UInt)args[3]; /* the offset's low word: the driver's `u32 reg` */
-#endif
     msr_call.active = True;
-    msr_call.buffer = args[1];
+    msr_call.buffer = buffer;
     msr_call.bytes = 0;
     if (count % 8 != 0) {
         msr_call.result = -VKI_EINVAL;
@@ -1625,11 +1653,11 @@ static void msr_pre_rw(Bool write, Int cpu, UWord *args)
         struct trace_msr access = {.op = write ? TRACE_MSR_WRITE : TRACE_MSR_READ,
                                    .cpu = (uint8_t)cpu, .msr = msr};
         if (write) {
-            if (!VG_(am_is_valid_for_client)(args[1] + 8 * done, 8, VKI_PROT_READ)) {
+            if (!VG_(am_is_valid_for_client)(buffer + 8 * done, 8, VKI_PROT_READ)) {
                 status = VKI_EFAULT;
                 break;
             }
-            access.value = *(const ULong *)(args[1] + 8 * done);
+            access.value = *(const ULong *)(buffer + 8 * done);
         }
         status = msr_request(&access, next, &msr_call.values[done]);
         if (status)
@@ -1639,7 +1667,8 @@ static void msr_pre_rw(Bool write, Int cpu, UWord *args)
     msr_call.result = done ? (Long)done * 8 : -status;
 }
 
-/* After the system call on /dev/null: its result and bytes replaced. */
+/* After the system call on /dev/null: its result and the bytes it
+ * stores replaced. */
 static void msr_post_rw(ThreadId tid)
 {
     msr_call.active = False;
@@ -1651,32 +1680,109 @@ static void msr_post_rw(ThreadId tid)
     set_result(tid, msr_call.result);
 }
 
+/* The logical processors of `pmubench emulate`'s machine: one (a trace
+ * drives one; Hyper-Threading's two take two traces, docs/stat.md).  The
+ * driver's msr_open refuses a CPU that does not exist with ENXIO. */
+enum { PT_EMULATED_CPUS = 1 };
+
 /* After an open or openat of /dev/cpu/N/msr: whatever the kernel did,
- * the program gets a descriptor of /dev/null, noted as CPU N's MSR file. */
+ * the program gets a descriptor of /dev/null, noted as a new file of CPU
+ * N at position 0, or ENXIO for a CPU the machine does not have. */
 static void msr_post_open(ThreadId tid, Int cpu, SysRes res)
 {
     if (!sr_isError(res))
         VG_(close)((Int)sr_Res(res));
+    if (cpu >= PT_EMULATED_CPUS) {
+        set_result(tid, -VKI_ENXIO);
+        return;
+    }
     SysRes null = VG_(open)("/dev/null", VKI_O_RDWR, 0);
-    if (sr_isError(null) || n_msr_fds == PT_MAX_MSR_FDS) {
+    MsrFile *file = NULL;
+    for (Int i = 0; i < PT_MAX_MSR_FDS && !file; i++)
+        if (msr_files[i].refs == 0)
+            file = &msr_files[i];
+    if (sr_isError(null) || !file || !msr_note_fd((Int)sr_Res(null), file)) {
         if (!sr_isError(null))
             VG_(close)((Int)sr_Res(null));
         set_result(tid, -VKI_EMFILE);
         return;
     }
-    msr_fds[n_msr_fds].fd = (Int)sr_Res(null);
-    msr_fds[n_msr_fds++].cpu = (UChar)cpu;
+    file->cpu = (UChar)cpu;
+    file->pos = 0;
     set_result(tid, (Long)sr_Res(null));
 }
 
-/* A close of a noted descriptor forgets it. */
-static void msr_forget(UWord fd)
+/* An lseek of an emulated MSR file, as the driver's msr_seek: SEEK_SET and
+ * SEEK_CUR move the position, anything else is EINVAL.  /dev/null's own
+ * lseek then runs (it keeps position 0), and its result is replaced. */
+static void msr_pre_seek(MsrFile *file, Long offset, UWord whence, Addr result_at)
 {
-    for (Int i = 0; i < n_msr_fds; i++)
-        if ((UWord)msr_fds[i].fd == fd) {
-            msr_fds[i] = msr_fds[--n_msr_fds];
-            return;
-        }
+    msr_call.active = True;
+    msr_call.bytes = 0;
+    if (whence != 0 && whence != 1) {
+        msr_call.result = -VKI_EINVAL;
+        return;
+    }
+    file->pos = whence == 0 ? offset : file->pos + offset;
+    msr_call.result = file->pos;
+    if (result_at) { /* i386's _llseek: the position stored, 0 returned */
+        msr_call.buffer = result_at;
+        msr_call.bytes = 8;
+        msr_call.values[0] = (ULong)file->pos;
+        msr_call.result = 0;
+    }
+}
+
+/* After a dup, dup2, dup3 or fcntl F_DUPFD(_CLOEXEC) that made `fd` a copy
+ * of `old`: `fd` refers to old's file, when it is an emulated one (and not
+ * to the file it referred to before a dup2 over it). */
+static void msr_post_dup(UWord old, SysRes res)
+{
+    if (sr_isError(res) || (UWord)sr_Res(res) == old)
+        return;
+    msr_forget(sr_Res(res));
+    MsrFile *file = msr_file_of(old);
+    if (file)
+        msr_note_fd((Int)sr_Res(res), file);
+}
+
+static Bool is_dup(UInt no, UWord *args, UInt n_args)
+{
+    if (no == __NR_dup || no == __NR_dup3)
+        return True;
+#if defined(__NR_dup2)
+    if (no == __NR_dup2)
+        return True;
+#endif
+#if defined(__NR_fcntl64)
+    if (no == __NR_fcntl64 && n_args >= 2)
+        return args[1] == VKI_F_DUPFD || args[1] == VKI_F_DUPFD_CLOEXEC;
+#endif
+    return no == __NR_fcntl && n_args >= 2 &&
+           (args[1] == VKI_F_DUPFD || args[1] == VKI_F_DUPFD_CLOEXEC);
+}
+
+/* The system calls on an emulated MSR file that the tool answers: the
+ * transfers, with the file's position for read and write (the driver's
+ * `u32 reg = *ppos`, which it never advances), and lseek. */
+static Bool msr_pre_file_call(UInt no, UWord *args, UInt n_args)
+{
+    MsrFile *file = n_args >= 3 ? msr_file_of(args[0]) : NULL;
+    if (!file)
+        return False;
+    if ((no == __NR_pread64 || no == __NR_pwrite64) && n_args >= 4)
+        msr_pre_rw(no == __NR_pwrite64, file->cpu, (UInt)args[3], args[1], args[2]);
+    else if (no == __NR_read || no == __NR_write)
+        msr_pre_rw(no == __NR_write, file->cpu, (UInt)file->pos, args[1], args[2]);
+    else if (no == __NR_lseek)
+        msr_pre_seek(file, (Long)(Word)args[1], args[2], 0);
+#if defined(__NR__llseek)
+    else if (no == __NR__llseek && n_args >= 5)
+        msr_pre_seek(file, (Long)((ULong)args[1] << 32 | (UInt)args[2]), args[4], args[3]);
+#endif
+    else
+        return False;
+    return True;
 }
 
 static Bool is_open(UInt no)
@@ -1693,11 +1799,8 @@ static void pt_pre_syscall(ThreadId tid, UInt no, UWord *args, UInt n_args)
     (void)tid;
     if (in_child || n_args < 1)
         return;
-    if (clo_emulate_fd >= 0 && (no == __NR_pread64 || no == __NR_pwrite64) && n_args >= 4 &&
-        msr_fd_cpu(args[0]) >= 0) {
-        msr_pre_rw(no == __NR_pwrite64, msr_fd_cpu(args[0]), args);
+    if (clo_emulate_fd >= 0 && msr_pre_file_call(no, args, n_args))
         return;
-    }
     if (clo_emulate_fd >= 0 && no == __NR_close)
         msr_forget(args[0]);
     /* The plain exit of the last living thread ends the process as
@@ -1715,10 +1818,12 @@ static void pt_post_syscall(ThreadId tid, UInt no, UWord *args, UInt n_args, Sys
 {
     if (in_child)
         return;
-    if (msr_call.active && (no == __NR_pread64 || no == __NR_pwrite64)) {
+    if (msr_call.active) {
         msr_post_rw(tid);
         return;
     }
+    if (clo_emulate_fd >= 0 && is_dup(no, args, n_args))
+        msr_post_dup(args[0], res);
     if (clo_emulate_fd >= 0 && is_open(no) && n_args >= 2) {
         Int cpu = msr_path_cpu(no == __NR_openat ? args[1] : args[0]);
         if (cpu >= 0)
