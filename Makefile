@@ -57,6 +57,7 @@ NEEDS_png-pixels := libpng
 NEEDS_pipeview-check :=
 NEEDS_check-layers :=
 NEEDS_accuracy-deps := $(if $(filter no,$(M32)),,m32)
+NEEDS_emulate-programs := $(if $(filter no,$(M32)),,m32)
 # rsvg, libpng: tests/cli_plot.sh renders each SVG the commands write;
 # parallel: tests/cli_sweep.sh runs a sweep through GNU parallel.
 NEEDS_check := $(NEEDS_all) cmocka libpfm4 objdump clang rsvg libpng parallel
@@ -93,8 +94,9 @@ include traces/recorder/recorder.mk
 include traces/wc/wc.mk
 include traces/paper/paper.mk
 include tests/validate/validate.mk
+include tests/emulate/emulate.mk
 
-.PHONY: accuracy-deps paper validate
+.PHONY: accuracy-deps paper validate emulate-programs
 .PHONY: all check unit-tests libpfm4-diff objdump-check bench demo demo-pmu \
     asan memcheck coverage clang-check check-layers fuzz clean
 
@@ -189,7 +191,7 @@ $(BUILD)/tests/kernel32: tests/traces/kernel.c
 # The tests: cmocka unit tests, then every bench script against its
 # expected output.  RUN_WRAPPER runs each under valgrind for memcheck.
 check: check-layers all unit-tests libpfm4-diff objdump-check recorder clang-check accuracy-deps wc \
-    png-pixels pipeview-check
+    png-pixels pipeview-check emulate-programs
 	@sh tests/run_tests.sh $(BUILD) $(RUN_WRAPPER)
 
 # Figures, not tests: the speed and memory table on a 100 M-instruction
@@ -221,7 +223,7 @@ clang-check:
 	@clang $(STD) $(WARN) -I. -fsyntax-only $(LIB_SRCS) $(CLI_SRCS) $(UNIT_SRCS) $(UNIT_HELPER_SRCS) \
 	    tests/fuzz/*.c tests/diff/*.c tests/perf/*.c tests/isa/*.c tests/plot/*.c tests/pipeview/*.c \
 	    tests/traces/stepcount.c tests/traces/kernel.c traces/wc/*.c traces/paper/*.c \
-	    tests/validate/*.c
+	    tests/validate/*.c tests/emulate/*.c
 
 # The wc case study of Safford 1997 (section 5.6; traces/wc/README.md).
 demo: all wc

@@ -13,6 +13,8 @@
 #   cmocka     C programs link with -lcmocka                libcmocka-dev
 #   libpfm4    C programs link with -lpfm                   libpfm4-dev
 #   m32        $CC -m32 -static links a 32-bit C program    gcc-multilib
+#              that includes <errno.h> (<asm/errno.h>: gcc-multilib's
+#              /usr/include/asm link)
 #              (make M32=no builds without 32-bit programs)
 #   i386       the kernel runs i386 programs                (none: a kernel
 #              built or booted without IA-32 emulation runs none, and the
@@ -72,7 +74,7 @@ try() {
                     | links "$CC" -lcmocka ;;
         libpfm4) printf '#include <perfmon/pfmlib.h>\nint main(void){return pfm_initialize()!=PFM_SUCCESS;}\n' \
                      | links "$CC" -lpfm ;;
-        m32) printf '#include <stdio.h>\nint main(void){return getc(stdin)==-2;}\n' \
+        m32) printf '#include <errno.h>\n#include <stdio.h>\nint main(void){return getc(stdin)==-2?EIO:0;}\n' \
                  | links "$CC" -m32 -static ;;
         i386) runs_i386 ;;
         objdump) objdump --version >/dev/null 2>&1 ;;
