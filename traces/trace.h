@@ -233,6 +233,15 @@ struct trace_reader;
  * memory" and errno ENOMEM. */
 struct trace_reader *trace_reader_open(FILE *in, const char *path, char *error,
                                        size_t error_size);
+/* The same, and every byte read from `in`, the header's first, is written
+ * to `copy` as it is read, chunk by chunk (pmubench emulate -o: the trace
+ * kept as the model reads it; docs/emulate.md).  A write that fails is
+ * `copy`'s (its error flag, for its owner to check): the reader goes on
+ * and writes nothing more to it.  A reader that gets to the END record
+ * reads on to the end of `in`, so the copy of a trace read whole is the
+ * input's bytes. */
+struct trace_reader *trace_reader_open_copying(FILE *in, const char *path, FILE *copy,
+                                               char *error, size_t error_size);
 const struct trace_header *trace_reader_header(const struct trace_reader *reader);
 
 /* The header of the trace at `path` (opened with input_open,

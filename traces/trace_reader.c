@@ -37,6 +37,7 @@ struct trace_reader {
      * gets each record once it is flushed (docs/emulate.md); -1 for other
      * files, read with fread. */
     int pipe_fd;
+    FILE *copy;               /* every chunk read is written here; NULL: none */
     char path[PATH_MAX];
     uint64_t buffer_offset;   /* of buffer[0] in the file */
     struct trace_header header;
@@ -109,6 +110,14 @@ __attribute__((format(printf, 3, 4))) static bool fail_at(struct trace_reader *r
     return false;
 }
 
+/* The chunk just read, to the copy: once a write failed, the copy's
+ * error flag is set and the rest is not written (its owner tells). */
+static void copy_chunk(struct trace_reader *r)
+{
+    if (r->buffer_fill > 0 && !ferror(r->copy))
+        fwrite(r->buffer, 1, r->buffer_fill, r->copy);
+}
+
 /* Whether a byte is available (refilling the buffer when it is empty). */
 static bool have_byte(struct trace_reader *r)
 {
@@ -121,15 +130,17 @@ static bool have_byte(struct trace_reader *r)
         r->buffer_fill = fread(r->buffer, 1, sizeof r->buffer, r->in);
         if (r->buffer_fill == 0 && ferror(r->in))
             r->read_errno = errno ? errno : EIO;
-        return r->buffer_fill > 0;
+    } else {
+        ssize_t n;
+        while ((n = read(r->pipe_fd, r->buffer, sizeof r->buffer)) < 0 && errno == EINTR)
+            ;
+        if (n < 0)
+            r->read_errno = errno ? errno : EIO;
+        r->buffer_fill = n > 0 ? (size_t)n : 0;
     }
-    ssize_t n;
-    while ((n = read(r->pipe_fd, r->buffer, sizeof r->buffer)) < 0 && errno == EINTR)
-        ;
-    if (n < 0)
-        r->read_errno = errno ? errno : EIO;
-    r->buffer_fill = n > 0 ? (size_t)n : 0;
-    return n > 0;
+    if (r->copy)
+        copy_chunk(r);
+    return r->buffer_fill > 0;
 }
 
 static bool get_byte_refilling(struct trace_reader *r, uint8_t *byte, const char *expected)
@@ -310,6 +321,12 @@ static bool read_header(struct trace_reader *r)
 struct trace_reader *trace_reader_open(FILE *in, const char *path, char *error,
                                        size_t error_size)
 {
+    return trace_reader_open_copying(in, path, NULL, error, error_size);
+}
+
+struct trace_reader *trace_reader_open_copying(FILE *in, const char *path, FILE *copy,
+                                               char *error, size_t error_size)
+{
     struct trace_reader *r = calloc(1, sizeof *r);
     if (r && !block_table_init(&r->blocks)) {
         free(r);
@@ -328,6 +345,7 @@ struct trace_reader *trace_reader_open(FILE *in, const char *path, char *error,
         r->last_block[t] = &r->start[t];
     }
     r->in = in;
+    r->copy = copy;
     struct stat st;
     r->pipe_fd = fileno(in) >= 0 && fstat(fileno(in), &st) == 0 && S_ISFIFO(st.st_mode)
                      ? fileno(in) : -1;

@@ -80,9 +80,10 @@ static void answer(void *context, int thread, uint64_t cycle, const struct trace
 #define fail(status, ...) (error_line(0, error, error_size, __VA_ARGS__), (status))
 
 /* Simulates the stream on `trace_fd` on a fresh machine, answering on
- * `reply_fd`; false with the model's line. */
+ * `reply_fd`, the stream's bytes copied to `copy` as the model reads them
+ * unless NULL; false with the model's line. */
 static bool simulate(const struct emulate_options *options, int trace_fd, int reply_fd,
-                     struct emulate_result *result, char *error, size_t error_size)
+                     FILE *copy, struct emulate_result *result, char *error, size_t error_size)
 {
     struct machine machine;
     if (!machine_create(&machine, options->config, 1)) {
@@ -90,7 +91,7 @@ static bool simulate(const struct emulate_options *options, int trace_fd, int re
         return false;
     }
     struct emulation e = {&machine, reply_fd, result, false};
-    struct machine_hooks hooks = {.msr = answer, .context = &e};
+    struct machine_hooks hooks = {.msr = answer, .context = &e, .trace_copy = copy};
     char path[64];
     snprintf(path, sizeof path, "/dev/fd/%d", trace_fd);
     const char *traces[1] = {path};
@@ -99,109 +100,25 @@ static bool simulate(const struct emulate_options *options, int trace_fd, int re
     return ok;
 }
 
-/* ---- -o TRACE: the stream copied as the model gets it
- *
- * A child process of pmubench's (forked, no exec) reads the tool's trace
- * pipe, hands each chunk on at once to the model's pipe and writes it to
- * the output's temporary file (util/atomic_file.h); the parent commits it
- * when the run ended properly.  The child's exit status is the errno of
- * its first failed write of the file, or 0. */
-
-struct tee {
-    pid_t pid; /* 0: no tee (no -o) */
-    struct atomic_file file;
-};
-
-/* Writes all of `bytes` to `fd`; false when it cannot. */
-static bool write_all(int fd, const char *bytes, size_t n)
+/* -o TRACE: the model's reader writes each chunk of the stream it reads to
+ * the output's temporary file (util/atomic_file.h), kept when the run
+ * ended properly and every write succeeded; false with a line when it
+ * could not be written (a run that failed has said why already). */
+static bool finish_output(struct atomic_file *output, bool ran, char *error, size_t error_size)
 {
-    while (n > 0) {
-        ssize_t done = write(fd, bytes, n);
-        if (done < 0 && errno == EINTR)
-            continue;
-        if (done <= 0)
-            return false;
-        bytes += done;
-        n -= (size_t)done;
-    }
-    return true;
-}
-
-static _Noreturn void tee_copy(int from, int to, struct atomic_file *copy)
-{
-    signal(SIGPIPE, SIG_IGN); /* the model gone: its pipe's write fails */
-    signal(SIGXFSZ, SIG_IGN); /* past the file size limit: the write fails, EFBIG */
-    static char buffer[65536];
-    ssize_t n;
-    while ((n = read(from, buffer, sizeof buffer)) != 0) {
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 || !write_all(to, buffer, (size_t)n))
-            break;
-        if (!ferror(copy->stream))
-            fwrite(buffer, 1, (size_t)n, copy->stream);
-    }
-    bool failed = fflush(copy->stream) != 0 || ferror(copy->stream);
-    int err = !failed ? 0 : copy->write_errno ? copy->write_errno : EIO;
-    _exit(err < 256 ? err : EIO);
-}
-
-/* Starts the tee (its output open) from `*trace_fd`, which becomes the
- * model's end of the copy.  The tee closes `reply_fd` (the tool's
- * answers: only the model may hold it, for the tool to end when the model
- * does).  false with a line, the output removed. */
-static bool tee_start(struct tee *tee, int *trace_fd, int reply_fd, char *error,
-                      size_t error_size)
-{
-    int model[2];
-    if (pipe(model) != 0) {
-        atomic_abort(&tee->file);
-        return fail(false, "cannot make a pipe: %s", strerror(errno));
-    }
-    fflush(NULL);
-    tee->pid = fork();
-    if (tee->pid == 0) {
-        close(model[0]);
-        close(reply_fd);
-        tee_copy(*trace_fd, model[1], &tee->file);
-    }
-    int fork_errno = errno;
-    close(model[1]);
-    close(*trace_fd);
-    *trace_fd = model[0];
-    if (tee->pid < 0) {
-        close(model[0]);
-        atomic_abort(&tee->file);
-        return fail(false, "cannot fork: %s", strerror(fork_errno));
-    }
-    fcntl(model[0], F_SETFD, FD_CLOEXEC);
-    return true;
-}
-
-/* Waits for the tee and keeps the output when `ran` (the run ended
- * properly) and every write of it succeeded; false with a line when it
- * could not be written. */
-static bool tee_finish(struct tee *tee, bool ran, char *error, size_t error_size)
-{
-    if (tee->pid <= 0)
+    if (!ran) {
+        atomic_abort(output);
         return true;
-    int status;
-    while (waitpid(tee->pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return fail(false, "cannot wait for the trace's copy: %s", strerror(errno));
-    int err = WIFEXITED(status) ? WEXITSTATUS(status) : EIO;
-    if (ran && !err)
-        return atomic_commit(&tee->file, error, error_size);
-    atomic_abort(&tee->file);
-    /* A run that failed has said why already. */
-    return !ran || fail(false, "%s: cannot write: %s", tee->file.path, strerror(err));
+    }
+    return atomic_commit(output, error, error_size);
 }
 
-/* Runs the program under the recorder, the model answering; `tee`
- * open when -o is given. */
+/* Runs the program under the recorder, the model answering; `output`
+ * open when -o is given, else NULL. */
 static enum emulate_status run(const struct emulate_options *options,
-                               const struct record_options *record, struct tee *tee,
-                               struct emulate_result *result, char *error, size_t error_size)
+                               const struct record_options *record,
+                               struct atomic_file *output, struct emulate_result *result,
+                               char *error, size_t error_size)
 {
     int trace_pipe[2], reply_pipe[2];
     if (pipe(trace_pipe) != 0)
@@ -218,21 +135,28 @@ static enum emulate_status run(const struct emulate_options *options,
                                                        &child, error, error_size);
     close(trace_pipe[1]);
     close(reply_pipe[0]);
-    bool teeing = started == RECORD_OK &&
-                  (!options->output ||
-                   tee_start(tee, &trace_pipe[0], reply_pipe[1], error, error_size));
-    bool simulated = teeing &&
-                     simulate(options, trace_pipe[0], reply_pipe[1], result, error, error_size);
+    /* Past the file size limit (ulimit -f) a write of the output fails,
+     * EFBIG, and says so, rather than SIGXFSZ ending pmubench; set once the
+     * program has started, which keeps the action it inherits. */
+    struct sigaction ignore = {.sa_handler = SIG_IGN}, before;
+    if (output)
+        sigaction(SIGXFSZ, &ignore, &before);
+    bool simulated = started == RECORD_OK &&
+                     simulate(options, trace_pipe[0], reply_pipe[1],
+                              output ? output->stream : NULL, result, error, error_size);
     /* Closed before the wait: a tool still writing or waiting for an
      * answer then ends. */
     close(trace_pipe[0]);
     close(reply_pipe[1]);
+    int status = started == RECORD_OK ? spawn_wait(&child) : -1;
+    int wait_errno = errno;
+    bool waited = status >= 0;
+    bool written = !output || finish_output(output, simulated && waited, error, error_size);
+    if (output)
+        sigaction(SIGXFSZ, &before, NULL);
     if (started != RECORD_OK)
         return started == RECORD_BAD_INPUT ? EMULATE_BAD_INPUT : EMULATE_FAILED;
-    int status = spawn_wait(&child);
-    bool waited = status >= 0;
-    int wait_errno = errno;
-    if (teeing && !tee_finish(tee, simulated && waited, error, error_size))
+    if (!written)
         return EMULATE_FAILED;
     if (!waited)
         return fail(EMULATE_FAILED, "cannot wait for valgrind: %s", strerror(wait_errno));
@@ -251,11 +175,12 @@ enum emulate_status emulate_run(const struct emulate_options *options,
     enum record_status checked = record_check_emulated(&record, error, error_size);
     if (checked != RECORD_OK)
         return checked == RECORD_BAD_INPUT ? EMULATE_BAD_INPUT : EMULATE_FAILED;
-    struct tee tee = {0};
-    if (options->output && !atomic_open(&tee.file, options->output, error, error_size))
+    if (!options->output)
+        return run(options, &record, NULL, result, error, error_size);
+    struct atomic_file output;
+    if (!atomic_open(&output, options->output, error, error_size))
         return EMULATE_FAILED;
-    enum emulate_status status = run(options, &record, &tee, result, error, error_size);
-    if (options->output && tee.pid == 0)
-        atomic_abort(&tee.file); /* the tee never started */
+    enum emulate_status status = run(options, &record, &output, result, error, error_size);
+    atomic_abort(&output); /* still open when the pipes could not be made */
     return status;
 }

@@ -154,7 +154,7 @@ bool stat_features_count(const char *path, struct stat_features *out, char *erro
         return true; /* a FIFO: read once, by the simulation */
     struct driver_failure failure = {error, error_size, 0};
     struct driver_trace trace;
-    bool ok = driver_trace_open(&trace, path, &failure) &&
+    bool ok = driver_trace_open(&trace, path, NULL, &failure) &&
               stat_features_read(trace.reader, out, error, error_size);
     driver_trace_close(&trace);
     return ok;

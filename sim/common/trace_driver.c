@@ -41,7 +41,8 @@ void driver_set_errno(const struct driver_failure *f)
         errno = f->error_number;
 }
 
-bool driver_trace_open(struct driver_trace *t, const char *path, struct driver_failure *f)
+bool driver_trace_open(struct driver_trace *t, const char *path, FILE *copy,
+                       struct driver_failure *f)
 {
     *t = (struct driver_trace){.path = path};
     t->in = input_open(path, f->text, f->size);
@@ -49,7 +50,7 @@ bool driver_trace_open(struct driver_trace *t, const char *path, struct driver_f
         return false;
     __fsetlocking(t->in, FSETLOCKING_BYCALLER); /* one thread reads it: no stdio locks */
     errno = 0;
-    t->reader = trace_reader_open(t->in, path, f->text, f->size);
+    t->reader = trace_reader_open_copying(t->in, path, copy, f->text, f->size);
     if (!t->reader) {
         f->error_number = errno;
         return false;

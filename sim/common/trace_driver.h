@@ -58,10 +58,12 @@ bool driver_out_of_memory(struct driver_failure *f, const char *path, const char
  * one, else as it is. */
 void driver_set_errno(const struct driver_failure *f);
 
-/* Opens the trace at `path` for reading as a stream and reads its header;
- * false with input_open's or the reader's line (driver_trace_close() in
- * either case). */
-bool driver_trace_open(struct driver_trace *t, const char *path, struct driver_failure *f);
+/* Opens the trace at `path` for reading as a stream and reads its header,
+ * its bytes copied to `copy` as they are read unless NULL
+ * (trace_reader_open_copying); false with input_open's or the reader's
+ * line (driver_trace_close() in either case). */
+bool driver_trace_open(struct driver_trace *t, const char *path, FILE *copy,
+                       struct driver_failure *f);
 void driver_trace_close(struct driver_trace *t);
 
 /* The decoder's mode for the trace's code. */

@@ -227,7 +227,8 @@ static bool simulate_p5(struct machine *machine, const char *path,
     struct p5_sim_hooks p5_hooks = {hooks && hooks->region ? p5_region : NULL,
                                     hooks && hooks->msr ? p5_msr : NULL, (void *)hooks,
                                     hooks ? hooks->progress : NULL,
-                                    hooks ? hooks->interval : NULL};
+                                    hooks ? hooks->interval : NULL,
+                                    hooks ? hooks->trace_copy : NULL};
     struct p5_sim_result p5 = {0};
     bool ok = p5_simulate_trace(path, &machine->config.p5, machine->backend,
                                 hooks ? &p5_hooks : NULL, &p5, error, error_size);
@@ -244,7 +245,8 @@ static bool simulate_netburst(struct machine *machine, const char *const traces[
     struct nbm_hooks nb_hooks;
     if (hooks)
         nb_hooks = (struct nbm_hooks){hooks->region, hooks->msr, hooks->sample, hooks->context,
-                                      hooks->progress, hooks->interval, hooks->uops};
+                                      hooks->progress, hooks->interval, hooks->uops,
+                                      hooks->trace_copy};
     struct nbm_result nb;
     memset(&nb, 0, sizeof nb);
     bool ok = nbm_simulate(traces, machine->threads, &machine->config.netburst, machine->backend,

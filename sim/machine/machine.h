@@ -165,6 +165,10 @@ struct machine_hooks {
     const struct progress_hook *progress;
     const struct interval_hook *interval;
     const struct nbm_uop_hook *uops;
+    /* Logical processor 0's trace's bytes, written here as the model
+     * reads them (trace_reader_open_copying; pmubench emulate -o); NULL:
+     * none. */
+    FILE *trace_copy;
 };
 
 struct machine_result {

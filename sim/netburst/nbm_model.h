@@ -148,6 +148,8 @@ struct nbm_hooks {
     const struct progress_hook *progress; /* NULL: none (traces/progress.h) */
     const struct interval_hook *interval; /* NULL: none (sim/common/interval.h) */
     const struct nbm_uop_hook *uops;      /* NULL: none (below; docs/pipeview.md) */
+    FILE *trace_copy; /* logical processor 0's trace's bytes, written as they
+                       * are read; NULL: none */
 };
 
 struct nbm_result {

@@ -364,7 +364,8 @@ static bool simulate(struct run *run)
 
 static bool open_trace(struct run *run, struct thread_run *tr, const char *path)
 {
-    if (!driver_trace_open(&tr->trace, path, &run->failure))
+    FILE *copy = tr == run->thread && run->hooks ? run->hooks->trace_copy : NULL;
+    if (!driver_trace_open(&tr->trace, path, copy, &run->failure))
         return false;
     /* IA-32e retirements (the PEBS layout) need a model with EM64T. */
     run->machine.lp[tr - run->thread].ia32e =

@@ -120,6 +120,7 @@ struct p5_sim_hooks {
     void *context;
     const struct progress_hook *progress; /* NULL: none (traces/progress.h) */
     const struct interval_hook *interval; /* NULL: none (sim/common/interval.h) */
+    FILE *trace_copy; /* the trace's bytes, written as they are read; NULL: none */
 };
 
 struct p5_sim_result {

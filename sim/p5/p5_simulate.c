@@ -276,7 +276,9 @@ bool p5_simulate_trace(const char *path, const struct p5_config *config,
     run->failure = (struct driver_failure){error, error_size, 0};
     bool ok = (p5_machine_init(&run->machine, config, pmu) ||
                driver_out_of_memory(&run->failure, path, "for the model's caches")) &&
-              driver_trace_open(&run->trace, path, &run->failure) && run_trace(run, hooks, result);
+              driver_trace_open(&run->trace, path, hooks ? hooks->trace_copy : NULL,
+                                &run->failure) &&
+              run_trace(run, hooks, result);
     driver_trace_close(&run->trace);
     p5_machine_free(&run->machine);
     driver_set_errno(&run->failure);

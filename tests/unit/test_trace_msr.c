@@ -2,13 +2,16 @@
  * records"): written after a system call's block with its target, read
  * back by blocks and by records with their fields, refused without the
  * header flag, copied byte for byte, and handed to a reader of a pipe as
- * soon as the writer is flushed -- the lockstep of `pmubench emulate`. */
+ * soon as the writer is flushed -- the lockstep of `pmubench emulate`;
+ * a copying reader's copy (emulate -o) is the input's bytes, from a file
+ * and, read as it is written, from a pipe. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -258,6 +261,118 @@ static void test_pipe_lockstep(void **state)
     fclose(in);
 }
 
+/* A copy being written: its bytes as far as flushed. */
+struct copy {
+    FILE *stream;
+    char *bytes;
+    size_t size;
+};
+
+static void copy_open(struct copy *c)
+{
+    *c = (struct copy){0};
+    c->stream = open_memstream(&c->bytes, &c->size);
+    assert_non_null(c->stream);
+}
+
+/* The copy so far equals the `n` bytes of `want`. */
+static void expect_copied(struct copy *c, const void *want, size_t n)
+{
+    assert_int_equal(fflush(c->stream), 0);
+    assert_int_equal(c->size, n);
+    assert_memory_equal(c->bytes, want, n);
+}
+
+static void copy_close(struct copy *c)
+{
+    fclose(c->stream);
+    free(c->bytes);
+}
+
+/* A file read whole (fread), by blocks to its END: the copy is the file. */
+static void test_copying_file(void **state)
+{
+    (void)state;
+    char buf[512];
+    size_t n = write_trace(buf, sizeof buf);
+    FILE *in = fmemopen(buf, n, "r");
+    assert_non_null(in);
+    struct copy copy;
+    copy_open(&copy);
+    char error[256];
+    struct trace_reader *r = trace_reader_open_copying(in, "mem", copy.stream, error,
+                                                       sizeof error);
+    assert_non_null(r);
+    const struct trace_block *b;
+    const struct trace_record *rec = NULL;
+    while (!(rec && rec->kind == TRACE_RECORD_END))
+        assert_int_equal(trace_next_block(r, &b, &rec), TRACE_OK);
+    expect_copied(&copy, buf, n);
+    trace_reader_close(r);
+    fclose(in);
+    copy_close(&copy);
+}
+
+/* The writer's end of a pipe, every byte written kept. */
+struct pipe_log {
+    int fd;
+    uint8_t bytes[4096];
+    size_t size;
+};
+
+static bool to_logged_pipe(void *context, const uint8_t *bytes, size_t n)
+{
+    struct pipe_log *log = context;
+    assert_in_range(n, 0, sizeof log->bytes - log->size);
+    memcpy(log->bytes + log->size, bytes, n);
+    log->size += n;
+    return to_pipe(&log->fd, bytes, n);
+}
+
+/* A pipe read as it is written (read(2)): after the header and after each
+ * record, the copy holds every byte written so far, the header's first;
+ * at the END, the whole stream. */
+static void test_copying_pipe(void **state)
+{
+    (void)state;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    struct pipe_log log = {.fd = fds[1]};
+    struct trace_writer *w = trace_writer_create(&msr_header, to_logged_pipe, &log);
+    assert_non_null(w);
+    FILE *in = fdopen(fds[0], "r");
+    struct copy copy;
+    copy_open(&copy);
+    char error[256];
+    struct trace_reader *r = trace_reader_open_copying(in, "pipe", copy.stream, error,
+                                                       sizeof error);
+    assert_non_null(r);
+    assert_true(log.size > 0);
+    expect_copied(&copy, log.bytes, log.size);
+    struct trace_insn sys = syscall_insn();
+    const struct trace_block *b;
+    const struct trace_record *rec;
+    for (int round = 0; round < 3; round++) {
+        assert_true(trace_write_insn(w, &sys));
+        assert_true(trace_write_msr(w, &read_access, CALL_AT));
+        assert_true(trace_writer_flush(w));
+        assert_int_equal(trace_next_block(r, &b, &rec), TRACE_OK);
+        assert_int_equal(trace_next_block(r, &b, &rec), TRACE_OK);
+        expect_msr(rec, &read_access);
+        expect_copied(&copy, log.bytes, log.size);
+    }
+    struct trace_end end = {.instructions = 3};
+    assert_true(trace_write_end(w, &end));
+    assert_true(trace_writer_close(w));
+    close(fds[1]);
+    assert_int_equal(trace_next_block(r, &b, &rec), TRACE_OK);
+    assert_int_equal(rec->kind, TRACE_RECORD_END);
+    expect_copied(&copy, log.bytes, log.size);
+    trace_reader_close(r);
+    fclose(in);
+    copy_close(&copy);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +382,8 @@ int main(void)
         cmocka_unit_test(test_refused_without_flag),
         cmocka_unit_test(test_tag_unknown_without_flag),
         cmocka_unit_test(test_pipe_lockstep),
+        cmocka_unit_test(test_copying_file),
+        cmocka_unit_test(test_copying_pipe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
