@@ -67,9 +67,10 @@ if "$progs/selfmon64" 10 >/dev/null 2>&1; then
 
 # RDTSC reads the simulated clock (docs/emulate.md, "What the program
 # sees"): tsc N reads it before and after counted_loop(N), then MSR 0x10.
-# The simulation is deterministic, so the first read is the same for every
-# N (arguments of one length: the same instructions at the same addresses
-# before it); the program checks that the reads increase, and the last is
+# The simulation is deterministic and the program runs at the same
+# addresses every time (emulate turns address randomisation off), so the
+# first read is the same for every N (arguments of one length: the same
+# instructions at the same addresses before it); the program checks that the reads increase, and the last is
 # at most the summary's cycles; on the P5 a dec/jnz iteration is one clock
 # (DEC r 1 clock UV, Jcc 1 clock PV: the pair issues together, the BTB
 # predicting the jnz; sim/p5/p5_timings.c's rows).  RDTSC is not an MSR
@@ -113,6 +114,17 @@ if [ -x "$progs/tsc32" ]; then
     tsc_check p5 "$progs/tsc32"
     tsc_check netburst "$progs/tsc32"
 fi
+
+# The same program twice: the same output and summary, on each model (the
+# stack's and the mappings' addresses, which randomisation would move,
+# change cycles on both).
+for emu_model in p5 netburst; do
+    pmubench emulate -m $emu_model -- "$progs/tsc64" 1000 >"$emu/a.out" 2>"$emu/a.err"
+    pmubench emulate -m $emu_model -- "$progs/tsc64" 1000 >"$emu/b.out" 2>"$emu/b.err"
+    if cmp -s "$emu/a.out" "$emu/b.out" && cmp -s "$emu/a.err" "$emu/b.err"; then pass; else
+        fail "emulate -m $emu_model twice: '$(cat "$emu/a.out" "$emu/a.err")' then '$(cat "$emu/b.out" "$emu/b.err")'"
+    fi
+done
 
 # -o TRACE: the run's trace, which stat replays to the summary's counts
 # (the model drains at an MSR record whether a hook answers or not).

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -251,6 +252,7 @@ static char **valgrind_argv(const struct recording *rec, int trace_fd,
 struct child_environment {
     const char *recorder; /* VALGRIND_LIB */
     bool host_view;
+    bool fixed_layout;    /* the program's addresses not randomised */
 };
 
 /* In the child, before valgrind's exec: the recorder's environment. */
@@ -263,6 +265,11 @@ static void set_child_environment(const void *arg)
      * the part's alone, its cache sizes not overridden. */
     if (env->host_view)
         run_env_apply();
+    /* An emulated run's cycles depend on where its stack and mappings
+     * lie (cache sets, store forwarding), so the same program gives the
+     * same counts only at the same addresses (docs/emulate.md). */
+    if (env->fixed_layout)
+        personality((unsigned long)personality(0xffffffff) | ADDR_NO_RANDOMIZE);
 }
 
 /* Starts valgrind (`argv`) with the recorder's environment
@@ -271,13 +278,12 @@ static void set_child_environment(const void *arg)
  * pmubench ends it, closing `trace_fd`, the stream's end read here,
  * first); false with *failure when it could not be started or its exec
  * failed. */
-static bool start_child(struct spawn *child, const char *recorder, bool host_view, char **argv,
+static bool start_child(struct spawn *child, const struct child_environment *env, char **argv,
                         int trace_fd, struct spawn_failure *failure)
 {
-    struct child_environment env = {recorder, host_view};
     struct spawn_options options = {.in = SPAWN_KEEP, .out = SPAWN_KEEP, .cpu = SPAWN_KEEP,
                                     .foreground = true, .reading = trace_fd,
-                                    .prepare = set_child_environment, .prepare_arg = &env};
+                                    .prepare = set_child_environment, .prepare_arg = env};
     return spawn_start(child, argv, &options, failure);
 }
 
@@ -584,9 +590,8 @@ static enum record_status record_into(struct recording *rec, struct record_resul
     bool no_memory = !argv;
     struct spawn child;
     struct spawn_failure failure;
-    bool started = argv && start_child(&child, rec->recorder,
-                                       strcmp(rec->cpu.name, "host") == 0, argv, trace_pipe[0],
-                                       &failure);
+    struct child_environment env = {rec->recorder, strcmp(rec->cpu.name, "host") == 0, false};
+    bool started = argv && start_child(&child, &env, argv, trace_pipe[0], &failure);
     free(argv);
     close(trace_pipe[1]);
     if (!started) {
@@ -684,8 +689,8 @@ enum record_status record_start_emulated(const struct record_options *options, i
     if (!argv)
         return fail(RECORD_FAILED, error, error_size, "out of memory");
     struct spawn_failure failure;
-    bool started = start_child(child, rec.recorder, strcmp(rec.cpu.name, "host") == 0, argv,
-                               -1, &failure);
+    struct child_environment env = {rec.recorder, strcmp(rec.cpu.name, "host") == 0, true};
+    bool started = start_child(child, &env, argv, -1, &failure);
     free(argv);
     if (!started)
         return fail(RECORD_FAILED, error, error_size, "cannot start valgrind '%s': %s",
