@@ -37,13 +37,10 @@ static int choose_machine(const char *model, char **params, int n_params,
     if (!machine_config_choose(model, config, error, sizeof error))
         return command_error(EXIT_BAD_INPUT, "emulate", "-m: %s", error);
     for (int i = 0; i < n_params; i++) {
-        char *eq = strchr(params[i], '=');
-        if (!eq || eq == params[i])
+        enum machine_assignment set = machine_config_assign(config, params[i], error, sizeof error);
+        if (set == MACHINE_NOT_ASSIGNMENT)
             return usage_error("emulate", "bad -F '%s' (expected NAME=VALUE)", params[i]);
-        *eq = '\0';
-        bool set = machine_config_set(config, params[i], eq + 1, error, sizeof error);
-        *eq = '=';
-        if (!set)
+        if (set == MACHINE_REFUSED)
             return command_error(EXIT_BAD_INPUT, "emulate", "-F: %s", error);
     }
     return -1;

@@ -347,12 +347,11 @@ static int configure_model(const struct stat_args *args, struct machine_config *
                                sizeof error))
         return usage_error("stat", "-m: %s", error);
     for (int i = 0; i < args->n_params; i++) {
-        char name[128];
-        const char *eq = strchr(args->params[i], '=');
-        if (!eq || eq == args->params[i] || (size_t)(eq - args->params[i]) >= sizeof name)
+        enum machine_assignment set =
+            machine_config_assign(model, args->params[i], error, sizeof error);
+        if (set == MACHINE_NOT_ASSIGNMENT)
             return usage_error("stat", "bad -F '%s' (expected NAME=VALUE)", args->params[i]);
-        snprintf(name, sizeof name, "%.*s", (int)(eq - args->params[i]), args->params[i]);
-        if (!machine_config_set(model, name, eq + 1, error, sizeof error))
+        if (set == MACHINE_REFUSED)
             return command_error(EXIT_BAD_INPUT, "stat", "-F: %s", error);
     }
     return EXIT_OK;

@@ -81,6 +81,18 @@ bool machine_config_set(struct machine_config *config, const char *name, const c
     return nbm_config_set(&config->netburst, name, value, error, size);
 }
 
+enum machine_assignment machine_config_assign(struct machine_config *config,
+                                              const char *assignment, char *error, size_t size)
+{
+    char name[128];
+    const char *eq = strchr(assignment, '=');
+    if (!eq || eq == assignment || (size_t)(eq - assignment) >= sizeof name)
+        return MACHINE_NOT_ASSIGNMENT;
+    snprintf(name, sizeof name, "%.*s", (int)(eq - assignment), assignment);
+    return machine_config_set(config, name, eq + 1, error, size) ? MACHINE_SET
+                                                                 : MACHINE_REFUSED;
+}
+
 /* ---- what a machine has */
 
 struct machine_caps machine_caps(const struct machine_config *config)

@@ -73,6 +73,13 @@ bool machine_config_p5(const char *name, struct machine_config *config, char *er
 bool machine_config_set(struct machine_config *config, const char *name, const char *value,
                         char *error, size_t size);
 
+/* A `-F NAME=VALUE` argument: MACHINE_SET, MACHINE_NOT_ASSIGNMENT for an
+ * argument without NAME= (the caller's usage error), or MACHINE_REFUSED
+ * with machine_config_set's line in `error`. */
+enum machine_assignment { MACHINE_SET, MACHINE_NOT_ASSIGNMENT, MACHINE_REFUSED };
+enum machine_assignment machine_config_assign(struct machine_config *config,
+                                              const char *assignment, char *error, size_t size);
+
 /* What a machine has and does, for the commands to choose by. */
 struct machine_caps {
     enum pmu_kind pmu;          /* its PMU: the event catalog, generic names' events */

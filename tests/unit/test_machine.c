@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -77,6 +78,32 @@ static void test_parameters(void **state)
     assert_true(machine_config_set(&nb, "l2_size", "1048576", error, sizeof error));
     assert_int_equal(nb.netburst.l2_size, 1048576);
     assert_false(machine_config_set(&nb, "dcache_size", "16384", error, sizeof error));
+}
+
+/* -F NAME=VALUE: set, not an assignment (no name, no '=', a name of 128
+ * characters or more), or refused with the model's line. */
+static void test_assignments(void **state)
+{
+    (void)state;
+    char error[256] = "";
+    struct machine_config p5 = unit_machine("p5");
+    assert_int_equal(machine_config_assign(&p5, "dcache_size=8192", error, sizeof error),
+                     MACHINE_SET);
+    assert_int_equal(p5.p5.dcache.size, 8192);
+    assert_int_equal(machine_config_assign(&p5, "=8192", error, sizeof error),
+                     MACHINE_NOT_ASSIGNMENT);
+    assert_int_equal(machine_config_assign(&p5, "dcache_size", error, sizeof error),
+                     MACHINE_NOT_ASSIGNMENT);
+    char long_name[140];
+    memset(long_name, 'a', 128);
+    strcpy(long_name + 128, "=1");
+    assert_int_equal(machine_config_assign(&p5, long_name, error, sizeof error),
+                     MACHINE_NOT_ASSIGNMENT);
+    assert_string_equal(error, "");
+    assert_int_equal(machine_config_assign(&p5, "bogus=1", error, sizeof error),
+                     MACHINE_REFUSED);
+    assert_string_equal(error, "unknown P5 model parameter 'bogus'");
+    assert_int_equal(p5.p5.dcache.size, 8192);
 }
 
 /* Only the NetBurst models with EM64T run 64-bit code (nb_cpuid_model_info's
@@ -432,7 +459,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names),          cmocka_unit_test(test_bad_names),
-        cmocka_unit_test(test_parameters),     cmocka_unit_test(test_runs),
+        cmocka_unit_test(test_parameters),     cmocka_unit_test(test_assignments),
+        cmocka_unit_test(test_runs),
         cmocka_unit_test(test_isa_warning),    cmocka_unit_test(test_default_events),
         cmocka_unit_test(test_p5_presets),     cmocka_unit_test(test_caps),
         cmocka_unit_test(test_simulate_p5),    cmocka_unit_test(test_simulate_netburst),
