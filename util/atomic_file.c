@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "fd_write.h"
 #include "file_identity.h"
 
 /* ---- The stream: stdio over the descriptor, its first failure's errno
@@ -18,19 +19,10 @@
 static ssize_t stream_write(void *cookie, const char *data, size_t size)
 {
     struct atomic_file *file = cookie;
-    size_t done = 0;
-    while (done < size) {
-        ssize_t n = write(file->fd, data + done, size - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (!file->write_errno)
-                file->write_errno = n < 0 ? errno : EIO;
-            break; /* a short count: stdio sets the stream's error flag */
-        }
-        done += (size_t)n;
-    }
-    return (ssize_t)done;
+    size_t done = fd_write_all(file->fd, data, size);
+    if (done < size && !file->write_errno)
+        file->write_errno = errno;
+    return (ssize_t)done; /* a short count: stdio sets the stream's error flag */
 }
 
 static int stream_seek(void *cookie, off64_t *offset, int whence)

@@ -12,6 +12,7 @@
 #include "traces/record.h"
 #include "util/atomic_file.h"
 #include "util/error_line.h"
+#include "util/fd_write.h"
 
 /* IA32_TIME_STAMP_COUNTER (Intel SDM vol. 4, table 2-2): read, the
  * simulated clock. */
@@ -65,16 +66,8 @@ static void answer(void *context, int thread, uint64_t cycle, const struct trace
     uint8_t reply[REPLY_SIZE];
     for (int i = 0; i < REPLY_SIZE; i++)
         reply[i] = (uint8_t)(words[i / 8] >> (8 * (i % 8)));
-    size_t done = 0;
-    while (done < sizeof reply && !e->reply_failed) {
-        ssize_t n = write(e->reply_fd, reply + done, sizeof reply - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            e->reply_failed = true;
-        else
-            done += (size_t)n;
-    }
+    if (!e->reply_failed)
+        e->reply_failed = fd_write_all(e->reply_fd, reply, sizeof reply) < sizeof reply;
 }
 
 #define fail(status, ...) (error_line(0, error, error_size, __VA_ARGS__), (status))

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/fd_write.h"
 #include "util/spawn.h"
 #include "traces/run_env.h"
 
@@ -94,17 +95,9 @@ static char **job_environment(void)
 static bool feed(int fd, char *const *commands, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        const char *at = commands[i];
-        size_t left = strlen(at) + 1;
-        while (left) {
-            ssize_t put = write(fd, at, left);
-            if (put < 0 && errno == EINTR)
-                continue;
-            if (put <= 0)
-                return false;
-            at += put;
-            left -= (size_t)put;
-        }
+        size_t size = strlen(commands[i]) + 1;
+        if (fd_write_all(fd, commands[i], size) < size)
+            return false;
     }
     return true;
 }
