@@ -59,8 +59,9 @@ NEEDS_check-layers :=
 NEEDS_accuracy-deps := $(if $(filter no,$(M32)),,m32)
 NEEDS_emulate-programs := $(if $(filter no,$(M32)),,m32)
 # rsvg, libpng: tests/cli_plot.sh renders each SVG the commands write;
-# parallel: tests/cli_sweep.sh runs a sweep through GNU parallel.
-NEEDS_check := $(NEEDS_all) cmocka libpfm4 objdump clang rsvg libpng parallel
+# parallel: tests/cli_sweep.sh runs a sweep through GNU parallel;
+# msrtools: tests/cli_emulate.sh runs msr-tools' wrmsr and rdmsr emulated.
+NEEDS_check := $(NEEDS_all) cmocka libpfm4 objdump clang rsvg libpng parallel msrtools
 NEEDS_coverage := $(NEEDS_check)
 NEEDS_bench := $(NEEDS_check) time
 NEEDS_asan := $(NEEDS_check) asan

@@ -185,3 +185,52 @@ end exited with status 0, 0 instructions" ]; then pass; else
     fail "trace dump of MSR records: $(tr '\n' '|' <"$tmp/cli.out")"; fi
 printf 'PMUTRACE\002\001\000\000\000\210\001\270\007\204\014\217\000\000\000' >"$emu/noflag.trace"
 expect 2 "$emu/noflag.trace: byte offset 14: unknown record tag 0x88" -- trace dump "$emu/noflag.trace"
+
+# Children (docs/emulate.md, "Children"): the programs a program runs run
+# on the same machine, one after another.  msr-tools' wrmsr and rdmsr
+# program and read instr_retired around the work program from a shell
+# script (tests/emulate/msrtools.sh): the two counts are exactly 2 * 10^6
+# apart, the loop's difference.
+emulate_runs netburst "difference 2000000, expected 2 * 1000000 = 2000000: ok" \
+    "2 MSR reads, 10 MSR writes (0 failed)" sh tests/emulate/msrtools.sh "$progs/work64"
+# The run's trace (-o), every process's, replays to the summary's counts;
+# pmubench's exit status is the outermost program's.
+pmubench emulate -m p5 -o "$emu/children.trace" -- \
+    sh -c "\"$progs/work64\" 1000; \"$progs/work64\" 2000; exit 3" >/dev/null 2>"$emu/err"
+status=$?
+want=$(sed -n 's/.*: \([0-9]*\) instructions, \([0-9]*\) cycles,.*/\1 \2/p' "$emu/err")
+pmubench stat -m p5 --trace "$emu/children.trace" >"$emu/stat" 2>/dev/null ||
+    fail "stat -m p5 of the children's trace: status $?"
+got="$(sed -n 's/^ *\([0-9]*\) *instructions simulated per run$/\1/p' "$emu/stat") $(
+    sed -n 's/^ *\([0-9]*\) *clocks per run$/\1/p' "$emu/stat")"
+if [ $status = 3 ] && [ -n "$want" ] && [ "$got" = "$want" ]; then pass; else
+    fail "emulate -o with children: status $status, summary '$want', stat of the trace '$got'"; fi
+# The models decode one instruction set a run: a 32-bit program started by
+# a 64-bit one stops the run (status 1), named.
+if [ -x "$progs/work32" ]; then
+    pmubench emulate -m p5 -- sh -c "\"$progs/work32\" 10" >/dev/null 2>"$emu/err"
+    status=$?
+    case $status:$(cat "$emu/err") in
+    "1:pmubench emulate: the run's trace: byte offset "*": a 32-bit program ($progs/work32) in a run of 64-bit programs: one instruction set a run")
+        pass ;;
+    *) fail "emulate of a 32-bit child: status $status, '$(cat "$emu/err")'" ;;
+    esac
+fi
+# Processes that run at the same time (a background job) cannot be one
+# machine's: status 1, the two processes named.
+pmubench emulate -m p5 -- sh -c "\"$progs/work64\" 20000000 & \"$progs/work64\" 20000000; wait" \
+    >/dev/null 2>"$emu/err"
+status=$?
+case $status:$(cat "$emu/err") in
+"1:pmubench emulate: sh: process "*" wrote its trace while process "*" ran (the emulated machine runs one process at a time: no pipelines or background jobs)")
+    pass ;;
+*) fail "emulate of a background job: status $status, '$(cat "$emu/err")'" ;;
+esac
+# A program valgrind cannot start (its "#!" interpreter is missing): bad
+# input, as for record, after valgrind's own line.
+printf '#!%s/no-such-interpreter\n' "$tmp" >"$emu/bad-interpreter"
+chmod +x "$emu/bad-interpreter"
+pmubench emulate -- "$emu/bad-interpreter" >/dev/null 2>"$emu/err"
+status=$?
+if [ $status = 2 ] && [ "$(tail -1 "$emu/err")" = "pmubench emulate: cannot start $emu/bad-interpreter" ]; then
+    pass; else fail "emulate of a bad interpreter: status $status, '$(cat "$emu/err")'"; fi

@@ -28,6 +28,7 @@
 #   rsvg       rsvg-convert renders an SVG to PNG           librsvg2-bin
 #   libpng     C programs link with -lpng                   libpng-dev
 #   parallel   GNU parallel runs (not moreutils' parallel)  parallel
+#   msrtools   msr-tools' rdmsr and wrmsr run               msr-tools
 set -eu
 CC=${CC:-cc}
 VG_LIBDIR=${VG_LIBDIR:-/usr/lib/x86_64-linux-gnu/valgrind}
@@ -93,6 +94,7 @@ try() {
         libpng) printf '#include <png.h>\nint main(void){return png_access_version_number()==0;}\n' \
                     | links "$CC" -lpng ;;
         parallel) parallel --version 2>/dev/null | head -1 | grep -q '^GNU parallel' ;;
+        msrtools) rdmsr --version >/dev/null 2>&1 && wrmsr --version >/dev/null 2>&1 ;;
         *) echo "need.sh: unknown capability '$1'" >&2; exit 2 ;;
     esac
 }
@@ -111,6 +113,7 @@ package() {
         rsvg) echo librsvg2-bin ;;
         libpng) echo libpng-dev ;;
         parallel) echo parallel ;;
+        msrtools) echo msr-tools ;;
     esac
 }
 

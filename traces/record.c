@@ -212,7 +212,7 @@ static char **valgrind_argv(const struct recording *rec, int trace_fd,
     int n_args = 0;
     while (rec->options->argv[n_args])
         n_args++;
-    char **argv = calloc((size_t)n_args + 12, sizeof *argv);
+    char **argv = calloc((size_t)n_args + 13, sizeof *argv);
     if (!argv)
         return NULL;
     snprintf(vo->fd, sizeof vo->fd, "--pmutrace-fd=%d", trace_fd);
@@ -235,6 +235,9 @@ static char **valgrind_argv(const struct recording *rec, int trace_fd,
     if (rec->emulate_fd >= 0) {
         snprintf(vo->emulate, sizeof vo->emulate, "--pmutrace-emulate-fd=%d", rec->emulate_fd);
         argv[k++] = vo->emulate;
+        /* The programs an emulated one runs run on the same machine
+         * (docs/emulate.md, "Children"). */
+        argv[k++] = "--trace-children=yes";
     }
     snprintf(vo->cpu, sizeof vo->cpu, "--pmutrace-cpu=%s", rec->cpu.name);
     int at = snprintf(vo->cpuid, sizeof vo->cpuid, "--pmutrace-cpuid=");
@@ -522,17 +525,21 @@ static bool write_end(struct recording *rec, struct conversion *c, const struct 
 /* The END record as the run's end makes it, written, and the writer
  * closed: a trace to keep, or why not.  `status` is valgrind's wait
  * status; `converted` whether every segment was valid (`why` otherwise). */
+bool record_not_started(int wait_status, uint64_t stream_bytes)
+{
+    return stream_bytes == 0 && WIFEXITED(wait_status) &&
+           WEXITSTATUS(wait_status) == VALGRIND_NOEXEC;
+}
+
 static enum record_status check_run(struct recording *rec, struct conversion *c, int status,
                                     bool converted, uint64_t stream_bytes,
                                     struct record_result *result, char *why, char *error,
                                     size_t error_size)
 {
-    /* valgrind could not start the program (a bad "#!" interpreter, a
-     * binary it cannot run): it said why, exited with 126 (NOEXEC, its
-     * coregrind/m_ume/main.c) and the stream is empty.  Any other failure
-     * before the first frame is valgrind's own (a missing tool, a broken
-     * installation, PMUBENCH_VALGRIND naming another program). */
-    if (stream_bytes == 0 && WIFEXITED(status) && WEXITSTATUS(status) == VALGRIND_NOEXEC)
+    /* Any other failure before the first frame is valgrind's own (a
+     * missing tool, a broken installation, PMUBENCH_VALGRIND naming another
+     * program). */
+    if (record_not_started(status, stream_bytes))
         return fail(RECORD_BAD_INPUT, error, error_size, "cannot start %s", rec->name);
     if (stream_bytes == 0 && WIFEXITED(status))
         return fail(RECORD_FAILED, error, error_size,

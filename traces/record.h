@@ -86,10 +86,17 @@ enum record_status record_temporary(const struct record_options *options, const 
 enum record_status record_check_emulated(const struct record_options *options, char *error,
                                          size_t error_size);
 
+/* Whether valgrind could not start the program (a bad "#!" interpreter, a
+ * binary it cannot run), from its wait status and the bytes of the stream
+ * it wrote: it said why, exited with 126 (NOEXEC, its coregrind/m_ume/main.c)
+ * and wrote nothing. */
+bool record_not_started(int wait_status, uint64_t stream_bytes);
+
 /* Starts the recorder on the program of `options` (argv, recorder_dir,
  * cpu, registers; output checked, not written; not progress) for `pmubench emulate`
- * (docs/emulate.md): the trace, unframed, with the program's MSR
- * accesses, goes to the pipe `trace_fd`, and the tool waits for each
+ * (docs/emulate.md): the frames of the trace of every process of the run
+ * (traces/record_stream.h, record_stream_unframe), with their MSR
+ * accesses, go to the pipe `trace_fd`, and the tool waits for each
  * access's answer on `reply_fd` (--pmutrace-emulate-fd); both are the
  * child's (the caller closes its copies of the ends it does not read or
  * write).  RECORD_OK with *child started (spawn_wait waits for it);

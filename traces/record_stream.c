@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "traces/recorder/pmutrace_stream.h"
+#include "traces/trace_encoding.h"
+#include "util/fd_write.h"
 
 void record_stream_init(struct record_stream *stream, int fd, const char *name)
 {
@@ -47,17 +49,17 @@ static bool read_header(struct record_stream *stream)
         }
         got += (size_t)n;
     }
-    uint32_t word = 0;
+    uint32_t words[2] = {0, 0};
     for (int i = 0; i < PT_FRAME_HEADER_SIZE; i++)
-        word |= (uint32_t)header[i] << (8 * i);
-    stream->left = word & PT_FRAME_LENGTH_MASK;
-    stream->flags = word >> PT_FRAME_FLAGS_SHIFT;
+        words[i / 4] |= (uint32_t)header[i] << (8 * (i % 4));
+    stream->left = words[0] & PT_FRAME_LENGTH_MASK;
+    stream->flags = words[0] >> PT_FRAME_FLAGS_SHIFT;
+    stream->pid = words[1];
     stream->in_frame = true;
-    if (stream->left > PT_FRAME_MAX_LENGTH || (stream->flags & ~(unsigned)(PT_FRAME_END |
-                                                                          PT_FRAME_EXEC))) {
+    if (stream->left > PT_FRAME_MAX_LENGTH || (stream->flags & ~(unsigned)PT_FRAME_FLAGS)) {
         snprintf(stream->error, sizeof stream->error,
                  "%s: a bad frame header in the recorder's stream (0x%08x)", stream->name,
-                 (unsigned)word);
+                 (unsigned)words[0]);
         return false;
     }
     return true;
@@ -134,4 +136,73 @@ void record_stream_drain(struct record_stream *stream)
         if (n <= 0)
             stream->ended = true;
     }
+}
+
+/* The frame's payload to `out` (fd_write_all); false when it cannot be
+ * read (stream->error set) or written. */
+static bool pass_payload(struct record_stream *stream, int out)
+{
+    char buffer[65536];
+    while (stream->left) {
+        ssize_t n = read_some(stream, buffer, stream->left < sizeof buffer ? stream->left
+                                                                          : sizeof buffer);
+        if (n == 0)
+            snprintf(stream->error, sizeof stream->error,
+                     "%s: the recorder's stream ends inside a frame", stream->name);
+        if (n <= 0)
+            return false;
+        stream->left -= (uint32_t)n;
+        if (fd_write_all(out, buffer, (size_t)n) < (size_t)n)
+            return false; /* its reader stopped, and says why */
+    }
+    return true;
+}
+
+/* Whether the frame just read fits the processes' order: a segment
+ * begins in any process; every other frame is the running process's, the
+ * last whose segment began and has not ended. */
+static bool in_order(struct record_stream *stream, struct process_stack *running)
+{
+    if (stream->flags & PT_FRAME_BEGIN) {
+        if (running->depth == PROCESS_STACK_DEPTH) {
+            snprintf(stream->error, sizeof stream->error,
+                     "%s: processes nested deeper than %d", stream->name, PROCESS_STACK_DEPTH);
+            return false;
+        }
+        running->pid[running->depth++] = stream->pid;
+        return true;
+    }
+    if (running->depth && running->pid[running->depth - 1] == stream->pid)
+        return true;
+    if (running->depth)
+        snprintf(stream->error, sizeof stream->error,
+                 "%s: process %u wrote its trace while process %u ran (the emulated machine "
+                 "runs one process at a time: no pipelines or background jobs)",
+                 stream->name, stream->pid, running->pid[running->depth - 1]);
+    else
+        snprintf(stream->error, sizeof stream->error,
+                 "%s: process %u wrote its trace outside a segment", stream->name, stream->pid);
+    return false;
+}
+
+bool record_stream_unframe(struct record_stream *stream, int out)
+{
+    struct process_stack running = {0};
+    uint64_t segments = 0;
+    while (!*stream->error && read_header(stream)) {
+        if (!in_order(stream, &running))
+            break;
+        static const uint8_t process = CONTROL_PROCESS;
+        if ((stream->flags & PT_FRAME_BEGIN) && segments++ && fd_write_all(out, &process, 1) < 1)
+            break;
+        if (!pass_payload(stream, out))
+            break;
+        if (stream->flags & PT_FRAME_END)
+            running.depth--;
+    }
+    /* Closed first: its reader sees the end, and the processes waiting
+     * for its answers then end (apps/emulate). */
+    close(out);
+    record_stream_drain(stream);
+    return !*stream->error;
 }

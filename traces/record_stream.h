@@ -26,6 +26,7 @@ struct record_stream {
     const char *name;       /* for messages */
     uint32_t left;          /* payload bytes of the current frame not yet read */
     unsigned flags;         /* the current frame's PT_FRAME_* */
+    uint32_t pid;           /* ... and the ID of the process that wrote it */
     bool in_frame;          /* a frame header has been read */
     bool segment_ended;     /* the segment's last frame has been read whole */
     bool ended;             /* the pipe is at its end */
@@ -52,5 +53,24 @@ bool record_stream_at_exec(const struct record_stream *stream);
 
 /* Reads the pipe to its end, discarding: the writer never blocks on it. */
 void record_stream_drain(struct record_stream *stream);
+
+/* The processes whose segments have begun and not ended, innermost last. */
+enum { PROCESS_STACK_DEPTH = 64 };
+struct process_stack {
+    uint32_t pid[PROCESS_STACK_DEPTH];
+    int depth;
+};
+
+/* `pmubench emulate`'s stream (docs/emulate.md, "Children"): the segments
+ * of every process of the run, from the pipe to `out` as one trace.  A
+ * process runs until its segment ends (its exit, or an execve, whose
+ * program then begins the next), a child's segment nested in its parent's
+ * (fork; the parent waits); each segment but the first is introduced by a
+ * CONTROL_PROCESS record (traces/trace_encoding.h).  Closes `out` at the
+ * end of the trace or at an error, and reads the pipe to its end; false
+ * with stream->error set when a frame is bad or the processes ran at the
+ * same time (a write to `out` that fails, its reader having stopped, ends
+ * the copy without an error: the reader says why it stopped). */
+bool record_stream_unframe(struct record_stream *stream, int out);
 
 #endif

@@ -43,6 +43,9 @@ enum {
                                       * (version 2: of the next block, of one) */
     CONTROL_MSR = 0x88,              /* byte op | cpu << 2 (enum trace_msr_op), varint
                                       * MSR, varint value (a write's only) */
+    CONTROL_PROCESS = 0x89,          /* a trace of another process follows, header first
+                                      * (version 2, MSR accesses): nested in this one's,
+                                      * or after its END record, the next */
     CONTROL_END = 0x8f,              /* varint instructions, byte status, varint code */
 };
 

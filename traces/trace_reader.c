@@ -64,12 +64,36 @@ struct trace_reader {
     struct block_entry start[2];
     uint32_t run;                    /* executions of successor 0 still to hand out */
     uint64_t last_defined_access;    /* the last address of the last definition's accesses */
+    /* Version 2 with MSR accesses: the traces of the processes of a run
+     * (docs/traces.md, "Processes").  The processes whose traces enclose
+     * the one being read, innermost last; the block tables of those whose
+     * traces have ended, kept until the reader closes (a caller may still
+     * hold a block); block ids handed out, unique over all the traces; the
+     * instructions of the traces ended. */
+    struct process_state *enclosing;
+    uint32_t depth, enclosing_capacity;
+    struct block_table *ended_tables;
+    uint32_t n_ended_tables;
+    uint32_t next_block_id;
+    uint64_t ended_instructions;
     struct trace_record control;     /* the region or END record returned */
     const struct trace_block *expanding; /* version 2 read by records: its instructions */
     uint32_t expanded;                   /* ... handed out so far */
     char error[512];
     size_t buffer_pos, buffer_fill;
     uint8_t buffer[READ_BUFFER_SIZE];
+};
+
+/* What a process's trace has set so far (version 2): saved while the
+ * trace of a process it started is read.  last_block[t] NULL: the thread's
+ * start. */
+struct process_state {
+    struct block_table blocks;
+    struct block_entry *last_block[2];
+    struct block_entry start[2];
+    uint64_t last_defined_access, instructions;
+    uint8_t thread, cpl;
+    uint64_t regs[TRACE_MAX_REGS];
 };
 
 static bool vfail_at(struct trace_reader *r, uint64_t offset, const char *fmt, va_list ap)
@@ -284,19 +308,22 @@ static bool get_cpu_view(struct trace_reader *r, struct cpu_view *view)
     return cpu_view_valid(view, why, sizeof why) || fail(r, "%s", why);
 }
 
-static bool read_header(struct trace_reader *r)
+/* A trace's header into `header`, its version into *version. */
+static bool read_header_into(struct trace_reader *r, struct trace_header *header,
+                             uint64_t *version_read)
 {
     char magic[TRACE_MAGIC_SIZE];
+    uint64_t at = r->buffer_offset + r->buffer_pos;
     size_t got = get_block(r, magic, sizeof magic);
     if (got != sizeof magic || memcmp(magic, TRACE_MAGIC, sizeof magic) != 0)
-        return fail_at(r, 0, "not a pmubench trace (expected the magic \"%s\")", TRACE_MAGIC);
+        return fail_at(r, at, "not a pmubench trace (expected the magic \"%s\")", TRACE_MAGIC);
     uint64_t version, flags;
     if (!get_varint(r, &version, "the format version"))
         return false;
     if (version != 1 && version != TRACE_VERSION)
         return fail(r, "trace format version %llu; this pmubench reads versions 1 and %d",
                     (unsigned long long)version, TRACE_VERSION);
-    r->version = version;
+    *version_read = version;
     if (!get_varint(r, &flags, "the header flags"))
         return false;
     if (flags & ~(uint64_t)(TRACE_FLAG_ISA64 | TRACE_FLAG_LENGTHS_UNKNOWN | TRACE_FLAG_REGISTERS |
@@ -308,14 +335,19 @@ static bool read_header(struct trace_reader *r)
     if (version == 1 && (flags & TRACE_FLAG_MSR))
         return fail(r, "header flag 0x%x (MSR accesses) in a version 1 trace",
                     (unsigned)TRACE_FLAG_MSR);
-    r->header.msr_accesses = (flags & TRACE_FLAG_MSR) != 0;
-    r->header.isa = (flags & TRACE_FLAG_ISA64) ? TRACE_ISA_64 : TRACE_ISA_32;
-    r->header.lengths_known = !(flags & TRACE_FLAG_LENGTHS_UNKNOWN);
-    r->header.registers = (flags & TRACE_FLAG_REGISTERS) != 0;
-    return get_string(r, r->header.program, "the program name") &&
-           get_string(r, r->header.args, "the arguments") &&
-           get_string(r, r->header.recorder, "the recorder's name") &&
-           (!(flags & TRACE_FLAG_CPU_VIEW) || get_cpu_view(r, &r->header.cpu));
+    header->msr_accesses = (flags & TRACE_FLAG_MSR) != 0;
+    header->isa = (flags & TRACE_FLAG_ISA64) ? TRACE_ISA_64 : TRACE_ISA_32;
+    header->lengths_known = !(flags & TRACE_FLAG_LENGTHS_UNKNOWN);
+    header->registers = (flags & TRACE_FLAG_REGISTERS) != 0;
+    return get_string(r, header->program, "the program name") &&
+           get_string(r, header->args, "the arguments") &&
+           get_string(r, header->recorder, "the recorder's name") &&
+           (!(flags & TRACE_FLAG_CPU_VIEW) || get_cpu_view(r, &header->cpu));
+}
+
+static bool read_header(struct trace_reader *r)
+{
+    return read_header_into(r, &r->header, &r->version);
 }
 
 struct trace_reader *trace_reader_open(FILE *in, const char *path, char *error,
@@ -402,6 +434,12 @@ void trace_reader_close(struct trace_reader *r)
         return;
     code_cache_free(r->code);
     block_table_free(&r->blocks);
+    for (uint32_t i = 0; i < r->depth; i++)
+        block_table_free(&r->enclosing[i].blocks);
+    for (uint32_t i = 0; i < r->n_ended_tables; i++)
+        block_table_free(&r->ended_tables[i]);
+    free(r->enclosing);
+    free(r->ended_tables);
     free(r);
 }
 
@@ -511,7 +549,9 @@ static bool read_insn(struct trace_reader *r, uint8_t tag, enum trace_branch bra
     return true;
 }
 
-static bool read_end(struct trace_reader *r, struct trace_end *end)
+/* An END record's fields (its tag read), the count checked against the
+ * instructions of the trace it ends. */
+static bool read_end_fields(struct trace_reader *r, struct trace_end *end)
 {
     uint64_t count, code;
     uint8_t status;
@@ -523,11 +563,19 @@ static bool read_end(struct trace_reader *r, struct trace_end *end)
                     (unsigned long long)count, (unsigned long long)r->instructions);
     if (status > TRACE_KILLED || code > UINT32_MAX)
         return fail(r, "bad END record (status %u, code %llu)", status, (unsigned long long)code);
-    if (have_byte(r))
-        return fail(r, "data after the END record");
     end->instructions = count;
     end->status = (enum trace_end_status)status;
     end->code = (uint32_t)code;
+    return true;
+}
+
+/* The END record of the trace (its tag read), the last of the file. */
+static bool read_end(struct trace_reader *r, struct trace_end *end)
+{
+    if (!read_end_fields(r, end))
+        return false;
+    if (have_byte(r))
+        return fail(r, "data after the END record");
     r->ended = true;
     return true;
 }
@@ -978,6 +1026,8 @@ __attribute__((noinline)) static struct block_entry *read_definition(struct trac
     if (!e) {
         fail(r, "out of memory");
         r->error_number = ENOMEM;
+    } else {
+        e->block.id = r->next_block_id++; /* unique over the processes' traces */
     }
     return e;
 }
@@ -1143,6 +1193,136 @@ static const struct trace_record *region_record(struct trace_reader *r, uint8_t 
     return &r->control;
 }
 
+/* ---- the processes of a run (docs/traces.md, "Processes") */
+
+static void save_process(const struct trace_reader *r, struct process_state *to)
+{
+    to->blocks = r->blocks;
+    for (int t = 0; t < 2; t++) {
+        to->start[t] = r->start[t];
+        to->last_block[t] = r->last_block[t] == &r->start[t] ? NULL : r->last_block[t];
+    }
+    to->last_defined_access = r->last_defined_access;
+    to->instructions = r->instructions;
+    to->thread = r->thread;
+    to->cpl = r->cpl;
+    memcpy(to->regs, r->regs, sizeof to->regs);
+}
+
+static void restore_process(struct trace_reader *r, const struct process_state *from)
+{
+    r->blocks = from->blocks;
+    for (int t = 0; t < 2; t++) {
+        r->start[t] = from->start[t];
+        r->last_block[t] = from->last_block[t] ? from->last_block[t] : &r->start[t];
+    }
+    r->last_defined_access = from->last_defined_access;
+    r->instructions = from->instructions;
+    r->thread = from->thread;
+    r->cpl = from->cpl;
+    memcpy(r->regs, from->regs, sizeof r->regs);
+}
+
+/* The block table of a trace that has ended, kept until the reader
+ * closes. */
+static bool keep_ended_table(struct trace_reader *r)
+{
+    struct block_table *more =
+        realloc(r->ended_tables, (r->n_ended_tables + 1) * sizeof *r->ended_tables);
+    if (!more) {
+        r->error_number = ENOMEM;
+        return fail(r, "out of memory");
+    }
+    r->ended_tables = more;
+    r->ended_tables[r->n_ended_tables++] = r->blocks;
+    memset(&r->blocks, 0, sizeof r->blocks);
+    return true;
+}
+
+/* The current process's state pushed under the one that begins. */
+static bool push_process(struct trace_reader *r)
+{
+    if (r->depth == r->enclosing_capacity) {
+        uint32_t capacity = r->enclosing_capacity ? 2 * r->enclosing_capacity : 4;
+        struct process_state *more = realloc(r->enclosing, capacity * sizeof *more);
+        if (!more) {
+            r->error_number = ENOMEM;
+            return fail(r, "out of memory");
+        }
+        r->enclosing = more;
+        r->enclosing_capacity = capacity;
+    }
+    save_process(r, &r->enclosing[r->depth++]);
+    memset(&r->blocks, 0, sizeof r->blocks);
+    return true;
+}
+
+/* A CONTROL_PROCESS record (its tag read): the trace of another process
+ * follows, header first, read from a state of its own: nested in the
+ * current process's (`nested`, which goes on after its END record) or
+ * after it (the current one ended).  Its header must be as the first's but
+ * for the program, its arguments and its CPU view. */
+static bool begin_process(struct trace_reader *r, bool nested)
+{
+    if (!(nested ? push_process(r) : keep_ended_table(r)))
+        return false;
+    if (!block_table_init(&r->blocks)) {
+        r->error_number = ENOMEM;
+        return fail(r, "out of memory");
+    }
+    for (int t = 0; t < 2; t++) {
+        block_start_init(&r->start[t]);
+        r->last_block[t] = &r->start[t];
+    }
+    r->last_defined_access = 0;
+    r->instructions = 0;
+    r->thread = 0;
+    r->cpl = 3;
+    memset(r->regs, 0, sizeof r->regs);
+    struct trace_header header;
+    uint64_t version;
+    if (!read_header_into(r, &header, &version))
+        return false;
+    if (header.isa != r->header.isa)
+        return fail(r, "a %d-bit program (%s) in a run of %d-bit programs: one instruction set "
+                       "a run", (int)header.isa, header.program, (int)r->header.isa);
+    if (version != r->version || header.registers != r->header.registers ||
+        header.lengths_known != r->header.lengths_known || !header.msr_accesses)
+        return fail(r, "a process's trace (%s) of another version or header flags than the "
+                       "first's", header.program);
+    return true;
+}
+
+/* An END record (version 2; its tag read).  A nested trace's ends its
+ * process, and its parent's trace goes on; the outermost's is followed by
+ * the next program's trace or is the last record, handed out with the
+ * instructions of every trace. */
+static bool read_end_v2(struct trace_reader *r, const struct trace_record **record)
+{
+    struct trace_end end;
+    if (!read_end_fields(r, &end))
+        return false;
+    r->ended_instructions += end.instructions;
+    if (r->depth) {
+        if (!keep_ended_table(r))
+            return false;
+        restore_process(r, &r->enclosing[--r->depth]);
+        return true;
+    }
+    if (r->header.msr_accesses && have_byte(r) && r->buffer[r->buffer_pos] == CONTROL_PROCESS) {
+        r->buffer_pos++;
+        return begin_process(r, false);
+    }
+    if (have_byte(r))
+        return fail(r, "data after the END record");
+    end.instructions = r->ended_instructions;
+    r->ended = true;
+    r->control.kind = TRACE_RECORD_END;
+    r->control.end = end;
+    *record = &r->control;
+    return true;
+}
+
 /* A control record (its tag read); false for a failure, *record set for a
  * record to hand out. */
 static bool read_control(struct trace_reader *r, uint8_t tag, const struct trace_record **record)
@@ -1165,10 +1345,12 @@ static bool read_control(struct trace_reader *r, uint8_t tag, const struct trace
         r->control.kind = TRACE_RECORD_MSR;
         *record = &r->control;
         return read_msr(r, &r->control.msr);
+    case CONTROL_PROCESS:
+        if (!r->header.msr_accesses)
+            return fail(r, "unknown record tag 0x%02x", tag);
+        return begin_process(r, true);
     case CONTROL_END:
-        r->control.kind = TRACE_RECORD_END;
-        *record = &r->control;
-        return read_end(r, &r->control.end);
+        return read_end_v2(r, record);
     default:
         return fail(r, "unknown record tag 0x%02x", tag);
     }

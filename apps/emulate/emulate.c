@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "traces/record.h"
+#include "traces/record_stream.h"
 #include "util/atomic_file.h"
 #include "util/error_line.h"
 #include "util/fd_write.h"
@@ -70,6 +72,18 @@ static void answer(void *context, int thread, uint64_t cycle, const struct trace
         e->reply_failed = fd_write_all(e->reply_fd, reply, sizeof reply) < sizeof reply;
 }
 
+/* A line of the model's that names the pipe `path` ("PATH: byte offset
+ * N: ...") names the run's trace instead: the pipe is pmubench's own. */
+static void name_the_trace(char *error, size_t error_size, const char *path)
+{
+    size_t n = strlen(path);
+    if (strncmp(error, path, n) != 0 || error[n] != ':')
+        return;
+    char rest[1024];
+    snprintf(rest, sizeof rest, "%s", error + n);
+    snprintf(error, error_size, "the run's trace%s", rest);
+}
+
 #define fail(status, ...) (error_line(0, error, error_size, __VA_ARGS__), (status))
 
 /* Simulates the stream on `trace_fd` on a fresh machine, answering on
@@ -90,6 +104,8 @@ static bool simulate(const struct emulate_options *options, int trace_fd, int re
     const char *traces[1] = {path};
     bool ok = machine_simulate(&machine, traces, &hooks, &result->simulated, error, error_size);
     machine_destroy(&machine);
+    if (!ok)
+        name_the_trace(error, error_size, path);
     return ok;
 }
 
@@ -106,6 +122,81 @@ static bool finish_output(struct atomic_file *output, bool ran, char *error, siz
     return atomic_commit(output, error, error_size);
 }
 
+/* The tool's frames unframed into the model's trace pipe
+ * (record_stream_unframe), on a thread of its own: the model reads its
+ * end as a file. */
+struct unframing {
+    struct record_stream stream;
+    int out;
+    bool ok;
+    pthread_t thread;
+};
+
+static void *unframe(void *arg)
+{
+    struct unframing *u = arg;
+    /* A write to the model's pipe once the model has stopped fails with
+     * EPIPE here, not SIGPIPE ending pmubench. */
+    sigset_t pipe_signal;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, NULL);
+    u->ok = record_stream_unframe(&u->stream, u->out);
+    return NULL;
+}
+
+/* The pipes of a run: the tool's trace (its write end inherited), the
+ * model's trace (the unframed stream) and the answers (the read end
+ * inherited); -1 for an end closed. */
+struct run_pipes {
+    int tool[2], model[2], reply[2];
+};
+
+static void close_end(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+static void close_pipes(struct run_pipes *p)
+{
+    for (int i = 0; i < 2; i++) {
+        close_end(&p->tool[i]);
+        close_end(&p->model[i]);
+        close_end(&p->reply[i]);
+    }
+}
+
+static bool make_pipes(struct run_pipes *p, char *error, size_t error_size)
+{
+    *p = (struct run_pipes){{-1, -1}, {-1, -1}, {-1, -1}};
+    if (pipe(p->tool) != 0 || !spawn_pipe(p->model) || pipe(p->reply) != 0) {
+        error_line(0, error, error_size, "cannot make a pipe: %s", strerror(errno));
+        close_pipes(p);
+        return false;
+    }
+    fcntl(p->tool[0], F_SETFD, FD_CLOEXEC);
+    fcntl(p->reply[1], F_SETFD, FD_CLOEXEC);
+    return true;
+}
+
+/* The unframing thread started on the pipes; false (the reason in
+ * `error`) when it cannot be. */
+static bool start_unframing(struct unframing *u, struct run_pipes *p, const char *name,
+                            char *error, size_t error_size)
+{
+    record_stream_init(&u->stream, p->tool[0], name);
+    u->out = p->model[1];
+    int failed = pthread_create(&u->thread, NULL, unframe, u);
+    if (failed) {
+        error_line(0, error, error_size, "cannot start a thread: %s", strerror(failed));
+        return false;
+    }
+    p->tool[0] = p->model[1] = -1; /* the thread's, which closes them */
+    return true;
+}
+
 /* Runs the program under the recorder, the model answering; `output`
  * open when -o is given, else NULL. */
 static enum emulate_status run(const struct emulate_options *options,
@@ -113,34 +204,38 @@ static enum emulate_status run(const struct emulate_options *options,
                                struct atomic_file *output, struct emulate_result *result,
                                char *error, size_t error_size)
 {
-    int trace_pipe[2], reply_pipe[2];
-    if (pipe(trace_pipe) != 0)
-        return fail(EMULATE_FAILED, "cannot make a pipe: %s", strerror(errno));
-    if (pipe(reply_pipe) != 0) {
-        close(trace_pipe[0]);
-        close(trace_pipe[1]);
-        return fail(EMULATE_FAILED, "cannot make a pipe: %s", strerror(errno));
-    }
-    fcntl(trace_pipe[0], F_SETFD, FD_CLOEXEC);
-    fcntl(reply_pipe[1], F_SETFD, FD_CLOEXEC);
+    struct run_pipes p;
+    if (!make_pipes(&p, error, error_size))
+        return EMULATE_FAILED;
     struct spawn child;
-    enum record_status started = record_start_emulated(record, trace_pipe[1], reply_pipe[0],
-                                                       &child, error, error_size);
-    close(trace_pipe[1]);
-    close(reply_pipe[0]);
+    enum record_status started = record_start_emulated(record, p.tool[1], p.reply[0], &child,
+                                                       error, error_size);
+    close_end(&p.tool[1]);
+    close_end(&p.reply[0]);
+    struct unframing u;
+    bool unframing = started == RECORD_OK &&
+                     start_unframing(&u, &p, options->argv[0], error, error_size);
     /* Past the file size limit (ulimit -f) a write of the output fails,
      * EFBIG, and says so, rather than SIGXFSZ ending pmubench; set once the
      * program has started, which keeps the action it inherits. */
     struct sigaction ignore = {.sa_handler = SIG_IGN}, before;
     if (output)
         sigaction(SIGXFSZ, &ignore, &before);
-    bool simulated = started == RECORD_OK &&
-                     simulate(options, trace_pipe[0], reply_pipe[1],
-                              output ? output->stream : NULL, result, error, error_size);
-    /* Closed before the wait: a tool still writing or waiting for an
-     * answer then ends. */
-    close(trace_pipe[0]);
-    close(reply_pipe[1]);
+    bool simulated = unframing && simulate(options, p.model[0], p.reply[1],
+                                           output ? output->stream : NULL, result, error,
+                                           error_size);
+    /* Closed before the wait: the thread's writes and a tool still waiting
+     * for an answer then end. */
+    close_pipes(&p);
+    if (unframing) {
+        pthread_join(u.thread, NULL);
+        if (!u.ok) { /* a bad frame, or processes at once: what the model read was cut */
+            error_line(0, error, error_size, "%s", u.stream.error);
+            simulated = false;
+        }
+    } else if (started == RECORD_OK) {
+        kill(child.pid, SIGKILL);
+    }
     int status = started == RECORD_OK ? spawn_wait(&child) : -1;
     int wait_errno = errno;
     bool waited = status >= 0;
@@ -153,6 +248,8 @@ static enum emulate_status run(const struct emulate_options *options,
         return EMULATE_FAILED;
     if (!waited)
         return fail(EMULATE_FAILED, "cannot wait for valgrind: %s", strerror(wait_errno));
+    if (unframing && record_not_started(status, u.stream.bytes))
+        return fail(EMULATE_BAD_INPUT, "cannot start %s", options->argv[0]);
     result->exit_status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
     return simulated ? EMULATE_OK : EMULATE_FAILED;
 }

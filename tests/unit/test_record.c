@@ -305,17 +305,18 @@ static char *make_trace(int n, enum trace_end_status status, uint32_t code, size
     return data;
 }
 
-/* `size` bytes of `data` as frames of at most `chunk` bytes, the last one
- * flagged `flags`. */
+/* `size` bytes of `data` as frames of process 1 of at most `chunk` bytes,
+ * the last one flagged `flags`. */
 static void put_frames(FILE *f, const char *data, size_t size, size_t chunk, unsigned flags)
 {
     size_t done = 0;
     do {
         size_t n = size - done < chunk ? size - done : chunk;
         uint32_t word = (uint32_t)n | (done + n == size ? flags : 0u) << PT_FRAME_FLAGS_SHIFT;
-        uint8_t header[4] = {(uint8_t)word, (uint8_t)(word >> 8), (uint8_t)(word >> 16),
-                             (uint8_t)(word >> 24)};
-        assert_int_equal(fwrite(header, 1, 4, f), 4);
+        uint8_t header[PT_FRAME_HEADER_SIZE] = {(uint8_t)word, (uint8_t)(word >> 8),
+                                                (uint8_t)(word >> 16), (uint8_t)(word >> 24),
+                                                1, 0, 0, 0}; /* process 1 */
+        assert_int_equal(fwrite(header, 1, sizeof header, f), sizeof header);
         assert_int_equal(fwrite(data + done, 1, n, f), n);
         done += n;
     } while (done < size);
@@ -474,7 +475,7 @@ static void test_stream_fails(void **state)
 
     f = fopen(s->stream, "wb");
     put_frames(f, data, size / 2, 4096, 0);
-    fwrite("\x01\x00\x00\x10", 1, 4, f);
+    fwrite("\x01\x00\x00\x10\x01\x00\x00\x00", 1, 8, f);
     static char junk[300000];
     fwrite(junk, 1, sizeof junk, f);
     assert_int_equal(fclose(f), 0);

@@ -28,15 +28,15 @@ static int pipe_with(const void *bytes, size_t size)
     return fds[0];
 }
 
-/* Appends a frame: header (length, flags) and payload. */
+/* Appends a frame: header (length, flags; process 7) and payload. */
 static size_t frame(uint8_t *at, const char *payload, unsigned flags)
 {
     uint32_t length = (uint32_t)strlen(payload);
-    uint32_t word = length | (uint32_t)flags << PT_FRAME_FLAGS_SHIFT;
-    for (int i = 0; i < 4; i++)
-        at[i] = (uint8_t)(word >> (8 * i));
-    memcpy(at + 4, payload, length);
-    return 4 + length;
+    uint32_t words[2] = {length | (uint32_t)flags << PT_FRAME_FLAGS_SHIFT, 7};
+    for (int i = 0; i < PT_FRAME_HEADER_SIZE; i++)
+        at[i] = (uint8_t)(words[i / 4] >> (8 * (i % 4)));
+    memcpy(at + PT_FRAME_HEADER_SIZE, payload, length);
+    return PT_FRAME_HEADER_SIZE + length;
 }
 
 /* The rest of a segment's FILE as a string. */
@@ -122,12 +122,12 @@ static void test_bad_frames(void **state)
     read_bad(bytes, n - 2, "abcd", "out.trace: the recorder's stream ends inside a frame");
     n = frame(bytes, "ab", 0);
     read_bad(bytes, n + 2, "ab", "out.trace: the recorder's stream ends inside a frame header");
-    const uint8_t too_long[] = {0x01, 0x00, 0x10, 0x00};
+    const uint8_t too_long[] = {0x01, 0x00, 0x10, 0x00, 0x07, 0x00, 0x00, 0x00};
     read_bad(too_long, sizeof too_long, "",
              "out.trace: a bad frame header in the recorder's stream (0x00100001)");
-    const uint8_t bad_flags[] = {0x01, 0x00, 0x00, 0x04, 'x'};
+    const uint8_t bad_flags[] = {0x01, 0x00, 0x00, 0x08, 0x07, 0x00, 0x00, 0x00, 'x'};
     read_bad(bad_flags, sizeof bad_flags, "",
-             "out.trace: a bad frame header in the recorder's stream (0x04000001)");
+             "out.trace: a bad frame header in the recorder's stream (0x08000001)");
 }
 
 /* A segment that ends without its END frame: no more segments. */

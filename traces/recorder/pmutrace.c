@@ -78,20 +78,26 @@ typedef VexGuestX86State GuestState;
 #define PT_MODIFY TRACE_MODIFY
 #define PT_RECORDER "pmubench record (valgrind pmutrace)"
 
-/* Two functions of valgrind's core that its tool headers do not declare
+/* Functions of valgrind's core that its tool headers do not declare
  * (pub_core_threadstate.h, pub_core_libcfile.h); the tool is linked
  * statically against libcoregrind, as valgrind's own tools are.
  * count_living_threads counts the threads that have not exited (the one
  * making a system call included); is_valid_tid whether a thread is alive (an
  * exited one's registers are gone); safe_fd moves a file descriptor into
  * valgrind's reserved range above the client's limit and makes it
- * close-on-exec. */
+ * close-on-exec; fcntl is the system call's. */
 extern Int VG_(count_living_threads)(void);
 extern Bool VG_(is_valid_tid)(ThreadId tid);
 extern Int VG_(safe_fd)(Int oldfd);
+extern Int VG_(fcntl)(Int fd, Int cmd, Addr arg);
 /* The last byte of the client's initial stack (pub_core_clientstate.h): the
  * top of the string table valgrind builds there. */
 extern Addr VG_(clstk_end);
+/* valgrind's options (pub_core_clientstate.h), which its execve wrapper
+ * (coregrind/m_syswrap/syswrap-generic.c, PRE(sys_execve)) passes on to the
+ * valgrind that runs a program the client execs (--trace-children=yes),
+ * after the tool's pre-syscall hook has run (syswrap-main.c). */
+extern XArray *VG_(args_for_valgrind);
 
 /* ---- superblock descriptors, made once per translation */
 
@@ -206,13 +212,16 @@ static const HChar *clo_cpuid = NULL;
 static struct cpu_view cpu_view; /* from --pmutrace-cpuid; n == 0: valgrind's CPU */
 static Int out_fd = -1;
 static Bool out_failed = False;
-/* In a child process made by fork (or vfork, clone without CLONE_VM): the
- * trace is the parent's, so the child writes nothing at all. */
+/* In a child process made by fork (or vfork, clone without CLONE_VM) of a
+ * recording: the trace is the parent's, so the child writes nothing at
+ * all.  (Emulating, a child records its own segment: pt_atfork_child.) */
 static Bool in_child = False;
 /* The frame being filled: its header's room, then the payload up to opos. */
 static UChar *obuf;
 static UInt opos = PT_FRAME_HEADER_SIZE;
 #define OBUF_SIZE (PT_FRAME_HEADER_SIZE + PT_FRAME_MAX_LENGTH)
+static UInt out_pid;             /* the process's ID, for the frames' headers */
+static Bool out_segment_begins;  /* the next frame begins a segment (PT_FRAME_BEGIN) */
 
 /* Writes the frame, flagged with PT_FRAME_* `flags` (nothing when it is
  * empty and unflagged). */
@@ -221,11 +230,13 @@ static void out_flush(UInt flags)
     UInt length = opos - PT_FRAME_HEADER_SIZE, done = 0;
     if (in_child || (length == 0 && flags == 0))
         done = opos; /* a forked child's copy of the buffer: discarded */
-    UInt word = length | flags << PT_FRAME_FLAGS_SHIFT;
+    if (length > 0 && out_segment_begins) {
+        flags |= PT_FRAME_BEGIN;
+        out_segment_begins = False;
+    }
+    UInt words[2] = {length | flags << PT_FRAME_FLAGS_SHIFT, out_pid};
     for (Int i = 0; i < PT_FRAME_HEADER_SIZE; i++)
-        obuf[i] = (UChar)(word >> (8 * i));
-    if (clo_emulate_fd >= 0 && done < PT_FRAME_HEADER_SIZE)
-        done = PT_FRAME_HEADER_SIZE; /* emulating: the trace's bytes alone (docs/emulate.md) */
+        obuf[i] = (UChar)(words[i / 4] >> (8 * (i % 4)));
     while (done < opos && !out_failed) {
         Int n = VG_(write)(out_fd, obuf + done, opos - done);
         if (n <= 0)
@@ -336,7 +347,7 @@ static void begin_segment(void)
     header.isa = PT_ISA64 ? TRACE_ISA_64 : TRACE_ISA_32;
     header.lengths_known = true;
     header.registers = clo_registers;
-    const HChar *exe = clo_program                ? clo_program
+    const HChar *exe = clo_program && *clo_program ? clo_program
                        : VG_(args_the_exename) ? VG_(args_the_exename)
                                                : "";
     VG_(strncpy)(header.program, exe, TRACE_MAX_TEXT - 1);
@@ -354,6 +365,7 @@ static void begin_segment(void)
     VG_(strcpy)(header.recorder, PT_RECORDER);
     header.cpu = cpu_view;
     header.msr_accesses = clo_emulate_fd >= 0;
+    out_segment_begins = True;
     writer = trace_writer_create(&header, out_sink, NULL);
     record.cpl = 3;
     record.has_bytes = true;
@@ -1431,6 +1443,44 @@ static Bool is_execve(UInt no)
  * exited, code 0 (the format has no status for an execve), written out now
  * in a frame flagged PT_FRAME_EXEC.  If the execve fails after all,
  * pt_post_syscall begins a new segment. */
+/* valgrind's option `prefix` (e.g. "--pmutrace-fd=") set to `value` for
+ * the valgrind of an execve. */
+static void set_option_passed_on(const HChar *prefix, const HChar *value)
+{
+    Word n = VG_(sizeXA)(VG_(args_for_valgrind));
+    for (Word i = 0; i < n; i++) {
+        HChar **arg = VG_(indexXA)(VG_(args_for_valgrind), i);
+        if (!starts_with(*arg, prefix))
+            continue;
+        HChar *set = VG_(malloc)("pmutrace.option", VG_(strlen)(prefix) + VG_(strlen)(value) + 1);
+        VG_(strcpy)(set, prefix);
+        VG_(strcat)(set, value);
+        *arg = set; /* the old string is valgrind's (or one made here before) */
+    }
+}
+
+/* Emulating, the program an execve runs is a process of the run too
+ * (docs/emulate.md, "Children"): valgrind runs it under a new valgrind with
+ * its own options (--trace-children=yes), which must name this tool's
+ * descriptors of the two pipes, now in valgrind's reserved range and
+ * close-on-exec (VG_(safe_fd)): they are kept open across the execve
+ * (pt_post_syscall closes them on exec again if it fails), and the new
+ * program's own name and argv[0] replace this one's (`argv`: the client's
+ * argument vector, or 0). */
+static void pass_on_pipes(UWord argv)
+{
+    HChar number[16];
+    VG_(sprintf)(number, "%d", out_fd);
+    set_option_passed_on("--pmutrace-fd=", number);
+    VG_(sprintf)(number, "%d", clo_emulate_fd);
+    set_option_passed_on("--pmutrace-emulate-fd=", number);
+    set_option_passed_on("--pmutrace-program=", "");
+    const HChar *const *args = (const HChar *const *)argv;
+    set_option_passed_on("--pmutrace-argv0=", args && args[0] ? args[0] : "");
+    VG_(fcntl)(out_fd, VKI_F_SETFD, 0);
+    VG_(fcntl)(clo_emulate_fd, VKI_F_SETFD, 0);
+}
+
 static void trace_execve(UInt no, UWord *args, UInt n_args)
 {
     if (no == __NR_execve) {
@@ -1444,6 +1494,8 @@ static void trace_execve(UInt no, UWord *args, UInt n_args)
     write_end(False, 0, PT_FRAME_END | PT_FRAME_EXEC);
     exec_pending = True;
     print_notes();
+    if (clo_emulate_fd >= 0)
+        pass_on_pipes(no == __NR_execve ? args[1] : n_args > 2 ? args[2] : 0);
 }
 
 /* ---- the emulated /dev/cpu/N/msr (docs/emulate.md)
@@ -1833,26 +1885,55 @@ static void pt_post_syscall(ThreadId tid, UInt no, UWord *args, UInt n_args, Sys
      * segment. */
     if (exec_pending && is_execve(no)) {
         exec_pending = False;
+        if (clo_emulate_fd >= 0) {
+            VG_(fcntl)(out_fd, VKI_F_SETFD, VKI_FD_CLOEXEC);
+            VG_(fcntl)(clo_emulate_fd, VKI_F_SETFD, VKI_FD_CLOEXEC);
+        }
         begin_segment();
     }
 }
 
-/* The child of a fork: the parent goes on writing the trace; the child
- * stops recording (its instructions are not recorded, its exit writes no
- * END record), drops its copy of the buffer and closes its copy of the
- * pipe. */
-static void pt_atfork_child(ThreadId tid)
+/* Before a fork (or vfork, clone without CLONE_VM), emulating: the trace
+ * so far to the pipe, the system call's instruction last, so that the
+ * child's segment follows everything the parent did before it
+ * (docs/emulate.md, "Children"). */
+static void pt_atfork_pre(ThreadId tid)
 {
     (void)tid;
-    in_child = True;
+    if (clo_emulate_fd < 0 || in_child || !writer)
+        return;
+    retire_through_running();
+    if (!writer_refused && !trace_writer_flush(writer))
+        writer_refused = True;
+    out_flush(0);
+}
+
+/* The child of a fork.  Recording, the parent goes on writing the trace;
+ * the child stops recording (its instructions are not recorded, its exit
+ * writes no END record), drops its copy of the buffer and closes its copy
+ * of the pipe.  Emulating, the child is a process of the run: it begins
+ * its own segment on the pipe, from the instruction after the fork, with
+ * a new writer (the parent's copy is left as it is). */
+static void pt_atfork_child(ThreadId tid)
+{
     opos = PT_FRAME_HEADER_SIZE;
-    writer = NULL; /* the parent's: its copy here is left as it is */
+    writer = NULL;
+    writer_refused = False;
     pend = NULL;
     pend_has_regs = False;
     n_acc = 0;
     cur_block = NULL;
     skipping = False;
     exec_pending = False;
+    exited = False;
+    if (clo_emulate_fd >= 0) {
+        out_pid = (UInt)VG_(getpid)();
+        first_tid = running_tid = tid;
+        running_thread = 0;
+        begin_segment();
+        return;
+    }
+    in_child = True;
     if (out_fd >= 0)
         VG_(close)(out_fd);
     out_fd = -1;
@@ -1957,6 +2038,7 @@ static void pt_post_clo_init(void)
         clo_emulate_fd = VG_(safe_fd)(clo_emulate_fd);
     }
     obuf = VG_(malloc)("pmutrace.out", OBUF_SIZE);
+    out_pid = (UInt)VG_(getpid)();
     begin_segment();
 }
 
@@ -2023,7 +2105,7 @@ static void pt_pre_clo_init(void)
     VG_(needs_syscall_wrapper)(pt_pre_syscall, pt_post_syscall);
     VG_(track_start_client_code)(pt_start_client_code);
     VG_(track_pre_deliver_signal)(pt_pre_deliver_signal);
-    VG_(atfork)(NULL, NULL, pt_atfork_child);
+    VG_(atfork)(pt_atfork_pre, NULL, pt_atfork_child);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(pt_pre_clo_init)
