@@ -227,8 +227,11 @@ clang-check:
 	    tests/validate/*.c tests/emulate/*.c
 
 # The wc case study of Safford 1997 (section 5.6; traces/wc/README.md).
-demo: all wc
+demo: all wc emulate-programs
 	sh traces/wc/study.sh $(BUILD)
+	@echo "== A program from elsewhere, unmodified, on the simulated Pentium 4 (docs/emulate.md):"
+	@echo "== prfcnt's test programs nine counters through /dev/cpu/0/msr and prints them"
+	$(BIN) emulate --ht -- $(BUILD)/emulate/prfcnt64
 
 # The Sprunt paper's results on the NetBurst model, beside the paper's
 # (traces/paper/README.md, docs/netburst-model.md "The paper reproduced").

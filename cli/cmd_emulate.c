@@ -1,4 +1,4 @@
-/* pmubench emulate [-m MODEL] [-F NAME=VALUE]... -- PROGRAM ARGS...
+/* pmubench emulate [-m MODEL] [-F NAME=VALUE]... [-o TRACE] [--ht] -- PROGRAM ARGS...
  *
  * The arguments and the messages of running PROGRAM on a simulated
  * machine (docs/emulate.md); the run itself is apps/emulate/emulate.h's. */
@@ -13,16 +13,20 @@
 #include "option_once.h"
 
 static const char emulate_usage[] =
-    "usage: pmubench emulate [-m MODEL] [-F NAME=VALUE]... [-o TRACE] [--] PROGRAM [ARGS...]\n"
+    "usage: pmubench emulate [-m MODEL] [-F NAME=VALUE]... [-o TRACE] [--ht] [--] PROGRAM\n"
+    "                        [ARGS...]\n"
     "  -m MODEL       the machine: netburst (default), netburst-PRESET, p5, pmmx, host\n"
     "  -F NAME=VALUE  set one model parameter (the model's docs list them)\n"
     "  -o TRACE       also write the run's trace to TRACE (docs/traces.md)\n"
+    "  --ht           Hyper-Threading (NetBurst): PROGRAM on logical processor 0,\n"
+    "                 /dev/cpu/1/msr the PMU as logical processor 1 sees it\n"
     "Runs PROGRAM under valgrind with the pmutrace tool, its instructions simulated\n"
-    "as they retire; its pread and pwrite of /dev/cpu/0/msr reach the machine's\n"
-    "emulated PMU (docs/emulate.md).  Exits with PROGRAM's exit status.\n";
+    "as they retire; its pread and pwrite of /dev/cpu/N/msr reach the machine's\n"
+    "emulated PMU (docs/emulate.md), and so do the programs it runs.  Exits with\n"
+    "PROGRAM's exit status.\n";
 
 static const struct cli_option emulate_option_list[] = {
-    {"-m", true}, {"-F", true}, {"-o", true}, {NULL, false}
+    {"-m", true}, {"-F", true}, {"-o", true}, {"--ht", false}, {NULL, false}
 };
 const struct option_table emulate_option_table = {emulate_option_list, true};
 
@@ -50,6 +54,7 @@ int cmd_emulate(int argc, char **argv)
 {
     const char *model = "netburst";
     const char *output = NULL;
+    bool hyper_threading = false;
     char *params[MAX_PARAMS];
     int n_params = 0;
     struct options_given given = {0}; /* -F may repeat */
@@ -74,6 +79,8 @@ int cmd_emulate(int argc, char **argv)
             if (++i == argc)
                 return usage_error("emulate", "-o needs a value");
             output = argv[i];
+        } else if (strcmp(argv[i], "--ht") == 0) {
+            hyper_threading = true;
         } else if (strcmp(argv[i], "-F") == 0) {
             if (++i == argc)
                 return usage_error("emulate", "-F needs a value");
@@ -95,7 +102,7 @@ int cmd_emulate(int argc, char **argv)
     /* The program's CPUID describes the part of the model, as record --cpu
      * MODEL's (the same names). */
     struct emulate_options options = {.argv = argv + i, .config = &config, .output = output,
-                                      .cpu = model};
+                                      .cpu = model, .hyper_threading = hyper_threading};
     struct emulate_result result;
     char error[PATH_MAX + 2048];
     enum emulate_status ran = emulate_run(&options, &result, error, sizeof error);

@@ -14,11 +14,14 @@ for name in selfmon selfmon_p5 errors tsc fileops; do
 done
 # emulate_runs MODEL WANT_LINE WANT_MSRS PROGRAM ARGS...: exit status 0,
 # WANT_LINE the program's last line, and pmubench's summary line ending in
-# WANT_MSRS (its counts of MSR reads, writes and failures).
+# WANT_MSRS (its counts of MSR reads, writes and failures); emulate's other
+# options in $emulate_options.
+emulate_options=
 emulate_runs() {
     model=$1 want_line=$2 want_msrs=$3
     shift 3
-    pmubench emulate -m "$model" -- "$@" >"$emu/out" 2>"$emu/err"
+    # shellcheck disable=SC2086 # none or one option
+    pmubench emulate -m "$model" $emulate_options -- "$@" >"$emu/out" 2>"$emu/err"
     status=$?
     last=$(tail -1 "$emu/out")
     summary=$(cat "$emu/err")
@@ -234,3 +237,43 @@ pmubench emulate -- "$emu/bad-interpreter" >/dev/null 2>"$emu/err"
 status=$?
 if [ $status = 2 ] && [ "$(tail -1 "$emu/err")" = "pmubench emulate: cannot start $emu/bad-interpreter" ]; then
     pass; else fail "emulate of a bad interpreter: status $status, '$(cat "$emu/err")'"; fi
+
+# A program from elsewhere (tests/emulate/prfcnt/README.md): prfcnt's test,
+# unmodified, programs nine counters through /dev/cpu/0/msr (lseek and
+# write) for both logical processors and prints them.  On a machine with
+# Hyper-Threading (--ht) its instructions-retired count, "iret (nbogus)",
+# is its two loops over 2^24 bytes -- a whole number of 2^20 instructions
+# for code that takes a power of two bytes an iteration (1, or 16 with SSE)
+# -- and the instructions around them from the enabling write of that
+# counter to its disabling write: the other counters' enabling and
+# disabling writes (at most 8 of each, an lseek and a write each), fewer than
+# 2^11 instructions.
+pmubench emulate --ht -- "$progs/prfcnt64" >"$emu/out" 2>"$emu/err"
+status=$?
+iret=$(sed -n 's/^[[:space:]]*iret (nbogus):[[:space:]]*\([0-9]*\)$/\1/p' "$emu/out")
+total=$(sed -n 's/.*: \([0-9]*\) instructions, .*/\1/p' "$emu/err")
+if [ $status = 0 ] && [ "$(grep -c ':  *[0-9][0-9]*$' "$emu/out")" = 9 ] && [ -n "$iret" ] &&
+    [ "$iret" -ge 1048576 ] && [ $((iret % 1048576)) -lt 2048 ] && [ "$iret" -lt "$total" ] &&
+    case $(cat "$emu/err") in *" 9 MSR reads, 47 MSR writes (0 failed)") true ;; *) false ;; esac
+then pass; else
+    fail "emulate --ht prfcnt64: status $status, iret '$iret' of $total: $(tr '\n' '|' <"$emu/out" "$emu/err")"
+fi
+# Without Hyper-Threading the T1 bits of its first ESCR are reserved: the
+# write fails with EIO, which it reports, and it exits 1.
+pmubench emulate -- "$progs/prfcnt64" >"$emu/out" 2>"$emu/err"
+status=$?
+if [ $status = 1 ] && [ "$(head -1 "$emu/err")" = "write: Input/output error" ] &&
+    case $(tail -1 "$emu/err") in *" 0 MSR reads, 4 MSR writes (1 failed)") true ;; *) false ;; esac
+then pass; else fail "emulate prfcnt64 without --ht: status $status, $(tr '\n' '|' <"$emu/err")"; fi
+expect 2 "pmubench emulate: --ht: the P5 has no Hyper-Threading" -- emulate -m p5 --ht -- true
+# /dev/cpu/1/msr: logical processor 1's view with --ht (the ESCRs are one
+# pair of registers for both: a write through one reads back through the
+# other); without --ht the driver's ENXIO, which rdmsr reports.
+emulate_options=--ht
+emulate_runs netburst "4000601|4000601" "2 MSR reads, 1 MSR writes (0 failed)" \
+    sh -c 'wrmsr -p1 0x3b8 0x4000601; echo "$(rdmsr -p1 0x3b8)|$(rdmsr -p0 0x3b8)"'
+emulate_options=
+pmubench emulate -- sh -c 'rdmsr -p1 0x3b8' >/dev/null 2>"$emu/err"
+status=$?
+if [ $status = 2 ] && [ "$(head -1 "$emu/err")" = "rdmsr: No CPU 1" ]; then pass; else
+    fail "emulate rdmsr -p1 without --ht: status $status, $(tr '\n' '|' <"$emu/err")"; fi

@@ -202,6 +202,7 @@ struct valgrind_options {
     char cpu[CPU_VIEW_MAX_NAME + 32];
     char cpuid[48 * CPU_VIEW_MAX_LEAVES + 32];
     char emulate[48];
+    char cpus[48];
 };
 
 /* valgrind -q --vgdb=no --tool=pmutrace --pmutrace-fd=N ... PROGRAM ARGS...; NULL
@@ -212,7 +213,7 @@ static char **valgrind_argv(const struct recording *rec, int trace_fd,
     int n_args = 0;
     while (rec->options->argv[n_args])
         n_args++;
-    char **argv = calloc((size_t)n_args + 13, sizeof *argv);
+    char **argv = calloc((size_t)n_args + 14, sizeof *argv);
     if (!argv)
         return NULL;
     snprintf(vo->fd, sizeof vo->fd, "--pmutrace-fd=%d", trace_fd);
@@ -238,6 +239,11 @@ static char **valgrind_argv(const struct recording *rec, int trace_fd,
         /* The programs an emulated one runs run on the same machine
          * (docs/emulate.md, "Children"). */
         argv[k++] = "--trace-children=yes";
+        if (rec->options->logical_processors > 1) {
+            snprintf(vo->cpus, sizeof vo->cpus, "--pmutrace-cpus=%d",
+                     rec->options->logical_processors);
+            argv[k++] = vo->cpus;
+        }
     }
     snprintf(vo->cpu, sizeof vo->cpu, "--pmutrace-cpu=%s", rec->cpu.name);
     int at = snprintf(vo->cpuid, sizeof vo->cpuid, "--pmutrace-cpuid=");

@@ -37,6 +37,8 @@ struct record_options {
                                            * (traces/progress.h); NULL: none */
     const char *cpu;          /* the CPU the program sees (traces/cpu_view.h): "host" or a
                                * part's name; NULL: "host" */
+    int logical_processors;   /* emulating: the /dev/cpu/N/msr that open (N below it);
+                               * 0 or 1: /dev/cpu/0/msr alone */
 };
 
 enum record_status {

@@ -93,7 +93,8 @@ static bool simulate(const struct emulate_options *options, int trace_fd, int re
                      FILE *copy, struct emulate_result *result, char *error, size_t error_size)
 {
     struct machine machine;
-    if (!machine_create(&machine, options->config, 1)) {
+    if (!(options->hyper_threading ? machine_create_one_of_two(&machine, options->config)
+                                   : machine_create(&machine, options->config, 1))) {
         error_line(0, error, error_size, "out of memory");
         return false;
     }
@@ -261,7 +262,13 @@ enum emulate_status emulate_run(const struct emulate_options *options,
     struct record_options record = {.argv = options->argv,
                                     .output = options->output,
                                     .recorder_dir = options->recorder_dir,
-                                    .cpu = options->cpu};
+                                    .cpu = options->cpu,
+                                    .logical_processors = options->hyper_threading ? 2 : 1};
+    if (options->hyper_threading && !machine_caps(options->config).hyper_threading) {
+        error_line(0, error, error_size, "--ht: %s has no Hyper-Threading",
+                   machine_caps(options->config).core);
+        return EMULATE_BAD_INPUT;
+    }
     enum record_status checked = record_check_emulated(&record, error, error_size);
     if (checked != RECORD_OK)
         return checked == RECORD_BAD_INPUT ? EMULATE_BAD_INPUT : EMULATE_FAILED;

@@ -27,6 +27,8 @@ struct emulate_options {
                                           * ends properly; NULL: none */
     const char *cpu;                     /* the CPU the program's CPUID describes, as
                                           * record_options.cpu: the -m name */
+    bool hyper_threading;                /* two logical processors, the program on 0
+                                          * (a machine with Hyper-Threading) */
 };
 
 struct emulate_result {
@@ -42,8 +44,8 @@ enum emulate_status {
     EMULATE_FAILED,    /* a run-time failure: the recorder, valgrind, the model, memory */
 };
 
-/* Runs the program on a fresh machine of options->config with one
- * logical processor; EMULATE_OK when it ran to its end, whatever its exit
+/* Runs the program on a fresh machine of options->config, on its logical
+ * processor 0 (of one, or two with options->hyper_threading); EMULATE_OK when it ran to its end, whatever its exit
  * status; otherwise one line in `error`. */
 enum emulate_status emulate_run(const struct emulate_options *options,
                                 struct emulate_result *result, char *error, size_t error_size);

@@ -199,6 +199,14 @@ bool machine_create(struct machine *machine, const struct machine_config *config
     return machine->backend != NULL;
 }
 
+bool machine_create_one_of_two(struct machine *machine, const struct machine_config *config)
+{
+    *machine = (struct machine){*config, 1, create_pmu(config, 2)};
+    if (!machine->backend)
+        errno = ENOMEM;
+    return machine->backend != NULL;
+}
+
 struct msr_backend *machine_link_pmu(struct machine *machine)
 {
     if (!machine_caps(&machine->config).linked_pmus)

@@ -144,6 +144,12 @@ struct machine {
  * false when memory ran out. */
 bool machine_create(struct machine *machine, const struct machine_config *config, int threads);
 
+/* A machine of `config`, which has Hyper-Threading, whose logical
+ * processor 1 runs nothing: one trace, on logical processor 0, and a PMU
+ * of two (its T1 bits and logical processor 1's MSR accesses; `pmubench
+ * emulate --ht`); false when memory ran out. */
+bool machine_create_one_of_two(struct machine *machine, const struct machine_config *config);
+
 /* A fresh simulated PMU that counts, under its own programming, what the
  * machine's PMU is told (caps.linked_pmus); the caller destroys it
  * (msr_backend_destroy) after the machine's last simulation.  NULL when

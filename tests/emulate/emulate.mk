@@ -10,7 +10,21 @@ EMULATE := tests/emulate
 EMULATE_PROGRAMS := selfmon selfmon_p5 errors tsc fileops work
 EMULATE_BINS := $(EMULATE_PROGRAMS:%=$(BUILD)/emulate/%64) \
     $(if $(M32_FLAG),$(EMULATE_PROGRAMS:%=$(BUILD)/emulate/%32))
-emulate-programs: $(EMULATE_BINS)
+# prfcnt (tests/emulate/prfcnt/README.md): a program from elsewhere,
+# unmodified, built as its Makefile would on a Pentium 4 Xeon; its own
+# code, so not with the project's warnings as errors.
+PRFCNT := $(EMULATE)/prfcnt
+PRFCNT_BINS := $(BUILD)/emulate/prfcnt64 $(if $(M32_FLAG),$(BUILD)/emulate/prfcnt32)
+PRFCNT_SOURCES := $(PRFCNT)/prfcnt-test.c $(PRFCNT)/prfcnt.h $(PRFCNT)/prfcnt_xeon.h \
+    $(PRFCNT)/prfcnt_common.h
+emulate-programs: $(EMULATE_BINS) $(PRFCNT_BINS)
+
+$(BUILD)/emulate/prfcnt64: $(PRFCNT_SOURCES)
+	@mkdir -p $(dir $@)
+	$(CC) -static -O2 -DCPU_XEON -o $@ $(PRFCNT)/prfcnt-test.c
+$(BUILD)/emulate/prfcnt32: $(PRFCNT_SOURCES) $(M32_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) -m32 -static -O2 -DCPU_XEON -o $@ $(PRFCNT)/prfcnt-test.c
 
 emulate_bins = $(foreach p,$(1),$(BUILD)/emulate/$(p)64 $(BUILD)/emulate/$(p)32)
 $(call emulate_bins,selfmon selfmon_p5): $(EMULATE)/loop_counter.c $(EMULATE)/loop_counter.h

@@ -417,6 +417,40 @@ static void test_simulate_netburst(void **state)
     assert_int_equal(markers.region, 7);
 }
 
+/* A machine of two logical processors running one trace (emulate --ht):
+ * its PMU takes the T1 bits and logical processor 1's accesses, which one
+ * without Hyper-Threading refuses, and its one trace runs as a machine of
+ * one's does. */
+static void test_one_of_two(void **state)
+{
+    (void)state;
+    struct machine_config config = unit_machine("netburst");
+    struct machine two, one;
+    assert_true(machine_create_one_of_two(&two, &config));
+    assert_true(machine_create(&one, &config, 1));
+    assert_int_equal(two.threads, 1);
+    enum { CRU_ESCR0 = 0x3b8, T1_USR_ESCR = 0x4000601 }; /* instr_retired, T0_USR | T1_USR */
+    uint64_t value = 0;
+    assert_int_equal(msr_write(two.backend, 1, CRU_ESCR0, T1_USR_ESCR), MSR_OK);
+    assert_int_equal(msr_read(two.backend, 0, CRU_ESCR0, &value), MSR_OK);
+    assert_int_equal(value, T1_USR_ESCR);
+    assert_int_equal(msr_write(one.backend, 0, CRU_ESCR0, T1_USR_ESCR), MSR_GP);
+    struct tb t;
+    write_loop(&t);
+    const char *traces[] = {t.path};
+    struct machine_result r1, r2;
+    char error[256];
+    if (!machine_simulate(&two, traces, NULL, &r2, error, sizeof error) ||
+        !machine_simulate(&one, traces, NULL, &r1, error, sizeof error))
+        fail_msg("%s", error);
+    unlink(t.path);
+    assert_int_equal(r2.instructions[0], 150);
+    assert_int_equal(r2.instructions[1], 0);
+    assert_int_equal(r2.cycles, r1.cycles);
+    machine_destroy(&two);
+    machine_destroy(&one);
+}
+
 /* A PMU linked to a P5 machine's counts what the machine's own counts;
  * the NetBurst's routing feeds one PMU, so it links none. */
 static void test_linked_pmu(void **state)
@@ -464,7 +498,7 @@ int main(void)
         cmocka_unit_test(test_isa_warning),    cmocka_unit_test(test_default_events),
         cmocka_unit_test(test_p5_presets),     cmocka_unit_test(test_caps),
         cmocka_unit_test(test_simulate_p5),    cmocka_unit_test(test_simulate_netburst),
-        cmocka_unit_test(test_linked_pmu),
+        cmocka_unit_test(test_linked_pmu),     cmocka_unit_test(test_one_of_two),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

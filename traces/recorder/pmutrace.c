@@ -203,6 +203,7 @@ static Bool starts_with(const HChar *s, const HChar *prefix)
 
 static Int clo_fd = -1;
 static Int clo_emulate_fd = -1; /* --pmutrace-emulate-fd: `pmubench emulate`'s answers */
+static Int clo_cpus = 1;        /* --pmutrace-cpus: the emulated machine's logical processors */
 static const HChar *clo_program = NULL;
 static const HChar *clo_argv0 = NULL;
 static Bool clo_keep_env = False;
@@ -1732,10 +1733,6 @@ static void msr_post_rw(ThreadId tid)
     set_result(tid, msr_call.result);
 }
 
-/* The logical processors of `pmubench emulate`'s machine: one (a trace
- * drives one; Hyper-Threading's two take two traces, docs/stat.md).  The
- * driver's msr_open refuses a CPU that does not exist with ENXIO. */
-enum { PT_EMULATED_CPUS = 1 };
 
 /* After an open or openat of /dev/cpu/N/msr: whatever the kernel did,
  * the program gets a descriptor of /dev/null, noted as a new file of CPU
@@ -1744,7 +1741,7 @@ static void msr_post_open(ThreadId tid, Int cpu, SysRes res)
 {
     if (!sr_isError(res))
         VG_(close)((Int)sr_Res(res));
-    if (cpu >= PT_EMULATED_CPUS) {
+    if (cpu >= clo_cpus) { /* the driver's msr_open refuses a CPU that does not exist */
         set_result(tid, -VKI_ENXIO);
         return;
     }
@@ -1945,6 +1942,7 @@ static Bool pt_process_option(const HChar *arg)
 {
     if VG_INT_CLO (arg, "--pmutrace-fd", clo_fd) {
     } else if VG_INT_CLO (arg, "--pmutrace-emulate-fd", clo_emulate_fd) {
+    } else if VG_BINT_CLO (arg, "--pmutrace-cpus", clo_cpus, 1, 2) {
     } else if VG_STR_CLO (arg, "--pmutrace-program", clo_program) {
     } else if VG_STR_CLO (arg, "--pmutrace-argv0", clo_argv0) {
     } else if VG_BOOL_CLO (arg, "--pmutrace-keep-env", clo_keep_env) {
@@ -1963,6 +1961,8 @@ static void pt_print_usage(void)
                 "    --pmutrace-emulate-fd=N   emulate /dev/cpu/N/msr: the trace unframed,\n"
                 "                              with its MSR accesses, answered on descriptor N\n"
                 "                              by `pmubench emulate` [none]\n"
+                "    --pmutrace-cpus=1|2       the emulated machine's logical processors:\n"
+                "                              /dev/cpu/N/msr opens for N below it [1]\n"
                 "    --pmutrace-keep-env=no|yes  leave valgrind's LD_PRELOAD and VALGRIND_LIB\n"
                 "                              in the client's environment [no]\n"
                 "    --pmutrace-registers=no|yes  record the general registers and flags\n"
