@@ -416,11 +416,16 @@ static void dump_msr(const struct trace_msr *msr)
                msr->value);
 }
 
-static void dump_record(const struct trace_record *record, enum trace_isa isa)
+/* One record as a line; *isa that of the code after it. */
+static void dump_record(const struct trace_record *record, enum trace_isa *isa)
 {
     switch (record->kind) {
+    case TRACE_RECORD_ISA:
+        *isa = record->isa;
+        printf("isa %d-bit\n", (int)record->isa);
+        break;
     case TRACE_RECORD_INSN:
-        dump_insn(&record->insn, isa);
+        dump_insn(&record->insn, *isa);
         break;
     case TRACE_RECORD_REGION_BEGIN:
     case TRACE_RECORD_REGION_END:
@@ -446,10 +451,11 @@ static int trace_dump_command(int argc, char **argv)
     if (rc || (rc = open_trace(path, &trace)))
         return rc;
     struct trace_record record;
+    enum trace_isa isa = trace_reader_header(trace.reader)->isa;
     do {
         rc = next_record(&trace, &record);
         if (!rc)
-            dump_record(&record, trace_reader_header(trace.reader)->isa);
+            dump_record(&record, &isa);
     } while (!rc && record.kind != TRACE_RECORD_END);
     close_trace(&trace);
     return rc;
@@ -486,6 +492,11 @@ static int convert_to(struct open_trace *trace, const char *output, struct atomi
     int rc = copied == TRACE_COPY_READ_FAILED ? read_error(trace)
              : copied == TRACE_COPY_WRITE_FAILED
                  ? file_error(EXIT_RUNTIME, "%s: cannot write", output)
+             : copied == TRACE_COPY_TWO_ISAS
+                 ? file_error(EXIT_BAD_INPUT,
+                              "%s: programs of both instruction sets (an emulated run's "
+                              "processes): one trace of one instruction set cannot hold them",
+                              trace->path)
                  : EXIT_OK;
     if (!trace_writer_close(writer) && !rc)
         rc = file_error(EXIT_RUNTIME, "%s: cannot write", output);

@@ -336,7 +336,8 @@ static bool convert_record(struct recording *rec, struct conversion *c,
                                 record->region);
         break;
     case TRACE_RECORD_MSR:
-        ok = false; /* the recorder writes none without --pmutrace-reply-fd */
+    case TRACE_RECORD_ISA:
+        ok = false; /* the recorder writes none without --pmutrace-emulate-fd */
         break;
     case TRACE_RECORD_END:
         c->end = record->end;

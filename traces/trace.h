@@ -119,6 +119,7 @@ enum trace_record_kind {
     TRACE_RECORD_REGION_END,
     TRACE_RECORD_END,
     TRACE_RECORD_MSR,
+    TRACE_RECORD_ISA,
 };
 
 /* An access of the program to the emulated PMU (docs/emulate.md): a read
@@ -141,6 +142,10 @@ struct trace_record {
     uint32_t region;                /* TRACE_RECORD_REGION_* */
     struct trace_end end;           /* TRACE_RECORD_END */
     struct trace_msr msr;           /* TRACE_RECORD_MSR */
+    /* TRACE_RECORD_ISA: the blocks after it are code of this instruction
+     * set -- in a trace of several processes (docs/traces.md, "Processes"),
+     * where one's trace begins or goes on after another of the other one. */
+    enum trace_isa isa;
 };
 
 /* ---- writing */
@@ -172,6 +177,13 @@ bool trace_writer_finish(struct trace_writer *writer);
  * stream, counts what ran lately (traces/recorder/pmutrace.c).  False if a
  * write failed. */
 bool trace_writer_flush(struct trace_writer *writer);
+/* Everything written so far to the sink, the block being built too (a
+ * taken branch at its end awaiting its target going to `next`): a reader
+ * of the sink has every instruction, and the next one begins a block.
+ * `pmubench emulate`'s tool calls it before a fork, so that the child's
+ * trace follows all of its parent's before it (docs/emulate.md,
+ * "Children").  False if a write failed or the trace has ended. */
+bool trace_writer_flush_all(struct trace_writer *writer, uint64_t next);
 /* The END record's bytes as trace_write_end() writes them, for a trace
  * of `instructions` instructions; their number. */
 enum { TRACE_MAX_END_BYTES = 1 + 10 + 1 + 5 };

@@ -24,6 +24,8 @@ static bool write_record(struct trace_writer *writer, const struct trace_record 
         return trace_write_msr(writer, &record->msr, next);
     case TRACE_RECORD_END:
         return trace_write_end(writer, &record->end);
+    case TRACE_RECORD_ISA:
+        break; /* trace_copy's */
     }
     return false;
 }
@@ -37,6 +39,8 @@ enum trace_copy_status trace_copy(struct trace_reader *reader, struct trace_writ
             return TRACE_COPY_READ_FAILED;
         if (record->kind == TRACE_RECORD_INSN)
             next = next_address(&record->insn);
+        if (record->kind == TRACE_RECORD_ISA)
+            return TRACE_COPY_TWO_ISAS;
         if (!write_record(writer, record, next))
             return TRACE_COPY_WRITE_FAILED;
     } while (record->kind != TRACE_RECORD_END);

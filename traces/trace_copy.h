@@ -16,6 +16,9 @@ enum trace_copy_status {
     TRACE_COPIED,            /* every record up to and including the END record */
     TRACE_COPY_READ_FAILED,  /* trace_reader_error(), or the input FILE's ferror() */
     TRACE_COPY_WRITE_FAILED, /* the writer refused a record (its FILE's ferror()) */
+    TRACE_COPY_TWO_ISAS,     /* code of the other instruction set than the header's, of
+                              * a process of an emulated run (docs/traces.md,
+                              * "Processes"), which one header cannot describe */
 };
 
 /* Copies the records of `reader` from the next one through the END record

@@ -76,6 +76,7 @@ struct trace_reader {
     uint32_t n_ended_tables;
     uint32_t next_block_id;
     uint64_t ended_instructions;
+    enum trace_isa code_isa;         /* the current process's */
     struct trace_record control;     /* the region or END record returned */
     const struct trace_block *expanding; /* version 2 read by records: its instructions */
     uint32_t expanded;                   /* ... handed out so far */
@@ -88,6 +89,7 @@ struct trace_reader {
  * trace of a process it started is read.  last_block[t] NULL: the thread's
  * start. */
 struct process_state {
+    enum trace_isa isa;
     struct block_table blocks;
     struct block_entry *last_block[2];
     struct block_entry start[2];
@@ -347,7 +349,10 @@ static bool read_header_into(struct trace_reader *r, struct trace_header *header
 
 static bool read_header(struct trace_reader *r)
 {
-    return read_header_into(r, &r->header, &r->version);
+    if (!read_header_into(r, &r->header, &r->version))
+        return false;
+    r->code_isa = r->header.isa;
+    return true;
 }
 
 struct trace_reader *trace_reader_open(FILE *in, const char *path, char *error,
@@ -855,6 +860,7 @@ static void copy_record(struct trace_record *to, const struct trace_record *from
     to->region = from->region;
     to->end = from->end;
     to->msr = from->msr;
+    to->isa = from->isa;
     memcpy(&to->insn, &from->insn, offsetof(struct trace_insn, accesses));
     memcpy(to->insn.accesses, from->insn.accesses,
            (size_t)from->insn.n_accesses * sizeof from->insn.accesses[0]);
@@ -1197,6 +1203,7 @@ static const struct trace_record *region_record(struct trace_reader *r, uint8_t 
 
 static void save_process(const struct trace_reader *r, struct process_state *to)
 {
+    to->isa = r->code_isa;
     to->blocks = r->blocks;
     for (int t = 0; t < 2; t++) {
         to->start[t] = r->start[t];
@@ -1211,6 +1218,7 @@ static void save_process(const struct trace_reader *r, struct process_state *to)
 
 static void restore_process(struct trace_reader *r, const struct process_state *from)
 {
+    r->code_isa = from->isa;
     r->blocks = from->blocks;
     for (int t = 0; t < 2; t++) {
         r->start[t] = from->start[t];
@@ -1257,12 +1265,25 @@ static bool push_process(struct trace_reader *r)
     return true;
 }
 
+/* After the current process changed from one whose code was of `isa`:
+ * a record of its instruction set when that is another. */
+static void isa_record(struct trace_reader *r, enum trace_isa isa,
+                       const struct trace_record **record)
+{
+    if (r->code_isa == isa)
+        return;
+    r->control.kind = TRACE_RECORD_ISA;
+    r->control.isa = r->code_isa;
+    *record = &r->control;
+}
+
 /* A CONTROL_PROCESS record (its tag read): the trace of another process
  * follows, header first, read from a state of its own: nested in the
  * current process's (`nested`, which goes on after its END record) or
  * after it (the current one ended).  Its header must be as the first's but
- * for the program, its arguments and its CPU view. */
-static bool begin_process(struct trace_reader *r, bool nested)
+ * for the program, its arguments, its CPU view and its instruction set
+ * (then *record is set, a TRACE_RECORD_ISA). */
+static bool begin_process(struct trace_reader *r, bool nested, const struct trace_record **record)
 {
     if (!(nested ? push_process(r) : keep_ended_table(r)))
         return false;
@@ -1283,13 +1304,13 @@ static bool begin_process(struct trace_reader *r, bool nested)
     uint64_t version;
     if (!read_header_into(r, &header, &version))
         return false;
-    if (header.isa != r->header.isa)
-        return fail(r, "a %d-bit program (%s) in a run of %d-bit programs: one instruction set "
-                       "a run", (int)header.isa, header.program, (int)r->header.isa);
     if (version != r->version || header.registers != r->header.registers ||
         header.lengths_known != r->header.lengths_known || !header.msr_accesses)
         return fail(r, "a process's trace (%s) of another version or header flags than the "
                        "first's", header.program);
+    enum trace_isa before = r->code_isa;
+    r->code_isa = header.isa;
+    isa_record(r, before, record);
     return true;
 }
 
@@ -1306,12 +1327,14 @@ static bool read_end_v2(struct trace_reader *r, const struct trace_record **reco
     if (r->depth) {
         if (!keep_ended_table(r))
             return false;
+        enum trace_isa before = r->code_isa;
         restore_process(r, &r->enclosing[--r->depth]);
+        isa_record(r, before, record);
         return true;
     }
     if (r->header.msr_accesses && have_byte(r) && r->buffer[r->buffer_pos] == CONTROL_PROCESS) {
         r->buffer_pos++;
-        return begin_process(r, false);
+        return begin_process(r, false, record);
     }
     if (have_byte(r))
         return fail(r, "data after the END record");
@@ -1348,7 +1371,7 @@ static bool read_control(struct trace_reader *r, uint8_t tag, const struct trace
     case CONTROL_PROCESS:
         if (!r->header.msr_accesses)
             return fail(r, "unknown record tag 0x%02x", tag);
-        return begin_process(r, true);
+        return begin_process(r, true, record);
     case CONTROL_END:
         return read_end_v2(r, record);
     default:

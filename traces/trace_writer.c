@@ -673,15 +673,22 @@ bool trace_write_region(struct trace_writer *w, bool begin, uint32_t region)
     return !w->failed;
 }
 
-bool trace_write_msr(struct trace_writer *w, const struct trace_msr *access, uint64_t next)
+/* The block being built (a taken branch at its end awaiting its target
+ * going to `next`) and the run before it, into the buffer. */
+static void put_pending(struct trace_writer *w, uint64_t next)
 {
-    if (w->ended || !w->msr_accesses || access->op > TRACE_MSR_RDTSC || access->cpu > 1)
-        return false;
     if (w->pending.awaiting_target)
         put_held(w, next);
     else if (w->pending.n_insns)
         put_block(w);
     put_run(w);
+}
+
+bool trace_write_msr(struct trace_writer *w, const struct trace_msr *access, uint64_t next)
+{
+    if (w->ended || !w->msr_accesses || access->op > TRACE_MSR_RDTSC || access->cpu > 1)
+        return false;
+    put_pending(w, next);
     put_byte(w, CONTROL_MSR);
     put_byte(w, (uint8_t)(access->op | access->cpu << 2));
     put_varint(w, access->msr);
@@ -702,17 +709,18 @@ bool trace_writer_flush(struct trace_writer *w)
     return !w->failed;
 }
 
-bool trace_writer_finish(struct trace_writer *w)
+bool trace_writer_flush_all(struct trace_writer *w, uint64_t next)
 {
     if (w->ended)
         return false;
-    if (w->pending.awaiting_target)
-        put_held(w, 0); /* the trace ended on a taken branch: no target */
-    else if (w->pending.n_insns)
-        put_block(w);
-    put_run(w);
+    put_pending(w, next);
     flush_buffer(w);
     return !w->failed;
+}
+
+bool trace_writer_finish(struct trace_writer *w)
+{
+    return trace_writer_flush_all(w, 0); /* a trace ended on a taken branch: no target */
 }
 
 size_t trace_end_encode(uint64_t instructions, const struct trace_end *end,

@@ -66,12 +66,6 @@ bool driver_trace_open(struct driver_trace *t, const char *path, FILE *copy,
                        struct driver_failure *f);
 void driver_trace_close(struct driver_trace *t);
 
-/* The decoder's mode for the trace's code. */
-static inline enum x86_mode driver_trace_mode(const struct driver_trace *t)
-{
-    return t->isa == TRACE_ISA_64 ? X86_MODE_64 : X86_MODE_32;
-}
-
 /* The reader's failure; false. */
 bool driver_read_failed(const struct driver_trace *t, struct driver_failure *f);
 

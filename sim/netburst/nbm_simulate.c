@@ -24,7 +24,12 @@
 
 struct thread_run {
     struct driver_trace trace;
-    struct nbm_decode_cache decoded;
+    /* The decoder of each instruction set (32-bit, 64-bit), made when code
+     * of it first comes: an emulated run's processes may have both
+     * (TRACE_RECORD_ISA); `decoder` the current code's. */
+    struct nbm_decode_cache decoded[2];
+    bool decoder_made[2];
+    struct nbm_decode_cache *decoder;
     struct nbm_block_memos memos;
     const struct trace_block *block;  /* being run, or NULL */
     struct nbm_block_memo *memo;      /* the block's */
@@ -160,6 +165,25 @@ static void advance(struct run *run, uint64_t until)
     nbm_occurrences_advance(&run->machine.occurrences, until);
 }
 
+/* The logical processor's code from now on of `isa` (its decoder made
+ * when code of it first comes); false when the decoder cannot be made. */
+static bool use_decoder(struct run *run, struct thread_run *tr, enum trace_isa isa)
+{
+    int k = isa == TRACE_ISA_64;
+    if (!tr->decoder_made[k]) {
+        if (!nbm_decode_cache_init(&tr->decoded[k], k ? X86_MODE_64 : X86_MODE_32))
+            return driver_out_of_memory(&run->failure, tr->trace.path, "for the decoder");
+        tr->decoder_made[k] = true;
+    }
+    struct nbm_lp *lp = &run->machine.lp[tr - run->thread];
+    tr->decoder = &tr->decoded[k];
+    lp->decoded = tr->decoder;
+    /* IA-32e retirements (the PEBS layout) need a model with EM64T. */
+    lp->ia32e = k && nb_cpuid_model_info(run->machine.config->model)->addr64;
+    lp->code64 = k;
+    return true;
+}
+
 /* The next instruction of the thread's block through the machine. */
 static bool instruction(struct run *run, struct thread_run *tr)
 {
@@ -170,7 +194,7 @@ static bool instruction(struct run *run, struct thread_run *tr)
     const struct nbm_block_insn *known;
     enum decode_status status = nbm_block_insn(tr->memo, b, i,
                                                tr->trace.lengths_known && bi->has_bytes,
-                                               &tr->decoded, &known);
+                                               tr->decoder, &known);
     if (status != DECODE_OK)
         return driver_decode_failed_at(&run->failure, &tr->trace, tr->records, bi->address,
                                        bi->length, status);
@@ -271,6 +295,11 @@ static bool record(struct run *run, int t, const struct trace_record *rec)
         tr->msr_pending = true;
         tr->msr = rec->msr;
         return true;
+    case TRACE_RECORD_ISA:
+        /* Nothing of the other instruction set in flight when the logical
+         * processor's mode changes (a process switch, an execve). */
+        nbm_drain(m);
+        return use_decoder(run, tr, rec->isa);
     case TRACE_RECORD_END:
         finish(run, t, nbm_drain(m));
         return true;
@@ -367,13 +396,9 @@ static bool open_trace(struct run *run, struct thread_run *tr, const char *path)
     FILE *copy = tr == run->thread && run->hooks ? run->hooks->trace_copy : NULL;
     if (!driver_trace_open(&tr->trace, path, copy, &run->failure))
         return false;
-    /* IA-32e retirements (the PEBS layout) need a model with EM64T. */
-    run->machine.lp[tr - run->thread].ia32e =
-        tr->trace.isa == TRACE_ISA_64 && nb_cpuid_model_info(run->machine.config->model)->addr64;
-    run->machine.lp[tr - run->thread].code64 = tr->trace.isa == TRACE_ISA_64;
     nbm_block_memos_init(&tr->memos);
-    if (!nbm_decode_cache_init(&tr->decoded, driver_trace_mode(&tr->trace)))
-        return driver_out_of_memory(&run->failure, path, "for the decoder");
+    if (!use_decoder(run, tr, tr->trace.isa))
+        return false;
     tr->running = true;
     return true;
 }
@@ -381,7 +406,9 @@ static bool open_trace(struct run *run, struct thread_run *tr, const char *path)
 static void close_trace(struct thread_run *tr)
 {
     nbm_block_memos_free(&tr->memos);
-    nbm_decode_cache_free(&tr->decoded);
+    for (int k = 0; k < 2; k++)
+        if (tr->decoder_made[k])
+            nbm_decode_cache_free(&tr->decoded[k]);
     driver_trace_close(&tr->trace);
 }
 
@@ -447,10 +474,8 @@ bool nbm_simulate(const char *const traces[], int n_traces, const struct nbm_con
         run->machine.occurrences.context = hooks->context;
         run->machine.uop_hook = hooks->uops;
     }
-    for (int t = 0; t < n_traces && ok; t++) {
+    for (int t = 0; t < n_traces && ok; t++)
         ok = open_trace(run, &run->thread[t], traces[t]);
-        run->machine.lp[t].decoded = &run->thread[t].decoded;
-    }
     ok = ok && simulate(run);
     result->cycles = run->machine.occurrences.now;
     for (int t = 0; t < n_traces; t++) {

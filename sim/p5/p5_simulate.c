@@ -62,7 +62,11 @@ struct held {
 
 struct run {
     struct p5_machine machine;
-    struct p5_decode_cache decoded;
+    /* The decoder of each instruction set (32-bit, 64-bit), made when code
+     * of it first comes: an emulated run's processes may have both
+     * (TRACE_RECORD_ISA). */
+    struct p5_decode_cache decoded[2];
+    bool decoder_made[2];
     struct p5_block_memos memos;
     struct p5_memo_context memo_context;
     struct driver_trace trace;
@@ -186,6 +190,21 @@ static void msr_access(struct run *run, const struct trace_record *record,
     }
 }
 
+/* The decoder of `isa`'s code, which the memos made from now on use;
+ * false when it cannot be made. */
+static bool use_decoder(struct run *run, enum trace_isa isa)
+{
+    int k = isa == TRACE_ISA_64;
+    if (!run->decoder_made[k]) {
+        if (!p5_decode_cache_init(&run->decoded[k], k ? X86_MODE_64 : X86_MODE_32,
+                                  run->machine.config->mmx))
+            return driver_out_of_memory(&run->failure, run->trace.path, "for the decoder");
+        run->decoder_made[k] = true;
+    }
+    run->memo_context.cache = &run->decoded[k];
+    return true;
+}
+
 /* An interval ends after this block: the PMU told everything so far. */
 static void interval_end(struct run *run, uint64_t issued)
 {
@@ -226,6 +245,10 @@ static bool simulate(struct run *run, const struct p5_sim_hooks *hooks,
         case TRACE_RECORD_MSR:
             msr_access(run, rec, hooks);
             break;
+        case TRACE_RECORD_ISA:
+            if (!use_decoder(run, rec->isa))
+                return false;
+            break;
         case TRACE_RECORD_END:
             issue_held(run);
             p5_report_to_pmu(&run->machine);
@@ -238,19 +261,18 @@ static bool simulate(struct run *run, const struct p5_sim_hooks *hooks,
 static bool run_trace(struct run *run, const struct p5_sim_hooks *hooks,
                       struct p5_sim_result *result)
 {
-    bool ok = p5_decode_cache_init(&run->decoded, driver_trace_mode(&run->trace),
-                                   run->machine.config->mmx) ||
-              driver_out_of_memory(&run->failure, run->trace.path, "for the decoder");
     p5_block_memos_init(&run->memos);
     driver_progress_init(&run->progress, hooks ? hooks->progress : NULL);
     driver_interval_init(&run->interval, hooks ? hooks->interval : NULL);
-    run->memo_context = (struct p5_memo_context){&run->decoded, run->trace.lengths_known,
+    run->memo_context = (struct p5_memo_context){NULL, run->trace.lengths_known,
                                                  run->machine.icache.block_shift};
-    ok = ok && simulate(run, hooks, result);
+    bool ok = use_decoder(run, run->trace.isa) && simulate(run, hooks, result);
     result->cycles = run->machine.now;
     result->unclassified = run->unclassified;
     p5_block_memos_free(&run->memos);
-    p5_decode_cache_free(&run->decoded);
+    for (int k = 0; k < 2; k++)
+        if (run->decoder_made[k])
+            p5_decode_cache_free(&run->decoded[k]);
     return ok;
 }
 

@@ -2,8 +2,9 @@
  * "Processes"; docs/emulate.md, "Children"): a child's trace nested in its
  * parent's after CONTROL_PROCESS, the parent's going on after the child's
  * END record, the next program's after the outermost END; block ids unique
- * over the traces, the last END counting every trace's instructions; the
- * checks of each trace's END and header; and the unframing of the
+ * over the traces, the last END counting every trace's instructions, an
+ * ISA record where the code's instruction set changes; the checks of each
+ * trace's END and header; and the unframing of the
  * recorder's frames from several processes into that stream. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -62,7 +63,7 @@ static void write_nops(struct piece *p, uint64_t address, int n)
 /* Everything written so far, flushed: its length in buf. */
 static size_t piece_flush(struct piece *p)
 {
-    assert_true(trace_writer_flush(p->w));
+    assert_true(trace_writer_flush_all(p->w, 0));
     fflush(p->out);
     return (size_t)ftell(p->out);
 }
@@ -201,18 +202,67 @@ static void expect_failure(const char *run, size_t n, const char *want)
     fclose(in);
 }
 
-/* One ISA a run: the models decode every block in the first's mode. */
+static void expect_isa(struct trace_reader *r, enum trace_isa isa)
+{
+    const struct trace_block *b;
+    const struct trace_record *rec;
+    assert_int_equal(trace_next_block(r, &b, &rec), TRACE_OK);
+    assert_null(b);
+    assert_int_equal(rec->kind, TRACE_RECORD_ISA);
+    assert_int_equal(rec->isa, isa);
+}
+
+/* A child of the other instruction set: an ISA record before its blocks
+ * and one before its parent's again; none where the next program's is the
+ * parent's. */
 static void test_other_isa(void **state)
 {
     (void)state;
     struct trace_header h32 = header64;
     h32.isa = TRACE_ISA_32;
-    snprintf(h32.program, sizeof h32.program, "work32");
     char run[3 * BUFFER];
     size_t n = write_run(run, sizeof run, &h32);
-    expect_failure(run, n,
-                   "a 32-bit program (work32) in a run of 64-bit programs: one instruction "
-                   "set a run");
+    FILE *in;
+    struct trace_reader *r = open_run(&in, run, n);
+    expect_block(r, 0, 0x1000, 4);
+    expect_isa(r, TRACE_ISA_32);
+    expect_block(r, 1, 0x1000, 4);
+    expect_isa(r, TRACE_ISA_64);
+    expect_block(r, 2, 0x2000, 2);
+    expect_block(r, 3, 0x1000, 5);
+    const struct trace_block *b;
+    const struct trace_record *rec;
+    assert_int_equal(trace_next_block(r, &b, &rec), TRACE_OK);
+    assert_int_equal(rec->kind, TRACE_RECORD_END);
+    trace_reader_close(r);
+    fclose(in);
+}
+
+/* By records: the ISA records with their instruction sets, in order. */
+static void test_other_isa_records(void **state)
+{
+    (void)state;
+    struct trace_header h32 = header64;
+    h32.isa = TRACE_ISA_32;
+    char run[3 * BUFFER];
+    size_t n = write_run(run, sizeof run, &h32);
+    FILE *in;
+    struct trace_reader *r = open_run(&in, run, n);
+    struct trace_record rec;
+    char kinds[32] = "";
+    size_t k = 0;
+    do {
+        assert_int_equal(trace_read(r, &rec), TRACE_OK);
+        assert_true(k < sizeof kinds - 1);
+        kinds[k++] = rec.kind == TRACE_RECORD_INSN  ? 'i'
+                     : rec.kind == TRACE_RECORD_END ? 'E'
+                     : rec.kind != TRACE_RECORD_ISA ? '?'
+                     : rec.isa == TRACE_ISA_32      ? '3'
+                                                    : '6';
+    } while (rec.kind != TRACE_RECORD_END);
+    assert_string_equal(kinds, "iiii3iiii6iiiiiiiE");
+    trace_reader_close(r);
+    fclose(in);
 }
 
 /* Another process's trace only where MSR accesses may be: without the
@@ -352,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_nested_and_next),
         cmocka_unit_test(test_records),
         cmocka_unit_test(test_other_isa),
+        cmocka_unit_test(test_other_isa_records),
         cmocka_unit_test(test_tag_unknown_without_flag),
         cmocka_unit_test(test_data_after_end),
         cmocka_unit_test(test_child_end_counts_its_own),

@@ -1899,8 +1899,8 @@ static void pt_atfork_pre(ThreadId tid)
     (void)tid;
     if (clo_emulate_fd < 0 || in_child || !writer)
         return;
-    retire_through_running();
-    if (!writer_refused && !trace_writer_flush(writer))
+    ULong next = retire_through_running();
+    if (!writer_refused && !trace_writer_flush_all(writer, next))
         writer_refused = True;
     out_flush(0);
 }
