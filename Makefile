@@ -126,10 +126,10 @@ MODEL_TRACE_TESTS := $(addprefix $(BUILD)/tests/,test_nb_model test_nb_model_ht 
     test_nb_model_tagging test_nb_model_memory test_nb_model_bounds test_nb_model_routing test_nb_model_timing \
     test_nb_pipeview \
     test_p5_model \
-    test_machine test_stat_passes test_stat_interval test_sample_run)
+    test_machine test_stat_passes test_stat_interval test_sample_run test_pmu_waveform)
 $(MODEL_TRACE_TESTS): tests/unit/model_trace.c tests/unit/model_trace.h
 UNIT_HELPER_TESTS := $(addprefix $(BUILD)/tests/,test_machine test_stat_events test_p5mon_command \
-    test_stat_record)
+    test_stat_record test_pmu_waveform)
 $(UNIT_HELPER_TESTS): tests/unit/unit_helpers.c tests/unit/unit_helpers.h
 # The CLI's progress line (not in the library) into its test, with the
 # CLI's messages (its warning).

@@ -74,7 +74,7 @@ void bench_script_free(struct bench_script *script);
 struct bench_options {
     FILE *out;                     /* statement output (rdmsr, rdpmc, #GP, pmi) */
     const char *vcd_path;          /* write a waveform here, or NULL */
-    const char *gtkw_path;         /* and its GTKWave save file here (bench/gtkw.h), or
+    const char *gtkw_path;         /* and its GTKWave save file here (pmu/waveform/gtkw.h), or
                                       NULL for none */
     FILE *record_log;              /* log every MSR access here, or NULL */
     struct msr_backend *hardware;  /* run wrmsr/rdmsr on this instead of a simulation */

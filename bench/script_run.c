@@ -7,11 +7,9 @@
 #include "pmu/catalog/netburst_fields.h"
 #include "pmu/emulated/netburst_pmu.h"
 #include "pmu/emulated/p5_pmu.h"
+#include "pmu/waveform/pmu_signals.h"
+#include "pmu/waveform/vcd.h"
 #include "util/error_line.h"
-#include "vcd.h"
-
-/* Signals of one counter in the waveform. */
-enum { SIG_ENABLE, SIG_COMPARE, SIG_INCREMENT, SIG_VALUE, SIG_OVF, SIG_PMI, SIGS_PER_COUNTER };
 
 struct runner {
     const struct bench_script *script;
@@ -28,8 +26,7 @@ struct runner {
     uint64_t used_escrs;
     uint32_t used_counters;
     struct vcd *vcd;
-    int escr_signal[NB_NUM_ESCRS];
-    int counter_signal[NB_NUM_COUNTERS][SIGS_PER_COUNTER];
+    struct pmu_signals signals;
 
     bool cycle_by_cycle;             /* never fast-forward */
     uint64_t stepped;                /* cycles run one by one */
@@ -178,77 +175,6 @@ static void note_usage(struct runner *r)
             r->used_counters |= 1u << c;
 }
 
-static bool declare_netburst_signals(struct runner *r)
-{
-    static const struct {
-        const char *name;
-        int width;
-    } counter_signals[SIGS_PER_COUNTER] = {
-        [SIG_ENABLE] = {"enable", 1}, [SIG_COMPARE] = {"compare", 1},
-        [SIG_INCREMENT] = {"increment", 4}, [SIG_VALUE] = {"value", 40},
-        [SIG_OVF] = {"ovf", 1}, [SIG_PMI] = {"pmi", 2},
-    };
-    bool ok = true;
-    for (int e = 0; e < NB_NUM_ESCRS; e++)
-        if (r->used_escrs & (1ull << e)) {
-            r->escr_signal[e] = vcd_signal(r->vcd, "detectors", nb_escrs[e].name + 4, 4);
-            ok = ok && r->escr_signal[e] >= 0;
-        }
-    for (int c = 0; c < NB_NUM_COUNTERS; c++)
-        if (r->used_counters & (1u << c))
-            for (int s = 0; s < SIGS_PER_COUNTER; s++) {
-                r->counter_signal[c][s] = vcd_signal(r->vcd, nb_counter_name(c) + 4,
-                                                     counter_signals[s].name,
-                                                     counter_signals[s].width);
-                ok = ok && r->counter_signal[c][s] >= 0;
-            }
-    return ok;
-}
-
-static bool declare_p5_signals(struct runner *r)
-{
-    static const char *const names[2] = {"CTR0", "CTR1"};
-    bool ok = true;
-    for (int c = 0; c < 2; c++) {
-        r->counter_signal[c][SIG_INCREMENT] = vcd_signal(r->vcd, names[c], "increment", 64);
-        r->counter_signal[c][SIG_VALUE] = vcd_signal(r->vcd, names[c], "value", 40);
-        ok = ok && r->counter_signal[c][SIG_INCREMENT] >= 0 && r->counter_signal[c][SIG_VALUE] >= 0;
-    }
-    return ok;
-}
-
-static void sample_netburst(struct runner *r)
-{
-    const struct nb_pmu *pmu = r->nb;
-    const struct nb_cycle_outcome *last = nb_pmu_last(pmu);
-    for (int e = 0; e < NB_NUM_ESCRS; e++)
-        if (r->used_escrs & (1ull << e))
-            vcd_set(r->vcd, r->escr_signal[e], last->output[e]);
-    for (int c = 0; c < NB_NUM_COUNTERS; c++) {
-        if (!(r->used_counters & (1u << c)))
-            continue;
-        const int *sig = r->counter_signal[c];
-        uint64_t cccr = 0;
-        nb_pmu_rdmsr(pmu, NB_CCCR_BASE + (uint32_t)c, &cccr);
-        vcd_set(r->vcd, sig[SIG_ENABLE], last->counted[c]);
-        vcd_set(r->vcd, sig[SIG_COMPARE], last->compare[c]);
-        vcd_set(r->vcd, sig[SIG_INCREMENT], last->increment[c]);
-        vcd_set(r->vcd, sig[SIG_VALUE], nb_pmu_counter(pmu, c));
-        vcd_set(r->vcd, sig[SIG_OVF], (cccr & CCCR_OVF) != 0);
-        vcd_set(r->vcd, sig[SIG_PMI], last->pmi[c]);
-    }
-}
-
-static void sample_p5(struct runner *r)
-{
-    for (int c = 0; c < 2; c++) {
-        uint64_t value = 0;
-        p5_pmu_rdmsr(r->p5, P5_MSR_CTR0 + (uint32_t)c, &value);
-        vcd_set(r->vcd, r->counter_signal[c][SIG_INCREMENT], p5_pmu_last_increment(r->p5, c));
-        vcd_set(r->vcd, r->counter_signal[c][SIG_VALUE], value);
-    }
-}
-
 /* ---- cycles */
 
 static void one_cycle(struct runner *r)
@@ -259,7 +185,7 @@ static void one_cycle(struct runner *r)
         p5_pmu_tick(r->p5);
         if (r->vcd) {
             vcd_time(r->vcd, cycle);
-            sample_p5(r);
+            pmu_signals_sample_p5(&r->signals, r->vcd, r->p5);
         }
         return;
     }
@@ -268,7 +194,7 @@ static void one_cycle(struct runner *r)
     nb_pmu_tick(r->nb);
     if (r->vcd) {
         vcd_time(r->vcd, cycle);
-        sample_netburst(r);
+        pmu_signals_sample_netburst(&r->signals, r->vcd, r->nb);
     }
     const struct nb_cycle_outcome *last = nb_pmu_last(r->nb);
     unsigned long long now = (unsigned long long)nb_pmu_cycles(r->nb);
@@ -405,7 +331,9 @@ static int open_waveform(struct runner *r, const char *path, const char *gtkw_pa
     r->vcd = vcd_create(path, gtkw_path, r->error, r->error_size);
     if (!r->vcd)
         return BENCH_RUNTIME_ERROR;
-    if (!(r->nb ? declare_netburst_signals(r) : declare_p5_signals(r)))
+    if (!(r->nb ? pmu_signals_declare_netburst(&r->signals, r->vcd, r->used_escrs,
+                                               r->used_counters)
+                : pmu_signals_declare_p5(&r->signals, r->vcd)))
         return failure(r, "out of memory");
     vcd_begin(r->vcd);
     return BENCH_OK;

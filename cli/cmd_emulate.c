@@ -1,4 +1,5 @@
-/* pmubench emulate [-m MODEL] [-F NAME=VALUE]... [-o TRACE] [--ht] -- PROGRAM ARGS...
+/* pmubench emulate [-m MODEL] [-F NAME=VALUE]... [-o TRACE] [--vcd FILE] [--ht] -- PROGRAM
+ * ARGS...
  *
  * The arguments and the messages of running PROGRAM on a simulated
  * machine (docs/emulate.md); the run itself is apps/emulate/emulate.h's. */
@@ -11,13 +12,17 @@
 #include "commands.h"
 #include "exit_status.h"
 #include "option_once.h"
+#include "pmu/waveform/gtkw.h"
+#include "util/file_identity.h"
 
 static const char emulate_usage[] =
-    "usage: pmubench emulate [-m MODEL] [-F NAME=VALUE]... [-o TRACE] [--ht] [--] PROGRAM\n"
-    "                        [ARGS...]\n"
+    "usage: pmubench emulate [-m MODEL] [-F NAME=VALUE]... [-o TRACE] [--vcd FILE] [--ht]\n"
+    "                        [--] PROGRAM [ARGS...]\n"
     "  -m MODEL       the machine: netburst (default), netburst-PRESET, p5, pmmx, host\n"
     "  -F NAME=VALUE  set one model parameter (the model's docs list them)\n"
     "  -o TRACE       also write the run's trace to TRACE (docs/traces.md)\n"
+    "  --vcd FILE     also write the PMU's waveform, every cycle, to FILE, and a\n"
+    "                 GTKWave save file beside it (FILE.vcd -> FILE.gtkw)\n"
     "  --ht           Hyper-Threading (NetBurst): PROGRAM on logical processor 0,\n"
     "                 /dev/cpu/1/msr the PMU as logical processor 1 sees it\n"
     "Runs PROGRAM under valgrind with the pmutrace tool, its instructions simulated\n"
@@ -26,7 +31,7 @@ static const char emulate_usage[] =
     "PROGRAM's exit status.\n";
 
 static const struct cli_option emulate_option_list[] = {
-    {"-m", true}, {"-F", true}, {"-o", true}, {"--ht", false}, {NULL, false}
+    {"-m", true}, {"-F", true}, {"-o", true}, {"--vcd", true}, {"--ht", false}, {NULL, false}
 };
 const struct option_table emulate_option_table = {emulate_option_list, true};
 
@@ -53,7 +58,7 @@ static int choose_machine(const char *model, char **params, int n_params,
 int cmd_emulate(int argc, char **argv)
 {
     const char *model = "netburst";
-    const char *output = NULL;
+    const char *output = NULL, *vcd = NULL;
     bool hyper_threading = false;
     char *params[MAX_PARAMS];
     int n_params = 0;
@@ -79,6 +84,10 @@ int cmd_emulate(int argc, char **argv)
             if (++i == argc)
                 return usage_error("emulate", "-o needs a value");
             output = argv[i];
+        } else if (strcmp(argv[i], "--vcd") == 0) {
+            if (++i == argc)
+                return usage_error("emulate", "--vcd needs a value");
+            vcd = argv[i];
         } else if (strcmp(argv[i], "--ht") == 0) {
             hyper_threading = true;
         } else if (strcmp(argv[i], "-F") == 0) {
@@ -95,6 +104,15 @@ int cmd_emulate(int argc, char **argv)
     }
     if (i == argc)
         return usage_error("emulate", "no program to run");
+    char gtkw[PATH_MAX + 8];
+    if (vcd && !gtkw_path_for(vcd, gtkw, sizeof gtkw))
+        return usage_error("emulate", "--vcd '%.100s...': name too long", vcd);
+    const struct named_file outputs[] = {{"-o", output, FILE_WRITE},
+                                         {"--vcd", vcd, FILE_WRITE},
+                                         {"the .gtkw of --vcd", vcd ? gtkw : NULL, FILE_WRITE}};
+    char message[MESSAGE_SIZE];
+    if (!files_distinct(outputs, 3, message, sizeof message))
+        return command_error(EXIT_BAD_INPUT, "emulate", "%s", message);
     struct machine_config config;
     int bad = choose_machine(model, params, n_params, &config);
     if (bad >= 0)
@@ -102,7 +120,8 @@ int cmd_emulate(int argc, char **argv)
     /* The program's CPUID describes the part of the model, as record --cpu
      * MODEL's (the same names). */
     struct emulate_options options = {.argv = argv + i, .config = &config, .output = output,
-                                      .cpu = model, .hyper_threading = hyper_threading};
+                                      .cpu = model, .hyper_threading = hyper_threading,
+                                      .vcd_path = vcd, .gtkw_path = vcd ? gtkw : NULL};
     struct emulate_result result;
     char error[PATH_MAX + 2048];
     enum emulate_status ran = emulate_run(&options, &result, error, sizeof error);

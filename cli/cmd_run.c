@@ -7,7 +7,7 @@
 #include "util/atomic_file.h"
 #include "bench/bench.h"
 #include "util/file_identity.h"
-#include "bench/gtkw.h"
+#include "pmu/waveform/gtkw.h"
 #include "commands.h"
 #include "exit_status.h"
 #include "option_once.h"
@@ -33,7 +33,7 @@ const struct option_table run_option_table = {run_option_list, false};
 struct run_args {
     const char *script;
     const char *vcd;
-    char gtkw[4200]; /* the save file beside the VCD (bench/gtkw.h) */
+    char gtkw[4200]; /* the save file beside the VCD (pmu/waveform/gtkw.h) */
     const char *record;
     const char *device;
 };

@@ -287,3 +287,37 @@ pmubench emulate -- sh -c 'rdmsr -p1 0x3b8' >/dev/null 2>"$emu/err"
 status=$?
 if [ $status = 2 ] && [ "$(head -1 "$emu/err")" = "rdmsr: No CPU 1" ]; then pass; else
     fail "emulate rdmsr -p1 without --ht: status $status, $(tr '\n' '|' <"$emu/err")"; fi
+
+# --vcd FILE: the PMU's waveform, every cycle (pmu/waveform/pmu_signals.h),
+# and its GTKWave save file beside it.  The run is the one without it (the
+# same output and summary); the counter selfmon reads, IQ_COUNTER0, holds
+# in the waveform each value the program read; the dump ends at the
+# summary's cycles.  Likewise on the P5 (CTR0).
+vcd_values() { # FILE SCOPE: the decimal values of the scope's `value` signal
+    awk -v scope="$2" '
+        $1 == "$scope" && $3 == scope { in_scope = 1 }
+        in_scope && $1 == "$var" && $5 == "value" { id = $4; in_scope = 0 }
+        id != "" && substr($1, 1, 1) == "b" && $2 == id {
+            v = 0; for (i = 2; i <= length($1); i++) v = v * 2 + substr($1, i, 1); print v
+        }' "$1" | tr '\n' ' '
+}
+for emu_model in netburst p5; do
+    program=$progs/selfmon64 scope=IQ_COUNTER0
+    [ $emu_model = p5 ] && program=$progs/selfmon_p564 scope=CTR0
+    pmubench emulate -m $emu_model -- "$program" 100 >"$emu/plain.out" 2>"$emu/plain.err"
+    pmubench emulate -m $emu_model --vcd "$emu/run.vcd" -- "$program" 100 >"$emu/out" 2>"$emu/err"
+    status=$?
+    read0=$(sed -n 's/^loop 0: counted \([0-9]*\)$/\1/p' "$emu/out")
+    read100=$(sed -n 's/^loop 100: counted \([0-9]*\)$/\1/p' "$emu/out")
+    cycles=$(sed -n 's/.* instructions, \([0-9]*\) cycles,.*/\1/p' "$emu/err")
+    values=" $(vcd_values "$emu/run.vcd" "$scope")"
+    if [ $status = 0 ] && cmp -s "$emu/out" "$emu/plain.out" && cmp -s "$emu/err" "$emu/plain.err" &&
+        [ -n "$read0" ] && case $values in *" $read0 "*" $read100 "*) true ;; *) false ;; esac &&
+        [ "$(tail -1 "$emu/run.vcd")" = "#$cycles" ] && [ -s "$emu/run.gtkw" ]; then pass; else
+        fail "emulate -m $emu_model --vcd: status $status, reads $read0 $read100, $scope values '$values', end '$(tail -1 "$emu/run.vcd")' of $cycles cycles"
+    fi
+done
+expect 2 "pmubench emulate: -o '$emu/same' and --vcd '$emu/same' are the same file" \
+    -- emulate -o "$emu/same" --vcd "$emu/same" -- true
+expect 1 "pmubench emulate: $tmp/no-such-dir/w.vcd: cannot create: No such file or directory" \
+    -- emulate --vcd "$tmp/no-such-dir/w.vcd" -- true

@@ -1,4 +1,4 @@
-# The GTKWave save file of `run --vcd FILE` (bench/gtkw.h; docs/semantics.md,
+# The GTKWave save file of `run --vcd FILE` (pmu/waveform/gtkw.h; docs/semantics.md,
 # "The waveform"), sourced by run_tests.sh after tests/cli_tests.sh: its
 # name, the refusals (an input as the .gtkw: status 2, one line, nothing
 # written), a failed write (status 1, neither file left), the dump named

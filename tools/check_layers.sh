@@ -17,7 +17,7 @@ cd "$root"
 
 # The layers, bottom to top.  RANK LAYER FOLDER...: each folder and all
 # under it.  A file takes the layer of its nearest folder in the table.
-# Ranks may be fractions: pmu/'s folders are 4.1 to 4.3, between isa and
+# Ranks may be fractions: pmu/'s folders are 4.1 to 4.4, between isa and
 # the models.
 table='
 1   utility         util/
@@ -26,6 +26,7 @@ table='
 4.1 pmu/catalog     pmu/catalog/
 4.2 pmu/programming pmu/programming/
 4.3 pmu/emulated    pmu/emulated/
+4.4 pmu/waveform    pmu/waveform/
 5   sim/decode      sim/decode/
 6   sim/common      sim/common/
 7   sim/p5          sim/p5/

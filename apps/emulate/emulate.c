@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pmu/waveform/pmu_signals.h"
+#include "pmu/waveform/vcd.h"
 #include "traces/record.h"
 #include "traces/record_stream.h"
 #include "util/atomic_file.h"
@@ -86,11 +88,21 @@ static void name_the_trace(char *error, size_t error_size, const char *path)
 
 #define fail(status, ...) (error_line(0, error, error_size, __VA_ARGS__), (status))
 
+/* The run's outputs, open while it runs: -o's trace, --vcd's waveform;
+ * NULL for those not asked for. */
+struct outputs {
+    struct atomic_file *trace;
+    struct vcd *vcd;
+    uint64_t vcd_end;          /* the cycles the PMU completed: the dump's end */
+};
+
 /* Simulates the stream on `trace_fd` on a fresh machine, answering on
- * `reply_fd`, the stream's bytes copied to `copy` as the model reads them
- * unless NULL; false with the model's line. */
+ * `reply_fd`, the stream's bytes copied to the trace output as the model
+ * reads them, the PMU's cycles to the waveform; false with the model's
+ * line. */
 static bool simulate(const struct emulate_options *options, int trace_fd, int reply_fd,
-                     FILE *copy, struct emulate_result *result, char *error, size_t error_size)
+                     struct outputs *out, struct emulate_result *result, char *error,
+                     size_t error_size)
 {
     struct machine machine;
     if (!(options->hyper_threading ? machine_create_one_of_two(&machine, options->config)
@@ -98,12 +110,23 @@ static bool simulate(const struct emulate_options *options, int trace_fd, int re
         error_line(0, error, error_size, "out of memory");
         return false;
     }
+    struct pmu_waveform waveform;
+    if (out->vcd && !pmu_waveform_attach(&waveform, machine.backend, out->vcd)) {
+        machine_destroy(&machine);
+        error_line(0, error, error_size, "out of memory");
+        return false;
+    }
+    if (out->vcd)
+        vcd_begin(out->vcd);
     struct emulation e = {&machine, reply_fd, result, false};
-    struct machine_hooks hooks = {.msr = answer, .context = &e, .trace_copy = copy};
+    struct machine_hooks hooks = {.msr = answer, .context = &e,
+                                  .trace_copy = out->trace ? out->trace->stream : NULL};
     char path[64];
     snprintf(path, sizeof path, "/dev/fd/%d", trace_fd);
     const char *traces[1] = {path};
     bool ok = machine_simulate(&machine, traces, &hooks, &result->simulated, error, error_size);
+    if (out->vcd)
+        out->vcd_end = pmu_waveform_detach(&waveform);
     machine_destroy(&machine);
     if (!ok)
         name_the_trace(error, error_size, path);
@@ -111,16 +134,23 @@ static bool simulate(const struct emulate_options *options, int trace_fd, int re
 }
 
 /* -o TRACE: the model's reader writes each chunk of the stream it reads to
- * the output's temporary file (util/atomic_file.h), kept when the run
- * ended properly and every write succeeded; false with a line when it
- * could not be written (a run that failed has said why already). */
-static bool finish_output(struct atomic_file *output, bool ran, char *error, size_t error_size)
+ * the output's temporary file (util/atomic_file.h); --vcd: the waveform's
+ * temporary files (pmu/waveform/vcd.h).  Kept when the run ended properly
+ * and every write succeeded; false with a line when one could not be
+ * written (a run that failed has said why already). */
+static bool finish_outputs(struct outputs *out, bool ran, char *error, size_t error_size)
 {
-    if (!ran) {
-        atomic_abort(output);
-        return true;
-    }
-    return atomic_commit(output, error, error_size);
+    bool ok = true;
+    if (out->trace && !ran)
+        atomic_abort(out->trace);
+    else if (out->trace)
+        ok = atomic_commit(out->trace, error, error_size);
+    if (out->vcd && (!ran || !ok))
+        vcd_abort(out->vcd);
+    else if (out->vcd)
+        ok = vcd_close(out->vcd, out->vcd_end, error, error_size);
+    out->vcd = NULL;
+    return ok;
 }
 
 /* The tool's frames unframed into the model's trace pipe
@@ -198,12 +228,11 @@ static bool start_unframing(struct unframing *u, struct run_pipes *p, const char
     return true;
 }
 
-/* Runs the program under the recorder, the model answering; `output`
- * open when -o is given, else NULL. */
+/* Runs the program under the recorder, the model answering, into the
+ * outputs open. */
 static enum emulate_status run(const struct emulate_options *options,
-                               const struct record_options *record,
-                               struct atomic_file *output, struct emulate_result *result,
-                               char *error, size_t error_size)
+                               const struct record_options *record, struct outputs *out,
+                               struct emulate_result *result, char *error, size_t error_size)
 {
     struct run_pipes p;
     if (!make_pipes(&p, error, error_size))
@@ -220,11 +249,9 @@ static enum emulate_status run(const struct emulate_options *options,
      * EFBIG, and says so, rather than SIGXFSZ ending pmubench; set once the
      * program has started, which keeps the action it inherits. */
     struct sigaction ignore = {.sa_handler = SIG_IGN}, before;
-    if (output)
-        sigaction(SIGXFSZ, &ignore, &before);
-    bool simulated = unframing && simulate(options, p.model[0], p.reply[1],
-                                           output ? output->stream : NULL, result, error,
-                                           error_size);
+    sigaction(SIGXFSZ, &ignore, &before);
+    bool simulated =
+        unframing && simulate(options, p.model[0], p.reply[1], out, result, error, error_size);
     /* Closed before the wait: the thread's writes and a tool still waiting
      * for an answer then end. */
     close_pipes(&p);
@@ -240,9 +267,8 @@ static enum emulate_status run(const struct emulate_options *options,
     int status = started == RECORD_OK ? spawn_wait(&child) : -1;
     int wait_errno = errno;
     bool waited = status >= 0;
-    bool written = !output || finish_output(output, simulated && waited, error, error_size);
-    if (output)
-        sigaction(SIGXFSZ, &before, NULL);
+    bool written = finish_outputs(out, simulated && waited, error, error_size);
+    sigaction(SIGXFSZ, &before, NULL);
     if (started != RECORD_OK)
         return started == RECORD_BAD_INPUT ? EMULATE_BAD_INPUT : EMULATE_FAILED;
     if (!written)
@@ -272,12 +298,22 @@ enum emulate_status emulate_run(const struct emulate_options *options,
     enum record_status checked = record_check_emulated(&record, error, error_size);
     if (checked != RECORD_OK)
         return checked == RECORD_BAD_INPUT ? EMULATE_BAD_INPUT : EMULATE_FAILED;
-    if (!options->output)
-        return run(options, &record, NULL, result, error, error_size);
-    struct atomic_file output;
-    if (!atomic_open(&output, options->output, error, error_size))
+    struct atomic_file trace;
+    struct outputs out = {0};
+    if (options->output && !atomic_open(&trace, options->output, error, error_size))
         return EMULATE_FAILED;
-    enum emulate_status status = run(options, &record, &output, result, error, error_size);
-    atomic_abort(&output); /* still open when the pipes could not be made */
+    out.trace = options->output ? &trace : NULL;
+    if (options->vcd_path &&
+        !(out.vcd = vcd_create(options->vcd_path, options->gtkw_path, error, error_size))) {
+        if (out.trace)
+            atomic_abort(out.trace);
+        return EMULATE_FAILED;
+    }
+    enum emulate_status status = run(options, &record, &out, result, error, error_size);
+    /* Still open when the pipes could not be made. */
+    if (out.trace)
+        atomic_abort(out.trace);
+    if (out.vcd)
+        vcd_abort(out.vcd);
     return status;
 }

@@ -29,6 +29,10 @@ struct emulate_options {
                                           * record_options.cpu: the -m name */
     bool hyper_threading;                /* two logical processors, the program on 0
                                           * (a machine with Hyper-Threading) */
+    const char *vcd_path;                /* the PMU's waveform, written whole when the
+                                          * run ends properly (pmu/waveform/); NULL:
+                                          * none */
+    const char *gtkw_path;               /* ... and its GTKWave save file, or NULL */
 };
 
 struct emulate_result {

@@ -165,6 +165,8 @@ static inline void end_cycle(struct nb_pmu *pmu, uint32_t overflowed)
     }
     pmu->n_occurrences = 0;
     pmu->cycles++;
+    if (pmu->observer)
+        pmu->observer(pmu->observer_context, pmu);
 }
 
 /* Stages 2-4 of one counter, with its results in pmu->last; returns
@@ -320,10 +322,42 @@ static uint32_t count_filtered(struct nb_pmu *pmu, uint32_t counters,
  * count_plain, count_compared and count_filtered.  A counter without
  * COMPARE whose ACTIVE_THREAD stops it this cycle is in none: it would
  * add 0. */
+/* The model's cycle observed: as nb_pmu_tick, with the outputs routed to
+ * the ESCRs and the occurrences given, every due counter reported. */
+static void tick_observed(struct nb_pmu *pmu, struct nb_escr_outputs *outputs, bool current)
+{
+    nb_pmu_batch_flush(pmu);
+    start_report(pmu);
+    if (current)
+        memcpy(pmu->last.output, outputs->output, sizeof pmu->last.output);
+    uint64_t driven = (current ? outputs->driven : 0) | detect_occurrences(pmu, pmu->last.output);
+    uint32_t due = due_counters(pmu, driven);
+    unsigned threads = active_threads(pmu);
+    uint32_t overflowed = 0;
+    for (; due; due &= due - 1) {
+        int c = __builtin_ctz(due);
+        overflowed |= (uint32_t)count_reported(pmu, c, threads) << c;
+    }
+    memset(outputs->output, 0, sizeof outputs->output);
+    outputs->driven = 0;
+    outputs->generation = 0;
+    end_cycle(pmu, overflowed);
+}
+
+void nb_pmu_observe(struct nb_pmu *pmu, nb_pmu_observer *observer, void *context)
+{
+    pmu->observer = observer;
+    pmu->observer_context = context;
+}
+
 bool nb_pmu_tick_routed(struct nb_pmu *pmu, struct nb_escr_outputs *outputs)
 {
     bool current = !outputs->generation ||
                    (pmu->feed && outputs->generation == pmu->feed->generation);
+    if (pmu->observer) {
+        tick_observed(pmu, outputs, current);
+        return current;
+    }
     if (!current)
         memset(outputs->output, 0, sizeof outputs->output);
     uint64_t driven = (current ? outputs->driven : 0) | detect_occurrences(pmu, outputs->output);
@@ -403,7 +437,8 @@ static uint64_t before_overflow(const struct nb_pmu *pmu, const uint64_t *increm
 uint64_t nb_pmu_fast_forward(struct nb_pmu *pmu, uint64_t n, bool frozen)
 {
     nb_pmu_batch_flush(pmu);
-    if (n == 0 || pmu->n_occurrences || pmu->pebs_pmi_raised || delivers_pmi(&pmu->last))
+    if (n == 0 || pmu->observer || pmu->n_occurrences || pmu->pebs_pmi_raised ||
+        delivers_pmi(&pmu->last))
         return 0;
     struct nb_pmu next;
     uint64_t increment[NB_NUM_COUNTERS];

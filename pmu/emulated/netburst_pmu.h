@@ -103,6 +103,16 @@ uint64_t nb_pmu_route(const struct nb_pmu *pmu, int event, uint16_t mask, uint8_
  * PMI delivery and cascading, and fills the report nb_pmu_last gives. */
 void nb_pmu_tick(struct nb_pmu *pmu);
 
+/* An observer of the PMU's cycles (a waveform: pmu/waveform/), called
+ * with the PMU at the end of every cycle it completes.  With one set
+ * (nb_pmu_observe; NULL for none), a timing model's cycles
+ * (nb_pmu_tick_routed) fill the whole report nb_pmu_last gives, as
+ * nb_pmu_tick's do, without batching their plain counts, and
+ * nb_pmu_fast_forward runs no cycle: the counts are the same, the run
+ * slower. */
+typedef void nb_pmu_observer(void *context, const struct nb_pmu *pmu);
+void nb_pmu_observe(struct nb_pmu *pmu, nb_pmu_observer *observer, void *context);
+
 /* What the last completed cycle did, and how many cycles have completed. */
 const struct nb_cycle_outcome *nb_pmu_last(const struct nb_pmu *pmu);
 uint64_t nb_pmu_cycles(const struct nb_pmu *pmu);

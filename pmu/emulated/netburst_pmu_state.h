@@ -76,6 +76,9 @@ struct nb_pmu {
                                           * registers decide for them, or NULL */
     struct nb_occurrence *occurrences;   /* this cycle's; reset by each tick */
     size_t n_occurrences, cap_occurrences;
+
+    nb_pmu_observer *observer;           /* told of every cycle completed, or NULL */
+    void *observer_context;
 };
 
 /* What nb_feed_refresh rewrites of pmu->feed: after an ESCR write the

@@ -149,10 +149,35 @@ static void end_cycles(struct p5_pmu *pmu, uint64_t n, uint64_t holding)
     pmu->cycles += n;
 }
 
+void p5_pmu_observe(struct p5_pmu *pmu, p5_pmu_observer *observer, void *context)
+{
+    pmu->observer = observer;
+    pmu->observer_context = context;
+}
+
+bool p5_pmu_observed(const struct p5_pmu *pmu)
+{
+    return pmu->observer != NULL;
+}
+
+/* The n cycles one by one, the observer told of each. */
+static void ticks_observed(struct p5_pmu *pmu, uint64_t n, uint64_t holding)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        for (struct p5_pmu *p = pmu; p; p = p->next)
+            end_cycles(p, 1, holding);
+        pmu->observer(pmu->observer_context, pmu);
+    }
+}
+
 void p5_pmu_ticks(struct p5_pmu *pmu, uint64_t n, uint64_t holding)
 {
     if (n == 0)
         return;
+    if (pmu->observer) {
+        ticks_observed(pmu, n, holding);
+        return;
+    }
     do
         end_cycles(pmu, n, holding);
     while ((pmu = pmu->next));

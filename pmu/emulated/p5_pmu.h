@@ -47,6 +47,15 @@ bool p5_pmu_set_cpl(struct p5_pmu *pmu, int cpl);
  * CPL adds them when the cycle ends. */
 void p5_pmu_event(struct p5_pmu *pmu, unsigned code, uint32_t count);
 
+/* An observer of the PMU's cycles (a waveform: pmu/waveform/), called
+ * with the PMU at the end of every cycle it completes (p5_pmu_ticks then
+ * runs its cycles one by one); NULL: none.  A model's batch of reports
+ * (pmu/emulated/p5_pmu_batch.h) made after it is set reports each run of
+ * cycles as it comes. */
+typedef void p5_pmu_observer(void *context, const struct p5_pmu *pmu);
+void p5_pmu_observe(struct p5_pmu *pmu, p5_pmu_observer *observer, void *context);
+bool p5_pmu_observed(const struct p5_pmu *pmu);
+
 /* Ends the current cycle: the TSC and both counters advance. */
 void p5_pmu_tick(struct p5_pmu *pmu);
 

@@ -8,6 +8,7 @@ void p5_pmu_batch_init(struct p5_pmu_batch *t, struct p5_pmu *pmu)
     memset(t, 0, sizeof *t);
     t->pmu = pmu;
     t->feed = p5_pmu_feed(pmu);
+    t->observed = p5_pmu_observed(pmu);
 }
 
 /* The lowest code of a non-empty set, taken out of it. */
@@ -76,4 +77,17 @@ void p5_pmu_batch_flush(struct p5_pmu_batch *t)
     }
     t->codes = t->pending_codes = t->last_codes = t->last_holding = 0;
     t->cycles = t->last_cycles = 0;
+}
+
+void p5_pmu_batch_ticks_observed(struct p5_pmu_batch *t, uint64_t n, uint64_t holding)
+{
+    if (n == 0)
+        return;
+    for (uint64_t codes = t->pending_codes; codes;) {
+        unsigned code = take_code(&codes);
+        report_occurrences(t->pmu, code, t->pending[code]);
+        t->pending[code] = 0;
+    }
+    t->pending_codes = 0;
+    p5_pmu_ticks(t->pmu, n, holding);
 }

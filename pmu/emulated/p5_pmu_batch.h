@@ -25,6 +25,8 @@
 struct p5_pmu_batch {
     struct p5_pmu *pmu;
     const struct p5_feed *feed;     /* the PMU's */
+    bool observed;                  /* the PMU has an observer (p5_pmu_observe): each
+                                     * run of cycles is reported as it comes */
     uint64_t pending_codes;         /* codes with occurrences in the cycle not ended yet */
     uint64_t pending[P5_NUM_CODES];
     uint64_t codes;                 /* codes with occurrences in the cycles ended */
@@ -37,7 +39,9 @@ struct p5_pmu_batch {
     uint64_t last[P5_NUM_CODES];
 };
 
-/* An empty batch for `pmu` (and the PMUs linked after it). */
+/* An empty batch for `pmu` (and the PMUs linked after it); when the PMU
+ * has an observer (a waveform), the batch reports every run of cycles as
+ * it comes, so that the observer sees each cycle. */
 void p5_pmu_batch_init(struct p5_pmu_batch *t, struct p5_pmu *pmu);
 
 /* As p5_pmu_event(): `count` occurrences of `code` in the cycle not ended
@@ -59,8 +63,16 @@ void p5_pmu_batch_hold(struct p5_pmu_batch *t, uint64_t held, uint64_t n);
 /* As p5_pmu_ticks(): ends the cycle not ended yet and n - 1 more
  * (nothing when n is 0), in which the duration events of `holding` hold
  * (duration event codes only). */
+/* p5_pmu_batch_ticks of an observed PMU: the pending occurrences and the
+ * run of cycles reported now. */
+void p5_pmu_batch_ticks_observed(struct p5_pmu_batch *t, uint64_t n, uint64_t holding);
+
 static inline void p5_pmu_batch_ticks(struct p5_pmu_batch *t, uint64_t n, uint64_t holding)
 {
+    if (__builtin_expect(t->observed, 0)) {
+        p5_pmu_batch_ticks_observed(t, n, holding);
+        return;
+    }
     uint64_t held = holding & t->feed->counted;
     t->cycles += n;
     if (!(t->pending_codes | held | t->last_holding)) {

@@ -28,6 +28,8 @@ struct p5_pmu {
     struct p5_feed feed;         /* counted: counting.counted of this PMU and of every PMU
                                   * linked after it (p5_pmu_link) */
     struct p5_pmu *next, *prev;  /* the PMUs linked after and before it, or NULL */
+    p5_pmu_observer *observer;   /* told of every cycle completed, or NULL */
+    void *observer_context;
 };
 
 /* Reset state: all registers zero, CPL 3. */

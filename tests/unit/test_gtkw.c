@@ -1,4 +1,4 @@
-/* The GTKWave save file of `run --vcd` (bench/gtkw.h, docs/semantics.md
+/* The GTKWave save file of `run --vcd` (pmu/waveform/gtkw.h, docs/semantics.md
  * "The waveform"): read back with a parser of its own, every signal it
  * names is one the VCD declares, in the VCD's order, with its width, each
  * scope a group of its own (the detectors first) and every signal in
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "bench/gtkw.h"
+#include "pmu/waveform/gtkw.h"
 
 struct sig {
     char scope[40], name[40];

@@ -224,28 +224,71 @@ static UInt opos = PT_FRAME_HEADER_SIZE;
 static UInt out_pid;             /* the process's ID, for the frames' headers */
 static Bool out_segment_begins;  /* the next frame begins a segment (PT_FRAME_BEGIN) */
 
+/* Writes `n` bytes at `bytes` to the pipe, again after a short count. */
+static void out_write(const UChar *bytes, UInt n)
+{
+    UInt done = 0;
+    while (done < n && !out_failed) {
+        Int k = VG_(write)(out_fd, bytes + done, n - done);
+        if (k <= 0)
+            out_failed = True;
+        else
+            done += (UInt)k;
+    }
+}
+
+/* The frame header of `length` payload bytes and `flags` at `at`. */
+static void put_frame_header(UChar *at, UInt length, UInt flags)
+{
+    UInt words[2] = {length | flags << PT_FRAME_FLAGS_SHIFT, out_pid};
+    for (Int i = 0; i < PT_FRAME_HEADER_SIZE; i++)
+        at[i] = (UChar)(words[i / 4] >> (8 * (i % 4)));
+}
+
+/* A write to a pipe of at most PIPE_BUF bytes (4096 on Linux) is never
+ * interleaved with another process's (pipe(7)).  Emulating, every process
+ * of the run writes to the one pipe, and processes that run at the same
+ * time (which `pmubench emulate` refuses, by the frames' process IDs)
+ * would otherwise cut each other's frames: so each frame is written whole
+ * in one write of at most this. */
+#define PT_ATOMIC_WRITE 4096
+
+/* Emulating: the buffer's payload as frames of at most PT_ATOMIC_WRITE
+ * bytes, the first flagged with `flags`' PT_FRAME_BEGIN and the last with
+ * the others.  Each frame's header goes in the 8 bytes before its payload,
+ * which the frame before has written already. */
+static void out_flush_atomic(UInt flags)
+{
+    UInt length = opos - PT_FRAME_HEADER_SIZE, at = 0;
+    do {
+        UInt k = length - at, most = PT_ATOMIC_WRITE - PT_FRAME_HEADER_SIZE;
+        k = k < most ? k : most;
+        UInt f = (at == 0 ? flags & PT_FRAME_BEGIN : 0) |
+                 (at + k == length ? flags & ~(UInt)PT_FRAME_BEGIN : 0);
+        put_frame_header(obuf + at, k, f);
+        out_write(obuf + at, PT_FRAME_HEADER_SIZE + k);
+        at += k;
+    } while (at < length);
+}
+
 /* Writes the frame, flagged with PT_FRAME_* `flags` (nothing when it is
  * empty and unflagged). */
 static void out_flush(UInt flags)
 {
-    UInt length = opos - PT_FRAME_HEADER_SIZE, done = 0;
-    if (in_child || (length == 0 && flags == 0))
-        done = opos; /* a forked child's copy of the buffer: discarded */
-    if (length > 0 && out_segment_begins) {
-        flags |= PT_FRAME_BEGIN;
-        out_segment_begins = False;
+    UInt length = opos - PT_FRAME_HEADER_SIZE;
+    if (!in_child && (length > 0 || flags != 0)) {
+        if (length > 0 && out_segment_begins) {
+            flags |= PT_FRAME_BEGIN;
+            out_segment_begins = False;
+        }
+        if (clo_emulate_fd >= 0) {
+            out_flush_atomic(flags);
+        } else {
+            put_frame_header(obuf, length, flags);
+            out_write(obuf, opos);
+        }
     }
-    UInt words[2] = {length | flags << PT_FRAME_FLAGS_SHIFT, out_pid};
-    for (Int i = 0; i < PT_FRAME_HEADER_SIZE; i++)
-        obuf[i] = (UChar)(words[i / 4] >> (8 * (i % 4)));
-    while (done < opos && !out_failed) {
-        Int n = VG_(write)(out_fd, obuf + done, opos - done);
-        if (n <= 0)
-            out_failed = True;
-        else
-            done += (UInt)n;
-    }
-    opos = PT_FRAME_HEADER_SIZE;
+    opos = PT_FRAME_HEADER_SIZE; /* a forked child's copy of the buffer: discarded */
 }
 
 /* The writer's sink: its bytes into frames. */

@@ -11,7 +11,9 @@
  * PT_FRAME_EXEC), and when it fails after all, begins a new segment (a new
  * header, a new writer) and goes on.  Under `pmubench emulate` every
  * process of the run writes its own segments to the one pipe, one process
- * at a time (docs/emulate.md, "Children").  Shared by both sides: no libc
+ * at a time (docs/emulate.md, "Children"), each frame in one write of at
+ * most PIPE_BUF bytes, so that processes at the same time cannot cut each
+ * other's frames.  Shared by both sides: no libc
  * here. */
 #ifndef TRACES_RECORDER_PMUTRACE_STREAM_H
 #define TRACES_RECORDER_PMUTRACE_STREAM_H

@@ -1,5 +1,5 @@
 /* A Value Change Dump (IEEE 1364-2001, section 18) writer for waveforms
- * GTKWave opens, with a save file that lays it out (bench/gtkw.h).  Each
+ * GTKWave opens, with a save file that lays it out (pmu/waveform/gtkw.h).  Each
  * is written to a temporary name and renamed into place by vcd_close(), so
  * it exists whole or not at all. */
 #ifndef BENCH_VCD_H
@@ -13,7 +13,7 @@ struct vcd;
 
 /* Starts a dump for `path` and, when `gtkw_path` is not NULL and `path` is
  * a regular file (not /dev/null, a FIFO...), its GTKWave save file
- * (bench/gtkw.h); NULL with a message in `error` when either cannot be
+ * (pmu/waveform/gtkw.h); NULL with a message in `error` when either cannot be
  * created. */
 struct vcd *vcd_create(const char *path, const char *gtkw_path, char *error, size_t error_size);
 
