@@ -11,8 +11,8 @@
  *   branch_threshold N   (run as: pmubench emulate -- branch_threshold N)
  *
  * It measures counted_loop with 0 and with N iterations on both counters
- * at once and checks the differences (tests/emulate/README.md, "The
- * monitoring study's section 9.1"):
+ * at once and checks the differences (docs/emulate.md, "A worked
+ * example"):
  *   counter 15: taken(N) - taken(0), where the loop's asm block has
  *     taken(0) = 1 (jz) and taken(n) = n - 1 for n >= 1 (every jnz but the
  *     last): N - 2 for N >= 1;
@@ -50,9 +50,9 @@
 #define ESCR_T0_USR (1ull << 2)
 
 /* branch_retired: event select 0x06 on CRU_ESCR2/3, ESCR select 5; mask
- * bit 2 MMTP (taken, predicted), bit 3 MMTM (taken, mispredicted) (SDM-old
- * Table A-2's successor tables: SDM-new Table 19-29, SDM-old Table A-10;
- * pmu/catalog/netburst_events.c). */
+ * bit 2 MMTP (taken, predicted), bit 3 MMTM (taken, mispredicted) (the
+ * study reads them in the 2002 SDM's Table A-2; SDM-old Table A-10,
+ * SDM-new Table 19-29 p. 19-193; pmu/catalog/netburst_events.c). */
 #define BRANCH_RETIRED 0x06u
 #define MMTP (1u << 2)
 #define MMTM (1u << 3)
