@@ -9,7 +9,7 @@ mkdir -p "$emu"
 # The programs `make emulate-programs` built (a dependency of `make
 # check`): NAME64, and NAME32 when the compiler builds 32-bit programs.
 progs=$build/emulate
-for name in selfmon selfmon_p5 errors tsc fileops; do
+for name in selfmon selfmon_p5 branch_threshold errors tsc fileops; do
     [ -x "$progs/${name}64" ] || fail "$progs/${name}64 is missing: run make emulate-programs"
 done
 # emulate_runs MODEL WANT_LINE WANT_MSRS PROGRAM ARGS...: exit status 0,
@@ -41,6 +41,20 @@ emulate_runs netburst-prescott4 "difference 2000, expected 2 * 1000 = 2000: ok" 
     "3 MSR reads, 9 MSR writes (0 failed)" "$progs/selfmon64" 1000
 emulate_runs p5 "difference 2000, expected 2 * 1000 = 2000: ok" \
     "3 MSR reads, 8 MSR writes (0 failed)" "$progs/selfmon_p564" 1000
+# The monitoring study's section 9.1 (docs/emulate.md, "A worked
+# example"): branch_retired's taken branches on MSR_CRU_ESCR3, counter 14
+# through the study's CCCR (COMPARE, THRESHOLD 2: cycles retiring more
+# than 2), counter 15 through it without COMPARE (every one), around the
+# loop of 0 and 1000 iterations: 0 and 998 apart (the loop's 999 taken jnz
+# against loop 0's taken jz).  On the Northwood
+# the study assumes, with and without Hyper-Threading.
+branch_threshold_ok="differences: counter 14 0, counter 15 998; expected 0 and 998: ok"
+emulate_runs netburst "$branch_threshold_ok" "5 MSR reads, 17 MSR writes (0 failed)" \
+    "$progs/branch_threshold64" 1000
+emulate_options=--ht
+emulate_runs netburst "$branch_threshold_ok" "5 MSR reads, 17 MSR writes (0 failed)" \
+    "$progs/branch_threshold64" 1000
+emulate_options=
 # The msr driver's errors: EIO for an MSR the part lacks and a write
 # that would #GP (which changes nothing), EINVAL for 4 bytes (never
 # reaching the PMU), a 16-byte read as two of the same MSR.
@@ -59,6 +73,8 @@ emulate_runs p5 "fileops: 0 of 17 cases failed" "5 MSR reads, 2 MSR writes (0 fa
 if [ -x "$progs/fileops32" ]; then
     emulate_runs netburst "difference 2000, expected 2 * 1000 = 2000: ok" \
         "3 MSR reads, 9 MSR writes (0 failed)" "$progs/selfmon32" 1000
+    emulate_runs netburst "$branch_threshold_ok" "5 MSR reads, 17 MSR writes (0 failed)" \
+        "$progs/branch_threshold32" 1000
     emulate_runs netburst "fileops: 0 of 17 cases failed" "5 MSR reads, 2 MSR writes (0 failed)" \
         "$progs/fileops32"
     emulate_runs p5 "fileops: 0 of 17 cases failed" "5 MSR reads, 2 MSR writes (0 failed)" \

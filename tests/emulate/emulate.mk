@@ -7,7 +7,7 @@
 # Included by the Makefile.
 
 EMULATE := tests/emulate
-EMULATE_PROGRAMS := selfmon selfmon_p5 errors tsc fileops work
+EMULATE_PROGRAMS := selfmon selfmon_p5 branch_threshold errors tsc fileops work
 EMULATE_BINS := $(EMULATE_PROGRAMS:%=$(BUILD)/emulate/%64) \
     $(if $(M32_FLAG),$(EMULATE_PROGRAMS:%=$(BUILD)/emulate/%32))
 # prfcnt (tests/emulate/prfcnt/README.md): a program from elsewhere,
@@ -27,10 +27,10 @@ $(BUILD)/emulate/prfcnt32: $(PRFCNT_SOURCES) $(M32_STAMP)
 	$(CC) -m32 -static -O2 -DCPU_XEON -o $@ $(PRFCNT)/prfcnt-test.c
 
 emulate_bins = $(foreach p,$(1),$(BUILD)/emulate/$(p)64 $(BUILD)/emulate/$(p)32)
-$(call emulate_bins,selfmon selfmon_p5): $(EMULATE)/loop_counter.c $(EMULATE)/loop_counter.h
-$(call emulate_bins,selfmon selfmon_p5 tsc work): $(EMULATE)/counted_loop.c \
+$(call emulate_bins,selfmon selfmon_p5 branch_threshold): $(EMULATE)/loop_counter.c $(EMULATE)/loop_counter.h
+$(call emulate_bins,selfmon selfmon_p5 branch_threshold tsc work): $(EMULATE)/counted_loop.c \
     $(EMULATE)/counted_loop.h
-$(call emulate_bins,selfmon selfmon_p5 errors tsc fileops): $(EMULATE)/msr_file.c \
+$(call emulate_bins,selfmon selfmon_p5 branch_threshold errors tsc fileops): $(EMULATE)/msr_file.c \
     $(EMULATE)/msr_file.h
 $(BUILD)/emulate/%64: $(EMULATE)/%.c
 	@mkdir -p $(dir $@)
