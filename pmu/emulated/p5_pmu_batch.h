@@ -54,6 +54,14 @@ static inline void p5_pmu_batch_event(struct p5_pmu_batch *t, unsigned code, uin
     }
 }
 
+/* p5_pmu_batch_event() of a code the feed counts (the caller looked). */
+static inline void p5_pmu_batch_counted_event(struct p5_pmu_batch *t, unsigned code,
+                                              uint64_t count)
+{
+    t->pending[code & (P5_NUM_CODES - 1)] += count;
+    t->pending_codes |= 1ull << (code & (P5_NUM_CODES - 1));
+}
+
 /* Moves the pending occurrences to those of the cycles ended. */
 void p5_pmu_batch_end_pending(struct p5_pmu_batch *t);
 

@@ -60,6 +60,13 @@ static inline void set_assoc_make_most_recent(struct set_assoc *c, long i)
     c->mru_key = c->keys[i];
 }
 
+/* Whether `key` is in the entry found or put in last: set_assoc_find()
+ * would find it there and change nothing. */
+static inline bool set_assoc_is_mru(const struct set_assoc *c, uint64_t key)
+{
+    return c->mru_key == key && c->mru >= 0;
+}
+
 /* The first entry of `key`'s set. */
 static inline uint32_t set_assoc_first_of_set(const struct set_assoc *c, uint64_t key)
 {

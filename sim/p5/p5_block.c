@@ -64,6 +64,19 @@ bool p5_ops_pair(const struct p5_op *u, const struct p5_op *v)
 
 /* ---- static events */
 
+const uint8_t p5_static_slot[P5_NUM_CODES] = {
+    [P5_EV_INSTRUCTIONS_EXECUTED] = P5_SLOT_ISSUED,
+    [P5_EV_INSTRUCTIONS_EXECUTED_IN_V_PIPE] = P5_SLOT_V_PIPE,
+    [P5_EV_FLOPS] = P5_SLOT_FLOPS,
+    [P5_EV_SEGMENT_REGISTER_LOADED] = P5_SLOT_SEGMENT_LOADS,
+    [P5_EV_LOCKED_BUS_CYCLE] = P5_SLOT_LOCKED,
+    [P5_EV_DATA_READ] = P5_SLOT_READS,
+    [P5_EV_DATA_WRITE] = P5_SLOT_WRITES,
+    [P5_EV_DATA_READ_OR_WRITE] = P5_SLOT_REFERENCES,
+    [P5_EV_MEMORY_ACCESSES_IN_BOTH_PIPES] = P5_SLOT_BOTH_PIPES,
+    [P5_EV_BRANCHES] = P5_SLOT_BRANCHES,
+};
+
 void p5_static_codes(struct p5_static_events *e)
 {
     static const enum p5_event_code codes[] = {
@@ -71,6 +84,7 @@ void p5_static_codes(struct p5_static_events *e)
         P5_EV_SEGMENT_REGISTER_LOADED, P5_EV_LOCKED_BUS_CYCLE, P5_EV_DATA_READ, P5_EV_DATA_WRITE,
         P5_EV_DATA_READ_OR_WRITE, P5_EV_MEMORY_ACCESSES_IN_BOTH_PIPES, P5_EV_BRANCHES,
     };
+    e->count[P5_SLOT_REFERENCES] = e->count[P5_SLOT_READS] + e->count[P5_SLOT_WRITES];
     e->codes = 0;
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
         if (p5_static_count(e, codes[i]))
@@ -91,9 +105,9 @@ static void count_references(const struct p5_shape *shape, struct p5_static_even
     for (uint32_t i = shape->first; i < shape->first + shape->n; i++) {
         const struct trace_access *a = &shape->accesses[i];
         if (a->kind & TRACE_LOAD)
-            e->reads += references(a);
+            e->count[P5_SLOT_READS] += references(a);
         if (a->kind & TRACE_STORE)
-            e->writes += references(a);
+            e->count[P5_SLOT_WRITES] += references(a);
     }
 }
 
@@ -101,11 +115,11 @@ static void count_references(const struct p5_shape *shape, struct p5_static_even
 static void count_insn(const struct p5_op *op, const struct p5_shape *shape,
                        struct p5_static_events *e)
 {
-    e->issued++;
-    e->flops += op->flops;
-    e->segment_loads += op->segment_loads;
-    e->locked += op->locked;
-    e->branches += op->branch != X86_BRANCH_NONE;
+    e->count[P5_SLOT_ISSUED]++;
+    e->count[P5_SLOT_FLOPS] += op->flops;
+    e->count[P5_SLOT_SEGMENT_LOADS] += op->segment_loads;
+    e->count[P5_SLOT_LOCKED] += op->locked;
+    e->count[P5_SLOT_BRANCHES] += op->branch != X86_BRANCH_NONE;
     count_references(shape, e);
 }
 
@@ -144,9 +158,9 @@ static void add_v(struct p5_group *group, const struct p5_op *v, const struct p5
     group->regs_written |= v->regs_written;
     group->v_address_regs = v->address_regs;
     count_insn(v, v_shape, &group->events);
-    group->events.v_pipe = 1;
-    group->events.both_pipes = u_shape->n && v_shape->n;
-    if (group->events.both_pipes)
+    group->events.count[P5_SLOT_V_PIPE] = 1;
+    group->events.count[P5_SLOT_BOTH_PIPES] = u_shape->n && v_shape->n;
+    if (group->events.count[P5_SLOT_BOTH_PIPES])
         group->steps |= P5_STEP_BANKS;
 }
 
@@ -173,15 +187,8 @@ void p5_group_make(const struct p5_op *u, const struct p5_shape *u_shape, const 
 
 static void add_events(struct p5_static_events *sum, const struct p5_static_events *e)
 {
-    sum->issued += e->issued;
-    sum->v_pipe += e->v_pipe;
-    sum->flops += e->flops;
-    sum->segment_loads += e->segment_loads;
-    sum->locked += e->locked;
-    sum->reads += e->reads;
-    sum->writes += e->writes;
-    sum->both_pipes += e->both_pipes;
-    sum->branches += e->branches;
+    for (unsigned i = 0; i < P5_STATIC_SLOTS; i++)
+        sum->count[i] += e->count[i];
 }
 
 static struct p5_shape shape_of(const struct trace_block *block, unsigned i)

@@ -14,61 +14,49 @@
 #include <stdint.h>
 
 #include "pmu/catalog/p5_events.h"
+#include "pmu/emulated/p5_pmu.h"
 #include "sim/p5/p5_op.h"
 #include "traces/trace.h"
 
 enum { P5_ALONE = 0xff }; /* struct p5_group's v: u issues alone */
 
+/* The static event codes (below), each a slot of their counts. */
+enum p5_static_slot {
+    P5_SLOT_ISSUED,         /* 0x16 */
+    P5_SLOT_V_PIPE,         /* 0x17 */
+    P5_SLOT_FLOPS,          /* 0x22 */
+    P5_SLOT_SEGMENT_LOADS,  /* 0x0f */
+    P5_SLOT_LOCKED,         /* 0x1c */
+    /* In its first clock of execution: */
+    P5_SLOT_READS,          /* 0x00: references of at most 8 bytes (a misaligned one
+                             * once: the erratum's second time is not static) */
+    P5_SLOT_WRITES,         /* 0x01, the same */
+    P5_SLOT_REFERENCES,     /* 0x29: reads and writes (p5_static_codes() sums them) */
+    P5_SLOT_BOTH_PIPES,     /* 0x09 */
+    P5_SLOT_BRANCHES,       /* 0x12 */
+    P5_STATIC_SLOTS
+};
+
+/* The slot of each static event code (enum p5_event_code), by code. */
+extern const uint8_t p5_static_slot[P5_NUM_CODES];
+
 /* The occurrences of an issue that its instructions alone decide, in its
  * first clock and in its first clock of execution (after its code-read,
  * prefix, AGI and operand-wait clocks): the same at every execution. */
 struct p5_static_events {
-    uint32_t issued;         /* 0x16 */
-    uint32_t v_pipe;         /* 0x17 */
-    uint32_t flops;          /* 0x22 */
-    uint32_t segment_loads;  /* 0x0f */
-    uint32_t locked;         /* 0x1c */
-    /* In its first clock of execution: */
-    uint32_t reads, writes;  /* 0x00, 0x01, both 0x29: references of at most 8 bytes (a
-                              * misaligned one once: the erratum's second time is not
-                              * static) */
-    uint32_t both_pipes;     /* 0x09 */
-    uint32_t branches;       /* 0x12 */
+    uint32_t count[P5_STATIC_SLOTS]; /* by enum p5_static_slot */
     uint64_t codes;          /* the codes whose counts are not 0 (p5_code_bit()) */
 };
 
-/* Sets e->codes from its counts. */
+/* Sets e's count of 0x29 from those of 0x00 and 0x01, and e->codes from
+ * its counts. */
 void p5_static_codes(struct p5_static_events *e);
 
-/* The count of `code` (one of e->codes). */
+/* The count of `code` (a static event's). */
 static inline uint32_t p5_static_count(const struct p5_static_events *e, unsigned code)
 {
-    switch (code) {
-    case P5_EV_INSTRUCTIONS_EXECUTED:
-        return e->issued;
-    case P5_EV_INSTRUCTIONS_EXECUTED_IN_V_PIPE:
-        return e->v_pipe;
-    case P5_EV_FLOPS:
-        return e->flops;
-    case P5_EV_SEGMENT_REGISTER_LOADED:
-        return e->segment_loads;
-    case P5_EV_LOCKED_BUS_CYCLE:
-        return e->locked;
-    case P5_EV_DATA_READ:
-        return e->reads;
-    case P5_EV_DATA_WRITE:
-        return e->writes;
-    case P5_EV_DATA_READ_OR_WRITE:
-        return e->reads + e->writes;
-    case P5_EV_MEMORY_ACCESSES_IN_BOTH_PIPES:
-        return e->both_pipes;
-    case P5_EV_BRANCHES:
-        return e->branches;
-    default:
-        return 0;
-    }
+    return e->count[p5_static_slot[code & (P5_NUM_CODES - 1)]];
 }
-
 
 /* The steps of an issue beyond those every issue takes. */
 enum p5_step {

@@ -93,15 +93,27 @@ void p5_data_accesses(struct p5_machine *m, const struct p5_op *op,
 bool p5_code_hits(struct p5_machine *m, const uint64_t *lines, unsigned n);
 bool p5_data_hits(struct p5_machine *m, const struct trace_access *accesses, unsigned n);
 
-/* Inline: most instructions lie in the code line last read. */
+/* Inline: most instructions lie in the code line last read; and most
+ * others in one line that the code TLB and cache found last (a loop's
+ * line read again after its taken branch), whose look-ups change nothing:
+ * p5_fetch_lines() would only count the read. */
 static inline void p5_fetch(struct p5_machine *m, const struct p5_op *op,
                             struct p5_stalls *stalls)
 {
     unsigned shift = m->icache.block_shift;
     uint64_t first = op->address >> shift;
     uint64_t last = (op->address + op->length - 1) >> shift;
-    if (first + 1 != m->fetch_line || last != first)
-        p5_fetch_lines(m, op, stalls);
+    if (last == first) {
+        if (first + 1 == m->fetch_line)
+            return;
+        if (set_assoc_is_mru(&m->icache, first) &&
+            set_assoc_is_mru(&m->itlb, set_assoc_block(&m->itlb, first << shift))) {
+            m->fetch_line = first + 1;
+            p5_report_event(m, P5_EV_CODE_READ, 1);
+            return;
+        }
+    }
+    p5_fetch_lines(m, op, stalls);
 }
 
 /* The privilege level of the instructions issued from now on. */

@@ -273,7 +273,7 @@ __attribute__((noinline)) static void aligned_read_miss(struct p5_machine *m, ui
     count_miss(m, false);
 }
 
-/* A write but a hit on a write-back cache. */
+/* A write but a hit on a write-back cache or a miss without a fill. */
 __attribute__((noinline)) static void aligned_write(struct p5_machine *m, uint64_t address,
                                                     long slot, struct p5_stalls *stalls)
 {
@@ -300,6 +300,12 @@ static inline void aligned_reference(struct p5_machine *m, uint64_t address, boo
     } else if (slot >= 0 && m->config->dcache_write_back) {
         m->dcache.dirty[slot] = true;
         p5_report_event(m, P5_EV_WRITE_TO_M_OR_E_LINES, 1);
+    } else if (slot < 0 && !m->config->dcache_write_allocate) {
+        /* write_found()'s miss without a fill: out through a write buffer */
+        const struct p5_config *c = m->config;
+        stalls->buffers += p5_bus_buffer_write(&m->bus, issue_clock(m, stalls), c->write_buffers,
+                                               c->bus_write);
+        count_miss(m, true);
     } else {
         aligned_write(m, address, slot, stalls);
     }

@@ -178,7 +178,7 @@ static void report_static(struct p5_machine *m, const struct p5_static_events *e
 {
     for (codes &= e->codes & m->feed->counted; codes; codes &= codes - 1) {
         unsigned code = (unsigned)__builtin_ctzll(codes);
-        p5_report_event(m, code, p5_static_count(e, code));
+        p5_pmu_batch_counted_event(&m->batch, code, p5_static_count(e, code));
     }
 }
 
