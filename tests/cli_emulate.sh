@@ -337,3 +337,15 @@ expect 2 "pmubench emulate: -o '$emu/same' and --vcd '$emu/same' are the same fi
     -- emulate -o "$emu/same" --vcd "$emu/same" -- true
 expect 1 "pmubench emulate: $tmp/no-such-dir/w.vcd: cannot create: No such file or directory" \
     -- emulate --vcd "$tmp/no-such-dir/w.vcd" -- true
+
+# RDPMC, which valgrind's decoder does not have, raises SIGILL (natively
+# SIGSEGV: CR4.PCE clear); an instruction that faults does not retire, and
+# is not in the trace: neither RDPMC (0f 33) nor the UD2 (0f 0b) whose
+# SIGILL the program catches (tests/emulate/rdpmc.c).
+pmubench emulate -o "$emu/rdpmc.trace" -- "$progs/rdpmc64" >"$emu/out" 2>"$emu/err"
+status=$?
+faulting=$(pmubench trace dump "$emu/rdpmc.trace" | grep -c 'bytes 0f 33\|bytes 0f 0b')
+if [ $status = 0 ] && [ "$(tr '\n' '|' <"$emu/out")" = "rdpmc: SIGILL|ud2: SIGILL|" ] &&
+    [ "$faulting" = 0 ]; then pass; else
+    fail "emulate rdpmc64: status $status, '$(tr '\n' '|' <"$emu/out")', $faulting faulting instructions in the trace"
+fi

@@ -7,7 +7,7 @@
 # Included by the Makefile.
 
 EMULATE := tests/emulate
-EMULATE_PROGRAMS := selfmon selfmon_p5 branch_threshold errors tsc fileops work
+EMULATE_PROGRAMS := selfmon selfmon_p5 branch_threshold errors tsc fileops work rdpmc
 EMULATE_BINS := $(EMULATE_PROGRAMS:%=$(BUILD)/emulate/%64) \
     $(if $(M32_FLAG),$(EMULATE_PROGRAMS:%=$(BUILD)/emulate/%32))
 # prfcnt (tests/emulate/prfcnt/README.md): a program from elsewhere,

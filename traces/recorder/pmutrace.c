@@ -1029,7 +1029,7 @@ static InsnDesc *new_insn(BlockDesc *b, const IRStmt *st)
     VG_(memset)(d, 0, sizeof *d);
     UInt len = st->Ist.IMark.len;
     d->addr = (ULong)st->Ist.IMark.addr;
-    d->len = (UChar)(len >= 1 && len <= 15 ? len : 1);
+    d->len = (UChar)(len <= 15 ? len : 1);
     VG_(memcpy)(d->bytes, (const void *)(Addr)d->addr, d->len);
     classify(d);
     d->first_access = b->n_accesses;
@@ -1163,6 +1163,13 @@ static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
         IRStmt *st = in->stmts[i];
         switch (st->tag) {
         case Ist_IMark: {
+            /* Length 0: an instruction VEX could not decode (RDPMC among
+             * them), which it ends the superblock at with SIGILL: never
+             * executed, not recorded. */
+            if (st->Ist.IMark.len == 0) {
+                addStmtToIRSB(out, st);
+                continue;
+            }
             InsnDesc *d = new_insn(b, st);
             addStmtToIRSB(out, st);
             if (d->region)
@@ -1456,13 +1463,30 @@ static void pt_start_client_code(ThreadId tid, ULong blocks_done)
     running_thread = tid == first_tid ? 0 : 1;
 }
 
+/* SIGILL at the last instruction begun: an instruction that raises #UD
+ * does not retire (Intel SDM Vol. 3A, 6.5: a fault is reported before the
+ * instruction's execution), nor one valgrind cannot decode (VEX has no
+ * RDPMC, for one: docs/emulate.md), which would not decode in a model
+ * either; the instructions before it retire. */
+static void retire_before_faulting(ThreadId tid)
+{
+    UInt begun = (UInt)(pt_progress >> PT_PROGRESS_SHIFT);
+    if (!cur_block || begun == 0 || cur_block->insns[begun - 1].addr != VG_(get_IP)(tid))
+        return;
+    retire(begun - 1, cur_block->insns[begun - 1].first_slot);
+    pt_progress = (UWord)(begun - 1) << PT_PROGRESS_SHIFT |
+                  cur_block->insns[begun - 1].first_slot;
+}
+
 /* The superblock running is left (at the faulting instruction, for a
  * synchronous signal); the handler's first one is entered anew. */
 static void pt_pre_deliver_signal(ThreadId tid, Int sig, Bool alt_stack)
 {
-    (void)sig; (void)alt_stack;
+    (void)alt_stack;
     if (in_child)
         return;
+    if (sig == VKI_SIGILL)
+        retire_before_faulting(tid);
     retire_running();
     cur_block = NULL;
     if (pend) {
