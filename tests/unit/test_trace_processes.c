@@ -215,15 +215,21 @@ static void expect_isa(struct trace_reader *r, enum trace_isa isa)
 /* A child of the other instruction set: an ISA record before its blocks
  * and one before its parent's again; none where the next program's is the
  * parent's. */
+/* write_run with a 32-bit child, open: the reader. */
+static struct trace_reader *open_mixed_run(FILE **in, char *run, size_t size)
+{
+    struct trace_header h32 = header64;
+    h32.isa = TRACE_ISA_32;
+    size_t n = write_run(run, size, &h32);
+    return open_run(in, run, n);
+}
+
 static void test_other_isa(void **state)
 {
     (void)state;
-    struct trace_header h32 = header64;
-    h32.isa = TRACE_ISA_32;
     char run[3 * BUFFER];
-    size_t n = write_run(run, sizeof run, &h32);
     FILE *in;
-    struct trace_reader *r = open_run(&in, run, n);
+    struct trace_reader *r = open_mixed_run(&in, run, sizeof run);
     expect_block(r, 0, 0x1000, 4);
     expect_isa(r, TRACE_ISA_32);
     expect_block(r, 1, 0x1000, 4);
@@ -242,12 +248,9 @@ static void test_other_isa(void **state)
 static void test_other_isa_records(void **state)
 {
     (void)state;
-    struct trace_header h32 = header64;
-    h32.isa = TRACE_ISA_32;
     char run[3 * BUFFER];
-    size_t n = write_run(run, sizeof run, &h32);
     FILE *in;
-    struct trace_reader *r = open_run(&in, run, n);
+    struct trace_reader *r = open_mixed_run(&in, run, sizeof run);
     struct trace_record rec;
     char kinds[32] = "";
     size_t k = 0;
