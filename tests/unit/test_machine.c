@@ -250,7 +250,7 @@ static void test_caps(void **state)
     assert_false(c.ia32e);
     assert_true(c.uops);
     assert_true(c.sampling);
-    assert_false(c.linked_pmus);
+    assert_true(c.linked_pmus);
     c = machine_caps(&pr);
     assert_string_equal(c.event_prefix, "netburst_p::");
     assert_string_equal(c.core, "Prescott");
