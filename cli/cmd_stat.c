@@ -542,8 +542,8 @@ static void print_passes(FILE *out, const struct stat_result *r)
         fprintf(out, " %20d      %s of the trace%s, one per run (--runs hardware)\n", r->passes,
                 what, r->trace1 ? "s" : "");
     else
-        fprintf(out, " %20d      %s of the trace%s, one per run: the NetBurst model counts one "
-                     "run per pass (docs/stat.md, \"One pass\")\n",
+        fprintf(out, " %20d      %s of the trace%s, one per run: a run samples or tags "
+                     "(docs/stat.md, \"One pass\")\n",
                 r->passes, what, r->trace1 ? "s" : "");
 }
 

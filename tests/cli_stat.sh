@@ -200,15 +200,25 @@ $insns32,,instr_retired:NBOGUSNTAG:t1,," ]; then pass; else fail "stat with two 
         "{\"model\": \"p5\", \"trace\": \"$trace\", \"runs\": 2, \"passes\": 2, \"counting\": \"hardware\", \"counts\": {"*) pass ;;
         *) fail "stat --runs hardware --json: $(cat "$tmp/cli.out")" ;;
     esac
-    # The NetBurst model counts a pass per run (docs/stat.md, "One pass"),
-    # and says why; one run is one pass either way.
+    # The NetBurst model counts every run in one pass, with the counts of a
+    # pass per run; a plan with a run that samples or tags counts a pass
+    # per run, and says why (docs/stat.md, "One pass"); one run is one pass
+    # either way.
     nb_two=instr_retired:NBOGUSNTAG,uops_retired:NBOGUS,branch_retired:MMTP,mispred_branch_retired:NBOGUS,instr_retired:BOGUSNTAG
+    expect 0 "" -- stat -m netburst -e "$nb_two" -x, --trace "$trace"
+    cp "$tmp/cli.out" "$tmp/nb_one.out"
+    expect 0 "" -- stat -m netburst --runs hardware -e "$nb_two" -x, --trace "$trace"
+    if cmp -s "$tmp/cli.out" "$tmp/nb_one.out" && [ -s "$tmp/nb_one.out" ]; then
+        pass; else fail "stat -m netburst: one pass and a pass per run differ"; fi
     expect 0 "" -- stat -m netburst -e "$nb_two" --trace "$trace"
-    if grep -q '^ *2      passes of the trace, one per run: the NetBurst model counts one run per pass (docs/stat.md, "One pass")$' "$tmp/cli.out"; then
+    if grep -q '^ *1      pass of the trace for every run (--runs one)$' "$tmp/cli.out"; then
         pass; else fail "stat -m netburst: the passes line: $(tail -2 "$tmp/cli.out")"; fi
+    expect 0 "" -- stat -m netburst -e "$nb_two,memory_loads" --trace "$trace"
+    if grep -q '^ *2      passes of the trace, one per run: a run samples or tags (docs/stat.md, "One pass")$' "$tmp/cli.out"; then
+        pass; else fail "stat -m netburst, tagging: the passes line: $(tail -2 "$tmp/cli.out")"; fi
     expect 0 "" -- stat -m netburst -e "$nb_two" --json --trace "$trace"
     case $(cat "$tmp/cli.out") in
-        *'"runs": 2, "passes": 2, "counting": "hardware", "counts": {'*) pass ;;
+        *'"runs": 2, "passes": 1, "counting": "one", "counts": {'*) pass ;;
         *) fail "stat -m netburst --json: $(cat "$tmp/cli.out")" ;;
     esac
     expect 0 "" -- stat -m netburst -e uops_retired:NBOGUS --json --trace "$trace"

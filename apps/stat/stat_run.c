@@ -185,10 +185,20 @@ static bool simulate_pass(const char *const traces[], int n_traces,
     return ok;
 }
 
+/* Whether a run of the plan samples or tags (alloc_run_samples_or_tags). */
+static bool plan_samples_or_tags(const struct alloc_plan *plan)
+{
+    for (int r = 0; r < plan->n_runs; r++)
+        if (alloc_run_samples_or_tags(&plan->runs[r]))
+            return true;
+    return false;
+}
+
 enum stat_runs stat_runs_counted(const struct machine_config *model, const struct alloc_plan *plan,
                                  enum stat_runs asked)
 {
-    return machine_caps(model).linked_pmus || plan->n_runs <= 1 ? asked : STAT_RUNS_HARDWARE;
+    bool shared = machine_caps(model).linked_pmus && !plan_samples_or_tags(plan);
+    return shared || plan->n_runs <= 1 ? asked : STAT_RUNS_HARDWARE;
 }
 
 /* The progress of one pass of several, to the caller's hook: the

@@ -52,9 +52,10 @@ enum stat_runs {
 };
 
 /* How stat_simulate counts `plan` on `model` when `asked`: in one pass
- * only on the P5 (the NetBurst model routes its occurrences through one
- * PMU's ESCRs, and a run's sampling and tagging change its timing), or
- * when the plan has one run. */
+ * when no run of the plan samples or tags (alloc_run_samples_or_tags: a
+ * NetBurst run's PMIs and PEBS assists change the model's timing, its
+ * tags the occurrences the model reports), or when the plan has one
+ * run; otherwise a pass per run. */
 enum stat_runs stat_runs_counted(const struct machine_config *model, const struct alloc_plan *plan,
                                  enum stat_runs asked);
 

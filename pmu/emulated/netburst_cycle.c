@@ -350,7 +350,7 @@ void nb_pmu_observe(struct nb_pmu *pmu, nb_pmu_observer *observer, void *context
     pmu->observer_context = context;
 }
 
-bool nb_pmu_tick_routed(struct nb_pmu *pmu, struct nb_escr_outputs *outputs)
+static bool tick_routed(struct nb_pmu *pmu, struct nb_escr_outputs *outputs)
 {
     bool current = !outputs->generation ||
                    (pmu->feed && outputs->generation == pmu->feed->generation);
@@ -380,6 +380,14 @@ bool nb_pmu_tick_routed(struct nb_pmu *pmu, struct nb_escr_outputs *outputs)
     outputs->generation = 0;
     end_cycle(pmu, overflowed);
     return current;
+}
+
+bool nb_pmu_tick_routed(struct nb_pmu *pmu, struct nb_escr_outputs *outputs)
+{
+    bool current = tick_routed(pmu, outputs);
+    for (struct nb_pmu *linked = pmu->next; linked; linked = linked->next)
+        current = tick_routed(linked, &linked->routed) && current;
+    return current && !pmu->links_refused;
 }
 
 /* ---- Fast-forward over cycles without occurrences */

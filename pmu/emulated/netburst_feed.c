@@ -16,6 +16,104 @@ struct nb_source nb_tagged_source(enum nb_metric_kind kind, unsigned bit)
     return (struct nb_source){tagging->counting_event, (uint16_t)(1u << shift)};
 }
 
+/* ---- linked PMUs (netburst_feed.h, "One model, several PMUs") */
+
+/* A head's feed watches its linked PMUs' sources too, and its cycles are
+ * refused when one of its group samples or tags. */
+static void publish_group(struct nb_pmu *head)
+{
+    struct nb_feed *feed = head->feed;
+    if (!feed)
+        return;
+    feed->watched[0] = feed->counted[0];
+    feed->watched[1] = feed->counted[1];
+    bool apart = feed->sampling || feed->tagging;
+    for (unsigned i = 0; i < feed->n_linked; i++) {
+        const struct nb_feed *linked = feed->linked[i].feed;
+        feed->watched[0] |= linked->counted[0];
+        feed->watched[1] |= linked->counted[1];
+        apart = apart || linked->sampling || linked->tagging;
+    }
+    head->links_refused = feed->n_linked && apart;
+}
+
+/* The head's feed lists its linked PMUs, each attached with its sources;
+ * false when memory ran out (the list is then as before). */
+static bool publish_links(struct nb_pmu *head)
+{
+    struct nb_feed *feed = head->feed;
+    if (!feed || (!head->next && !feed->n_linked))
+        return true;
+    unsigned n = 0;
+    for (const struct nb_pmu *p = head->next; p; p = p->next)
+        n++;
+    struct nb_linked_feed *linked = n ? calloc(n, sizeof *linked) : NULL;
+    if (n && !linked)
+        return false;
+    unsigned i = 0;
+    for (struct nb_pmu *p = head->next; p; p = p->next, i++) {
+        if (!nb_pmu_attach(p, feed->sources, feed->n_sources)) {
+            free(linked);
+            return false;
+        }
+        linked[i] = (struct nb_linked_feed){p->feed, &p->routed};
+    }
+    free(feed->linked);
+    feed->linked = linked;
+    feed->n_linked = n;
+    publish_group(head);
+    return true;
+}
+
+bool nb_pmu_link(struct nb_pmu *pmu, struct nb_pmu *follower)
+{
+    if (follower == pmu || pmu->head || follower->head || follower->next ||
+        follower->config.model != pmu->config.model || follower->config.ht != pmu->config.ht)
+        return false;
+    struct nb_pmu *last = pmu;
+    while (last->next)
+        last = last->next;
+    last->next = follower;
+    follower->head = pmu;
+    for (int t = 0; t < 2; t++)
+        nb_pmu_thread_state(follower, t, pmu->thread[t].active, pmu->thread[t].cpl);
+    if (publish_links(pmu))
+        return true;
+    last->next = NULL;
+    follower->head = NULL;
+    return false;
+}
+
+void nb_pmu_unlink(struct nb_pmu *pmu)
+{
+    struct nb_pmu *head = pmu->head;
+    if (!head) {
+        for (struct nb_pmu *p = pmu->next, *after; p; p = after) {
+            after = p->next;
+            p->head = p->next = NULL;
+        }
+        pmu->next = NULL;
+        if (pmu->feed)
+            pmu->feed->n_linked = 0;
+        publish_group(pmu);
+        return;
+    }
+    struct nb_pmu **at = &head->next;
+    while (*at != pmu)
+        at = &(*at)->next;
+    *at = pmu->next;
+    pmu->head = pmu->next = NULL;
+    struct nb_feed *feed = head->feed;
+    for (unsigned i = 0; feed && i < feed->n_linked; i++)
+        if (feed->linked[i].outputs == &pmu->routed) {
+            memmove(&feed->linked[i], &feed->linked[i + 1],
+                    (feed->n_linked - i - 1) * sizeof *feed->linked);
+            feed->n_linked--;
+            break;
+        }
+    publish_group(head);
+}
+
 const struct nb_feed *nb_pmu_attach(struct nb_pmu *pmu, const struct nb_source *sources,
                                     unsigned n)
 {
@@ -29,14 +127,14 @@ const struct nb_feed *nb_pmu_attach(struct nb_pmu *pmu, const struct nb_source *
     memcpy(pmu->feed->sources, sources, n * sizeof *sources);
     pmu->feed->n_sources = n;
     nb_feed_refresh(pmu, NB_FEED_ALL);
-    return pmu->feed;
+    return publish_links(pmu) ? pmu->feed : NULL;
 }
 
 /* Each source's route in every context, and the sources some context
  * routes: the others need not be reported at all. */
 static void refresh_routes(const struct nb_pmu *pmu, struct nb_feed *feed)
 {
-    feed->watched[0] = feed->watched[1] = 0;
+    feed->counted[0] = feed->counted[1] = 0;
     for (unsigned s = 0; s < feed->n_sources; s++) {
         uint64_t any = 0;
         for (unsigned context = 0; context < ESCR_CONTEXTS; context++) {
@@ -45,7 +143,7 @@ static void refresh_routes(const struct nb_pmu *pmu, struct nb_feed *feed)
             any |= feed->route[context][s];
         }
         if (any)
-            feed->watched[s >> 6] |= 1ull << (s & 63);
+            feed->counted[s >> 6] |= 1ull << (s & 63);
     }
     feed->generation++;
 }
@@ -165,6 +263,7 @@ void nb_feed_refresh(struct nb_pmu *pmu, unsigned what)
     if (what & NB_FEED_CONTEXTS)
         refresh_contexts(pmu, feed);
     feed->pmi_waiting = pmu->pending[0].pending || pmu->pending[1].pending;
+    publish_group(pmu->head ? pmu->head : pmu);
 }
 
 void nb_router_init(struct nb_router *router, const struct nb_feed *feed, int threads)
@@ -179,7 +278,7 @@ void nb_router_init(struct nb_router *router, const struct nb_feed *feed, int th
 void nb_router_watch(struct nb_router *router)
 {
     const struct nb_feed *feed = router->feed;
-    router->ahead = router->threads == 1 && !feed->sampling;
+    router->ahead = router->threads == 1 && !feed->sampling && !feed->n_linked;
     for (unsigned level = 0; level < 2 && router->ahead; level++) {
         const uint64_t *route = feed->route[feed->context[0][level]];
         memcpy(router->route[level], route, feed->n_sources * sizeof *route);

@@ -76,11 +76,36 @@ struct nb_assist {
  * OR of the tag values of the ESCRs that tagged it), and: */
 enum { NB_UOP_TAG_VALUE = 0xf, NB_UOP_TAG_FRONT_END = 1u << 4, NB_UOP_TAG_REPLAY = 1u << 5 };
 
+/* A cycle's detections routed ahead: the value each ESCR drives on its output
+ * (0-15), which ESCRs were driven, and the oldest generation of the routes
+ * added (0: none since the last tick; even an empty route is stamped, as
+ * a stale one may be empty where the current one is not). */
+struct nb_escr_outputs {
+    uint64_t driven;
+    uint64_t generation;
+    uint8_t output[NB_NUM_ESCRS];
+};
+
+struct nb_feed;
+
+/* A PMU linked to the one a model feeds (nb_pmu_link): its feed, and the
+ * outputs its ESCRs drive in the cycle being reported, ticked with the
+ * model's PMU (nb_pmu_tick_routed). */
+struct nb_linked_feed {
+    const struct nb_feed *feed;
+    struct nb_escr_outputs *outputs;
+};
+
 /* What the PMU's registers decide for a model's sources.  Written only by
  * pmu/; a model reads it through the functions below. */
 struct nb_feed {
     uint64_t generation;               /* changes whenever a route may have; from 1 */
-    uint64_t watched[2];               /* bit s: some ESCR counts source s in some context */
+    uint64_t watched[2];               /* bit s: some ESCR, of this PMU or of one linked
+                                        * to it, counts source s in some context */
+    uint64_t counted[2];               /* the same for this PMU's own ESCRs */
+    unsigned n_linked;                 /* the PMUs linked to this one (nb_pmu_link): each
+                                        * occurrence routed here is routed to them too */
+    struct nb_linked_feed *linked;
     bool sampling;                     /* PEBS or a counter's OVF_PMI is programmed */
     bool tagging;                      /* some mechanism can tag a uop */
     bool pmi_waiting;                  /* a delivered PMI waits to be taken */
@@ -93,16 +118,6 @@ struct nb_feed {
     struct nb_assist assist[2];                      /* each thread's PEBS assists */
     unsigned n_sources;
     struct nb_source sources[NB_MAX_SOURCES];
-};
-
-/* A cycle's detections routed ahead: the value each ESCR drives on its output
- * (0-15), which ESCRs were driven, and the oldest generation of the routes
- * added (0: none since the last tick; even an empty route is stamped, as
- * a stale one may be empty where the current one is not). */
-struct nb_escr_outputs {
-    uint64_t driven;
-    uint64_t generation;
-    uint8_t output[NB_NUM_ESCRS];
 };
 
 /* Declares a model's sources (index = the model's identifier for it) and
@@ -127,6 +142,25 @@ struct nb_source nb_tagged_source(enum nb_metric_kind kind, unsigned bit);
  * Returns false, counting none of the outputs, when they were routed with
  * routes an ESCR write has changed since. */
 bool nb_pmu_tick_routed(struct nb_pmu *pmu, struct nb_escr_outputs *outputs);
+
+/* ---- One model, several PMUs: every run of an allocator plan counted in
+ * one pass of a trace (docs/stat.md, "One pass").  Each PMU keeps its own
+ * registers, programmed and read through its own backend; the model feeds
+ * the first, and each of its occurrences, cycles and logical processors'
+ * states reaches every PMU linked to it, routed by that PMU's own routes
+ * (nb_feed_occur, nb_feed_occur_counts, nb_pmu_tick_routed,
+ * nb_pmu_set_thread); the first PMU's feed watches the union of their
+ * sources.  Sampling and tagging are not shared: a PMI or a PEBS assist
+ * changes the model's timing, a uop's tags the occurrences it reports,
+ * both from one PMU's registers; so while PMUs are linked,
+ * nb_pmu_tick_routed refuses the cycle (false) when any of them samples or
+ * tags. */
+
+/* Links `follower` after the last PMU linked to `pmu`, in `pmu`'s
+ * logical processors' states.  False, and nothing linked, when `follower`
+ * is `pmu`, is linked already or has PMUs linked to it, when the two
+ * differ in CPUID model or Hyper-Threading, or when memory ran out. */
+bool nb_pmu_link(struct nb_pmu *pmu, struct nb_pmu *follower);
 
 /* IEBS for a timing model: logical processor `thread` takes an interrupt
  * at the instruction boundary before `eip`, the interrupt's return
@@ -208,13 +242,27 @@ static inline void nb_escr_outputs_add(struct nb_escr_outputs *outputs, uint64_t
 }
 
 /* `count` occurrences of `source` by logical processor `thread` at CPL 0
+ * (`user` false) or 3 routed onto each linked PMU's outputs by its own
+ * routes. */
+static inline void nb_feed_occur_linked(const struct nb_feed *feed, int thread, bool user,
+                                        unsigned source, uint32_t count)
+{
+    for (unsigned i = 0; i < feed->n_linked; i++) {
+        const struct nb_feed *linked = feed->linked[i].feed;
+        nb_escr_outputs_add(feed->linked[i].outputs, linked->generation,
+                            linked->route[linked->context[thread][user]][source], count);
+    }
+}
+
+/* `count` occurrences of `source` by logical processor `thread` at CPL 0
  * (`user` false) or 3, routed now (the other logical processor at its CPL
- * now) onto `outputs`. */
+ * now) onto `outputs`, and onto the linked PMUs' own. */
 static inline void nb_feed_occur(const struct nb_feed *feed, struct nb_escr_outputs *outputs, int thread,
                                  bool user, unsigned source, uint32_t count)
 {
     nb_escr_outputs_add(outputs, feed->generation, feed->route[feed->context[thread][user]][source],
                         count);
+    nb_feed_occur_linked(feed, thread, user, source, count);
 }
 
 /* nb_feed_occur for every source of `used` (bit s % 64 of word s / 64)
@@ -228,6 +276,7 @@ static inline void nb_feed_occur_counts(const struct nb_feed *feed, struct nb_es
         for (uint64_t left = used[w]; left; left &= left - 1) {
             unsigned s = 64 * (unsigned)w + (unsigned)__builtin_ctzll(left);
             nb_escr_outputs_add(outputs, feed->generation, route[s], counts[s]);
+            nb_feed_occur_linked(feed, thread, user, s, counts[s]);
             counts[s] = 0;
         }
         used[w] = 0;
@@ -238,7 +287,8 @@ static inline void nb_feed_occur_counts(const struct nb_feed *feed, struct nb_es
  * has not reached may route them as it records them when no register can
  * change before those cycles are ticked: with one logical processor (the
  * other's privilege level, part of a context, changes as cycles are
- * ticked) and no sampling (no PMI handler runs in between).  The router
+ * ticked), no sampling (no PMI handler runs in between) and no linked PMU
+ * (the router holds one PMU's routes).  The router
  * keeps the feed's routes for the two levels (0: CPL 0, 1: CPL 3) of the
  * one logical processor, stamped with the generation they were read in:
  * routes gone stale make the outputs refused, never a miscount. */

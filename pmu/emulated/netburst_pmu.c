@@ -56,7 +56,10 @@ void nb_pmu_destroy(struct nb_pmu *pmu)
 {
     if (!pmu)
         return;
+    nb_pmu_unlink(pmu);
     free(pmu->occurrences);
+    if (pmu->feed)
+        free(pmu->feed->linked);
     free(pmu->feed);
     sim_memory_fini(&pmu->memory);
     free(pmu);
@@ -254,16 +257,22 @@ msr_status nb_pmu_rdpmc(const struct nb_pmu *pmu, uint32_t ecx, uint64_t *value)
     return MSR_OK;
 }
 
-bool nb_pmu_set_thread(struct nb_pmu *pmu, int thread, bool active, int cpl)
+void nb_pmu_thread_state(struct nb_pmu *pmu, int thread, bool active, int cpl)
 {
-    int threads = pmu->config.ht ? 2 : 1;
-    if (thread < 0 || thread >= threads || cpl < 0 || cpl > 3)
-        return false;
     bool cpl_changed = pmu->thread[thread].cpl != cpl;
     pmu->thread[thread] = (struct nb_thread){.active = active, .cpl = (uint8_t)cpl};
     refresh_thread_contexts(pmu);
     if (cpl_changed)
         nb_feed_refresh(pmu, NB_FEED_CONTEXTS);
+}
+
+bool nb_pmu_set_thread(struct nb_pmu *pmu, int thread, bool active, int cpl)
+{
+    int threads = pmu->config.ht ? 2 : 1;
+    if (thread < 0 || thread >= threads || cpl < 0 || cpl > 3)
+        return false;
+    for (struct nb_pmu *p = pmu; p; p = p->next)
+        nb_pmu_thread_state(p, thread, active, cpl);
     return true;
 }
 

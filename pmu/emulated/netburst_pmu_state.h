@@ -79,6 +79,13 @@ struct nb_pmu {
 
     nb_pmu_observer *observer;           /* told of every cycle completed, or NULL */
     void *observer_context;
+
+    /* Linked PMUs (nb_pmu_link): the chain after the PMU a model feeds. */
+    struct nb_pmu *head;                 /* the PMU this one is linked to, or NULL */
+    struct nb_pmu *next;                 /* the next PMU linked to the same head */
+    bool links_refused;                  /* a head whose group samples or tags */
+    struct nb_escr_outputs routed;       /* a linked PMU's outputs of the cycle being
+                                          * reported, routed through the head's feed */
 };
 
 /* What nb_feed_refresh rewrites of pmu->feed: after an ESCR write the
@@ -93,6 +100,14 @@ enum {
     NB_FEED_ALL = 0xf,
 };
 void nb_feed_refresh(struct nb_pmu *pmu, unsigned what);
+
+/* Takes `pmu` out of its links: a linked PMU out of its head's chain and
+ * feed, a head's linked PMUs unlinked from it; destroying a PMU does. */
+void nb_pmu_unlink(struct nb_pmu *pmu);
+
+/* Sets a logical processor's state in `pmu` alone (nb_pmu_set_thread
+ * sets it in the PMUs linked to it too). */
+void nb_pmu_thread_state(struct nb_pmu *pmu, int thread, bool active, int cpl);
 
 /* The sub-event bits of `event` the ESCRs selecting it count in `context`
  * (front-end tagging reads uop_type's), and the OR of the 4-bit tag values

@@ -115,6 +115,15 @@ struct alloc_run_msrs {
 
 void alloc_run_msrs(const struct alloc_run *run, struct alloc_run_msrs *out);
 
+/* Whether the run's registers sample (a CCCR with OVF_PMI, PEBS) or tag
+ * uops (an ESCR with Tag Enable, a metric's upstream events, the
+ * replay-tagging MSRs, uop_type's TAGLOADS or TAGSTORES, which front-end
+ * tagging reads): what changes a timing model's timing (a PMI, a PEBS
+ * assist) or the occurrences it reports (a uop's tags), so that the run
+ * cannot share a pass of the trace with others (docs/stat.md, "One
+ * pass").  False on the P5, which does neither. */
+bool alloc_run_samples_or_tags(const struct alloc_run *run);
+
 /* The run that counts `n` (1 or 2) P5 events, spec i on counter i for
  * request i, as run_p5mon pairs them on CTR0 and CTR1 (Safford 1997,
  * Figure 4.1). */

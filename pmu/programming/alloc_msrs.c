@@ -1,6 +1,8 @@
 /* The MSRs of a plan, whatever its PMU (pmu/programming/alloc.h, docs/alloc.md). */
 #include "alloc.h"
 
+#include "pmu/catalog/netburst_events.h"
+#include "pmu/catalog/netburst_fields.h"
 #include "pmu/catalog/netburst_msrs.h"
 #include "pmu/catalog/p5_msrs.h"
 
@@ -39,4 +41,27 @@ void alloc_run_msrs(const struct alloc_run *run, struct alloc_run_msrs *out)
         out->msrs[out->n++] =
             (struct alloc_msr){"MSR_PEBS_MATRIX_VERT", MSR_PEBS_MATRIX_VERT, run->matrix_vert};
     }
+}
+
+/* Whether an ESCR value selects uop_type with TAGLOADS (bit 1) or
+ * TAGSTORES (bit 2). */
+static bool front_end_tags(int escr, uint64_t value)
+{
+    return nb_event_on_escr(escr, escr_event_select(value)) == NB_EV_UOP_TYPE &&
+           (escr_event_mask(value) & (1u << 1 | 1u << 2));
+}
+
+bool alloc_run_samples_or_tags(const struct alloc_run *run)
+{
+    if (run->pmu == PMU_P5)
+        return false;
+    if (run->replay || run->pebs_enable)
+        return true;
+    for (int i = 0; i < run->n; i++) {
+        const struct alloc_assignment *a = &run->assignments[i];
+        if (a->n_upstreams || (a->cccr_value & (CCCR_OVF_PMI_T0 | CCCR_OVF_PMI_T1)) ||
+            (a->escr_value & ESCR_TAG_ENABLE) || front_end_tags(a->escr, a->escr_value))
+            return true;
+    }
+    return false;
 }

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "pmu/catalog/netburst_msrs.h"
+#include "pmu/emulated/netburst_feed.h"
 #include "pmu/emulated/netburst_pmu.h"
 #include "pmu/emulated/p5_pmu.h"
 #include "util/suggest.h"
@@ -106,7 +107,8 @@ struct machine_caps machine_caps(const struct machine_config *config)
                                  .event_prefix = nb_cpuid_model_prefix(config->netburst.model),
                                  .core = info->core, .timings = "docs/netburst-timings.md",
                                  .counters = NB_NUM_COUNTERS, .hyper_threading = true,
-                                 .ia32e = info->addr64, .uops = true, .sampling = true};
+                                 .ia32e = info->addr64, .uops = true, .sampling = true,
+                                 .linked_pmus = true};
 }
 
 struct nb_pmu_config machine_pmu_config(const struct machine_config *config,
@@ -209,12 +211,20 @@ bool machine_create_one_of_two(struct machine *machine, const struct machine_con
 
 struct msr_backend *machine_link_pmu(struct machine *machine)
 {
-    if (!machine_caps(&machine->config).linked_pmus)
+    if (machine->config.pmu == PMU_P5) {
+        struct msr_backend *backend = p5_backend_create();
+        /* A fresh PMU is linked to none: the link cannot be refused. */
+        if (backend)
+            (void)p5_pmu_link(p5_backend_pmu(machine->backend), p5_backend_pmu(backend));
+        return backend;
+    }
+    struct nb_pmu *pmu = nb_backend_pmu(machine->backend);
+    struct msr_backend *backend = nb_backend_create(*nb_pmu_config_of(pmu));
+    /* A fresh PMU of the same configuration: only memory can refuse the link. */
+    if (backend && !nb_pmu_link(pmu, nb_backend_pmu(backend))) {
+        msr_backend_destroy(backend);
         return NULL;
-    struct msr_backend *backend = create_pmu(&machine->config, machine->threads);
-    /* A fresh PMU is linked to none: the link cannot be refused. */
-    if (backend)
-        (void)p5_pmu_link(p5_backend_pmu(machine->backend), p5_backend_pmu(backend));
+    }
     return backend;
 }
 

@@ -94,7 +94,8 @@ struct machine_caps {
     bool uops;                  /* times uops (--pipeview; intervals count them) */
     bool sampling;              /* takes PMIs on overflow (IEBS) and has PEBS */
     bool linked_pmus;           /* PMUs linked to the one it feeds count the same
-                                 * occurrences: several runs in one pass */
+                                 * occurrences: several runs in one pass (on the
+                                 * NetBurst, runs that neither sample nor tag) */
 };
 
 struct machine_caps machine_caps(const struct machine_config *config);
@@ -151,9 +152,10 @@ bool machine_create(struct machine *machine, const struct machine_config *config
 bool machine_create_one_of_two(struct machine *machine, const struct machine_config *config);
 
 /* A fresh simulated PMU that counts, under its own programming, what the
- * machine's PMU is told (caps.linked_pmus); the caller destroys it
- * (msr_backend_destroy) after the machine's last simulation.  NULL when
- * memory ran out or the machine has no linked PMUs. */
+ * machine's PMU is told (caps.linked_pmus; on the NetBurst the simulation
+ * fails when one of them samples or tags: pmu/emulated/netburst_feed.h);
+ * the caller destroys it (msr_backend_destroy) after the machine's last
+ * simulation.  NULL when memory ran out. */
 struct msr_backend *machine_link_pmu(struct machine *machine);
 
 void machine_destroy(struct machine *machine);

@@ -355,14 +355,16 @@ static bool step(struct run *run, int t)
 
 /* Whether the occurrence queue is still sound: not out of memory, and no
  * detections refused by the PMU (an ESCR written while occurrences routed
- * ahead waited: nothing in pmubench does, so this is a bug, reported). */
+ * ahead waited, or linked PMUs of which one samples or tags: nothing in
+ * pmubench does either, so this is a bug, reported). */
 static bool occurrences_sound(struct run *run, const char *path)
 {
     if (run->machine.occurrences.failed)
         return driver_out_of_memory(&run->failure, path, "for the model's events");
     if (run->machine.occurrences.refused)
-        return driver_fail_run(&run->failure, EIO, "%s: internal error: an ESCR was written "
-                               "while occurrences routed ahead waited", path);
+        return driver_fail_run(&run->failure, EIO, "%s: internal error: the PMU refused the "
+                               "model's occurrences (an ESCR written while occurrences routed "
+                               "ahead waited, or linked PMUs that sample or tag)", path);
     return true;
 }
 

@@ -3,6 +3,7 @@
  * which machines run 64-bit code, the warning for a trace they could not
  * have run, the default event set, and a trace simulated through a
  * machine counting what the model's own entry point counts. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -250,7 +251,7 @@ static void test_caps(void **state)
     assert_false(c.ia32e);
     assert_true(c.uops);
     assert_true(c.sampling);
-    assert_false(c.linked_pmus);
+    assert_true(c.linked_pmus);
     c = machine_caps(&pr);
     assert_string_equal(c.event_prefix, "netburst_p::");
     assert_string_equal(c.core, "Prescott");
@@ -451,25 +452,21 @@ static void test_one_of_two(void **state)
     machine_destroy(&one);
 }
 
-/* A PMU linked to a P5 machine's counts what the machine's own counts;
- * the NetBurst's routing feeds one PMU, so it links none. */
-static void test_linked_pmu(void **state)
+/* A PMU linked to a machine's counts what the machine's own counts, each
+ * under its own programming: `first` (instructions, then cycles) on the
+ * machine's, `second` (the two swapped) on the linked one's. */
+static void assert_linked_counts(const char *name, const char *const *first,
+                                 const char *const *second)
 {
-    (void)state;
-    struct machine_config p5 = unit_machine("p5"), nb = unit_machine("netburst");
+    struct machine_config config = unit_machine(name);
     struct machine machine;
-    assert_true(machine_create(&machine, &nb, 1));
-    assert_null(machine_link_pmu(&machine));
-    machine_destroy(&machine);
-    assert_true(machine_create(&machine, &p5, 1));
+    assert_true(machine_create(&machine, &config, 1));
     struct msr_backend *linked = machine_link_pmu(&machine);
     assert_non_null(linked);
     struct program programs[2];
     struct alloc_plan plans[2];
-    const char *const first[] = {"p5::instructions_executed", "p5::clocks"};
-    const char *const second[] = {"p5::clocks", "p5::instructions_executed"};
-    program_events(&p5, machine.backend, first, &programs[0], &plans[0]);
-    program_events(&p5, linked, second, &programs[1], &plans[1]);
+    program_events(&config, machine.backend, first, &programs[0], &plans[0]);
+    program_events(&config, linked, second, &programs[1], &plans[1]);
     struct tb t;
     write_loop(&t);
     struct machine_result result;
@@ -489,6 +486,51 @@ static void test_linked_pmu(void **state)
     machine_destroy(&machine);
 }
 
+static void test_linked_pmu(void **state)
+{
+    (void)state;
+    const char *const p5_first[] = {"p5::instructions_executed", "p5::clocks"};
+    const char *const p5_second[] = {"p5::clocks", "p5::instructions_executed"};
+    assert_linked_counts("p5", p5_first, p5_second);
+    const char *const nb_first[] = {"instr_retired:NBOGUSNTAG:NBOGUSTAG",
+                                    "global_power_events:RUNNING"};
+    const char *const nb_second[] = {"global_power_events:RUNNING",
+                                     "instr_retired:NBOGUSNTAG:NBOGUSTAG"};
+    assert_linked_counts("netburst", nb_first, nb_second);
+}
+
+/* NetBurst PMUs linked while one of them samples: the simulation fails
+ * (a PMI would change the model's timing for every PMU), and counts
+ * nothing wrong silently. */
+static void test_linked_pmu_sampling(void **state)
+{
+    (void)state;
+    struct machine_config config = unit_machine("netburst");
+    struct machine machine;
+    assert_true(machine_create(&machine, &config, 1));
+    struct msr_backend *linked = machine_link_pmu(&machine);
+    assert_non_null(linked);
+    struct program programs[2];
+    struct alloc_plan plans[2];
+    const char *const plain[] = {"instr_retired:NBOGUSNTAG", "global_power_events:RUNNING"};
+    const char *const sampling[] = {"instr_retired:NBOGUSNTAG:ovf_pmi=t0",
+                                    "global_power_events:RUNNING"};
+    program_events(&config, machine.backend, plain, &programs[0], &plans[0]);
+    program_events(&config, linked, sampling, &programs[1], &plans[1]);
+    struct tb t;
+    write_loop(&t);
+    struct machine_result result;
+    char error[256];
+    const char *traces[] = {t.path};
+    assert_false(machine_simulate(&machine, traces, NULL, &result, error, sizeof error));
+    assert_int_equal(errno, EIO);
+    unlink(t.path);
+    alloc_plan_free(&plans[0]);
+    alloc_plan_free(&plans[1]);
+    msr_backend_destroy(linked);
+    machine_destroy(&machine);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -498,7 +540,8 @@ int main(void)
         cmocka_unit_test(test_isa_warning),    cmocka_unit_test(test_default_events),
         cmocka_unit_test(test_p5_presets),     cmocka_unit_test(test_caps),
         cmocka_unit_test(test_simulate_p5),    cmocka_unit_test(test_simulate_netburst),
-        cmocka_unit_test(test_linked_pmu),     cmocka_unit_test(test_one_of_two),
+        cmocka_unit_test(test_linked_pmu),     cmocka_unit_test(test_linked_pmu_sampling),
+        cmocka_unit_test(test_one_of_two),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

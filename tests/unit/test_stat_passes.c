@@ -1,8 +1,10 @@
 /* Every run of a plan counted in one pass of the trace (apps/stat/stat_run.h,
  * STAT_RUNS_ONE) against a pass per run (STAT_RUNS_HARDWARE, run_p5mon's
- * way) on the P5 model: the same count of every event, the same totals,
- * on generated traces with CPL changes (events with :u and :k) and
- * regions, the whole trace and each region counted.  And the P5 model's
+ * way) on the P5 model and on the NetBurst model (plans whose runs neither
+ * sample nor tag; those that do count a pass per run): the same count of
+ * every event, the same totals, on generated traces with CPL changes
+ * (events with :u and :k) and regions, the whole trace and each region
+ * counted.  And the P5 model's
  * timing does not depend on what the PMU is programmed for: each event
  * alone takes as many clocks as the trace with nothing counted.
  * docs/stat.md, "One pass". */
@@ -168,10 +170,10 @@ static void generate(struct tb *t, const struct generated *g)
 
 /* ---- counting */
 
-static void plan(const char *const *events, int n, struct alloc_request *requests,
-                 struct alloc_plan *plan)
+static void plan(const struct machine_config *model, bool ht, const char *const *events, int n,
+                 struct alloc_request *requests, struct alloc_plan *plan)
 {
-    struct nb_pmu_config config = {2, false};
+    struct nb_pmu_config config = machine_pmu_config(model, ht);
     char error[256];
     for (int i = 0; i < n; i++) {
         requests[i] = (struct alloc_request){.group = ALLOC_NO_GROUP};
@@ -188,25 +190,40 @@ struct counted {
     struct stat_totals totals;
 };
 
-static struct counted count(const char *path, const char *const *events, int n,
-                            enum stat_runs runs, long region)
+/* The traces counted together: one, or two on the NetBurst (logical
+ * processors 0 and 1, with Hyper-Threading). */
+struct counting {
+    const char *model;
+    const char *paths[2];
+    int n_traces;
+};
+
+static struct counted count_on(const struct counting *on, const char *const *events, int n,
+                               enum stat_runs runs, long region)
 {
     struct machine_config model;
     char error[1024];
-    assert_true(machine_config_choose("p5", &model, error, sizeof error));
+    assert_true(machine_config_choose(on->model, &model, error, sizeof error));
     struct alloc_request requests[ALLOC_MAX_REQUESTS];
     struct alloc_plan p;
-    plan(events, n, requests, &p);
+    plan(&model, on->n_traces == 2, events, n, requests, &p);
+    assert_true(p.n_runs >= 1);
     struct counted c;
     memset(&c, 0xa5, sizeof c);
-    const char *traces[] = {path};
-    if (!stat_simulate(traces, 1, &model, &p, runs, region, NULL, c.counts, &c.totals, error,
-                       sizeof error))
+    if (!stat_simulate(on->paths, on->n_traces, &model, &p, runs, region, NULL, c.counts,
+                       &c.totals, error, sizeof error))
         fail_msg("%s", error);
     assert_int_equal(c.totals.passes, runs == STAT_RUNS_ONE ? 1 : p.n_runs);
     assert_int_equal(stat_runs_counted(&model, &p, runs), runs);
     alloc_plan_free(&p);
     return c;
+}
+
+static struct counted count(const char *path, const char *const *events, int n,
+                            enum stat_runs runs, long region)
+{
+    struct counting on = {"p5", {path, NULL}, 1};
+    return count_on(&on, events, n, runs, region);
 }
 
 /* The clocks of the trace through the P5 model with nothing programmed. */
@@ -225,23 +242,33 @@ static uint64_t clocks_unprogrammed(const char *path)
 
 /* Both ways give every count and total alike; the number of counts that
  * are not 0. */
-static int assert_same_counts(const char *path, const char *const *events, int n, long region)
+static int assert_same_counts_on(const struct counting *on, const char *const *events, int n,
+                                 long region)
 {
-    struct counted one = count(path, events, n, STAT_RUNS_ONE, region);
-    struct counted hardware = count(path, events, n, STAT_RUNS_HARDWARE, region);
+    struct counted one = count_on(on, events, n, STAT_RUNS_ONE, region);
+    struct counted hardware = count_on(on, events, n, STAT_RUNS_HARDWARE, region);
     int nonzero = 0;
     for (int i = 0; i < n; i++) {
         if (one.counts[i] != hardware.counts[i])
-            fail_msg("%s, region %ld: %s: %llu in one pass, %llu in a pass per run", path,
-                     region, events[i], (unsigned long long)one.counts[i],
-                     (unsigned long long)hardware.counts[i]);
+            fail_msg("%s on %s, region %ld: %s: %llu in one pass, %llu in a pass per run",
+                     on->paths[0], on->model, region, events[i],
+                     (unsigned long long)one.counts[i], (unsigned long long)hardware.counts[i]);
         nonzero += one.counts[i] != 0;
     }
-    assert_int_equal(one.totals.instructions[0], hardware.totals.instructions[0]);
+    for (int t = 0; t < 2; t++) {
+        assert_int_equal(one.totals.instructions[t], hardware.totals.instructions[t]);
+        assert_int_equal(one.totals.unclassified[t], hardware.totals.unclassified[t]);
+    }
     assert_int_equal(one.totals.cycles, hardware.totals.cycles);
+    assert_int_equal(one.totals.uops, hardware.totals.uops);
     assert_int_equal(one.totals.region_entries, hardware.totals.region_entries);
-    assert_int_equal(one.totals.unclassified[0], hardware.totals.unclassified[0]);
     return nonzero;
+}
+
+static int assert_same_counts(const char *path, const char *const *events, int n, long region)
+{
+    struct counting on = {"p5", {path, NULL}, 1};
+    return assert_same_counts_on(&on, events, n, region);
 }
 
 /* The event sets: all 38 events (19 runs), each at CPL 3 and at CPL 0-2
@@ -323,23 +350,113 @@ static void test_programming_keeps_timing(void **state)
     unlink(tb.path);
 }
 
-/* The NetBurst model counts a pass per run when the plan has several
- * (stat_runs_counted), and one pass for one run. */
+/* ---- the NetBurst model */
+
+/* Plain and filtered counts of every source the model reports, at every
+ * CPL and at CPL 3 or 0-2 (:u, :k), with CCCR threshold, complement and
+ * edge: more than the 18 counters hold, so several runs, none sampling or
+ * tagging. */
+static const char *const netburst_events[] = {
+    "global_power_events:RUNNING", "global_power_events:RUNNING:u",
+    "global_power_events:RUNNING:k", "instr_retired:NBOGUSNTAG", "instr_retired:BOGUSNTAG",
+    "instr_retired:NBOGUSTAG", "instr_retired:NBOGUSNTAG:u", "instr_retired:NBOGUSNTAG:k",
+    "uops_retired:NBOGUS", "uops_retired:BOGUS", "uops_retired:NBOGUS:thr=2",
+    "uops_retired:NBOGUS:thr=1:cmpl", "branch_retired:MMNP", "branch_retired:MMNM",
+    "branch_retired:MMTP", "branch_retired:MMTM", "branch_retired:MMTP:MMTM:e",
+    "mispred_branch_retired:NBOGUS", "retired_branch_type:CONDITIONAL",
+    "retired_branch_type:CALL:RETURN:INDIRECT", "retired_mispred_branch_type:CONDITIONAL",
+    "retired_mispred_branch_type:RETURN:INDIRECT", "x87_FP_uop:ALL", "scalar_SP_uop:ALL",
+    "x87_SIMD_moves_uop:ALLP0:ALLP2", "BPU_fetch_request:TCMISS", "ITLB_reference:HIT",
+    "ITLB_reference:MISS", "page_walk_type:DTMISS:ITMISS", "memory_complete:LSC:SSC",
+    "load_port_replay:SPLIT_LD", "store_port_replay:SPLIT_ST",
+    "MOB_load_replay:NO_STD:PARTIAL_DATA:UNALGN_ADDR",
+    "BSQ_cache_reference:RD_2ndL_HITS:RD_2ndL_HITE:RD_2ndL_HITM:RD_2ndL_MISS",
+    "BSQ_cache_reference:RD_2ndL_MISS", "BSQ_allocation:REQ_LEN0:REQ_LEN1",
+    "IOQ_allocation:ALL_READ:MEM_WB", "FSB_data_activity:DRDY_OWN:DRDY_DRV",
+    "FSB_data_activity:DRDY_OWN:DRDY_DRV:e", "TC_ms_xfer:CISC",
+    "uop_queue_writes:FROM_TC_BUILD:FROM_TC_DELIVER:FROM_ROM", "uop_queue_writes:FROM_ROM:k",
+    "resource_stall:SBFULL", "machine_clear:CLEAR", "TC_deliver_mode:DD:DB:DI:BD:BB:BI:ID:IB",
+    "TC_deliver_mode:DI:u",
+};
+enum { NETBURST_EVENTS = sizeof netburst_events / sizeof netburst_events[0] };
+
+/* Every run of a NetBurst plan counted in one pass gives the counts of a
+ * pass per run: on generated traces (CPL changes, regions), one logical
+ * processor and two (Hyper-Threading), and on a hand-made loop. */
+static void test_netburst_one_pass(void **state)
+{
+    (void)state;
+    struct tb tb[2];
+    generate(&tb[0], &traces[0]);
+    generate(&tb[1], &traces[1]);
+    const long regions[] = {REGION_WHOLE_TRACE, 1, 2};
+    struct counting one = {"netburst", {tb[0].path, NULL}, 1};
+    struct counting prescott = {"netburst-prescott", {tb[1].path, NULL}, 1};
+    for (size_t r = 0; r < sizeof regions / sizeof regions[0]; r++) {
+        int nonzero = assert_same_counts_on(&one, netburst_events, NETBURST_EVENTS, regions[r]);
+        assert_true(nonzero >= 25);
+    }
+    assert_true(assert_same_counts_on(&prescott, netburst_events, NETBURST_EVENTS,
+                                      REGION_WHOLE_TRACE) >= 25);
+    struct counting two = {"netburst", {tb[0].path, tb[1].path}, 2};
+    assert_true(assert_same_counts_on(&two, netburst_events, NETBURST_EVENTS,
+                                      REGION_WHOLE_TRACE) >= 25);
+    struct tb loop;
+    tb_open(&loop);
+    tb_loop(&loop, 3000);
+    tb_close(&loop);
+    struct counting looped = {"netburst", {loop.path, NULL}, 1};
+    assert_true(assert_same_counts_on(&looped, netburst_events, NETBURST_EVENTS,
+                                      REGION_WHOLE_TRACE) >= 10);
+    unlink(loop.path);
+    unlink(tb[0].path);
+    unlink(tb[1].path);
+}
+
+/* The plan's runs on `model`, counted as stat_runs_counted says when one
+ * pass is asked. */
+static enum stat_runs counted_as(const char *model_name, const char *const *events, int n)
+{
+    struct machine_config model;
+    char error[1024];
+    assert_true(machine_config_choose(model_name, &model, error, sizeof error));
+    struct alloc_request requests[ALLOC_MAX_REQUESTS];
+    struct alloc_plan p;
+    plan(&model, false, events, n, requests, &p);
+    enum stat_runs runs = stat_runs_counted(&model, &p, STAT_RUNS_ONE);
+    alloc_plan_free(&p);
+    return runs;
+}
+
+/* A NetBurst plan whose runs sample or tag counts a pass per run: a PMI
+ * or a PEBS assist changes the model's timing, a uop's tags what it
+ * reports; a plan of one run is one pass either way, and the P5's plans
+ * one pass. */
 static void test_netburst_pass_per_run(void **state)
 {
     (void)state;
-    struct machine_config model;
-    char error[1024];
-    assert_true(machine_config_choose("netburst", &model, error, sizeof error));
-    struct alloc_plan plan = {.n_runs = 2};
-    assert_int_equal(stat_runs_counted(&model, &plan, STAT_RUNS_ONE), STAT_RUNS_HARDWARE);
-    assert_int_equal(stat_runs_counted(&model, &plan, STAT_RUNS_HARDWARE), STAT_RUNS_HARDWARE);
-    plan.n_runs = 1;
-    assert_int_equal(stat_runs_counted(&model, &plan, STAT_RUNS_ONE), STAT_RUNS_ONE);
-    assert_true(machine_config_choose("p5", &model, error, sizeof error));
-    plan.n_runs = 19;
-    assert_int_equal(stat_runs_counted(&model, &plan, STAT_RUNS_ONE), STAT_RUNS_ONE);
-    assert_int_equal(stat_runs_counted(&model, &plan, STAT_RUNS_HARDWARE), STAT_RUNS_HARDWARE);
+    assert_int_equal(counted_as("netburst", netburst_events, NETBURST_EVENTS), STAT_RUNS_ONE);
+    const char *const plain[] = {"instr_retired:NBOGUSNTAG", "instr_retired:BOGUSNTAG",
+                                 "uops_retired:NBOGUS", "uops_retired:BOGUS",
+                                 "instr_retired:NBOGUSTAG", NULL};
+    assert_int_equal(counted_as("netburst", plain, 5), STAT_RUNS_ONE);
+    const char *const tagging[][1] = {
+        {"memory_loads"},          /* front-end tagging: uop_type TAGLOADS upstream */
+        {"uop_type:TAGLOADS"},     /* the same tagging, asked for by itself */
+        {"x87_FP_retired"},        /* execution tagging: an upstream ESCR's tag */
+        {"x87_FP_uop:ALL:tag=1"},  /* an ESCR's Tag Enable */
+        {"1stL_cache_load_miss_retired"}, /* replay tagging, PEBS */
+        {"instr_retired:NBOGUSNTAG:ovf_pmi=t0"}, /* a PMI on overflow */
+    };
+    for (size_t i = 0; i < sizeof tagging / sizeof tagging[0]; i++) {
+        const char *set[6];
+        memcpy(set, plain, sizeof set);
+        set[5] = tagging[i][0];
+        assert_int_equal(counted_as("netburst", set, 6), STAT_RUNS_HARDWARE);
+        assert_int_equal(counted_as("netburst", &set[5], 1), STAT_RUNS_ONE);
+    }
+    const char *const pair[] = {"p5::clocks", "p5::branches", "p5::data_read"};
+    assert_int_equal(counted_as("p5", pair, 3), STAT_RUNS_ONE);
 }
 
 int main(void)
@@ -347,6 +464,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_pass_counts_as_hardware),
         cmocka_unit_test(test_programming_keeps_timing),
+        cmocka_unit_test(test_netburst_one_pass),
         cmocka_unit_test(test_netburst_pass_per_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
