@@ -590,8 +590,10 @@ static bool append_run(struct trace_writer *w, uint8_t thread, uint32_t n,
 }
 
 /* Whether `memo` places a run of `n` instructions of `thread` at the end
- * of the pending block (a new one: the block predicted), as
- * trace_write_insn_memo() would find each of them. */
+ * of the pending block.  For a new block the memo's block is its match:
+ * the memo says that the run's instructions are that block's first ones
+ * (whether the block goes on as it did is for put_block() to find), so no
+ * prediction is needed; but not once code changed (see remember_code()). */
 static bool run_known(struct trace_writer *w, uint8_t thread, uint32_t n,
                       const struct trace_insn_memo *memo)
 {
@@ -609,13 +611,10 @@ static bool run_known(struct trace_writer *w, uint8_t thread, uint32_t n,
                             b->cpl != 3 || b->n_insns == TRACE_MAX_BLOCK_INSNS ||
                             b->n_accesses + e->insns[0].n_accesses > TRACE_MAX_BLOCK_ACCESSES))
         put_block(w); /* as block_builder_continues() says for the run's first */
-    if (b->n_insns)
+    if (b->n_insns || w->code_changed)
         return false;
-    w->match = predicted(w, thread, address);
-    if (w->match == e)
-        return true;
-    w->match = NULL;
-    return false;
+    w->match = (struct block_entry *)memo->block;
+    return true;
 }
 
 /* Where the instruction just written is: the known block and its index in
@@ -630,12 +629,22 @@ static const struct block_entry *written_at(const struct trace_writer *w, uint8_
     return e;
 }
 
+/* The pending block, ended by a taken branch, goes to `next`: written
+ * now rather than with the next instruction, which it would be given
+ * (put_held()) with the same bytes. */
+static bool put_taken(struct trace_writer *w, uint64_t next)
+{
+    if (w->pending.awaiting_target)
+        put_held(w, next);
+    return !w->failed;
+}
+
 bool trace_write_run(struct trace_writer *w, uint8_t thread, uint32_t n,
                      const uint64_t *addresses, struct trace_insn_memo *memo,
-                     trace_run_insn *insn_at, void *context)
+                     trace_run_insn *insn_at, void *context, uint64_t next)
 {
     if (run_known(w, thread, n, memo))
-        return append_run(w, thread, n, addresses, memo);
+        return append_run(w, thread, n, addresses, memo) && put_taken(w, next);
     struct trace_insn_memo found = {NULL, 0, w->serial};
     for (uint32_t i = 0; i < n; i++) {
         struct trace_insn_memo *insn_memo;
@@ -653,7 +662,7 @@ bool trace_write_run(struct trace_writer *w, uint8_t thread, uint32_t n,
     }
     if (found.block)
         *memo = found;
-    return true;
+    return put_taken(w, next);
 }
 
 bool trace_write_region(struct trace_writer *w, bool begin, uint32_t region)

@@ -192,8 +192,9 @@ static void walk(struct program_insn *p, uint64_t seed, int steps, bool register
                     addresses[n_addresses++] = walk[step + i].insn.accesses[k].address;
             struct run_context c = {p, &walk[step]};
             struct step *first = &walk[step];
+            uint64_t next = step + n < steps ? walk[step + n].insn.address : 0;
             assert_true(trace_write_run(w[2], first->insn.thread, (uint32_t)n, addresses,
-                                        &p[first->at].run_memo, run_insn, &c));
+                                        &p[first->at].run_memo, run_insn, &c, next));
             const struct step *last = &walk[step + n - 1];
             if (last->region)
                 assert_true(trace_write_region(w[2], last->begin, last->region_id));

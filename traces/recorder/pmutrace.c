@@ -128,6 +128,14 @@ typedef struct {
      * instructions, 0 when this one starts none (see finish_block()). */
     UChar run;
     struct trace_insn_memo run_memo;
+    /* When this is the last instruction a superblock's execution ran and
+     * the next one's first is its successor, the run ending here that is
+     * written with one call (the last run joined: see put_last_run()): its
+     * instructions (this one's plain predecessors and this one), 0 when it
+     * is not fixed; with exit_memo[1] when it is a taken branch, else
+     * exit_memo[0]. */
+    UChar exit_run;
+    struct trace_insn_memo exit_memo[2];
     UInt region_n; /* p5mon_asm_begreg_N/endreg_N: N (the others take an argument) */
     UChar bytes[16];
 } InsnDesc;
@@ -558,55 +566,84 @@ static inline __attribute__((always_inline)) void put_plain(InsnDesc *d, const A
     put_record(d, d->branch == BR_ALWAYS, &d->memo);
 }
 
-/* Instruction i of the run starting at `context`, for trace_write_run():
- * what put_plain() would write, in thread pend_thread. */
+/* A run being written (trace_write_run()): its first instruction, and
+ * whether its last is a taken branch. */
+typedef struct {
+    InsnDesc *first;
+    UInt n;
+    Bool last_taken;
+} RunCall;
+
+/* Instruction i of the run of `context` (a RunCall), for trace_write_run():
+ * what put_plain() would write, in thread pend_thread; the last with its
+ * outcome. */
 static const struct trace_insn *run_insn(void *context, uint32_t i,
                                          struct trace_insn_memo **memo)
 {
-    InsnDesc *d = (InsnDesc *)context + i;
+    const RunCall *run = context;
+    InsnDesc *d = run->first + i;
     set_plain(d, cur_block->accesses + d->first_access);
-    set_insn(d, d->branch == BR_ALWAYS);
+    set_insn(d, i + 1 == run->n ? run->last_taken : d->branch == BR_ALWAYS);
     *memo = &d->memo;
     return &record;
 }
 
-/* Writes the run starting at d (InsnDesc.run), in the running thread:
- * what put_plain() would write for each. */
-static inline __attribute__((always_inline)) void put_run(InsnDesc *d)
+/* Writes the n instructions from d, in the running thread, with one call:
+ * what put_plain() would write for each, the last with its outcome
+ * `last_taken` and followed by the instruction at `next`. */
+static inline __attribute__((always_inline)) void put_run_of(InsnDesc *d, UInt n,
+                                                             struct trace_insn_memo *memo,
+                                                             Bool last_taken, ULong next)
 {
     static uint64_t addresses[TRACE_MAX_BLOCK_ACCESSES];
-    const InsnDesc *last = d + d->run - 1;
-    UInt n = 0;
+    const InsnDesc *last = d + n - 1;
+    UInt k = 0;
     for (const InsnDesc *e = d; e <= last; e++) {
         const AccessDesc *a = cur_block->accesses + e->first_access;
-        for (UInt k = 0; k < e->n_accesses; k++)
-            addresses[n++] = pt_slots[a[k].slot];
+        for (UInt i = 0; i < e->n_accesses; i++)
+            addresses[k++] = pt_slots[a[i].slot];
     }
     pend_thread = running_thread;
-    after_taken = last->branch == BR_ALWAYS;
+    after_taken = last_taken;
     markers_after = 0;
+    RunCall run = {d, n, last_taken};
     if (writer && !writer_refused &&
-        !trace_write_run(writer, (uint8_t)running_thread, d->run, addresses, &d->run_memo,
-                         run_insn, d) &&
+        !trace_write_run(writer, (uint8_t)running_thread, n, addresses, memo, run_insn, &run,
+                         next) &&
         !out_failed) {
         writer_refused = True;
         VG_(umsg)("pmutrace: the trace writer refused an instruction of the run at 0x%llx\n",
                   (ULong)d->addr);
     }
-    count_written(d->run);
+    count_written(n);
 }
 
-/* Makes the running superblock's instructions [retired, upto) pending in
- * turn (writing each one's predecessor), with their accesses among the
- * first `slots` slots. */
-static void retire(UInt upto, UInt slots)
+/* Writes the run starting at d (InsnDesc.run), in the running thread. */
+static inline __attribute__((always_inline)) void put_run(InsnDesc *d)
 {
-    BlockDesc *b = cur_block;
-    if (upto <= retired)
-        return;
-    InsnDesc *d = b->insns + retired, *d_end = b->insns + upto;
-    retired = upto;
-    for (; d < d_end; d++) {
+    const InsnDesc *last = d + d->run - 1;
+    put_run_of(d, d->run, &d->run_memo, last->branch == BR_ALWAYS, last->addr + last->len);
+}
+
+/* Writes the run ending at `last`, the last instruction the running
+ * superblock ran (InsnDesc.exit_run), followed by the instruction at
+ * `next`: the superblock's end written with one call once its successor
+ * is known, instead of leaving its last instruction pending. */
+static inline __attribute__((always_inline)) void put_last_run(InsnDesc *last, ULong next)
+{
+    Bool taken = last->branch == BR_ALWAYS ||
+                 (last->branch == BR_COND && next != last->addr + last->len);
+    put_run_of(last - last->exit_run + 1, last->exit_run, &last->exit_memo[taken], taken, next);
+}
+
+/* Makes the running superblock's instructions from d up to `stop` pending
+ * in turn (writing each one's predecessor), with their accesses among the
+ * first `slots` slots; the superblock ran those before `d_end`. */
+static inline __attribute__((always_inline)) void retire_from(InsnDesc *d, const InsnDesc *stop,
+                                                              const InsnDesc *d_end, UInt slots)
+{
+    const BlockDesc *b = cur_block;
+    for (; d < stop; d++) {
         if (__builtin_expect(skipping, 0) && running_tid == skip_tid) {
             if (d->addr != skip_return)
                 continue; /* inside a region function */
@@ -632,6 +669,41 @@ static void retire(UInt upto, UInt slots)
             if (!a->guarded || pt_slots[a->slot + 1])
                 pend_access(pt_slots[a->slot], a->kind, a->size);
     }
+}
+
+/* Makes the running superblock's instructions [retired, upto) pending in
+ * turn, with their accesses among the first `slots` slots. */
+static void retire(UInt upto, UInt slots)
+{
+    if (upto <= retired)
+        return;
+    InsnDesc *d = cur_block->insns + retired, *d_end = cur_block->insns + upto;
+    retired = upto;
+    retire_from(d, d_end, d_end, slots);
+}
+
+/* The running superblock's execution ended and the same thread goes on at
+ * `next` (a superblock entered, no region function): every instruction it
+ * ran is written, the run ending at the last one (InsnDesc.exit_run) with
+ * one call, nothing left pending; or, when the run cannot be (its
+ * instructions not all run, some already pending, a region function being
+ * skipped), retired as retire() does. */
+static void retire_ended(ULong next)
+{
+    UInt upto = (UInt)(pt_progress >> PT_PROGRESS_SHIFT),
+         slots = (UInt)(pt_progress & ((1u << PT_PROGRESS_SHIFT) - 1));
+    InsnDesc *insns = cur_block->insns, *last = insns + upto - 1;
+    if (upto <= retired || !last->exit_run || upto - last->exit_run < retired ||
+        last->first_slot + last->n_accesses > slots ||
+        (__builtin_expect(skipping, 0) && running_tid == skip_tid)) {
+        retire(upto, slots);
+        return;
+    }
+    InsnDesc *first = last - last->exit_run + 1;
+    retire_from(insns + retired, first, last + 1, slots);
+    retired = upto;
+    put_pending(first->addr);
+    put_last_run(last, next);
 }
 
 /* Every instruction the running superblock has begun. */
@@ -660,8 +732,13 @@ static void advance(BlockDesc *b, UInt k)
  * registers). */
 static VG_REGPARM(1) void block_enter(BlockDesc *b)
 {
-    if (!in_child)
-        advance(b, 0);
+    if (in_child)
+        return;
+    if (cur_block)
+        retire_ended(b->insns[0].addr);
+    cur_block = b;
+    retired = 0;
+    pt_progress = (UWord)1 << PT_PROGRESS_SHIFT | b->insns[0].first_slot;
 }
 
 /* Called at every instruction with registers; `gs` is the guest state.  Not
@@ -1101,8 +1178,22 @@ static void finish_block(BlockDesc *b)
                 break;
         }
         b->insns[k].run = (UChar)(n >= 2 ? n : 0);
-        k += n ? n : 1;
+        UInt segment = n ? n : 1;
+        for (UInt j = 0; j < segment; j++)
+            b->insns[k + j].exit_run = (UChar)(b->insns[k + j].fixed ? j + 1 : 0);
+        k += segment;
     }
+    /* The last instruction (never plain) joins the plain instructions
+     * before it when their run was not cut by a branch or a limit. */
+    InsnDesc *last = &b->insns[b->n_insns - 1], *before = last - 1;
+    if (b->n_insns < 2 || !last->fixed || !before->plain || before->branch != BR_NONE ||
+        before->exit_run + 1u > TRACE_MAX_BLOCK_INSNS)
+        return;
+    UInt accesses = last->n_accesses;
+    for (const InsnDesc *d = last - before->exit_run; d < last; d++)
+        accesses += d->n_accesses;
+    if (accesses <= TRACE_MAX_BLOCK_ACCESSES)
+        last->exit_run = (UChar)(before->exit_run + 1);
 }
 
 static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
