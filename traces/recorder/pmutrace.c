@@ -595,14 +595,18 @@ static inline __attribute__((always_inline)) void put_run_of(InsnDesc *d, UInt n
                                                              struct trace_insn_memo *memo,
                                                              Bool last_taken, ULong next)
 {
+    /* The run's instructions are fixed: their accesses, unguarded, have a
+     * slot each, one after another. */
+    const UWord *slots = pt_slots + d->first_slot;
+#if PT_ISA64
+    const uint64_t *addresses = slots;
+#else
     static uint64_t addresses[TRACE_MAX_BLOCK_ACCESSES];
     const InsnDesc *last = d + n - 1;
-    UInt k = 0;
-    for (const InsnDesc *e = d; e <= last; e++) {
-        const AccessDesc *a = cur_block->accesses + e->first_access;
-        for (UInt i = 0; i < e->n_accesses; i++)
-            addresses[k++] = pt_slots[a[i].slot];
-    }
+    for (UInt k = 0, n_accesses = last->first_slot + last->n_accesses - d->first_slot;
+         k < n_accesses; k++)
+        addresses[k] = slots[k];
+#endif
     pend_thread = running_thread;
     after_taken = last_taken;
     markers_after = 0;
