@@ -676,8 +676,16 @@ bool trace_write_run(struct trace_writer *w, uint8_t thread, uint32_t n,
         w->instructions += n;
         return !w->failed;
     }
-    if (run_known(w, thread, n, memo))
-        return append_run(w, thread, n, addresses, memo) && put_taken(w, next);
+    if (run_known(w, thread, n, memo)) {
+        if (!append_run(w, thread, n, addresses, memo) || !put_taken(w, next))
+            return false;
+        /* A run that began a block and is all of it, which went elsewhere
+         * than the memo's (an indirect branch): the memo follows the block
+         * written, the one most likely next time. */
+        if (memo->index == 0 && w->pending.n_insns == 0)
+            memo->block = w->last_block[thread];
+        return true;
+    }
     struct trace_insn_memo found = {NULL, 0, w->serial};
     for (uint32_t i = 0; i < n; i++) {
         struct trace_insn_memo *insn_memo;
