@@ -103,6 +103,20 @@ extern XArray *VG_(args_for_valgrind);
 
 enum { BR_NONE, BR_COND, BR_ALWAYS };
 
+/* The run that ends a superblock's execution at an instruction, its
+ * successor known: the instruction's plain predecessors (cut as the runs
+ * are) and itself, written with one call instead of leaving the
+ * instruction pending.  What the writing needs, together. */
+typedef struct {
+    UInt n;          /* its instructions; 0: none (the instruction is not fixed) */
+    UInt first;      /* its first instruction's index in the superblock */
+    UInt first_slot, n_slots; /* its accesses' slots (one each: fixed instructions) */
+    ULong fall_through; /* the address after its last instruction */
+    UChar branch;       /* its last instruction's BR_* */
+    /* by its last instruction's outcome: [1] taken, [0] not (or no branch) */
+    struct trace_insn_memo memo[2];
+} ExitRun;
+
 typedef struct {
     ULong addr;
     UInt first_access, n_accesses; /* its accesses in the superblock's */
@@ -129,13 +143,9 @@ typedef struct {
     UChar run;
     struct trace_insn_memo run_memo;
     /* When this is the last instruction a superblock's execution ran and
-     * the next one's first is its successor, the run ending here that is
-     * written with one call (the last run joined: see put_last_run()): its
-     * instructions (this one's plain predecessors and this one), 0 when it
-     * is not fixed; with exit_memo[1] when it is a taken branch, else
-     * exit_memo[0]. */
-    UChar exit_run;
-    struct trace_insn_memo exit_memo[2];
+     * the next one's first is its successor: the run ending here, written
+     * with one call (put_exit_run()). */
+    ExitRun exit;
     UInt region_n; /* p5mon_asm_begreg_N/endreg_N: N (the others take an argument) */
     UChar bytes[16];
 } InsnDesc;
@@ -154,6 +164,10 @@ typedef struct {
     UInt n_insns, n_accesses, n_slots;
     InsnDesc *insns;
     AccessDesc *accesses;
+    /* The progress (pt_progress) when every instruction has run, and the
+     * exit run of the last one: the common end of an execution. */
+    UWord end_progress;
+    ExitRun *end;
 } BlockDesc;
 
 /* The branch class and REP-string flag from the code bytes. */
@@ -590,21 +604,21 @@ static const struct trace_insn *run_insn(void *context, uint32_t i,
 
 /* Writes the n instructions from d, in the running thread, with one call:
  * what put_plain() would write for each, the last with its outcome
- * `last_taken` and followed by the instruction at `next`. */
-static inline __attribute__((always_inline)) void put_run_of(InsnDesc *d, UInt n,
+ * `last_taken` and followed by the instruction at `next`.  Their accesses'
+ * addresses are the n_slots slots from first_slot (fixed instructions:
+ * unguarded, a slot each, one after another). */
+static inline __attribute__((always_inline)) void put_run_of(InsnDesc *d, UInt n, UInt first_slot,
+                                                             UInt n_slots,
                                                              struct trace_insn_memo *memo,
                                                              Bool last_taken, ULong next)
 {
-    /* The run's instructions are fixed: their accesses, unguarded, have a
-     * slot each, one after another. */
-    const UWord *slots = pt_slots + d->first_slot;
+    const UWord *slots = pt_slots + first_slot;
 #if PT_ISA64
     const uint64_t *addresses = slots;
+    (void)n_slots;
 #else
     static uint64_t addresses[TRACE_MAX_BLOCK_ACCESSES];
-    const InsnDesc *last = d + n - 1;
-    for (UInt k = 0, n_accesses = last->first_slot + last->n_accesses - d->first_slot;
-         k < n_accesses; k++)
+    for (UInt k = 0; k < n_slots; k++)
         addresses[k] = slots[k];
 #endif
     pend_thread = running_thread;
@@ -626,18 +640,17 @@ static inline __attribute__((always_inline)) void put_run_of(InsnDesc *d, UInt n
 static inline __attribute__((always_inline)) void put_run(InsnDesc *d)
 {
     const InsnDesc *last = d + d->run - 1;
-    put_run_of(d, d->run, &d->run_memo, last->branch == BR_ALWAYS, last->addr + last->len);
+    put_run_of(d, d->run, d->first_slot, last->first_slot + last->n_accesses - d->first_slot,
+               &d->run_memo, last->branch == BR_ALWAYS, last->addr + last->len);
 }
 
-/* Writes the run ending at `last`, the last instruction the running
- * superblock ran (InsnDesc.exit_run), followed by the instruction at
- * `next`: the superblock's end written with one call once its successor
- * is known, instead of leaving its last instruction pending. */
-static inline __attribute__((always_inline)) void put_last_run(InsnDesc *last, ULong next)
+/* Writes the exit run x of the running superblock, followed by the
+ * instruction at `next`. */
+static inline __attribute__((always_inline)) void put_exit_run(ExitRun *x, ULong next)
 {
-    Bool taken = last->branch == BR_ALWAYS ||
-                 (last->branch == BR_COND && next != last->addr + last->len);
-    put_run_of(last - last->exit_run + 1, last->exit_run, &last->exit_memo[taken], taken, next);
+    Bool taken = x->branch == BR_ALWAYS || (x->branch == BR_COND && next != x->fall_through);
+    put_run_of(cur_block->insns + x->first, x->n, x->first_slot, x->n_slots, &x->memo[taken],
+               taken, next);
 }
 
 /* Makes the running superblock's instructions from d up to `stop` pending
@@ -688,26 +701,30 @@ static void retire(UInt upto, UInt slots)
 
 /* The running superblock's execution ended and the same thread goes on at
  * `next` (a superblock entered, no region function): every instruction it
- * ran is written, the run ending at the last one (InsnDesc.exit_run) with
- * one call, nothing left pending; or, when the run cannot be (its
+ * ran is written, the exit run of the last one (InsnDesc.exit) with one
+ * call, nothing left pending; or, when the run cannot be (its
  * instructions not all run, some already pending, a region function being
  * skipped), retired as retire() does. */
 static void retire_ended(ULong next)
 {
+    BlockDesc *b = cur_block;
     UInt upto = (UInt)(pt_progress >> PT_PROGRESS_SHIFT),
          slots = (UInt)(pt_progress & ((1u << PT_PROGRESS_SHIFT) - 1));
-    InsnDesc *insns = cur_block->insns, *last = insns + upto - 1;
-    if (upto <= retired || !last->exit_run || upto - last->exit_run < retired ||
-        last->first_slot + last->n_accesses > slots ||
+    /* Every instruction ran (all their accesses stored), or the exit run's
+     * instructions did. */
+    ExitRun *x = pt_progress == b->end_progress ? b->end
+                 : upto > retired                 ? &b->insns[upto - 1].exit
+                                                  : NULL;
+    if (!x || !x->n || x->first < retired || x->first_slot + x->n_slots > slots ||
         (__builtin_expect(skipping, 0) && running_tid == skip_tid)) {
         retire(upto, slots);
         return;
     }
-    InsnDesc *first = last - last->exit_run + 1;
-    retire_from(insns + retired, first, last + 1, slots);
+    if (__builtin_expect(retired < x->first, 0))
+        retire_from(b->insns + retired, b->insns + x->first, b->insns + upto, slots);
     retired = upto;
-    put_pending(first->addr);
-    put_last_run(last, next);
+    put_pending(b->insns[x->first].addr);
+    put_exit_run(x, next);
 }
 
 /* Every instruction the running superblock has begun. */
@@ -1139,6 +1156,8 @@ static BlockDesc *new_block(const IRSB *in)
     }
     BlockDesc *b = VG_(malloc)("pmutrace.block", sizeof *b);
     b->n_insns = b->n_accesses = b->n_slots = 0;
+    b->end_progress = 0;
+    b->end = NULL;
     b->insns = VG_(malloc)("pmutrace.insns", (2 * imarks + 1) * sizeof *b->insns);
     b->accesses = VG_(malloc)("pmutrace.accesses", (accesses + 2 * imarks + 1) * sizeof *b->accesses);
     return b;
@@ -1158,6 +1177,22 @@ static Bool is_fixed(const BlockDesc *b, const InsnDesc *d)
                 return False;
     }
     return True;
+}
+
+/* Instruction k's exit run: the instructions from `first` to it (none
+ * when first > k). */
+static void set_exit_run(BlockDesc *b, UInt k, UInt first)
+{
+    InsnDesc *d = &b->insns[k];
+    VG_(memset)(&d->exit, 0, sizeof d->exit);
+    if (first > k)
+        return;
+    d->exit.n = k - first + 1;
+    d->exit.first = first;
+    d->exit.first_slot = b->insns[first].first_slot;
+    d->exit.n_slots = d->first_slot + d->n_accesses - d->exit.first_slot;
+    d->exit.fall_through = d->addr + d->len;
+    d->exit.branch = d->branch;
 }
 
 /* Each instruction's InsnDesc.fixed and plain, once b is complete; then
@@ -1184,20 +1219,21 @@ static void finish_block(BlockDesc *b)
         b->insns[k].run = (UChar)(n >= 2 ? n : 0);
         UInt segment = n ? n : 1;
         for (UInt j = 0; j < segment; j++)
-            b->insns[k + j].exit_run = (UChar)(b->insns[k + j].fixed ? j + 1 : 0);
+            set_exit_run(b, k + j, b->insns[k + j].fixed ? k : k + j + 1);
         k += segment;
     }
     /* The last instruction (never plain) joins the plain instructions
      * before it when their run was not cut by a branch or a limit. */
-    InsnDesc *last = &b->insns[b->n_insns - 1], *before = last - 1;
-    if (b->n_insns < 2 || !last->fixed || !before->plain || before->branch != BR_NONE ||
-        before->exit_run + 1u > TRACE_MAX_BLOCK_INSNS)
-        return;
-    UInt accesses = last->n_accesses;
-    for (const InsnDesc *d = last - before->exit_run; d < last; d++)
-        accesses += d->n_accesses;
-    if (accesses <= TRACE_MAX_BLOCK_ACCESSES)
-        last->exit_run = (UChar)(before->exit_run + 1);
+    UInt n = b->n_insns;
+    if (n == 0)
+        return; /* (VEX makes none: each superblock has an instruction) */
+    InsnDesc *last = &b->insns[n - 1], *before = last - 1;
+    if (n >= 2 && last->fixed && before->plain && before->branch == BR_NONE &&
+        before->exit.n + 1 <= TRACE_MAX_BLOCK_INSNS &&
+        before->exit.n_slots + last->n_accesses <= TRACE_MAX_BLOCK_ACCESSES)
+        set_exit_run(b, n - 1, before->exit.first);
+    b->end = &last->exit;
+    b->end_progress = (UWord)n << PT_PROGRESS_SHIFT | b->n_slots;
 }
 
 static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
