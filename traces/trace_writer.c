@@ -307,19 +307,22 @@ static struct block_entry *put_definition(struct trace_writer *w, const struct b
  * addresses not as predicted; its accesses' addresses are addresses[0],
  * addresses[stride], ... (a builder's accesses, or an array).  The block
  * becomes the thread's last. */
-static inline void put_execution(struct trace_writer *w, struct block_entry *e, uint8_t thread,
+static inline __attribute__((always_inline)) void put_execution(struct trace_writer *w, struct block_entry *e, uint8_t thread,
                                  const uint64_t *addresses, size_t stride)
 {
     struct block_entry *last = w->last_block[thread];
     uint32_t n_accesses = e->block.n_accesses;
-    uint64_t delta[TRACE_MAX_BLOCK_ACCESSES], mask = 0;
+    uint64_t delta[TRACE_MAX_BLOCK_ACCESSES], any = 0, mask = 0;
     for (uint32_t i = 0; i < n_accesses; i++) {
         uint64_t address = addresses[i * stride];
         delta[i] = address - block_predicted_address(e, i);
-        mask |= (uint64_t)(delta[i] != 0) << i;
+        any |= delta[i];
         e->accesses[i].address = address;
         e->strides[i] += delta[i];
     }
+    if (any) /* seldom: the mask only then */
+        for (uint32_t i = 0; i < n_accesses; i++)
+            mask |= (uint64_t)(delta[i] != 0) << i;
     unsigned which = last->successors[0] == e   ? EXEC_SUCCESSOR_0
                      : last->successors[1] == e ? EXEC_SUCCESSOR_1
                                                 : EXEC_ID;
@@ -657,7 +660,7 @@ static struct block_entry *whole_block(const struct trace_writer *w, uint32_t n,
     if (memo->index != 0 || memo->writer != w->serial || w->pending.n_insns || w->ended ||
         w->code_changed || e->block.n_insns != n)
         return NULL;
-    enum trace_branch branch = e->insns[n - 1].branch;
+    enum trace_branch branch = e->last_branch;
     return branch == TRACE_BRANCH_NOT_TAKEN ||
                    (branch == TRACE_BRANCH_TAKEN && e->block.next_address == next)
                ? e
