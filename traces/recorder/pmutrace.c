@@ -164,10 +164,10 @@ typedef struct {
     UInt n_insns, n_accesses, n_slots;
     InsnDesc *insns;
     AccessDesc *accesses;
-    /* The progress (pt_progress) when every instruction has run, and the
-     * exit run of the last one: the common end of an execution. */
-    UWord end_progress;
-    ExitRun *end;
+    /* The exit run of the last instruction (its InsnDesc.exit is not
+     * used): the common end of an execution, kept where the rest of what
+     * block_enter() reads is. */
+    ExitRun end;
 } BlockDesc;
 
 /* The branch class and REP-string flag from the code bytes. */
@@ -710,11 +710,9 @@ static void retire_ended(ULong next)
     BlockDesc *b = cur_block;
     UInt upto = (UInt)(pt_progress >> PT_PROGRESS_SHIFT),
          slots = (UInt)(pt_progress & ((1u << PT_PROGRESS_SHIFT) - 1));
-    /* Every instruction ran (all their accesses stored), or the exit run's
-     * instructions did. */
-    ExitRun *x = pt_progress == b->end_progress ? b->end
-                 : upto > retired                 ? &b->insns[upto - 1].exit
-                                                  : NULL;
+    ExitRun *x = upto == b->n_insns ? &b->end
+                 : upto > retired     ? &b->insns[upto - 1].exit
+                                      : NULL;
     if (!x || !x->n || x->first < retired || x->first_slot + x->n_slots > slots ||
         (__builtin_expect(skipping, 0) && running_tid == skip_tid)) {
         retire(upto, slots);
@@ -759,7 +757,7 @@ static VG_REGPARM(1) void block_enter(BlockDesc *b)
         retire_ended(b->insns[0].addr);
     cur_block = b;
     retired = 0;
-    pt_progress = (UWord)1 << PT_PROGRESS_SHIFT | b->insns[0].first_slot;
+    pt_progress = (UWord)1 << PT_PROGRESS_SHIFT; /* the first instruction's slots start at 0 */
 }
 
 /* Called at every instruction with registers; `gs` is the guest state.  Not
@@ -1156,8 +1154,7 @@ static BlockDesc *new_block(const IRSB *in)
     }
     BlockDesc *b = VG_(malloc)("pmutrace.block", sizeof *b);
     b->n_insns = b->n_accesses = b->n_slots = 0;
-    b->end_progress = 0;
-    b->end = NULL;
+    VG_(memset)(&b->end, 0, sizeof b->end);
     b->insns = VG_(malloc)("pmutrace.insns", (2 * imarks + 1) * sizeof *b->insns);
     b->accesses = VG_(malloc)("pmutrace.accesses", (accesses + 2 * imarks + 1) * sizeof *b->accesses);
     return b;
@@ -1180,19 +1177,20 @@ static Bool is_fixed(const BlockDesc *b, const InsnDesc *d)
 }
 
 /* Instruction k's exit run: the instructions from `first` to it (none
- * when first > k). */
+ * when first > k); the last instruction's is the superblock's end. */
 static void set_exit_run(BlockDesc *b, UInt k, UInt first)
 {
-    InsnDesc *d = &b->insns[k];
-    VG_(memset)(&d->exit, 0, sizeof d->exit);
+    const InsnDesc *d = &b->insns[k];
+    ExitRun *x = k + 1 == b->n_insns ? &b->end : &b->insns[k].exit;
+    VG_(memset)(x, 0, sizeof *x);
     if (first > k)
         return;
-    d->exit.n = k - first + 1;
-    d->exit.first = first;
-    d->exit.first_slot = b->insns[first].first_slot;
-    d->exit.n_slots = d->first_slot + d->n_accesses - d->exit.first_slot;
-    d->exit.fall_through = d->addr + d->len;
-    d->exit.branch = d->branch;
+    x->n = k - first + 1;
+    x->first = first;
+    x->first_slot = b->insns[first].first_slot;
+    x->n_slots = d->first_slot + d->n_accesses - x->first_slot;
+    x->fall_through = d->addr + d->len;
+    x->branch = d->branch;
 }
 
 /* Each instruction's InsnDesc.fixed and plain, once b is complete; then
@@ -1225,15 +1223,11 @@ static void finish_block(BlockDesc *b)
     /* The last instruction (never plain) joins the plain instructions
      * before it when their run was not cut by a branch or a limit. */
     UInt n = b->n_insns;
-    if (n == 0)
-        return; /* (VEX makes none: each superblock has an instruction) */
-    InsnDesc *last = &b->insns[n - 1], *before = last - 1;
+    const InsnDesc *last = &b->insns[n - 1], *before = last - 1;
     if (n >= 2 && last->fixed && before->plain && before->branch == BR_NONE &&
         before->exit.n + 1 <= TRACE_MAX_BLOCK_INSNS &&
         before->exit.n_slots + last->n_accesses <= TRACE_MAX_BLOCK_ACCESSES)
         set_exit_run(b, n - 1, before->exit.first);
-    b->end = &last->exit;
-    b->end_progress = (UWord)n << PT_PROGRESS_SHIFT | b->n_slots;
 }
 
 static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
