@@ -21,7 +21,10 @@
  * translation time goes to the writer in one call (trace_write_run(),
  * finish_block()).  An instruction stays pending until the next one is known:
  * only then is a conditional branch's outcome (taken when the next
- * instruction is not the fall-through).  A REP-prefixed string instruction
+ * instruction is not the fall-through).  When the next superblock is
+ * entered, its first instruction is that successor: the run ending at the
+ * last instruction the superblock ran, its exit run, goes to the writer in
+ * one call too and nothing stays pending (retire_ended()).  A REP-prefixed string instruction
  * runs under valgrind as one superblock execution per iteration, each
  * starting with the same IMark; consecutive executions of it are one
  * instruction, whose per-iteration accesses are merged into contiguous
@@ -321,7 +324,7 @@ static Bool writer_refused;  /* an instruction the writer refused: no END record
  * record` counts the instructions it reads back for its progress line,
  * and a loop's trace takes a hundredth of a byte an instruction, so that
  * a full frame (PT_FRAME_MAX_LENGTH) would hold seconds of the run.  A
- * million instructions are some 30 ms of recording. */
+ * million instructions are some 10 ms of recording. */
 #define PT_FLUSH_EVERY (1u << 20)
 static UInt unflushed; /* instructions written since the last flush */
 
