@@ -307,8 +307,9 @@ static struct block_entry *put_definition(struct trace_writer *w, const struct b
  * addresses not as predicted; its accesses' addresses are addresses[0],
  * addresses[stride], ... (a builder's accesses, or an array).  The block
  * becomes the thread's last. */
-static inline __attribute__((always_inline)) void put_execution(struct trace_writer *w, struct block_entry *e, uint8_t thread,
-                                 const uint64_t *addresses, size_t stride)
+static inline __attribute__((always_inline)) void
+put_execution(struct trace_writer *w, struct block_entry *e, uint8_t thread,
+              const uint64_t *addresses, size_t stride)
 {
     struct block_entry *last = w->last_block[thread];
     uint32_t n_accesses = e->block.n_accesses;
