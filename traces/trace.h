@@ -213,14 +213,18 @@ typedef const struct trace_insn *trace_run_insn(void *context, uint32_t i,
  * registers, whose static part -- each one's address, length, code bytes,
  * data accesses' number, kinds and sizes, branch and its outcome -- is the
  * same at every call with the same `memo` (kept by the caller, zeroed at
- * first).  When the memo places the run in the block being written, only
- * `addresses` (the run's data accesses', in order) are read; else the
- * instructions are taken from `insn_at` and written one by one, and the
- * memo notes where they were found.  The recorder's tool calls it once per
- * run of a superblock (traces/recorder/pmutrace.c). */
+ * first).  `next` is the address of the instruction the trace goes on with
+ * (a taken branch's target, which the writer then need not wait for).
+ * When the memo places the run in the block being written, or at the start
+ * of a new one, only `addresses` (the run's data accesses', in order) are
+ * read; else the instructions are taken from `insn_at` and written one by
+ * one, and the memo notes where they were found.  The recorder's tool
+ * calls it once per run of a superblock, and once for the run that ends
+ * the superblock's execution when its successor is known
+ * (traces/recorder/pmutrace.c). */
 bool trace_write_run(struct trace_writer *writer, uint8_t thread, uint32_t n,
                      const uint64_t *addresses, struct trace_insn_memo *memo,
-                     trace_run_insn *insn_at, void *context);
+                     trace_run_insn *insn_at, void *context, uint64_t next);
 bool trace_write_region(struct trace_writer *writer, bool begin, uint32_t region);
 /* An MSR access record, in a trace whose header says msr_accesses, after
  * everything written before it: a block ending on a taken branch (the

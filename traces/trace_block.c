@@ -245,6 +245,7 @@ static struct block_entry *new_entry(const struct block_builder *b)
     e->block.insns = e->insns;
     e->block.accesses = e->accesses;
     e->block.next_address = b->next_address;
+    e->last_branch = b->insns[b->n_insns - 1].branch;
     e->hash = builder_hash(b);
     return e;
 }

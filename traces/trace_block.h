@@ -79,6 +79,8 @@ struct block_entry {
     uint64_t hash;
     struct block_entry *successors[2]; /* the blocks that followed this one, most recent
                                         * first; NULL: none */
+    enum trace_branch last_branch;    /* its last instruction's branch (beside the others
+                                        * a writer's execution reads) */
     struct trace_block_insn *insns;
     struct trace_access *accesses;
     uint64_t *strides;       /* each access's last address change (mod 2^64) */

@@ -204,23 +204,25 @@ static bool registers_valid(const struct trace_writer *w, const struct trace_ins
     return true;
 }
 
-/* Thread and CPL changes, then the registers, precede a block. */
-static void put_controls(struct trace_writer *w, const struct block_builder *b)
+/* Thread and CPL changes, then the registers (`regs`, or NULL: none),
+ * precede a block. */
+static inline void put_controls(struct trace_writer *w, uint8_t thread, uint8_t cpl,
+                                const uint64_t *regs)
 {
-    if (b->thread != w->thread || b->cpl != w->cpl || b->has_registers)
+    if (thread != w->thread || cpl != w->cpl || regs)
         put_run(w);
-    if (b->thread != w->thread) {
+    if (thread != w->thread) {
         put_byte(w, CONTROL_THREAD);
-        put_byte(w, b->thread);
-        w->thread = b->thread;
+        put_byte(w, thread);
+        w->thread = thread;
     }
-    if (b->cpl != w->cpl) {
+    if (cpl != w->cpl) {
         put_byte(w, CONTROL_CPL);
-        put_byte(w, b->cpl);
-        w->cpl = b->cpl;
+        put_byte(w, cpl);
+        w->cpl = cpl;
     }
-    if (b->has_registers)
-        put_registers(w, b->regs);
+    if (regs)
+        put_registers(w, regs);
 }
 
 /* An instruction given without code bytes gets those last given at its
@@ -301,44 +303,46 @@ static struct block_entry *put_definition(struct trace_writer *w, const struct b
     return e;
 }
 
-/* The accesses not as predicted, as a mask. */
-static uint64_t mispredicted(const struct block_entry *e, const struct block_builder *b)
+/* An execution of a known block in `thread`: which one, and the
+ * addresses not as predicted; its accesses' addresses are addresses[0],
+ * addresses[stride], ... (a builder's accesses, or an array).  The block
+ * becomes the thread's last. */
+static inline __attribute__((always_inline)) void
+put_execution(struct trace_writer *w, struct block_entry *e, uint8_t thread,
+              const uint64_t *addresses, size_t stride)
 {
-    uint64_t mask = 0;
-    for (uint32_t i = 0; i < b->n_accesses; i++)
-        if (b->accesses[i].address != block_predicted_address(e, i))
-            mask |= (uint64_t)1 << i;
-    return mask;
-}
-
-/* An execution of a known block: which one, and the addresses not as
- * predicted. */
-static void put_execution(struct trace_writer *w, struct block_entry *e,
-                          const struct block_builder *b)
-{
-    struct block_entry *const *successors = w->last_block[b->thread]->successors;
-    uint32_t id = e->block.id;
-    unsigned which = successors[0] == e   ? EXEC_SUCCESSOR_0
-                     : successors[1] == e ? EXEC_SUCCESSOR_1
-                                           : EXEC_ID;
-    uint64_t mask = mispredicted(e, b);
+    struct block_entry *last = w->last_block[thread];
+    uint32_t n_accesses = e->block.n_accesses;
+    uint64_t delta[TRACE_MAX_BLOCK_ACCESSES], any = 0, mask = 0;
+    for (uint32_t i = 0; i < n_accesses; i++) {
+        uint64_t address = addresses[i * stride];
+        delta[i] = address - block_predicted_address(e, i);
+        any |= delta[i];
+        e->accesses[i].address = address;
+        e->strides[i] += delta[i];
+    }
+    if (any) /* seldom: the mask only then */
+        for (uint32_t i = 0; i < n_accesses; i++)
+            mask |= (uint64_t)(delta[i] != 0) << i;
+    unsigned which = last->successors[0] == e   ? EXEC_SUCCESSOR_0
+                     : last->successors[1] == e ? EXEC_SUCCESSOR_1
+                                                : EXEC_ID;
     if (which == EXEC_SUCCESSOR_0 && !mask) {
         w->run++;
     } else {
         put_run(w);
         put_byte(w, which | (mask ? EXEC_ADDRESSES : 0));
         if (which == EXEC_ID)
-            put_varint(w, id);
-        if (mask)
+            put_varint(w, e->block.id);
+        if (mask) {
             put_varint(w, mask);
+            for (uint32_t i = 0; i < n_accesses; i++)
+                if (mask >> i & 1)
+                    put_varint(w, zigzag((int64_t)delta[i]));
+        }
     }
-    for (uint32_t i = 0; i < b->n_accesses; i++) {
-        uint64_t delta = b->accesses[i].address - block_predicted_address(e, i);
-        if (mask >> i & 1)
-            put_varint(w, zigzag((int64_t)delta));
-        e->accesses[i].address = b->accesses[i].address;
-        e->strides[i] += delta;
-    }
+    block_note_successor(last, e);
+    w->last_block[thread] = e;
 }
 
 /* The other successor of the thread's last block, if it starts as
@@ -381,23 +385,29 @@ static struct block_entry *matched_block(struct trace_writer *w)
     return NULL;
 }
 
+/* A builder's access addresses as put_execution() takes them. */
+_Static_assert(sizeof(struct trace_access) % sizeof(uint64_t) == 0,
+               "trace_access holds whole words");
+enum { BUILDER_STRIDE = sizeof(struct trace_access) / sizeof(uint64_t) };
+
 /* Writes the pending block's execution and starts a new one. */
 static void put_block(struct trace_writer *w)
 {
     struct block_builder *b = &w->pending;
-    put_controls(w, b);
+    put_controls(w, b->thread, b->cpl, b->has_registers ? b->regs : NULL);
     struct block_entry *e = matched_block(w);
     if (!e) {
         e = block_table_find_after(&w->blocks, w->last_block[b->thread], b);
         remember_code(w, b, e == NULL);
     }
-    if (e)
-        put_execution(w, e, b);
-    else
-        e = put_definition(w, b);
     if (e) {
-        block_note_successor(w->last_block[b->thread], e);
-        w->last_block[b->thread] = e;
+        put_execution(w, e, b->thread, &b->accesses[0].address, BUILDER_STRIDE);
+    } else {
+        e = put_definition(w, b);
+        if (e) {
+            block_note_successor(w->last_block[b->thread], e);
+            w->last_block[b->thread] = e;
+        }
     }
     block_builder_clear(b);
 }
@@ -590,8 +600,10 @@ static bool append_run(struct trace_writer *w, uint8_t thread, uint32_t n,
 }
 
 /* Whether `memo` places a run of `n` instructions of `thread` at the end
- * of the pending block (a new one: the block predicted), as
- * trace_write_insn_memo() would find each of them. */
+ * of the pending block.  For a new block the memo's block is its match:
+ * the memo says that the run's instructions are that block's first ones
+ * (whether the block goes on as it did is for put_block() to find), so no
+ * prediction is needed; but not once code changed (see remember_code()). */
 static bool run_known(struct trace_writer *w, uint8_t thread, uint32_t n,
                       const struct trace_insn_memo *memo)
 {
@@ -609,13 +621,10 @@ static bool run_known(struct trace_writer *w, uint8_t thread, uint32_t n,
                             b->cpl != 3 || b->n_insns == TRACE_MAX_BLOCK_INSNS ||
                             b->n_accesses + e->insns[0].n_accesses > TRACE_MAX_BLOCK_ACCESSES))
         put_block(w); /* as block_builder_continues() says for the run's first */
-    if (b->n_insns)
+    if (b->n_insns || w->code_changed)
         return false;
-    w->match = predicted(w, thread, address);
-    if (w->match == e)
-        return true;
-    w->match = NULL;
-    return false;
+    w->match = (struct block_entry *)memo->block;
+    return true;
 }
 
 /* Where the instruction just written is: the known block and its index in
@@ -630,12 +639,57 @@ static const struct block_entry *written_at(const struct trace_writer *w, uint8_
     return e;
 }
 
+/* The pending block, ended by a taken branch, goes to `next`: written
+ * now rather than with the next instruction, which it would be given
+ * (put_held()) with the same bytes. */
+static bool put_taken(struct trace_writer *w, uint64_t next)
+{
+    if (w->pending.awaiting_target)
+        put_held(w, next);
+    return !w->failed;
+}
+
+/* The known block that `memo` says a run of `n` instructions going on at
+ * `next` is the whole of, when it is to be written now: no block pending,
+ * the run's last instruction a branch, and a taken one's target the
+ * block's (an indirect branch may go elsewhere).  Not once code changed
+ * (see remember_code()). */
+static struct block_entry *whole_block(const struct trace_writer *w, uint32_t n,
+                                       const struct trace_insn_memo *memo, uint64_t next)
+{
+    struct block_entry *e = (struct block_entry *)memo->block;
+    if (memo->index != 0 || memo->writer != w->serial || w->pending.n_insns || w->ended ||
+        w->code_changed || e->block.n_insns != n)
+        return NULL;
+    enum trace_branch branch = e->last_branch;
+    return branch == TRACE_BRANCH_NOT_TAKEN ||
+                   (branch == TRACE_BRANCH_TAKEN && e->block.next_address == next)
+               ? e
+               : NULL;
+}
+
 bool trace_write_run(struct trace_writer *w, uint8_t thread, uint32_t n,
                      const uint64_t *addresses, struct trace_insn_memo *memo,
-                     trace_run_insn *insn_at, void *context)
+                     trace_run_insn *insn_at, void *context, uint64_t next)
 {
-    if (run_known(w, thread, n, memo))
-        return append_run(w, thread, n, addresses, memo);
+    /* The common case: the run is a block, written as put_block() would. */
+    struct block_entry *e = whole_block(w, n, memo, next);
+    if (e) {
+        put_controls(w, thread, 3, NULL);
+        put_execution(w, e, thread, addresses, 1);
+        w->instructions += n;
+        return !w->failed;
+    }
+    if (run_known(w, thread, n, memo)) {
+        if (!append_run(w, thread, n, addresses, memo) || !put_taken(w, next))
+            return false;
+        /* A run that began a block and is all of it, which went elsewhere
+         * than the memo's (an indirect branch): the memo follows the block
+         * written, the one most likely next time. */
+        if (memo->index == 0 && w->pending.n_insns == 0)
+            memo->block = w->last_block[thread];
+        return true;
+    }
     struct trace_insn_memo found = {NULL, 0, w->serial};
     for (uint32_t i = 0; i < n; i++) {
         struct trace_insn_memo *insn_memo;
@@ -653,7 +707,7 @@ bool trace_write_run(struct trace_writer *w, uint8_t thread, uint32_t n,
     }
     if (found.block)
         *memo = found;
-    return true;
+    return put_taken(w, next);
 }
 
 bool trace_write_region(struct trace_writer *w, bool begin, uint32_t region)

@@ -1,7 +1,7 @@
 /* The trace writer's entries for the recorder's tool, trace_write_insn_memo()
  * and trace_write_run() (traces/trace.h): the same bytes as
  * trace_write_insn() for the same records, whatever the memos say -- over a pseudo-random walk through a
- * small program (loops, branches both ways, strided and scattered
+ * small program (loops, branches both ways, an indirect jump, strided and scattered
  * addresses, thread switches, registers, regions, a block cut at 64
  * instructions, a trace that ends on a taken branch), with memos kept
  * across two writers (a new segment after an execve). */
@@ -30,7 +30,7 @@ struct program_insn {
     uint32_t sizes[3];
     struct trace_insn_memo memo;
     int run; /* the run starting here: its instructions (0: none) */
-    struct trace_insn_memo run_memo;
+    struct trace_insn_memo run_memo[2]; /* by its last instruction's outcome: taken or not */
 };
 
 enum { N_INSNS = 90 };
@@ -118,14 +118,17 @@ static struct step *make_walk(struct program_insn *p, uint64_t seed, int steps,
                           ? (taken ? TRACE_BRANCH_TAKEN : TRACE_BRANCH_NOT_TAKEN)
                           : TRACE_NOT_BRANCH;
         walk[step] = (struct step){at, insn, r % 101 == 0, r % 2, r % 7};
-        at = taken ? (int)(pi - p) - (pi->jump ? N_INSNS - 1 : 3) : at + 1;
+        /* the jump at the end is indirect: to the start, now and then
+         * into the long run */
+        at = !taken ? at + 1 : !pi->jump ? at - 3 : r % 5 == 0 ? 30 : 0;
     }
     return walk;
 }
 
 /* The run of the program starting at walk[0] if the walk goes through it
  * as a run (straight on, one thread, no registers, no marker inside, a
- * conditional branch at its end not taken); its length, else 0. */
+ * conditional branch at its end taken or not, as the tool's runs that end
+ * a superblock's execution); its length, else 0. */
 static int run_at(const struct program_insn *p, const struct step *walk, int left)
 {
     int n = p[walk[0].at].run;
@@ -134,8 +137,7 @@ static int run_at(const struct program_insn *p, const struct step *walk, int lef
     for (int i = 0; i < n; i++) {
         const struct step *s = &walk[i];
         if (s->at != walk[0].at + i || s->insn.thread != walk[0].insn.thread ||
-            s->insn.has_registers || (s->region && i < n - 1) ||
-            (p[s->at].conditional && s->insn.branch == TRACE_BRANCH_TAKEN))
+            s->insn.has_registers || (s->region && i < n - 1))
             return 0;
     }
     return n;
@@ -192,9 +194,11 @@ static void walk(struct program_insn *p, uint64_t seed, int steps, bool register
                     addresses[n_addresses++] = walk[step + i].insn.accesses[k].address;
             struct run_context c = {p, &walk[step]};
             struct step *first = &walk[step];
-            assert_true(trace_write_run(w[2], first->insn.thread, (uint32_t)n, addresses,
-                                        &p[first->at].run_memo, run_insn, &c));
+            uint64_t next = step + n < steps ? walk[step + n].insn.address : 0;
             const struct step *last = &walk[step + n - 1];
+            bool taken = last->insn.branch == TRACE_BRANCH_TAKEN;
+            assert_true(trace_write_run(w[2], first->insn.thread, (uint32_t)n, addresses,
+                                        &p[first->at].run_memo[taken], run_insn, &c, next));
             if (last->region)
                 assert_true(trace_write_region(w[2], last->begin, last->region_id));
             runs++;

@@ -21,7 +21,10 @@
  * translation time goes to the writer in one call (trace_write_run(),
  * finish_block()).  An instruction stays pending until the next one is known:
  * only then is a conditional branch's outcome (taken when the next
- * instruction is not the fall-through).  A REP-prefixed string instruction
+ * instruction is not the fall-through).  When the next superblock is
+ * entered, its first instruction is that successor: the run ending at the
+ * last instruction the superblock ran, its exit run, goes to the writer in
+ * one call too and nothing stays pending (retire_ended()).  A REP-prefixed string instruction
  * runs under valgrind as one superblock execution per iteration, each
  * starting with the same IMark; consecutive executions of it are one
  * instruction, whose per-iteration accesses are merged into contiguous
@@ -103,6 +106,20 @@ extern XArray *VG_(args_for_valgrind);
 
 enum { BR_NONE, BR_COND, BR_ALWAYS };
 
+/* The run that ends a superblock's execution at an instruction, its
+ * successor known: the instruction's plain predecessors (cut as the runs
+ * are) and itself, written with one call instead of leaving the
+ * instruction pending.  What the writing needs, together. */
+typedef struct {
+    UInt n;          /* its instructions; 0: none (the instruction is not fixed) */
+    UInt first;      /* its first instruction's index in the superblock */
+    UInt first_slot, n_slots; /* its accesses' slots (one each: fixed instructions) */
+    ULong fall_through; /* the address after its last instruction */
+    UChar branch;       /* its last instruction's BR_* */
+    /* by its last instruction's outcome: [1] taken, [0] not (or no branch) */
+    struct trace_insn_memo memo[2];
+} ExitRun;
+
 typedef struct {
     ULong addr;
     UInt first_access, n_accesses; /* its accesses in the superblock's */
@@ -128,6 +145,10 @@ typedef struct {
      * instructions, 0 when this one starts none (see finish_block()). */
     UChar run;
     struct trace_insn_memo run_memo;
+    /* When this is the last instruction a superblock's execution ran and
+     * the next one's first is its successor: the run ending here, written
+     * with one call (put_exit_run()). */
+    ExitRun exit;
     UInt region_n; /* p5mon_asm_begreg_N/endreg_N: N (the others take an argument) */
     UChar bytes[16];
 } InsnDesc;
@@ -146,6 +167,10 @@ typedef struct {
     UInt n_insns, n_accesses, n_slots;
     InsnDesc *insns;
     AccessDesc *accesses;
+    /* The exit run of the last instruction (its InsnDesc.exit is not
+     * used): the common end of an execution, kept where the rest of what
+     * block_enter() reads is. */
+    ExitRun end;
 } BlockDesc;
 
 /* The branch class and REP-string flag from the code bytes. */
@@ -342,7 +367,7 @@ static Bool writer_refused;  /* an instruction the writer refused: no END record
  * record` counts the instructions it reads back for its progress line,
  * and a loop's trace takes a hundredth of a byte an instruction, so that
  * a full frame (PT_FRAME_MAX_LENGTH) would hold seconds of the run.  A
- * million instructions are some 30 ms of recording. */
+ * million instructions are some 10 ms of recording. */
 #define PT_FLUSH_EVERY (1u << 20)
 static UInt unflushed; /* instructions written since the last flush */
 
@@ -601,55 +626,87 @@ static inline __attribute__((always_inline)) void put_plain(InsnDesc *d, const A
     put_record(d, d->branch == BR_ALWAYS, &d->memo);
 }
 
-/* Instruction i of the run starting at `context`, for trace_write_run():
- * what put_plain() would write, in thread pend_thread. */
+/* A run being written (trace_write_run()): its first instruction, and
+ * whether its last is a taken branch. */
+typedef struct {
+    InsnDesc *first;
+    UInt n;
+    Bool last_taken;
+} RunCall;
+
+/* Instruction i of the run of `context` (a RunCall), for trace_write_run():
+ * what put_plain() would write, in thread pend_thread; the last with its
+ * outcome. */
 static const struct trace_insn *run_insn(void *context, uint32_t i,
                                          struct trace_insn_memo **memo)
 {
-    InsnDesc *d = (InsnDesc *)context + i;
+    const RunCall *run = context;
+    InsnDesc *d = run->first + i;
     set_plain(d, cur_block->accesses + d->first_access);
-    set_insn(d, d->branch == BR_ALWAYS);
+    set_insn(d, i + 1 == run->n ? run->last_taken : d->branch == BR_ALWAYS);
     *memo = &d->memo;
     return &record;
 }
 
-/* Writes the run starting at d (InsnDesc.run), in the running thread:
- * what put_plain() would write for each. */
-static inline __attribute__((always_inline)) void put_run(InsnDesc *d)
+/* Writes the n instructions from d, in the running thread, with one call:
+ * what put_plain() would write for each, the last with its outcome
+ * `last_taken` and followed by the instruction at `next`.  Their accesses'
+ * addresses are the n_slots slots from first_slot (fixed instructions:
+ * unguarded, a slot each, one after another). */
+static inline __attribute__((always_inline)) void put_run_of(InsnDesc *d, UInt n, UInt first_slot,
+                                                             UInt n_slots,
+                                                             struct trace_insn_memo *memo,
+                                                             Bool last_taken, ULong next)
 {
+    const UWord *slots = pt_slots + first_slot;
+#if PT_ISA64
+    const uint64_t *addresses = slots;
+    (void)n_slots;
+#else
     static uint64_t addresses[TRACE_MAX_BLOCK_ACCESSES];
-    const InsnDesc *last = d + d->run - 1;
-    UInt n = 0;
-    for (const InsnDesc *e = d; e <= last; e++) {
-        const AccessDesc *a = cur_block->accesses + e->first_access;
-        for (UInt k = 0; k < e->n_accesses; k++)
-            addresses[n++] = pt_slots[a[k].slot];
-    }
+    for (UInt k = 0; k < n_slots; k++)
+        addresses[k] = slots[k];
+#endif
     pend_thread = running_thread;
-    after_taken = last->branch == BR_ALWAYS;
+    after_taken = last_taken;
     markers_after = 0;
+    RunCall run = {d, n, last_taken};
     if (writer && !writer_refused &&
-        !trace_write_run(writer, (uint8_t)running_thread, d->run, addresses, &d->run_memo,
-                         run_insn, d) &&
+        !trace_write_run(writer, (uint8_t)running_thread, n, addresses, memo, run_insn, &run,
+                         next) &&
         !out_failed) {
         writer_refused = True;
         VG_(umsg)("pmutrace: the trace writer refused an instruction of the run at 0x%llx\n",
                   (ULong)d->addr);
     }
-    count_written(d->run);
+    count_written(n);
 }
 
-/* Makes the running superblock's instructions [retired, upto) pending in
- * turn (writing each one's predecessor), with their accesses among the
- * first `slots` slots. */
-static void retire(UInt upto, UInt slots)
+/* Writes the run starting at d (InsnDesc.run), in the running thread. */
+static inline __attribute__((always_inline)) void put_run(InsnDesc *d)
 {
-    BlockDesc *b = cur_block;
-    if (upto <= retired)
-        return;
-    InsnDesc *d = b->insns + retired, *d_end = b->insns + upto;
-    retired = upto;
-    for (; d < d_end; d++) {
+    const InsnDesc *last = d + d->run - 1;
+    put_run_of(d, d->run, d->first_slot, last->first_slot + last->n_accesses - d->first_slot,
+               &d->run_memo, last->branch == BR_ALWAYS, last->addr + last->len);
+}
+
+/* Writes the exit run x of the running superblock, followed by the
+ * instruction at `next`. */
+static inline __attribute__((always_inline)) void put_exit_run(ExitRun *x, ULong next)
+{
+    Bool taken = x->branch == BR_ALWAYS || (x->branch == BR_COND && next != x->fall_through);
+    put_run_of(cur_block->insns + x->first, x->n, x->first_slot, x->n_slots, &x->memo[taken],
+               taken, next);
+}
+
+/* Makes the running superblock's instructions from d up to `stop` pending
+ * in turn (writing each one's predecessor), with their accesses among the
+ * first `slots` slots; the superblock ran those before `d_end`. */
+static inline __attribute__((always_inline)) void retire_from(InsnDesc *d, const InsnDesc *stop,
+                                                              const InsnDesc *d_end, UInt slots)
+{
+    const BlockDesc *b = cur_block;
+    for (; d < stop; d++) {
         if (__builtin_expect(skipping, 0) && running_tid == skip_tid) {
             if (d->addr != skip_return)
                 continue; /* inside a region function */
@@ -675,6 +732,43 @@ static void retire(UInt upto, UInt slots)
             if (!a->guarded || pt_slots[a->slot + 1])
                 pend_access(pt_slots[a->slot], a->kind, a->size);
     }
+}
+
+/* Makes the running superblock's instructions [retired, upto) pending in
+ * turn, with their accesses among the first `slots` slots. */
+static void retire(UInt upto, UInt slots)
+{
+    if (upto <= retired)
+        return;
+    InsnDesc *d = cur_block->insns + retired, *d_end = cur_block->insns + upto;
+    retired = upto;
+    retire_from(d, d_end, d_end, slots);
+}
+
+/* The running superblock's execution ended and the same thread goes on at
+ * `next` (a superblock entered, no region function): every instruction it
+ * ran is written, the exit run of the last one (InsnDesc.exit) with one
+ * call, nothing left pending; or, when the run cannot be (its
+ * instructions not all run, some already pending, a region function being
+ * skipped), retired as retire() does. */
+static void retire_ended(ULong next)
+{
+    BlockDesc *b = cur_block;
+    UInt upto = (UInt)(pt_progress >> PT_PROGRESS_SHIFT),
+         slots = (UInt)(pt_progress & ((1u << PT_PROGRESS_SHIFT) - 1));
+    ExitRun *x = upto == b->n_insns ? &b->end
+                 : upto > retired     ? &b->insns[upto - 1].exit
+                                      : NULL;
+    if (!x || !x->n || x->first < retired || x->first_slot + x->n_slots > slots ||
+        (__builtin_expect(skipping, 0) && running_tid == skip_tid)) {
+        retire(upto, slots);
+        return;
+    }
+    if (__builtin_expect(retired < x->first, 0))
+        retire_from(b->insns + retired, b->insns + x->first, b->insns + upto, slots);
+    retired = upto;
+    put_pending(b->insns[x->first].addr);
+    put_exit_run(x, next);
 }
 
 /* Every instruction the running superblock has begun. */
@@ -703,8 +797,13 @@ static void advance(BlockDesc *b, UInt k)
  * registers). */
 static VG_REGPARM(1) void block_enter(BlockDesc *b)
 {
-    if (!in_child)
-        advance(b, 0);
+    if (in_child)
+        return;
+    if (cur_block)
+        retire_ended(b->insns[0].addr);
+    cur_block = b;
+    retired = 0;
+    pt_progress = (UWord)1 << PT_PROGRESS_SHIFT; /* the first instruction's slots start at 0 */
 }
 
 /* Called at every instruction with registers; `gs` is the guest state.  Not
@@ -1101,6 +1200,7 @@ static BlockDesc *new_block(const IRSB *in)
     }
     BlockDesc *b = VG_(malloc)("pmutrace.block", sizeof *b);
     b->n_insns = b->n_accesses = b->n_slots = 0;
+    VG_(memset)(&b->end, 0, sizeof b->end);
     b->insns = VG_(malloc)("pmutrace.insns", (2 * imarks + 1) * sizeof *b->insns);
     b->accesses = VG_(malloc)("pmutrace.accesses", (accesses + 2 * imarks + 1) * sizeof *b->accesses);
     return b;
@@ -1120,6 +1220,23 @@ static Bool is_fixed(const BlockDesc *b, const InsnDesc *d)
                 return False;
     }
     return True;
+}
+
+/* Instruction k's exit run: the instructions from `first` to it (none
+ * when first > k); the last instruction's is the superblock's end. */
+static void set_exit_run(BlockDesc *b, UInt k, UInt first)
+{
+    const InsnDesc *d = &b->insns[k];
+    ExitRun *x = k + 1 == b->n_insns ? &b->end : &b->insns[k].exit;
+    VG_(memset)(x, 0, sizeof *x);
+    if (first > k)
+        return;
+    x->n = k - first + 1;
+    x->first = first;
+    x->first_slot = b->insns[first].first_slot;
+    x->n_slots = d->first_slot + d->n_accesses - x->first_slot;
+    x->fall_through = d->addr + d->len;
+    x->branch = d->branch;
 }
 
 /* Each instruction's InsnDesc.fixed and plain, once b is complete; then
@@ -1144,8 +1261,19 @@ static void finish_block(BlockDesc *b)
                 break;
         }
         b->insns[k].run = (UChar)(n >= 2 ? n : 0);
-        k += n ? n : 1;
+        UInt segment = n ? n : 1;
+        for (UInt j = 0; j < segment; j++)
+            set_exit_run(b, k + j, b->insns[k + j].fixed ? k : k + j + 1);
+        k += segment;
     }
+    /* The last instruction (never plain) joins the plain instructions
+     * before it when their run was not cut by a branch or a limit. */
+    UInt n = b->n_insns;
+    const InsnDesc *last = &b->insns[n - 1], *before = last - 1;
+    if (n >= 2 && last->fixed && before->plain && before->branch == BR_NONE &&
+        before->exit.n + 1 <= TRACE_MAX_BLOCK_INSNS &&
+        before->exit.n_slots + last->n_accesses <= TRACE_MAX_BLOCK_ACCESSES)
+        set_exit_run(b, n - 1, before->exit.first);
 }
 
 static IRSB *pt_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
