@@ -257,6 +257,29 @@ static enum nbm_role role_of(const struct nbm_shape *s, unsigned k)
     return (k - s->loads - s->computes) % 2 ? NBM_ROLE_STD : NBM_ROLE_STA;
 }
 
+static const uint8_t fp_source[] = {
+    [NBM_FP_KIND_NONE] = NB_NO_SOURCE, [NBM_FP_KIND_X87] = NBM_X87_UOP,
+    [NBM_FP_KIND_PACKED_SP] = NBM_PACKED_SP, [NBM_FP_KIND_PACKED_DP] = NBM_PACKED_DP,
+    [NBM_FP_KIND_SCALAR_SP] = NBM_SCALAR_SP, [NBM_FP_KIND_SCALAR_DP] = NBM_SCALAR_DP,
+    [NBM_FP_KIND_MMX64] = NBM_MMX64, [NBM_FP_KIND_MMX128] = NBM_MMX128,
+};
+
+/* The source whose upstream event a uop's execution reports (execute_loads,
+ * nbm_compute_events, execute_stores), or NB_NO_SOURCE. */
+static uint8_t execution_source(const struct nbm_op *op, enum nbm_role role)
+{
+    switch (role) {
+    case NBM_ROLE_LOAD:
+        return op->simd ? NBM_MOVES_P2 : NB_NO_SOURCE;
+    case NBM_ROLE_COMPUTE:
+        return op->fp_move ? NBM_MOVES_P0 : fp_source[op->fp_kind];
+    case NBM_ROLE_STD:
+        return op->simd ? NBM_MOVES_P0 : NB_NO_SOURCE;
+    default:
+        return NB_NO_SOURCE;
+    }
+}
+
 void nbm_shape_of(const struct trace_access *accesses, unsigned n_accesses, const struct nbm_op *op,
                   struct nbm_shape *s)
 {
@@ -274,6 +297,8 @@ void nbm_shape_of(const struct trace_access *accesses, unsigned n_accesses, cons
     s->computes = (uint8_t)(left - 2 * s->stores);
     for (unsigned k = 0; k < s->n; k++)
         s->role[k] = (uint8_t)role_of(s, k);
+    for (unsigned role = 0; role < sizeof s->source; role++)
+        s->source[role] = execution_source(op, (enum nbm_role)role);
 }
 
 struct timing {
@@ -375,12 +400,6 @@ static uint64_t execute_loads(struct nbm_machine *m, const struct nbm_insn *insn
     return done;
 }
 
-static const uint8_t fp_source[] = {
-    [NBM_FP_KIND_NONE] = NB_NO_SOURCE, [NBM_FP_KIND_X87] = NBM_X87_UOP,
-    [NBM_FP_KIND_PACKED_SP] = NBM_PACKED_SP, [NBM_FP_KIND_PACKED_DP] = NBM_PACKED_DP,
-    [NBM_FP_KIND_SCALAR_SP] = NBM_SCALAR_SP, [NBM_FP_KIND_SCALAR_DP] = NBM_SCALAR_DP,
-    [NBM_FP_KIND_MMX64] = NBM_MMX64, [NBM_FP_KIND_MMX128] = NBM_MMX128,
-};
 
 void nbm_compute_events(struct nbm_machine *m, const struct nbm_op *op, uint64_t start)
 {
@@ -536,7 +555,7 @@ static void execute(struct nbm_machine *m, const struct nbm_insn *insn, const st
 
 /* ---- retirement */
 
-uint64_t nbm_retire_slot(struct nbm_machine *m, uint64_t r)
+static inline uint64_t retire_slot(struct nbm_machine *m, uint64_t r)
 {
     struct nbm_core *core = &m->cur->core;
     if (r < core->last_retire)
@@ -553,11 +572,16 @@ uint64_t nbm_retire_slot(struct nbm_machine *m, uint64_t r)
     return r;
 }
 
+uint64_t nbm_retire_slot(struct nbm_machine *m, uint64_t r)
+{
+    return retire_slot(m, r);
+}
+
+/* The retirement cycle of a uop done at `done_half`: the cycle after it
+ * completes, in a retirement slot. */
 static uint64_t retire_uop(struct nbm_machine *m, uint64_t done_half)
 {
-    uint64_t r = nbm_retire_slot(m, (done_half + 1) / 2 + 1); /* the cycle after it completes */
-    nbm_occur(&m->occurrences, r, NBM_UOPS_RETIRED, m->cur->level, 1);
-    return r;
+    return retire_slot(m, (done_half + 1) / 2 + 1);
 }
 
 static void store_retire(struct nbm_machine *m, uint64_t r)
@@ -604,30 +628,16 @@ static void branch_events(struct nbm_machine *m, const struct nbm_op *op, struct
 /* ---- tagging (docs/netburst-model.md, "Tagging"): the model says what a
  * retiring uop did (struct nb_uop), the PMU which mechanisms tag it. */
 
-/* The source whose upstream event a uop's execution reports (execute_loads,
- * nbm_compute_events, execute_stores), or NB_NO_SOURCE. */
-static uint8_t execution_source(const struct nbm_op *op, enum nbm_role role)
-{
-    switch (role) {
-    case NBM_ROLE_LOAD:
-        return op->simd ? NBM_MOVES_P2 : NB_NO_SOURCE;
-    case NBM_ROLE_COMPUTE:
-        return op->fp_move ? NBM_MOVES_P0 : fp_source[op->fp_kind];
-    case NBM_ROLE_STD:
-        return op->simd ? NBM_MOVES_P0 : NB_NO_SOURCE;
-    default:
-        return NB_NO_SOURCE;
-    }
-}
 
-static uint8_t uop_tags(const struct nbm_machine *m, const struct nbm_op *op,
-                        const struct timing *t, enum nbm_role role, unsigned k)
+static uint8_t uop_tags(const struct nbm_machine *m, const struct nbm_shape *s,
+                        const struct timing *t, unsigned k)
 {
+    static const uint8_t kind[] = {[NBM_ROLE_LOAD] = NB_UOP_LOAD, [NBM_ROLE_COMPUTE] = NB_UOP_OTHER,
+                                   [NBM_ROLE_STA] = NB_UOP_STORE_ADDRESS,
+                                   [NBM_ROLE_STD] = NB_UOP_OTHER};
     struct nb_uop uop = {
-        .kind = role == NBM_ROLE_LOAD  ? NB_UOP_LOAD
-                : role == NBM_ROLE_STA ? NB_UOP_STORE_ADDRESS
-                                      : NB_UOP_OTHER,
-        .source = execution_source(op, role),
+        .kind = kind[s->role[k]],
+        .source = s->source[s->role[k]],
         .causes = t->cause[k],
     };
     return nbm_occurrences_uop_tags(&m->occurrences, m->cur->level, &uop);
@@ -706,11 +716,20 @@ static void retire(struct nbm_machine *m, const struct nbm_insn *insn, const str
     unsigned stores = 0;
     uint8_t mechanisms = 0;
     bool tagging = nbm_occurrences_tagging(&m->occurrences);
+    /* uops_retired: the uops retiring in one cycle recorded as one count
+     * (the same sums and saturated outputs as one occurrence each). */
+    unsigned in_cycle = 0;
     for (unsigned k = 0; k < s->n; k++) {
-        r = retire_uop(m, t->done_half[k]);
+        uint64_t slot = retire_uop(m, t->done_half[k]);
+        if (in_cycle && slot != r) {
+            nbm_occur(&m->occurrences, r, NBM_UOPS_RETIRED, m->cur->level, in_cycle);
+            in_cycle = 0;
+        }
+        r = slot;
+        in_cycle++;
         if (m->uop_hook)
             report_uop(m, insn, s, t, k, r);
-        uint8_t uop = tagging ? count_tags(m, uop_tags(m, op, t, s->role[k], k), r) : 0;
+        uint8_t uop = tagging ? count_tags(m, uop_tags(m, s, t, k), r) : 0;
         if (uop && !mechanisms)
             first_tagged = r;
         mechanisms |= uop;
@@ -723,6 +742,8 @@ static void retire(struct nbm_machine *m, const struct nbm_insn *insn, const str
             stores++;
         }
     }
+    if (in_cycle)
+        nbm_occur(&m->occurrences, r, NBM_UOPS_RETIRED, m->cur->level, in_cycle);
     for (; stores < s->n_store; stores++)
         store_retire(m, r);
     if (r + 1 > core->end)

@@ -204,6 +204,8 @@ struct nbm_shape {
     uint8_t n_load, n_store;                /* the accesses that load, that store */
     uint8_t load[TRACE_MAX_ACCESSES], store[TRACE_MAX_ACCESSES]; /* their indexes */
     uint8_t role[NBM_MAX_UOPS];             /* each uop's enum nbm_role */
+    uint8_t source[4];  /* by enum nbm_role: the source a uop's execution reports, for tagging
+                         * (NB_NO_SOURCE: none) */
 };
 void nbm_shape_of(const struct trace_access *accesses, unsigned n_accesses, const struct nbm_op *op,
                   struct nbm_shape *s);

@@ -5,7 +5,9 @@
 # -prescott and -prescott4, with event sets that exercise every path of
 # the counting: the eighteen of tests/perf/bench_netburst.c (thresholds,
 # edges, front-end tagging), every event at once (one pass per run of the
-# allocator), execution and replay tagging metrics, the same events at
+# allocator), execution and replay tagging metrics, events with no cycle
+# source (RUNNING, TC_deliver_mode: cycles may be idle) with an edge, a
+# complement and a threshold, one event alone, the same events at
 # CPL 0 and 3 (:u, :k), the default set, by intervals of instructions and
 # of clocks, a pipeview; with the first two traces also as the two
 # logical processors of a Hyper-Threaded core; and sampling (PEBS and
@@ -35,6 +37,8 @@ tagging=$tagging,memory_stores,Tagged_mispred_branch,instr_retired:NBOGUSTAG
 both=global_power_events:RUNNING:u,global_power_events:RUNNING:k,uops_retired:NBOGUS:u
 both=$both,uops_retired:NBOGUS:k,TC_deliver_mode:DD:DB:DI:u,TC_deliver_mode:DD:DB:DI:k
 both=$both,branch_retired:MMTP:MMNP:MMTM:MMNM:k,uop_queue_writes:FROM_TC_DELIVER:thr=1:e=1
+sparse=uops_retired:NBOGUS:thr=2:e=1,instr_retired:NBOGUSNTAG:cmpl=1:thr=1
+sparse=$sparse,resource_stall:SBFULL:e=1,memory_loads,BSQ_cache_reference:RD_2ndL_MISS
 some=global_power_events:RUNNING,instr_retired:NBOGUSNTAG,uops_retired:NBOGUS,resource_stall:SBFULL
 some=$some,machine_clear:CLEAR,uop_queue_writes:FROM_TC_DELIVER:FROM_TC_BUILD:FROM_ROM:thr=3
 
@@ -73,6 +77,8 @@ for trace in "$@"; do
         one "$trace $m all" stat -m $m -x, -e "$all" --trace "$trace"
         one "$trace $m tagging" stat -m $m -x, -e "$tagging" --trace "$trace"
         one "$trace $m u/k" stat -m $m -x, -e "$both" --trace "$trace"
+        one "$trace $m sparse" stat -m $m -x, -e "$sparse" --trace "$trace"
+        one "$trace $m one event" stat -m $m -x, -e instr_retired:NBOGUSNTAG --trace "$trace"
     done
     one "$trace default" stat -m netburst --trace "$trace"
     one "$trace -I" stat -m netburst -x, -I 10007 -e "$some" --trace "$trace"
@@ -89,6 +95,7 @@ if [ $# -ge 2 ]; then
         one "HT $m bench" stat -m $m -x, -e "$bench" --trace "$1" --trace "$2"
         one "HT $m tagging" stat -m $m -x, -e "$tagging" --trace "$1" --trace "$2"
         one "HT $m u/k" stat -m $m -x, -e "$both" --trace "$2" --trace "$1"
+        one "HT $m sparse" stat -m $m -x, -e "$sparse" --trace "$1" --trace "$2"
     done
     one "HT -I" stat -m netburst -x, -I 10007 -e "$some" --trace "$1" --trace "$2"
 fi
