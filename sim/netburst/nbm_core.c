@@ -217,8 +217,9 @@ static uint64_t alloc_cycle(const struct nbm_machine *m, uint64_t seq, uint64_t 
     return a;
 }
 
-static inline uint64_t allocate(struct nbm_machine *m, uint64_t seq, uint64_t q, enum nbm_role role,
-                                uint64_t limit)
+__attribute__((always_inline)) static inline uint64_t allocate(struct nbm_machine *m, uint64_t seq,
+                                                          uint64_t q, enum nbm_role role,
+                                                          uint64_t limit)
 {
     struct nbm_core *core = &m->cur->core;
     uint64_t a = alloc_cycle(m, seq, q, role);
