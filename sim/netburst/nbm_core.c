@@ -165,6 +165,21 @@ static inline uint64_t reserve(const struct nbm_issue *is, uint64_t earliest, ui
     return UINT64_MAX;
 }
 
+/* reserve for the load and store units (issue_of: one copy, full speed,
+ * no port of their own), with no limit: the first even half cycle from
+ * `earliest` the unit is free for `interval`. */
+static inline uint64_t reserve_memory_unit(struct nbm_reservations *unit, uint64_t earliest,
+                                           uint32_t interval)
+{
+    if (earliest + NBM_UNIT_WINDOW < unit->end)
+        earliest = unit->end - NBM_UNIT_WINDOW;
+    uint64_t h = (earliest + 1) & ~1ull;
+    while (!free_for(unit, h, interval))
+        h += 2;
+    take(unit, h, interval);
+    return h;
+}
+
 static inline uint64_t issue(struct nbm_machine *m, const struct nbm_op *op, uint64_t earliest,
                              uint64_t limit)
 {
@@ -382,8 +397,8 @@ static uint64_t execute_loads(struct nbm_machine *m, const struct nbm_insn *insn
     for (unsigned j = 0; j < s->n_load; j++) {
         unsigned k = j < s->loads ? j : s->loads - 1u; /* extra accesses: the last load uop */
         uint64_t from = s->loads ? exec_earliest(m, t->alloc[k]) : exec_earliest(m, t->alloc[0]);
-        uint64_t start = reserve(&m->issue[NBM_EU_LOAD], from > src ? from : src,
-                                 nbm_timing(m, op)->load_interval, UINT64_MAX);
+        uint64_t start = reserve_memory_unit(&m->slots[NBM_SLOTS_LOAD], from > src ? from : src,
+                                             nbm_timing(m, op)->load_interval);
         if (op->simd)
             nbm_occur(&m->occurrences, start / 2, NBM_MOVES_P2, m->cur->level, 1);
         uint16_t causes = 0;
@@ -458,9 +473,9 @@ static void execute_stores(struct nbm_machine *m, const struct nbm_insn *insn,
         unsigned k = first + 2 * (j < s->stores ? j : s->stores - 1u);
         uint64_t sta_from = s->stores ? exec_earliest(m, t->alloc[k]) : data_half;
         uint64_t std_from = s->stores ? exec_earliest(m, t->alloc[k + 1]) : data_half;
-        uint64_t sta = reserve(&m->issue[NBM_EU_STORE],
-                               sta_from > address_half ? sta_from : address_half,
-                               nbm_timing(m, op)->store_interval, UINT64_MAX);
+        uint64_t sta = reserve_memory_unit(&m->slots[NBM_SLOTS_STORE],
+                                           sta_from > address_half ? sta_from : address_half,
+                                           nbm_timing(m, op)->store_interval);
         uint64_t data = std_from > data_half ? std_from : data_half;
         if (op->simd)
             nbm_occur(&m->occurrences, data / 2, NBM_MOVES_P0, m->cur->level, 1);
