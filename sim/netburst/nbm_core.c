@@ -341,6 +341,7 @@ static void front_and_allocate(struct nbm_machine *m, const struct nbm_insn *ins
         enum nbm_role role = s->role[k];
         t->queue[k] = nbm_fetch_uop(m, op, seq, UINT64_MAX);
         t->alloc[k] = allocate(m, seq, t->queue[k], role, UINT64_MAX);
+        t->cause[k] = 0;
         if (role == NBM_ROLE_LOAD)
             t->load_seq[k] = core->load_seq++;
         if (role == NBM_ROLE_STA)
@@ -555,7 +556,6 @@ static void execute(struct nbm_machine *m, const struct nbm_insn *insn, const st
     struct nbm_core *core = &m->cur->core;
     unsigned first_compute = s->computes ? s->loads : 0;
     bool replay = false, missed = false;
-    memset(t->cause, 0, s->n * sizeof t->cause[0]);
     uint64_t esp = core->reg_ready[X86_GPR_SP];
     uint64_t src = sources(core, op, exec_earliest(m, t->alloc[first_compute]), &replay);
     uint64_t loaded = execute_loads(m, insn, op, s, t, src, &missed);
@@ -789,7 +789,8 @@ void nbm_instruction(struct nbm_machine *m, const struct nbm_insn *insn, const s
     struct nbm_prediction p = {false, false, 0};
     if (op->branch != X86_BRANCH_NONE)
         p = nbm_predict(m, insn, op);
-    struct timing t; /* front_and_allocate() and execute() set every uop's times */
+    struct timing t; /* front_and_allocate() sets every uop's queue and allocation cycles (and
+                      * clears its causes), execute() its execution times */
     front_and_allocate(m, insn, op, s, &t);
     nbm_fetch_end(m, op, p.taken || p.mispredicted);
     execute(m, insn, op, s, &t);
