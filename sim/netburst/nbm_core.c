@@ -212,8 +212,9 @@ static uint64_t store_buffer(struct nbm_machine *m, uint64_t a)
 
 /* The cycle uop `seq` can allocate: in order, alloc_width a cycle, once
  * its ROB entry (and load buffer) is free. */
-static uint64_t alloc_cycle(const struct nbm_machine *m, uint64_t seq, uint64_t q,
-                            enum nbm_role role)
+__attribute__((always_inline)) static inline uint64_t alloc_cycle(const struct nbm_machine *m,
+                                                             uint64_t seq, uint64_t q,
+                                                             enum nbm_role role)
 {
     const struct nbm_config *c = m->config;
     const struct nbm_lp *lp = m->cur;
@@ -745,7 +746,8 @@ static void retire(struct nbm_machine *m, const struct nbm_insn *insn, const str
         in_cycle++;
         if (m->uop_hook)
             report_uop(m, insn, s, t, k, r);
-        uint8_t uop = tagging ? count_tags(m, uop_tags(m, s, t, k), r) : 0;
+        uint8_t tags = tagging ? uop_tags(m, s, t, k) : 0;
+        uint8_t uop = tags ? count_tags(m, tags, r) : 0;
         if (uop && !mechanisms)
             first_tagged = r;
         mechanisms |= uop;
