@@ -350,6 +350,25 @@ void nb_pmu_observe(struct nb_pmu *pmu, nb_pmu_observer *observer, void *context
     pmu->observer_context = context;
 }
 
+uint64_t nb_pmu_tick_idle(struct nb_pmu *pmu, uint64_t n)
+{
+    uint32_t due = (pmu->complemented | (pmu->edge_high & pmu->enabled)) & ~pmu->batched;
+    /* Not while PMUs are linked: each would have to be idle too. */
+    if (pmu->next || pmu->observer || pmu->n_occurrences || pmu->pebs_pmi_raised || due ||
+        !pmu->batch_chosen || active_threads(pmu) != pmu->batch_threads)
+        return 0;
+    /* The batch window ends as cycle by cycle: its flush, then a new choice. */
+    uint64_t left = BATCH_WINDOW - pmu->batch_cycles;
+    if (n > left)
+        n = left;
+    pmu->batch_cycles += (uint32_t)n;
+    if (pmu->batch_cycles == BATCH_WINDOW)
+        nb_pmu_batch_flush(pmu);
+    pmu->last.pebs_pmi = 0;
+    pmu->cycles += n;
+    return n;
+}
+
 static bool tick_routed(struct nb_pmu *pmu, struct nb_escr_outputs *outputs)
 {
     bool current = !outputs->generation ||

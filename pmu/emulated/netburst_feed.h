@@ -162,6 +162,16 @@ bool nb_pmu_tick_routed(struct nb_pmu *pmu, struct nb_escr_outputs *outputs);
  * differ in CPUID model or Hyper-Threading, or when memory ran out. */
 bool nb_pmu_link(struct nb_pmu *pmu, struct nb_pmu *follower);
 
+/* Up to `n` cycles of nb_pmu_tick_routed with empty outputs (nothing
+ * routed, generation 0) and no nb_pmu_event occurrence, ended at once
+ * when they provably change nothing but the cycle count: no counter is
+ * due on an empty output (COMPLEMENT, an edge history to clear), no PEBS
+ * PMI is raised, no observer watches, no PMU is linked, and the batch of
+ * plain counts is chosen for the active logical processors (those cycles would leave
+ * every counter as it is).  Returns how many it ended, at most `n`; 0
+ * when the next cycle must be ticked on its own. */
+uint64_t nb_pmu_tick_idle(struct nb_pmu *pmu, uint64_t n);
+
 /* IEBS for a timing model: logical processor `thread` takes an interrupt
  * at the instruction boundary before `eip`, the interrupt's return
  * address (the model decides where: docs/netburst-model.md, "Sampling").

@@ -165,6 +165,21 @@ static inline uint64_t reserve(const struct nbm_issue *is, uint64_t earliest, ui
     return UINT64_MAX;
 }
 
+/* reserve for the load and store units (issue_of: one copy, full speed,
+ * no port of their own), with no limit: the first even half cycle from
+ * `earliest` the unit is free for `interval`. */
+static inline uint64_t reserve_memory_unit(struct nbm_reservations *unit, uint64_t earliest,
+                                           uint32_t interval)
+{
+    if (earliest + NBM_UNIT_WINDOW < unit->end)
+        earliest = unit->end - NBM_UNIT_WINDOW;
+    uint64_t h = (earliest + 1) & ~1ull;
+    while (!free_for(unit, h, interval))
+        h += 2;
+    take(unit, h, interval);
+    return h;
+}
+
 static inline uint64_t issue(struct nbm_machine *m, const struct nbm_op *op, uint64_t earliest,
                              uint64_t limit)
 {
@@ -197,8 +212,9 @@ static uint64_t store_buffer(struct nbm_machine *m, uint64_t a)
 
 /* The cycle uop `seq` can allocate: in order, alloc_width a cycle, once
  * its ROB entry (and load buffer) is free. */
-static uint64_t alloc_cycle(const struct nbm_machine *m, uint64_t seq, uint64_t q,
-                            enum nbm_role role)
+__attribute__((always_inline)) static inline uint64_t alloc_cycle(const struct nbm_machine *m,
+                                                             uint64_t seq, uint64_t q,
+                                                             enum nbm_role role)
 {
     const struct nbm_config *c = m->config;
     const struct nbm_lp *lp = m->cur;
@@ -217,8 +233,9 @@ static uint64_t alloc_cycle(const struct nbm_machine *m, uint64_t seq, uint64_t 
     return a;
 }
 
-static inline uint64_t allocate(struct nbm_machine *m, uint64_t seq, uint64_t q, enum nbm_role role,
-                                uint64_t limit)
+__attribute__((always_inline)) static inline uint64_t allocate(struct nbm_machine *m, uint64_t seq,
+                                                          uint64_t q, enum nbm_role role,
+                                                          uint64_t limit)
 {
     struct nbm_core *core = &m->cur->core;
     uint64_t a = alloc_cycle(m, seq, q, role);
@@ -257,6 +274,29 @@ static enum nbm_role role_of(const struct nbm_shape *s, unsigned k)
     return (k - s->loads - s->computes) % 2 ? NBM_ROLE_STD : NBM_ROLE_STA;
 }
 
+static const uint8_t fp_source[] = {
+    [NBM_FP_KIND_NONE] = NB_NO_SOURCE, [NBM_FP_KIND_X87] = NBM_X87_UOP,
+    [NBM_FP_KIND_PACKED_SP] = NBM_PACKED_SP, [NBM_FP_KIND_PACKED_DP] = NBM_PACKED_DP,
+    [NBM_FP_KIND_SCALAR_SP] = NBM_SCALAR_SP, [NBM_FP_KIND_SCALAR_DP] = NBM_SCALAR_DP,
+    [NBM_FP_KIND_MMX64] = NBM_MMX64, [NBM_FP_KIND_MMX128] = NBM_MMX128,
+};
+
+/* The source whose upstream event a uop's execution reports (execute_loads,
+ * nbm_compute_events, execute_stores), or NB_NO_SOURCE. */
+static uint8_t execution_source(const struct nbm_op *op, enum nbm_role role)
+{
+    switch (role) {
+    case NBM_ROLE_LOAD:
+        return op->simd ? NBM_MOVES_P2 : NB_NO_SOURCE;
+    case NBM_ROLE_COMPUTE:
+        return op->fp_move ? NBM_MOVES_P0 : fp_source[op->fp_kind];
+    case NBM_ROLE_STD:
+        return op->simd ? NBM_MOVES_P0 : NB_NO_SOURCE;
+    default:
+        return NB_NO_SOURCE;
+    }
+}
+
 void nbm_shape_of(const struct trace_access *accesses, unsigned n_accesses, const struct nbm_op *op,
                   struct nbm_shape *s)
 {
@@ -274,6 +314,8 @@ void nbm_shape_of(const struct trace_access *accesses, unsigned n_accesses, cons
     s->computes = (uint8_t)(left - 2 * s->stores);
     for (unsigned k = 0; k < s->n; k++)
         s->role[k] = (uint8_t)role_of(s, k);
+    for (unsigned role = 0; role < sizeof s->source; role++)
+        s->source[role] = execution_source(op, (enum nbm_role)role);
 }
 
 struct timing {
@@ -300,6 +342,7 @@ static void front_and_allocate(struct nbm_machine *m, const struct nbm_insn *ins
         enum nbm_role role = s->role[k];
         t->queue[k] = nbm_fetch_uop(m, op, seq, UINT64_MAX);
         t->alloc[k] = allocate(m, seq, t->queue[k], role, UINT64_MAX);
+        t->cause[k] = 0;
         if (role == NBM_ROLE_LOAD)
             t->load_seq[k] = core->load_seq++;
         if (role == NBM_ROLE_STA)
@@ -356,8 +399,8 @@ static uint64_t execute_loads(struct nbm_machine *m, const struct nbm_insn *insn
     for (unsigned j = 0; j < s->n_load; j++) {
         unsigned k = j < s->loads ? j : s->loads - 1u; /* extra accesses: the last load uop */
         uint64_t from = s->loads ? exec_earliest(m, t->alloc[k]) : exec_earliest(m, t->alloc[0]);
-        uint64_t start = reserve(&m->issue[NBM_EU_LOAD], from > src ? from : src,
-                                 nbm_timing(m, op)->load_interval, UINT64_MAX);
+        uint64_t start = reserve_memory_unit(&m->slots[NBM_SLOTS_LOAD], from > src ? from : src,
+                                             nbm_timing(m, op)->load_interval);
         if (op->simd)
             nbm_occur(&m->occurrences, start / 2, NBM_MOVES_P2, m->cur->level, 1);
         uint16_t causes = 0;
@@ -375,12 +418,6 @@ static uint64_t execute_loads(struct nbm_machine *m, const struct nbm_insn *insn
     return done;
 }
 
-static const uint8_t fp_source[] = {
-    [NBM_FP_KIND_NONE] = NB_NO_SOURCE, [NBM_FP_KIND_X87] = NBM_X87_UOP,
-    [NBM_FP_KIND_PACKED_SP] = NBM_PACKED_SP, [NBM_FP_KIND_PACKED_DP] = NBM_PACKED_DP,
-    [NBM_FP_KIND_SCALAR_SP] = NBM_SCALAR_SP, [NBM_FP_KIND_SCALAR_DP] = NBM_SCALAR_DP,
-    [NBM_FP_KIND_MMX64] = NBM_MMX64, [NBM_FP_KIND_MMX128] = NBM_MMX128,
-};
 
 void nbm_compute_events(struct nbm_machine *m, const struct nbm_op *op, uint64_t start)
 {
@@ -438,9 +475,9 @@ static void execute_stores(struct nbm_machine *m, const struct nbm_insn *insn,
         unsigned k = first + 2 * (j < s->stores ? j : s->stores - 1u);
         uint64_t sta_from = s->stores ? exec_earliest(m, t->alloc[k]) : data_half;
         uint64_t std_from = s->stores ? exec_earliest(m, t->alloc[k + 1]) : data_half;
-        uint64_t sta = reserve(&m->issue[NBM_EU_STORE],
-                               sta_from > address_half ? sta_from : address_half,
-                               nbm_timing(m, op)->store_interval, UINT64_MAX);
+        uint64_t sta = reserve_memory_unit(&m->slots[NBM_SLOTS_STORE],
+                                           sta_from > address_half ? sta_from : address_half,
+                                           nbm_timing(m, op)->store_interval);
         uint64_t data = std_from > data_half ? std_from : data_half;
         if (op->simd)
             nbm_occur(&m->occurrences, data / 2, NBM_MOVES_P0, m->cur->level, 1);
@@ -520,7 +557,6 @@ static void execute(struct nbm_machine *m, const struct nbm_insn *insn, const st
     struct nbm_core *core = &m->cur->core;
     unsigned first_compute = s->computes ? s->loads : 0;
     bool replay = false, missed = false;
-    memset(t->cause, 0, s->n * sizeof t->cause[0]);
     uint64_t esp = core->reg_ready[X86_GPR_SP];
     uint64_t src = sources(core, op, exec_earliest(m, t->alloc[first_compute]), &replay);
     uint64_t loaded = execute_loads(m, insn, op, s, t, src, &missed);
@@ -536,7 +572,7 @@ static void execute(struct nbm_machine *m, const struct nbm_insn *insn, const st
 
 /* ---- retirement */
 
-uint64_t nbm_retire_slot(struct nbm_machine *m, uint64_t r)
+static inline uint64_t retire_slot(struct nbm_machine *m, uint64_t r)
 {
     struct nbm_core *core = &m->cur->core;
     if (r < core->last_retire)
@@ -553,11 +589,16 @@ uint64_t nbm_retire_slot(struct nbm_machine *m, uint64_t r)
     return r;
 }
 
+uint64_t nbm_retire_slot(struct nbm_machine *m, uint64_t r)
+{
+    return retire_slot(m, r);
+}
+
+/* The retirement cycle of a uop done at `done_half`: the cycle after it
+ * completes, in a retirement slot. */
 static uint64_t retire_uop(struct nbm_machine *m, uint64_t done_half)
 {
-    uint64_t r = nbm_retire_slot(m, (done_half + 1) / 2 + 1); /* the cycle after it completes */
-    nbm_occur(&m->occurrences, r, NBM_UOPS_RETIRED, m->cur->level, 1);
-    return r;
+    return retire_slot(m, (done_half + 1) / 2 + 1);
 }
 
 static void store_retire(struct nbm_machine *m, uint64_t r)
@@ -604,30 +645,16 @@ static void branch_events(struct nbm_machine *m, const struct nbm_op *op, struct
 /* ---- tagging (docs/netburst-model.md, "Tagging"): the model says what a
  * retiring uop did (struct nb_uop), the PMU which mechanisms tag it. */
 
-/* The source whose upstream event a uop's execution reports (execute_loads,
- * nbm_compute_events, execute_stores), or NB_NO_SOURCE. */
-static uint8_t execution_source(const struct nbm_op *op, enum nbm_role role)
-{
-    switch (role) {
-    case NBM_ROLE_LOAD:
-        return op->simd ? NBM_MOVES_P2 : NB_NO_SOURCE;
-    case NBM_ROLE_COMPUTE:
-        return op->fp_move ? NBM_MOVES_P0 : fp_source[op->fp_kind];
-    case NBM_ROLE_STD:
-        return op->simd ? NBM_MOVES_P0 : NB_NO_SOURCE;
-    default:
-        return NB_NO_SOURCE;
-    }
-}
 
-static uint8_t uop_tags(const struct nbm_machine *m, const struct nbm_op *op,
-                        const struct timing *t, enum nbm_role role, unsigned k)
+static uint8_t uop_tags(const struct nbm_machine *m, const struct nbm_shape *s,
+                        const struct timing *t, unsigned k)
 {
+    static const uint8_t kind[] = {[NBM_ROLE_LOAD] = NB_UOP_LOAD, [NBM_ROLE_COMPUTE] = NB_UOP_OTHER,
+                                   [NBM_ROLE_STA] = NB_UOP_STORE_ADDRESS,
+                                   [NBM_ROLE_STD] = NB_UOP_OTHER};
     struct nb_uop uop = {
-        .kind = role == NBM_ROLE_LOAD  ? NB_UOP_LOAD
-                : role == NBM_ROLE_STA ? NB_UOP_STORE_ADDRESS
-                                      : NB_UOP_OTHER,
-        .source = execution_source(op, role),
+        .kind = kind[s->role[k]],
+        .source = s->source[s->role[k]],
         .causes = t->cause[k],
     };
     return nbm_occurrences_uop_tags(&m->occurrences, m->cur->level, &uop);
@@ -706,11 +733,21 @@ static void retire(struct nbm_machine *m, const struct nbm_insn *insn, const str
     unsigned stores = 0;
     uint8_t mechanisms = 0;
     bool tagging = nbm_occurrences_tagging(&m->occurrences);
+    /* uops_retired: the uops retiring in one cycle recorded as one count
+     * (the same sums and saturated outputs as one occurrence each). */
+    unsigned in_cycle = 0;
     for (unsigned k = 0; k < s->n; k++) {
-        r = retire_uop(m, t->done_half[k]);
+        uint64_t slot = retire_uop(m, t->done_half[k]);
+        if (in_cycle && slot != r) {
+            nbm_occur(&m->occurrences, r, NBM_UOPS_RETIRED, m->cur->level, in_cycle);
+            in_cycle = 0;
+        }
+        r = slot;
+        in_cycle++;
         if (m->uop_hook)
             report_uop(m, insn, s, t, k, r);
-        uint8_t uop = tagging ? count_tags(m, uop_tags(m, op, t, s->role[k], k), r) : 0;
+        uint8_t tags = tagging ? uop_tags(m, s, t, k) : 0;
+        uint8_t uop = tags ? count_tags(m, tags, r) : 0;
         if (uop && !mechanisms)
             first_tagged = r;
         mechanisms |= uop;
@@ -723,6 +760,8 @@ static void retire(struct nbm_machine *m, const struct nbm_insn *insn, const str
             stores++;
         }
     }
+    if (in_cycle)
+        nbm_occur(&m->occurrences, r, NBM_UOPS_RETIRED, m->cur->level, in_cycle);
     for (; stores < s->n_store; stores++)
         store_retire(m, r);
     if (r + 1 > core->end)
@@ -752,7 +791,8 @@ void nbm_instruction(struct nbm_machine *m, const struct nbm_insn *insn, const s
     struct nbm_prediction p = {false, false, 0};
     if (op->branch != X86_BRANCH_NONE)
         p = nbm_predict(m, insn, op);
-    struct timing t; /* front_and_allocate() and execute() set every uop's times */
+    struct timing t; /* front_and_allocate() sets every uop's queue and allocation cycles (and
+                      * clears its causes), execute() its execution times */
     front_and_allocate(m, insn, op, s, &t);
     nbm_fetch_end(m, op, p.taken || p.mispredicted);
     execute(m, insn, op, s, &t);

@@ -91,38 +91,6 @@ void nbm_fetch_begin(struct nbm_machine *m, uint64_t address, uint8_t length,
     }
 }
 
-uint64_t nbm_fetch_uop(struct nbm_machine *m, const struct nbm_op *op, uint64_t seq,
-                       uint64_t limit)
-{
-    struct nbm_lp *lp = m->cur;
-    struct nbm_frontend *fe = &lp->fe;
-    const struct nbm_core *core = &lp->core;
-    bool build = fe->mode == NBM_MODE_BUILD && !op->msrom; /* the decoder writes them all */
-    uint64_t t = fe->t;
-    unsigned in_cycle = fe->in_cycle;
-    if (!build && in_cycle >= m->config->deliver_width) {
-        t++;
-        in_cycle = 0;
-    }
-    uint32_t queue = lp->limits.uop_queue;
-    if (seq >= queue) {
-        uint64_t freed = core->alloc_ring[(seq - queue) & core->ring_mask];
-        if (freed > t) {
-            t = freed;
-            in_cycle = 0;
-        }
-    }
-    if (!in_cycle && m->shared && t < limit) /* the trace cache alternates (ch. 1) */
-        t = nbm_arbiter_claim(&m->fetch, t, lp->id);
-    if (t >= limit)
-        return UINT64_MAX;
-    fe->t = t;
-    fe->in_cycle = in_cycle + 1;
-    enum nbm_source_id slot = op->msrom ? NBM_UQ_ROM : build ? NBM_UQ_BUILD : NBM_UQ_DELIVER;
-    nbm_occur(&m->occurrences, fe->t, slot, lp->level, 1);
-    return fe->t;
-}
-
 void nbm_fetch_end(struct nbm_machine *m, const struct nbm_op *op, bool taken)
 {
     struct nbm_frontend *fe = &m->cur->fe;

@@ -210,6 +210,7 @@ static unsigned tc_source_of(uint8_t state0, uint8_t state1)
  * its front end's state (report_cycle's). */
 static void watch_cycle_sources(struct nbm_occurrences *occs)
 {
+    occs->cycles_quiet = true;
     for (uint8_t state = 0; state < 8; state++) {
         unsigned level = state >> 2, tc = tc_source_of(state, NBM_MODE_IDLE);
         bool running = nbm_watched(occs, NBM_RUNNING), delivering = nbm_watched(occs, tc);
@@ -218,6 +219,7 @@ static void watch_cycle_sources(struct nbm_occurrences *occs)
             .tc = delivering && nb_router_counts(&occs->router, level, tc),
             .level = running || delivering,
         };
+        occs->cycles_quiet = occs->cycles_quiet && !(running || delivering);
     }
 }
 
@@ -229,6 +231,7 @@ void nbm_occurrences_watch(struct nbm_occurrences *occs)
     if (!nb_router_ahead(&occs->router))
         occs->source_until = occs->now + occs->size; /* the ring's source counts from before */
     nb_router_watch(&occs->router);
+    occs->cycles_quiet = false;
     if (nb_router_ahead(&occs->router))
         watch_cycle_sources(occs);
 }
@@ -423,8 +426,9 @@ static bool activity_current(const struct nbm_occurrences *occs)
 }
 
 /* report_cycle for one logical processor routed ahead, from its cycle
- * sources. */
-static void report_cycle_ahead(struct nbm_occurrences *occs, struct nbm_bucket *b)
+ * sources, onto the cycle's `outputs`. */
+static void report_cycle_ahead(struct nbm_occurrences *occs, struct nbm_bucket *b,
+                               struct nb_escr_outputs *outputs)
 {
     if (occs->now >= occs->active_until[0]) {
         set_inactive(occs, 0);
@@ -436,21 +440,17 @@ static void report_cycle_ahead(struct nbm_occurrences *occs, struct nbm_bucket *
     if (own->level || !occs->reported[0].active)
         set_level(occs, 0, level);
     if (own->running)
-        nb_router_occur(&occs->router, outputs_now(occs), level, NBM_RUNNING, 1);
+        nb_router_occur(&occs->router, outputs, level, NBM_RUNNING, 1);
     if (own->tc)
-        nb_router_occur(&occs->router, outputs_now(occs), level,
+        nb_router_occur(&occs->router, outputs, level,
                         tc_source_of(state, NBM_MODE_IDLE), 1);
 }
 
-/* The cycle's own events: RUNNING for each active logical processor, at
- * its front end's level, and TC_deliver_mode (thread independent:
- * reported once, by the first active one). */
+/* The cycle's own events when not routed ahead: RUNNING for each active
+ * logical processor, at its front end's level, and TC_deliver_mode
+ * (thread independent: reported once, by the first active one). */
 static void report_cycle(struct nbm_occurrences *occs, struct nbm_bucket *b)
 {
-    if (nb_router_ahead(&occs->router)) {
-        report_cycle_ahead(occs, b);
-        return;
-    }
     bool running = nbm_watched(occs, NBM_RUNNING);
     if (!running && !tc_watched(occs) && activity_current(occs))
         return;
@@ -540,6 +540,8 @@ static void report_retirements(struct nbm_occurrences *occs)
 {
     for (int t = 0; t < occs->threads; t++) {
         struct nbm_retire_queue *q = &occs->retired[t];
+        if (q->head == q->tail)
+            continue;
         const struct nb_assist *log = nb_feed_assist(occs->feed, t);
         for (; q->head < q->tail && q->entries[q->head & q->mask].cycle <= occs->now; q->head++) {
             struct nbm_retired *e = &q->entries[q->head & q->mask];
@@ -610,19 +612,63 @@ static void interrupt(struct nbm_occurrences *occs, int t)
         occs->sample(occs->context, t, sample.delivered, sample.eip, sample.precise);
 }
 
+/* How many cycles from now, before `cycle`, would report nothing, routed
+ * ahead: no occurrence waits in the heap, the cycle's own events count
+ * nowhere and the logical processor's activity is reported as it is
+ * through them, no source counts are left from before routing ahead, no
+ * retirement or PMI waits, and their outputs are empty. */
+static uint64_t idle_cycles(const struct nbm_occurrences *occs, uint64_t cycle)
+{
+    if (!nb_router_ahead(&occs->router) || occs->n_far || occs->now < occs->source_until ||
+        occs->retired[0].head != occs->retired[0].tail || nb_feed_pmi_waiting(occs->feed))
+        return 0;
+    uint64_t until = cycle - occs->now < occs->size ? cycle : occs->now + occs->size;
+    if (occs->now < occs->active_until[0]) {
+        if (!occs->reported[0].active)
+            return 0;
+        until = until < occs->active_until[0] ? until : occs->active_until[0];
+    } else if (occs->reported[0].active) {
+        return 0;
+    }
+    uint64_t c = occs->now;
+    for (; c < until; c++) {
+        const struct nb_escr_outputs *out = &occs->outputs[c & (occs->size - 1)];
+        if (out->driven || out->generation)
+            break;
+    }
+    return c - occs->now;
+}
+
+/* Ticks the idle cycles from now on at once; whether they reach `cycle`. */
+static bool skip_idle(struct nbm_occurrences *occs, uint64_t cycle)
+{
+    for (uint64_t idle; (idle = idle_cycles(occs, cycle)) != 0;) {
+        idle = nb_pmu_tick_idle(occs->pmu, idle);
+        if (!idle)
+            break;
+        occs->now += idle;
+    }
+    return occs->now == cycle;
+}
+
 void nbm_occurrences_tick_until(struct nbm_occurrences *occs, uint64_t cycle)
 {
     rewatch(occs);
     for (; occs->now < cycle; occs->now++) {
-        pull_far(occs);
+        if (occs->cycles_quiet && skip_idle(occs, cycle))
+            break;
+        if (occs->n_far)
+            pull_far(occs);
         struct nbm_bucket *b = &occs->ring[occs->now & (occs->size - 1)];
-        report_cycle(occs, b);
-        for (unsigned level = 0;
-             level < occs->levels &&
-             (!nb_router_ahead(&occs->router) || occs->now < occs->source_until);
-             level++)
-            if (b->used[level][0] | b->used[level][1])
-                report(occs, b, level);
+        bool ahead = nb_router_ahead(&occs->router);
+        if (ahead)
+            report_cycle_ahead(occs, b, outputs_now(occs));
+        else
+            report_cycle(occs, b);
+        if (!ahead || occs->now < occs->source_until)
+            for (unsigned level = 0; level < occs->levels; level++)
+                if (b->used[level][0] | b->used[level][1])
+                    report(occs, b, level);
         report_retirements(occs); /* an assist may grow the ring: its outputs are read after */
         if (!nb_pmu_tick_routed(occs->pmu, outputs_now(occs)))
             occs->refused = true;

@@ -150,6 +150,8 @@ struct nbm_occurrences {
     struct nbm_cycle_sources {
         bool running, tc, level;
     } cycle_sources[8];
+    bool cycles_quiet;           /* routed ahead, and no state's cycle sources report
+                                  * anything: cycles may be idle (nb_pmu_tick_idle) */
     struct nbm_retire_queue retired[2];
     struct nbm_interrupt interrupt[2];
     uint32_t pmi_latency;        /* cycles from the APIC's bus-clock edge to the core */

@@ -1350,6 +1350,94 @@ static void test_batched_counter_overflows_on_its_cycle(void **state)
     }
 }
 
+/* nb_pmu_tick_idle against nb_pmu_tick_routed with empty outputs, cycle by
+ * cycle: IQ_COUNTER4 counts branch_retired on CRU_ESCR2 as it is (batched),
+ * IQ_COUNTER0 the cycles whose output exceeds 2 on a rising edge.  Busy
+ * cycles route random counts to both PMUs; idle stretches (up to three
+ * batch windows) go to `bench` a cycle at a time and to `fast` by
+ * nb_pmu_tick_idle, ticked on their own where it refuses: after an edge
+ * counter's comparison held (its history must fall back), and at every
+ * cycle while a COMPLEMENT counter is enabled.  Counters, CCCRs and the
+ * cycle count must stay the same. */
+static void test_idle_cycles_as_routed_cycles(void **state)
+{
+    (void)state;
+    enum { WINDOW = 4096, STEPS = 400, COMPLEMENT_FROM = 300 };
+    static const struct nb_source table[] = {{NB_EV_BRANCH_RETIRED, 1}};
+    const uint64_t escr = escr_value(NB_EV_BRANCH_RETIRED, 1, ESCR_T0_OS | ESCR_T0_USR);
+    const uint64_t select = (uint64_t)SELECT_CRU2 << CCCR_ESCR_SELECT_SHIFT | CCCR_ACTIVE_THREAD_ANY;
+    const uint64_t edge = CCCR_ENABLE | select | CCCR_COMPARE | CCCR_EDGE |
+                          2ull << CCCR_THRESHOLD_SHIFT;
+    struct nb_pmu *pmus[2];
+    const struct nb_feed *feeds[2];
+    for (int k = 0; k < 2; k++) {
+        pmus[k] = nb_pmu_create((struct nb_pmu_config){.model = 2, .ht = false});
+        assert_non_null(pmus[k]);
+        feeds[k] = nb_pmu_attach(pmus[k], table, 1);
+        assert_non_null(feeds[k]);
+        assert_int_equal(nb_pmu_wrmsr(pmus[k], nb_escrs[NB_ESCR_CRU2].msr, escr), MSR_OK);
+        assert_int_equal(nb_pmu_wrmsr(pmus[k], NB_CCCR_BASE + 16, CCCR_ENABLE | select), MSR_OK);
+        assert_int_equal(nb_pmu_wrmsr(pmus[k], NB_CCCR_BASE + 12, edge), MSR_OK);
+        assert_true(nb_pmu_set_thread(pmus[k], 0, true, 3));
+    }
+    bench = pmus[0];
+    fast = pmus[1];
+    srand(SEED + 2);
+    struct nb_escr_outputs b = {0}, f = {0};
+    uint64_t idle = 0, refused = 0;
+    for (unsigned step = 0; step < STEPS; step++) {
+        if (step == COMPLEMENT_FROM)
+            for (int k = 0; k < 2; k++)
+                assert_int_equal(nb_pmu_wrmsr(pmus[k], NB_CCCR_BASE + 12, edge | CCCR_COMPLEMENT),
+                                 MSR_OK);
+        if (rand() % 2) {
+            uint32_t count = (uint32_t)(rand() % 6);
+            for (int k = 0; k < 2; k++) {
+                struct nb_escr_outputs *out = k ? &f : &b;
+                nb_escr_outputs_add(out, nb_feed_generation(feeds[k]),
+                                    nb_feed_route(feeds[k], nb_feed_context(feeds[k], 0, true), 0),
+                                    count);
+                assert_true(nb_pmu_tick_routed(pmus[k], out));
+            }
+        } else {
+            uint64_t cycles = 1 + (uint64_t)rand() % (3 * WINDOW);
+            for (uint64_t c = 0; c < cycles; c++)
+                assert_true(nb_pmu_tick_routed(bench, &b));
+            for (uint64_t left = cycles; left > 0;) {
+                uint64_t n = nb_pmu_tick_idle(fast, left);
+                assert_true(n <= left && n <= WINDOW);
+                if (step >= COMPLEMENT_FROM)
+                    assert_int_equal(n, 0);
+                if (n == 0) {
+                    assert_true(nb_pmu_tick_routed(fast, &f));
+                    n = 1;
+                    refused++;
+                } else {
+                    idle += n;
+                }
+                left -= n;
+            }
+        }
+        assert_int_equal(nb_pmu_cycles(fast), nb_pmu_cycles(bench));
+        for (uint32_t c = 12; c <= 16; c += 4) {
+            same("counter", c, counter_of(bench, (int)c), counter_of(fast, (int)c));
+            uint64_t cccr = read_bench(NB_CCCR_BASE + c), fast_cccr = 0;
+            assert_int_equal(nb_pmu_rdmsr(fast, NB_CCCR_BASE + c, &fast_cccr), MSR_OK);
+            same("CCCR", c, cccr, fast_cccr);
+        }
+    }
+    print_message("idle cycles ended at once %llu, on their own %llu; counted %llu and %llu\n",
+                  (unsigned long long)idle, (unsigned long long)refused,
+                  (unsigned long long)counter_of(bench, 16), (unsigned long long)counter_of(bench, 12));
+    /* Not vacuous: both counters counted, most idle cycles went at once,
+     * some were refused. */
+    assert_true(counter_of(bench, 16) > 300 && counter_of(bench, 12) > 20);
+    assert_true(idle > 100 * WINDOW && refused > 100);
+    nb_pmu_destroy(bench);
+    nb_pmu_destroy(fast);
+    bench = fast = NULL;
+}
+
 /* Outputs routed before an ESCR write are refused: nb_pmu_tick_routed
  * returns false and counts none of them (occurrences given with
  * nb_pmu_event in that cycle still count, with the ESCRs as they stand);
@@ -1858,6 +1946,7 @@ int main(void)
         cmocka_unit_test_teardown(test_fast_path_counts_as_bench_path, teardown),
         cmocka_unit_test_teardown(test_batched_counts_as_bench_path, teardown),
         cmocka_unit_test_teardown(test_batched_counter_overflows_on_its_cycle, teardown),
+        cmocka_unit_test_teardown(test_idle_cycles_as_routed_cycles, teardown),
         cmocka_unit_test_teardown(test_stale_buses_refused, teardown),
         cmocka_unit_test_teardown(test_buses_routed_across_a_write_refused, teardown),
         cmocka_unit_test_teardown(test_route_of_one_escr, teardown),
