@@ -83,6 +83,20 @@ static inline long set_assoc_peek(const struct set_assoc *c, uint64_t key)
     return -1;
 }
 
+/* set_assoc_find() of a key that is not mru_key. */
+static inline long set_assoc_find_not_mru(struct set_assoc *c, uint64_t key)
+{
+    long previous = c->previous;
+    if (previous >= 0 && c->keys[previous] == key) {
+        set_assoc_make_most_recent(c, previous);
+        return previous;
+    }
+    long i = set_assoc_peek(c, key);
+    if (i >= 0)
+        set_assoc_make_most_recent(c, i);
+    return i;
+}
+
 /* The entry holding `key`, made the most recently used of its set, or -1.
  * Inline, its set's search too (the models look up every instruction's
  * line, page and branch): first the entry found or put in last (already
@@ -93,15 +107,31 @@ static inline long set_assoc_find(struct set_assoc *c, uint64_t key)
 {
     if (c->mru_key == key)
         return c->mru;
-    long previous = c->previous;
-    if (previous >= 0 && c->keys[previous] == key) {
-        set_assoc_make_most_recent(c, previous);
-        return previous;
-    }
-    long i = set_assoc_peek(c, key);
-    if (i >= 0)
+    return set_assoc_find_not_mru(c, key);
+}
+
+/* set_assoc_find() for a look-up made again and again (a given branch, a
+ * given instruction's line or reference): *last is the entry it found the
+ * time before (any entry number, 0 at first), updated when another is
+ * found.  When that entry still holds `key`, one compare replaces the
+ * set's search; the effect is set_assoc_find()'s, on the LRU order and
+ * everything else (a key is in one entry at most, and the entry found or
+ * put in last holds mru_key). */
+__attribute__((always_inline)) static inline long set_assoc_find_from(struct set_assoc *c,
+                                                                      uint64_t key,
+                                                                      uint32_t *last)
+{
+    if (c->mru_key == key)
+        return c->mru;
+    uint32_t i = *last;
+    if (c->keys[i] == key && c->stamps[i] != 0) {
         set_assoc_make_most_recent(c, i);
-    return i;
+        return i;
+    }
+    long found = set_assoc_find_not_mru(c, key);
+    if (found >= 0)
+        *last = (uint32_t)found;
+    return found;
 }
 
 /* Puts `key` (absent) in its set's least recently used way (an empty one

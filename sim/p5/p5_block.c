@@ -294,51 +294,66 @@ static void bulk_clocks(struct p5_plan *plan)
     plan->bulk_clocks = clocks;
 }
 
-/* Sets what a clean replay of the plan needs, *plan_at moved to make room
- * for its lines; false when it cannot be replayed (or memory ran out: the
- * plan is then left as it was). */
-static bool make_replay(struct p5_plan **plan_at, const struct trace_block *block,
-                        unsigned line_shift)
+/* Sets what a clean replay of the plan needs but its lines, which go to
+ * lines[] (*n_lines of them); false when it cannot be replayed. */
+static bool make_replay(struct p5_plan *plan, const struct trace_block *block,
+                        unsigned line_shift, uint64_t *lines, unsigned *n_lines)
 {
-    struct p5_plan *plan = *plan_at;
-    uint64_t lines[MAX_REPLAY_LINES], fetch_line = 0;
-    unsigned n_lines = 0;
+    uint64_t fetch_line = 0;
     int first_access = -1, next = -1;
     const uint16_t dynamic = P5_STEP_PREFIX | P5_STEP_X87 | P5_STEP_MMX | P5_STEP_VARY;
     const uint16_t branch = P5_STEP_BRANCH_U | P5_STEP_BRANCH_V;
+    *n_lines = 0;
     if (plan->n_groups == 0)
         return false;
     for (unsigned i = 0; i < plan->n_groups; i++) {
         struct p5_group *g = &plan->groups[i];
-        unsigned before = n_lines, writes = 0;
+        unsigned before = *n_lines, writes = 0;
         bool last = i + 1 == plan->n_groups;
         if ((g->steps & dynamic) || (!last && (g->steps & branch)) ||
-            !group_lines(g, line_shift, &fetch_line, lines, &n_lines))
+            !group_lines(g, line_shift, &fetch_line, lines, n_lines))
             return false;
         if (!pipe_accesses(block->accesses, g->u_first, g->u_accesses, &next, &writes) ||
             !pipe_accesses(block->accesses, g->v_first, g->v_accesses, &next, &writes))
             return false;
         if (first_access < 0 && next >= 0)
             first_access = next - g->u_accesses - g->v_accesses;
-        if (before == 0 && n_lines > 0)
+        if (before == 0 && *n_lines > 0)
             plan->first_line_group = (uint8_t)i;
         plan->banks |= (g->steps & P5_STEP_BANKS) != 0;
-        g->code_reads = (uint8_t)(n_lines - before);
+        g->code_reads = (uint8_t)(*n_lines - before);
         g->writes = (uint8_t)writes;
     }
     bulk_clocks(plan);
+    plan->access_first = (uint8_t)(first_access < 0 ? 0 : first_access);
+    plan->access_end = (uint8_t)(first_access < 0 ? 0 : next);
+    return true;
+}
+
+/* The plan moved to make room after its groups for its lines (a clean
+ * replay's) and the entries its look-ups find (p5_found), all 0; NULL
+ * when out of memory (the plan is then freed). */
+static struct p5_plan *add_tail(struct p5_plan *plan, const struct trace_block *block,
+                                const uint64_t *lines, unsigned n_lines)
+{
     size_t size = sizeof *plan + plan->n_groups * sizeof plan->groups[0];
-    plan = realloc(plan, size + n_lines * sizeof lines[0]);
-    if (!plan)
-        return false;
-    *plan_at = plan;
+    size_t n_entries = block->n_accesses + n_lines;
+    struct p5_plan *moved =
+        realloc(plan, size + n_lines * sizeof lines[0] + n_entries * sizeof(struct p5_entries));
+    if (!moved) {
+        free(plan);
+        return NULL;
+    }
+    plan = moved;
     uint64_t *copy = (uint64_t *)((char *)plan + size);
     memcpy(copy, lines, n_lines * sizeof lines[0]);
     plan->lines = copy;
     plan->n_lines = (uint8_t)n_lines;
-    plan->access_first = (uint8_t)(first_access < 0 ? 0 : first_access);
-    plan->access_end = (uint8_t)(first_access < 0 ? 0 : next);
-    return true;
+    struct p5_entries *entries = (struct p5_entries *)(copy + n_lines);
+    memset(entries, 0, n_entries * sizeof *entries);
+    plan->found.data = entries;
+    plan->found.lines = entries + block->n_accesses;
+    return plan;
 }
 
 /* The groups the driver forms from instruction `first` on, holding an
@@ -379,9 +394,10 @@ static struct p5_plan *make_plan(const struct p5_block_memo *memo, const struct 
         p5_group_make(&memo->ops[held], &shape, NULL, NULL, false, &plan->held_alone);
         plan->held_alone.u = (uint8_t)held;
     }
-    if (make_replay(&plan, block, memo->line_shift))
-        plan->replay = true;
-    return plan;
+    uint64_t lines[MAX_REPLAY_LINES];
+    unsigned n_lines;
+    plan->replay = make_replay(plan, block, memo->line_shift, lines, &n_lines);
+    return add_tail(plan, block, lines, plan->replay ? n_lines : 0);
 }
 
 struct p5_plan *p5_block_plan_make(struct p5_block_memo *memo, const struct trace_block *block,

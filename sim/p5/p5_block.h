@@ -112,6 +112,23 @@ struct p5_execution {
 void p5_group_make(const struct p5_op *u, const struct p5_shape *u_shape, const struct p5_op *v,
                    const struct p5_shape *v_shape, bool taken, struct p5_group *group);
 
+/* The entries a TLB's and a cache's look-ups of one line found last. */
+struct p5_entries {
+    uint32_t tlb, cache;
+};
+
+/* The entries the look-ups of a plan's executions found last: tried first
+ * the next time, one compare instead of a set's search when they still
+ * hold the key, to the same effect (set_assoc_find_from(),
+ * sim/common/set_assoc.h).  Those of a clean replay's code lines and data
+ * accesses (p5_code_hits(), p5_data_hits()), and of its branch whether
+ * replayed or not. */
+struct p5_found {
+    uint32_t btb;               /* its branch's, in the BTB */
+    struct p5_entries *data;    /* by access of the block: data TLB and cache */
+    struct p5_entries *lines;   /* by lines[]: code TLB and cache */
+};
+
 /* A block's issue groups from instruction `first` on. */
 struct p5_plan {
     uint8_t first;          /* 0, or 1 when instruction 0 paired with the held one */
@@ -138,6 +155,7 @@ struct p5_plan {
     uint32_t bulk_clocks;
     uint8_t access_first, access_end;
     const uint64_t *lines;
+    struct p5_found found;
     struct p5_group groups[];
 };
 

@@ -34,6 +34,10 @@ struct p5_machine {
     int cpl;                /* the PMU's CPL as set last by p5_set_cpl(); -1: unknown */
     bool aligned_fits;      /* a reference that is not misaligned lies in one data page
                              * (pages of 8 bytes or more; lines are) */
+    /* The BTB entry found last by the branch of the groups p5_issue() is
+     * given, which are no plan's (the held instruction paired with the
+     * next block's first). */
+    uint32_t btb_found;
 };
 
 /* Reports `count` occurrences of `code` in the clock being issued; not
@@ -89,9 +93,12 @@ void p5_data_accesses(struct p5_machine *m, const struct p5_op *op,
  * write-through cache (false).  The hits before it are redone by the
  * steps, to the same effect: a hit only makes its entry the most recently
  * used, which it is after the second time as after the first, in the same
- * order. */
-bool p5_code_hits(struct p5_machine *m, const uint64_t *lines, unsigned n);
-bool p5_data_hits(struct p5_machine *m, const struct trace_access *accesses, unsigned n);
+ * order.  found[] (by line, by access): the entries they found last
+ * (struct p5_found). */
+bool p5_code_hits(struct p5_machine *m, const uint64_t *lines, unsigned n,
+                  struct p5_entries *found);
+bool p5_data_hits(struct p5_machine *m, const struct trace_access *accesses, unsigned n,
+                  struct p5_entries *found);
 
 /* Inline: most instructions lie in the code line last read; and most
  * others in one line that the code TLB and cache found last (a loop's

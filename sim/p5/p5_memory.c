@@ -329,12 +329,14 @@ void p5_data_accesses(struct p5_machine *m, const struct p5_op *op,
 
 /* ---- a clean replay's look-ups (p5_issue_plan()) */
 
-bool p5_code_hits(struct p5_machine *m, const uint64_t *lines, unsigned n)
+bool p5_code_hits(struct p5_machine *m, const uint64_t *lines, unsigned n,
+                  struct p5_entries *found)
 {
     unsigned shift = m->icache.block_shift;
     for (unsigned k = 0; k < n; k++)
-        if (set_assoc_find(&m->itlb, set_assoc_block(&m->itlb, lines[k] << shift)) < 0 ||
-            set_assoc_find(&m->icache, lines[k]) < 0)
+        if (set_assoc_find_from(&m->itlb, set_assoc_block(&m->itlb, lines[k] << shift),
+                                &found[k].tlb) < 0 ||
+            set_assoc_find_from(&m->icache, lines[k], &found[k].cache) < 0)
             return false;
     return true;
 }
@@ -342,16 +344,19 @@ bool p5_code_hits(struct p5_machine *m, const uint64_t *lines, unsigned n)
 /* None is wider than 8 bytes (p5_plan's `replay`).  A load and a store of
  * one reference look the same entries up: the second look-up finds the
  * most recently used, and changes nothing. */
-bool p5_data_hits(struct p5_machine *m, const struct trace_access *accesses, unsigned n)
+bool p5_data_hits(struct p5_machine *m, const struct trace_access *accesses, unsigned n,
+                  struct p5_entries *found)
 {
     if (n && !m->aligned_fits)
         return false;
     for (unsigned i = 0; i < n; i++) {
         const struct trace_access *a = &accesses[i];
         if (is_misaligned(a->address, a->size) ||
-            set_assoc_find(&m->dtlb, set_assoc_block(&m->dtlb, a->address)) < 0)
+            set_assoc_find_from(&m->dtlb, set_assoc_block(&m->dtlb, a->address), &found[i].tlb) <
+                0)
             return false;
-        long slot = set_assoc_find(&m->dcache, set_assoc_block(&m->dcache, a->address));
+        long slot = set_assoc_find_from(&m->dcache, set_assoc_block(&m->dcache, a->address),
+                                        &found[i].cache);
         if (slot < 0)
             return false;
         if (a->kind & TRACE_STORE) {

@@ -140,9 +140,9 @@ static uint32_t unpredicted_branch(struct p5_machine *m, bool taken)
 /* A branch through the BTB; the clocks lost when mispredicted (3 in the
  * U pipe, 4 in the V pipe). */
 static uint32_t predicted_branch(struct p5_machine *m, const struct p5_op *op, bool taken,
-                                 uint64_t target, bool in_v)
+                                 uint64_t target, bool in_v, uint32_t *found)
 {
-    long entry = set_assoc_find(&m->btb, op->address);
+    long entry = set_assoc_find_from(&m->btb, op->address, found);
     bool hit = entry >= 0;
     if (hit)
         p5_report_event(m, P5_EV_BTB_HITS, 1);
@@ -161,15 +161,15 @@ static uint32_t predicted_branch(struct p5_machine *m, const struct p5_op *op, b
 }
 
 /* A branch: its events (but 0x12, a static one), and the clocks of a
- * flush. */
+ * flush; *found: its BTB entry found last (struct p5_found). */
 static uint32_t resolve_branch(struct p5_machine *m, const struct p5_op *op, bool taken,
-                               uint64_t target, bool in_v)
+                               uint64_t target, bool in_v, uint32_t *found)
 {
     if (taken)
         m->fetch_line = 0;
     if (op->branch == X86_BRANCH_FAR || op->branch == X86_BRANCH_SOFT_INT)
         return unpredicted_branch(m, taken);
-    return predicted_branch(m, op, taken, target, in_v);
+    return predicted_branch(m, op, taken, target, in_v, found);
 }
 
 /* The static events of an issue (p5_block.h) among `codes` that the PMU
@@ -365,11 +365,11 @@ static void write_results(struct p5_machine *m, const struct p5_group *g,
 }
 
 static uint32_t resolve_branches(struct p5_machine *m, const struct p5_group *g,
-                                 const struct p5_execution *x)
+                                 const struct p5_execution *x, uint32_t *btb_found)
 {
     if (g->steps & P5_STEP_BRANCH_U)
-        return resolve_branch(m, g->u_op, g->taken, x->target, false);
-    return resolve_branch(m, g->v_op, g->taken, x->target, true);
+        return resolve_branch(m, g->u_op, g->taken, x->target, false, btb_found);
+    return resolve_branch(m, g->v_op, g->taken, x->target, true, btb_found);
 }
 
 /* From the issue's first clock, before execution: the code-read stalls and
@@ -401,10 +401,12 @@ static void after_execution(struct p5_machine *m, const struct p5_stalls *stalls
 
 /* Issues group `g` (p5_issue()), taking only the steps of `possible`
  * (enum p5_step) that it has: inline with a constant `possible`, the code
- * of the steps a group cannot have is left out. */
+ * of the steps a group cannot have is left out.  *btb_found: the BTB entry
+ * its branch found last (struct p5_found). */
 __attribute__((always_inline)) static inline void issue_steps(struct p5_machine *m,
                                                               const struct p5_group *g,
                                                               const struct p5_execution *x,
+                                                              uint32_t *btb_found,
                                                               bool statics, unsigned possible)
 {
     unsigned steps = g->steps & possible;
@@ -431,8 +433,9 @@ __attribute__((always_inline)) static inline void issue_steps(struct p5_machine 
     uint32_t clocks = execute(m, g, x, steps, &stalls);
     if (steps & P5_STEP_BANKS)
         clocks += bank_conflict(m, g, x);
-    uint32_t flush = (steps & (P5_STEP_BRANCH_U | P5_STEP_BRANCH_V)) ? resolve_branches(m, g, x)
-                                                                     : 0;
+    uint32_t flush = (steps & (P5_STEP_BRANCH_U | P5_STEP_BRANCH_V))
+                         ? resolve_branches(m, g, x, btb_found)
+                         : 0;
     if (steps & (P5_STEP_X87 | P5_STEP_MMX))
         write_results(m, g, x, start, stalls.read);
     end_clocks(m, clocks, 0);
@@ -450,18 +453,18 @@ enum { PLAIN_STEPS = 0, ALL_STEPS = ~0u };
 __attribute__((always_inline)) static inline void issue(struct p5_machine *m,
                                                         const struct p5_group *g,
                                                         const struct p5_execution *x,
-                                                        bool statics)
+                                                        uint32_t *btb_found, bool statics)
 {
     if (g->steps & ~(unsigned)PLAIN_STEPS)
-        issue_steps(m, g, x, statics, ALL_STEPS);
+        issue_steps(m, g, x, btb_found, statics, ALL_STEPS);
     else
-        issue_steps(m, g, x, statics, PLAIN_STEPS);
+        issue_steps(m, g, x, btb_found, statics, PLAIN_STEPS);
 }
 
 void p5_issue(struct p5_machine *m, const struct p5_group *g, const struct p5_execution *x,
               bool statics)
 {
-    issue(m, g, x, statics);
+    issue(m, g, x, &m->btb_found, statics);
 }
 
 /* ---- a clean replay of a plan (docs/p5-model.md, "Speed") */
@@ -473,8 +476,9 @@ static bool clean(struct p5_machine *m, const struct p5_plan *plan, const struct
                   unsigned skip)
 {
     if (!p5_data_hits(m, x->accesses + plan->access_first,
-                      (unsigned)(plan->access_end - plan->access_first)) ||
-        !p5_code_hits(m, plan->lines + skip, plan->n_lines - skip))
+                      (unsigned)(plan->access_end - plan->access_first),
+                      plan->found.data + plan->access_first) ||
+        !p5_code_hits(m, plan->lines + skip, plan->n_lines - skip, plan->found.lines + skip))
         return false;
     for (unsigned i = 0; plan->banks && i < plan->n_groups; i++)
         if ((plan->groups[i].steps & P5_STEP_BANKS) && conflicts(m, &plan->groups[i], x))
@@ -488,6 +492,7 @@ static bool clean(struct p5_machine *m, const struct p5_plan *plan, const struct
 __attribute__((always_inline)) static inline void replay_group(struct p5_machine *m,
                                                                const struct p5_group *g,
                                                                const struct p5_execution *x,
+                                                               uint32_t *btb_found,
                                                                unsigned code_reads, bool last)
 {
     if (last)
@@ -504,8 +509,9 @@ __attribute__((always_inline)) static inline void replay_group(struct p5_machine
         report_at_execution(m, &g->events);
     if (g->writes)
         p5_report_event(m, P5_EV_WRITE_TO_M_OR_E_LINES, g->writes);
-    uint32_t flush = (g->steps & (P5_STEP_BRANCH_U | P5_STEP_BRANCH_V)) ? resolve_branches(m, g, x)
-                                                                        : 0;
+    uint32_t flush = (g->steps & (P5_STEP_BRANCH_U | P5_STEP_BRANCH_V))
+                         ? resolve_branches(m, g, x, btb_found)
+                         : 0;
     end_clocks(m, g->clocks, 0);
     if (flush) {
         end_clocks(m, flush, 0);
@@ -539,7 +545,7 @@ static void replay_bulk(struct p5_machine *m, const struct p5_plan *plan)
 
 /* The plan's execution replayed when clean (clean()); false, the look-ups
  * redone by the caller's steps, when not. */
-static bool replay(struct p5_machine *m, const struct p5_plan *plan, const struct p5_execution *x)
+static bool replay(struct p5_machine *m, struct p5_plan *plan, const struct p5_execution *x)
 {
     unsigned skip = plan->n_lines && plan->lines[0] + 1 == m->fetch_line;
     if (!clean(m, plan, x, skip))
@@ -552,11 +558,11 @@ static bool replay(struct p5_machine *m, const struct p5_plan *plan, const struc
     } else if (last) {
         report_static(m, &plan->bulk, ~0ull);
         for (unsigned i = 0; i < last; i++)
-            replay_group(m, &plan->groups[i], x,
+            replay_group(m, &plan->groups[i], x, &plan->found.btb,
                          plan->groups[i].code_reads - (skip && i == plan->first_line_group),
                          false);
     }
-    replay_group(m, &plan->groups[last], x,
+    replay_group(m, &plan->groups[last], x, &plan->found.btb,
                  plan->groups[last].code_reads - (skip && last == plan->first_line_group), true);
     return true;
 }
@@ -586,7 +592,7 @@ void p5_issue_plan(struct p5_machine *m, struct p5_plan *plan, const struct p5_e
     if (plan->n_groups > 1)
         report_static(m, &plan->bulk, ~0ull);
     for (unsigned i = 0; i + 1 < plan->n_groups; i++)
-        issue(m, &plan->groups[i], x, false);
+        issue(m, &plan->groups[i], x, &plan->found.btb, false);
     if (plan->n_groups)
-        issue(m, &plan->groups[plan->n_groups - 1], x, true);
+        issue(m, &plan->groups[plan->n_groups - 1], x, &plan->found.btb, true);
 }

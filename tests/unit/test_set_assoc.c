@@ -322,6 +322,58 @@ static void test_same_as_the_textbook_lru(void **state)
     set_assoc_free(&c);
 }
 
+/* Whether a and b (same geometry) hold the same entries, LRU order and
+ * shortcuts. */
+static void assert_same_arrays(const struct set_assoc *a, const struct set_assoc *b)
+{
+    uint32_t entries = (uint32_t)(a->set_mask + 1) * a->ways;
+    assert_memory_equal(a->keys, b->keys, entries * sizeof *a->keys);
+    assert_memory_equal(a->stamps, b->stamps, entries * sizeof *a->stamps);
+    assert_int_equal(a->mru, b->mru);
+    assert_int_equal(a->previous, b->previous);
+    assert_int_equal(a->mru_key, b->mru_key);
+    assert_int_equal(a->clock, b->clock);
+}
+
+/* set_assoc_find_from() against set_assoc_find() on twin arrays: the same
+ * answers and the same state after every look-up, whatever entry the
+ * remembered ones name (right, stale, an empty way, another set's); key
+ * 0 in an empty array too. */
+static void test_find_from_is_find(void **state)
+{
+    (void)state;
+    struct set_assoc a = make(SETS * WAYS, WAYS, 1), b = make(SETS * WAYS, WAYS, 1);
+    enum { LOOK_UPS = 16 };
+    uint32_t last[LOOK_UPS] = {0};
+    uint32_t zero = 0;
+    assert_int_equal(set_assoc_find_from(&b, 0, &zero), set_assoc_find(&a, 0));
+    assert_same_arrays(&a, &b);
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    uint64_t remembered = 0;
+    for (int step = 0; step < STEPS; step++) {
+        uint64_t random = next_random(&x);
+        /* each look-up mostly the same key, sometimes another */
+        unsigned look_up = (unsigned)(random % LOOK_UPS);
+        uint64_t key = (random >> 8) % 8 ? look_up * 3 % KEYS : (random >> 16) % KEYS;
+        if ((random >> 32) % 64 == 0)
+            last[look_up] = (uint32_t)((random >> 40) % (SETS * WAYS));
+        uint32_t before = last[look_up];
+        long want = set_assoc_find(&a, key);
+        long got = set_assoc_find_from(&b, key, &last[look_up]);
+        assert_int_equal(got, want);
+        remembered += got >= 0 && got != a.previous && before == (uint32_t)got;
+        assert_same_arrays(&a, &b);
+        if (want < 0) {
+            assert_int_equal(set_assoc_insert(&b, key, NULL), set_assoc_insert(&a, key, NULL));
+            assert_same_arrays(&a, &b);
+        }
+    }
+    /* the remembered entry answered often, beyond the two shortcuts */
+    assert_true(remembered > STEPS / 10);
+    set_assoc_free(&a);
+    set_assoc_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -333,6 +385,7 @@ int main(void)
         cmocka_unit_test(test_peek_leaves_the_order),
         cmocka_unit_test(test_dirty_state_and_data_stay_with_the_entry),
         cmocka_unit_test(test_same_as_the_textbook_lru),
+        cmocka_unit_test(test_find_from_is_find),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
